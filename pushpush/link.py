@@ -1,0 +1,460 @@
+"""The linker: a validated :class:`~pushpush.spec.SystemSpec` in, a :class:`LinkedSystem` out.
+
+Pure and deterministic: it resolves every import to its export, checks the signatures
+structurally, lays out each component's endpoint window and places the windows in the
+global endpoint address space. Later layers (code generation, runtime, benchmarks) read
+the result and never recompute an address.
+
+Window layout (word offsets from the window base, in this order):
+
+1. for each export, in declaration order: one ``cep_static`` slot per static importer
+   (importers in component declaration order), then ``dynamic_slots`` ``cep_dynamic``
+   slots (for function values passed at run time and ad-hoc software callers);
+2. one ``rep_import`` slot per import of the component (declaration order);
+3. rtl components only: one ``rep_callback`` slot per function-typed parameter of each
+   export (the hardware calls the function value it was handed and needs a rep for the
+   result);
+4. software components only: ``runtime_words`` free words (run-time reps and ceps).
+
+A cep slot is the argument words then the trigger word (``cep_words``); a rep slot is the
+result words then the status/trigger word (``rep_words``). Slots are contiguous. Each
+slot's ``index`` (0..n-1 in window order) is the index the RTL endpoint memory uses.
+
+Windows are power-of-two sized (the ``window`` given, else the smallest power of two of
+at least 4096 bytes that holds the layout) and size-aligned; rtl windows go in region
+``pl``, python and c windows in region ``ps``, placed first-fit, largest first, then in
+declaration order.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple, Optional, Sequence
+
+from .errors import Diagnostic, LinkError
+from .spec import (
+    MIN_WINDOW,
+    Abe,
+    ComponentSpec,
+    Interconnect,
+    Region,
+    SystemSpec,
+    check_references,
+)
+from .types import FunctionType
+
+__all__ = [
+    "WORD_BYTES",
+    "SLOT_KINDS",
+    "Slot",
+    "CallbackInfo",
+    "ExportInfo",
+    "ImportInfo",
+    "LinkedComponent",
+    "LinkedSystem",
+    "link",
+    "window_size_for",
+]
+
+WORD_BYTES = 4
+SLOT_KINDS = ("cep_static", "cep_dynamic", "rep_import", "rep_callback")
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One endpoint slot in a component's window.
+
+    ``function`` is, by kind: ``cep_static``/``cep_dynamic``: the exported function's name;
+    ``rep_import``: the import target ``component.function``; ``rep_callback``: the export
+    whose function-typed parameter ``param`` this rep serves. ``signature`` is the type of
+    the function whose call endpoint or whose result this slot holds.
+    """
+
+    index: int
+    kind: str
+    function: str
+    signature: FunctionType
+    #: Word offset of the slot's first word from the window base.
+    offset: int
+    words: int
+    #: Global byte address of the first word.
+    address: int
+    #: The component this static cep is reserved for (``cep_static`` only).
+    importer: Optional[str] = None
+    #: The function-typed parameter (``rep_callback`` only).
+    param: Optional[str] = None
+
+    @property
+    def trigger_offset(self) -> int:
+        """Word offset of the trigger (the last word of the slot)."""
+        return self.offset + self.words - 1
+
+    @property
+    def trigger_address(self) -> int:
+        return self.address + WORD_BYTES * (self.words - 1)
+
+    @property
+    def is_cep(self) -> bool:
+        return self.kind.startswith("cep")
+
+
+@dataclass(frozen=True)
+class CallbackInfo:
+    """A function-typed parameter of an rtl export and the rep slot for calling it."""
+
+    param: str
+    param_index: int
+    signature: FunctionType
+    rep_slot: int
+    rep_address: int
+    rep_trigger_address: int
+
+
+@dataclass(frozen=True)
+class ExportInfo:
+    name: str
+    signature: FunctionType
+    #: Components with a static cep slot, in the same order as ``static_slots``.
+    importers: tuple[str, ...]
+    static_slots: tuple[int, ...]
+    dynamic_slots: tuple[int, ...]
+    #: rtl only: one entry per function-typed parameter.
+    callbacks: tuple[CallbackInfo, ...] = ()
+
+
+@dataclass(frozen=True)
+class ImportInfo:
+    """One import site: where to write the call and where the result comes back."""
+
+    component: str
+    function: str
+    #: The callee's signature (the export's, which the expected one matched).
+    signature: FunctionType
+    #: Index of this importer's static cep slot in the callee's window.
+    cep_slot: int
+    cep_address: int
+    cep_trigger_address: int
+    #: Index of the rep slot in the importer's own window.
+    rep_slot: int
+    rep_address: int
+    rep_trigger_address: int
+
+    @property
+    def target(self) -> str:
+        return f"{self.component}.{self.function}"
+
+
+@dataclass(frozen=True)
+class LinkedComponent:
+    name: str
+    kind: str
+    #: ``"pl"`` (rtl) or ``"ps"`` (python, c).
+    region: str
+    module: Optional[str]
+    #: Verilog sources relative to the YAML file's directory, POSIX style.
+    sources: tuple[str, ...]
+    #: Window base byte address and size in bytes (power of two, base size-aligned).
+    base: int
+    size: int
+    #: Words taken by the slots (the run-time area follows them).
+    slot_words: int
+    runtime_words: int
+    abe: Optional[Abe]
+    exports: tuple[ExportInfo, ...]
+    imports: tuple[ImportInfo, ...]
+    slots: tuple[Slot, ...]
+
+    @property
+    def end(self) -> int:
+        return self.base + self.size
+
+    @property
+    def is_software(self) -> bool:
+        return self.region == "ps"
+
+    @property
+    def words_used(self) -> int:
+        return self.slot_words + self.runtime_words
+
+    @property
+    def runtime_offset(self) -> int:
+        """Word offset of the run-time area (equals ``slot_words``)."""
+        return self.slot_words
+
+    @property
+    def runtime_address(self) -> int:
+        return self.base + WORD_BYTES * self.slot_words
+
+    @property
+    def slot_first(self) -> tuple[int, ...]:
+        """First-word offset of every slot (the RTL endpoint memory's SLOT_FIRST table)."""
+        return tuple(s.offset for s in self.slots)
+
+    @property
+    def slot_trig(self) -> tuple[int, ...]:
+        """Trigger-word offset of every slot (the RTL endpoint memory's SLOT_TRIG table)."""
+        return tuple(s.trigger_offset for s in self.slots)
+
+    def export(self, name: str) -> ExportInfo:
+        for e in self.exports:
+            if e.name == name:
+                return e
+        raise KeyError(f"component '{self.name}' has no export '{name}'")
+
+    def import_(self, target: str) -> ImportInfo:
+        for i in self.imports:
+            if i.target == target:
+                return i
+        raise KeyError(f"component '{self.name}' has no import '{target}'")
+
+
+@dataclass(frozen=True)
+class LinkedSystem:
+    name: str
+    board: str
+    clock_mhz: float
+    interconnect: Interconnect
+    pl: Region
+    ps: Region
+    components: tuple[LinkedComponent, ...]
+    #: The YAML file's name (no directory), as recorded in the system map.
+    source_file: str
+    #: Absolute directory of the YAML file, when known (not part of equality or the map).
+    base_dir: Optional[Path] = field(default=None, compare=False)
+
+    def component(self, name: str) -> LinkedComponent:
+        for c in self.components:
+            if c.name == name:
+                return c
+        raise KeyError(f"no component '{name}'")
+
+    def region(self, name: str) -> Region:
+        return self.pl if name == "pl" else self.ps
+
+    def source_paths(self, component: str) -> list[Path]:
+        """Absolute paths of a component's Verilog sources (needs ``base_dir``)."""
+        base = self.base_dir or Path.cwd()
+        return [Path(os.path.normpath(base / s)) for s in self.component(component).sources]
+
+    def locate(self, address: int) -> Optional[tuple[LinkedComponent, Optional[Slot]]]:
+        """The window containing a byte address and the slot there (None in free space)."""
+        for c in self.components:
+            if c.base <= address < c.end:
+                word = (address - c.base) // WORD_BYTES
+                for s in c.slots:
+                    if s.offset <= word < s.offset + s.words:
+                        return c, s
+                return c, None
+        return None
+
+
+def window_size_for(words: int) -> int:
+    """The smallest power-of-two window of at least 4096 bytes holding ``words`` words."""
+    need = max(MIN_WINDOW, words * WORD_BYTES)
+    return 1 << (need - 1).bit_length()
+
+
+# --------------------------------------------------------------------------- linking
+
+
+class _Draft(NamedTuple):
+    """A slot before placement: everything but its address."""
+
+    kind: str
+    function: str
+    signature: FunctionType
+    offset: int
+    words: int
+    importer: Optional[str]
+    param: Optional[str]
+
+
+@dataclass
+class _Layout:
+    """A component's slots before placement (offsets known, addresses not)."""
+
+    spec: ComponentSpec
+    slots: list[_Draft]
+    static_index: dict[tuple[str, str], int]  # (export, importer) -> slot index
+    dynamic_index: dict[str, list[int]]
+    import_index: dict[str, int]  # import target -> slot index
+    callback_index: dict[str, list[tuple[int, str, FunctionType, int]]]
+    slot_words: int
+    size: int = 0
+    base: int = 0
+
+
+def link(spec: SystemSpec) -> LinkedSystem:
+    """Link a validated system; raises :class:`LinkError` listing every problem."""
+    problems = check_references(spec)
+    if problems:
+        raise LinkError(problems)
+    diags: list[Diagnostic] = []
+
+    importers: dict[tuple[str, str], list[str]] = {}
+    for comp in spec.components:
+        for imp in comp.imports:
+            importers.setdefault((imp.component, imp.function), []).append(comp.name)
+
+    layouts = [_layout(spec, comp, importers) for comp in spec.components]
+    for lay in layouts:
+        comp = lay.spec
+        words = lay.slot_words + (comp.runtime_words if comp.is_software else 0)
+        if comp.window is not None:
+            if comp.window < words * WORD_BYTES:
+                need = window_size_for(words)
+                what = "slots and run-time area need" if comp.is_software else "slots need"
+                diags.append(Diagnostic.at(
+                    spec.where(comp.window_loc or comp.loc),
+                    f"window of component '{comp.name}' is {comp.window} (0x{comp.window:X}) bytes "
+                    f"but its {what} {words} words ({words * WORD_BYTES} bytes); set window to at "
+                    f"least 0x{need:X} or remove it"))
+            lay.size = comp.window
+        else:
+            lay.size = window_size_for(words)
+
+    for rname in ("pl", "ps"):
+        members = [lay for lay in layouts if lay.spec.region == rname]
+        diags.extend(_place(spec, rname, members))
+
+    if diags:
+        raise LinkError(sorted(diags, key=lambda d: (d.line, d.column)))
+
+    by_name = {lay.spec.name: lay for lay in layouts}
+    components = tuple(_finish(spec, lay, by_name) for lay in layouts)
+    return LinkedSystem(
+        name=spec.name, board=spec.board, clock_mhz=spec.clock_mhz,
+        interconnect=spec.interconnect, pl=spec.pl, ps=spec.ps, components=components,
+        source_file=os.path.basename(spec.file), base_dir=spec.base_dir,
+    )
+
+
+def _layout(spec: SystemSpec, comp: ComponentSpec,
+            importers: dict[tuple[str, str], list[str]]) -> _Layout:
+    slots: list[_Draft] = []
+    offset = 0
+
+    def add(kind: str, function: str, sig: FunctionType, words: int,
+            importer: Optional[str] = None, param: Optional[str] = None) -> int:
+        nonlocal offset
+        slots.append(_Draft(kind, function, sig, offset, words, importer, param))
+        offset += words
+        return len(slots) - 1
+
+    lay = _Layout(comp, slots, {}, {}, {}, {}, 0)
+    for e in comp.exports:
+        for who in importers.get((comp.name, e.name), []):
+            lay.static_index[(e.name, who)] = add("cep_static", e.name, e.signature,
+                                                  e.signature.cep_words, importer=who)
+        lay.dynamic_index[e.name] = [add("cep_dynamic", e.name, e.signature, e.signature.cep_words)
+                                     for _ in range(e.dynamic_slots)]
+    for imp in comp.imports:
+        callee = spec.component(imp.component)
+        export = callee.export(imp.function) if callee else None
+        assert export is not None  # check_references passed
+        lay.import_index[imp.target] = add("rep_import", imp.target, export.signature,
+                                           export.signature.rep_words)
+    if not comp.is_software:
+        for e in comp.exports:
+            entries = []
+            for arg in e.signature.function_params():
+                assert isinstance(arg.type, FunctionType)
+                idx = add("rep_callback", e.name, arg.type, arg.type.rep_words, param=arg.name)
+                entries.append((idx, arg.name, arg.type, arg.index))
+            lay.callback_index[e.name] = entries
+    lay.slot_words = offset
+    return lay
+
+
+def _place(spec: SystemSpec, rname: str, members: Sequence[_Layout]) -> list[Diagnostic]:
+    """First-fit, largest window first then declaration order, size-aligned."""
+    region = spec.region(rname)
+    order = sorted(range(len(members)), key=lambda i: (-members[i].size, i))
+    placed: list[tuple[int, int]] = []
+    furthest = region.base
+    overflow: list[str] = []
+    for i in order:
+        lay = members[i]
+        addr = _align_up(region.base, lay.size)
+        moved = True
+        while moved:
+            moved = False
+            for lo, hi in placed:
+                if addr < hi and lo < addr + lay.size:
+                    addr = _align_up(hi, lay.size)
+                    moved = True
+        lay.base = addr
+        placed.append((addr, addr + lay.size))
+        furthest = max(furthest, addr + lay.size)
+        if addr + lay.size > region.end:
+            overflow.append(lay.spec.name)
+    if not overflow:
+        return []
+    need = furthest - region.base
+    kinds = "rtl" if rname == "pl" else "python and c"
+    loc = (spec.region_locs.get(f"{rname}.size") or spec.region_locs.get(rname)
+           or spec.components_loc)
+    listing = ", ".join(f"'{m.spec.name}' 0x{m.size:X}" for m in members)
+    return [Diagnostic.at(
+        spec.where(loc),
+        f"region '{rname}' (base 0x{region.base:08X}, size 0x{region.size:X}) is too small for "
+        f"the {kinds} windows ({listing}): they need 0x{need:X} bytes from its base; set "
+        f"regions.{rname}.size to at least 0x{need:X} or make the windows smaller")]
+
+
+def _align_up(x: int, a: int) -> int:
+    return (x + a - 1) // a * a
+
+
+def _finish(spec: SystemSpec, lay: _Layout, by_name: dict[str, _Layout]) -> LinkedComponent:
+    comp = lay.spec
+
+    def address(owner: _Layout, index: int) -> tuple[int, int]:
+        draft = owner.slots[index]
+        first = owner.base + WORD_BYTES * draft.offset
+        return first, first + WORD_BYTES * (draft.words - 1)
+
+    slots = tuple(
+        Slot(index=i, kind=d.kind, function=d.function, signature=d.signature, offset=d.offset,
+             words=d.words, address=lay.base + WORD_BYTES * d.offset, importer=d.importer,
+             param=d.param)
+        for i, d in enumerate(lay.slots)
+    )
+    exports = []
+    for e in comp.exports:
+        whos = tuple(who for (fn, who) in lay.static_index if fn == e.name)
+        callbacks = []
+        for idx, pname, sig, pindex in lay.callback_index.get(e.name, []):
+            first, trig = address(lay, idx)
+            callbacks.append(CallbackInfo(pname, pindex, sig, idx, first, trig))
+        exports.append(ExportInfo(
+            name=e.name, signature=e.signature, importers=whos,
+            static_slots=tuple(lay.static_index[(e.name, w)] for w in whos),
+            dynamic_slots=tuple(lay.dynamic_index[e.name]), callbacks=tuple(callbacks)))
+    imports = []
+    for imp in comp.imports:
+        callee = by_name[imp.component]
+        cep = callee.static_index[(imp.function, comp.name)]
+        rep = lay.import_index[imp.target]
+        cep_first, cep_trig = address(callee, cep)
+        rep_first, rep_trig = address(lay, rep)
+        imports.append(ImportInfo(
+            component=imp.component, function=imp.function,
+            signature=callee.slots[cep].signature, cep_slot=cep, cep_address=cep_first,
+            cep_trigger_address=cep_trig, rep_slot=rep, rep_address=rep_first,
+            rep_trigger_address=rep_trig))
+    return LinkedComponent(
+        name=comp.name, kind=comp.kind, region=comp.region, module=comp.module,
+        sources=tuple(_relative(s, spec.base_dir) for s in comp.sources),
+        base=lay.base, size=lay.size, slot_words=lay.slot_words,
+        runtime_words=comp.runtime_words if comp.is_software else 0, abe=comp.abe,
+        exports=tuple(exports), imports=tuple(imports), slots=slots,
+    )
+
+
+def _relative(path: Path, base: Optional[Path]) -> str:
+    if base is None or not path.is_absolute():
+        return Path(path).as_posix()
+    return Path(os.path.relpath(path, base)).as_posix()

@@ -1,0 +1,862 @@
+"""The system description: YAML in, a validated :class:`SystemSpec` out.
+
+:func:`load_system` reads a ``system.yaml`` keeping the position of every node, checks
+everything it can (keys, kinds, names, numbers, signatures, imports against exports) and
+raises one :class:`~pushpush.errors.SpecError` listing **all** problems, each as
+``file:line:column: what is wrong; how to fix it``. Nothing here assigns addresses: that is
+:mod:`pushpush.link`'s job.
+
+The YAML format is documented in ``docs/system-map.md`` (section "System description") and
+by the commented examples under ``examples/``.
+"""
+
+from __future__ import annotations
+
+import keyword
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Optional, Sequence, Union
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from .errors import Diagnostic, Location, SpecError, did_you_mean
+from .types import FunctionType, TypeSyntaxError, format_type, parse_signature, structurally_equal
+
+__all__ = [
+    "KINDS",
+    "SOFTWARE_KINDS",
+    "BOARDS",
+    "TOPOLOGIES",
+    "DATA_WIDTHS",
+    "ARBITRATIONS",
+    "GP0_RANGE",
+    "DEFAULT_PL",
+    "DEFAULT_PS",
+    "MIN_WINDOW",
+    "DEFAULT_DYNAMIC_SLOTS",
+    "DEFAULT_RUNTIME_WORDS",
+    "Region",
+    "Interconnect",
+    "Abe",
+    "ExportSpec",
+    "ImportSpec",
+    "ComponentSpec",
+    "SystemSpec",
+    "load_system",
+    "parse_system",
+    "check_references",
+    "is_identifier",
+]
+
+KINDS = ("rtl", "python", "c")
+SOFTWARE_KINDS = ("python", "c")
+BOARDS = ("pynq-z1", "none")
+TOPOLOGIES = ("crossbar", "shared")
+DATA_WIDTHS = (32, 64)
+ARBITRATIONS = ("round_robin", "fair")
+#: The Zynq-7000 M_AXI_GP0 address range (inclusive start, exclusive end).
+GP0_RANGE = (0x4000_0000, 0x8000_0000)
+MIN_WINDOW = 4096
+DEFAULT_DYNAMIC_SLOTS = 1
+DEFAULT_RUNTIME_WORDS = 256
+#: AXI4 INCR bursts have at most 256 beats.
+MAX_BURST = 256
+
+
+@dataclass(frozen=True)
+class Region:
+    """A range of the global endpoint address space: ``[base, base + size)`` in bytes."""
+
+    base: int
+    size: int
+
+    @property
+    def end(self) -> int:
+        return self.base + self.size
+
+    def contains(self, base: int, size: int) -> bool:
+        return self.base <= base and base + size <= self.end
+
+
+#: Where RTL windows go by default: the PYNQ overlay area of GP0.
+DEFAULT_PL = Region(0x43C0_0000, 0x0040_0000)
+#: Where software (ARM) windows go by default: the ARM's on-chip memory (high OCM).
+DEFAULT_PS = Region(0xFFFC_0000, 0x0001_0000)
+
+
+@dataclass(frozen=True)
+class Interconnect:
+    topology: str = "crossbar"
+    data_width: int = 32
+    arbitration: str = "round_robin"
+
+
+@dataclass(frozen=True)
+class Abe:
+    """AXI burst equalizer settings of an rtl component's master port (carried, not used here)."""
+
+    nominal_burst: int
+    max_outstanding: int
+
+
+@dataclass(frozen=True)
+class ExportSpec:
+    """``exports: {name: signature}`` or ``{name: {signature: ..., dynamic_slots: n}}``."""
+
+    name: str
+    signature: FunctionType
+    dynamic_slots: int = DEFAULT_DYNAMIC_SLOTS
+    loc: Optional[Location] = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class ImportSpec:
+    """``imports: [component.function]`` or ``{component.function: expected signature}``."""
+
+    component: str
+    function: str
+    expected: Optional[FunctionType] = None
+    loc: Optional[Location] = field(default=None, compare=False, repr=False)
+    expected_loc: Optional[Location] = field(default=None, compare=False, repr=False)
+
+    @property
+    def target(self) -> str:
+        return f"{self.component}.{self.function}"
+
+
+@dataclass(frozen=True)
+class ComponentSpec:
+    name: str
+    kind: str
+    module: Optional[str] = None
+    #: Absolute, normalised paths of the Verilog sources (rtl only); may not exist yet.
+    sources: tuple[Path, ...] = ()
+    exports: tuple[ExportSpec, ...] = ()
+    imports: tuple[ImportSpec, ...] = ()
+    #: Window size in bytes if the user fixed it, else None (the linker picks one).
+    window: Optional[int] = None
+    abe: Optional[Abe] = None
+    #: Free words at the end of a software component's window (run-time reps and ceps);
+    #: ignored for rtl components (the loader sets 0 for them).
+    runtime_words: int = DEFAULT_RUNTIME_WORDS
+    loc: Optional[Location] = field(default=None, compare=False, repr=False)
+    window_loc: Optional[Location] = field(default=None, compare=False, repr=False)
+
+    @property
+    def is_software(self) -> bool:
+        return self.kind in SOFTWARE_KINDS
+
+    @property
+    def region(self) -> str:
+        """``"pl"`` for rtl components, ``"ps"`` for software ones."""
+        return "ps" if self.is_software else "pl"
+
+    def export(self, name: str) -> Optional[ExportSpec]:
+        for e in self.exports:
+            if e.name == name:
+                return e
+        return None
+
+
+@dataclass(frozen=True)
+class SystemSpec:
+    name: str
+    components: tuple[ComponentSpec, ...]
+    board: str = "pynq-z1"
+    clock_mhz: float = 100
+    interconnect: Interconnect = Interconnect()
+    pl: Region = DEFAULT_PL
+    ps: Region = DEFAULT_PS
+    #: The YAML file as the user named it (used in diagnostics).
+    file: str = "<system>"
+    #: Absolute directory of the YAML file; source paths are relative to it.
+    base_dir: Optional[Path] = field(default=None, compare=False)
+    loc: Optional[Location] = field(default=None, compare=False, repr=False)
+    components_loc: Optional[Location] = field(default=None, compare=False, repr=False)
+    region_locs: dict[str, Location] = field(default_factory=dict, compare=False, repr=False)
+
+    def component(self, name: str) -> Optional[ComponentSpec]:
+        for c in self.components:
+            if c.name == name:
+                return c
+        return None
+
+    def region(self, name: str) -> Region:
+        return self.pl if name == "pl" else self.ps
+
+    def where(self, loc: Optional[Location]) -> Location:
+        """``loc``, or the start of the file when a model was built without positions."""
+        return loc if loc is not None else Location(self.file, 1, 1)
+
+
+# --------------------------------------------------------------------------- names
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_VERILOG_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*\Z")
+_IMPORT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)\Z")
+
+#: Names become Verilog ports, C identifiers and Python attributes, so none of these.
+_VERILOG_KEYWORDS = frozenset(
+    """always and assign automatic begin buf bufif0 bufif1 case casex casez cell cmos config
+    deassign default defparam design disable edge else end endcase endconfig endfunction
+    endgenerate endmodule endprimitive endspecify endtable endtask event for force forever fork
+    function generate genvar highz0 highz1 if ifnone incdir include initial inout input instance
+    integer join large liblist library localparam macromodule medium module nand negedge nmos nor
+    noshowcancelled not notif0 notif1 or output parameter pmos posedge primitive pull0 pull1
+    pulldown pullup pulsestyle_onevent pulsestyle_ondetect rcmos real realtime reg release repeat
+    rnmos rpmos rtran rtranif0 rtranif1 scalared showcancelled signed small specify specparam
+    strong0 strong1 supply0 supply1 table task time tran tranif0 tranif1 tri tri0 tri1 triand
+    trior trireg unsigned use uwire vectored wait wand weak0 weak1 while wire wor xnor xor
+    logic bit byte int""".split()
+)
+_C_KEYWORDS = frozenset(
+    """auto break case char const continue default do double else enum extern float for goto if
+    inline int long register restrict return short signed sizeof static struct switch typedef
+    union unsigned void volatile while""".split()
+)
+_RESERVED = _VERILOG_KEYWORDS | _C_KEYWORDS | frozenset(keyword.kwlist)
+
+
+def is_identifier(name: str) -> bool:
+    """A name usable in Verilog, C and Python alike: ``[A-Za-z_][A-Za-z0-9_]*``, no keyword."""
+    return bool(_IDENT.match(name)) and name not in _RESERVED
+
+
+# --------------------------------------------------------------------------- loading
+
+_TOP_KEYS = ("system", "board", "clock_mhz", "interconnect", "regions", "components")
+_INTERCONNECT_KEYS = ("topology", "data_width", "arbitration")
+_REGION_NAMES = ("pl", "ps")
+_REGION_KEYS = ("base", "size")
+_COMPONENT_KEYS = (
+    "kind", "module", "sources", "exports", "imports", "window", "abe", "runtime_words",
+)
+_RTL_ONLY = ("module", "sources", "abe")
+_SOFTWARE_ONLY = ("runtime_words",)
+_EXPORT_KEYS = ("signature", "dynamic_slots")
+_ABE_KEYS = ("nominal_burst", "max_outstanding")
+
+_Items = list[tuple[str, ScalarNode, Node]]
+
+
+def load_system(path: Union[str, os.PathLike[str]]) -> SystemSpec:
+    """Read and validate the system description at ``path``.
+
+    Raises ``OSError`` if the file cannot be read and :class:`SpecError` (every problem,
+    with positions) if it is not a valid system.
+    """
+    p = Path(path)
+    text = p.read_text(encoding="utf-8")
+    return parse_system(text, file=str(path), base_dir=p.parent.absolute())
+
+
+def parse_system(text: str, file: str = "<system>", base_dir: Optional[Path] = None) -> SystemSpec:
+    """Validate the YAML ``text``; ``file`` names it in diagnostics, sources are relative to
+    ``base_dir`` (default: the current directory)."""
+    loader = _Loader(text, file, (base_dir or Path.cwd()).absolute())
+    spec = loader.load()
+    if loader.diags or spec is None:
+        raise SpecError(_sorted(loader.diags))
+    return spec
+
+
+def check_references(spec: SystemSpec, declared: Iterable[str] = ()) -> list[Diagnostic]:
+    """Imports against exports: unknown components/functions, signature mismatches,
+    duplicate imports. Used by the loader and again by the linker (for models built in code).
+
+    ``declared`` names components and ``component.function`` exports that exist in the
+    input but were left out of ``spec`` because of their own errors: imports of them are
+    not reported again."""
+    skip = set(declared)
+    diags: list[Diagnostic] = []
+    targets = [f"{c.name}.{e.name}" for c in spec.components for e in c.exports]
+    targets += sorted(t for t in skip if "." in t)
+    names = sorted([c.name for c in spec.components] + [t for t in skip if "." not in t])
+    imported = {(i.component, i.function) for c in spec.components for i in c.imports}
+    for comp in spec.components:
+        for e in comp.exports:
+            if e.dynamic_slots == 0 and (comp.name, e.name) not in imported:
+                diags.append(Diagnostic.at(
+                    spec.where(e.loc or comp.loc),
+                    f"export '{comp.name}.{e.name}' can never be called: no component imports it "
+                    f"and it has dynamic_slots: 0; give it dynamic slots or remove it"))
+        seen: set[str] = set()
+        for imp in comp.imports:
+            where = spec.where(imp.loc or comp.loc)
+            if imp.target in seen:
+                diags.append(Diagnostic.at(
+                    where, f"component '{comp.name}' imports '{imp.target}' twice; remove one"))
+                continue
+            seen.add(imp.target)
+            callee = spec.component(imp.component)
+            if imp.component in skip or imp.target in skip:
+                continue
+            if callee is None:
+                hint = did_you_mean(imp.target, targets)
+                if not hint:
+                    alt = did_you_mean(imp.component, names)
+                    hint = alt or f"; components are: {', '.join(names)}"
+                diags.append(Diagnostic.at(
+                    where, f"import '{imp.target}' names no component '{imp.component}'{hint}"))
+                continue
+            export = callee.export(imp.function)
+            if export is None:
+                have = [t.split(".")[1] for t in targets if t.split(".")[0] == callee.name]
+                hint = did_you_mean(imp.function, have).replace("'", f"'{callee.name}.", 1)
+                if not hint:
+                    same = [t for t in targets if t.split(".")[1] == imp.function]
+                    hint = f"; did you mean '{same[0]}'?" if same else did_you_mean(
+                        imp.target, [t for t in targets if not t.startswith(callee.name + ".")])
+                if not hint:
+                    hint = (f"; '{callee.name}' exports: {', '.join(have)}" if have
+                            else f"; '{callee.name}' exports nothing")
+                diags.append(Diagnostic.at(where, f"import '{imp.target}' names no export{hint}"))
+                continue
+            if imp.expected is not None and not structurally_equal(imp.expected, export.signature):
+                diags.append(Diagnostic.at(
+                    spec.where(imp.expected_loc or imp.loc or comp.loc),
+                    f"import '{imp.target}' expects '{format_type(imp.expected)}' but "
+                    f"'{imp.target}' is exported as '{format_type(export.signature)}'; make the "
+                    f"signatures agree (parameter names may differ, types must not)"))
+    return diags
+
+
+def _sorted(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
+    return sorted(diags, key=lambda d: (d.line, d.column))
+
+
+def _is_pow2(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
+
+
+def _next_pow2(n: int) -> int:
+    return 1 << max(0, (n - 1).bit_length())
+
+
+class _Loader:
+    """One pass over the YAML node tree, collecting diagnostics."""
+
+    def __init__(self, text: str, file: str, base_dir: Path):
+        self.text = text
+        self.file = file
+        self.base_dir = base_dir
+        self.diags: list[Diagnostic] = []
+        self._ctor = yaml.constructor.SafeConstructor()
+        #: Components and exports present in the file but dropped for their own errors.
+        self.declared: set[str] = set()
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def loc(self, node: Node) -> Location:
+        return Location(self.file, node.start_mark.line + 1, node.start_mark.column + 1)
+
+    def error(self, where: Union[Node, Location], message: str) -> None:
+        loc = where if isinstance(where, Location) else self.loc(where)
+        self.diags.append(Diagnostic.at(loc, message))
+
+    def value(self, node: ScalarNode) -> Any:
+        try:
+            return self._ctor.construct_object(node, deep=True)
+        except yaml.YAMLError:
+            return node.value
+
+    def mapping(self, node: Node, what: str, item: str = "key") -> Optional[_Items]:
+        """The (key, key node, value node) triples of a mapping, duplicates reported."""
+        if not isinstance(node, MappingNode):
+            self.error(node, f"{what} must be a mapping (key: value lines), not {self._describe(node)}")
+            return None
+        items: _Items = []
+        first: dict[str, ScalarNode] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode):
+                self.error(key_node, f"keys of {what} must be plain names, not {self._describe(key_node)}")
+                continue
+            key = str(key_node.value)
+            if key in first:
+                self.error(key_node, f"duplicate {item} '{key}' in {what} (first at line "
+                                     f"{first[key].start_mark.line + 1}); remove or rename one")
+                continue
+            first[key] = key_node
+            items.append((key, key_node, value_node))
+        return items
+
+    def check_keys(self, items: _Items, allowed: Sequence[str], what: str) -> None:
+        for key, key_node, _ in items:
+            if key not in allowed:
+                hint = did_you_mean(key, allowed) or f"; allowed keys: {', '.join(allowed)}"
+                self.error(key_node, f"unknown key '{key}' in {what}{hint}")
+
+    @staticmethod
+    def _describe(node: Node) -> str:
+        if isinstance(node, MappingNode):
+            return "a mapping"
+        if isinstance(node, SequenceNode):
+            return "a list"
+        if node.tag.endswith(":null"):
+            return "empty"
+        return f"'{node.value}'"
+
+    def get_str(self, node: Node, what: str, example: str) -> Optional[str]:
+        if isinstance(node, ScalarNode):
+            v = self.value(node)
+            if isinstance(v, str) and v != "":
+                return v
+        self.error(node, f"{what} must be a string, not {self._describe(node)}; e.g. {example}")
+        return None
+
+    def get_int(self, node: Node, what: str, example: str, minimum: Optional[int] = None) -> Optional[int]:
+        v: Any = None
+        if isinstance(node, ScalarNode):
+            v = self.value(node)
+            if isinstance(v, str):
+                try:
+                    v = int(v.replace("_", ""), 0)
+                except ValueError:
+                    v = None
+        if not isinstance(v, int) or isinstance(v, bool):
+            self.error(node, f"{what} must be an integer, not {self._describe(node)}; e.g. {example}")
+            return None
+        if minimum is not None and v < minimum:
+            self.error(node, f"{what} must be at least {minimum}, not {v}; e.g. {example}")
+            return None
+        return v
+
+    def get_choice(self, node: Node, what: str, choices: Sequence[Any]) -> Optional[Any]:
+        v = self.value(node) if isinstance(node, ScalarNode) else None
+        if v in choices and not isinstance(v, bool):
+            return v
+        shown = ", ".join(str(c) for c in choices)
+        hint = did_you_mean(str(v), [str(c) for c in choices]) if isinstance(node, ScalarNode) else ""
+        self.error(node, f"{what} must be one of {shown}, not {self._describe(node)}{hint}")
+        return None
+
+    def get_identifier(self, node: Node, what: str, example: str) -> Optional[str]:
+        if not isinstance(node, ScalarNode) or not isinstance(self.value(node), str):
+            self.error(node, f"{what} must be a name, not {self._describe(node)}; e.g. {example}")
+            return None
+        return self.check_identifier(node, str(node.value), what)
+
+    def check_identifier(self, node: Node, name: str, what: str) -> Optional[str]:
+        if not _IDENT.match(name):
+            self.error(node, f"{what} '{name}' is not a valid name; use letters, digits and '_', "
+                             f"not starting with a digit (e.g. '{_suggest_ident(name)}')")
+            return None
+        if name in _RESERVED:
+            self.error(node, f"{what} '{name}' is a reserved word in Verilog, C or Python; "
+                             f"choose another name (e.g. '{name}_')")
+            return None
+        return name
+
+    def signature(self, node: Node, what: str) -> Optional[FunctionType]:
+        if not isinstance(node, ScalarNode) or not isinstance(self.value(node), str):
+            self.error(node, f"{what} must be a signature string, not {self._describe(node)}; "
+                             f"e.g. \"(x: i32) -> i32\"")
+            return None
+        text = str(node.value)
+        try:
+            return parse_signature(text)
+        except TypeSyntaxError as e:
+            self.error(self._column_in(node, text, e.column), f"invalid {what}: {e.message}")
+            return None
+
+    def _column_in(self, node: ScalarNode, value: str, column: int) -> Location:
+        """The file position of 1-based ``column`` of a scalar's value.
+
+        Works for plain, quoted and block scalars, on one line or several: the n-th
+        non-blank character of the value is the n-th non-blank character of the scalar's
+        source after its opening quote or block header. Falls back to the scalar's start if
+        the two disagree (escape sequences)."""
+        start, end = node.start_mark.index, node.end_mark.index
+        raw = self.text[start:end]
+        p = 0
+        if node.style in ('"', "'"):
+            p = 1
+        elif node.style in ("|", ">"):
+            p = raw.find("\n") + 1
+            if p == 0:
+                return self.loc(node)
+        c = max(0, min(column - 1, len(value)))
+        n = sum(1 for ch in value[:c] if not ch.isspace())
+        at_end = not value[c:].strip()
+        count = 0
+        after_last = p
+        found = -1
+        while p < len(raw):
+            if not raw[p].isspace():
+                if count == n and not at_end:
+                    found = p
+                    break
+                count += 1
+                after_last = p + 1
+                if at_end and count == n:
+                    break
+            p += 1
+        if at_end:
+            found = after_last
+        elif found < 0 or raw[found] != value[c:].lstrip()[:1]:
+            return self.loc(node)
+        before = raw[:found]
+        nl = before.rfind("\n")
+        if nl < 0:
+            return Location(self.file, node.start_mark.line + 1, node.start_mark.column + found + 1)
+        return Location(self.file, node.start_mark.line + before.count("\n") + 1, found - nl)
+
+    # -- the document ---------------------------------------------------------------------
+
+    def load(self) -> Optional[SystemSpec]:
+        try:
+            root = yaml.compose(self.text, Loader=yaml.SafeLoader)
+        except yaml.MarkedYAMLError as e:
+            mark = e.problem_mark or e.context_mark
+            line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            what = e.problem or "syntax error"
+            ctx = f" {e.context}" if e.context else ""
+            fix = "check the indentation and quoting here"
+            if "mapping values are not allowed" in what:
+                fix = "a value containing ': ' (like a signature) must be quoted, e.g. f: \"(x: i32) -> i32\""
+            elif "'\\t'" in what:
+                fix = "YAML does not allow tabs for indentation; use spaces"
+            self.error(Location(self.file, line, col), f"YAML syntax error: {what}{ctx}; {fix}")
+            return None
+        except yaml.YAMLError as e:  # pragma: no cover - unmarked errors are rare
+            self.error(Location(self.file, 1, 1), f"YAML error: {e}")
+            return None
+        if root is None:
+            self.error(Location(self.file, 1, 1),
+                       "the file is empty; a system needs at least 'system: <name>' and 'components:'")
+            return None
+        items = self.mapping(root, "the system description")
+        if items is None:
+            return None
+        self.check_keys(items, _TOP_KEYS, "the system description")
+        by_key = {k: (kn, vn) for k, kn, vn in items}
+
+        name: Optional[str] = None
+        loc = Location(self.file, 1, 1)
+        if "system" in by_key:
+            loc = self.loc(by_key["system"][0])
+            name = self.get_identifier(by_key["system"][1], "system name", "system: audio")
+        else:
+            self.error(Location(self.file, 1, 1),
+                       "missing required key 'system'; add a line 'system: <name>' at the top")
+
+        board = "pynq-z1"
+        if "board" in by_key:
+            node = by_key["board"][1]
+            if isinstance(node, ScalarNode) and node.tag.endswith(":null"):
+                board = "none"
+            else:
+                board = self.get_choice(node, "board", BOARDS) or board
+
+        clock: float = 100
+        if "clock_mhz" in by_key:
+            node = by_key["clock_mhz"][1]
+            v = self.value(node) if isinstance(node, ScalarNode) else None
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 1000:
+                clock = v
+            else:
+                self.error(node, f"clock_mhz must be a number of MHz between 0 and 1000, not "
+                                 f"{self._describe(node)}; e.g. clock_mhz: 100")
+
+        interconnect = Interconnect()
+        if "interconnect" in by_key:
+            interconnect = self.interconnect(by_key["interconnect"][1])
+
+        pl, ps = DEFAULT_PL, DEFAULT_PS
+        region_locs: dict[str, Location] = {}
+        if "regions" in by_key:
+            pl, ps = self.regions(by_key["regions"][1], region_locs)
+
+        components: list[ComponentSpec] = []
+        components_loc: Optional[Location] = None
+        if "components" in by_key:
+            key_node, node = by_key["components"]
+            components_loc = self.loc(key_node)
+            comp_items = self.mapping(node, "'components'", item="component")
+            if comp_items is not None:
+                if not comp_items:
+                    self.error(node, "'components' is empty; declare at least one component")
+                for cname, cname_node, cnode in comp_items:
+                    comp = self.component(cname, cname_node, cnode)
+                    if comp is not None:
+                        components.append(comp)
+                    else:
+                        self.declared.add(cname)
+        else:
+            self.error(Location(self.file, 1, 1),
+                       "missing required key 'components'; add 'components:' with one entry per component")
+
+        if name is None:
+            return None
+        spec = SystemSpec(
+            name=name, components=tuple(components), board=board, clock_mhz=clock,
+            interconnect=interconnect, pl=pl, ps=ps, file=self.file, base_dir=self.base_dir,
+            loc=loc, components_loc=components_loc, region_locs=region_locs,
+        )
+        self.diags.extend(check_references(spec, self.declared))
+        return spec
+
+    def interconnect(self, node: Node) -> Interconnect:
+        items = self.mapping(node, "'interconnect'")
+        if items is None:
+            return Interconnect()
+        self.check_keys(items, _INTERCONNECT_KEYS, "'interconnect'")
+        out = Interconnect()
+        for key, _, vnode in items:
+            if key == "topology":
+                topology = self.get_choice(vnode, "interconnect topology", TOPOLOGIES)
+                out = Interconnect(topology or out.topology, out.data_width, out.arbitration)
+            elif key == "data_width":
+                width = self.get_choice(vnode, "interconnect data_width", DATA_WIDTHS)
+                out = Interconnect(out.topology, width or out.data_width, out.arbitration)
+            elif key == "arbitration":
+                arb = self.get_choice(vnode, "interconnect arbitration", ARBITRATIONS)
+                out = Interconnect(out.topology, out.data_width, arb or out.arbitration)
+        return out
+
+    def regions(self, node: Node, locs: dict[str, Location]) -> tuple[Region, Region]:
+        result = {"pl": DEFAULT_PL, "ps": DEFAULT_PS}
+        items = self.mapping(node, "'regions'", item="region")
+        if items is None:
+            return result["pl"], result["ps"]
+        self.check_keys(items, _REGION_NAMES, "'regions'")
+        for rname, rkey, rnode in items:
+            if rname not in result:
+                continue
+            locs[rname] = self.loc(rkey)
+            ritems = self.mapping(rnode, f"region '{rname}'")
+            if ritems is None:
+                continue
+            self.check_keys(ritems, _REGION_KEYS, f"region '{rname}'")
+            base, size = result[rname].base, result[rname].size
+            ok = True
+            for key, knode, vnode in ritems:
+                if key not in _REGION_KEYS:
+                    continue
+                locs[f"{rname}.{key}"] = self.loc(vnode)
+                v = self.get_int(vnode, f"regions.{rname}.{key}", f"{key}: 0x{result[rname].base if key == 'base' else result[rname].size:08X}"
+                                 , minimum=0 if key == "base" else MIN_WINDOW)
+                if v is None:
+                    ok = False
+                elif v % MIN_WINDOW:
+                    self.error(vnode, f"regions.{rname}.{key} 0x{v:X} is not a multiple of 4096 "
+                                      f"(0x1000); e.g. 0x{v - v % MIN_WINDOW:X}")
+                    ok = False
+                elif key == "base":
+                    base = v
+                else:
+                    size = v
+            if not ok:
+                continue
+            region = Region(base, size)
+            lo, hi = GP0_RANGE if rname == "pl" else (0, 1 << 32)
+            if not (lo <= region.base and region.end <= hi):
+                rng = "the Zynq GP0 range 0x40000000-0x7FFFFFFF" if rname == "pl" else "the 32-bit address space"
+                self.error(locs[rname], f"region '{rname}' 0x{region.base:08X}-0x{region.end - 1:X} "
+                                        f"must lie inside {rng}; change its base or size")
+                continue
+            result[rname] = region
+        pl, ps = result["pl"], result["ps"]
+        if pl.base < ps.end and ps.base < pl.end:
+            where = locs.get("ps") or locs.get("pl") or self.loc(node)
+            self.error(where, f"regions 'pl' (0x{pl.base:08X}-0x{pl.end - 1:08X}) and 'ps' "
+                              f"(0x{ps.base:08X}-0x{ps.end - 1:08X}) overlap; move one of them")
+        return pl, ps
+
+    def component(self, name: str, name_node: ScalarNode, node: Node) -> Optional[ComponentSpec]:
+        ok_name = self.check_identifier(name_node, name, "component name")
+        what = f"component '{name}'"
+        items = self.mapping(node, what)
+        if items is None:
+            return None
+        self.check_keys(items, _COMPONENT_KEYS, what)
+        by_key = {k: (kn, vn) for k, kn, vn in items}
+        cloc = self.loc(name_node)
+
+        kind: Optional[str] = None
+        if "kind" not in by_key:
+            self.error(name_node, f"{what} has no 'kind'; add 'kind: rtl', 'kind: python' or 'kind: c'")
+        else:
+            kind = self.get_choice(by_key["kind"][1], f"kind of {what}", KINDS)
+
+        if kind is not None:
+            forbidden = _RTL_ONLY if kind in SOFTWARE_KINDS else _SOFTWARE_ONLY
+            for key in forbidden:
+                if key in by_key:
+                    if kind in SOFTWARE_KINDS:
+                        why = "only rtl components have Verilog modules, sources and burst settings"
+                        fix = "remove it or use 'kind: rtl'"
+                    else:
+                        why = "only python and c components have a run-time area"
+                        fix = "remove it"
+                    self.error(by_key[key][0], f"{kind} {what} cannot have '{key}' ({why}); {fix}")
+
+        module: Optional[str] = None
+        sources: list[Path] = []
+        if kind == "rtl":
+            if "module" not in by_key:
+                self.error(name_node, f"rtl {what} has no 'module'; add 'module: <Verilog module name>'")
+            else:
+                mnode = by_key["module"][1]
+                if isinstance(mnode, ScalarNode) and isinstance(self.value(mnode), str) \
+                        and _VERILOG_IDENT.match(mnode.value) and mnode.value not in _VERILOG_KEYWORDS:
+                    module = mnode.value
+                else:
+                    self.error(mnode, f"module of {what} must be a Verilog module name, not "
+                                      f"{self._describe(mnode)}; e.g. module: fir_core")
+            if "sources" not in by_key:
+                self.error(name_node, f"rtl {what} has no 'sources'; list the Verilog files that "
+                                      f"define its module, e.g. sources: [rtl/{module or name}.v]")
+            else:
+                sources = self.sources(by_key["sources"][1], what)
+
+        exports: list[ExportSpec] = []
+        if "exports" in by_key and not _is_null(by_key["exports"][1]):
+            exports = self.exports(by_key["exports"][1], name)
+        imports: list[ImportSpec] = []
+        if "imports" in by_key and not _is_null(by_key["imports"][1]):
+            imports = self.imports(by_key["imports"][1], name)
+
+        window: Optional[int] = None
+        window_loc: Optional[Location] = None
+        if "window" in by_key:
+            wnode = by_key["window"][1]
+            window_loc = self.loc(wnode)
+            window = self.get_int(wnode, f"window of {what}", "window: 0x1000", minimum=0)
+            if window is not None and (not _is_pow2(window) or window < MIN_WINDOW):
+                lower = max(MIN_WINDOW, _next_pow2(window) // 2 if window else 0)
+                upper = max(MIN_WINDOW, _next_pow2(window))
+                sugg = f"0x{upper:X}" if lower == upper else f"0x{lower:X} or 0x{upper:X}"
+                self.error(wnode, f"window of {what} must be a power of two of at least 4096 "
+                                  f"(0x1000) bytes, not {window} (0x{window:X}); use {sugg}")
+                window = None
+
+        abe: Optional[Abe] = None
+        if "abe" in by_key and kind == "rtl":
+            abe = self.abe(by_key["abe"][1], what)
+
+        runtime_words = DEFAULT_RUNTIME_WORDS if kind in SOFTWARE_KINDS else 0
+        if "runtime_words" in by_key and kind in SOFTWARE_KINDS:
+            rw = self.get_int(by_key["runtime_words"][1], f"runtime_words of {what}",
+                              "runtime_words: 256", minimum=0)
+            runtime_words = rw if rw is not None else runtime_words
+
+        if ok_name is None or kind is None:
+            return None
+        return ComponentSpec(
+            name=name, kind=kind, module=module, sources=tuple(sources), exports=tuple(exports),
+            imports=tuple(imports), window=window, abe=abe, runtime_words=runtime_words,
+            loc=cloc, window_loc=window_loc,
+        )
+
+    def sources(self, node: Node, what: str) -> list[Path]:
+        if not isinstance(node, SequenceNode):
+            self.error(node, f"sources of {what} must be a list of paths, not "
+                             f"{self._describe(node)}; e.g. sources: [rtl/fir_core.v]")
+            return []
+        if not node.value:
+            self.error(node, f"sources of {what} is empty; list the Verilog files, e.g. [rtl/fir_core.v]")
+        out: list[Path] = []
+        for item in node.value:
+            s = self.get_str(item, f"a source of {what}", "rtl/fir_core.v")
+            if s is not None:
+                out.append(Path(os.path.normpath(os.path.join(self.base_dir, s))))
+        return out
+
+    def exports(self, node: Node, comp: str) -> list[ExportSpec]:
+        items = self.mapping(node, f"exports of component '{comp}'", item="export")
+        if items is None:
+            return []
+        out: list[ExportSpec] = []
+        for fname, fnode, vnode in items:
+            ok = self.check_identifier(fnode, fname, "function name")
+            sig_node: Optional[Node] = vnode
+            dynamic = DEFAULT_DYNAMIC_SLOTS
+            if isinstance(vnode, MappingNode):
+                what = f"export '{comp}.{fname}'"
+                eitems = self.mapping(vnode, what) or []
+                self.check_keys(eitems, _EXPORT_KEYS, what)
+                ekeys = {k: v for k, _, v in eitems}
+                sig_node = ekeys.get("signature")
+                if sig_node is None:
+                    self.error(vnode, f"{what} has no 'signature'; add e.g. signature: \"(x: i32) -> i32\"")
+                if "dynamic_slots" in ekeys:
+                    d = self.get_int(ekeys["dynamic_slots"], f"dynamic_slots of {what}",
+                                     "dynamic_slots: 1", minimum=0)
+                    dynamic = d if d is not None else dynamic
+            sig = self.signature(sig_node, f"signature of export '{comp}.{fname}'") if sig_node else None
+            if ok is not None and sig is not None:
+                out.append(ExportSpec(fname, sig, dynamic, loc=self.loc(fnode)))
+            else:
+                self.declared.add(f"{comp}.{fname}")
+        return out
+
+    def imports(self, node: Node, comp: str) -> list[ImportSpec]:
+        out: list[ImportSpec] = []
+        what = f"imports of component '{comp}'"
+        entries: list[tuple[Node, Optional[Node]]] = []
+        if isinstance(node, SequenceNode):
+            entries = [(item, None) for item in node.value]
+        elif isinstance(node, MappingNode):
+            entries = [(kn, vn) for _, kn, vn in (self.mapping(node, what, item="import") or [])]
+        else:
+            self.error(node, f"{what} must be a list like [fir.fir] or a mapping "
+                             f"{{fir.fir: \"<signature>\"}}, not {self._describe(node)}")
+            return out
+        for target_node, sig_node in entries:
+            if not isinstance(target_node, ScalarNode) or not isinstance(self.value(target_node), str):
+                self.error(target_node, f"an import of component '{comp}' must be "
+                                        f"'component.function', not {self._describe(target_node)}")
+                continue
+            m = _IMPORT.match(target_node.value)
+            if not m:
+                self.error(target_node, f"import '{target_node.value}' of component '{comp}' must "
+                                        f"name 'component.function', e.g. 'fir.fir'")
+                continue
+            expected: Optional[FunctionType] = None
+            expected_loc: Optional[Location] = None
+            if sig_node is not None:
+                expected_loc = self.loc(sig_node)
+                expected = self.signature(sig_node, f"expected signature of import '{target_node.value}'")
+                if expected is None:
+                    continue
+            out.append(ImportSpec(m.group(1), m.group(2), expected,
+                                  loc=self.loc(target_node), expected_loc=expected_loc))
+        return out
+
+    def abe(self, node: Node, what: str) -> Optional[Abe]:
+        items = self.mapping(node, f"abe of {what}")
+        if items is None:
+            return None
+        self.check_keys(items, _ABE_KEYS, f"abe of {what}")
+        by_key = {k: v for k, _, v in items}
+        values: dict[str, Optional[int]] = {}
+        for key, example in (("nominal_burst", "nominal_burst: 16"), ("max_outstanding", "max_outstanding: 4")):
+            if key not in by_key:
+                self.error(node, f"abe of {what} has no '{key}'; add e.g. {example}")
+                values[key] = None
+                continue
+            values[key] = self.get_int(by_key[key], f"abe.{key} of {what}", example, minimum=1)
+        nb = values["nominal_burst"]
+        if nb is not None and nb > MAX_BURST:
+            self.error(by_key["nominal_burst"], f"abe.nominal_burst of {what} is {nb} but AXI4 "
+                                                f"bursts have at most {MAX_BURST} beats; use at most {MAX_BURST}")
+            nb = None
+        mo = values["max_outstanding"]
+        if nb is None or mo is None:
+            return None
+        return Abe(nb, mo)
+
+
+def _is_null(node: Node) -> bool:
+    return isinstance(node, ScalarNode) and node.tag.endswith(":null")
+
+
+def _suggest_ident(name: str) -> str:
+    s = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    if not s or s[0].isdigit():
+        s = "_" + s
+    return s

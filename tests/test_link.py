@@ -1,0 +1,370 @@
+"""Linker and system map: layouts, addresses, errors, determinism, round trips."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pushpush.errors import LinkError, SpecError, SystemMapError
+from pushpush.link import WORD_BYTES, LinkedSystem, link, window_size_for
+from pushpush.spec import ComponentSpec, ExportSpec, ImportSpec, Region, SystemSpec, load_system
+from pushpush.sysmap import SCHEMA, SCHEMA_VERSION, from_json, to_dict, to_json
+from pushpush.types import parse_signature
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def linked_example(name: str) -> LinkedSystem:
+    return link(load_system(EXAMPLES / name / "system.yaml"))
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "system.yaml"
+    p.write_text(textwrap.dedent(text))
+    return p
+
+
+def link_errors(tmp_path: Path, text: str) -> list[str]:
+    spec = load_system(write(tmp_path, text))
+    with pytest.raises(LinkError) as info:
+        link(spec)
+    return [str(d) for d in info.value.diagnostics]
+
+
+# --------------------------------------------------------------------------- examples
+
+
+def test_pingpong_layout() -> None:
+    sys_ = linked_example("pingpong")
+    caller, callee, host = sys_.components
+    assert [c.name for c in sys_.components] == ["caller", "callee", "host"]
+    # all windows 4 KiB; rtl first-fit in declaration order, python in the OCM
+    assert (caller.base, caller.size) == (0x43C00000, 0x1000)
+    assert (callee.base, callee.size) == (0x43C01000, 0x1000)
+    assert (host.base, host.size) == (0xFFFC0000, 0x1000)
+
+    # callee: static slot per importer (caller, host in declaration order), one dynamic slot
+    assert [(s.index, s.kind, s.function, s.importer, s.offset, s.words, s.trigger_offset)
+            for s in callee.slots] == [
+        (0, "cep_static", "f", "caller", 0, 2, 1),
+        (1, "cep_static", "f", "host", 2, 2, 3),
+        (2, "cep_dynamic", "f", None, 4, 2, 5),
+    ]
+    assert callee.slot_first == (0, 2, 4) and callee.slot_trig == (1, 3, 5)
+    assert [hex(s.address) for s in callee.slots] == ["0x43c01000", "0x43c01008", "0x43c01010"]
+    assert [hex(s.trigger_address) for s in callee.slots] == ["0x43c01004", "0x43c0100c", "0x43c01014"]
+    f = callee.export("f")
+    assert f.importers == ("caller", "host") and f.static_slots == (0, 1) and f.dynamic_slots == (2,)
+
+    # caller: one rep for its import; it writes its own static slot in callee's window
+    assert [(s.kind, s.function, s.offset, s.words) for s in caller.slots] == [("rep_import", "callee.f", 0, 2)]
+    imp = caller.import_("callee.f")
+    assert (imp.cep_slot, imp.cep_address, imp.cep_trigger_address) == (0, 0x43C01000, 0x43C01004)
+    assert (imp.rep_slot, imp.rep_address, imp.rep_trigger_address) == (0, 0x43C00000, 0x43C00004)
+
+    hi = host.import_("callee.f")
+    assert (hi.cep_slot, hi.cep_address, hi.rep_address) == (1, 0x43C01008, 0xFFFC0000)
+    assert host.slot_words == 2 and host.runtime_words == 256
+    assert host.runtime_offset == 2 and host.runtime_address == 0xFFFC0008
+
+
+def test_audio_fir_layout() -> None:
+    sys_ = linked_example("audio_fir")
+    fir, host = sys_.components
+    assert (fir.base, fir.size, host.base, host.size) == (0x43C00000, 0x1000, 0xFFFC0000, 0x1000)
+    # cep of fir: 4 argument words + trigger; reps of the callbacks: result words + status
+    assert [(s.index, s.kind, s.importer, s.param, s.offset, s.words) for s in fir.slots] == [
+        (0, "cep_static", "host", None, 0, 5),
+        (1, "cep_dynamic", None, None, 5, 5),
+        (2, "rep_callback", None, "coeff", 10, 2),
+        (3, "rep_callback", None, "src", 12, 2),
+        (4, "rep_callback", None, "sink", 14, 1),
+    ]
+    assert fir.slot_trig == (4, 9, 11, 13, 14)
+    cbs = fir.export("fir").callbacks
+    assert [(c.param, c.param_index, c.rep_slot, hex(c.rep_address)) for c in cbs] == [
+        ("coeff", 0, 2, "0x43c00028"), ("src", 1, 3, "0x43c00030"), ("sink", 2, 4, "0x43c00038")]
+    assert cbs[0].signature == parse_signature("(u32) -> i32")
+    # host: one dynamic cep per export, then the rep of its import, then the run-time area
+    assert [(s.kind, s.function, s.offset, s.words) for s in host.slots] == [
+        ("cep_dynamic", "coeff", 0, 2), ("cep_dynamic", "source", 2, 1),
+        ("cep_dynamic", "sink", 3, 2), ("rep_import", "fir.fir", 5, 1)]
+    imp = host.import_("fir.fir")
+    assert (imp.cep_address, imp.cep_trigger_address, imp.rep_address) == (0x43C00000, 0x43C00010, 0xFFFC0014)
+    assert host.runtime_offset == 6
+
+
+def test_locate() -> None:
+    sys_ = linked_example("pingpong")
+    comp, slot = sys_.locate(0x43C0100C)
+    assert comp.name == "callee" and slot is not None and slot.index == 1
+    assert sys_.locate(0xFFFC0100)[1] is None  # run-time area
+    assert sys_.locate(0x1000) is None
+
+
+def test_self_import(tmp_path: Path) -> None:
+    sys_ = link(load_system(write(tmp_path, """\
+        system: selfish
+        components:
+          a:
+            kind: rtl
+            module: a
+            sources: [a.v]
+            exports: {f: "(u32) -> u32"}
+            imports: [a.f]
+        """)))
+    (a,) = sys_.components
+    assert [(s.kind, s.importer) for s in a.slots] == [("cep_static", "a"), ("cep_dynamic", None), ("rep_import", None)]
+    assert a.imports[0].cep_address == a.base and a.imports[0].rep_address == a.base + 16
+
+
+def test_window_grows_and_aligns(tmp_path: Path) -> None:
+    sys_ = link(load_system(write(tmp_path, """\
+        system: big
+        components:
+          tiny:
+            kind: rtl
+            module: s
+            sources: [s.v]
+            exports: {f: "() -> void"}
+          big:
+            kind: rtl
+            module: b
+            sources: [b.v]
+            exports: {g: {signature: "(x: i64, y: i64) -> i64", dynamic_slots: 300}}
+          sw:
+            kind: c
+            runtime_words: 2000
+        """)))
+    tiny, big, sw = sys_.components
+    assert big.words_used == 300 * 5 and big.size == 0x2000  # 6000 bytes -> 8 KiB
+    assert big.base == 0x43C00000 and tiny.base == 0x43C02000  # largest first
+    assert tiny.size == 0x1000
+    assert sw.size == 0x2000 and sw.base == 0xFFFC0000
+    assert window_size_for(0) == 4096 and window_size_for(1024) == 4096 and window_size_for(1025) == 8192
+
+
+def test_first_fit_uses_alignment_gap(tmp_path: Path) -> None:
+    sys_ = link(load_system(write(tmp_path, """\
+        system: gap
+        regions: {pl: {base: 0x43C01000, size: 0x10000}}
+        components:
+          a: {kind: rtl, module: a, sources: [a.v], window: 0x4000}
+          b: {kind: rtl, module: b, sources: [b.v]}
+        """)))
+    a, b = sys_.components
+    assert a.base == 0x43C04000  # size-aligned
+    assert b.base == 0x43C01000  # first fit in the gap before it
+
+
+def test_window_too_small(tmp_path: Path) -> None:
+    assert link_errors(tmp_path, """\
+        system: tight
+        components:
+          a:
+            kind: rtl
+            module: a
+            sources: [a.v]
+            window: 4096
+            exports: {f: {signature: "(u32, u32, u32) -> u32", dynamic_slots: 300}}
+        """) == [f"{tmp_path / 'system.yaml'}:7:13: window of component 'a' is 4096 (0x1000) bytes but its "
+                 "slots need 1200 words (4800 bytes); set window to at least 0x2000 or remove it"]
+
+
+def test_software_window_too_small_counts_runtime_area(tmp_path: Path) -> None:
+    assert link_errors(tmp_path, """\
+        system: tight
+        components:
+          h: {kind: python, window: 0x1000, runtime_words: 1024, exports: {f: "() -> void"}}
+        """) == [f"{tmp_path / 'system.yaml'}:3:29: window of component 'h' is 4096 (0x1000) bytes but its "
+                 "slots and run-time area need 1025 words (4100 bytes); set window to at least 0x2000 "
+                 "or remove it"]
+
+
+def test_region_too_small(tmp_path: Path) -> None:
+    assert link_errors(tmp_path, """\
+        system: crowded
+        regions:
+          ps: {base: 0xFFFC0000, size: 0x2000}
+        components:
+          a: {kind: python}
+          b: {kind: c, window: 0x2000}
+          r: {kind: rtl, module: r, sources: [r.v]}
+        """) == [f"{tmp_path / 'system.yaml'}:3:32: region 'ps' (base 0xFFFC0000, size 0x2000) is too small "
+                 "for the python and c windows ('a' 0x1000, 'b' 0x2000): they need 0x3000 bytes from its "
+                 "base; set regions.ps.size to at least 0x3000 or make the windows smaller"]
+
+
+def test_region_too_small_default_region(tmp_path: Path) -> None:
+    errs = link_errors(tmp_path, """\
+        system: crowded
+        components:
+          a: {kind: python, window: 0x10000}
+          b: {kind: c}
+        """)
+    assert errs == [f"{tmp_path / 'system.yaml'}:2:1: region 'ps' (base 0xFFFC0000, size 0x10000) is too "
+                    "small for the python and c windows ('a' 0x10000, 'b' 0x1000): they need 0x11000 bytes "
+                    "from its base; set regions.ps.size to at least 0x11000 or make the windows smaller"]
+
+
+def test_link_rechecks_references_for_models_built_in_code() -> None:
+    sig = parse_signature("() -> void")
+    spec = SystemSpec(name="s", file="s.yaml", components=(
+        ComponentSpec("a", "python", imports=(ImportSpec("b", "f"),)),
+        ComponentSpec("b", "c", exports=(ExportSpec("g", sig),)),
+    ))
+    with pytest.raises(LinkError) as info:
+        link(spec)
+    assert str(info.value) == "s.yaml:1:1: import 'b.f' names no export; 'b' exports: g"
+    assert isinstance(info.value, SpecError)
+
+
+# --------------------------------------------------------------------------- system map
+
+
+@pytest.mark.parametrize("name", ["pingpong", "audio_fir"])
+def test_map_is_deterministic_and_round_trips(name: str) -> None:
+    a = to_json(linked_example(name))
+    b = to_json(linked_example(name))
+    assert a == b
+    assert str(EXAMPLES) not in a  # no absolute paths
+    back = from_json(a)
+    assert back == linked_example(name)
+    assert to_json(back) == a
+
+
+def test_map_header_and_sources() -> None:
+    data = json.loads(to_json(linked_example("pingpong")))
+    assert data["schema"] == SCHEMA == "pushpush.system-map"
+    assert data["version"] == SCHEMA_VERSION == 1
+    assert data["generator"].startswith("pushpush ")
+    assert data["source"] == "system.yaml"
+    assert data["components"][0]["sources"] == ["rtl/pingpong_caller.v"]
+    assert data["components"][1]["window"] == {"base": "0x43C01000", "size": "0x00001000", "end": "0x43C02000"}
+    assert data == to_dict(linked_example("pingpong"))
+
+
+def test_source_paths_resolve_against_base_dir(tmp_path: Path) -> None:
+    text = to_json(linked_example("pingpong"))
+    back = from_json(text, base_dir=tmp_path)
+    assert back.source_paths("caller") == [tmp_path / "rtl" / "pingpong_caller.v"]
+    orig = linked_example("pingpong")
+    assert orig.source_paths("callee") == [EXAMPLES / "pingpong" / "rtl" / "pingpong_callee.v"]
+
+
+def test_map_json_is_the_same_from_another_directory(tmp_path: Path) -> None:
+    src = (EXAMPLES / "audio_fir" / "system.yaml").read_text()
+    (tmp_path / "elsewhere").mkdir()
+    p = tmp_path / "elsewhere" / "system.yaml"
+    p.write_text(src)
+    assert to_json(link(load_system(p))) == to_json(linked_example("audio_fir"))
+
+
+@pytest.mark.parametrize("text,message", [
+    ("[1]", "not a pushpush system map"),
+    ("{nope", "not JSON"),
+    ('{"schema": "pushpush.system-map", "version": 99}', "system map version 99 is not supported"),
+    ('{"schema": "pushpush.system-map", "version": 1}', "malformed system map: KeyError"),
+])
+def test_from_json_rejects(text: str, message: str) -> None:
+    with pytest.raises(SystemMapError, match=message):
+        from_json(text)
+
+
+# --------------------------------------------------------------------------- property test
+
+SIGS = ["() -> void", "(x: i32) -> i32", "(a: i64, b: f64) -> f64", "(cb: (u32) -> i32, n: u32) -> void",
+        "(f: (i32) -> void, g: () -> i64) -> (u8) -> bool", "(u8, u16, u32, i8, i16, i32, f32, bool) -> u64"]
+
+
+@st.composite
+def systems(draw: st.DrawFn) -> SystemSpec:
+    n = draw(st.integers(1, 8))
+    kinds = [draw(st.sampled_from(["rtl", "python", "c"])) for _ in range(n)]
+    exports = []
+    for i in range(n):
+        k = draw(st.integers(0, 3))
+        exports.append([ExportSpec(f"f{j}", parse_signature(draw(st.sampled_from(SIGS))),
+                                   draw(st.integers(0, 40))) for j in range(k)])
+    targets = [(f"c{i}", e.name) for i in range(n) for e in exports[i]]
+    imports = [draw(st.lists(st.sampled_from(targets), unique=True, max_size=4)) if targets else []
+               for _ in range(n)]
+    imported = {t for imps in imports for t in imps}
+    # an export nobody imports needs a dynamic slot (else it is an error)
+    exports = [[e if e.dynamic_slots or (f"c{i}", e.name) in imported else ExportSpec(e.name, e.signature, 1)
+                for e in exports[i]] for i in range(n)]
+    comps = []
+    for i in range(n):
+        imps = imports[i]
+        window = draw(st.sampled_from([None, None, 0x8000, 0x10000]))  # always large enough
+        comps.append(ComponentSpec(
+            f"c{i}", kinds[i], module=f"m{i}" if kinds[i] == "rtl" else None, exports=tuple(exports[i]),
+            imports=tuple(ImportSpec(c, f) for c, f in imps), window=window,
+            runtime_words=draw(st.integers(0, 3000)) if kinds[i] != "rtl" else 0))
+    pl = Region(draw(st.sampled_from([0x40000000, 0x43C00000, 0x43C03000])), 0x100000)
+    ps = Region(draw(st.sampled_from([0xFFF00000, 0xFFF01000])), 0x100000)
+    return SystemSpec(name="rand", components=tuple(comps), pl=pl, ps=ps, file="rand.yaml")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(systems())
+def test_random_systems_link_consistently(spec: SystemSpec) -> None:
+    linked = link(spec)
+    windows = []
+    for c, cs in zip(linked.components, spec.components):
+        region = linked.pl if cs.kind == "rtl" else linked.ps
+        assert c.size >= 4096 and c.size & (c.size - 1) == 0
+        assert c.base % c.size == 0
+        assert region.contains(c.base, c.size)
+        assert c.words_used * WORD_BYTES <= c.size
+        if cs.window is None:
+            assert c.size == window_size_for(c.words_used)
+        else:
+            assert c.size == cs.window
+        windows.append((c.base, c.end))
+        # slots contiguous, indexed in window order, sized by their signature
+        offset = 0
+        for i, s in enumerate(c.slots):
+            assert s.index == i and s.offset == offset
+            assert s.words == (s.signature.cep_words if s.is_cep else s.signature.rep_words)
+            assert s.address == c.base + WORD_BYTES * s.offset
+            assert s.trigger_address == c.base + WORD_BYTES * s.trigger_offset
+            offset += s.words
+        assert offset == c.slot_words
+        order = {"cep_static": 0, "cep_dynamic": 0, "rep_import": 1, "rep_callback": 2}
+        assert [order[s.kind] for s in c.slots] == sorted(order[s.kind] for s in c.slots)
+        if c.is_software:
+            assert not any(s.kind == "rep_callback" for s in c.slots)
+        # every import writes its own static slot in the callee and gets a rep here
+        for imp in c.imports:
+            callee = linked.component(imp.component)
+            cep = callee.slots[imp.cep_slot]
+            assert cep.kind == "cep_static" and cep.importer == c.name and cep.function == imp.function
+            assert imp.cep_address == cep.address and imp.cep_trigger_address == cep.trigger_address
+            rep = c.slots[imp.rep_slot]
+            assert rep.kind == "rep_import" and rep.function == imp.target
+            assert imp.rep_address == rep.address and rep.words == cep.signature.rep_words
+    windows.sort()
+    for (lo1, hi1), (lo2, hi2) in zip(windows, windows[1:]):
+        assert hi1 <= lo2
+    text = to_json(linked)
+    assert from_json(text) == linked
+    assert to_json(from_json(text)) == text
+
+
+def test_documented_example_is_current() -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "system-map.md").read_text()
+    block = doc.split("```json\n", 1)[1].split("```", 1)[0]
+    assert block == to_json(linked_example("pingpong")), "regenerate the example in docs/system-map.md"
+
+
+def test_from_json_rejects_inconsistent_derived_fields() -> None:
+    data = to_dict(linked_example("pingpong"))
+    data["components"][1]["slots"][0]["trigger_address"] = "0x43C01008"
+    with pytest.raises(SystemMapError, match="component 'callee': inconsistent slot 0 trigger"):
+        from_json(json.dumps(data))
