@@ -1,0 +1,61 @@
+"""The wheel is self-contained: installed into a fresh virtualenv outside the repository,
+it carries cores/, templates/ and examples/ and validates and maps the examples."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run(cmd: list[str], cwd: Path, timeout: float = 600) -> str:
+    # A clean environment: nothing from the repository may leak into the installed wheel.
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+    assert proc.returncode == 0, f"{' '.join(cmd)} failed:\n{proc.stdout}\n{proc.stderr}"
+    return proc.stdout
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("wheel")
+    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp / "dist"), str(REPO)], tmp)
+    wheels = list((tmp / "dist").glob("pushpush-*.whl"))
+    assert len(wheels) == 1, wheels
+    env_dir = tmp / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "-q", str(wheels[0])], tmp)
+    return env_dir
+
+
+def test_wheel_carries_data(installed: Path, tmp_path: Path) -> None:
+    out = run([str(installed / "bin" / "python"), "-c",
+               "from pushpush.resources import cores_dir, templates_dir, examples_dir;"
+               "import json; print(json.dumps([str(cores_dir()), str(templates_dir()), str(examples_dir())]))"],
+              tmp_path)
+    for folder in json.loads(out):
+        assert "site-packages" in folder, folder
+        assert Path(folder).is_dir()
+    cores = Path(json.loads(out)[0])
+    assert sorted(p.name for p in cores.glob("*/*.core")), "no .core files in the wheel"
+
+
+@pytest.mark.parametrize("example", ["pingpong", "audio_fir"])
+def test_wheel_validates_and_maps_examples(installed: Path, tmp_path: Path, example: str) -> None:
+    py = str(installed / "bin" / "python")
+    examples = Path(run([py, "-c", "from pushpush.resources import examples_dir; print(examples_dir())"],
+                        tmp_path).strip())
+    system = examples / example / "system.yaml"
+    pp = str(installed / "bin" / "pushpush")
+    run([pp, "validate", str(system)], tmp_path)
+    table = run([pp, "map", str(system)], tmp_path)
+    assert "0x" in table
+    sysmap = json.loads(run([pp, "map", "--json", str(system)], tmp_path))
+    assert sysmap["system"] == example
