@@ -1,0 +1,466 @@
+"""The PushPush protocol core: words in, words out, no I/O (ARCHITECTURE.md §2).
+
+Everything a caller or a callee does is computed here from plain Python values; the drivers
+in :mod:`pushpush.runtime` only move the words (one bus burst per call and per return, local
+reads and writes of the own window) and wait.
+
+A **call** is one burst to the callee's call endpoint (cep) slot: the argument words, then
+the trigger word. The trigger is the byte address of the caller's return endpoint (rep)
+slot; bit 0 set means *one-way* (no reply is written). A trigger of 0 means idle.
+
+>>> from pushpush.types import parse_signature
+>>> ft = parse_signature("(x: i32, y: u8) -> i64")
+>>> [hex(w) for w in encode_call(ft, [-1], {"y": 7}, rep_address=0xFFFC_0100)]
+['0xffffffff', '0x7', '0xfffc0100']
+>>> parse_trigger(0xFFFC_0101) == Trigger(rep_address=0xFFFC_0100, one_way=True)
+True
+
+A **return** is one burst to the rep slot: the result words, then the status word. Status 1
+(:data:`STATUS_OK`) means ok; a status with bit 31 set is an :class:`ErrorCode` (the result
+words are then zero and meaningless).
+
+>>> encode_return(ft, -2)
+[4294967294, 4294967295, 1]
+>>> decode_return(ft, [4294967294, 4294967295, 1]).value
+-2
+>>> encode_error(ft, ErrorCode.CALLEE_RAISED)
+[0, 0, 2147483649]
+>>> decode_return(ft, [0, 0, 0x8000_0001]).unwrap("b.f", 0x4000_0000)
+Traceback (most recent call last):
+...
+pushpush.protocol.CallError: call to b.f at 0x40000000 failed: the callee raised an exception (status 0x80000001)
+
+Run-time slots (reps for concurrent or run-time calls, ceps for Python callables passed as
+function values) come from a component's run-time area through a :class:`SlotAllocator`.
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple, Optional
+
+from .errors import PushPushError
+from .types import FunctionType, decode_args, decode_result, encode_args, encode_result
+
+__all__ = [
+    "WORD_BYTES",
+    "TRIGGER_IDLE",
+    "ONE_WAY_BIT",
+    "STATUS_OK",
+    "ERROR_BIT",
+    "ErrorCode",
+    "describe_status",
+    "Trigger",
+    "make_trigger",
+    "parse_trigger",
+    "encode_call",
+    "decode_call",
+    "Reply",
+    "encode_return",
+    "encode_error",
+    "decode_return",
+    "CallError",
+    "CallTimeout",
+    "BusWriteError",
+    "SlotsExhausted",
+    "Allocation",
+    "SlotAllocator",
+]
+
+WORD_BYTES = 4
+WORD_MASK = 0xFFFF_FFFF
+#: A trigger (cep) or status (rep) word of 0: nothing has arrived.
+TRIGGER_IDLE = 0
+#: Bit 0 of a cep trigger: one-way call, the callee writes no reply.
+ONE_WAY_BIT = 0x1
+#: Rep status word of a successful call.
+STATUS_OK = 0x1
+#: Bit 31 of a rep status word: the status is an error code.
+ERROR_BIT = 0x8000_0000
+
+
+class ErrorCode(enum.IntEnum):
+    """Error statuses (bit 31 set). Values not listed here are reported as unknown errors.
+
+    ===================  ============  ===================================================
+    name                 value         meaning
+    ===================  ============  ===================================================
+    ``CALLEE_RAISED``    0x80000001    the callee's function raised (Python) or failed
+    ``BAD_FUNCTION``     0x80000002    no function at the called address (a run-time
+                                       callback used after its call returned, or nothing
+                                       mapped there: AXI DECERR)
+    ``BAD_RESULT``       0x80000003    the callee's result does not fit the result type
+    ``COLLISION``        0x80000004    the callee's slot stayed busy: the call was refused
+                                       (AXI SLVERR) until the timeout
+    ``BUS_ERROR``        0x80000005    the call's write failed for another reason
+    ===================  ============  ===================================================
+
+    ``CALLEE_RAISED``, ``BAD_FUNCTION`` and ``BAD_RESULT`` are written by callees into the
+    rep status word; ``COLLISION`` and ``BUS_ERROR`` (and ``BAD_FUNCTION`` for a DECERR)
+    are raised by the calling runtime itself when the call's write fails.
+    """
+
+    CALLEE_RAISED = 0x8000_0001
+    BAD_FUNCTION = 0x8000_0002
+    BAD_RESULT = 0x8000_0003
+    COLLISION = 0x8000_0004
+    BUS_ERROR = 0x8000_0005
+
+    @property
+    def description(self) -> str:
+        return _DESCRIPTIONS[self]
+
+
+_DESCRIPTIONS = {
+    ErrorCode.CALLEE_RAISED: "the callee raised an exception",
+    ErrorCode.BAD_FUNCTION: "there is no function at this address",
+    ErrorCode.BAD_RESULT: "the callee's result does not fit the result type",
+    ErrorCode.COLLISION: "the callee's slot stayed busy (collision)",
+    ErrorCode.BUS_ERROR: "the call's write failed on the bus",
+}
+
+
+def describe_status(status: int) -> str:
+    """Human-readable meaning of a rep status word.
+
+    >>> describe_status(1), describe_status(0x8000_0002), describe_status(0x8000_1234)
+    ('ok', 'there is no function at this address', 'unknown error code 0x80001234')
+    >>> describe_status(7)
+    'malformed status 0x00000007 (neither 1 nor an error code)'
+    """
+    if status == STATUS_OK:
+        return "ok"
+    if status == TRIGGER_IDLE:
+        return "idle (no reply yet)"
+    if status & ERROR_BIT:
+        try:
+            return ErrorCode(status).description
+        except ValueError:
+            return f"unknown error code 0x{status:08X}"
+    return f"malformed status 0x{status:08X} (neither 1 nor an error code)"
+
+
+# ------------------------------------------------------------------------------ exceptions
+
+
+def _where(function: str, address: Optional[int]) -> str:
+    if address is None or f"0x{address:08X}" in function:
+        return function
+    return f"{function} at 0x{address:08X}"
+
+
+class CallError(PushPushError):
+    """A call failed: the callee answered an error status, or the call could not be made.
+
+    Attributes: ``function`` (the callee, e.g. ``"fir.fir"`` or ``"function at 0x..."``),
+    ``address`` (its cep byte address), ``code`` (the status word: usually an
+    :class:`ErrorCode`, or a raw unknown value), ``detail`` (extra text or ``None``).
+    """
+
+    def __init__(self, function: str, address: Optional[int], code: int, detail: Optional[str] = None) -> None:
+        self.function = function
+        self.address = address
+        try:
+            self.code: int = ErrorCode(code)
+        except ValueError:
+            self.code = code
+        self.detail = detail
+        msg = f"call to {_where(function, address)} failed: {describe_status(code)} (status 0x{code:08X})"
+        if detail:
+            msg += f"; {detail}"
+        super().__init__(msg)
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (CallError, (self.function, self.address, int(self.code), self.detail))
+
+
+class CallTimeout(CallError, TimeoutError):
+    """No reply within the timeout. ``timeout`` is the limit in seconds.
+
+    ``code`` is 0 (there is no status); the function and its address are named.
+    """
+
+    def __init__(self, function: str, address: Optional[int], timeout: float, detail: Optional[str] = None) -> None:
+        self.function = function
+        self.address = address
+        self.code = 0
+        self.timeout = timeout
+        self.detail = detail
+        msg = f"call to {_where(function, address)} timed out after {timeout:g} s"
+        msg += f": {detail}" if detail else " (no reply: is the callee running and serving?)"
+        Exception.__init__(self, msg)
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (CallTimeout, (self.function, self.address, self.timeout, self.detail))
+
+
+class BusWriteError(PushPushError):
+    """A backend's burst write got an error response.
+
+    ``resp`` is ``"SLVERR"`` (the slave refused it: a collision with a pending call, or a
+    write outside any slot) or ``"DECERR"`` (nothing mapped at the address).
+    """
+
+    def __init__(self, address: int, nwords: int, resp: str) -> None:
+        self.address = address
+        self.nwords = nwords
+        self.resp = resp
+        super().__init__(f"write of {nwords} word(s) to 0x{address:08X} failed: {resp}")
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (BusWriteError, (self.address, self.nwords, self.resp))
+
+
+class SlotsExhausted(PushPushError):
+    """The run-time area of a software component has no room for another slot."""
+
+
+# ------------------------------------------------------------------------------ calls
+
+
+class Trigger(NamedTuple):
+    """A decoded cep trigger word: where to reply, and whether to reply at all."""
+
+    rep_address: int
+    one_way: bool
+
+
+def make_trigger(rep_address: int, one_way: bool = False) -> int:
+    """The trigger word of a call replying to ``rep_address`` (0 allowed when one-way).
+
+    >>> hex(make_trigger(0x4000_0010)), make_trigger(0, one_way=True)
+    ('0x40000010', 1)
+    """
+    if not isinstance(rep_address, int) or not 0 <= rep_address <= WORD_MASK:
+        raise ValueError(f"rep address {rep_address!r} is not a 32-bit byte address")
+    if rep_address % WORD_BYTES:
+        raise ValueError(f"rep address 0x{rep_address:08X} is not word aligned")
+    if rep_address == 0 and not one_way:
+        raise ValueError("a call that expects a reply needs a non-zero rep address")
+    return rep_address | (ONE_WAY_BIT if one_way else 0)
+
+
+def parse_trigger(word: int) -> Trigger:
+    """Split a non-zero trigger word into the rep address and the one-way flag.
+
+    Raises :class:`ValueError` for 0 (idle) and for a misaligned rep address (bit 1 set).
+    """
+    if word == TRIGGER_IDLE:
+        raise ValueError("trigger word is 0 (idle): there is no call")
+    if word & 0x2:
+        raise ValueError(f"trigger word 0x{word:08X} holds a misaligned rep address")
+    one_way = bool(word & ONE_WAY_BIT)
+    rep = word & ~ONE_WAY_BIT & WORD_MASK
+    if rep == 0 and not one_way:  # unreachable (word != 0), kept for clarity
+        raise ValueError("trigger without a rep address")
+    return Trigger(rep, one_way)
+
+
+def encode_call(
+    ft: FunctionType,
+    args: Sequence[object],
+    kwargs: Optional[Mapping[str, object]] = None,
+    *,
+    rep_address: int,
+    one_way: bool = False,
+) -> list[int]:
+    """The words of one call burst: the arguments then the trigger (``ft.cep_words`` words).
+
+    Function-typed arguments must already be addresses (or objects with ``.address``);
+    bad arguments raise ``TypeError``/``OverflowError``/``ValueError`` naming the parameter
+    (from :func:`pushpush.types.encode_args`).
+    """
+    words = encode_args(ft, args, kwargs)
+    words.append(make_trigger(rep_address, one_way))
+    return words
+
+
+def decode_call(ft: FunctionType, slot_words: Sequence[int]) -> tuple[list[object], Trigger]:
+    """The inverse of :func:`encode_call`: a cep slot's words into (argument values, trigger).
+
+    Function-typed arguments come back as plain integer addresses.
+    """
+    if len(slot_words) != ft.cep_words:
+        raise ValueError(f"a cep slot of {ft} has {ft.cep_words} words, got {len(slot_words)}")
+    return decode_args(ft, slot_words[:-1]), parse_trigger(slot_words[-1])
+
+
+# ------------------------------------------------------------------------------ returns
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A decoded rep slot: the status word and, when ok, the result value."""
+
+    status: int
+    value: object = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == STATUS_OK
+
+    def unwrap(self, function: str, address: Optional[int] = None) -> object:
+        """The value, or :class:`CallError` naming ``function`` (and its address)."""
+        if not self.ok:
+            raise CallError(function, address, self.status)
+        return self.value
+
+
+def encode_return(ft: FunctionType, value: object) -> list[int]:
+    """The words of a successful return: the result then status 1 (``ft.rep_words`` words).
+
+    A result that does not fit raises ``TypeError``/``OverflowError``/``ValueError``; a
+    callee answers that with :func:`encode_error` and :attr:`ErrorCode.BAD_RESULT`.
+    """
+    words = encode_result(ft, value)
+    words.append(STATUS_OK)
+    return words
+
+
+def encode_error(ft: FunctionType, code: int) -> list[int]:
+    """The words of an error return: zeroed result words then the error status."""
+    code = int(code)
+    if not code & ERROR_BIT or code > WORD_MASK:
+        raise ValueError(f"error status 0x{code:X} does not have bit 31 set")
+    return [0] * ft.result_words + [code]
+
+
+def decode_return(ft: FunctionType, words: Sequence[int]) -> Reply:
+    """A rep slot's words (result then status) into a :class:`Reply`.
+
+    The result is decoded only when the status is ok; a status of 0 is an error (the
+    reply has not arrived: callers look at the status word first).
+    """
+    if len(words) != ft.rep_words:
+        raise ValueError(f"a rep slot of {ft} has {ft.rep_words} words, got {len(words)}")
+    status = int(words[-1])
+    if status == TRIGGER_IDLE:
+        raise ValueError("rep status is 0: the reply has not arrived")
+    if status != STATUS_OK:
+        return Reply(status)
+    return Reply(status, decode_result(ft, words[:-1]))
+
+
+# ------------------------------------------------------------------------------ slots
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """A run-time slot: ``words`` words at word ``offset`` of the window (``address`` global)."""
+
+    offset: int
+    words: int
+    address: int
+    purpose: str
+
+    @property
+    def trigger_offset(self) -> int:
+        return self.offset + self.words - 1
+
+    @property
+    def trigger_address(self) -> int:
+        return self.address + WORD_BYTES * (self.words - 1)
+
+    @property
+    def end(self) -> int:
+        """Word offset just past the slot."""
+        return self.offset + self.words
+
+
+class SlotAllocator:
+    """Hands out run-time slots from a component's run-time area; thread-safe.
+
+    The area is ``words`` words starting at word ``offset`` of a window based at byte
+    address ``base``. Allocation is next-fit (the search continues after the previous
+    allocation) so a freed slot is reused as late as possible: a stale call to a freed
+    callback then most likely lands in a slot nobody uses yet.
+
+    >>> a = SlotAllocator(base=0x1000, offset=8, words=6, component="host")
+    >>> x = a.allocate(3, "rep of f"); y = a.allocate(3, "cep of cb")
+    >>> (x.offset, hex(x.address)), (y.offset, y.trigger_offset)
+    ((8, '0x1020'), (11, 13))
+    >>> a.allocate(1, "rep of g")
+    Traceback (most recent call last):
+    ...
+    pushpush.protocol.SlotsExhausted: run-time area of component 'host' is full: rep of g needs 1 word(s), 0 of 6 free (2 slot(s) in use); raise runtime_words of 'host' in the system description
+    >>> a.free(x); a.free_words
+    3
+    """
+
+    def __init__(self, base: int, offset: int, words: int, component: str = "?") -> None:
+        if offset < 0 or words < 0:
+            raise ValueError("offset and words must be non-negative")
+        self.base = base
+        self.offset = offset
+        self.words = words
+        self.component = component
+        self._lock = threading.Lock()
+        self._used: dict[int, Allocation] = {}  # offset -> allocation
+        self._next = offset
+
+    @property
+    def free_words(self) -> int:
+        with self._lock:
+            return self.words - sum(a.words for a in self._used.values())
+
+    @property
+    def in_use(self) -> list[Allocation]:
+        with self._lock:
+            return sorted(self._used.values(), key=lambda a: a.offset)
+
+    def _fits(self, start: int, n: int) -> bool:
+        end = start + n
+        if start < self.offset or end > self.offset + self.words:
+            return False
+        return all(a.end <= start or end <= a.offset for a in self._used.values())
+
+    def _gaps(self) -> list[tuple[int, int]]:
+        """Free ranges (start, end) in address order."""
+        gaps = []
+        pos = self.offset
+        for a in sorted(self._used.values(), key=lambda a: a.offset):
+            if a.offset > pos:
+                gaps.append((pos, a.offset))
+            pos = max(pos, a.end)
+        if pos < self.offset + self.words:
+            gaps.append((pos, self.offset + self.words))
+        return gaps
+
+    def allocate(self, words: int, purpose: str) -> Allocation:
+        """A free range of ``words`` words; raises :class:`SlotsExhausted` if there is none."""
+        if words <= 0:
+            raise ValueError(f"a slot needs at least one word, not {words}")
+        with self._lock:
+            gaps = self._gaps()
+            start = None
+            # next-fit: first gap at or after the cursor, then wrap around
+            for lo, hi in gaps:
+                s = max(lo, self._next)
+                if s + words <= hi:
+                    start = s
+                    break
+            if start is None:
+                for lo, hi in gaps:
+                    if lo + words <= hi:
+                        start = lo
+                        break
+            if start is None:
+                free = self.words - sum(a.words for a in self._used.values())
+                raise SlotsExhausted(
+                    f"run-time area of component '{self.component}' is full: {purpose} needs "
+                    f"{words} word(s), {free} of {self.words} free ({len(self._used)} slot(s) in use); "
+                    f"raise runtime_words of '{self.component}' in the system description")
+            a = Allocation(start, words, self.base + WORD_BYTES * start, purpose)
+            self._used[start] = a
+            self._next = a.end if a.end < self.offset + self.words else self.offset
+            return a
+
+    def free(self, allocation: Allocation) -> None:
+        """Return a slot; freeing one twice or one not from here is a ``ValueError``."""
+        with self._lock:
+            if self._used.get(allocation.offset) != allocation:
+                raise ValueError(f"slot at word {allocation.offset} ({allocation.purpose}) is not allocated")
+            del self._used[allocation.offset]

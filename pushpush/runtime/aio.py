@@ -1,0 +1,258 @@
+"""The asyncio driver: awaitable calls, a serve loop as a task.
+
+It uses no asyncio primitive of its own except where the backend does not say otherwise,
+so it also runs under cocotb's scheduler: waiting is ``await backend.sleep()``, the serve
+loop and async handlers are started with ``backend.spawn(coroutine)`` when the backend has
+it (else ``asyncio.ensure_future``), and time is ``backend.now()`` in seconds when the
+backend has it (else ``time.monotonic()``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, Awaitable, Optional
+
+from ..link import LinkedSystem
+from ..protocol import BusWriteError, CallTimeout, make_trigger
+from ..types import structurally_equal
+from .backend import AsyncBackend
+from .core import DEFAULT_TIMEOUT, Incoming, RuntimeCore, Served, log
+from .functions import RemoteFunction
+
+__all__ = ["AsyncRuntime"]
+
+
+class AsyncRuntime(RuntimeCore):
+    """A software component's runtime for asyncio (and cocotb) code.
+
+    >>> rt = AsyncRuntime(linked, "host", backend)      # doctest: +SKIP
+    >>> @rt.export("coeff")                             # doctest: +SKIP
+    ... async def coeff(i):                             # plain functions work too
+    ...     return [3, -1, 4][i]
+    >>> async with rt:                                  # starts the serve task
+    ...     y = await rt.callee.f(3)
+    ...     y = await rt.imports["callee.f"](x=3, timeout=1.0)
+
+    Calling an import or a :class:`RemoteFunction` returns an awaitable. Plain exported
+    functions run inside the serve loop one at a time; ``async`` ones run as their own
+    tasks, so they may await calls that need this same serve loop. A function-typed
+    argument arrives as a RemoteFunction whose calls must be awaited (so a handler that
+    calls one must be ``async``).
+    """
+
+    def __init__(self, linked: LinkedSystem, component: str, backend: AsyncBackend, *,
+                 timeout: float = DEFAULT_TIMEOUT) -> None:
+        super().__init__(linked, component, backend, timeout=timeout)
+        self.backend: AsyncBackend = backend
+        self._busy_ceps: set[int] = set()
+        self._asyncio_locks: dict[int, asyncio.Lock] = {}
+        self._running = False
+        self._stopping = False
+        self._task: Any = None
+        self._tasks: list[Any] = []
+
+    def _now(self) -> float:
+        now = getattr(self.backend, "now", None)
+        return float(now()) if now is not None else time.monotonic()
+
+    def _spawn(self, coro: Awaitable[Any]) -> Any:
+        spawn = getattr(self.backend, "spawn", None)
+        task = spawn(coro) if spawn is not None else asyncio.ensure_future(coro)
+        self._tasks = [t for t in self._tasks if not t.done()]
+        self._tasks.append(task)
+        return task
+
+    # ------------------------------------------------------------------ calling
+
+    async def _invoke(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
+                      timeout: Optional[float], one_way: bool) -> Any:
+        timeout = self.timeout if timeout is None else timeout
+        local = self._local_served(fn.address)
+        if local is not None and structurally_equal(local.signature, fn.signature):
+            return await self._call_local(fn, local, args, kwargs, one_way)
+        words, lent = self._prepare_args(fn.signature, args, kwargs)
+        try:
+            if self._needs_server(fn.signature, words, lent):
+                self.start()
+            return await self._call_remote(fn, words, timeout, one_way)
+        finally:
+            for s in lent:
+                self._retire(s)
+
+    async def _call_local(self, fn: RemoteFunction, s: Served, args: Sequence[Any],
+                          kwargs: Mapping[str, Any], one_way: bool) -> Any:
+        words, lent = self._prepare_args(fn.signature, args, kwargs)
+        try:
+            assert s.handler is not None
+            try:
+                value = s.handler(*self._local_args(fn, s, words))
+                if inspect.isawaitable(value):
+                    value = await value
+            except Exception as e:
+                if one_way:
+                    self._encode_outcome(s, exc=e)
+                    return None
+                return self._local_result(fn, s, exc=e)
+            return None if one_way else self._local_result(fn, s, value)
+        finally:
+            for x in lent:
+                self._retire(x)
+
+    async def _acquire(self, fn: RemoteFunction, deadline: float, timeout: float) -> None:
+        """One call at a time per cep address.
+
+        Under asyncio an ``asyncio.Lock`` per address (FIFO, woken on release); under another
+        scheduler (cocotb) a polling lock that sleeps with the backend between checks.
+        """
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            pass
+        else:
+            lock = self._asyncio_locks.get(fn.address)
+            if lock is None:
+                lock = self._asyncio_locks[fn.address] = asyncio.Lock()
+            try:
+                await asyncio.wait_for(lock.acquire(), max(0.0, deadline - self._now()))
+            except asyncio.TimeoutError:
+                raise CallTimeout(fn.name, fn.address, timeout, "waiting for the slot (other calls "
+                                  "through this cep address are in flight)") from None
+            return
+        while fn.address in self._busy_ceps:
+            if self._now() >= deadline:
+                raise CallTimeout(fn.name, fn.address, timeout,
+                                  "waiting for the slot (other calls through this cep address are in flight)")
+            await self.backend.sleep()
+        self._busy_ceps.add(fn.address)
+
+    async def _call_remote(self, fn: RemoteFunction, words: list[int], timeout: float, one_way: bool) -> Any:
+        deadline = self._now() + timeout
+        await self._acquire(fn, deadline, timeout)
+        try:
+            rep = None if one_way else self._take_rep(fn)
+            try:
+                payload = words + [make_trigger(rep.address if rep else 0, one_way)]
+                await self._write(fn, payload, deadline)
+                if rep is None:
+                    return None
+                while True:
+                    reply = self._poll_reply(fn, rep)
+                    if reply is not None:
+                        break
+                    if self._now() >= deadline:
+                        self._quarantine_rep(rep)
+                        rep = None
+                        raise CallTimeout(fn.name, fn.address, timeout)
+                    await self.backend.sleep()
+            except BaseException:
+                if rep is not None:
+                    self._release_rep(rep)
+                raise
+            self._release_rep(rep)
+            return self._result(fn, reply)
+        finally:
+            self._release(fn)
+
+    def _release(self, fn: RemoteFunction) -> None:
+        lock = self._asyncio_locks.get(fn.address)
+        if lock is not None and lock.locked():
+            lock.release()
+        else:
+            self._busy_ceps.discard(fn.address)
+
+    async def _write(self, fn: RemoteFunction, payload: list[int], deadline: float) -> None:
+        start = self._now()
+        while True:
+            try:
+                await self.backend.write(fn.address, payload)
+                return
+            except BusWriteError as e:
+                if e.resp != "SLVERR" or self._now() >= deadline:
+                    raise self._write_error(fn, e, self._now() - start) from e
+            await self.backend.sleep()
+
+    # ------------------------------------------------------------------ serving
+
+    async def poll(self) -> int:
+        """One sweep: take the pending calls and run them (async handlers as tasks)."""
+        calls = self._take_calls()
+        for c in calls:
+            await self._dispatch(c)
+        return len(calls)
+
+    async def _dispatch(self, c: Incoming) -> None:
+        s = c.served
+        if s.handler is None:
+            await self._reply(c, self._dead_reply(s))
+            return
+        try:
+            value = s.handler(*c.args)
+        except Exception as e:
+            await self._reply(c, self._encode_outcome(s, exc=e))
+            return
+        if inspect.isawaitable(value):
+            self._spawn(self._finish(c, value))
+        else:
+            await self._reply(c, self._encode_outcome(s, value))
+
+    async def _finish(self, c: Incoming, pending: Awaitable[Any]) -> None:
+        try:
+            value = await pending
+        except Exception as e:
+            words = self._encode_outcome(c.served, exc=e)
+        else:
+            words = self._encode_outcome(c.served, value)
+        await self._reply(c, words)
+
+    async def _reply(self, c: Incoming, words: list[int]) -> None:
+        if c.trigger.one_way:
+            return
+        try:
+            await self.backend.write(c.trigger.rep_address, words)
+        except BusWriteError as e:
+            log.error("%s: cannot write the reply to 0x%08X: %s", c.served.name, c.trigger.rep_address, e)
+
+    async def serve_forever(self) -> None:
+        """Serve until :meth:`stop`; sweeps locally and sleeps between sweeps."""
+        self._running = True
+        self._stopping = False
+        try:
+            while not self._stopping:
+                try:
+                    ran = await self.poll()
+                except Exception:
+                    log.exception("%s: serve loop error", self.component.name)
+                    ran = 0
+                if not ran:
+                    await self.backend.sleep()
+        finally:
+            self._running = False
+
+    def start(self) -> "AsyncRuntime":
+        """Start the serve loop as a task (no-op if it runs); needs a running event loop."""
+        if self._task is None or self._task.done():
+            self._stopping = False
+            self._task = self._spawn(self.serve_forever())
+        return self
+
+    @property
+    def serving(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    async def stop(self) -> None:
+        """Stop the serve loop after its current sweep."""
+        self._stopping = True
+        while self._task is not None and not self._task.done():
+            await self.backend.sleep()
+        self._task = None
+
+    close = stop
+
+    async def __aenter__(self) -> "AsyncRuntime":
+        return self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()

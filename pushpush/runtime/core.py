@@ -1,0 +1,484 @@
+"""What the synchronous and the asyncio driver share: tables, slots, marshalling.
+
+:class:`RuntimeCore` holds a software component's state: its imports, the Python functions
+registered as exports, the cep slots the serve loop watches, the run-time slot allocator and
+the rep slots in use. It performs only *local* accesses to the own window (through the
+backend's synchronous ``read_local``/``write_local``); bus writes, waiting and threads/tasks
+are the drivers' job (:mod:`.sync`, :mod:`.aio`).
+
+Slot use (the design, see also the package docstring):
+
+* **cep side** (where a call's arguments go): an import always uses the static cep slot the
+  linker reserved for this component in the callee's window; a function value uses the
+  address it holds. A slot holds one call at a time and the caller cannot see the callee's
+  window, so calls through one cep address are *serialized* per runtime: a call holds the
+  address's lock from its write until its reply (or its timeout). Different functions are
+  called concurrently.
+* **rep side** (where the reply comes back): an import's call uses the import's static
+  ``rep_import`` slot when it is free; any other call (function values, or an import whose
+  static rep is quarantined) gets a run-time rep from the run-time area, freed when the
+  reply has been taken.
+* **timeouts**: the rep of a call that timed out is *quarantined*: a late reply may still
+  land there. It is released when that reply arrives (checked before each new call), and
+  never handed to another call before.
+* **lent callables**: a Python callable passed where a function is expected gets a run-time
+  cep slot (``cep_words`` of the parameter's type) that the serve loop watches during the
+  call; afterwards the slot is freed but stays watched as a *dead* slot (answering
+  ``BAD_FUNCTION``) until its words are allocated again, so a late call to a callback gets
+  an error instead of hanging.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import threading
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Union
+
+from ..errors import did_you_mean
+from ..link import WORD_BYTES, LinkedComponent, LinkedSystem
+from ..protocol import (
+    TRIGGER_IDLE,
+    Allocation,
+    CallError,
+    ErrorCode,
+    Reply,
+    SlotAllocator,
+    Trigger,
+    decode_return,
+    encode_error,
+    encode_return,
+    parse_trigger,
+)
+from ..types import FunctionType, decode_args, encode_args, format_type, parse_signature
+from .functions import ComponentNamespace, ExportedFunction, ImportedFunction, RemoteFunction
+
+__all__ = ["DEFAULT_TIMEOUT", "RuntimeCore", "Served", "RepSlot", "Incoming"]
+
+#: Seconds a call waits for its reply unless told otherwise.
+DEFAULT_TIMEOUT = 5.0
+
+log = logging.getLogger("pushpush.runtime")
+
+
+@dataclass
+class Served:
+    """A cep slot the serve loop watches (a static/dynamic export slot or a run-time cep)."""
+
+    offset: int
+    words: int
+    address: int
+    signature: FunctionType
+    name: str
+    #: The Python function; ``None`` for a dead run-time callback (answers BAD_FUNCTION).
+    handler: Optional[Callable[..., Any]]
+    allocation: Optional[Allocation] = None
+    #: Calls with the same key run one at a time (an export's slots share its name).
+    key: object = None
+
+    def __post_init__(self) -> None:
+        if self.key is None:
+            self.key = self.name if self.allocation is None else ("lent", self.address)
+
+    @property
+    def trigger_offset(self) -> int:
+        return self.offset + self.words - 1
+
+    @property
+    def trigger_address(self) -> int:
+        return self.address + WORD_BYTES * (self.words - 1)
+
+
+@dataclass
+class RepSlot:
+    """A return endpoint a call waits on (an import's static rep, or a run-time one)."""
+
+    address: int
+    words: int
+    allocation: Optional[Allocation] = None
+
+    @property
+    def trigger_address(self) -> int:
+        return self.address + WORD_BYTES * (self.words - 1)
+
+
+@dataclass
+class Incoming:
+    """A call taken from a cep slot: decoded arguments and where to reply."""
+
+    served: Served
+    args: list[Any]
+    trigger: Trigger
+
+
+class RuntimeCore:
+    """Shared state of a software component's runtime (see the module docstring)."""
+
+    def __init__(self, linked: LinkedSystem, component: str, backend: Any, *,
+                 timeout: float = DEFAULT_TIMEOUT) -> None:
+        try:
+            comp = linked.component(component)
+        except KeyError:
+            names = [c.name for c in linked.components]
+            raise KeyError(f"system '{linked.name}' has no component '{component}'"
+                           f"{did_you_mean(component, names)}") from None
+        if not comp.is_software:
+            raise ValueError(f"component '{component}' is kind '{comp.kind}'; a Python runtime "
+                             "runs a software component (kind python or c)")
+        self.linked = linked
+        self.component: LinkedComponent = comp
+        self.backend = backend
+        self.timeout = timeout
+        self.allocator = SlotAllocator(comp.base, comp.runtime_offset, comp.runtime_words, comp.name)
+        self._lock = threading.RLock()
+        self._served: dict[int, Served] = {}  # trigger offset -> slot
+        self._exports: dict[str, ExportedFunction] = {}
+        self._static_reps_busy: set[int] = set()
+        self._quarantine: list[RepSlot] = []
+        self._permanent: dict[tuple[int, FunctionType], tuple[Callable[..., Any], Served]] = {}
+        #: The last exceptions raised by exported functions: (function name, exception).
+        self.errors: deque[tuple[str, BaseException]] = deque(maxlen=100)
+        #: Imports by target (``"callee.f"``).
+        self.imports: dict[str, ImportedFunction] = {
+            i.target: ImportedFunction(i, self) for i in comp.imports}
+        by_comp: dict[str, dict[str, ImportedFunction]] = {}
+        for i in comp.imports:
+            by_comp.setdefault(i.component, {})[i.function] = self.imports[i.target]
+        self._namespaces = {c: ComponentNamespace(c, fs) for c, fs in by_comp.items()}
+
+    # ------------------------------------------------------------------ driver hooks
+
+    def _invoke(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
+                timeout: Optional[float], one_way: bool) -> Any:
+        """Make a call of ``fn`` (the drivers: blocking, or returning an awaitable)."""
+        raise NotImplementedError
+
+    def start(self) -> Any:
+        """Start serving (the drivers: a thread, or a task)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ public helpers
+
+    def __getattr__(self, name: str) -> ComponentNamespace:
+        # only called for names that are not attributes: components this one imports from
+        namespaces: Optional[dict[str, ComponentNamespace]] = self.__dict__.get("_namespaces")
+        if namespaces is None or name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return namespaces[name]
+        except KeyError:
+            raise AttributeError(
+                f"component '{self.component.name}' imports nothing from '{name}'"
+                f"{did_you_mean(name, namespaces)}") from None
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | set(self._namespaces))
+
+    @property
+    def exports(self) -> Mapping[str, ExportedFunction]:
+        """The registered exports by name."""
+        return dict(self._exports)
+
+    def function(self, address: int, signature: Union[str, FunctionType], name: Optional[str] = None) -> RemoteFunction:
+        """A callable for any function value: ``address`` of a cep slot of type ``signature``.
+
+        >>> f = rt.function(0x43C0_0010, "(x: i32) -> i32")  # doctest: +SKIP
+        """
+        ft = parse_signature(signature) if isinstance(signature, str) else signature
+        return RemoteFunction(address, ft, self, name=name)
+
+    def describe_address(self, address: int) -> str:
+        """What lives at a cep address: ``"comp.f"``, a lent callback, or ``"function at 0x.."``."""
+        with self._lock:
+            for s in self._served.values():
+                if s.address == address:
+                    return s.name
+        found = self.linked.locate(address)
+        if found is not None:
+            comp, slot = found
+            if slot is not None and slot.is_cep and slot.address == address:
+                return f"{comp.name}.{slot.function}"
+        return f"function at 0x{address:08X}"
+
+    def export(self, name: str, fn: Optional[Callable[..., Any]] = None) -> Any:
+        """Register a Python function as the export ``name`` of this component.
+
+        As a decorator ``@rt.export("coeff")`` or a call ``rt.export("coeff", fn)``; returns
+        an :class:`ExportedFunction`. Registering again replaces the function (re-running a
+        notebook cell). Calls arriving before registration wait in their slot.
+        """
+        if fn is None:
+            return lambda f: self.export(name, f)
+        try:
+            info = self.component.export(name)
+        except KeyError:
+            names = [e.name for e in self.component.exports]
+            raise KeyError(f"component '{self.component.name}' has no export '{name}'"
+                           f"{did_you_mean(name, names)} (exports: {', '.join(names) or 'none'})") from None
+        if not callable(fn):
+            raise TypeError(f"export '{name}': expected a callable, got {type(fn).__name__}")
+        self._check_handler(fn, info.signature, f"export '{name}'")
+        ft = info.signature
+        dyn = tuple(self.component.slots[i].address for i in info.dynamic_slots)
+        exported = ExportedFunction(name, ft, fn, dyn)
+        with self._lock:
+            self._exports[name] = exported
+            for idx in info.static_slots + info.dynamic_slots:
+                slot = self.component.slots[idx]
+                label = f"{self.component.name}.{name}"
+                self._served[slot.trigger_offset] = Served(slot.offset, slot.words, slot.address, ft, label, fn)
+        return exported
+
+    def _check_handler(self, fn: Callable[..., Any], ft: FunctionType, what: str) -> None:
+        """Raise TypeError early if ``fn`` cannot take the signature's arguments positionally."""
+        try:
+            sig = inspect.signature(fn)
+        except (TypeError, ValueError):
+            return
+        try:
+            sig.bind(*range(len(ft.params)))
+        except TypeError as e:
+            raise TypeError(f"{what} has signature {format_type(ft)} ({len(ft.params)} argument(s)) "
+                            f"but {getattr(fn, '__name__', fn)!r} cannot take them: {e}") from None
+
+    # ------------------------------------------------------------------ run-time slots
+
+    def _allocate(self, words: int, purpose: str) -> Allocation:
+        a = self.allocator.allocate(words, purpose)
+        with self._lock:  # a dead callback whose words are reused is no longer watched
+            for off, s in list(self._served.items()):
+                if s.handler is None and a.offset <= off < a.end:
+                    del self._served[off]
+        return a
+
+    def _lend(self, fn: Callable[..., Any], ft: FunctionType, purpose: str) -> Served:
+        """Give a Python callable a run-time cep slot and watch it."""
+        self._check_handler(fn, ft, purpose)
+        a = self._allocate(ft.cep_words, purpose)
+        self.backend.write_local(a.trigger_address, [TRIGGER_IDLE])
+        label = f"{self.component.name}.<{getattr(fn, '__name__', 'callable')}>"
+        s = Served(a.offset, a.words, a.address, ft, label, fn, a)
+        with self._lock:
+            self._served[s.trigger_offset] = s
+        return s
+
+    def _retire(self, s: Served) -> None:
+        """End a lent slot: free its words; it answers BAD_FUNCTION until they are reused."""
+        with self._lock:
+            s.handler = None
+            if s.allocation is not None:
+                self.allocator.free(s.allocation)
+                s.allocation = None
+
+    def _lend_permanent(self, fn: Callable[..., Any], ft: FunctionType) -> Served:
+        """A run-time cep for a callable returned as a result: kept for the runtime's life."""
+        key = (id(fn), ft)
+        with self._lock:
+            found = self._permanent.get(key)
+            if found is not None and found[0] is fn:
+                return found[1]
+            s = self._lend(fn, ft, f"callable {getattr(fn, '__name__', fn)!r} returned as {format_type(ft)}")
+            self._permanent[key] = (fn, s)
+            return s
+
+    @staticmethod
+    def _needs_lending(value: Any) -> bool:
+        if isinstance(value, (int, RemoteFunction)):
+            return False
+        if not callable(value):
+            return False
+        try:
+            getattr(value, "address")
+        except AttributeError:
+            return True
+        return False
+
+    def _prepare_args(self, ft: FunctionType, args: Sequence[Any], kwargs: Mapping[str, Any],
+                      ) -> tuple[list[int], list[Served]]:
+        """Encode a call's arguments, lending run-time ceps to Python callables.
+
+        Returns the argument words and the lent slots (retire them after the call).
+        """
+        names = ft.param_names()
+        args = list(args)
+        kwargs = dict(kwargs)
+        lent: list[Served] = []
+        try:
+            for i, p in enumerate(ft.params):
+                if not isinstance(p.type, FunctionType):
+                    continue
+                if i < len(args) and self._needs_lending(args[i]):
+                    lent.append(self._lend(args[i], p.type, f"callback for argument '{names[i]}'"))
+                    args[i] = lent[-1].address
+                elif names[i] in kwargs and self._needs_lending(kwargs[names[i]]):
+                    lent.append(self._lend(kwargs[names[i]], p.type, f"callback for argument '{names[i]}'"))
+                    kwargs[names[i]] = lent[-1].address
+            return encode_args(ft, args, kwargs), lent
+        except BaseException:
+            for s in lent:
+                self._retire(s)
+            raise
+
+    def _needs_server(self, ft: FunctionType, words: Sequence[int], lent: Sequence[Served]) -> bool:
+        """Whether a call hands out one of this component's functions (so it must serve)."""
+        if lent:
+            return True
+        comp = self.component
+        return any(isinstance(s.type, FunctionType) and comp.base <= words[s.offset] < comp.end
+                   for s in ft.arg_layout())
+
+    def _take_rep(self, fn: RemoteFunction) -> RepSlot:
+        """A free rep slot for a call of ``fn`` (static if it is an import's and free)."""
+        self._sweep_quarantine()
+        ft = fn.signature
+        if isinstance(fn, ImportedFunction) and fn.runtime is self:
+            with self._lock:
+                if fn.info.rep_address not in self._static_reps_busy:
+                    self._static_reps_busy.add(fn.info.rep_address)
+                    rep = RepSlot(fn.info.rep_address, ft.rep_words)
+                    self.backend.write_local(rep.trigger_address, [TRIGGER_IDLE])
+                    return rep
+        a = self._allocate(ft.rep_words, f"rep of a call to {fn.name}")
+        rep = RepSlot(a.address, a.words, a)
+        self.backend.write_local(rep.trigger_address, [TRIGGER_IDLE])
+        return rep
+
+    def _release_rep(self, rep: RepSlot) -> None:
+        if rep.allocation is not None:
+            self.allocator.free(rep.allocation)
+        else:
+            with self._lock:
+                self._static_reps_busy.discard(rep.address)
+
+    def _quarantine_rep(self, rep: RepSlot) -> None:
+        with self._lock:
+            self._quarantine.append(rep)
+
+    def _sweep_quarantine(self) -> None:
+        """Release quarantined reps whose late reply has arrived."""
+        with self._lock:
+            keep = []
+            for rep in self._quarantine:
+                if self.backend.read_local(rep.trigger_address, 1)[0] != TRIGGER_IDLE:
+                    self.backend.write_local(rep.trigger_address, [TRIGGER_IDLE])
+                    self._release_rep(rep)
+                else:
+                    keep.append(rep)
+            self._quarantine = keep
+
+    def _poll_reply(self, fn: RemoteFunction, rep: RepSlot) -> Optional[Reply]:
+        """The reply if it has arrived (the rep is cleared), else ``None``."""
+        if self.backend.read_local(rep.trigger_address, 1)[0] == TRIGGER_IDLE:
+            return None
+        # read the result after seeing the status: the words are then at least as new
+        words = self.backend.read_local(rep.address, rep.words)
+        self.backend.write_local(rep.trigger_address, [TRIGGER_IDLE])
+        return decode_return(fn.signature, words)
+
+    def _result(self, fn: RemoteFunction, reply: Reply) -> Any:
+        value = reply.unwrap(fn.name, fn.address)
+        return self._wrap(fn.signature.result, value)
+
+    def _wrap(self, t: Any, value: Any) -> Any:
+        """Function values come back as bound RemoteFunctions (``None`` for address 0)."""
+        if isinstance(t, FunctionType):
+            return RemoteFunction(value, t, self) if value else None
+        return value
+
+    @staticmethod
+    def _write_error(fn: RemoteFunction, exc: Exception, waited: float) -> CallError:
+        resp = getattr(exc, "resp", None)
+        if resp == "DECERR":
+            return CallError(fn.name, fn.address, ErrorCode.BAD_FUNCTION,
+                             "nothing is mapped at this address (DECERR)")
+        if resp == "SLVERR":
+            return CallError(fn.name, fn.address, ErrorCode.COLLISION,
+                             f"the write was refused with SLVERR for {waited:.3g} s "
+                             "(the slot holds a pending call, or the address is not a slot)")
+        return CallError(fn.name, fn.address, ErrorCode.BUS_ERROR, str(exc))
+
+    # ------------------------------------------------------------------ serving
+
+    def _watched(self) -> list[Served]:
+        with self._lock:
+            return list(self._served.values())
+
+    def _take_calls(self) -> list[Incoming]:
+        """One sweep of the window: take every pending call and re-arm its slot.
+
+        The window is read once; for each fired trigger the argument words are read again
+        (so they are at least as new as the trigger) and the trigger is cleared before the
+        function runs, so the next call can arrive while this one runs.
+        """
+        watched = self._watched()
+        if not watched:
+            return []
+        comp = self.component
+        snapshot = self.backend.read_local(comp.base, comp.words_used)
+        calls = []
+        for s in watched:
+            trig = snapshot[s.trigger_offset]
+            if trig == TRIGGER_IDLE:
+                continue
+            args_words = self.backend.read_local(s.address, s.words - 1) if s.words > 1 else []
+            self.backend.write_local(s.trigger_address, [TRIGGER_IDLE])
+            try:
+                trigger = parse_trigger(trig)
+            except ValueError as e:
+                log.error("%s: ignoring a call with a bad trigger: %s", s.name, e)
+                continue
+            try:
+                args = [self._wrap(p.type, v) for p, v in zip(s.signature.params, decode_args(s.signature, args_words))]
+            except Exception as e:  # decoding is total; guard anyway
+                log.error("%s: cannot decode arguments: %s", s.name, e)
+                args = []
+            calls.append(Incoming(s, args, trigger))
+        return calls
+
+    def _encode_outcome(self, s: Served, value: Any = None, exc: Optional[BaseException] = None) -> list[int]:
+        """Reply words for a finished call: the result and status 1, or an error status."""
+        ft = s.signature
+        if exc is not None:
+            self.errors.append((s.name, exc))
+            log.error("%s raised %s: %s", s.name, type(exc).__name__, exc,
+                      exc_info=(type(exc), exc, exc.__traceback__))
+            return encode_error(ft, ErrorCode.CALLEE_RAISED)
+        if isinstance(ft.result, FunctionType) and self._needs_lending(value):
+            value = self._lend_permanent(value, ft.result).address
+        try:
+            return encode_return(ft, value)
+        except (TypeError, ValueError, OverflowError) as e:
+            self.errors.append((s.name, e))
+            log.error("%s returned a bad result: %s", s.name, e)
+            return encode_error(ft, ErrorCode.BAD_RESULT)
+
+    @staticmethod
+    def _dead_reply(s: Served) -> list[int]:
+        log.warning("%s: call to a callback whose call has ended (slot 0x%08X); answering BAD_FUNCTION",
+                    s.name, s.address)
+        return encode_error(s.signature, ErrorCode.BAD_FUNCTION)
+
+    def _local_served(self, address: int) -> Optional[Served]:
+        """The live Python function at ``address`` if this runtime serves it."""
+        with self._lock:
+            for s in self._served.values():
+                if s.address == address and s.handler is not None:
+                    return s
+        return None
+
+    def _local_args(self, fn: RemoteFunction, s: Served, words: list[int]) -> list[Any]:
+        """Arguments of a short-circuited local call, marshalled as a remote call would be."""
+        return [self._wrap(p.type, v) for p, v in zip(s.signature.params, decode_args(s.signature, words))]
+
+    def _local_result(self, fn: RemoteFunction, s: Served, value: Any = None,
+                      exc: Optional[BaseException] = None) -> Any:
+        words = self._encode_outcome(s, value, exc)
+        reply = decode_return(fn.signature, words)
+        if not reply.ok:
+            err = CallError(fn.name, fn.address, reply.status,
+                            f"{type(exc).__name__}: {exc}" if exc is not None else None)
+            raise err from exc
+        return self._wrap(fn.signature.result, reply.value)

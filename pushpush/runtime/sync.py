@@ -1,0 +1,263 @@
+"""The synchronous driver: blocking calls from any thread, a serve loop in a thread."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Mapping, Sequence
+from typing import Any, Callable, Optional
+
+from ..link import LinkedSystem
+from ..protocol import BusWriteError, CallTimeout, make_trigger
+from ..types import structurally_equal
+from .backend import SyncBackend
+from .core import DEFAULT_TIMEOUT, Incoming, RuntimeCore, Served, log
+from .functions import RemoteFunction
+
+__all__ = ["SyncRuntime"]
+
+
+class SyncRuntime(RuntimeCore):
+    """A software component's runtime for threads (scripts, notebooks, the board).
+
+    >>> rt = SyncRuntime(linked, "host", backend)          # doctest: +SKIP
+    >>> @rt.export("coeff")                                # doctest: +SKIP
+    ... def coeff(i):
+    ...     return [3, -1, 4][i]
+    >>> with rt:                                           # starts the serve thread
+    ...     rt.fir.fir(coeff, src, sink, taps=3)           # imports: rt.<component>.<function>
+    ...     rt.imports["fir.fir"](coeff, src, sink, 3, timeout=10)
+
+    Calls block until the reply (or ``timeout`` seconds: :class:`CallTimeout`); they are safe
+    from several threads (see :mod:`pushpush.runtime.core` for slot use).
+
+    The serve thread only sweeps the window and takes calls; the functions run on a pool
+    of ``workers`` threads, **one call at a time per function** (per export, whatever slot
+    the call came through, and per lent callable), different functions concurrently. So a
+    function may itself make calls that lead back into this component (A's ``twice`` calling
+    a callback of B while B's ``apply`` calls a callback of A) without deadlock; only a
+    cycle back into the *same* function waits for itself (until the timeout). Calls to this
+    runtime's own live functions are short-circuited (run directly, no bus).
+    ``workers=0`` runs every function inline in the serve thread (a strict order, no pool).
+    :meth:`poll` (one sweep, for programs without a serve thread) always runs inline.
+    """
+
+    def __init__(self, linked: LinkedSystem, component: str, backend: SyncBackend, *,
+                 timeout: float = DEFAULT_TIMEOUT, workers: int = 8) -> None:
+        super().__init__(linked, component, backend, timeout=timeout)
+        self.backend: SyncBackend = backend
+        self.workers = workers
+        self._pool: Optional[ThreadPoolExecutor] = None
+        self._queues: dict[object, deque[Incoming]] = {}
+        self._cep_locks: dict[int, threading.Lock] = {}
+        self._thread: Optional[threading.Thread] = None
+        self._stop = threading.Event()
+
+    def export(self, name: str, fn: Optional[Callable[..., Any]] = None) -> Any:
+        if fn is not None and _is_async(fn):
+            raise TypeError(f"export '{name}': {fn!r} is a coroutine function; a SyncRuntime "
+                            "runs plain functions (use AsyncRuntime for async ones)")
+        return super().export(name, fn)
+
+    # ------------------------------------------------------------------ calling
+
+    def _cep_lock(self, address: int) -> threading.Lock:
+        with self._lock:
+            lock = self._cep_locks.get(address)
+            if lock is None:
+                lock = self._cep_locks[address] = threading.Lock()
+            return lock
+
+    def _invoke(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
+                timeout: Optional[float], one_way: bool) -> Any:
+        timeout = self.timeout if timeout is None else timeout
+        local = self._local_served(fn.address)
+        if local is not None and structurally_equal(local.signature, fn.signature):
+            return self._call_local(fn, local, args, kwargs, one_way)
+        words, lent = self._prepare_args(fn.signature, args, kwargs)
+        try:
+            if self._needs_server(fn.signature, words, lent):
+                self.start()
+            return self._call_remote(fn, words, timeout, one_way)
+        finally:
+            for s in lent:
+                self._retire(s)
+
+    def _call_local(self, fn: RemoteFunction, s: Served, args: Sequence[Any],
+                    kwargs: Mapping[str, Any], one_way: bool) -> Any:
+        words, lent = self._prepare_args(fn.signature, args, kwargs)
+        try:
+            assert s.handler is not None
+            try:
+                value = s.handler(*self._local_args(fn, s, words))
+            except Exception as e:
+                if one_way:
+                    self._encode_outcome(s, exc=e)
+                    return None
+                return self._local_result(fn, s, exc=e)
+            return None if one_way else self._local_result(fn, s, value)
+        finally:
+            for x in lent:
+                self._retire(x)
+
+    def _call_remote(self, fn: RemoteFunction, words: list[int], timeout: float, one_way: bool) -> Any:
+        deadline = time.monotonic() + timeout
+        lock = self._cep_lock(fn.address)
+        if not lock.acquire(timeout=max(0.0, timeout)):
+            raise CallTimeout(fn.name, fn.address, timeout,
+                              "waiting for the slot (other calls through this cep address are in flight)")
+        try:
+            rep = None if one_way else self._take_rep(fn)
+            try:
+                payload = words + [make_trigger(rep.address if rep else 0, one_way)]
+                self._write(fn, payload, deadline, timeout)
+                if rep is None:
+                    return None
+                while True:
+                    reply = self._poll_reply(fn, rep)
+                    if reply is not None:
+                        break
+                    if time.monotonic() >= deadline:
+                        self._quarantine_rep(rep)
+                        rep = None
+                        raise CallTimeout(fn.name, fn.address, timeout)
+                    self.backend.sleep()
+            except BaseException:
+                if rep is not None:
+                    self._release_rep(rep)
+                raise
+            self._release_rep(rep)
+            return self._result(fn, reply)
+        finally:
+            lock.release()
+
+    def _write(self, fn: RemoteFunction, payload: list[int], deadline: float, timeout: float) -> None:
+        """The call burst; retried while the callee refuses it with SLVERR (a busy slot)."""
+        start = time.monotonic()
+        while True:
+            try:
+                self.backend.write(fn.address, payload)
+                return
+            except BusWriteError as e:
+                if e.resp != "SLVERR" or time.monotonic() >= deadline:
+                    raise self._write_error(fn, e, time.monotonic() - start) from e
+            self.backend.sleep()
+
+    # ------------------------------------------------------------------ serving
+
+    def poll(self) -> int:
+        """One sweep: take the pending calls, run them, reply. Returns how many ran."""
+        calls = self._take_calls()
+        for c in calls:
+            self._dispatch(c)
+        return len(calls)
+
+    def _sweep_to_pool(self) -> int:
+        """One sweep of the serve thread: queue each call on its function's queue."""
+        pool = self._pool
+        if pool is None:
+            return self.poll()
+        calls = self._take_calls()
+        for c in calls:
+            key = c.served.key
+            with self._lock:
+                q = self._queues.get(key)
+                if q is not None:  # the function is running: its worker takes this next
+                    q.append(c)
+                    continue
+                self._queues[key] = deque([c])
+            pool.submit(self._drain, key)
+        return len(calls)
+
+    def _drain(self, key: object) -> None:
+        """Run the queued calls of one function in order, then retire the queue."""
+        while True:
+            with self._lock:
+                q = self._queues[key]
+                if not q:
+                    del self._queues[key]
+                    return
+                c = q[0]
+            try:
+                self._dispatch(c)
+            except Exception:
+                log.exception("%s: dispatch failed", c.served.name)
+            finally:
+                with self._lock:
+                    q.popleft()
+
+    def _dispatch(self, c: Incoming) -> None:
+        s = c.served
+        handler = s.handler
+        if handler is None:
+            words = self._dead_reply(s)
+        else:
+            try:
+                value = handler(*c.args)
+            except Exception as e:
+                words = self._encode_outcome(s, exc=e)
+            else:
+                words = self._encode_outcome(s, value)
+        if c.trigger.one_way:
+            return
+        try:
+            self.backend.write(c.trigger.rep_address, words)
+        except BusWriteError as e:
+            log.error("%s: cannot write the reply to 0x%08X: %s", s.name, c.trigger.rep_address, e)
+
+    def serve_forever(self) -> None:
+        """Serve in the calling thread until :meth:`stop` (from another thread)."""
+        if threading.current_thread() is not self._thread:
+            self._stop.clear()
+        with self._lock:
+            if self.workers > 0 and self._pool is None:
+                self._pool = ThreadPoolExecutor(self.workers, f"pushpush-{self.component.name}")
+        while not self._stop.is_set():
+            try:
+                ran = self._sweep_to_pool()
+            except Exception:  # never let the loop die
+                log.exception("%s: serve loop error", self.component.name)
+                ran = 0
+            if not ran:
+                self.backend.sleep()
+
+    def start(self) -> "SyncRuntime":
+        """Start serving in a daemon thread (no-op if already serving)."""
+        with self._lock:
+            if self._thread is not None and self._thread.is_alive():
+                return self
+            self._stop.clear()
+            self._thread = threading.Thread(target=self.serve_forever, daemon=True,
+                                            name=f"pushpush-serve-{self.component.name}")
+            self._thread.start()
+        return self
+
+    @property
+    def serving(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def stop(self, timeout: Optional[float] = 5.0) -> None:
+        """Stop the serve thread (waits for the call it is running, if any)."""
+        self._stop.set()
+        t = self._thread
+        if t is not None and t is not threading.current_thread():
+            t.join(timeout)
+        self._thread = None
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False)
+
+    close = stop
+
+    def __enter__(self) -> "SyncRuntime":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _is_async(fn: Callable[..., Any]) -> bool:
+    import inspect
+    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(getattr(fn, "__call__", None))
