@@ -94,6 +94,13 @@ def _use_verilator_on_path() -> None:
     path = os.environ.get("PATH", "")
     if not path.startswith(str(bindir) + os.pathsep):
         os.environ["PATH"] = str(bindir) + os.pathsep + path
+    # The 5.48 wheel's verilated.mk leaves CFG_CXXFLAGS_PCH_I empty (configure should have
+    # found "-include"), so designs big enough for Verilator to split its C++ output fail to
+    # build ("Vtop__pch.h.fast: linker input file not found"). cocotb runs make itself, and a
+    # variable given in MAKEFLAGS overrides the makefile's.
+    flags = os.environ.get("MAKEFLAGS", "")
+    if "CFG_CXXFLAGS_PCH_I" not in flags:
+        os.environ["MAKEFLAGS"] = (flags + " CFG_CXXFLAGS_PCH_I=-include").strip()
     # The wheel's wrapper script finds its own root; a stale VERILATOR_ROOT would mislead it.
     if "VERILATOR_ROOT" in os.environ and not Path(os.environ["VERILATOR_ROOT"]).exists():
         del os.environ["VERILATOR_ROOT"]
