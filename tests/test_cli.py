@@ -22,7 +22,7 @@ def test_validate_ok(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["validate", PINGPONG, str(EXAMPLES / "audio_fir")]) == 0
     out, err = capsys.readouterr()
     assert out.splitlines() == [
-        f"{PINGPONG}: OK: system 'pingpong': 3 components (2 rtl, 1 python), 1 export, 2 imports, 5 slots",
+        f"{PINGPONG}: OK: system 'pingpong': 3 components (2 rtl, 1 python), 2 exports, 3 imports, 8 slots",
         f"{EXAMPLES / 'audio_fir'}: OK: system 'audio_fir': 2 components (1 rtl, 1 python), 4 exports, "
         "1 import, 9 slots",
     ]
@@ -35,7 +35,7 @@ def test_validate_lists_all_errors(tmp_path: Path, capsys: pytest.CaptureFixture
                    "    kind: python\n    imports: [fir.firr]\n")
     assert main(["validate", str(bad), PINGPONG]) == 1
     out, err = capsys.readouterr()
-    assert out == f"{PINGPONG}: OK: system 'pingpong': 3 components (2 rtl, 1 python), 1 export, 2 imports, 5 slots\n"
+    assert out == f"{PINGPONG}: OK: system 'pingpong': 3 components (2 rtl, 1 python), 2 exports, 3 imports, 8 slots\n"
     assert err.splitlines() == [
         f"{bad}:2:1: unknown key 'bord' in the system description; did you mean 'board'?",
         f"{bad}:5:11: kind of component 'a' must be one of rtl, python, c, not 'verilog'",

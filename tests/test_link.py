@@ -61,16 +61,21 @@ def test_pingpong_layout() -> None:
     f = callee.export("f")
     assert f.importers == ("caller", "host") and f.static_slots == (0, 1) and f.dynamic_slots == (2,)
 
-    # caller: one rep for its import; it writes its own static slot in callee's window
-    assert [(s.kind, s.function, s.offset, s.words) for s in caller.slots] == [("rep_import", "callee.f", 0, 2)]
+    # caller: the cep slots of its export run (host's static one, one dynamic), then one rep
+    # for its import; it writes its own static slot in callee's window
+    assert [(s.kind, s.function, s.importer, s.offset, s.words) for s in caller.slots] == [
+        ("cep_static", "run", "host", 0, 2), ("cep_dynamic", "run", None, 2, 2),
+        ("rep_import", "callee.f", None, 4, 2)]
     imp = caller.import_("callee.f")
     assert (imp.cep_slot, imp.cep_address, imp.cep_trigger_address) == (0, 0x43C01000, 0x43C01004)
-    assert (imp.rep_slot, imp.rep_address, imp.rep_trigger_address) == (0, 0x43C00000, 0x43C00004)
+    assert (imp.rep_slot, imp.rep_address, imp.rep_trigger_address) == (2, 0x43C00010, 0x43C00014)
 
     hi = host.import_("callee.f")
     assert (hi.cep_slot, hi.cep_address, hi.rep_address) == (1, 0x43C01008, 0xFFFC0000)
-    assert host.slot_words == 2 and host.runtime_words == 256
-    assert host.runtime_offset == 2 and host.runtime_address == 0xFFFC0008
+    hr = host.import_("caller.run")
+    assert (hr.cep_slot, hr.cep_address, hr.rep_address) == (0, 0x43C00000, 0xFFFC0008)
+    assert host.slot_words == 4 and host.runtime_words == 256
+    assert host.runtime_offset == 4 and host.runtime_address == 0xFFFC0010
 
 
 def test_audio_fir_layout() -> None:

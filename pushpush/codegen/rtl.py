@@ -1,0 +1,617 @@
+"""Verilog generation: one wrapper per ``rtl`` component and the system top.
+
+The wrapper (``templates/verilog/wrapper.v.j2``) puts a user's Verilog module on the
+PushPush fabric. It instantiates the component's endpoint window (``pp_endpoint_mem``, slot
+tables from the linked model), one call engine (``pp_call_engine``, the component's only AXI
+master) and the user module, and between them the glue that turns triggers into valid/ready
+calls and results into bursts. The user module sees only typed valid/ready port groups (the
+contract in ``docs/rtl-ports.md``, computed here by :func:`user_ports`).
+
+The system top (``templates/verilog/top.v.j2``) instantiates every wrapper and one
+``pp_axi_interconnect``: masters are the PS-to-PL port (the ARM's GP0) then every rtl
+component's engine; slaves are every rtl window then one port covering the whole ``ps``
+region (the ARM's windows in on-chip memory, reached through the top's ``m_axi_*`` port).
+
+Everything is read from the linked model (:mod:`pushpush.link`); nothing here recomputes an
+address. Output is deterministic (same model, same text).
+
+Example::
+
+    from pushpush.codegen.rtl import render_rtl
+    from pushpush.codegen.render import write_tree
+    write_tree(render_rtl(linked), "out/")   # out/rtl/<comp>_wrapper.v, out/rtl/<system>_top.v
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from pushpush.codegen.render import GenerateError, generated_header, render_template
+from pushpush.link import WORD_BYTES, LinkedComponent, LinkedSystem
+from pushpush.types import FunctionType, Scalar, Type
+
+__all__ = [
+    "UserPort",
+    "PS_ID_WIDTH",
+    "ADDR_WIDTH",
+    "ENGINE_MAX_OUTSTANDING",
+    "user_ports",
+    "check_names",
+    "render_rtl",
+    "render_wrapper",
+    "render_top",
+    "render_stub",
+    "top_module_name",
+    "wrapper_module_name",
+    "core_dependencies",
+    "top_id_widths",
+    "rtl_components",
+]
+
+#: ID width of the top's ``s_axi`` port (the Zynq M_AXI_GP0 master has 12-bit IDs); every
+#: interconnect slave port (the engines' too) uses it.
+PS_ID_WIDTH = 12
+#: Global address width.
+ADDR_WIDTH = 32
+#: Bursts a component's call engine may have awaiting their B response.
+ENGINE_MAX_OUTSTANDING = 4
+#: pp_endpoint_mem takes at most 18 window address bits (16-bit word offsets).
+MAX_WINDOW_BITS = 18
+#: Words of the engine's done-tag FIFO (>= ENGINE_MAX_OUTSTANDING + 1, a power of two).
+TAG_FIFO_BITS = 3
+
+_CORES = ["call_engine", "endpoint_mem", "interconnect"]
+#: Parameter names that would collide with a group's control ports.
+_RESERVED_PARAMS = frozenset({"valid", "ready", "result", "handle", "result_valid",
+                              "result_ready", "result_error"})
+
+
+@dataclass(frozen=True)
+class UserPort:
+    """One port of a user's rtl module, as the generated wrapper connects it.
+
+    ``direction`` is seen from the user module (``"input"`` or ``"output"``); ``group`` is the
+    port group (an export name, ``<export>_<param>`` for a function-typed parameter's calls,
+    ``<component>_<function>`` for an import; ``""`` for clk and rst). ``optional`` ports are
+    connected only when the module declares them.
+    """
+
+    name: str
+    direction: str
+    width: int
+    group: str
+    optional: bool = False
+
+    def declaration(self) -> str:
+        """The Verilog-2005 ANSI port declaration (``input  wire [31:0] f_x``)."""
+        rng = f"[{self.width - 1}:0] " if self.width > 1 else ""
+        pad = "input  wire " if self.direction == "input" else "output wire "
+        return f"{pad}{rng}{self.name}"
+
+
+# --------------------------------------------------------------------------- names
+
+
+def top_module_name(linked: LinkedSystem) -> str:
+    """``<system>_top``."""
+    return f"{linked.name}_top"
+
+
+def wrapper_module_name(comp: LinkedComponent) -> str:
+    """``<component>_wrapper``."""
+    return f"{comp.name}_wrapper"
+
+
+def core_dependencies() -> list[str]:
+    """The ``cores/`` folders whose modules the generated RTL instantiates."""
+    return list(_CORES)
+
+
+def rtl_components(linked: LinkedSystem) -> list[LinkedComponent]:
+    """The rtl components, in declaration order (the order of wrappers, engines, windows)."""
+    return [c for c in linked.components if c.kind == "rtl"]
+
+
+def _clog2(n: int) -> int:
+    return max(0, (n - 1).bit_length())
+
+
+def top_id_widths(linked: LinkedSystem) -> tuple[int, int]:
+    """(ID width of the top's ``s_axi`` port and of every engine, ID width of the top's
+    ``m_axi`` port and of every window): the interconnect extends IDs by the master index."""
+    s_count = 1 + len(rtl_components(linked))
+    return PS_ID_WIDTH, PS_ID_WIDTH + _clog2(s_count)
+
+
+# --------------------------------------------------------------------------- port contract
+
+
+def type_width(t: Type) -> int:
+    """Port width of a value of type ``t`` (0 for void)."""
+    if isinstance(t, FunctionType):
+        return 32
+    assert isinstance(t, Scalar)
+    return t.bits
+
+
+def _call_group_ports(group: str, sig: FunctionType, issue: bool) -> list[UserPort]:
+    """A call group: ``issue`` (import / callback: the module calls) or not (export: the
+    module is called)."""
+    i, o = ("output", "input") if issue else ("input", "output")
+    ports = [UserPort(f"{group}_valid", i, 1, group), UserPort(f"{group}_ready", o, 1, group)]
+    for a in sig.arg_layout():
+        ports.append(UserPort(f"{group}_{a.name}", i, type_width(a.type), group))
+    ports.append(UserPort(f"{group}_result_valid", o, 1, group))
+    ports.append(UserPort(f"{group}_result_ready", i, 1, group))
+    rw = type_width(sig.result)
+    if rw:
+        ports.append(UserPort(f"{group}_result", o, rw, group))
+    if issue:
+        ports.append(UserPort(f"{group}_result_error", o, 1, group))
+    return ports
+
+
+def user_ports(comp: LinkedComponent) -> list[UserPort]:
+    """Every port the wrapper connects on ``comp``'s module, in order: ``clk``, ``rst``, then
+    per export its group, the optional ``<f>_handle`` and one group per function-typed
+    parameter, then per import its group (declaration order throughout)."""
+    ports = [UserPort("clk", "input", 1, ""), UserPort("rst", "input", 1, "")]
+    for e in comp.exports:
+        ports += _call_group_ports(e.name, e.signature, issue=False)
+        if e.dynamic_slots:
+            ports.append(UserPort(f"{e.name}_handle", "input", 32, e.name, optional=True))
+        for cb in e.callbacks:
+            ports += _call_group_ports(f"{e.name}_{cb.param}", cb.signature, issue=True)
+    for imp in comp.imports:
+        ports += _call_group_ports(f"{imp.component}_{imp.function}", imp.signature, issue=True)
+    return ports
+
+
+def _group_kinds(comp: LinkedComponent) -> list[tuple[str, str]]:
+    """(group name, what it is) for every call group of ``comp``."""
+    out = []
+    for e in comp.exports:
+        out.append((e.name, f"export '{e.name}'"))
+        for cb in e.callbacks:
+            out.append((f"{e.name}_{cb.param}",
+                         f"function-typed parameter '{cb.param}' of export '{e.name}'"))
+    for imp in comp.imports:
+        out.append((f"{imp.component}_{imp.function}", f"import '{imp.target}'"))
+    return out
+
+
+def check_names(linked: LinkedSystem) -> list[str]:
+    """Problems that stop RTL generation, each naming the file, the place and the fix (empty:
+    fine): port names that collide, module names that clash with generated or core modules,
+    windows the endpoint memory cannot hold, a ps region the interconnect cannot map."""
+    src = linked.source_file
+    msgs: list[str] = []
+    rtl = rtl_components(linked)
+    generated = {top_module_name(linked): "the system top"}
+    for c in rtl:
+        generated[wrapper_module_name(c)] = f"the wrapper of component '{c.name}'"
+    for c in rtl:
+        where = f"{src}: component '{c.name}'"
+        mine: list[str] = []
+        if c.module in generated:
+            mine.append(f"{where}: module '{c.module}' has the name of {generated[c.module]}, "
+                        f"which pushpush generates; rename the module")
+        if c.module and c.module.startswith("pp_"):
+            mine.append(f"{where}: module '{c.module}': names starting with 'pp_' are reserved for "
+                        f"pushpush cores; rename the module")
+        if not c.slots:
+            mine.append(f"{where}: an rtl component with no exports and no imports has nothing to "
+                        f"connect; give it an export or an import, or remove it")
+        if c.size > (1 << MAX_WINDOW_BITS):
+            mine.append(f"{where}: window of 0x{c.size:X} bytes is larger than an rtl window can be "
+                        f"(0x{1 << MAX_WINDOW_BITS:X}); set window to at most 0x{1 << MAX_WINDOW_BITS:X}")
+        # groups with the same name
+        seen_groups: dict[str, str] = {}
+        for g, what in _group_kinds(c):
+            if g in seen_groups:
+                mine.append(f"{where}: {seen_groups[g]} and {what} both need the port group '{g}'; "
+                            f"rename one of them")
+            else:
+                seen_groups[g] = what
+        # parameters named like the group's control ports
+        for g, what in _group_kinds(c):
+            sig = _group_signature(c, g)
+            if sig is None:
+                continue
+            for a in sig.arg_layout():
+                if a.name in _RESERVED_PARAMS:
+                    mine.append(f"{where}: parameter '{a.name}' of {what} would be port "
+                                f"'{g}_{a.name}', which the group's control ports use; rename the "
+                                f"parameter")
+        # any other duplicate port (e.g. a parameter 'p_valid' beside a function parameter 'p')
+        if not mine:
+            seen: dict[str, str] = {}
+            for p in user_ports(c):
+                if p.name in seen:
+                    mine.append(f"{where}: two ports would be called '{p.name}' (port groups "
+                                f"'{seen[p.name]}' and '{p.group}'); rename a function or parameter")
+                    break
+                seen[p.name] = p.group
+        msgs += mine
+    ps = linked.ps
+    if ps.size & (ps.size - 1) or ps.base % ps.size:
+        msgs.append(f"{src}: regions.ps (base 0x{ps.base:08X}, size 0x{ps.size:X}) must be a power of "
+                    f"two in size and aligned to it for the interconnect to map it; adjust regions.ps")
+    return msgs
+
+
+def _group_signature(comp: LinkedComponent, group: str) -> Optional[FunctionType]:
+    for e in comp.exports:
+        if e.name == group:
+            return e.signature
+        for cb in e.callbacks:
+            if f"{e.name}_{cb.param}" == group:
+                return cb.signature
+    for imp in comp.imports:
+        if f"{imp.component}_{imp.function}" == group:
+            return imp.signature
+    return None
+
+
+# --------------------------------------------------------------------------- wrapper model
+
+
+def _vrange(width: int) -> str:
+    return f"[{width - 1}:0] " if width > 1 else ""
+
+
+def _decode(t: Type, words: list[str]) -> str:
+    """Verilog expression of a port value from its window word expressions."""
+    if isinstance(t, FunctionType):
+        return words[0]
+    assert isinstance(t, Scalar)
+    if t.name == "bool":
+        return f"(|{words[0]})"
+    if t.words == 2:
+        return f"{{{words[1]}, {words[0]}}}"
+    if t.bits == 32:
+        return words[0]
+    return f"{words[0]}[{t.bits - 1}:0]"
+
+
+def _encode(t: Type, value: str) -> list[str]:
+    """Verilog expressions of the words of a value held in port ``value``."""
+    if isinstance(t, FunctionType):
+        return [value]
+    assert isinstance(t, Scalar)
+    if t.words == 2:
+        return [f"{value}[31:0]", f"{value}[63:32]"]
+    if t.bits == 32:
+        return [value]
+    if t.signed:
+        return [f"{{{{{32 - t.bits}{{{value}[{t.bits - 1}]}}}}, {value}}}"]
+    return [f"{{{32 - t.bits}'d0, {value}}}"]
+
+
+def _onehot_mux(sel: str, items: list[str], width: int = 32) -> str:
+    """AND-OR multiplexer of ``items`` by the one-hot vector ``sel`` (bit i picks item i)."""
+    if len(items) == 1:
+        return items[0]
+    return " | ".join(f"({{{width}{{{sel}[{i}]}}}} & {it})" for i, it in enumerate(items))
+
+
+def _hexw(v: int) -> str:
+    return f"32'h{v:08X}"
+
+
+def _win(word: int) -> str:
+    return f"pp_window[{32 * word + 31}:{32 * word}]"
+
+
+class _Model:
+    """Everything the wrapper template needs, computed from one linked component."""
+
+    def __init__(self, linked: LinkedSystem, comp: LinkedComponent,
+                 present: Optional[set[str]]) -> None:
+        self.comp = comp
+        dw = linked.interconnect.data_width
+        self.data_width = dw
+        self.lanes = dw // 32
+        self.s_id_width, self.m_id_width = top_id_widths(linked)
+        self.win_bits = max(12, _clog2(comp.size))
+        self.num_slots = len(comp.slots)
+        self.words = comp.slot_words
+        self.slot_first = "{" + ", ".join(f"16'd{v}" for v in reversed(comp.slot_first)) + "}"
+        self.slot_trig = "{" + ", ".join(f"16'd{v}" for v in reversed(comp.slot_trig)) + "}"
+        self.ports = user_ports(comp)
+        self.present = present
+        self.exports: list[dict[str, Any]] = []
+        self.calls: list[dict[str, Any]] = []   # imports and callbacks (the module calls)
+        self.reqs: list[dict[str, Any]] = []    # engine requesters, arbiter order
+        self._build()
+
+    def _slot_word(self, s: int, word: int) -> str:
+        """Word ``word`` (window word offset) of slot ``s`` as seen from the cycle of the
+        slot's trigger pulse on: words written in the trigger's own beat (the trigger word
+        itself, and with 64-bit data its neighbour) reach ``window`` one cycle after the
+        pulse, so in the pulse cycle they are taken from the bus."""
+        slot = self.comp.slots[s]
+        if word // self.lanes != slot.trigger_offset // self.lanes:
+            return _win(word)
+        lane = word % self.lanes
+        snoop = f"s_axi_wdata[{32 * lane + 31}:{32 * lane}]"
+        cond = f"pp_trig_pulse[{s}]"
+        if word != slot.trigger_offset:
+            cond += f" && (&s_axi_wstrb[{4 * lane + 3}:{4 * lane}])"
+        return f"(({cond}) ? {snoop} : {_win(word)})"
+
+    # trigger word of slot s as seen in the cycle of its pulse or later
+    def _trig_value(self, s: int) -> str:
+        return self._slot_word(s, self.comp.slots[s].trigger_offset)
+
+    def _build(self) -> None:
+        comp = self.comp
+        max_words = 1
+        for e in comp.exports:
+            sig = e.signature
+            slots = list(e.static_slots) + list(e.dynamic_slots)
+            n = len(slots)
+            g = e.name
+            args = []
+            arg_words = []
+            for a in sig.arg_layout():
+                names = []
+                for k in range(a.words):
+                    name = f"g_{g}_arg{a.offset + k}"
+                    arg_words.append((name, _onehot_mux(
+                        f"g_{g}_sel", [self._slot_word(s, comp.slots[s].offset + a.offset + k)
+                                        for s in slots])))
+                    names.append(name)
+                args.append({"name": a.name, "port": f"{g}_{a.name}", "width": type_width(a.type),
+                             "expr": _decode(a.type, names), "word": names[0]})
+            trig = _onehot_mux(f"g_{g}_sel", [self._trig_value(s) for s in slots])
+            rw = type_width(sig.result)
+            result_words = _encode(sig.result, f"usr_{g}_result") if rw else []
+            data = result_words + ["32'h00000001"]
+            max_words = max(max_words, len(data))
+            exp = {
+                "name": g, "n": n, "slots": slots,
+                "slot_list": ", ".join(str(s) for s in slots),
+                "args": args, "arg_words": arg_words, "trig": trig, "result_width": rw,
+                "handle": (_hexw(comp.slots[e.dynamic_slots[0]].address)
+                           if e.dynamic_slots else None),
+                "handle_connected": bool(e.dynamic_slots) and self.present is not None
+                and f"{g}_handle" in self.present,
+                "callbacks": [],
+            }
+            self.exports.append(exp)
+            self.reqs.append({"kind": "result", "name": g, "valid": f"g_{g}_req_valid",
+                              "addr": f"g_{g}_rep_eff", "nwords": len(data),
+                              "data": data, "tagged": False})
+            for cb in e.callbacks:
+                cg = f"{g}_{cb.param}"
+                handle = next(a for a in args if a["name"] == cb.param)
+                exp["callbacks"].append({"name": cg, "param": cb.param, "word": handle["word"]})
+                call = self._call(cg, cb.signature, cb.rep_slot, rep_address=cb.rep_address,
+                                  target=f"g_{cg}_target", parent=g)
+                self.calls.append(call)
+                max_words = max(max_words, call["nwords"])
+        for imp in comp.imports:
+            cg = f"{imp.component}_{imp.function}"
+            call = self._call(cg, imp.signature, imp.rep_slot, rep_address=imp.rep_address,
+                              target=_hexw(imp.cep_address), parent=None)
+            self.calls.append(call)
+            max_words = max(max_words, call["nwords"])
+        for call in self.calls:
+            self.reqs.append({"kind": "call", "name": call["name"], "valid": f"g_{call['name']}_req_valid",
+                              "addr": call["target"], "nwords": call["nwords"], "data": call["data"],
+                              "tagged": True})
+        self.max_words = max_words
+        for i, r in enumerate(self.reqs):
+            r["index"] = i
+        self.nreq = len(self.reqs)
+        self.nw_width = _clog2(max_words + 1)
+        self.tag_width = max(1, _clog2(self.nreq))
+        self.tagged = any(r["tagged"] for r in self.reqs)
+        for e in self.exports:
+            e["req_index"] = next(r["index"] for r in self.reqs if r["kind"] == "result"
+                                  and r["name"] == e["name"])
+            e["cand"] = "{" + ", ".join(
+                f"pp_trig_pulse[{s}] || (pp_trig_pending[{s}] && !pp_rearm_reg[{s}])"
+                for s in reversed(e["slots"])) + "}"
+        for c in self.calls:
+            c["req_index"] = next(r["index"] for r in self.reqs if r["kind"] == "call"
+                                  and r["name"] == c["name"])
+        self.req_addrs = [r["addr"] for r in self.reqs]
+        self.req_nwords = [f"{self.nw_width}'d{r['nwords']}" for r in self.reqs]
+        self.req_datas = [_concat(r["data"], self.max_words) for r in self.reqs]
+        self.grant_index = " | ".join(
+            f"({{{self.tag_width}{{pp_grant[{r['index']}]}}}} & {self.tag_width}'d{r['index']})"
+            for r in self.reqs) if self.nreq > 1 else f"{self.tag_width}'d0"
+        self.handles = [(f"{e['name']}_handle", e["handle"]) for e in self.exports
+                        if e["handle_connected"]]
+        conns = []
+        for p in self.ports:
+            if p.name in ("clk", "rst"):
+                conns.append((p.name, p.name))
+            elif not p.optional:
+                conns.append((p.name, f"usr_{p.name}"))
+        self.connections = conns + self.handles
+
+    def _call(self, g: str, sig: FunctionType, rep_slot: int, rep_address: int, target: str,
+              parent: Optional[str]) -> dict[str, Any]:
+        comp = self.comp
+        data: list[str] = []
+        for a in sig.arg_layout():
+            data += _encode(a.type, f"usr_{g}_{a.name}")
+        data.append(_hexw(rep_address))
+        slot = comp.slots[rep_slot]
+        rw = type_width(sig.result)
+        result = ""
+        result_words = []
+        if rw:
+            result_words = [(f"g_{g}_res{k}", self._slot_word(rep_slot, slot.offset + k))
+                            for k in range(sig.result_words)]
+            result = _decode(sig.result, [n for n, _ in result_words])
+        return {"name": g, "sig": sig, "rep_slot": rep_slot, "target": target, "data": data,
+                "nwords": len(data), "result_width": rw, "result": result,
+                "result_words": result_words,
+                "status": self._trig_value(rep_slot), "parent": parent}
+
+    def port_decls(self) -> list[str]:
+        return [p.declaration() for p in self.ports]
+
+
+def _concat(words: list[str], max_words: int) -> str:
+    """``{0, ..., w1, w0}``: words placed low first in a MAX_WORDS*32 vector."""
+    pad = max_words - len(words)
+    parts = ([f"{32 * pad}'d0"] if pad else []) + list(reversed(words))
+    return "{" + ", ".join(parts) + "}"
+
+
+def render_wrapper(linked: LinkedSystem, comp: LinkedComponent,
+                   present: Optional[set[str]] = None) -> str:
+    """The wrapper of one rtl component (see :func:`render_rtl`)."""
+    m = _Model(linked, comp, present)
+    return render_template(
+        "verilog/wrapper.v.j2",
+        header=generated_header("//", linked.source_file),
+        module=wrapper_module_name(comp),
+        m=m,
+        comp=comp,
+        linked=linked,
+        vrange=_vrange,
+        onehot_mux=_onehot_mux,
+        s_sig=axi_signals(m.data_width, m.s_id_width),
+        m_sig=axi_signals(m.data_width, m.m_id_width),
+        s_decls=axi_port_decls("s_axi", axi_signals(m.data_width, m.m_id_width), master=False),
+        m_decls=axi_port_decls("m_axi", axi_signals(m.data_width, m.s_id_width), master=True),
+        tag_bits=TAG_FIFO_BITS,
+        max_outstanding=ENGINE_MAX_OUTSTANDING,
+    )
+
+
+# --------------------------------------------------------------------------- top
+
+#: (signal, width expression, direction from the master's point of view)
+_AXI = [
+    ("awid", "ID", "out"), ("awaddr", "A", "out"), ("awlen", 8, "out"), ("awsize", 3, "out"),
+    ("awburst", 2, "out"), ("awlock", 1, "out"), ("awcache", 4, "out"), ("awprot", 3, "out"),
+    ("awvalid", 1, "out"), ("awready", 1, "in"),
+    ("wdata", "D", "out"), ("wstrb", "S", "out"), ("wlast", 1, "out"), ("wvalid", 1, "out"),
+    ("wready", 1, "in"),
+    ("bid", "ID", "in"), ("bresp", 2, "in"), ("bvalid", 1, "in"), ("bready", 1, "out"),
+    ("arid", "ID", "out"), ("araddr", "A", "out"), ("arlen", 8, "out"), ("arsize", 3, "out"),
+    ("arburst", 2, "out"), ("arlock", 1, "out"), ("arcache", 4, "out"), ("arprot", 3, "out"),
+    ("arvalid", 1, "out"), ("arready", 1, "in"),
+    ("rid", "ID", "in"), ("rdata", "D", "in"), ("rresp", 2, "in"), ("rlast", 1, "in"),
+    ("rvalid", 1, "in"), ("rready", 1, "out"),
+]
+
+
+def axi_signals(data_width: int, id_width: int) -> list[tuple[str, int, str]]:
+    """The AXI4 signals of a port: (name without prefix, width, "out"/"in" seen from the
+    master)."""
+    w = {"ID": id_width, "A": ADDR_WIDTH, "D": data_width, "S": data_width // 8}
+    return [(n, w[x] if isinstance(x, str) else x, d) for n, x, d in _AXI]
+
+
+def axi_port_decls(prefix: str, signals: list[tuple[str, int, str]], master: bool) -> list[str]:
+    """Aligned ANSI declarations of an AXI port (no trailing commas)."""
+    out = []
+    for n, w, d in signals:
+        out_dir = (d == "out") == master
+        rng = f"[{w - 1}:0]" if w > 1 else ""
+        out.append(f"{'output' if out_dir else 'input '} wire {rng:<7} {prefix}_{n}")
+    return out
+
+
+def render_top(linked: LinkedSystem) -> str:
+    """The system top (see :func:`render_rtl`)."""
+    rtl = rtl_components(linked)
+    dw = linked.interconnect.data_width
+    s_id, m_id = top_id_widths(linked)
+    slaves = [{"name": c.name, "base": c.base, "bits": _clog2(c.size)} for c in rtl]
+    slaves.append({"name": "ps", "base": linked.ps.base, "bits": _clog2(linked.ps.size)})
+    masters = ["ps"] + [c.name for c in rtl]
+    s_count, m_count = len(masters), len(slaves)
+    topology = {"crossbar": 0, "shared": 1}[linked.interconnect.topology]
+    return render_template(
+        "verilog/top.v.j2",
+        header=generated_header("//", linked.source_file),
+        module=top_module_name(linked),
+        linked=linked,
+        rtl=[{"comp": c, "wrapper": wrapper_module_name(c), "master": 1 + i, "slave": i}
+             for i, c in enumerate(rtl)],
+        slaves=slaves,
+        masters=masters,
+        s_count=s_count,
+        m_count=m_count,
+        ps_slave=m_count - 1,
+        data_width=dw,
+        s_id=s_id,
+        m_id=m_id,
+        topology=topology,
+        base_addr="{" + ", ".join(f"32'h{s['base']:08X}" for s in reversed(slaves)) + "}",
+        addr_bits="{" + ", ".join(f"32'd{s['bits']}" for s in reversed(slaves)) + "}",
+        s_sig=axi_signals(dw, s_id),
+        m_sig=axi_signals(dw, m_id),
+        s_decls=axi_port_decls("s_axi", axi_signals(dw, s_id), master=False),
+        m_decls=axi_port_decls("m_axi", axi_signals(dw, m_id), master=True),
+        vrange=_vrange,
+    )
+
+
+def render_rtl(linked: LinkedSystem,
+               present_ports: Optional[Mapping[str, set[str]]] = None) -> dict[str, str]:
+    """``{"rtl/<comp>_wrapper.v": text, ..., "rtl/<system>_top.v": text}``.
+
+    ``present_ports`` (component name -> the port names its module declares, e.g. from a
+    Verilog parser) decides which optional ports (``<f>_handle``) are connected; by default
+    none are. Raises :class:`~pushpush.codegen.render.GenerateError` listing the problems of
+    :func:`check_names`. A system without rtl components has no RTL: ``{}``.
+    """
+    problems = check_names(linked)
+    if problems:
+        raise GenerateError("cannot generate RTL:\n  " + "\n  ".join(problems))
+    rtl = rtl_components(linked)
+    if not rtl:
+        return {}
+    out: dict[str, str] = {}
+    for c in rtl:
+        present = None if present_ports is None else set(present_ports.get(c.name, set()))
+        out[f"rtl/{wrapper_module_name(c)}.v"] = render_wrapper(linked, c, present)
+    out[f"rtl/{top_module_name(linked)}.v"] = render_top(linked)
+    return out
+
+
+# --------------------------------------------------------------------------- stub
+
+
+def render_stub(linked: LinkedSystem, component: str) -> str:
+    """A skeleton of ``component``'s module with exactly the ports the wrapper connects
+    (optional ports left out): it accepts every call and completes it at once with a zero
+    result, never calls out. It compiles and lints clean; fill in the behaviour."""
+    comp = linked.component(component)
+    if comp.kind != "rtl":
+        raise GenerateError(f"component '{component}' is {comp.kind}, not rtl: no Verilog stub")
+    ports = [p for p in user_ports(comp) if not p.optional]
+    exports = [{"name": e.name, "result_width": type_width(e.signature.result)} for e in comp.exports]
+    calls = []
+    for e in comp.exports:
+        for cb in e.callbacks:
+            calls.append({"name": f"{e.name}_{cb.param}", "sig": cb.signature})
+    for imp in comp.imports:
+        calls.append({"name": f"{imp.component}_{imp.function}", "sig": imp.signature})
+    used = {f"{e['name']}_valid" for e in exports}
+    unused_inputs = [p.name for p in ports if p.direction == "input" and p.name not in used]
+    return render_template(
+        "verilog/stub.v.j2",
+        header=generated_header("//", linked.source_file),
+        comp=comp,
+        module=comp.module,
+        ports=ports,
+        exports=exports,
+        calls=calls,
+        unused_inputs=unused_inputs,
+        vrange=_vrange,
+        type_width=type_width,
+        word_bytes=WORD_BYTES,
+    )

