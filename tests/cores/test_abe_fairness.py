@@ -26,15 +26,11 @@ from cocotb.triggers import RisingEdge
 from cocotbext.axi import AxiBus, AxiRam
 
 from pushpush.build.sim import run_cocotb
+from pushpush.build.synth import core_sources
 from pushpush.testing import sim_matrix
 
-REPO = Path(__file__).resolve().parents[2]
-IC_DIR = REPO / "cores" / "interconnect"
 SOURCES = [Path(__file__).parent / "pp_abe_fairness_top.v",
-           REPO / "cores" / "abe" / "pp_abe.v",
-           REPO / "cores" / "traffic_gen" / "pp_traffic_gen.v",
-           IC_DIR / "pp_axi_interconnect.v", IC_DIR / "pp_arbiter.v", IC_DIR / "pp_axi_ic_reg.v",
-           IC_DIR / "pp_axi_ic_decerr.v", IC_DIR / "pp_axi_ic_mux.v"]
+           *(src for core in ("abe", "traffic_gen", "interconnect") for src in core_sources(core)[0])]
 
 VICTIM = 1
 VICTIM_BURSTS = 16
@@ -108,7 +104,6 @@ PARAM_SETS = [{"N": 3, "USE_ABE": 1}, {"N": 3, "USE_ABE": 0},
               {"N": 2, "USE_ABE": 1}, {"N": 2, "USE_ABE": 0}]
 
 
-@pytest.mark.skipif(not (IC_DIR / "pp_axi_interconnect.v").exists(), reason="needs cores/interconnect")
 @pytest.mark.parametrize("simulator,params", sim_matrix(PARAM_SETS, verilator_sets=0))
 def test_abe_fairness(simulator, params):
     run_cocotb(toplevel="pp_abe_fairness_top", sources=SOURCES, test_module="test_abe_fairness",
