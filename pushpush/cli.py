@@ -243,7 +243,15 @@ register(Command(
 # --------------------------------------------------------------------------- main
 
 
+def _load_commands() -> None:
+    """Import the modules that register further subcommands."""
+    from . import cli as _cli, cli_build  # noqa: F401  (registers generate, build)
+
+    COMMANDS.update(_cli.COMMANDS)  # when run as 'python -m pushpush.cli'
+
+
 def build_parser() -> argparse.ArgumentParser:
+    _load_commands()
     parser = argparse.ArgumentParser(
         prog="pushpush",
         description="Build Zynq systems whose Verilog, Python and C components call each\n"

@@ -1,0 +1,370 @@
+"""``pushpush build``: generate a system, then drive FuseSoC/Edalize (flow API) on its core.
+
+Targets (see :mod:`pushpush.codegen.fusesoc`):
+
+* ``lint``   Verilator ``-Wall`` on the system top and everything below it;
+* ``sim``    builds the Icarus simulation (``fusesoc run --setup --build``); cocotb tests of
+             systems run through cocotb's runner (:mod:`pushpush.build.sim`), not Edalize;
+* ``synth``  Yosys ``synth_xilinx -family xc7`` with the hierarchy kept; LUT/FF/BRAM are
+             counted per component (its wrapper: user module, endpoint window, call engine),
+             for the infrastructure (the interconnect) and in total, from the netlist;
+* ``pynq_z1`` with ``vivado`` on PATH: the bitstream, then ``<name>.bit`` and ``<name>.hwh``
+             are copied into ``pynq_overlays/<system>/``; without Vivado only FuseSoC's setup
+             stage runs, and the Vivado project files it wrote are checked.
+
+The command FuseSoC runs (``pushpush build -v`` shows it and all tool output)::
+
+    fusesoc --cores-root <pushpush cores> --cores-root <out> run --build-root <out>/build \\
+        [--setup [--build]] --target <target> pushpush:system:<system>
+
+All tool output goes to ``<out>/build/<target>.log``; its path is printed on failure.
+
+Library::
+
+    from pushpush.build.fusesoc import build
+    result = build(linked, "out/pingpong", "synth", spec=spec)
+    print(result.resources["total"].luts)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Optional, Sequence
+
+from pushpush.build.synth import Resources
+from pushpush.codegen import rtl as _rtl
+from pushpush.codegen.fusesoc import system_vlnv
+from pushpush.codegen.generate import GenerateError, generate
+from pushpush.codegen.vivado import PYNQ_Z1_PART, bd_tcl_path, bd_wrapper_name
+from pushpush.errors import PushPushError
+from pushpush.link import LinkedSystem
+from pushpush.resources import cores_dir
+
+__all__ = [
+    "TARGETS",
+    "BuildError",
+    "BuildResult",
+    "build",
+    "fusesoc_command",
+    "work_root",
+    "netlist_resources",
+    "check_vivado_project",
+    "resources_table",
+]
+
+TARGETS = ("lint", "sim", "synth", "pynq_z1")
+#: Name of the row holding everything outside the components' wrappers.
+INFRA = "interconnect"
+TOTAL = "total"
+
+
+class BuildError(PushPushError):
+    """A build step failed; ``log`` is the tool log to read."""
+
+    def __init__(self, message: str, log: Optional[Path] = None):
+        self.log = log
+        super().__init__(message + (f"\nfull tool output: {log}" if log else ""))
+
+
+@dataclass
+class BuildResult:
+    target: str
+    outdir: Path
+    work_root: Path
+    log: Path
+    #: synth: component name (and ``interconnect``, ``total``) -> resources.
+    resources: dict[str, Resources] = field(default_factory=dict)
+    #: pynq_z1 with Vivado: the copied .bit and .hwh.
+    artifacts: list[Path] = field(default_factory=list)
+    #: pynq_z1 without Vivado: True (only the project was set up).
+    setup_only: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+def _edam_name(linked: LinkedSystem) -> str:
+    return system_vlnv(linked).replace(":", "_")
+
+
+def work_root(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str) -> Path:
+    """Where FuseSoC builds ``target``: ``<out>/build/pushpush_system_<sys>_0.1.0/<target>``."""
+    return Path(outdir) / "build" / _edam_name(linked) / target
+
+
+def _fusesoc_exe() -> list[str]:
+    exe = shutil.which("fusesoc")
+    if exe is None:
+        # the fusesoc of this interpreter's environment
+        cand = Path(sys.executable).parent / "fusesoc"
+        if cand.exists():
+            exe = str(cand)
+    if exe is None:
+        raise BuildError("fusesoc not found: pip install 'pushpush[sim]' (or pip install fusesoc)")
+    return [exe]
+
+
+def fusesoc_command(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
+                    stages: Sequence[str] = ()) -> list[str]:
+    """The FuseSoC command line (``stages``: ``setup``/``build``/``run`` flags; none = all)."""
+    out = Path(outdir).absolute()
+    cmd = _fusesoc_exe() + ["--cores-root", str(cores_dir()), "--cores-root", str(out), "run",
+                            "--build-root", str(out / "build")]
+    cmd += [f"--{s}" for s in stages]
+    cmd += ["--target", target, system_vlnv(linked, version=False)]
+    return cmd
+
+
+_PROGRESS = re.compile(r"^(INFO: |WARNING: |ERROR: |%Error|%Warning|\d+\. Executing |make: \*\*\*)")
+
+
+def _run_logged(cmd: Sequence[str], log: Path, cwd: Path, progress: Callable[[str], None],
+                env: Optional[Mapping[str, str]] = None, heartbeat_s: float = 20.0,
+                verbose: bool = False) -> int:
+    """Run ``cmd`` with all output appended to ``log``; show the interesting lines."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    start = time.monotonic()
+    done = threading.Event()
+
+    def beat() -> None:
+        while not done.wait(heartbeat_s):
+            progress(f"  ... still running ({time.monotonic() - start:.0f} s)")
+
+    with log.open("a", encoding="utf-8") as f:
+        f.write("$ " + " ".join(cmd) + "\n")
+        f.flush()
+        proc = subprocess.Popen(cmd, cwd=str(cwd), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True, errors="replace", env=dict(env) if env else None)
+        t = threading.Thread(target=beat, daemon=True)
+        t.start()
+        try:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                f.write(line)
+                if verbose or _PROGRESS.match(line):
+                    progress("  " + line.rstrip())
+            rc = proc.wait()
+        finally:
+            done.set()
+        f.write(f"[exit status {rc}, {time.monotonic() - start:.1f} s]\n")
+    return rc
+
+
+# --------------------------------------------------------------------------- synth
+
+
+def _leaf_counts(modules: Mapping[str, Any], name: str, memo: dict[str, dict[str, int]]) -> dict[str, int]:
+    if name in memo:
+        return memo[name]
+    counts: dict[str, int] = {}
+    for cell in modules[name].get("cells", {}).values():
+        t = cell["type"]
+        sub = modules.get(t)
+        if sub is not None and not _is_blackbox(sub):
+            for k, v in _leaf_counts(modules, t, memo).items():
+                counts[k] = counts.get(k, 0) + v
+        else:
+            counts[t] = counts.get(t, 0) + 1
+    memo[name] = counts
+    return counts
+
+
+def _is_blackbox(module: Mapping[str, Any]) -> bool:
+    attrs = module.get("attributes", {})
+    return any(str(attrs.get(k, "0")).strip("0") for k in ("blackbox", "whitebox"))
+
+
+def _base_module(type_name: str) -> str:
+    """``$paramod$<hash>\\pp_x`` / ``$paramod\\pp_x\\P=..`` -> ``pp_x``; others unchanged."""
+    if not type_name.startswith("$paramod"):
+        return type_name.lstrip("\\")
+    parts = type_name.split("\\")
+    return parts[1] if len(parts) > 1 else type_name
+
+
+def netlist_resources(netlist: Path | Mapping[str, Any], top: str,
+                      components: Mapping[str, str]) -> dict[str, Resources]:
+    """Resources per component from a Yosys JSON netlist with hierarchy.
+
+    ``components`` maps a module name (a wrapper) to the component it belongs to. Every
+    instance in ``top`` of such a module counts for the component; every other cell of
+    ``top`` (the interconnect, ...) for :data:`INFRA`. The result also has :data:`TOTAL`."""
+    data = json.loads(Path(netlist).read_text()) if isinstance(netlist, (str, Path)) else netlist
+    modules = data["modules"]
+    if top not in modules:
+        raise BuildError(f"the synthesised netlist has no module '{top}'")
+    memo: dict[str, dict[str, int]] = {}
+    rows: dict[str, dict[str, int]] = {c: {} for c in components.values()}
+    rows[INFRA] = {}
+
+    def add(row: str, counts: Mapping[str, int]) -> None:
+        for k, v in counts.items():
+            rows[row][k] = rows[row].get(k, 0) + v
+
+    for cell in modules[top].get("cells", {}).values():
+        t = cell["type"]
+        comp = components.get(_base_module(t))
+        sub = modules.get(t)
+        counts = _leaf_counts(modules, t, memo) if sub is not None and not _is_blackbox(sub) else {t: 1}
+        add(comp if comp is not None else INFRA, counts)
+    out = {name: Resources.from_cells(c) for name, c in rows.items()}
+    out[TOTAL] = Resources.from_cells(_leaf_counts(modules, top, memo))
+    return out
+
+
+def resources_table(res: Mapping[str, Resources]) -> str:
+    """A table: one row per component, the interconnect and the total."""
+    rows = [("", "LUT", "FF", "LUTRAM", "BRAM36", "DSP")]
+    for name, r in res.items():
+        rows.append((name, str(r.luts), str(r.ffs), str(r.lutram), f"{r.bram36:g}", str(r.dsp)))
+    w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = []
+    for i, r in enumerate(rows):
+        if i == len(rows) - 1:
+            lines.append("  " + "-" * (sum(w) + 2 * (len(w) - 1)))
+        lines.append("  " + "  ".join(r[0].ljust(w[0]) if j == 0 else r[j].rjust(w[j])
+                                      for j in range(len(r))))
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- pynq_z1
+
+
+def check_vivado_project(linked: LinkedSystem, root: Path) -> list[str]:
+    """Problems with the Vivado project files FuseSoC's setup stage wrote (empty: fine)."""
+    name = _edam_name(linked)
+    problems = []
+    project = root / f"{name}.tcl"
+    if not project.is_file():
+        return [f"FuseSoC did not write the Vivado project script {project}"]
+    text = project.read_text()
+    need = {
+        f"set_property part {PYNQ_Z1_PART}": "the PYNQ-Z1 part",
+        f"set_property top {bd_wrapper_name(linked)}": "the block design wrapper as top",
+        bd_tcl_path(linked): "the block-design tcl",
+        f"rtl/{_rtl.top_module_name(linked)}.v": "the system top",
+    }
+    for c in _rtl.rtl_components(linked):
+        need[f"rtl/{_rtl.wrapper_module_name(c)}.v"] = f"the wrapper of '{c.name}'"
+    for needle, what in need.items():
+        if needle not in text:
+            problems.append(f"{project.name} lacks {what} ({needle!r})")
+    for extra in ("Makefile", f"{name}_synth.tcl", f"{name}_run.tcl"):
+        if not (root / extra).is_file():
+            problems.append(f"FuseSoC did not write {root / extra}")
+    bd = list(root.glob(f"src/*/{bd_tcl_path(linked)}"))
+    if not bd:
+        problems.append(f"the block-design tcl {bd_tcl_path(linked)} is missing under {root / 'src'}")
+    else:
+        bdt = bd[0].read_text()
+        for needle in ("processing_system7", f"-reference {_rtl.top_module_name(linked)}",
+                       "assign_bd_address", "make_wrapper"):
+            if needle not in bdt:
+                problems.append(f"{bd[0].name} lacks {needle!r}")
+    return problems
+
+
+def _collect_overlay(linked: LinkedSystem, root: Path, dest: Path) -> list[Path]:
+    bits = sorted(root.glob("*.bit")) or sorted(root.glob("**/*.bit"))
+    hwhs = sorted(root.glob(f"**/hw_handoff/{linked.name}_bd.hwh")) or sorted(root.glob("**/*.hwh"))
+    if not bits or not hwhs:
+        missing = " and ".join(w for w, f in (("a .bit", bits), ("a .hwh", hwhs)) if not f)
+        raise BuildError(f"Vivado finished but {missing} was not found under {root}")
+    dest.mkdir(parents=True, exist_ok=True)
+    out = []
+    for src, suffix in ((bits[0], ".bit"), (hwhs[0], ".hwh")):
+        target = dest / f"{linked.name}{suffix}"
+        shutil.copyfile(src, target)
+        out.append(target)
+    return out
+
+
+# --------------------------------------------------------------------------- build
+
+
+def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str, spec: Any = None,
+          progress: Callable[[str], None] = print, regenerate: bool = True,
+          overlays_dir: str | os.PathLike[str] = "pynq_overlays",
+          vivado: Optional[str] = None, verbose: bool = False) -> BuildResult:
+    """Generate ``linked`` into ``outdir`` (unless ``regenerate`` is false and the core
+    exists) and build ``target``. Raises :class:`BuildError` (with the log) on failure and
+    :class:`GenerateError` when generation fails."""
+    if target not in TARGETS:
+        raise BuildError(f"unknown target '{target}'; targets: {', '.join(TARGETS)}")
+    out = Path(outdir)
+    if target == "pynq_z1" and linked.board != "pynq-z1":
+        raise BuildError(f"system '{linked.name}' has board: {linked.board}; set board: pynq-z1 "
+                         f"in {linked.source_file} to build for the PYNQ-Z1")
+    if not _rtl.rtl_components(linked):
+        raise BuildError(f"system '{linked.name}' has no rtl component: there is no hardware to "
+                         f"build (generate still writes its map and C header)")
+    core = out / f"{linked.name}.core"
+    if regenerate or not core.exists():
+        progress(f"pushpush: generating {linked.name} into {out}")
+        generate(linked, out, spec=spec)
+    root = work_root(linked, out, target)
+    log = out / "build" / f"{target}.log"
+    if log.exists():
+        log.unlink()
+    if target == "pynq_z1":
+        vivado_exe = vivado or shutil.which("vivado")
+        stages: tuple[str, ...] = ("setup", "build") if vivado_exe else ("setup",)
+    elif target in ("sim",):
+        stages = ("setup", "build")
+    else:
+        stages = ()
+    cmd = fusesoc_command(linked, out, target, stages)
+    progress(f"pushpush: fusesoc {' '.join('--' + s for s in stages) + ' ' if stages else ''}"
+             f"--target {target} {system_vlnv(linked, version=False)} (log: {log})")
+    t0 = time.monotonic()
+    env = None
+    if target == "pynq_z1" and vivado:
+        env = dict(os.environ)
+        env["PATH"] = str(Path(vivado).parent) + os.pathsep + env.get("PATH", "")
+    if verbose:
+        progress("  $ " + " ".join(cmd))
+    rc = _run_logged(cmd, log, out, progress, env=env, verbose=verbose)
+    if rc != 0:
+        raise BuildError(f"{target} failed (fusesoc exit status {rc}); the last lines:\n"
+                         + _tail(log), log)
+    result = BuildResult(target, out, root, log)
+    progress(f"pushpush: {target} done in {time.monotonic() - t0:.1f} s")
+    if target == "synth":
+        netlist = root / f"{_edam_name(linked)}.json"
+        if not netlist.is_file():
+            raise BuildError(f"synth finished but wrote no netlist {netlist}", log)
+        comps = {_rtl.wrapper_module_name(c): c.name for c in _rtl.rtl_components(linked)}
+        result.resources = netlist_resources(netlist, _rtl.top_module_name(linked), comps)
+    elif target == "pynq_z1":
+        problems = check_vivado_project(linked, root)
+        if problems:
+            raise BuildError("the Vivado project is not as expected:\n  " + "\n  ".join(problems), log)
+        if stages == ("setup",):
+            result.setup_only = True
+            result.notes.append(
+                f"Vivado project set up in {root} ({_edam_name(linked)}.tcl, block design "
+                f"{bd_tcl_path(linked)}); Vivado is needed for the bitstream and 'vivado' is not "
+                f"on PATH. On a machine with Vivado run the same 'pushpush build --target "
+                f"pynq_z1', or 'make' in {root}.")
+        else:
+            dest = Path(overlays_dir) / linked.name
+            result.artifacts = _collect_overlay(linked, root, dest)
+            result.notes.append(f"overlay for PYNQ: {', '.join(str(a) for a in result.artifacts)}")
+    elif target == "sim":
+        result.notes.append(f"Icarus simulation built in {root}")
+    elif target == "lint":
+        result.notes.append("Verilator -Wall: no warnings")
+    return result
+
+
+def _tail(log: Path, n: int = 15) -> str:
+    lines = log.read_text(errors="replace").splitlines()
+    keep = [ln for ln in lines if not ln.startswith("[exit status")]
+    return "\n".join("  " + ln for ln in keep[-n:])

@@ -1,0 +1,162 @@
+"""The ``pushpush generate`` and ``pushpush build`` subcommands (registered on import)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .cli import EXIT_INVALID, EXIT_OK, Command, _UsageError, register, resolve_yaml
+from .link import LinkedSystem, link
+from .spec import SystemSpec, load_system
+
+DEFAULT_OUT = "build/{system}"
+
+
+def _load(path: str) -> tuple[SystemSpec, LinkedSystem]:
+    p = resolve_yaml(path)
+    try:
+        spec = load_system(p)
+    except (OSError, UnicodeDecodeError) as e:
+        raise _UsageError(f"cannot read '{p}': {getattr(e, 'strerror', None) or e}") from None
+    return spec, link(spec)
+
+
+def _fail(lines: str, what: str) -> int:
+    text = str(lines)
+    for line in text.splitlines():
+        print(line, file=sys.stderr)
+    n = len([ln for ln in text.splitlines() if ln and not ln.startswith(" ")])
+    print(f"pushpush: {what}: {n} problem{'s' if n != 1 else ''}; nothing was written",
+          file=sys.stderr)
+    return EXIT_INVALID
+
+
+# --------------------------------------------------------------------------- generate
+
+
+def _configure_generate(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="SYSTEM_YAML", help="system description (or its directory)")
+    p.add_argument("-o", "--output", metavar="DIR",
+                   help="output folder (default: build/<system>); with --stub, a folder or a .v file")
+    p.add_argument("--stub", metavar="COMPONENT",
+                   help="write only a skeleton Verilog module with the ports COMPONENT's wrapper "
+                        "connects, to DIR/<module>.v (default: the current folder)")
+    p.add_argument("--force", action="store_true", help="with --stub: overwrite an existing file")
+    p.add_argument("-q", "--quiet", action="store_true", help="do not list the written files")
+
+
+def _run_generate(args: argparse.Namespace) -> int:
+    from .codegen.generate import GenerateError, generate, write_stub
+
+    spec, linked = _load(args.file)
+    try:
+        if args.stub:
+            path = write_stub(linked, args.stub, args.output or ".", force=args.force)
+            print(f"pushpush: wrote {path}")
+            return EXIT_OK
+        out = Path(args.output or DEFAULT_OUT.format(system=linked.name))
+        written = generate(linked, out, spec=spec)
+    except GenerateError as e:
+        return _fail(str(e), "generate failed")
+    if not args.quiet:
+        for w in written:
+            print(w)
+    print(f"pushpush: generated {len(written)} files for system '{linked.name}' in {out}",
+          file=sys.stderr)
+    return EXIT_OK
+
+
+register(Command(
+    name="generate",
+    help="generate RTL, system map, C header, FuseSoC core and Vivado block design",
+    description="Check the rtl components' sources (they must exist, and each module's ports must\n"
+                "match the ports its generated wrapper connects) and write every generated file\n"
+                "into the output folder; nothing is written if anything is wrong:\n"
+                "  <system>.core         FuseSoC core (targets lint, sim, synth, pynq_z1)\n"
+                "  <system>.map.json     system map\n"
+                "  c/<system>_map.h      C header: windows, slots, triggers, argument layouts\n"
+                "  rtl/*.v               component wrappers and the system top\n"
+                "  src/<component>/*.v   copies of the components' sources\n"
+                "  vivado/<system>_bd.tcl  PYNQ-Z1 block design\n"
+                "With --stub COMPONENT, write only a skeleton of that component's module.",
+    epilog="examples:\n"
+           "  pushpush generate examples/pingpong/system.yaml -o build/pingpong\n"
+           "  pushpush generate examples/pingpong --stub callee -o /tmp   # /tmp/pingpong_callee.v\n"
+           "  fusesoc --cores-root $(python -c 'import pushpush.resources as r; print(r.cores_dir())') \\\n"
+           "      --cores-root build/pingpong run --target lint pushpush:system:pingpong\n"
+           "\nexit status: 0 written, 1 the system or its sources are invalid, 2 unreadable input",
+    configure=_configure_generate,
+    run=_run_generate,
+))
+
+
+# --------------------------------------------------------------------------- build
+
+
+def _configure_build(p: argparse.ArgumentParser) -> None:
+    from .build.fusesoc import TARGETS
+
+    p.add_argument("file", metavar="SYSTEM_YAML", help="system description (or its directory)")
+    p.add_argument("--target", "-t", required=True, choices=TARGETS,
+                   help="lint (Verilator -Wall), sim (Icarus build), synth (Yosys xc7 resources), "
+                        "pynq_z1 (Vivado bitstream; project setup only without Vivado)")
+    p.add_argument("-o", "--output", metavar="DIR", help="output folder (default: build/<system>)")
+    p.add_argument("--overlays", metavar="DIR", default="pynq_overlays",
+                   help="pynq_z1: where <system>/<system>.bit and .hwh go (default: pynq_overlays)")
+    p.add_argument("--json", action="store_true", help="synth: print the resources as JSON")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="show the fusesoc command and all tool output (always in the log)")
+
+
+def _run_build(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+    import json
+
+    from .build.fusesoc import BuildError, build, resources_table
+    from .codegen.generate import GenerateError
+
+    spec, linked = _load(args.file)
+    out = Path(args.output or DEFAULT_OUT.format(system=linked.name))
+    progress = (lambda s: print(s, file=sys.stderr)) if args.json else print
+    try:
+        result = build(linked, out, args.target, spec=spec, overlays_dir=args.overlays,
+                       progress=progress, verbose=args.verbose)
+    except GenerateError as e:
+        return _fail(str(e), "generate failed")
+    except BuildError as e:
+        print(f"pushpush: error: {e}", file=sys.stderr)
+        return EXIT_INVALID
+    if result.resources:
+        if args.json:
+            print(json.dumps({k: {f: v for f, v in asdict(r).items() if f != "cells"}
+                              for k, r in result.resources.items()}, indent=2))
+        else:
+            print(f"resources of '{linked.name}' (Yosys synth_xilinx, xc7; estimates):")
+            print(resources_table(result.resources))
+    for note in result.notes:
+        print(f"pushpush: {note}", file=sys.stderr if args.json else sys.stdout)
+    return EXIT_OK
+
+
+register(Command(
+    name="build",
+    help="generate a system and build it with FuseSoC: lint, sim, synth or pynq_z1",
+    description="Generate the system into the output folder (as 'pushpush generate') and run\n"
+                "FuseSoC/Edalize on its core. Tool output goes to <out>/build/<target>.log,\n"
+                "whose path is printed when a step fails.\n"
+                "  lint     Verilator -Wall on the system top\n"
+                "  sim      build the Icarus simulation\n"
+                "  synth    Yosys synth_xilinx (xc7): LUT/FF/BRAM per component and in total\n"
+                "  pynq_z1  Vivado bitstream + .hwh into pynq_overlays/<system>/; without Vivado,\n"
+                "           only the project is set up and checked",
+    epilog="examples:\n"
+           "  pushpush build examples/pingpong --target lint\n"
+           "  pushpush build examples/pingpong --target synth -o build/pingpong\n"
+           "  pushpush build examples/pingpong --target pynq_z1\n"
+           "\nexit status: 0 built, 1 invalid input or a failed build, 2 unreadable input",
+    configure=_configure_build,
+    run=_run_build,
+))
+
+__all__ = ["DEFAULT_OUT"]

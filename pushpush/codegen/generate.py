@@ -1,0 +1,156 @@
+"""``pushpush generate``: every file of a system, from the linked model only.
+
+Output folder layout (``<out>``, for system ``<sys>``)::
+
+    <sys>.core                  FuseSoC CAPI2 core (targets lint, sim, synth, pynq_z1)
+    <sys>.map.json              the system map (pushpush.sysmap)
+    c/<sys>_map.h               C99 header: windows, slots, triggers, argument layouts
+    rtl/<comp>_wrapper.v        one wrapper per rtl component     (pushpush.codegen.rtl)
+    rtl/<sys>_top.v             the system top
+    src/<comp>/<file>.v         copies of the rtl components' sources (the YAML's 'sources')
+    vivado/<sys>_bd.tcl         PYNQ-Z1 block design (processing_system7 + the top)
+
+A system without rtl components gets only the map and the C header. Before anything is
+rendered, every rtl component's sources must exist and its module's ports (read with a
+Verilog parser, :mod:`pushpush.codegen.portcheck`) must match the ports the wrapper
+connects; otherwise :class:`GenerateError` lists every problem and nothing is written.
+Output is deterministic: the same linked model and the same sources give byte-identical
+files wherever the folder is.
+
+Example::
+
+    from pushpush.spec import load_system
+    from pushpush.link import link
+    from pushpush.codegen.generate import generate
+    spec = load_system("examples/pingpong/system.yaml")
+    written = generate(link(spec), "build/pingpong", spec=spec)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Optional
+
+from pushpush.link import LinkedSystem
+from pushpush.sysmap import to_json
+
+from . import rtl as _rtl
+from .chdr import header_path, render_c_header
+from .fusesoc import core_path, render_system_core, system_vlnv, user_source_copies
+from .portcheck import check_sources_exist, inspect_component
+from .render import GenerateError, write_tree
+from .vivado import bd_tcl_path, render_bd_tcl
+
+__all__ = ["GenerateError", "generate", "generate_files", "map_path", "write_stub",
+           "component_where", "stub_module_path"]
+
+
+def map_path(linked: LinkedSystem) -> str:
+    return f"{linked.name}.map.json"
+
+
+def component_where(linked: LinkedSystem, component: str, spec: Any = None) -> tuple[str, dict[str, str]]:
+    """(where the component is in the YAML, {source as written: where its entry is}).
+
+    With the :class:`~pushpush.spec.SystemSpec` the positions are ``file:line:column``;
+    without it, the YAML file's name."""
+    where = linked.source_file
+    sources: dict[str, str] = {}
+    comp_spec = spec.component(component) if spec is not None else None
+    if comp_spec is not None:
+        if comp_spec.loc is not None:
+            where = str(comp_spec.loc)
+        locs = getattr(comp_spec, "source_locs", None) or ()
+        for rel, loc in zip(linked.component(component).sources, locs):
+            if loc is not None:
+                sources[rel] = str(loc)
+    return where, sources
+
+
+def check_sources(linked: LinkedSystem, spec: Any = None) -> tuple[list[str], dict[str, set[str]]]:
+    """(problems, {component: port names its module declares}) for every rtl component."""
+    problems: list[str] = []
+    present: dict[str, set[str]] = {}
+    for c in _rtl.rtl_components(linked):
+        where, src_where = component_where(linked, c.name, spec)
+        found, ports = inspect_component(linked, c.name, _rtl.user_ports(c), where, src_where)
+        problems.extend(found)
+        if ports is not None:
+            present[c.name] = {p.name for p in ports.ports}
+    return problems, present
+
+
+def _read_source(path: Path) -> str:
+    return path.read_bytes().decode("utf-8", errors="replace")
+
+
+def generate_files(linked: LinkedSystem, spec: Any = None, check_ports: bool = True) -> dict[str, str]:
+    """Every output file as ``{relative POSIX path: text}`` (nothing is written).
+
+    ``spec`` (optional) gives YAML positions for messages. Raises :class:`GenerateError`
+    listing every problem (one per line)."""
+    problems = list(_rtl.check_names(linked))
+    present: Optional[dict[str, set[str]]] = None
+    if not problems:
+        if check_ports:
+            port_problems, present = check_sources(linked, spec)
+            problems += port_problems
+        else:
+            for c in _rtl.rtl_components(linked):
+                where, src_where = component_where(linked, c.name, spec)
+                problems += check_sources_exist(linked, c.name, where, src_where)
+    if problems:
+        raise GenerateError("\n".join(problems))
+
+    files: dict[str, str] = {}
+    rtl_files = _rtl.render_rtl(linked, present)
+    files.update(rtl_files)
+    files[map_path(linked)] = to_json(linked)
+    files[header_path(linked)] = render_c_header(linked)
+    if rtl_files:
+        copies = user_source_copies(linked)
+        for dest, src in copies.items():
+            files[dest] = _read_source(src)
+        files[bd_tcl_path(linked)] = render_bd_tcl(linked, system_vlnv(linked))
+        files[core_path(linked)] = render_system_core(linked, list(copies), list(rtl_files))
+    return dict(sorted(files.items()))
+
+
+def generate(linked: LinkedSystem, outdir: str | os.PathLike[str], spec: Any = None,
+             check_ports: bool = True) -> list[Path]:
+    """Generate every file into ``outdir`` atomically; returns the written paths (sorted).
+
+    Raises :class:`GenerateError` (and writes nothing) when the system cannot be generated.
+    """
+    files = generate_files(linked, spec=spec, check_ports=check_ports)
+    try:
+        return write_tree(files, outdir)
+    except OSError as e:
+        raise GenerateError(f"cannot write into '{outdir}': {e.strerror or e}") from None
+
+
+def stub_module_path(linked: LinkedSystem, component: str) -> str:
+    """``<module>.v``: the file name of a component's stub."""
+    comp = linked.component(component)
+    return f"{comp.module}.v"
+
+
+def write_stub(linked: LinkedSystem, component: str, target: str | os.PathLike[str],
+               force: bool = False) -> Path:
+    """Write ``component``'s skeleton module. ``target`` is a ``.v`` file or a folder (then
+    ``<folder>/<module>.v``). An existing file is kept unless ``force``."""
+    names = [c.name for c in linked.components]
+    if component not in names:
+        from pushpush.errors import did_you_mean
+        rtl = [c.name for c in _rtl.rtl_components(linked)]
+        hint = did_you_mean(component, names) or (
+            f"; rtl components: {', '.join(rtl)}" if rtl else "; the system has no rtl component")
+        raise GenerateError(f"{linked.source_file}: no component '{component}'{hint}")
+    text = _rtl.render_stub(linked, component)
+    t = Path(target)
+    path = t if t.suffix in (".v", ".sv") else t / stub_module_path(linked, component)
+    if path.exists() and not force:
+        raise GenerateError(f"'{path}' exists; not overwriting your module (use --force to replace it)")
+    write_tree({path.name: text}, path.parent)
+    return path

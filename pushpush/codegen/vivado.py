@@ -1,0 +1,145 @@
+"""The Vivado block-design tcl ``vivado/<system>_bd.tcl`` for the PYNQ-Z1.
+
+The design: ``processing_system7`` with the PYNQ-Z1 preset (the board files' preset when
+the project has the board part, else the board's values set explicitly), FCLK_CLK0 at the
+system's ``clock_mhz``, the generated system top as a module reference, M_AXI_GP0 (AXI3)
+through a SmartConnect into the top's ``s_axi``, the top's ``m_axi`` through a SmartConnect
+into S_AXI_GP0 toward the on-chip memory that holds the software windows, and the address
+map of the linked model (``assign_bd_address``). The block design's HDL wrapper
+(``<system>_bd_wrapper``) is made the project's top.
+
+Every number comes from the linked model; nothing is recomputed.
+"""
+
+from __future__ import annotations
+
+from pushpush.link import LinkedSystem
+
+from .render import GenerateError, generated_header, render_template
+from .rtl import rtl_components, top_module_name
+
+__all__ = [
+    "PYNQ_Z1_PART",
+    "PYNQ_Z1_PS7_PRESET",
+    "bd_design_name",
+    "bd_tcl_path",
+    "bd_wrapper_name",
+    "pl_address_block",
+    "render_bd_tcl",
+    "TOP_INSTANCE",
+]
+
+PYNQ_Z1_PART = "xc7z020clg400-1"
+#: Name of the system top's cell in the block design.
+TOP_INSTANCE = "system_top_0"
+
+#: PS7 settings of the PYNQ-Z1 (used when the board files are not installed).
+PYNQ_Z1_PS7_PRESET: tuple[tuple[str, str], ...] = (
+    ("PCW_PRESET_BANK0_VOLTAGE", "LVCMOS 3.3V"),
+    ("PCW_PRESET_BANK1_VOLTAGE", "LVCMOS 1.8V"),
+    ("PCW_CRYSTAL_PERIPHERAL_FREQMHZ", "50"),
+    ("PCW_APU_PERIPHERAL_FREQMHZ", "650"),
+    ("PCW_UIPARAM_DDR_PARTNO", "MT41K256M16 RE-125"),
+    ("PCW_UIPARAM_DDR_BUS_WIDTH", "16 Bit"),
+    ("PCW_UIPARAM_DDR_FREQ_MHZ", "525"),
+    ("PCW_QSPI_PERIPHERAL_ENABLE", "1"),
+    ("PCW_QSPI_GRP_SINGLE_SS_ENABLE", "1"),
+    ("PCW_ENET0_PERIPHERAL_ENABLE", "1"),
+    ("PCW_ENET0_ENET0_IO", "MIO 16 .. 27"),
+    ("PCW_ENET0_GRP_MDIO_ENABLE", "1"),
+    ("PCW_ENET0_GRP_MDIO_IO", "MIO 52 .. 53"),
+    ("PCW_SD0_PERIPHERAL_ENABLE", "1"),
+    ("PCW_SD0_SD0_IO", "MIO 40 .. 45"),
+    ("PCW_SD0_GRP_CD_ENABLE", "1"),
+    ("PCW_SD0_GRP_CD_IO", "MIO 47"),
+    ("PCW_UART0_PERIPHERAL_ENABLE", "1"),
+    ("PCW_UART0_UART0_IO", "MIO 14 .. 15"),
+    ("PCW_USB0_PERIPHERAL_ENABLE", "1"),
+    ("PCW_USB0_RESET_ENABLE", "1"),
+    ("PCW_USB0_RESET_IO", "MIO 46"),
+    ("PCW_GPIO_MIO_GPIO_ENABLE", "1"),
+)
+
+#: Zynq-7000 address ranges the PL can reach through S_AXI_GP0.
+_HIGH_OCM = (0xFFFC_0000, 0x1_0000_0000)
+_DDR = (0x0000_0000, 0x4000_0000)
+
+
+def bd_design_name(linked: LinkedSystem) -> str:
+    return f"{linked.name}_bd"
+
+
+def bd_wrapper_name(linked: LinkedSystem) -> str:
+    """The HDL wrapper Vivado makes of the block design: the bitstream's top."""
+    return f"{bd_design_name(linked)}_wrapper"
+
+
+def bd_tcl_path(linked: LinkedSystem) -> str:
+    return f"vivado/{bd_design_name(linked)}.tcl"
+
+
+def pl_address_block(linked: LinkedSystem) -> tuple[int, int]:
+    """(base, size) of the smallest power-of-two sized, size-aligned block holding every rtl
+    window: what the top's ``s_axi`` takes in the ARM's GP0 address map."""
+    rtl = rtl_components(linked)
+    lo = min(c.base for c in rtl)
+    hi = max(c.end for c in rtl)
+    size = 4096
+    while True:
+        base = lo // size * size
+        if base + size >= hi:
+            return base, size
+        size *= 2
+
+
+def _ps_target(linked: LinkedSystem) -> tuple[str, str]:
+    ps = linked.ps
+    if _HIGH_OCM[0] <= ps.base and ps.end <= _HIGH_OCM[1]:
+        return "*HIGH_OCM*", "the high on-chip memory, 0xFFFC0000 .. 0xFFFFFFFF"
+    if _DDR[0] <= ps.base and ps.end <= _DDR[1]:
+        return "*DDR_LOWOCM*", "DDR and low on-chip memory, 0x00000000 .. 0x3FFFFFFF"
+    raise GenerateError(
+        f"{linked.source_file}: regions.ps (0x{ps.base:08X}, size 0x{ps.size:X}) is neither in the "
+        f"Zynq's high on-chip memory (0xFFFC0000..0xFFFFFFFF) nor in DDR (below 0x40000000), so "
+        f"the PL cannot reach it through S_AXI_GP0; move regions.ps")
+
+
+def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
+    """The block-design tcl text (``vlnv``: the system core's name, for the comments)."""
+    rtl = rtl_components(linked)
+    if not rtl:
+        raise GenerateError(f"{linked.source_file}: system '{linked.name}' has no rtl component, "
+                            f"so there is no PL design to build")
+    base, size = pl_address_block(linked)
+    seg, target = _ps_target(linked)
+    sw = [c for c in linked.components if c.is_software]
+    names = [c.name for c in linked.components]
+    mhz = linked.clock_mhz
+    fclk = f"{mhz:g}"
+    ps_pl = (
+        ("PCW_FPGA0_PERIPHERAL_FREQMHZ", fclk),
+        ("PCW_EN_CLK0_PORT", "1"),
+        ("PCW_EN_RST0_PORT", "1"),
+        ("PCW_USE_M_AXI_GP0", "1"),
+        ("PCW_USE_S_AXI_GP0", "1"),
+    )
+    return render_template(
+        "vivado/bd.tcl.j2",
+        header=generated_header("#", linked.source_file),
+        sys=linked,
+        part=PYNQ_Z1_PART,
+        vlnv=vlnv,
+        design=bd_design_name(linked),
+        top=top_module_name(linked),
+        instance=TOP_INSTANCE,
+        fclk_mhz=fclk,
+        fclk_hz=str(int(round(mhz * 1_000_000))),
+        pl_block={"base": base, "size": size},
+        pl_windows=rtl,
+        ps_windows=sw,
+        name_width=max(len(n) for n in names),
+        ps_seg_pattern=seg,
+        ps_target=target,
+        ps_preset=PYNQ_Z1_PS7_PRESET,
+        ps_pl=ps_pl,
+    )

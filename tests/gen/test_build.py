@@ -1,0 +1,183 @@
+"""pushpush build: FuseSoC/Edalize lint, sim, synth and the pynq_z1 setup stage on a small
+generated system (tests/gen/fixtures/tiny: one rtl component, one python caller)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pushpush.build.fusesoc import (
+    BuildError,
+    TOTAL,
+    INFRA,
+    build,
+    fusesoc_command,
+    work_root,
+)
+from pushpush.cli import main
+from pushpush.link import link
+from pushpush.resources import cores_dir
+from pushpush.spec import load_system
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+TINY = FIXTURES / "tiny"
+
+needs_fusesoc = pytest.mark.skipif(shutil.which("fusesoc") is None, reason="needs fusesoc")
+
+
+def tiny():
+    spec = load_system(TINY / "system.yaml")
+    return spec, link(spec)
+
+
+def quiet(_: str) -> None:
+    pass
+
+
+@needs_fusesoc
+@pytest.mark.skipif(shutil.which("verilator") is None, reason="needs verilator")
+def test_lint(tmp_path: Path) -> None:
+    spec, linked = tiny()
+    lines: list[str] = []
+    result = build(linked, tmp_path / "out", "lint", spec=spec, progress=lines.append)
+    assert result.log == tmp_path / "out" / "build" / "lint.log"
+    assert "verilator" in result.log.read_text()
+    assert lines[0] == f"pushpush: generating tiny into {tmp_path / 'out'}"
+    assert "  INFO: Preparing pushpush:system:tiny:0.1.0" in lines
+
+
+@needs_fusesoc
+def test_fusesoc_command_line_works_by_hand(tmp_path: Path) -> None:
+    """The documented fusesoc command on a generated folder (no pushpush in between)."""
+    spec, linked = tiny()
+    assert main(["generate", str(TINY), "-o", str(tmp_path / "out"), "-q"]) == 0
+    cmd = ["fusesoc", "--cores-root", str(cores_dir()), "--cores-root", str(tmp_path / "out"),
+           "run", "--build-root", str(tmp_path / "b"), "--setup", "--build", "--target", "sim",
+           "pushpush:system:tiny"]
+    assert fusesoc_command(linked, tmp_path / "out", "sim", ("setup", "build"))[1:] == [
+        *cmd[1:5], "run", "--build-root", str(tmp_path / "out" / "build"), *cmd[8:]]
+    proc = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (tmp_path / "b" / "pushpush_system_tiny_0.1.0" / "sim" / "pushpush_system_tiny_0.1.0").exists()
+
+
+@needs_fusesoc
+@pytest.mark.skipif(shutil.which("iverilog") is None, reason="needs iverilog")
+def test_sim_builds(tmp_path: Path) -> None:
+    spec, linked = tiny()
+    result = build(linked, tmp_path / "out", "sim", spec=spec, progress=quiet)
+    assert (result.work_root / "pushpush_system_tiny_0.1.0").is_file()  # the vvp image
+
+
+@needs_fusesoc
+@pytest.mark.skipif(shutil.which("yosys") is None, reason="needs yosys")
+def test_synth_resources(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", str(TINY), "--target", "synth", "-o", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    table = out[out.index("resources of 'tiny'"):].splitlines()
+    assert table[0] == "resources of 'tiny' (Yosys synth_xilinx, xc7; estimates):"
+    assert table[1].split() == ["LUT", "FF", "LUTRAM", "BRAM36", "DSP"]
+    rows = {ln.split()[0]: [float(x) for x in ln.split()[1:]] for ln in table[2:]
+            if ln.strip() and not ln.strip().startswith("-")}
+    assert set(rows) >= {"acc", INFRA, TOTAL}
+    assert rows["acc"][0] > 0 and rows["acc"][1] > 0 and rows[INFRA][0] > 0
+    # the rows add up to the total
+    for col in range(5):
+        assert rows["acc"][col] + rows[INFRA][col] == rows[TOTAL][col]
+
+
+@needs_fusesoc
+@pytest.mark.skipif(shutil.which("vivado") is not None, reason="Vivado present: would build")
+def test_pynq_z1_setup_without_vivado(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", str(TINY), "--target", "pynq_z1", "-o", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "Vivado is needed for the bitstream and 'vivado' is not on PATH" in out
+    spec, linked = tiny()
+    root = work_root(linked, tmp_path / "out", "pynq_z1")
+    project = (root / "pushpush_system_tiny_0.1.0.tcl").read_text()
+    assert "set_property part xc7z020clg400-1 [current_project]" in project
+    assert "source {src/pushpush_system_tiny_0.1.0/vivado/tiny_bd.tcl}" in project
+    assert "read_verilog {src/pushpush_system_tiny_0.1.0/rtl/tiny_top.v}" in project
+    assert "read_verilog {src/pushpush_system_tiny_0.1.0/src/acc/tiny_acc.v}" in project
+    assert "set_property top tiny_bd_wrapper [current_fileset]" in project
+    # the block design: PS7, the top as a module reference, GP0 in, S_AXI_GP0 out, addresses
+    bd = (root / "src" / "pushpush_system_tiny_0.1.0" / "vivado" / "tiny_bd.tcl").read_text()
+    acc = linked.component("acc")
+    assert "create_bd_cell -type ip -vlnv xilinx.com:ip:processing_system7:5.5 processing_system7_0" in bd
+    assert "create_bd_cell -type module -reference tiny_top system_top_0" in bd
+    assert "CONFIG.PCW_FPGA0_PERIPHERAL_FREQMHZ {100}" in bd
+    assert "CONFIG.PCW_USE_M_AXI_GP0 {1}" in bd and "CONFIG.PCW_USE_S_AXI_GP0 {1}" in bd
+    assert ("connect_bd_intf_net [get_bd_intf_pins processing_system7_0/M_AXI_GP0] "
+            "[get_bd_intf_pins axi_gp0_to_pl/S00_AXI]") in bd
+    assert ("connect_bd_intf_net [get_bd_intf_pins axi_gp0_to_pl/M00_AXI] "
+            "[get_bd_intf_pins system_top_0/s_axi]") in bd
+    assert ("connect_bd_intf_net [get_bd_intf_pins axi_pl_to_ps/M00_AXI] "
+            "[get_bd_intf_pins processing_system7_0/S_AXI_GP0]") in bd
+    assert re.search(r"assign_bd_address -target_address_space \[get_bd_addr_spaces "
+                     r"processing_system7_0/Data\] \\\n  -offset 0x43C00000 -range 0x00001000 \\\n"
+                     r"  \[get_bd_addr_segs system_top_0/s_axi/\*\] -force", bd)
+    assert acc.base == 0x43C00000 and acc.size == 0x1000
+    assert f"#     acc  0x{acc.base:08X} .. 0x{acc.end - 1:08X}  (4096 bytes)" in bd
+    assert 'get_bd_addr_segs -filter {NAME =~ "*HIGH_OCM*"} processing_system7_0/S_AXI_GP0/*' in bd
+    assert "make_wrapper -files $bd_file -top" in bd
+
+
+@needs_fusesoc
+@pytest.mark.skipif(shutil.which("verilator") is None, reason="needs verilator")
+def test_failed_build_prints_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    d = tmp_path / "tiny"
+    shutil.copytree(TINY, d)
+    v = d / "rtl" / "tiny_acc.v"
+    # an unused signal: Verilator -Wall warns, lint fails
+    v.write_text(v.read_text().replace("assign add_ready", "wire spare = add_x[0];\nassign add_ready"))
+    assert main(["build", str(d), "--target", "lint", "-o", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    log = tmp_path / "out" / "build" / "lint.log"
+    assert f"full tool output: {log}" in err
+    assert "lint failed (fusesoc exit status 1)" in err
+    assert "spare" in log.read_text()
+
+
+def test_unknown_target_and_software_only(tmp_path: Path) -> None:
+    spec, linked = tiny()
+    with pytest.raises(BuildError, match="unknown target 'bitstream'"):
+        build(linked, tmp_path, "bitstream", progress=quiet)
+
+
+FAKE_VIVADO = """#!/bin/sh
+# a stand-in for Vivado: makes the files the real one would
+case "$*" in
+  *-version*) echo "Vivado v2023.2 (64-bit)";;
+  *_run.tcl*)
+    name=$(basename "$(ls *.xpr)" .xpr)
+    echo bitstream > "$name.bit"
+    mkdir -p "$name.gen/sources_1/bd/tiny_bd/hw_handoff"
+    echo "<hwh/>" > "$name.gen/sources_1/bd/tiny_bd/hw_handoff/tiny_bd.hwh";;
+  *-source*)
+    for a in "$@"; do case "$a" in *.tcl) touch "${a%.tcl}.xpr";; esac; done;;
+esac
+"""
+
+
+@needs_fusesoc
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_pynq_z1_with_vivado_collects_overlay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """With 'vivado' on PATH the bitstream is built and .bit/.hwh land in the overlay folder
+    (a stand-in script plays Vivado here)."""
+    fake = tmp_path / "bin" / "vivado"
+    fake.parent.mkdir()
+    fake.write_text(FAKE_VIVADO)
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}:{__import__('os').environ['PATH']}")
+    overlays = tmp_path / "overlays"
+    assert main(["build", str(TINY), "--target", "pynq_z1", "-o", str(tmp_path / "out"),
+                 "--overlays", str(overlays)]) == 0
+    out = capsys.readouterr().out
+    assert f"overlay for PYNQ: {overlays / 'tiny' / 'tiny.bit'}, {overlays / 'tiny' / 'tiny.hwh'}" in out
+    assert (overlays / "tiny" / "tiny.bit").read_text() == "bitstream\n"
+    assert (overlays / "tiny" / "tiny.hwh").read_text() == "<hwh/>\n"
