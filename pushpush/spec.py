@@ -144,6 +144,8 @@ class ComponentSpec:
     runtime_words: int = DEFAULT_RUNTIME_WORDS
     loc: Optional[Location] = field(default=None, compare=False, repr=False)
     window_loc: Optional[Location] = field(default=None, compare=False, repr=False)
+    #: Where each entry of ``sources`` stands in the YAML (same order).
+    source_locs: tuple[Location, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def is_software(self) -> bool:
@@ -696,6 +698,7 @@ class _Loader:
 
         module: Optional[str] = None
         sources: list[Path] = []
+        source_locs: list[Location] = []
         if kind == "rtl":
             if "module" not in by_key:
                 self.error(name_node, f"rtl {what} has no 'module'; add 'module: <Verilog module name>'")
@@ -711,7 +714,7 @@ class _Loader:
                 self.error(name_node, f"rtl {what} has no 'sources'; list the Verilog files that "
                                       f"define its module, e.g. sources: [rtl/{module or name}.v]")
             else:
-                sources = self.sources(by_key["sources"][1], what)
+                sources, source_locs = self.sources(by_key["sources"][1], what)
 
         exports: list[ExportSpec] = []
         if "exports" in by_key and not _is_null(by_key["exports"][1]):
@@ -749,22 +752,25 @@ class _Loader:
         return ComponentSpec(
             name=name, kind=kind, module=module, sources=tuple(sources), exports=tuple(exports),
             imports=tuple(imports), window=window, abe=abe, runtime_words=runtime_words,
-            loc=cloc, window_loc=window_loc,
+            loc=cloc, window_loc=window_loc, source_locs=tuple(source_locs),
         )
 
-    def sources(self, node: Node, what: str) -> list[Path]:
+    def sources(self, node: Node, what: str) -> tuple[list[Path], list[Location]]:
+        """The sources' absolute paths and where each stands in the YAML."""
         if not isinstance(node, SequenceNode):
             self.error(node, f"sources of {what} must be a list of paths, not "
                              f"{self._describe(node)}; e.g. sources: [rtl/fir_core.v]")
-            return []
+            return [], []
         if not node.value:
             self.error(node, f"sources of {what} is empty; list the Verilog files, e.g. [rtl/fir_core.v]")
         out: list[Path] = []
+        locs: list[Location] = []
         for item in node.value:
             s = self.get_str(item, f"a source of {what}", "rtl/fir_core.v")
             if s is not None:
                 out.append(Path(os.path.normpath(os.path.join(self.base_dir, s))))
-        return out
+                locs.append(self.loc(item))
+        return out, locs
 
     def exports(self, node: Node, comp: str) -> list[ExportSpec]:
         items = self.mapping(node, f"exports of component '{comp}'", item="export")

@@ -61,7 +61,7 @@ def component_where(linked: LinkedSystem, component: str, spec: Any = None) -> t
     if comp_spec is not None:
         if comp_spec.loc is not None:
             where = str(comp_spec.loc)
-        locs = getattr(comp_spec, "source_locs", None) or ()
+        locs = comp_spec.source_locs
         for rel, loc in zip(linked.component(component).sources, locs):
             if loc is not None:
                 sources[rel] = str(loc)

@@ -187,7 +187,7 @@ def test_missing_source(tmp_path: Path) -> None:
     (d / "rtl" / "tiny_acc.v").unlink()
     yaml = d / "system.yaml"
     assert generate_errors(yaml, tmp_path / "out") == [
-        f"{yaml}:7:3: source 'rtl/tiny_acc.v' of component 'acc' does not exist (looked for "
+        f"{yaml}:10:15: source 'rtl/tiny_acc.v' of component 'acc' does not exist (looked for "
         f"{d / 'rtl' / 'tiny_acc.v'}); fix the path, or write the module: 'pushpush generate "
         f"--stub acc system.yaml -o rtl/tiny_acc.v' writes a skeleton with the expected ports"]
 
