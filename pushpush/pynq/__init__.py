@@ -1,0 +1,139 @@
+"""pushpush through PYNQ: the same user code on a PYNQ-Z1 and on a simulated board.
+
+* :func:`load` / :class:`PushPushOverlay`: a ``pynq.Overlay`` of a pushpush system whose
+  attributes are the system's functions (``ol.mixer.mix(...)``, ``ol.export("neg", fn)``).
+* :mod:`.simdevice`: :class:`SimDevice`, the PYNQ device that is the simulated board (the
+  default when there is no board; ``PUSHPUSH_BOARD=sim|pynq`` forces the choice). Importing
+  this package registers it, so import it before PYNQ's first ``Overlay``/``MMIO``.
+* :mod:`.hwh` and :mod:`.simbit`: the ``.hwh`` and the simulation ``.bit`` of a system.
+* :mod:`.board`: the runtime backend over PYNQ (MMIO / mapped memory); :mod:`.driver`: the
+  ``DefaultIP`` driver bound by VLNV; :mod:`.bridge`: the simulator process and its bridge.
+
+Example (laptop or board alike)::
+
+    import pushpush.pynq as ppq
+    ol = ppq.load("examples/pingpong/system.yaml")   # simulated board: generates + starts it
+    print(ol.callee.f(41))                           # a Verilog function, called from Python
+    ol.free()
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Optional
+
+from .bridge import SimulatorError
+from .hwh import render_hwh
+from .simbit import map_path_for, read_manifest, write_sim_overlay
+
+try:  # PYNQ is optional: hwh/simbit work without it
+    import pynq.pl_server as _pynq  # noqa: F401  (a bare 'pynq' may be a namespace package)
+except ImportError:  # pragma: no cover
+    _pynq = None
+
+__all__ = ["load", "PushPushOverlay", "SimDevice", "SimulatorError", "render_hwh",
+           "write_sim_overlay", "read_manifest", "sim_wanted"]
+
+if _pynq is not None:
+    from pynq import Overlay
+
+    from .driver import PushPushIP, register_driver, top_vlnv_of_hwh
+    from .simdevice import SimDevice, sim_wanted
+
+    class PushPushOverlay(Overlay):
+        """A ``pynq.Overlay`` of a pushpush system (``.bit`` + ``.hwh`` + ``.map.json``).
+
+        Attribute access falls through to the system's functions, as seen by software
+        component ``component`` (default: the first python component): ``ol.callee.f(3)``,
+        ``ol.export("log", fn)``, ``ol.runtime()``. ``free()`` stops the serve threads and,
+        on the simulated board, the simulator."""
+
+        def __init__(self, bitfile_name: str, component: Optional[str] = None,
+                     download: bool = True, **kwargs: Any) -> None:
+            hwh = Path(bitfile_name).with_suffix(".hwh")
+            vlnv = top_vlnv_of_hwh(hwh) if hwh.exists() else None
+            if vlnv:
+                register_driver(vlnv)
+            self._pp_component = component
+            super().__init__(str(bitfile_name), download=download, **kwargs)
+
+        @property
+        def system(self) -> "PushPushIP":
+            from .hwh import system_top_instance
+            return getattr(self._ip_map, system_top_instance())
+
+        def runtime(self, component: Optional[str] = None, **kwargs: Any) -> Any:
+            return self.system.runtime(component or self._pp_component, **kwargs)
+
+        def export(self, name: str, fn: Any = None) -> Any:
+            rt = self.runtime()
+            result = rt.export(name, fn)
+            rt.start()
+            return result
+
+        def __getattr__(self, key: str) -> Any:
+            if key.startswith("_"):
+                raise AttributeError(key)
+            try:
+                return super().__getattr__(key)
+            except AttributeError:
+                return getattr(self.runtime(), key)
+
+        def free(self) -> None:
+            loaded = self.is_loaded()
+            try:
+                if "system_top_0" in self._ip_map.__dict__:
+                    self.system.close()
+            finally:
+                super().free()
+                if loaded and isinstance(self.device, SimDevice):
+                    self.device.stop()
+
+        def __enter__(self) -> "PushPushOverlay":
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.free()
+
+    def load(target: Any, *, component: Optional[str] = None, outdir: Optional[str] = None,
+             simulator: Optional[str] = None, download: bool = True, **kwargs: Any) -> PushPushOverlay:
+        """Load a pushpush system through PYNQ and return its overlay.
+
+        ``target`` is a ``<system>.bit`` (built with Vivado for the board, or a simulation
+        bitstream from :func:`write_sim_overlay`), a system YAML file or a linked system.
+        From YAML/a linked system the simulated board's overlay is generated into ``outdir``
+        (default: a fresh temporary folder) and loaded, which needs the simulated board.
+        """
+        if isinstance(target, (str, os.PathLike)) and Path(target).suffix == ".bit":
+            bit = Path(target)
+            if simulator:   # the simulated board reads it at download
+                os.environ["PUSHPUSH_SIM"] = simulator
+        else:
+            from pushpush.link import LinkedSystem, link
+            from pushpush.spec import load_system
+
+            spec = None
+            if isinstance(target, LinkedSystem):
+                linked = target
+            else:
+                spec = load_system(str(target))
+                linked = link(spec)
+            if not sim_wanted():
+                raise RuntimeError(
+                    "a board is present: load the system's Vivado build (<system>.bit with its "
+                    ".hwh and .map.json), or set PUSHPUSH_BOARD=sim for the simulated board")
+            out = Path(outdir) if outdir else Path(tempfile.mkdtemp(prefix=f"pushpush-{linked.name}-"))
+            bit = write_sim_overlay(linked, out, simulator=simulator or "icarus", spec=spec)
+        return PushPushOverlay(str(bit), component=component, download=download, **kwargs)
+else:  # pragma: no cover
+    SimDevice = None  # type: ignore[assignment]
+
+    def sim_wanted() -> bool:  # type: ignore[misc]
+        return False
+
+    def load(*args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
+        raise ImportError("pushpush.pynq.load needs PYNQ: pip install 'pushpush[pynq]'")
+
+    PushPushOverlay = None  # type: ignore[assignment,misc]

@@ -1,0 +1,152 @@
+"""The runtime backend through PYNQ: the same code on a PYNQ-Z1 and on the simulated board.
+
+:class:`PynqBackend` is a :class:`~pushpush.runtime.backend.SyncBackend` for one software
+component of a loaded overlay:
+
+* ``read_local``/``write_local``: the component's window in the ``ps`` region (the ARM's
+  on-chip memory, as in the paper), mapped once with ``device.mmap`` as a uint32 numpy view
+  (``/dev/mem`` on the board, shared memory on the simulated board): polling is a numpy
+  read, never bus traffic.
+* ``write``: a call or a return into the PL goes through a ``pynq.MMIO`` over the system
+  top's address block (``ip_dict["system_top_0"]``). On the board (``MEMORY_MAPPED``) the
+  words are stored through the MMIO's numpy ``array`` view: the argument words as one
+  slice assignment, then the trigger word last (one store each; ``MMIO.write`` costs about
+  30 us per call on a PYNQ-Z1, far too slow for a call path). On the simulated board
+  (``REGISTER_RW``) the whole burst is one ``MMIO.write(offset, bytes)``, which PYNQ hands to
+  the device as one ``write_registers`` call: one AXI burst, whose SLVERR/DECERR response
+  raises :class:`~pushpush.protocol.BusWriteError` (a busy slot is retried by the runtime).
+  Writes into the ``ps`` region (a software callee on the ARM) are stores into the mapped
+  on-chip memory.
+* ``sleep``: a short ``time.sleep`` between polling sweeps. Every 50 ms it checks that the
+  overlay is still the loaded one (else :class:`OverlayReplaced`) and, on the simulated
+  board, that the simulator runs (else :class:`~pushpush.pynq.bridge.SimulatorError`), so a
+  call waiting for a reply fails with that error instead of timing out; a serve thread
+  logs it once and idles until the overlay's ``free()`` stops it.
+
+Example::
+
+    import pynq
+    from pushpush.pynq.board import PynqBackend
+    ol = pynq.Overlay("build/hof/hof.bit")
+    backend = PynqBackend(linked, "host", ol.device, pl=ol.ip_dict["system_top_0"])
+    rt = SyncRuntime(linked, "host", backend)
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any, Mapping, Optional
+
+import numpy as np
+
+from pushpush.link import LinkedSystem
+from pushpush.protocol import BusWriteError
+
+__all__ = ["PynqBackend", "OverlayReplaced", "DEFAULT_POLL_S"]
+
+log = logging.getLogger("pushpush.pynq")
+
+#: Pause between two polling sweeps (seconds).
+DEFAULT_POLL_S = 20e-6
+
+
+class OverlayReplaced(RuntimeError):
+    """The overlay a runtime was made for is no longer the one loaded."""
+
+
+class PynqBackend:
+    """Backend of software component ``component`` over PYNQ (see the module docstring).
+
+    ``pl`` is the system top's ``ip_dict`` entry (``phys_addr``, ``addr_range``); without it
+    the backend covers only the ``ps`` region (a system of software components only)."""
+
+    def __init__(self, linked: LinkedSystem, component: str, device: Any,
+                 pl: Optional[Mapping[str, Any]] = None, *, poll_s: Optional[float] = None) -> None:
+        from pynq import MMIO
+
+        self.linked = linked
+        self.component = linked.component(component)
+        if not self.component.is_software:
+            raise ValueError(f"component '{component}' is {self.component.kind}, not software: "
+                             "only software components run on the ARM")
+        self.device = device
+        ps = linked.ps
+        self.ps_base, self.ps_size = ps.base, ps.size
+        self.ps = device.mmap(ps.base, ps.size)
+        self.pl_base = self.pl_size = 0
+        self.pl_mmio = None
+        self.pl_array: Optional[np.ndarray] = None
+        if pl is not None:
+            self.pl_base, self.pl_size = int(pl["phys_addr"]), int(pl["addr_range"])
+            self.pl_mmio = MMIO(self.pl_base, self.pl_size, device=device)
+            if device.has_capability("MEMORY_MAPPED"):
+                self.pl_array = self.pl_mmio.array
+        self.simulated = hasattr(device, "check")
+        # the simulated board answers in milliseconds: poll less often there
+        self.poll_s = (DEFAULT_POLL_S * (25 if self.simulated else 1)) if poll_s is None else poll_s
+        self._next_check = 0.0
+        self._reported = False
+        self._timestamp = getattr(device, "timestamp", None)
+
+    # ------------------------------------------------------------------ backend interface
+
+    def write(self, address: int, words: Sequence[int]) -> None:
+        n = len(words)
+        if n == 0:
+            return
+        if self.ps_base <= address and address + 4 * n <= self.ps_base + self.ps_size:
+            i = (address - self.ps_base) >> 2
+            self._store(self.ps, i, words)
+            return
+        if self.pl_mmio is not None and self.pl_base <= address and address + 4 * n <= self.pl_base + self.pl_size:
+            off = address - self.pl_base
+            if self.pl_array is not None:
+                self._store(self.pl_array, off >> 2, words)
+            else:
+                self.pl_mmio.write(off, np.asarray(words, dtype="<u4").tobytes())
+            return
+        raise BusWriteError(address, n, "DECERR")
+
+    @staticmethod
+    def _store(array: np.ndarray, i: int, words: Sequence[int]) -> None:
+        n = len(words)
+        if n > 1:
+            array[i:i + n - 1] = np.asarray(words[:-1], dtype=np.uint32)
+        array[i + n - 1] = np.uint32(words[-1])   # the trigger word last
+
+    def read_local(self, address: int, count: int) -> list[int]:
+        i = (address - self.ps_base) >> 2
+        return self.ps[i:i + count].tolist()
+
+    def write_local(self, address: int, words: Sequence[int]) -> None:
+        i = (address - self.ps_base) >> 2
+        self.ps[i:i + len(words)] = np.asarray(words, dtype=np.uint32)
+
+    def _check(self) -> None:
+        if getattr(self.device, "timestamp", None) != self._timestamp:
+            raise OverlayReplaced("the overlay of this runtime was freed or replaced by another "
+                                  "download; load it again")
+        if self.simulated:
+            self.device.check()
+
+    def sleep(self) -> None:
+        now = time.monotonic()
+        if now >= self._next_check:
+            self._next_check = now + 0.05
+            try:
+                self._check()
+            except Exception as e:
+                # a serve thread idles (the overlay's free() stops it); a caller waiting
+                # for a reply gets the error (the simulator's, or OverlayReplaced)
+                if not threading.current_thread().name.startswith("pushpush-serve-"):
+                    raise
+                if not self._reported:
+                    self._reported = True
+                    log.error("%s: serving stops: %s", self.component.name,
+                              str(e).splitlines()[0])
+                time.sleep(0.2)
+                return
+        time.sleep(self.poll_s)

@@ -1,0 +1,122 @@
+"""The PYNQ driver of a pushpush system top, bound by VLNV.
+
+PYNQ gives every addressable IP of an overlay a driver: the ``DefaultIP`` subclass whose
+``bindto`` lists the IP's VLNV. A system top is a module reference in the block design, so
+its VLNV is ``xilinx.com:module_ref:<system>_top:1.0`` (:func:`pushpush.pynq.hwh.module_ref_vlnv`);
+:func:`register_driver` makes and registers the driver class for one top (before the
+``Overlay`` is made: PYNQ assigns drivers when it reads the ``.hwh``). Then
+``overlay.system_top_0`` is a :class:`PushPushIP`, which offers the system's functions to
+a software component (by default the system's first ``python`` component)::
+
+    ol = pynq.Overlay("hof.bit")                   # after register_driver("hof_top")
+    ol.system_top_0.mixer.mix(1, 2, 3, True)        # an import of 'host'
+    ol.system_top_0.export("neg", lambda x: -x)     # serve an export of 'host'
+    rt = ol.system_top_0.runtime("host")            # the SyncRuntime itself
+
+The linked model comes from ``<system>.map.json`` next to the ``.bit``.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any, Optional
+from xml.etree import ElementTree
+
+from pynq import DefaultIP
+
+from pushpush.runtime import SyncRuntime
+from pushpush.sysmap import from_json
+
+from .board import PynqBackend
+from .hwh import module_ref_vlnv, system_top_instance
+from .simbit import map_path_for
+
+__all__ = ["PushPushIP", "register_driver", "top_vlnv_of_hwh"]
+
+_drivers: dict[str, type] = {}
+_lock = threading.Lock()
+
+
+def top_vlnv_of_hwh(hwh: str | Path) -> Optional[str]:
+    """The VLNV of the system top cell (``system_top_0``) in a ``.hwh``, or None."""
+    root = ElementTree.parse(str(hwh)).getroot()
+    for m in root.iter("MODULE"):
+        if m.get("INSTANCE") == system_top_instance():
+            return m.get("VLNV")
+    return None
+
+
+def register_driver(top_or_vlnv: str) -> type:
+    """The :class:`PushPushIP` subclass bound to a system top (module name or VLNV)."""
+    vlnv = top_or_vlnv if top_or_vlnv.count(":") == 3 else module_ref_vlnv(top_or_vlnv)
+    with _lock:
+        cls = _drivers.get(vlnv)
+        if cls is None:
+            name = "PushPush_" + vlnv.split(":")[2]
+            cls = type(name, (PushPushIP,), {"bindto": [vlnv], "__module__": __name__})
+            _drivers[vlnv] = cls
+        return cls
+
+
+class PushPushIP(DefaultIP):
+    """Driver of a pushpush system top: runtimes of its software components over PYNQ."""
+
+    def __init__(self, description: dict[str, Any]) -> None:
+        super().__init__(description)
+        self.description = description
+        self._runtimes: dict[str, SyncRuntime] = {}
+        self._linked = None
+
+    @property
+    def linked(self) -> Any:
+        if self._linked is None:
+            bit = getattr(self.device, "bitfile_name", "")
+            path = map_path_for(bit) if bit else None
+            if path is None or not path.exists():
+                raise FileNotFoundError(
+                    f"no system map next to the bitstream ('{path}'): copy <system>.map.json "
+                    "(from pushpush generate) next to <system>.bit")
+            self._linked = from_json(path.read_text(), base_dir=path.parent)
+        return self._linked
+
+    def default_component(self) -> str:
+        sw = [c for c in self.linked.components if c.kind == "python"]
+        if not sw:
+            raise ValueError(f"system '{self.linked.name}' has no python component")
+        return sw[0].name
+
+    def runtime(self, component: Optional[str] = None, **kwargs: Any) -> SyncRuntime:
+        """The :class:`SyncRuntime` of ``component`` (made once, with a PYNQ backend)."""
+        component = component or self.default_component()
+        rt = self._runtimes.get(component)
+        if rt is None:
+            backend = PynqBackend(self.linked, component, self.device, pl=self.description,
+                                  poll_s=kwargs.pop("poll_s", None))
+            rt = self._runtimes[component] = SyncRuntime(self.linked, component, backend, **kwargs)
+        return rt
+
+    def export(self, name: str, fn: Any = None) -> Any:
+        """Serve an export of the default component (starts its serve thread)."""
+        rt = self.runtime()
+        result = rt.export(name, fn)
+        rt.start()
+        return result
+
+    def close(self) -> None:
+        """Stop every runtime's serve thread."""
+        for rt in self._runtimes.values():
+            rt.stop()
+
+    def __getattr__(self, key: str) -> Any:
+        if key.startswith("_") or key in ("description", "device", "mmio"):
+            raise AttributeError(key)
+        return getattr(self.runtime(), key)
+
+    def __dir__(self) -> list[str]:
+        names = set(super().__dir__())
+        try:
+            names |= {c.name for c in self.linked.components}
+        except Exception:
+            pass
+        return sorted(names)

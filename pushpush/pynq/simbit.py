@@ -1,0 +1,159 @@
+"""The simulated board's overlay files: what stands in for the ``.bit``.
+
+:func:`write_sim_overlay` writes, for a linked system, the folder PYNQ loads::
+
+    <system>.bit        a "simulation bitstream": a Xilinx .bit header (design, part, date)
+                        whose data is a JSON manifest of the simulation (top module, Verilog
+                        sources relative to this folder, simulator, clock), so PYNQ's
+                        Bitstream/Overlay classes accept it and the simulated device knows
+                        what to simulate
+    <system>.hwh        the hardware handoff (pushpush.pynq.hwh), read by PYNQ's own parser
+    <system>.map.json   the system map (the pushpush driver reads the linked model from it)
+    <system>.dtbo       an empty marker: PYNQ 4.0's ``Overlay.free()`` only removes the
+                        overlay's device tree, which is how the simulated device hears of it
+                        (used only by the simulated device; never copy this folder to a board)
+    rtl/, src/, ...     the generated system (pushpush generate), when no sources are given
+
+A real Vivado ``.bit`` has no manifest; the simulated device refuses it with a message
+saying how to make a simulation bitstream.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from pushpush import __version__
+from pushpush.link import LinkedSystem
+
+__all__ = ["MAGIC", "SimManifest", "is_sim_bitstream", "read_manifest", "write_sim_bitstream",
+           "write_sim_overlay", "map_path_for", "NotASimBitstream"]
+
+MAGIC = b"PUSHPUSH-SIM-BITSTREAM\n"
+_HEADER = bytes.fromhex("0009 0ff00ff00ff00ff000 0001".replace(" ", ""))
+
+
+class NotASimBitstream(ValueError):
+    """The file is not a simulation bitstream (e.g. a real one from Vivado)."""
+
+
+SimManifest = dict  # {"format", "version", "system", "top", "sources", "simulator", ...}
+
+
+def _field(key: bytes, text: str) -> bytes:
+    data = text.encode("ascii") + b"\0"
+    return key + struct.pack(">H", len(data)) + data
+
+
+def write_sim_bitstream(path: str | os.PathLike[str], manifest: dict[str, Any]) -> Path:
+    """Write a simulation bitstream: a valid .bit header around the JSON manifest."""
+    body = MAGIC + json.dumps(manifest, indent=1, sort_keys=True).encode() + b"\n"
+    design = f"{manifest.get('system', 'system')}_bd_wrapper;UserID=0XFFFFFFFF;Version=pushpush-{__version__}-sim"
+    data = (_HEADER + _field(b"a", design) + _field(b"b", "7z020clg400")
+            + _field(b"c", "1970/01/01") + _field(b"d", "00:00:00")
+            + b"e" + struct.pack(">I", len(body)) + body)
+    p = Path(path)
+    p.write_bytes(data)
+    return p
+
+
+def _bit_data(raw: bytes) -> bytes:
+    """The data field of a .bit file (the same walk as PYNQ's parse_bit_header)."""
+    try:
+        offset = 2 + struct.unpack(">h", raw[0:2])[0] + 2
+        while True:
+            key = raw[offset]
+            offset += 1
+            if key == 0x65:
+                length = struct.unpack(">I", raw[offset:offset + 4])[0]
+                return raw[offset + 4: offset + 4 + length]
+            length = struct.unpack(">H", raw[offset:offset + 2])[0]
+            offset += 2 + length
+    except (IndexError, struct.error):
+        raise NotASimBitstream("not a .bit file (no header)") from None
+
+
+def is_sim_bitstream(path: str | os.PathLike[str]) -> bool:
+    try:
+        return _bit_data(Path(path).read_bytes()).startswith(MAGIC)
+    except (OSError, NotASimBitstream):
+        return False
+
+
+def read_manifest(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The manifest of a simulation bitstream, with ``sources`` made absolute."""
+    p = Path(path).resolve()
+    data = _bit_data(p.read_bytes())
+    if not data.startswith(MAGIC):
+        raise NotASimBitstream(
+            f"'{p}' is a real bitstream, not a simulation bitstream: the simulated board "
+            "cannot run it. Make one from the system with pushpush.pynq.write_sim_overlay("
+            "linked, folder) (or pushpush.pynq.load(system_yaml)), or run on a PYNQ-Z1.")
+    manifest = json.loads(data[len(MAGIC):])
+    manifest["sources"] = [str((p.parent / s).resolve()) for s in manifest["sources"]]
+    return manifest
+
+
+def map_path_for(bitfile: str | os.PathLike[str]) -> Path:
+    """``<system>.map.json`` next to ``<system>.bit``."""
+    p = Path(bitfile)
+    return p.with_name(p.stem + ".map.json")
+
+
+def _generated_sources(linked: LinkedSystem, outdir: Path, spec: Any = None) -> tuple[str, list[Path]]:
+    from pushpush.build.synth import SynthError, core_sources
+    from pushpush.codegen.generate import generate
+    from pushpush.codegen.rtl import core_dependencies, top_module_name
+    from pushpush.resources import cores_dir
+
+    written = generate(linked, outdir, spec=spec)
+    files: list[Path] = []
+    for core in core_dependencies():
+        try:
+            found, _ = core_sources(core)
+            files += [Path(f) for f in found]
+        except SynthError:
+            files += sorted((cores_dir() / core).glob("*.v"))
+    files += [w for w in written if w.suffix == ".v"]
+    return top_module_name(linked), files
+
+
+def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
+                      top: Optional[str] = None,
+                      sources: Optional[Sequence[str | os.PathLike[str]]] = None,
+                      simulator: str = "icarus", parameters: Optional[dict[str, Any]] = None,
+                      spec: Any = None, hwh_options: Optional[dict[str, Any]] = None) -> Path:
+    """Write the simulated board's overlay folder for ``linked``; returns the ``.bit`` path.
+
+    Without ``sources`` the system is generated into ``outdir`` (``pushpush generate``) and
+    simulated whole; with ``sources`` (and ``top``) that design stands in for the generated
+    top (it must have the same ports: clk, rst, ``s_axi_*``, ``m_axi_*``).
+    """
+    from pushpush.sysmap import to_json
+
+    from .hwh import render_hwh
+
+    out = Path(outdir).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    if sources is None:
+        top, srcs = _generated_sources(linked, out, spec)
+    else:
+        if top is None:
+            raise ValueError("give the top module's name with the sources")
+        srcs = [Path(s).resolve() for s in sources]
+    rel = [os.path.relpath(s, out) for s in srcs]
+    name = linked.name
+    manifest = {
+        "format": "pushpush-sim-bitstream", "version": 1, "system": name, "top": top,
+        "sources": rel, "simulator": simulator, "clock_mhz": linked.clock_mhz,
+        "parameters": dict(parameters or {}),
+        "ps": {"base": linked.ps.base, "size": linked.ps.size},
+    }
+    (out / f"{name}.hwh").write_text(render_hwh(linked, top=top, **(hwh_options or {})),
+                                     encoding="utf-8")
+    (out / f"{name}.map.json").write_text(to_json(linked), encoding="utf-8")
+    (out / f"{name}.dtbo").write_bytes(b"")
+    return write_sim_bitstream(out / f"{name}.bit", manifest)

