@@ -92,7 +92,9 @@ def pl_address_block(linked: LinkedSystem) -> tuple[int, int]:
         size *= 2
 
 
-def _ps_target(linked: LinkedSystem) -> tuple[str, str]:
+def ps_target(linked: LinkedSystem) -> tuple[str, str]:
+    """(Vivado address-segment pattern, description) of the PS memory the ``ps`` region
+    (the ARM's windows) lies in, as the PL-to-PS port reaches it."""
     ps = linked.ps
     if _HIGH_OCM[0] <= ps.base and ps.end <= _HIGH_OCM[1]:
         return "*HIGH_OCM*", "the high on-chip memory, 0xFFFC0000 .. 0xFFFFFFFF"
@@ -111,7 +113,7 @@ def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
         raise GenerateError(f"{linked.source_file}: system '{linked.name}' has no rtl component, "
                             f"so there is no PL design to build")
     base, size = pl_address_block(linked)
-    seg, target = _ps_target(linked)
+    seg, target = ps_target(linked)
     sw = [c for c in linked.components if c.is_software]
     names = [c.name for c in linked.components]
     mhz = linked.clock_mhz

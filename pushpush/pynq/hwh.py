@@ -147,7 +147,7 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
     give them for a hand-written top (test fixtures).
     """
     from pushpush.codegen import rtl as _rtl
-    from pushpush.codegen.vivado import (PYNQ_Z1_PART, _ps_target, bd_design_name,
+    from pushpush.codegen.vivado import (PYNQ_Z1_PART, ps_target, bd_design_name,
                                          pl_address_block)
 
     top = top or _rtl.top_module_name(linked)
@@ -158,7 +158,7 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
     instance = system_top_instance()
     fclk = fclk_divisors(float(linked.clock_mhz))
     base, size = pl_address_block(linked)
-    seg_pattern, _ = _ps_target(linked)
+    seg_pattern, _ = ps_target(linked)
     ps_seg = "GP0_HIGH_OCM" if "HIGH_OCM" in seg_pattern else "GP0_DDR_LOWOCM"
 
     # the top's AXI4 ports, as rtl.py generates them
