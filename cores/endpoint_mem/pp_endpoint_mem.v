@@ -1,0 +1,534 @@
+/*
+ * pushpush: endpoint memory (pp_endpoint_mem)
+ *
+ * A component's local PushPush endpoint window. Other components write call
+ * arguments / return values plus a trigger word into it over an AXI4 slave
+ * port; the owning RTL reads every stored word directly on `window` and is
+ * told of triggers by `trig_pulse` (no polling). See README.md beside this
+ * file for the full contract, timing and error rules.
+ *
+ * Storage is one 32-bit register per slot word; words outside every slot
+ * are not stored (they read as 0 and are not writable).
+ */
+
+`default_nettype none
+
+module pp_endpoint_mem #
+(
+    // Width of the AXI data bus in bits: 32 or 64
+    parameter DATA_WIDTH = 32,
+    // Byte address bits of the window (window = 2**ADDR_WIDTH bytes); the slave
+    // port sees only these low bits of the global address. 4..18 (18 = 16-bit word offsets)
+    parameter ADDR_WIDTH = 8,
+    // Width of the AXI ID fields
+    parameter ID_WIDTH = 4,
+    // Number of endpoint slots (>= 1)
+    parameter NUM_SLOTS = 1,
+    // Word offset of the first word of slot i, field i = [16*i +: 16]
+    parameter [16*NUM_SLOTS-1:0] SLOT_FIRST = {NUM_SLOTS{16'd0}},
+    // Word offset of the trigger word (the last word) of slot i, field i = [16*i +: 16];
+    // SLOT_FIRST == SLOT_TRIG for a slot without argument words. Slots must not overlap.
+    parameter [16*NUM_SLOTS-1:0] SLOT_TRIG = {NUM_SLOTS{16'd3}},
+    // Number of words stored and shown on `window` (>= max SLOT_TRIG + 1, <= 2**(ADDR_WIDTH-2))
+    parameter WORDS = 4,
+    // 1: the AXI read channel returns window words; 0: no read logic, every read
+    // beat answers SLVERR with zero data (the burst length is still honoured)
+    parameter ENABLE_READ = 1
+)
+(
+    input  wire                     clk,
+    input  wire                     rst,
+
+    /*
+     * AXI4 slave interface
+     */
+    input  wire [ID_WIDTH-1:0]      s_axi_awid,
+    input  wire [ADDR_WIDTH-1:0]    s_axi_awaddr,
+    input  wire [7:0]               s_axi_awlen,
+    input  wire [2:0]               s_axi_awsize,
+    input  wire [1:0]               s_axi_awburst,
+    input  wire                     s_axi_awlock,
+    input  wire [3:0]               s_axi_awcache,
+    input  wire [2:0]               s_axi_awprot,
+    input  wire                     s_axi_awvalid,
+    output wire                     s_axi_awready,
+    input  wire [DATA_WIDTH-1:0]    s_axi_wdata,
+    input  wire [DATA_WIDTH/8-1:0]  s_axi_wstrb,
+    input  wire                     s_axi_wlast,
+    input  wire                     s_axi_wvalid,
+    output wire                     s_axi_wready,
+    output wire [ID_WIDTH-1:0]      s_axi_bid,
+    output wire [1:0]               s_axi_bresp,
+    output wire                     s_axi_bvalid,
+    input  wire                     s_axi_bready,
+    input  wire [ID_WIDTH-1:0]      s_axi_arid,
+    input  wire [ADDR_WIDTH-1:0]    s_axi_araddr,
+    input  wire [7:0]               s_axi_arlen,
+    input  wire [2:0]               s_axi_arsize,
+    input  wire [1:0]               s_axi_arburst,
+    input  wire                     s_axi_arlock,
+    input  wire [3:0]               s_axi_arcache,
+    input  wire [2:0]               s_axi_arprot,
+    input  wire                     s_axi_arvalid,
+    output wire                     s_axi_arready,
+    output wire [ID_WIDTH-1:0]      s_axi_rid,
+    output wire [DATA_WIDTH-1:0]    s_axi_rdata,
+    output wire [1:0]               s_axi_rresp,
+    output wire                     s_axi_rlast,
+    output wire                     s_axi_rvalid,
+    input  wire                     s_axi_rready,
+
+    /*
+     * Local side (owner)
+     */
+    output wire [WORDS*32-1:0]      window,
+    output wire [NUM_SLOTS-1:0]     trig_pulse,
+    output wire [NUM_SLOTS-1:0]     trig_pending,
+    input  wire [NUM_SLOTS-1:0]     rearm,
+    output wire [31:0]              collisions,
+    output wire                     collision_flag
+);
+
+localparam STRB_WIDTH = DATA_WIDTH/8;
+// 32-bit words per beat
+localparam NW = DATA_WIDTH/32;
+localparam ADDR_LSB = $clog2(STRB_WIDTH);
+// pad a word index to 32 bits
+localparam PAD = 34-ADDR_WIDTH;
+// write response FIFO depth (writes whose B is not yet accepted)
+localparam B_PTR = 2;
+localparam B_DEPTH = 2**B_PTR;
+
+localparam [2:0] MAX_SIZE = (DATA_WIDTH == 64) ? 3'd3 : 3'd2;
+localparam [1:0] BURST_INCR = 2'b01;
+localparam [1:0] RESP_OKAY = 2'b00;
+localparam [1:0] RESP_SLVERR = 2'b10;
+
+// bus sanity (elaboration time)
+initial begin
+    if (DATA_WIDTH != 32 && DATA_WIDTH != 64) begin
+        $display("pp_endpoint_mem: DATA_WIDTH must be 32 or 64");
+        $finish;
+    end
+    if (ADDR_WIDTH < ADDR_LSB+1 || ADDR_WIDTH > 18) begin
+        $display("pp_endpoint_mem: ADDR_WIDTH out of range");
+        $finish;
+    end
+    if (WORDS < 1 || WORDS > 2**(ADDR_WIDTH-2)) begin
+        $display("pp_endpoint_mem: WORDS out of range");
+        $finish;
+    end
+end
+
+// slot index that holds word k, or -1
+function integer slot_of;
+    input integer k;
+    integer i;
+    begin
+        slot_of = -1;
+        for (i = 0; i < NUM_SLOTS; i = i + 1) begin
+            if (k >= {16'd0, SLOT_FIRST[16*i +: 16]} && k <= {16'd0, SLOT_TRIG[16*i +: 16]}) begin
+                slot_of = i;
+            end
+        end
+    end
+endfunction
+
+// 1 if word k is the trigger word of some slot
+function integer is_trig;
+    input integer k;
+    integer i;
+    begin
+        is_trig = 0;
+        for (i = 0; i < NUM_SLOTS; i = i + 1) begin
+            if (k == {16'd0, SLOT_TRIG[16*i +: 16]}) begin
+                is_trig = 1;
+            end
+        end
+    end
+endfunction
+
+// byte-wise merge of d into old under strobe s
+function [31:0] merge;
+    input [31:0] old;
+    input [31:0] d;
+    input [3:0] s;
+    integer b;
+    begin
+        for (b = 0; b < 4; b = b + 1) begin
+            merge[8*b +: 8] = s[b] ? d[8*b +: 8] : old[8*b +: 8];
+        end
+    end
+endfunction
+
+/*
+ * Write path
+ */
+
+// burst in progress (AW taken, not all W beats taken yet)
+reg                  wr_active_reg;
+reg [ID_WIDTH-1:0]   wr_id_reg;
+reg [ADDR_WIDTH-1:0] wr_addr_reg;
+reg [7:0]            wr_cnt_reg;     // beats left after the current one
+reg [2:0]            wr_size_reg;
+reg                  wr_bad_reg;     // unsupported burst type/size: drop every beat
+reg                  wr_ovf_reg;     // the burst ran past the end of the window
+reg                  wr_err_reg;     // answer SLVERR
+reg                  wr_coll_reg;    // this burst already counted a collision
+
+reg [31:0]           collisions_reg;
+reg                  collision_flag_reg;
+
+// write response FIFO
+reg [ID_WIDTH-1:0]   b_id_mem [0:B_DEPTH-1];
+reg                  b_err_mem [0:B_DEPTH-1];
+reg [B_PTR:0]        b_wr_ptr_reg;
+reg [B_PTR:0]        b_rd_ptr_reg;
+
+integer n;
+initial begin
+    wr_active_reg = 1'b0;
+    wr_id_reg = {ID_WIDTH{1'b0}};
+    wr_addr_reg = {ADDR_WIDTH{1'b0}};
+    wr_cnt_reg = 8'd0;
+    wr_size_reg = 3'd0;
+    wr_bad_reg = 1'b0;
+    wr_ovf_reg = 1'b0;
+    wr_err_reg = 1'b0;
+    wr_coll_reg = 1'b0;
+    collisions_reg = 32'd0;
+    collision_flag_reg = 1'b0;
+    b_wr_ptr_reg = {B_PTR+1{1'b0}};
+    b_rd_ptr_reg = {B_PTR+1{1'b0}};
+    for (n = 0; n < B_DEPTH; n = n + 1) begin
+        b_id_mem[n] = {ID_WIDTH{1'b0}};
+        b_err_mem[n] = 1'b0;
+    end
+end
+
+wire b_empty = b_wr_ptr_reg == b_rd_ptr_reg;
+wire b_full = b_wr_ptr_reg == (b_rd_ptr_reg ^ {1'b1, {B_PTR{1'b0}}});
+
+// AW is taken when no burst is in progress and its B response has room
+assign s_axi_awready = !wr_active_reg && !b_full;
+// W is taken during a burst, or together with its AW
+assign s_axi_wready = wr_active_reg || (s_axi_awvalid && s_axi_awready);
+
+wire aw_fire = s_axi_awvalid && s_axi_awready;
+wire w_fire = s_axi_wvalid && s_axi_wready;
+
+wire aw_bad = (s_axi_awburst != BURST_INCR) || (s_axi_awsize > MAX_SIZE);
+
+// context of the current W beat: the registered burst, or the AW taken this cycle
+wire [ID_WIDTH-1:0]   cur_id   = wr_active_reg ? wr_id_reg   : s_axi_awid;
+wire [ADDR_WIDTH-1:0] cur_addr = wr_active_reg ? wr_addr_reg : s_axi_awaddr;
+wire [7:0]            cur_cnt  = wr_active_reg ? wr_cnt_reg  : s_axi_awlen;
+wire [2:0]            cur_size = wr_active_reg ? wr_size_reg : s_axi_awsize;
+wire                  cur_bad  = wr_active_reg ? wr_bad_reg  : aw_bad;
+wire                  cur_ovf  = wr_active_reg && wr_ovf_reg;
+wire                  cur_err  = wr_active_reg ? wr_err_reg  : aw_bad;
+wire                  cur_coll = wr_active_reg && wr_coll_reg;
+wire                  cur_last = cur_cnt == 8'd0;
+
+wire [ADDR_WIDTH:0] next_addr = {1'b0, cur_addr} + ({{ADDR_WIDTH{1'b0}}, 1'b1} << cur_size);
+
+// word offset of lane 0 of this beat
+wire [31:0] beat_word = {{PAD{1'b0}}, cur_addr[ADDR_WIDTH-1:2]};
+wire [31:0] beat_word0 = beat_word & ~(NW-1);
+
+// effective pending: a rearm in this cycle frees the slot for this beat
+wire [NUM_SLOTS-1:0] pend_eff = trig_pending & ~rearm;
+
+// per lane j, slot i: lane_slot[j*NUM_SLOTS + i]
+wire [NW*NUM_SLOTS-1:0] lane_slot;
+wire [NW-1:0] lane_strb;
+wire [NW-1:0] lane_reject;
+wire [NW-1:0] lane_coll;
+
+genvar i, j, k;
+
+generate
+    for (j = 0; j < NW; j = j + 1) begin : lane
+        wire [31:0] word = beat_word0 + j;
+        for (i = 0; i < NUM_SLOTS; i = i + 1) begin : slot_hit
+            // (no lower-bound compare for a slot at word 0: it would be constant)
+            if (SLOT_FIRST[16*i +: 16] == 16'd0) begin : at0
+                assign lane_slot[j*NUM_SLOTS+i] = word <= {16'd0, SLOT_TRIG[16*i +: 16]};
+            end else begin : above0
+                assign lane_slot[j*NUM_SLOTS+i] = word >= {16'd0, SLOT_FIRST[16*i +: 16]}
+                                               && word <= {16'd0, SLOT_TRIG[16*i +: 16]};
+            end
+        end
+        assign lane_strb[j] = |s_axi_wstrb[4*j +: 4];
+        assign lane_coll[j] = lane_strb[j] && !cur_bad && !cur_ovf
+                           && |(lane_slot[j*NUM_SLOTS +: NUM_SLOTS] & pend_eff);
+        assign lane_reject[j] = lane_strb[j] && (cur_bad || cur_ovf || word >= WORDS
+                                || !(|lane_slot[j*NUM_SLOTS +: NUM_SLOTS]) || lane_coll[j]);
+    end
+endgenerate
+
+wire beat_coll = |lane_coll;
+// the beat is rejected: none of its bytes are written (a beat is written whole or not at all)
+wire beat_err = |lane_reject;
+
+// Storage write enables. Which slot each lane of a given beat falls in is known at
+// elaboration time, so the enable of bus word b needs only the decode of the beat address,
+// the strobes, and the pending state of those slots (no address comparators); it equals
+// w_fire && !beat_err for that beat.
+localparam NB = (WORDS + NW - 1) / NW;
+wire [NB-1:0] beat_apply;
+
+generate
+    for (k = 0; k < NB; k = k + 1) begin : beat
+        wire [NW-1:0] lane_ok;
+        for (j = 0; j < NW; j = j + 1) begin : lane
+            localparam integer KJ = k*NW + j;
+            localparam integer SJ = (KJ < WORDS) ? slot_of(KJ) : -1;
+            if (SJ < 0) begin : none
+                assign lane_ok[j] = !lane_strb[j];
+            end else begin : in_slot
+                assign lane_ok[j] = !lane_strb[j] || (!cur_bad && !cur_ovf && !pend_eff[SJ]);
+            end
+        end
+        assign beat_apply[k] = w_fire && beat_word0 == k*NW && &lane_ok;
+    end
+endgenerate
+
+always @(posedge clk) begin
+    if (aw_fire || w_fire) begin
+        wr_active_reg <= !(w_fire && cur_last);
+        wr_id_reg <= cur_id;
+        wr_size_reg <= cur_size;
+        wr_bad_reg <= cur_bad;
+        wr_addr_reg <= w_fire ? next_addr[ADDR_WIDTH-1:0] : cur_addr;
+        wr_ovf_reg <= cur_ovf || (w_fire && next_addr[ADDR_WIDTH]);
+        wr_cnt_reg <= w_fire ? cur_cnt - 8'd1 : cur_cnt;
+        wr_err_reg <= cur_err || (w_fire && beat_err);
+        wr_coll_reg <= cur_coll || (w_fire && beat_coll);
+    end
+
+    // one collision counted per burst
+    if (w_fire && beat_coll && !cur_coll) begin
+        if (collisions_reg != 32'hffffffff) begin
+            collisions_reg <= collisions_reg + 32'd1;
+        end
+        collision_flag_reg <= 1'b1;
+    end
+
+    if (w_fire && cur_last) begin
+        b_id_mem[b_wr_ptr_reg[B_PTR-1:0]] <= cur_id;
+        b_err_mem[b_wr_ptr_reg[B_PTR-1:0]] <= cur_err || beat_err;
+        b_wr_ptr_reg <= b_wr_ptr_reg + 1'b1;
+    end
+
+    if (s_axi_bvalid && s_axi_bready) begin
+        b_rd_ptr_reg <= b_rd_ptr_reg + 1'b1;
+    end
+
+    if (rst) begin
+        wr_active_reg <= 1'b0;
+        wr_id_reg <= {ID_WIDTH{1'b0}};
+        wr_addr_reg <= {ADDR_WIDTH{1'b0}};
+        wr_cnt_reg <= 8'd0;
+        wr_size_reg <= 3'd0;
+        wr_bad_reg <= 1'b0;
+        wr_ovf_reg <= 1'b0;
+        wr_err_reg <= 1'b0;
+        wr_coll_reg <= 1'b0;
+        collisions_reg <= 32'd0;
+        collision_flag_reg <= 1'b0;
+        b_wr_ptr_reg <= {B_PTR+1{1'b0}};
+        b_rd_ptr_reg <= {B_PTR+1{1'b0}};
+    end
+end
+
+assign s_axi_bvalid = !b_empty;
+assign s_axi_bid = b_id_mem[b_rd_ptr_reg[B_PTR-1:0]];
+assign s_axi_bresp = b_err_mem[b_rd_ptr_reg[B_PTR-1:0]] ? RESP_SLVERR : RESP_OKAY;
+
+assign collisions = collisions_reg;
+assign collision_flag = collision_flag_reg;
+
+/*
+ * Storage
+ */
+
+// argument words (and words of no slot: constant 0)
+generate
+    for (k = 0; k < WORDS; k = k + 1) begin : word
+        localparam integer SK = slot_of(k);
+        localparam integer TK = is_trig(k);
+        localparam integer L = k % NW;
+        if (SK < 0) begin : none
+            assign window[32*k +: 32] = 32'd0;
+        end else if (TK == 0) begin : arg
+            reg [31:0] q;
+            initial q = 32'd0;
+            wire we = beat_apply[k/NW];
+            always @(posedge clk) begin
+                if (rst) begin
+                    q <= 32'd0;
+                end else if (we) begin
+                    q <= merge(q, s_axi_wdata[32*L +: 32], s_axi_wstrb[4*L +: 4]);
+                end
+            end
+            assign window[32*k +: 32] = q;
+        end
+    end
+
+    // trigger words
+    for (i = 0; i < NUM_SLOTS; i = i + 1) begin : slot
+        localparam integer T = {16'd0, SLOT_TRIG[16*i +: 16]};
+        localparam integer L = T % NW;
+        reg [31:0] q;
+        reg pend;
+        initial begin
+            q = 32'd0;
+            pend = 1'b0;
+        end
+        wire we = beat_apply[T/NW] && lane_strb[L];
+        // An accepted write into the trigger word only happens while the word is 0 (the slot
+        // is idle, or re-armed in this very cycle), so the new word is the beat's strobed bytes
+        // with 0 elsewhere; a write wins over a rearm in the same cycle.
+        wire [31:0] wval = merge(32'd0, s_axi_wdata[32*L +: 32], s_axi_wstrb[4*L +: 4]);
+        // byte by byte: a strobed byte takes the data; the others keep their 0, or are
+        // cleared by rearm (written as a synchronous clear, so it maps onto the FF reset)
+        wire [3:0] wes = {4{we}} & s_axi_wstrb[4*L +: 4];
+        wire [3:0] clr = {4{rst}} | ({4{rearm[i]}} & ~wes);
+        integer b;
+        always @(posedge clk) begin
+            for (b = 0; b < 4; b = b + 1) begin
+                if (clr[b]) begin
+                    q[8*b +: 8] <= 8'd0;
+                end else if (wes[b]) begin
+                    q[8*b +: 8] <= s_axi_wdata[32*L+8*b +: 8];
+                end
+            end
+            if (rst) begin
+                pend <= 1'b0;
+            end else if (we) begin
+                pend <= wval != 32'd0;
+            end else if (rearm[i]) begin
+                pend <= 1'b0;
+            end
+        end
+        assign window[32*T +: 32] = q;
+        assign trig_pending[i] = pend;
+        assign trig_pulse[i] = we && wval != 32'd0;
+    end
+endgenerate
+
+/*
+ * Read path
+ */
+
+reg                  rd_active_reg;
+reg [ID_WIDTH-1:0]   rd_id_reg;
+reg [ADDR_WIDTH-1:0] rd_addr_reg;
+reg [7:0]            rd_cnt_reg;
+reg [2:0]            rd_size_reg;
+reg                  rd_err_reg;
+
+reg                  r_valid_reg;
+reg [ID_WIDTH-1:0]   r_id_reg;
+reg [DATA_WIDTH-1:0] r_data_reg;
+reg                  r_err_reg;
+reg                  r_last_reg;
+
+initial begin
+    rd_active_reg = 1'b0;
+    rd_id_reg = {ID_WIDTH{1'b0}};
+    rd_addr_reg = {ADDR_WIDTH{1'b0}};
+    rd_cnt_reg = 8'd0;
+    rd_size_reg = 3'd0;
+    rd_err_reg = 1'b0;
+    r_valid_reg = 1'b0;
+    r_id_reg = {ID_WIDTH{1'b0}};
+    r_data_reg = {DATA_WIDTH{1'b0}};
+    r_err_reg = 1'b0;
+    r_last_reg = 1'b0;
+end
+
+assign s_axi_arready = !rd_active_reg;
+wire ar_fire = s_axi_arvalid && s_axi_arready;
+wire ar_bad = (s_axi_arburst != BURST_INCR) || (s_axi_arsize > MAX_SIZE) || (ENABLE_READ == 0);
+// next R beat is produced when the output register is free
+wire r_load = rd_active_reg && (!r_valid_reg || s_axi_rready);
+
+wire [ADDR_WIDTH:0] rd_next_addr = {1'b0, rd_addr_reg} + ({{ADDR_WIDTH{1'b0}}, 1'b1} << rd_size_reg);
+wire [DATA_WIDTH-1:0] rd_beat_data;
+
+generate
+    if (ENABLE_READ != 0) begin : rd_mux
+        // the whole window as bus words (words not stored read 0), indexed by the beat address
+        localparam RW = 2**(ADDR_WIDTH-2);
+        wire [32*RW-1:0] rd_src;
+        assign rd_src[32*WORDS-1:0] = window;
+        if (WORDS < RW) begin : pad
+            for (k = WORDS; k < RW; k = k + 1) begin : word
+                assign rd_src[32*k +: 32] = 32'd0;
+            end
+        end
+        wire [ADDR_WIDTH+2:0] rd_base = {rd_addr_reg[ADDR_WIDTH-1:ADDR_LSB], {(ADDR_LSB+3){1'b0}}};
+        assign rd_beat_data = rd_src[rd_base +: DATA_WIDTH];
+    end else begin : rd_none
+        assign rd_beat_data = {DATA_WIDTH{1'b0}};
+    end
+endgenerate
+
+always @(posedge clk) begin
+    if (ar_fire) begin
+        rd_active_reg <= 1'b1;
+        rd_id_reg <= s_axi_arid;
+        rd_addr_reg <= s_axi_araddr;
+        rd_cnt_reg <= s_axi_arlen;
+        rd_size_reg <= s_axi_arsize;
+        rd_err_reg <= ar_bad;
+    end
+
+    if (s_axi_rvalid && s_axi_rready) begin
+        r_valid_reg <= 1'b0;
+    end
+
+    if (r_load) begin
+        r_valid_reg <= 1'b1;
+        r_id_reg <= rd_id_reg;
+        r_data_reg <= rd_err_reg ? {DATA_WIDTH{1'b0}} : rd_beat_data;
+        r_err_reg <= rd_err_reg;
+        r_last_reg <= rd_cnt_reg == 8'd0;
+        rd_addr_reg <= rd_next_addr[ADDR_WIDTH-1:0];
+        rd_err_reg <= rd_err_reg || rd_next_addr[ADDR_WIDTH];
+        rd_cnt_reg <= rd_cnt_reg - 8'd1;
+        if (rd_cnt_reg == 8'd0) begin
+            rd_active_reg <= 1'b0;
+        end
+    end
+
+    if (rst) begin
+        rd_active_reg <= 1'b0;
+        rd_id_reg <= {ID_WIDTH{1'b0}};
+        rd_addr_reg <= {ADDR_WIDTH{1'b0}};
+        rd_cnt_reg <= 8'd0;
+        rd_size_reg <= 3'd0;
+        rd_err_reg <= 1'b0;
+        r_valid_reg <= 1'b0;
+        r_id_reg <= {ID_WIDTH{1'b0}};
+        r_data_reg <= {DATA_WIDTH{1'b0}};
+        r_err_reg <= 1'b0;
+        r_last_reg <= 1'b0;
+    end
+end
+
+assign s_axi_rvalid = r_valid_reg;
+assign s_axi_rid = r_id_reg;
+assign s_axi_rdata = r_data_reg;
+assign s_axi_rresp = r_err_reg ? RESP_SLVERR : RESP_OKAY;
+assign s_axi_rlast = r_last_reg;
+
+// AXI attributes this slave ignores (wlast: the beat count comes from awlen)
+wire unused_inputs = &{1'b0, s_axi_awlock, s_axi_awcache, s_axi_awprot, s_axi_wlast,
+                       s_axi_arlock, s_axi_arcache, s_axi_arprot};
+
+endmodule
+
+`default_nettype wire
