@@ -1,0 +1,940 @@
+/*
+ * pushpush: AXI4 interconnect, S_COUNT masters x M_COUNT slaves.
+ *
+ * Slave ports s_axi_* face the masters (call engines, the ARM's PS-to-PL port); master
+ * ports m_axi_* face the slaves (endpoint windows, the ARM's PL-to-PS port). Slave j
+ * answers the 2**M_ADDR_WIDTH[j] bytes at M_BASE_ADDR[j] (size aligned; the lowest j
+ * wins where windows overlap). Addresses outside every window go to an internal default
+ * slave that answers DECERR. IDs are extended on the way to the slaves with the index of
+ * the issuing master (upper bits) and the responses are routed back by those bits.
+ *
+ * Latency (no contention, target ready): address and write data are registered once
+ * (a beat accepted from a master in cycle t is presented to the slave in cycle t+1),
+ * responses are registered once (B/R beat accepted from a slave in cycle u is presented
+ * to the master in cycle u+1). Arbitration and address decoding are combinational in
+ * the cycle of acceptance. All stages are skid buffers: full throughput, registered
+ * ready towards the upstream side.
+ *
+ * TOPOLOGY = 0 (crossbar): per slave one AW and one AR arbiter (pp_arbiter), per slave
+ * the W path is locked from the AW grant to WLAST (so W beats follow AW order); per
+ * master one B and one R register. A master issues to one slave per direction at a
+ * time: while it has writes (reads) outstanding to slave A, a write (read) to slave B
+ * waits until they have all completed, so responses per ID stay in order. At most
+ * MAX_OUTSTANDING transactions per master and direction.
+ *
+ * Arbitration (pp_arbiter, combinational grant, no added cycle): ARBITRATION = 0 round robin
+ * per transaction, ARBITRATION = 1 deficit round robin over beats (ARB_QUANTUM beats per port
+ * and round), fair in data beats between masters with different burst lengths.
+ *
+ * TOPOLOGY = 1 (shared): one arbiter over all AW and AR requests, one transaction
+ * (a write or a read) at a time over one shared address register, one W register and
+ * one response register; a new transaction is accepted the cycle after the previous
+ * one's last response beat was accepted by its master.
+ */
+
+`default_nettype none
+
+module pp_axi_interconnect #
+(
+    // Number of AXI slave ports (masters attached), 1..16
+    parameter S_COUNT = 4,
+    // Number of AXI master ports (slaves attached), 1..16
+    parameter M_COUNT = 4,
+    // Width of the data bus in bits (32 or 64)
+    parameter DATA_WIDTH = 32,
+    // Width of the address bus in bits
+    parameter ADDR_WIDTH = 32,
+    // Width of the strobe bus (one bit per byte)
+    parameter STRB_WIDTH = (DATA_WIDTH/8),
+    // Width of the ID signals on the slave ports (masters' side)
+    parameter S_ID_WIDTH = 4,
+    // Width of the ID signals on the master ports: must be S_ID_WIDTH + $clog2(S_COUNT)
+    parameter M_ID_WIDTH = S_ID_WIDTH+$clog2(S_COUNT),
+    // Base address of each slave's window, M_COUNT concatenated ADDR_WIDTH-bit fields
+    // (slave 0 in the least significant field)
+    parameter M_BASE_ADDR = {M_COUNT{{ADDR_WIDTH{1'b0}}}},
+    // Log2 of each slave's window size in bytes, M_COUNT concatenated 32-bit fields
+    parameter M_ADDR_WIDTH = {M_COUNT{32'd24}},
+    // 0 = crossbar (concurrent paths to distinct slaves), 1 = shared (one transaction at a time)
+    parameter TOPOLOGY = 0,
+    // Arbitration policy passed to pp_arbiter: 0 = round robin (per transaction),
+    // 1 = deficit round robin over beats (fair in data beats whatever the burst lengths)
+    parameter ARBITRATION = 0,
+    // ARBITRATION = 1: beats of credit per port and round (1..511)
+    parameter ARB_QUANTUM = 16,
+    // Crossbar: maximum outstanding transactions per master and direction
+    parameter MAX_OUTSTANDING = 8
+)
+(
+    input  wire                             clk,
+    input  wire                             rst,
+
+    /*
+     * AXI slave interfaces (masters attach here)
+     */
+    input  wire [S_COUNT*S_ID_WIDTH-1:0]    s_axi_awid,
+    input  wire [S_COUNT*ADDR_WIDTH-1:0]    s_axi_awaddr,
+    input  wire [S_COUNT*8-1:0]             s_axi_awlen,
+    input  wire [S_COUNT*3-1:0]             s_axi_awsize,
+    input  wire [S_COUNT*2-1:0]             s_axi_awburst,
+    input  wire [S_COUNT-1:0]               s_axi_awlock,
+    input  wire [S_COUNT*4-1:0]             s_axi_awcache,
+    input  wire [S_COUNT*3-1:0]             s_axi_awprot,
+    input  wire [S_COUNT*4-1:0]             s_axi_awqos,
+    input  wire [S_COUNT-1:0]               s_axi_awvalid,
+    output wire [S_COUNT-1:0]               s_axi_awready,
+    input  wire [S_COUNT*DATA_WIDTH-1:0]    s_axi_wdata,
+    input  wire [S_COUNT*STRB_WIDTH-1:0]    s_axi_wstrb,
+    input  wire [S_COUNT-1:0]               s_axi_wlast,
+    input  wire [S_COUNT-1:0]               s_axi_wvalid,
+    output wire [S_COUNT-1:0]               s_axi_wready,
+    output wire [S_COUNT*S_ID_WIDTH-1:0]    s_axi_bid,
+    output wire [S_COUNT*2-1:0]             s_axi_bresp,
+    output wire [S_COUNT-1:0]               s_axi_bvalid,
+    input  wire [S_COUNT-1:0]               s_axi_bready,
+    input  wire [S_COUNT*S_ID_WIDTH-1:0]    s_axi_arid,
+    input  wire [S_COUNT*ADDR_WIDTH-1:0]    s_axi_araddr,
+    input  wire [S_COUNT*8-1:0]             s_axi_arlen,
+    input  wire [S_COUNT*3-1:0]             s_axi_arsize,
+    input  wire [S_COUNT*2-1:0]             s_axi_arburst,
+    input  wire [S_COUNT-1:0]               s_axi_arlock,
+    input  wire [S_COUNT*4-1:0]             s_axi_arcache,
+    input  wire [S_COUNT*3-1:0]             s_axi_arprot,
+    input  wire [S_COUNT*4-1:0]             s_axi_arqos,
+    input  wire [S_COUNT-1:0]               s_axi_arvalid,
+    output wire [S_COUNT-1:0]               s_axi_arready,
+    output wire [S_COUNT*S_ID_WIDTH-1:0]    s_axi_rid,
+    output wire [S_COUNT*DATA_WIDTH-1:0]    s_axi_rdata,
+    output wire [S_COUNT*2-1:0]             s_axi_rresp,
+    output wire [S_COUNT-1:0]               s_axi_rlast,
+    output wire [S_COUNT-1:0]               s_axi_rvalid,
+    input  wire [S_COUNT-1:0]               s_axi_rready,
+
+    /*
+     * AXI master interfaces (slaves attach here)
+     */
+    output wire [M_COUNT*M_ID_WIDTH-1:0]    m_axi_awid,
+    output wire [M_COUNT*ADDR_WIDTH-1:0]    m_axi_awaddr,
+    output wire [M_COUNT*8-1:0]             m_axi_awlen,
+    output wire [M_COUNT*3-1:0]             m_axi_awsize,
+    output wire [M_COUNT*2-1:0]             m_axi_awburst,
+    output wire [M_COUNT-1:0]               m_axi_awlock,
+    output wire [M_COUNT*4-1:0]             m_axi_awcache,
+    output wire [M_COUNT*3-1:0]             m_axi_awprot,
+    output wire [M_COUNT*4-1:0]             m_axi_awqos,
+    output wire [M_COUNT-1:0]               m_axi_awvalid,
+    input  wire [M_COUNT-1:0]               m_axi_awready,
+    output wire [M_COUNT*DATA_WIDTH-1:0]    m_axi_wdata,
+    output wire [M_COUNT*STRB_WIDTH-1:0]    m_axi_wstrb,
+    output wire [M_COUNT-1:0]               m_axi_wlast,
+    output wire [M_COUNT-1:0]               m_axi_wvalid,
+    input  wire [M_COUNT-1:0]               m_axi_wready,
+    input  wire [M_COUNT*M_ID_WIDTH-1:0]    m_axi_bid,
+    input  wire [M_COUNT*2-1:0]             m_axi_bresp,
+    input  wire [M_COUNT-1:0]               m_axi_bvalid,
+    output wire [M_COUNT-1:0]               m_axi_bready,
+    output wire [M_COUNT*M_ID_WIDTH-1:0]    m_axi_arid,
+    output wire [M_COUNT*ADDR_WIDTH-1:0]    m_axi_araddr,
+    output wire [M_COUNT*8-1:0]             m_axi_arlen,
+    output wire [M_COUNT*3-1:0]             m_axi_arsize,
+    output wire [M_COUNT*2-1:0]             m_axi_arburst,
+    output wire [M_COUNT-1:0]               m_axi_arlock,
+    output wire [M_COUNT*4-1:0]             m_axi_arcache,
+    output wire [M_COUNT*3-1:0]             m_axi_arprot,
+    output wire [M_COUNT*4-1:0]             m_axi_arqos,
+    output wire [M_COUNT-1:0]               m_axi_arvalid,
+    input  wire [M_COUNT-1:0]               m_axi_arready,
+    input  wire [M_COUNT*M_ID_WIDTH-1:0]    m_axi_rid,
+    input  wire [M_COUNT*DATA_WIDTH-1:0]    m_axi_rdata,
+    input  wire [M_COUNT*2-1:0]             m_axi_rresp,
+    input  wire [M_COUNT-1:0]               m_axi_rlast,
+    input  wire [M_COUNT-1:0]               m_axi_rvalid,
+    output wire [M_COUNT-1:0]               m_axi_rready
+);
+
+// internal slave count: the M_COUNT ports plus the DECERR default slave
+localparam MI = M_COUNT+1;
+// width of a slave index (0..M_COUNT)
+localparam MW = $clog2(M_COUNT+1);
+// width of a master index
+localparam SW = (S_COUNT > 1) ? $clog2(S_COUNT) : 1;
+// ID extension bits
+localparam XW = $clog2(S_COUNT);
+localparam [MW-1:0] DEC_SEL = M_COUNT[MW-1:0];
+localparam CW = $clog2(MAX_OUTSTANDING+1);
+localparam [CW-1:0] CNT_MAX = MAX_OUTSTANDING;
+
+// address channel payload (AW and AR share the layout)
+localparam AX_ID    = 0;
+localparam AX_ADDR  = AX_ID + M_ID_WIDTH;
+localparam AX_LEN   = AX_ADDR + ADDR_WIDTH;
+localparam AX_SIZE  = AX_LEN + 8;
+localparam AX_BURST = AX_SIZE + 3;
+localparam AX_LOCK  = AX_BURST + 2;
+localparam AX_CACHE = AX_LOCK + 1;
+localparam AX_PROT  = AX_CACHE + 4;
+localparam AX_QOS   = AX_PROT + 3;
+localparam AXP      = AX_QOS + 4;
+// write data payload
+localparam W_DATA = 0;
+localparam W_STRB = DATA_WIDTH;
+localparam W_LAST = DATA_WIDTH + STRB_WIDTH;
+localparam WP     = W_LAST + 1;
+// write response payload (master side)
+localparam B_ID   = 0;
+localparam B_RESP = S_ID_WIDTH;
+localparam BP     = S_ID_WIDTH + 2;
+// read data payload (master side)
+localparam R_ID   = 0;
+localparam R_DATA = S_ID_WIDTH;
+localparam R_RESP = S_ID_WIDTH + DATA_WIDTH;
+localparam R_LAST = R_RESP + 2;
+localparam RP     = R_LAST + 1;
+
+initial begin
+    if (M_ID_WIDTH != S_ID_WIDTH + XW) begin
+        $display("pp_axi_interconnect: M_ID_WIDTH must be S_ID_WIDTH + $clog2(S_COUNT)");
+        $finish;
+    end
+    if (S_COUNT < 1 || S_COUNT > 16 || M_COUNT < 1 || M_COUNT > 16) begin
+        $display("pp_axi_interconnect: S_COUNT and M_COUNT must be 1..16");
+        $finish;
+    end
+end
+
+genvar i, j;
+
+/*
+ * Address decoding and payloads per master
+ */
+function [ADDR_WIDTH-1:0] win_mask(input integer n);
+    win_mask = {ADDR_WIDTH{1'b1}} << M_ADDR_WIDTH[n*32 +: 32];
+endfunction
+
+reg  [S_COUNT*MW-1:0]  aw_sel;
+reg  [S_COUNT*MW-1:0]  ar_sel;
+wire [S_COUNT*AXP-1:0] aw_pay;
+wire [S_COUNT*AXP-1:0] ar_pay;
+wire [S_COUNT*WP-1:0]  w_pay;
+// beats of each master's pending AW / AR (AxLEN+1), for the arbiters
+wire [S_COUNT*9-1:0]   aw_beats;
+wire [S_COUNT*9-1:0]   ar_beats;
+// W payload with wvalid on top, for the W multiplexers
+wire [S_COUNT*(WP+1)-1:0] w_pay_v;
+
+integer di, dj;
+always @* begin
+    for (di = 0; di < S_COUNT; di = di + 1) begin
+        aw_sel[di*MW +: MW] = DEC_SEL;
+        ar_sel[di*MW +: MW] = DEC_SEL;
+        for (dj = M_COUNT-1; dj >= 0; dj = dj - 1) begin
+            if ((s_axi_awaddr[di*ADDR_WIDTH +: ADDR_WIDTH] & win_mask(dj)) ==
+                    (M_BASE_ADDR[dj*ADDR_WIDTH +: ADDR_WIDTH] & win_mask(dj))) begin
+                aw_sel[di*MW +: MW] = dj[MW-1:0];
+            end
+            if ((s_axi_araddr[di*ADDR_WIDTH +: ADDR_WIDTH] & win_mask(dj)) ==
+                    (M_BASE_ADDR[dj*ADDR_WIDTH +: ADDR_WIDTH] & win_mask(dj))) begin
+                ar_sel[di*MW +: MW] = dj[MW-1:0];
+            end
+        end
+    end
+end
+
+generate
+for (i = 0; i < S_COUNT; i = i + 1) begin : s_pay
+    wire [M_ID_WIDTH-1:0] awid_ext;
+    wire [M_ID_WIDTH-1:0] arid_ext;
+    if (S_COUNT > 1) begin : ext
+        localparam [SW-1:0] IDX = i;
+        assign awid_ext = {IDX, s_axi_awid[i*S_ID_WIDTH +: S_ID_WIDTH]};
+        assign arid_ext = {IDX, s_axi_arid[i*S_ID_WIDTH +: S_ID_WIDTH]};
+    end else begin : noext
+        assign awid_ext = s_axi_awid[i*S_ID_WIDTH +: S_ID_WIDTH];
+        assign arid_ext = s_axi_arid[i*S_ID_WIDTH +: S_ID_WIDTH];
+    end
+    assign aw_pay[i*AXP +: AXP] = {
+        s_axi_awqos[i*4 +: 4], s_axi_awprot[i*3 +: 3], s_axi_awcache[i*4 +: 4],
+        s_axi_awlock[i], s_axi_awburst[i*2 +: 2], s_axi_awsize[i*3 +: 3],
+        s_axi_awlen[i*8 +: 8], s_axi_awaddr[i*ADDR_WIDTH +: ADDR_WIDTH], awid_ext};
+    assign ar_pay[i*AXP +: AXP] = {
+        s_axi_arqos[i*4 +: 4], s_axi_arprot[i*3 +: 3], s_axi_arcache[i*4 +: 4],
+        s_axi_arlock[i], s_axi_arburst[i*2 +: 2], s_axi_arsize[i*3 +: 3],
+        s_axi_arlen[i*8 +: 8], s_axi_araddr[i*ADDR_WIDTH +: ADDR_WIDTH], arid_ext};
+    assign w_pay[i*WP +: WP] = {s_axi_wlast[i], s_axi_wstrb[i*STRB_WIDTH +: STRB_WIDTH],
+        s_axi_wdata[i*DATA_WIDTH +: DATA_WIDTH]};
+    assign w_pay_v[i*(WP+1) +: WP+1] = {s_axi_wvalid[i], w_pay[i*WP +: WP]};
+    assign aw_beats[i*9 +: 9] = {1'b0, s_axi_awlen[i*8 +: 8]} + 9'd1;
+    assign ar_beats[i*9 +: 9] = {1'b0, s_axi_arlen[i*8 +: 8]} + 9'd1;
+end
+endgenerate
+
+/*
+ * Internal slave side: M_COUNT ports plus the default slave at index M_COUNT
+ */
+/* verilator lint_off UNUSED */
+wire [MI*AXP-1:0]        int_aw_pay;
+wire [MI-1:0]            int_awvalid;
+wire [MI-1:0]            int_awready;
+wire [MI*WP-1:0]         int_w_pay;
+wire [MI-1:0]            int_wvalid;
+wire [MI-1:0]            int_wready;
+wire [MI*M_ID_WIDTH-1:0] int_bid;
+wire [MI*2-1:0]          int_bresp;
+wire [MI-1:0]            int_bvalid;
+reg  [MI-1:0]            int_bready;
+wire [MI*AXP-1:0]        int_ar_pay;
+wire [MI-1:0]            int_arvalid;
+wire [MI-1:0]            int_arready;
+wire [MI*M_ID_WIDTH-1:0] int_rid;
+wire [MI*DATA_WIDTH-1:0] int_rdata;
+wire [MI*2-1:0]          int_rresp;
+wire [MI-1:0]            int_rlast;
+wire [MI-1:0]            int_rvalid;
+reg  [MI-1:0]            int_rready;
+// master index carried in the upper ID bits of each slave's responses
+wire [MI*SW-1:0]         int_b_mst;
+wire [MI*SW-1:0]         int_r_mst;
+/* verilator lint_on UNUSED */
+
+// response bundles per slave, for the response multiplexers:
+// B: {master index, bresp, bid (lower S_ID_WIDTH bits), bvalid}
+localparam BB_VALID = 0;
+localparam BB_ID    = 1;
+localparam BB_RESP  = BB_ID + S_ID_WIDTH;
+localparam BB_MST   = BB_RESP + 2;
+localparam BBW      = BB_MST + SW;
+// R: {master index, rlast, rresp, rdata, rid (lower bits), rvalid}
+localparam RB_VALID = 0;
+localparam RB_ID    = 1;
+localparam RB_DATA  = RB_ID + S_ID_WIDTH;
+localparam RB_RESP  = RB_DATA + DATA_WIDTH;
+localparam RB_LAST  = RB_RESP + 2;
+localparam RB_MST   = RB_LAST + 1;
+localparam RBW      = RB_MST + SW;
+wire [MI*BBW-1:0]        int_b_bun;
+wire [MI*RBW-1:0]        int_r_bun;
+
+generate
+for (j = 0; j < M_COUNT; j = j + 1) begin : m_port
+    assign m_axi_awid[j*M_ID_WIDTH +: M_ID_WIDTH] = int_aw_pay[j*AXP+AX_ID +: M_ID_WIDTH];
+    assign m_axi_awaddr[j*ADDR_WIDTH +: ADDR_WIDTH] = int_aw_pay[j*AXP+AX_ADDR +: ADDR_WIDTH];
+    assign m_axi_awlen[j*8 +: 8] = int_aw_pay[j*AXP+AX_LEN +: 8];
+    assign m_axi_awsize[j*3 +: 3] = int_aw_pay[j*AXP+AX_SIZE +: 3];
+    assign m_axi_awburst[j*2 +: 2] = int_aw_pay[j*AXP+AX_BURST +: 2];
+    assign m_axi_awlock[j] = int_aw_pay[j*AXP+AX_LOCK];
+    assign m_axi_awcache[j*4 +: 4] = int_aw_pay[j*AXP+AX_CACHE +: 4];
+    assign m_axi_awprot[j*3 +: 3] = int_aw_pay[j*AXP+AX_PROT +: 3];
+    assign m_axi_awqos[j*4 +: 4] = int_aw_pay[j*AXP+AX_QOS +: 4];
+    assign m_axi_awvalid[j] = int_awvalid[j];
+    assign int_awready[j] = m_axi_awready[j];
+
+    assign m_axi_wdata[j*DATA_WIDTH +: DATA_WIDTH] = int_w_pay[j*WP+W_DATA +: DATA_WIDTH];
+    assign m_axi_wstrb[j*STRB_WIDTH +: STRB_WIDTH] = int_w_pay[j*WP+W_STRB +: STRB_WIDTH];
+    assign m_axi_wlast[j] = int_w_pay[j*WP+W_LAST];
+    assign m_axi_wvalid[j] = int_wvalid[j];
+    assign int_wready[j] = m_axi_wready[j];
+
+    assign int_bid[j*M_ID_WIDTH +: M_ID_WIDTH] = m_axi_bid[j*M_ID_WIDTH +: M_ID_WIDTH];
+    assign int_bresp[j*2 +: 2] = m_axi_bresp[j*2 +: 2];
+    assign int_bvalid[j] = m_axi_bvalid[j];
+    assign m_axi_bready[j] = int_bready[j];
+
+    assign m_axi_arid[j*M_ID_WIDTH +: M_ID_WIDTH] = int_ar_pay[j*AXP+AX_ID +: M_ID_WIDTH];
+    assign m_axi_araddr[j*ADDR_WIDTH +: ADDR_WIDTH] = int_ar_pay[j*AXP+AX_ADDR +: ADDR_WIDTH];
+    assign m_axi_arlen[j*8 +: 8] = int_ar_pay[j*AXP+AX_LEN +: 8];
+    assign m_axi_arsize[j*3 +: 3] = int_ar_pay[j*AXP+AX_SIZE +: 3];
+    assign m_axi_arburst[j*2 +: 2] = int_ar_pay[j*AXP+AX_BURST +: 2];
+    assign m_axi_arlock[j] = int_ar_pay[j*AXP+AX_LOCK];
+    assign m_axi_arcache[j*4 +: 4] = int_ar_pay[j*AXP+AX_CACHE +: 4];
+    assign m_axi_arprot[j*3 +: 3] = int_ar_pay[j*AXP+AX_PROT +: 3];
+    assign m_axi_arqos[j*4 +: 4] = int_ar_pay[j*AXP+AX_QOS +: 4];
+    assign m_axi_arvalid[j] = int_arvalid[j];
+    assign int_arready[j] = m_axi_arready[j];
+
+    assign int_rid[j*M_ID_WIDTH +: M_ID_WIDTH] = m_axi_rid[j*M_ID_WIDTH +: M_ID_WIDTH];
+    assign int_rdata[j*DATA_WIDTH +: DATA_WIDTH] = m_axi_rdata[j*DATA_WIDTH +: DATA_WIDTH];
+    assign int_rresp[j*2 +: 2] = m_axi_rresp[j*2 +: 2];
+    assign int_rlast[j] = m_axi_rlast[j];
+    assign int_rvalid[j] = m_axi_rvalid[j];
+    assign m_axi_rready[j] = int_rready[j];
+end
+endgenerate
+
+pp_axi_ic_decerr #(
+    .ID_WIDTH(M_ID_WIDTH)
+)
+decerr_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_axi_awid(int_aw_pay[M_COUNT*AXP+AX_ID +: M_ID_WIDTH]),
+    .s_axi_awvalid(int_awvalid[M_COUNT]),
+    .s_axi_awready(int_awready[M_COUNT]),
+    .s_axi_wlast(int_w_pay[M_COUNT*WP+W_LAST]),
+    .s_axi_wvalid(int_wvalid[M_COUNT]),
+    .s_axi_wready(int_wready[M_COUNT]),
+    .s_axi_bid(int_bid[M_COUNT*M_ID_WIDTH +: M_ID_WIDTH]),
+    .s_axi_bvalid(int_bvalid[M_COUNT]),
+    .s_axi_bready(int_bready[M_COUNT]),
+    .s_axi_arid(int_ar_pay[M_COUNT*AXP+AX_ID +: M_ID_WIDTH]),
+    .s_axi_arlen(int_ar_pay[M_COUNT*AXP+AX_LEN +: 8]),
+    .s_axi_arvalid(int_arvalid[M_COUNT]),
+    .s_axi_arready(int_arready[M_COUNT]),
+    .s_axi_rid(int_rid[M_COUNT*M_ID_WIDTH +: M_ID_WIDTH]),
+    .s_axi_rlast(int_rlast[M_COUNT]),
+    .s_axi_rvalid(int_rvalid[M_COUNT]),
+    .s_axi_rready(int_rready[M_COUNT])
+);
+
+assign int_bresp[M_COUNT*2 +: 2] = 2'b11;
+assign int_rresp[M_COUNT*2 +: 2] = 2'b11;
+assign int_rdata[M_COUNT*DATA_WIDTH +: DATA_WIDTH] = {DATA_WIDTH{1'b0}};
+
+generate
+for (j = 0; j < MI; j = j + 1) begin : mst_bits
+    if (S_COUNT > 1) begin : ext
+        assign int_b_mst[j*SW +: SW] = int_bid[j*M_ID_WIDTH+S_ID_WIDTH +: SW];
+        assign int_r_mst[j*SW +: SW] = int_rid[j*M_ID_WIDTH+S_ID_WIDTH +: SW];
+    end else begin : noext
+        assign int_b_mst[j*SW +: SW] = 1'b0;
+        assign int_r_mst[j*SW +: SW] = 1'b0;
+    end
+    assign int_b_bun[j*BBW +: BBW] = {int_b_mst[j*SW +: SW], int_bresp[j*2 +: 2],
+        int_bid[j*M_ID_WIDTH +: S_ID_WIDTH], int_bvalid[j]};
+    assign int_r_bun[j*RBW +: RBW] = {int_r_mst[j*SW +: SW], int_rlast[j], int_rresp[j*2 +: 2],
+        int_rdata[j*DATA_WIDTH +: DATA_WIDTH], int_rid[j*M_ID_WIDTH +: S_ID_WIDTH], int_rvalid[j]};
+end
+endgenerate
+
+/*
+ * Master side response outputs
+ */
+wire [S_COUNT*BP-1:0] out_b_pay;
+wire [S_COUNT-1:0]    out_bvalid;
+wire [S_COUNT*RP-1:0] out_r_pay;
+wire [S_COUNT-1:0]    out_rvalid;
+
+generate
+for (i = 0; i < S_COUNT; i = i + 1) begin : s_port
+    assign s_axi_bid[i*S_ID_WIDTH +: S_ID_WIDTH] = out_b_pay[i*BP+B_ID +: S_ID_WIDTH];
+    assign s_axi_bresp[i*2 +: 2] = out_b_pay[i*BP+B_RESP +: 2];
+    assign s_axi_bvalid[i] = out_bvalid[i];
+    assign s_axi_rid[i*S_ID_WIDTH +: S_ID_WIDTH] = out_r_pay[i*RP+R_ID +: S_ID_WIDTH];
+    assign s_axi_rdata[i*DATA_WIDTH +: DATA_WIDTH] = out_r_pay[i*RP+R_DATA +: DATA_WIDTH];
+    assign s_axi_rresp[i*2 +: 2] = out_r_pay[i*RP+R_RESP +: 2];
+    assign s_axi_rlast[i] = out_r_pay[i*RP+R_LAST];
+    assign s_axi_rvalid[i] = out_rvalid[i];
+end
+endgenerate
+
+generate
+if (TOPOLOGY == 0) begin : xbar
+
+    /*
+     * Crossbar
+     */
+    // per master state
+    wire [S_COUNT*CW-1:0] wr_cnt;
+    wire [S_COUNT*MW-1:0] wr_dst;
+    wire [S_COUNT*CW-1:0] rd_cnt;
+    wire [S_COUNT*MW-1:0] rd_dst;
+    reg  [S_COUNT-1:0]    w_pend;
+    reg  [S_COUNT-1:0]    aw_ok;
+    reg  [S_COUNT-1:0]    ar_ok;
+    reg  [S_COUNT-1:0]    awready;
+    reg  [S_COUNT-1:0]    wready;
+    reg  [S_COUNT-1:0]    arready;
+    // per slave state and requests, transposed: [slave*S_COUNT + master]
+    reg  [MI*S_COUNT-1:0] aw_req;
+    reg  [MI*S_COUNT-1:0] ar_req;
+    wire [MI*S_COUNT-1:0] aw_grant;
+    wire [MI*S_COUNT-1:0] ar_grant;
+    wire [MI-1:0]         aw_in_ready;
+    wire [MI-1:0]         w_in_ready;
+    wire [MI-1:0]         ar_in_ready;
+    wire [MI-1:0]         w_busy;
+    wire [MI*SW-1:0]      w_owner;
+    wire [MI-1:0]         w_src_valid;
+    wire [MI*SW-1:0]      w_src;
+    wire [S_COUNT-1:0]    b_in_ready;
+    wire [S_COUNT-1:0]    r_in_ready;
+
+    integer xi, xj;
+    always @* begin
+        for (xi = 0; xi < S_COUNT; xi = xi + 1) begin
+            w_pend[xi] = 1'b0;
+            for (xj = 0; xj < MI; xj = xj + 1) begin
+                if (w_busy[xj] && w_owner[xj*SW +: SW] == xi[SW-1:0]) begin
+                    w_pend[xi] = 1'b1;
+                end
+            end
+            aw_ok[xi] = !w_pend[xi] && (wr_cnt[xi*CW +: CW] == {CW{1'b0}} ||
+                (wr_dst[xi*MW +: MW] == aw_sel[xi*MW +: MW] && wr_cnt[xi*CW +: CW] != CNT_MAX));
+            ar_ok[xi] = rd_cnt[xi*CW +: CW] == {CW{1'b0}} ||
+                (rd_dst[xi*MW +: MW] == ar_sel[xi*MW +: MW] && rd_cnt[xi*CW +: CW] != CNT_MAX);
+            for (xj = 0; xj < MI; xj = xj + 1) begin
+                aw_req[xj*S_COUNT+xi] = s_axi_awvalid[xi] && aw_ok[xi] &&
+                    aw_sel[xi*MW +: MW] == xj[MW-1:0];
+                ar_req[xj*S_COUNT+xi] = s_axi_arvalid[xi] && ar_ok[xi] &&
+                    ar_sel[xi*MW +: MW] == xj[MW-1:0];
+            end
+        end
+    end
+
+    integer ri, rj;
+    always @* begin
+        for (ri = 0; ri < S_COUNT; ri = ri + 1) begin
+            awready[ri] = 1'b0;
+            wready[ri] = 1'b0;
+            arready[ri] = 1'b0;
+            for (rj = 0; rj < MI; rj = rj + 1) begin
+                if (aw_grant[rj*S_COUNT+ri] && !w_busy[rj] && aw_in_ready[rj]) begin
+                    awready[ri] = 1'b1;
+                end
+                if (w_src_valid[rj] && w_src[rj*SW +: SW] == ri[SW-1:0] && w_in_ready[rj]) begin
+                    wready[ri] = 1'b1;
+                end
+                if (ar_grant[rj*S_COUNT+ri] && ar_in_ready[rj]) begin
+                    arready[ri] = 1'b1;
+                end
+            end
+        end
+    end
+
+    assign s_axi_awready = awready;
+    assign s_axi_wready = wready;
+    assign s_axi_arready = arready;
+
+    integer bi, bj;
+    always @* begin
+        for (bj = 0; bj < MI; bj = bj + 1) begin
+            int_bready[bj] = 1'b0;
+            int_rready[bj] = 1'b0;
+            for (bi = 0; bi < S_COUNT; bi = bi + 1) begin
+                if (b_in_ready[bi] && int_b_mst[bj*SW +: SW] == bi[SW-1:0] &&
+                        wr_dst[bi*MW +: MW] == bj[MW-1:0] &&
+                        wr_cnt[bi*CW +: CW] != {CW{1'b0}}) begin
+                    int_bready[bj] = 1'b1;
+                end
+                if (r_in_ready[bi] && int_r_mst[bj*SW +: SW] == bi[SW-1:0] &&
+                        rd_dst[bi*MW +: MW] == bj[MW-1:0] &&
+                        rd_cnt[bi*CW +: CW] != {CW{1'b0}}) begin
+                    int_rready[bj] = 1'b1;
+                end
+            end
+        end
+    end
+
+    for (j = 0; j < MI; j = j + 1) begin : slv
+
+        // write data lock: the W path belongs to the granted master from AW grant to WLAST
+        reg           w_busy_reg;
+        initial w_busy_reg = 1'b0;
+        reg  [SW-1:0] w_owner_reg;
+        initial w_owner_reg = {SW{1'b0}};
+
+        // write address
+        wire [SW-1:0]  aw_idx;
+        wire           aw_gv;
+        wire           aw_in_valid = aw_gv && !w_busy_reg;
+        wire           aw_fire = aw_in_valid && aw_in_ready[j];
+        wire [AXP-1:0] aw_in;
+
+        pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(AXP), .SEL_WIDTH(SW))
+        aw_mux_inst (.in(aw_pay), .sel(aw_idx), .out(aw_in));
+
+        pp_arbiter #(
+            .PORTS(S_COUNT),
+            .ARBITRATION(ARBITRATION),
+            .INDEX_WIDTH(SW),
+            .BEATS_WIDTH(9),
+            .QUANTUM(ARB_QUANTUM)
+        )
+        aw_arb_inst (
+            .clk(clk),
+            .rst(rst),
+            .req(aw_req[j*S_COUNT +: S_COUNT]),
+            .grant(aw_grant[j*S_COUNT +: S_COUNT]),
+            .grant_valid(aw_gv),
+            .grant_index(aw_idx),
+            .req_beats(aw_beats),
+            .accept(aw_fire)
+        );
+
+        pp_axi_ic_reg #(
+            .WIDTH(AXP)
+        )
+        aw_reg_inst (
+            .clk(clk),
+            .rst(rst),
+            .s_data(aw_in),
+            .s_valid(aw_in_valid),
+            .s_ready(aw_in_ready[j]),
+            .m_data(int_aw_pay[j*AXP +: AXP]),
+            .m_valid(int_awvalid[j]),
+            .m_ready(int_awready[j])
+        );
+
+        // write data
+        wire [SW-1:0] w_sel = w_busy_reg ? w_owner_reg : aw_idx;
+        wire          w_sel_valid = w_busy_reg || aw_fire;
+        wire [WP:0]   w_in;
+        wire          w_in_valid = w_sel_valid && w_in[WP];
+        wire          w_in_last = w_in[W_LAST];
+
+        pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(WP+1), .SEL_WIDTH(SW))
+        w_mux_inst (.in(w_pay_v), .sel(w_sel), .out(w_in));
+
+        assign w_busy[j] = w_busy_reg;
+        assign w_owner[j*SW +: SW] = w_owner_reg;
+        assign w_src_valid[j] = w_sel_valid;
+        assign w_src[j*SW +: SW] = w_sel;
+
+        always @(posedge clk) begin
+            if (aw_fire) begin
+                w_owner_reg <= aw_idx;
+            end
+            w_busy_reg <= (w_busy_reg || aw_fire) && !(w_in_valid && w_in_ready[j] && w_in_last);
+            if (rst) begin
+                w_busy_reg <= 1'b0;
+            end
+        end
+
+        pp_axi_ic_reg #(
+            .WIDTH(WP)
+        )
+        w_reg_inst (
+            .clk(clk),
+            .rst(rst),
+            .s_data(w_in[WP-1:0]),
+            .s_valid(w_in_valid),
+            .s_ready(w_in_ready[j]),
+            .m_data(int_w_pay[j*WP +: WP]),
+            .m_valid(int_wvalid[j]),
+            .m_ready(int_wready[j])
+        );
+
+        // read address
+        wire [SW-1:0]  ar_idx;
+        wire           ar_gv;
+        wire           ar_fire = ar_gv && ar_in_ready[j];
+        wire [AXP-1:0] ar_in;
+
+        pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(AXP), .SEL_WIDTH(SW))
+        ar_mux_inst (.in(ar_pay), .sel(ar_idx), .out(ar_in));
+
+        pp_arbiter #(
+            .PORTS(S_COUNT),
+            .ARBITRATION(ARBITRATION),
+            .INDEX_WIDTH(SW),
+            .BEATS_WIDTH(9),
+            .QUANTUM(ARB_QUANTUM)
+        )
+        ar_arb_inst (
+            .clk(clk),
+            .rst(rst),
+            .req(ar_req[j*S_COUNT +: S_COUNT]),
+            .grant(ar_grant[j*S_COUNT +: S_COUNT]),
+            .grant_valid(ar_gv),
+            .grant_index(ar_idx),
+            .req_beats(ar_beats),
+            .accept(ar_fire)
+        );
+
+        pp_axi_ic_reg #(
+            .WIDTH(AXP)
+        )
+        ar_reg_inst (
+            .clk(clk),
+            .rst(rst),
+            .s_data(ar_in),
+            .s_valid(ar_gv),
+            .s_ready(ar_in_ready[j]),
+            .m_data(int_ar_pay[j*AXP +: AXP]),
+            .m_valid(int_arvalid[j]),
+            .m_ready(int_arready[j])
+        );
+    end
+
+    for (i = 0; i < S_COUNT; i = i + 1) begin : mst
+        localparam [SW-1:0] IDX = i;
+
+        reg [CW-1:0] wr_cnt_reg;
+        initial wr_cnt_reg = {CW{1'b0}};
+        reg [MW-1:0] wr_dst_reg;
+        initial wr_dst_reg = {MW{1'b0}};
+        reg [CW-1:0] rd_cnt_reg;
+        initial rd_cnt_reg = {CW{1'b0}};
+        reg [MW-1:0] rd_dst_reg;
+        initial rd_dst_reg = {MW{1'b0}};
+
+        assign wr_cnt[i*CW +: CW] = wr_cnt_reg;
+        assign wr_dst[i*MW +: MW] = wr_dst_reg;
+        assign rd_cnt[i*CW +: CW] = rd_cnt_reg;
+        assign rd_dst[i*MW +: MW] = rd_dst_reg;
+
+        wire aw_fire = s_axi_awvalid[i] && s_axi_awready[i];
+        wire b_fire = s_axi_bvalid[i] && s_axi_bready[i];
+        wire ar_fire = s_axi_arvalid[i] && s_axi_arready[i];
+        wire r_fire = s_axi_rvalid[i] && s_axi_rready[i] && s_axi_rlast[i];
+
+        always @(posedge clk) begin
+            if (aw_fire) begin
+                wr_dst_reg <= aw_sel[i*MW +: MW];
+            end
+            if (aw_fire && !b_fire) begin
+                wr_cnt_reg <= wr_cnt_reg + 1'b1;
+            end else if (!aw_fire && b_fire) begin
+                wr_cnt_reg <= wr_cnt_reg - 1'b1;
+            end
+            if (ar_fire) begin
+                rd_dst_reg <= ar_sel[i*MW +: MW];
+            end
+            if (ar_fire && !r_fire) begin
+                rd_cnt_reg <= rd_cnt_reg + 1'b1;
+            end else if (!ar_fire && r_fire) begin
+                rd_cnt_reg <= rd_cnt_reg - 1'b1;
+            end
+            if (rst) begin
+                wr_cnt_reg <= {CW{1'b0}};
+                rd_cnt_reg <= {CW{1'b0}};
+            end
+        end
+
+        // write response from the slave this master writes to
+        wire [BBW-1:0] b_in;
+        wire b_in_valid = b_in[BB_VALID] && b_in[BB_MST +: SW] == IDX && wr_cnt_reg != {CW{1'b0}};
+
+        pp_axi_ic_mux #(.N(MI), .WIDTH(BBW), .SEL_WIDTH(MW))
+        b_mux_inst (.in(int_b_bun), .sel(wr_dst_reg), .out(b_in));
+
+        pp_axi_ic_reg #(
+            .WIDTH(BP)
+        )
+        b_reg_inst (
+            .clk(clk),
+            .rst(rst),
+            .s_data(b_in[BB_ID +: BP]),
+            .s_valid(b_in_valid),
+            .s_ready(b_in_ready[i]),
+            .m_data(out_b_pay[i*BP +: BP]),
+            .m_valid(out_bvalid[i]),
+            .m_ready(s_axi_bready[i])
+        );
+
+        // read data from the slave this master reads from
+        wire [RBW-1:0] r_in;
+        wire r_in_valid = r_in[RB_VALID] && r_in[RB_MST +: SW] == IDX && rd_cnt_reg != {CW{1'b0}};
+
+        pp_axi_ic_mux #(.N(MI), .WIDTH(RBW), .SEL_WIDTH(MW))
+        r_mux_inst (.in(int_r_bun), .sel(rd_dst_reg), .out(r_in));
+
+        pp_axi_ic_reg #(
+            .WIDTH(RP)
+        )
+        r_reg_inst (
+            .clk(clk),
+            .rst(rst),
+            .s_data(r_in[RB_ID +: RP]),
+            .s_valid(r_in_valid),
+            .s_ready(r_in_ready[i]),
+            .m_data(out_r_pay[i*RP +: RP]),
+            .m_valid(out_rvalid[i]),
+            .m_ready(s_axi_rready[i])
+        );
+    end
+
+end else begin : shared
+
+    /*
+     * Shared: one transaction at a time
+     */
+    reg           busy_reg;
+    initial busy_reg = 1'b0;
+    reg           cur_write_reg;
+    initial cur_write_reg = 1'b0;
+    reg  [SW-1:0] cur_m_reg;
+    initial cur_m_reg = {SW{1'b0}};
+    reg  [MW-1:0] cur_s_reg;
+    initial cur_s_reg = {MW{1'b0}};
+    reg           a_valid_reg;
+    initial a_valid_reg = 1'b0;
+    reg [AXP-1:0] a_pay_reg;
+    initial a_pay_reg = {AXP{1'b0}};
+    reg           w_active_reg;
+    initial w_active_reg = 1'b0;
+
+    wire [2*S_COUNT-1:0] grant;
+    wire                 grant_valid;
+    reg  [SW-1:0]        g_m;
+    wire                 g_write = |grant[S_COUNT-1:0];
+    wire                 fire = grant_valid && !busy_reg;
+    wire [2*S_COUNT*(AXP+MW)-1:0] a_cand;
+
+    for (i = 0; i < S_COUNT; i = i + 1) begin : cand
+        assign a_cand[i*(AXP+MW) +: AXP+MW] = {aw_sel[i*MW +: MW], aw_pay[i*AXP +: AXP]};
+        assign a_cand[(S_COUNT+i)*(AXP+MW) +: AXP+MW] = {ar_sel[i*MW +: MW], ar_pay[i*AXP +: AXP]};
+    end
+
+    integer gi;
+    always @* begin
+        g_m = {SW{1'b0}};
+        for (gi = 0; gi < S_COUNT; gi = gi + 1) begin
+            if (grant[gi] || grant[S_COUNT+gi]) begin
+                g_m = gi[SW-1:0];
+            end
+        end
+    end
+
+    wire [$clog2(2*S_COUNT)-1:0] grant_index;
+    // the granted request: address payload and decoded slave
+    wire [AXP-1:0] g_pay;
+    wire [MW-1:0]  g_sel;
+
+    pp_axi_ic_mux #(.N(2*S_COUNT), .WIDTH(AXP+MW), .SEL_WIDTH($clog2(2*S_COUNT)))
+    a_mux_inst (.in(a_cand), .sel(grant_index), .out({g_sel, g_pay}));
+
+    pp_arbiter #(
+        .PORTS(2*S_COUNT),
+        .ARBITRATION(ARBITRATION),
+        .INDEX_WIDTH($clog2(2*S_COUNT)),
+        .BEATS_WIDTH(9),
+        .QUANTUM(ARB_QUANTUM)
+    )
+    arb_inst (
+        .clk(clk),
+        .rst(rst),
+        .req({s_axi_arvalid, s_axi_awvalid}),
+        .grant(grant),
+        .grant_valid(grant_valid),
+        .grant_index(grant_index),
+        .req_beats({ar_beats, aw_beats}),
+        .accept(fire)
+    );
+
+    assign s_axi_awready = grant[S_COUNT-1:0] & {S_COUNT{!busy_reg}};
+    assign s_axi_arready = grant[2*S_COUNT-1:S_COUNT] & {S_COUNT{!busy_reg}};
+
+    // address: one register, presented to the selected slave on AW or AR
+    wire a_ready = cur_write_reg ? int_awready[cur_s_reg] : int_arready[cur_s_reg];
+    assign int_aw_pay = {MI{a_pay_reg}};
+    assign int_ar_pay = {MI{a_pay_reg}};
+
+    // write data
+    wire [SW-1:0] w_sel = w_active_reg ? cur_m_reg : g_m;
+    wire          w_sel_valid = w_active_reg || (fire && g_write);
+    wire [WP:0]   w_in;
+    wire          w_in_valid = w_sel_valid && w_in[WP];
+    wire          w_in_ready;
+    wire [WP-1:0] w_out;
+    wire          w_out_valid;
+    wire [RP-1:0] rsp_out;
+    wire          rsp_out_valid;
+
+    for (j = 0; j < MI; j = j + 1) begin : sel
+        localparam [MW-1:0] JDX = j;
+        assign int_awvalid[j] = a_valid_reg && cur_write_reg && cur_s_reg == JDX;
+        assign int_arvalid[j] = a_valid_reg && !cur_write_reg && cur_s_reg == JDX;
+        assign int_wvalid[j] = w_out_valid && cur_s_reg == JDX;
+    end
+
+    for (i = 0; i < S_COUNT; i = i + 1) begin : mst
+        localparam [SW-1:0] IDX = i;
+        assign s_axi_wready[i] = w_sel_valid && w_in_ready && w_sel == IDX;
+        assign out_bvalid[i] = rsp_out_valid && cur_write_reg && cur_m_reg == IDX;
+        assign out_rvalid[i] = rsp_out_valid && !cur_write_reg && cur_m_reg == IDX;
+    end
+    assign int_w_pay = {MI{w_out}};
+
+    pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(WP+1), .SEL_WIDTH(SW))
+    w_mux_inst (.in(w_pay_v), .sel(w_sel), .out(w_in));
+
+    pp_axi_ic_reg #(
+        .WIDTH(WP)
+    )
+    w_reg_inst (
+        .clk(clk),
+        .rst(rst),
+        .s_data(w_in[WP-1:0]),
+        .s_valid(w_in_valid),
+        .s_ready(w_in_ready),
+        .m_data(w_out),
+        .m_valid(w_out_valid),
+        .m_ready(int_wready[cur_s_reg])
+    );
+
+    // responses (B or R) from the selected slave
+    /* verilator lint_off UNUSED */
+    wire [BBW-1:0] b_in;
+    wire [RBW-1:0] r_in;
+    /* verilator lint_on UNUSED */
+
+    pp_axi_ic_mux #(.N(MI), .WIDTH(BBW), .SEL_WIDTH(MW))
+    b_mux_inst (.in(int_b_bun), .sel(cur_s_reg), .out(b_in));
+
+    pp_axi_ic_mux #(.N(MI), .WIDTH(RBW), .SEL_WIDTH(MW))
+    r_mux_inst (.in(int_r_bun), .sel(cur_s_reg), .out(r_in));
+
+    wire          rsp_in_valid = busy_reg && (cur_write_reg ? b_in[BB_VALID] : r_in[RB_VALID]);
+    wire          rsp_in_ready;
+    wire [RP-1:0] rsp_in = cur_write_reg ?
+        {1'b1, b_in[BB_RESP +: 2], {DATA_WIDTH{1'b0}}, b_in[BB_ID +: S_ID_WIDTH]} :
+        r_in[RB_ID +: RP];
+    wire          rsp_out_ready = cur_write_reg ? s_axi_bready[cur_m_reg] : s_axi_rready[cur_m_reg];
+
+    integer si;
+    always @* begin
+        for (si = 0; si < MI; si = si + 1) begin
+            int_bready[si] = busy_reg && cur_write_reg && cur_s_reg == si[MW-1:0] && rsp_in_ready;
+            int_rready[si] = busy_reg && !cur_write_reg && cur_s_reg == si[MW-1:0] && rsp_in_ready;
+        end
+    end
+
+    pp_axi_ic_reg #(
+        .WIDTH(RP)
+    )
+    rsp_reg_inst (
+        .clk(clk),
+        .rst(rst),
+        .s_data(rsp_in),
+        .s_valid(rsp_in_valid),
+        .s_ready(rsp_in_ready),
+        .m_data(rsp_out),
+        .m_valid(rsp_out_valid),
+        .m_ready(rsp_out_ready)
+    );
+
+    assign out_b_pay = {S_COUNT{{rsp_out[R_RESP +: 2], rsp_out[R_ID +: S_ID_WIDTH]}}};
+    assign out_r_pay = {S_COUNT{rsp_out}};
+
+    wire done = rsp_out_valid && rsp_out_ready && (cur_write_reg || rsp_out[R_LAST]);
+
+    always @(posedge clk) begin
+        if (fire) begin
+            busy_reg <= 1'b1;
+            cur_write_reg <= g_write;
+            cur_m_reg <= g_m;
+            cur_s_reg <= g_sel;
+            a_valid_reg <= 1'b1;
+            a_pay_reg <= g_pay;
+        end
+        if (a_valid_reg && a_ready) begin
+            a_valid_reg <= 1'b0;
+        end
+        w_active_reg <= (w_active_reg || (fire && g_write)) &&
+            !(w_in_valid && w_in_ready && w_in[W_LAST]);
+        if (done) begin
+            busy_reg <= 1'b0;
+        end
+        if (rst) begin
+            busy_reg <= 1'b0;
+            a_valid_reg <= 1'b0;
+            w_active_reg <= 1'b0;
+        end
+    end
+
+end
+endgenerate
+
+endmodule
+
+`default_nettype wire
