@@ -11,6 +11,9 @@ The system top (``templates/verilog/top.v.j2``) instantiates every wrapper and o
 ``pp_axi_interconnect``: masters are the PS-to-PL port (the ARM's GP0) then every rtl
 component's engine; slaves are every rtl window then one port covering the whole ``ps``
 region (the ARM's windows in on-chip memory, reached through the top's ``m_axi_*`` port).
+``interconnect: {arbitration: fair}`` selects its deficit round robin over beats
+(``ARBITRATION=1``); a component with ``abe: {nominal_burst, max_outstanding}`` gets a
+``pp_abe`` (AXI burst equalizer) between its call engine and its interconnect port.
 
 Everything is read from the linked model (:mod:`pushpush.link`); nothing here recomputes an
 address. Output is deterministic (same model, same text).
@@ -62,7 +65,9 @@ MAX_WINDOW_BITS = 18
 #: Words of the engine's done-tag FIFO (>= ENGINE_MAX_OUTSTANDING + 1, a power of two).
 TAG_FIFO_BITS = 3
 
-_CORES = ["call_engine", "endpoint_mem", "interconnect"]
+_CORES = ["call_engine", "endpoint_mem", "interconnect", "abe"]
+#: ``interconnect: {arbitration: ...}`` -> pp_axi_interconnect's ARBITRATION parameter.
+_ARBITRATION = {"round_robin": 0, "fair": 1}
 #: Parameter names that would collide with a group's control ports.
 _RESERVED_PARAMS = frozenset({"valid", "ready", "result", "handle", "result_valid",
                               "result_ready", "result_error"})
@@ -105,7 +110,9 @@ def wrapper_module_name(comp: LinkedComponent) -> str:
 
 
 def core_dependencies() -> list[str]:
-    """The ``cores/`` folders whose modules the generated RTL instantiates."""
+    """The ``cores/`` folders whose modules the generated RTL may instantiate (``abe`` only
+    for components with an ``abe:`` entry; listing it always keeps the file lists
+    independent of the system)."""
     return list(_CORES)
 
 
@@ -538,8 +545,8 @@ def render_top(linked: LinkedSystem) -> str:
         header=generated_header("//", linked.source_file),
         module=top_module_name(linked),
         linked=linked,
-        rtl=[{"comp": c, "wrapper": wrapper_module_name(c), "master": 1 + i, "slave": i}
-             for i, c in enumerate(rtl)],
+        rtl=[{"comp": c, "wrapper": wrapper_module_name(c), "master": 1 + i, "slave": i,
+              "abe": c.abe} for i, c in enumerate(rtl)],
         slaves=slaves,
         masters=masters,
         s_count=s_count,
@@ -549,6 +556,7 @@ def render_top(linked: LinkedSystem) -> str:
         s_id=s_id,
         m_id=m_id,
         topology=topology,
+        arbitration=_ARBITRATION[linked.interconnect.arbitration],
         base_addr="{" + ", ".join(f"32'h{s['base']:08X}" for s in reversed(slaves)) + "}",
         addr_bits="{" + ", ".join(f"32'd{s['bits']}" for s in reversed(slaves)) + "}",
         s_sig=axi_signals(dw, s_id),
@@ -600,7 +608,9 @@ def render_stub(linked: LinkedSystem, component: str) -> str:
             calls.append({"name": f"{e.name}_{cb.param}", "sig": cb.signature})
     for imp in comp.imports:
         calls.append({"name": f"{imp.component}_{imp.function}", "sig": imp.signature})
-    used = {f"{e['name']}_valid" for e in exports}
+    used = {f"{e['name']}_{n}" for e in exports for n in ("valid", "result_ready")}
+    if exports:
+        used |= {"clk", "rst"}
     unused_inputs = [p.name for p in ports if p.direction == "input" and p.name not in used]
     return render_template(
         "verilog/stub.v.j2",

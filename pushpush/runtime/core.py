@@ -259,7 +259,7 @@ class RuntimeCore:
         self._check_handler(fn, ft, purpose)
         a = self._allocate(ft.cep_words, purpose)
         self.backend.write_local(a.trigger_address, [TRIGGER_IDLE])
-        label = f"{self.component.name}.<{getattr(fn, '__name__', 'callable')}>"
+        label = f"{self.component.name}.{getattr(fn, '__name__', '<callable>')}"
         s = Served(a.offset, a.words, a.address, ft, label, fn, a)
         with self._lock:
             self._served[s.trigger_offset] = s
