@@ -246,6 +246,8 @@ register(Command(
 def _load_commands() -> None:
     """Import the modules that register further subcommands."""
     from . import cli as _cli, cli_build  # noqa: F401  (registers generate, build)
+    from . import cli_run  # noqa: F401  (registers run)
+    from . import cli_bench  # noqa: F401  (registers bench)
 
     COMMANDS.update(_cli.COMMANDS)  # when run as 'python -m pushpush.cli'
 

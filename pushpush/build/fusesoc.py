@@ -283,6 +283,12 @@ def _collect_overlay(linked: LinkedSystem, root: Path, dest: Path) -> list[Path]
         target = dest / f"{linked.name}{suffix}"
         shutil.copyfile(src, target)
         out.append(target)
+    # the driver (pushpush.pynq) reads the system map next to the .bit
+    from pushpush.sysmap import to_json
+
+    target = dest / f"{linked.name}.map.json"
+    target.write_text(to_json(linked), encoding="utf-8")
+    out.append(target)
     return out
 
 

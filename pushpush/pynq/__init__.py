@@ -42,6 +42,26 @@ if _pynq is not None:
     from .driver import PushPushIP, register_driver, top_vlnv_of_hwh
     from .simdevice import SimDevice, sim_wanted
 
+    def _clear_software_windows(device: Any, bitfile_name: str) -> None:
+        """Zero the software components' windows in the ps region after a download: the
+        on-chip memory outlives bitstreams (on the board and on the simulated board), and a
+        previous system's words there would look like calls to the new one's runtime."""
+        from pushpush.sysmap import from_json
+
+        path = map_path_for(bitfile_name)
+        if not path.exists():
+            return
+        linked = from_json(path.read_text(), base_dir=path.parent)
+        ps = linked.ps
+        try:
+            view = device.mmap(ps.base, ps.size)
+        except Exception:  # pragma: no cover - a device without the ps region mapped
+            return
+        for comp in linked.components:
+            if comp.is_software and ps.base <= comp.base and comp.end <= ps.base + ps.size:
+                lo = (comp.base - ps.base) >> 2
+                view[lo:lo + (comp.size >> 2)] = 0
+
     class PushPushOverlay(Overlay):
         """A ``pynq.Overlay`` of a pushpush system (``.bit`` + ``.hwh`` + ``.map.json``).
 
@@ -58,6 +78,8 @@ if _pynq is not None:
                 register_driver(vlnv)
             self._pp_component = component
             super().__init__(str(bitfile_name), download=download, **kwargs)
+            if download:
+                _clear_software_windows(self.device, bitfile_name)
 
         @property
         def system(self) -> "PushPushIP":

@@ -1,0 +1,163 @@
+"""Example applications: find an example, open its system through PYNQ, run its ``app.py``.
+
+An example folder (``examples/<name>/``) holds ``system.yaml`` and, for ``pushpush run``,
+``app.py`` with ``main(overlay, *, out=print, **options) -> dict``: the application, written
+against a :class:`pushpush.pynq.PushPushOverlay` only, so it runs unchanged on a PYNQ-Z1
+and on the simulated board. Its result has ``ok`` (all checks passed) and, as it likes,
+numbers, arrays and ``lines`` (what it printed).
+
+:func:`open_system` gives the overlay: on a board the Vivado build from the overlay folder
+(``pynq_overlays/<system>/<system>.bit`` in a checkout, ``pushpush/overlays/<system>/`` in a
+wheel, with its ``.hwh`` and ``.map.json``); everywhere else the simulated board, generated
+from the example's YAML and started (the simulator compiles the system first), with
+progress messages.
+
+>>> import pushpush.apps as apps                         # doctest: +SKIP
+>>> ol = apps.open_system("pingpong")                    # doctest: +SKIP
+>>> apps.load_app("pingpong").main(ol)["ok"]             # doctest: +SKIP
+True
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable, Optional
+
+from .resources import examples_dir
+
+__all__ = ["find_example", "overlay_dir", "load_app", "open_system", "on_board"]
+
+_PKG = Path(__file__).resolve().parent
+
+Progress = Callable[[str], None]
+
+
+def find_example(name_or_path: str | os.PathLike[str]) -> Path:
+    """The folder of an example: a path to it (or to its ``system.yaml``), or a shipped
+    example's name (``pingpong``, ``audio_fir``)."""
+    p = Path(name_or_path)
+    if p.is_file() and p.suffix in (".yaml", ".yml"):
+        return p.resolve().parent
+    if (p / "system.yaml").is_file():
+        return p.resolve()
+    if p.name == str(name_or_path):  # a bare name
+        q = examples_dir() / p.name
+        if (q / "system.yaml").is_file():
+            return q
+    raise FileNotFoundError(f"no example '{name_or_path}': give a folder with a system.yaml "
+                            f"or one of {', '.join(_shipped())}")
+
+
+def _shipped() -> list[str]:
+    try:
+        return sorted(d.name for d in examples_dir().iterdir() if (d / "system.yaml").is_file())
+    except FileNotFoundError:  # pragma: no cover
+        return []
+
+
+def overlay_dir(system: str) -> Path:
+    """Where the board build of ``system`` lives: ``pynq_overlays/<system>/`` in a checkout,
+    the installed ``pushpush/overlays/<system>/`` (PYNQ's ``pynq.overlays`` entry point)
+    in a wheel."""
+    for base in (_PKG / "overlays", _PKG.parent / "pynq_overlays"):
+        if (base / system).is_dir():
+            return base / system
+    return _PKG.parent / "pynq_overlays" / system
+
+
+def load_app(example: str | os.PathLike[str]) -> ModuleType:
+    """Import ``app.py`` of an example (under the name ``pushpush_app_<folder>``)."""
+    folder = find_example(example)
+    path = folder / "app.py"
+    if not path.is_file():
+        raise FileNotFoundError(f"example '{folder.name}' has no app.py ({path})")
+    name = f"pushpush_app_{folder.name}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def on_board() -> bool:
+    """Whether PYNQ runs on a real board here (otherwise the simulated board is used)."""
+    from .pynq import sim_wanted
+
+    return not sim_wanted()
+
+
+class _Ticker:
+    """Prints '... <what> (N s)' every ``every`` seconds until stopped."""
+
+    def __init__(self, progress: Progress, what: str, every: float = 5.0) -> None:
+        self.progress, self.what, self.every = progress, what, every
+        self._stop = threading.Event()
+        self._t0 = time.monotonic()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            self.progress(f"    ... {self.what} ({time.monotonic() - self._t0:.0f} s)")
+
+    def __enter__(self) -> "_Ticker":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def open_system(example: str | os.PathLike[str], *, outdir: Optional[str | os.PathLike[str]] = None,
+                simulator: Optional[str] = None, progress: Optional[Progress] = None,
+                **kwargs: Any) -> Any:
+    """Load an example's system through PYNQ and return its ``PushPushOverlay``.
+
+    On a board: ``<overlay_dir>/<system>.bit`` (built with ``pushpush build --target
+    pynq_z1``). Otherwise the simulated board: the system is generated into ``outdir``
+    (default: a fresh temporary folder) and its simulator started (``simulator``: icarus,
+    or verilator; ``PUSHPUSH_SIM`` overrides). ``progress`` receives one line per step.
+    """
+    import pushpush.pynq as ppq  # registers the simulated board with PYNQ
+    from .link import link
+    from .spec import load_system
+
+    say: Progress = progress or (lambda s: None)
+    folder = find_example(example)
+    spec = load_system(str(folder / "system.yaml"))
+    linked = link(spec)
+    name = linked.name
+    if on_board():
+        bit = overlay_dir(name) / f"{name}.bit"
+        if not bit.is_file():
+            raise FileNotFoundError(
+                f"a board is present but {bit} is missing: build it with "
+                f"'pushpush build {folder} --target pynq_z1' (Vivado) and copy "
+                f"pynq_overlays/{name}/ here (or set PUSHPUSH_BOARD=sim)")
+        say(f"[1/2] loading {bit} onto the board")
+        t0 = time.monotonic()
+        ol = ppq.load(str(bit), **kwargs)
+        say(f"      loaded in {time.monotonic() - t0:.1f} s")
+        return ol
+
+    sim = os.environ.get("PUSHPUSH_SIM") or simulator or "icarus"
+    out = Path(outdir) if outdir else Path(tempfile.mkdtemp(prefix=f"pushpush-{name}-"))
+    say(f"[1/2] generating '{name}' for the simulated board into {out}")
+    t0 = time.monotonic()
+    bit = ppq.write_sim_overlay(linked, out, simulator=sim, spec=spec)
+    say(f"      generated in {time.monotonic() - t0:.1f} s")
+    say(f"[2/2] compiling the system with {sim} and starting the simulated board")
+    t0 = time.monotonic()
+    with _Ticker(say, f"compiling/starting {sim}"):
+        ol = ppq.load(str(bit), **kwargs)  # the manifest names the simulator
+    say(f"      simulated board up in {time.monotonic() - t0:.1f} s "
+        f"({sim}, {linked.clock_mhz:g} MHz system clock)")
+    return ol

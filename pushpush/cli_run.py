@@ -1,0 +1,134 @@
+"""The ``pushpush run`` subcommand (registered on import): the main job.
+
+For each example folder: open its system through PYNQ (on a board the Vivado build from
+``pynq_overlays/<system>/``; otherwise the simulated board, generated and compiled first,
+with progress), run the example's ``app.py`` ``main(overlay)`` and print its results. The
+exit status is 1 if an application's checks fail or the system cannot be run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from .cli import EXIT_INVALID, EXIT_OK, Command, _UsageError, register
+
+DEFAULT_OUT = "build/{system}/pynq_sim"
+
+
+def _configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("examples", nargs="+", metavar="EXAMPLE",
+                   help="example folder with system.yaml and app.py (or a shipped example's "
+                        "name: pingpong, audio_fir)")
+    p.add_argument("--sim", "-s", choices=("icarus", "verilator"), default=None,
+                   help="simulator of the simulated board (default: $PUSHPUSH_SIM or icarus)")
+    p.add_argument("-o", "--output", metavar="DIR",
+                   help=f"where the simulated board's overlay is generated "
+                        f"(default: {DEFAULT_OUT.format(system='<system>')})")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
+
+
+def _progress(quiet: bool):
+    if quiet:
+        return lambda s: None
+
+    def say(s: str) -> None:
+        print(s, file=sys.stderr, flush=True)
+    return say
+
+
+def _run_one(example: str, args: argparse.Namespace) -> bool:
+    from . import apps
+
+    try:
+        folder = apps.find_example(example)
+    except FileNotFoundError as e:
+        raise _UsageError(str(e)) from None
+    if not (folder / "app.py").is_file():
+        raise _UsageError(f"example '{folder}' has no app.py: nothing to run")
+    try:
+        import pushpush.pynq as ppq
+    except ImportError as e:  # pragma: no cover
+        raise _UsageError(f"pushpush run needs PYNQ: pip install 'pushpush[pynq]' ({e})") from None
+    if ppq.PushPushOverlay is None:  # pragma: no cover
+        raise _UsageError("pushpush run needs PYNQ: pip install 'pushpush[pynq]'")
+    from .spec import load_system
+
+    system = load_system(str(folder / "system.yaml")).name
+    say = _progress(args.quiet)
+    out = args.output if args.output and len(args.examples) == 1 else \
+        os.path.join(args.output, system) if args.output else DEFAULT_OUT.format(system=system)
+    say(f"pushpush: running {folder.name} ({folder})")
+    t0 = time.monotonic()
+    app = apps.load_app(folder)
+    try:
+        ol = apps.open_system(folder, outdir=out, simulator=args.sim, progress=say)
+    except ppq.SimulatorError as e:
+        print(f"pushpush: error: {folder.name}: the simulated board did not start: {e}",
+              file=sys.stderr)
+        if getattr(e, "log_tail", ""):
+            print(e.log_tail, file=sys.stderr)
+        return False
+    except FileNotFoundError as e:   # on a board: no Vivado build
+        print(f"pushpush: error: {folder.name}: {e}", file=sys.stderr)
+        return False
+    try:
+        say("      running the application")
+        if not args.quiet:
+            print(flush=True)
+        t1 = time.monotonic()
+        result = app.main(ol)
+        sys.stdout.flush()
+    except ppq.SimulatorError as e:
+        print(f"pushpush: error: {folder.name}: the simulated board failed: {e}", file=sys.stderr)
+        if getattr(e, "log_tail", ""):
+            print(e.log_tail, file=sys.stderr)
+        return False
+    except Exception as e:  # a timeout, a failed call: report, not a traceback
+        print(f"pushpush: error: {folder.name}: {type(e).__name__}: {e}", file=sys.stderr)
+        return False
+    finally:
+        ol.free()
+    ok = bool(result.get("ok")) if isinstance(result, dict) else bool(result)
+    if not args.quiet:
+        print(flush=True)
+    print(f"pushpush: {folder.name}: {'ok' if ok else 'FAILED'} (application "
+          f"{time.monotonic() - t1:.1f} s, total {time.monotonic() - t0:.1f} s)",
+          file=sys.stderr, flush=True)
+    return ok
+
+
+def _run(args: argparse.Namespace) -> int:
+    failed = []
+    for example in args.examples:
+        if not _run_one(example, args):
+            failed.append(example)
+    if len(args.examples) > 1:
+        print(f"pushpush: {len(args.examples) - len(failed)} of {len(args.examples)} examples ok"
+              + (f"; failed: {', '.join(failed)}" if failed else ""), file=sys.stderr)
+    return EXIT_INVALID if failed else EXIT_OK
+
+
+register(Command(
+    name="run",
+    help="run an example's application through PYNQ (on the simulated board without a board)",
+    description="Load each example's system through PYNQ and run its application (app.py's\n"
+                "main(overlay)), printing its results. On a PYNQ-Z1 the overlay is the Vivado\n"
+                "build in pynq_overlays/<system>/; everywhere else it is the simulated board:\n"
+                "the system is generated (into build/<system>/pynq_sim), compiled by the\n"
+                "simulator and started, with progress on stderr. PUSHPUSH_BOARD=sim|pynq forces\n"
+                "the choice.\n"
+                "  pingpong   calls table: caller kind x callee kind, cycles per call, MCalls/s\n"
+                "  audio_fir  FIR filter in Verilog calling back into Python, checked against numpy",
+    epilog="examples:\n"
+           "  pushpush run examples/audio_fir examples/pingpong\n"
+           "  pushpush run pingpong --sim verilator\n"
+           "\nexit status: 0 every check passed, 1 a check failed or the system did not run,\n"
+           "2 usage errors",
+    configure=_configure,
+    run=_run,
+))
+
+__all__ = ["DEFAULT_OUT"]
