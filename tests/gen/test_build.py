@@ -26,7 +26,16 @@ from pushpush.spec import load_system
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 TINY = FIXTURES / "tiny"
 
-needs_fusesoc = pytest.mark.skipif(shutil.which("fusesoc") is None, reason="needs fusesoc")
+def _have_fusesoc() -> bool:
+    from pushpush.build.fusesoc import BuildError, _fusesoc_exe
+    try:
+        _fusesoc_exe()
+    except BuildError:
+        return False
+    return True
+
+
+needs_fusesoc = pytest.mark.skipif(not _have_fusesoc(), reason="needs fusesoc (pushpush[sim])")
 
 
 def tiny():
