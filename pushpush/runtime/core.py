@@ -442,6 +442,11 @@ class RuntimeCore:
         """Reply words for a finished call: the result and status 1, or an error status."""
         ft = s.signature
         if exc is not None:
+            if isinstance(exc, (StopIteration, StopAsyncIteration)):
+                # The ordinary end of a stream (a source function with nothing left, as
+                # audio_fir's src): the caller still gets CALLEE_RAISED, but it is no fault.
+                log.debug("%s: end of stream (%s)", s.name, type(exc).__name__)
+                return encode_error(ft, ErrorCode.CALLEE_RAISED)
             self.errors.append((s.name, exc))
             log.error("%s raised %s: %s", s.name, type(exc).__name__, exc,
                       exc_info=(type(exc), exc, exc.__traceback__))

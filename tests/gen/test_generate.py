@@ -113,8 +113,6 @@ def test_generate_audio_fir_with_stub_module(tmp_path: Path) -> None:
     check_headers(files)
 
 
-@pytest.mark.skipif(not (EXAMPLES / "audio_fir" / "rtl" / "fir_core.v").exists(),
-                    reason="examples/audio_fir/rtl/fir_core.v not written yet")
 def test_generate_audio_fir_example(tmp_path: Path) -> None:
     spec = load_system(EXAMPLES / "audio_fir" / "system.yaml")
     generate(link(spec), tmp_path / "out", spec=spec)
