@@ -245,11 +245,9 @@ register(Command(
 
 def _load_commands() -> None:
     """Import the modules that register further subcommands."""
-    from . import cli as _cli, cli_build  # noqa: F401  (registers generate, build)
+    from . import cli_build  # noqa: F401  (registers generate, build)
     from . import cli_run  # noqa: F401  (registers run)
     from . import cli_bench  # noqa: F401  (registers bench)
-
-    COMMANDS.update(_cli.COMMANDS)  # when run as 'python -m pushpush.cli'
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -302,4 +300,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # 'python -m pushpush.cli': run the imported module's main, not this __main__ copy, so the
+    # subcommand modules and this code share one set of classes (see pushpush/__main__.py).
+    from pushpush.cli import main as _main
+
+    sys.exit(_main())

@@ -24,7 +24,11 @@
  *
  * Arbitration (pp_arbiter, combinational grant, no added cycle): ARBITRATION = 0 round robin
  * per transaction, ARBITRATION = 1 deficit round robin over beats (ARB_QUANTUM beats per port
- * and round), fair in data beats between masters with different burst lengths.
+ * and round), fair in data beats between masters with different burst lengths. With
+ * ARBITRATION = 1 the crossbar takes a new read at a slave only while fewer than
+ * ARB_READ_AHEAD read beats are outstanding there, so that read grants are decided close
+ * to when their data moves (otherwise a master whose requests all wait in the slave's
+ * queue has no say in the grants, and the data is shared by requests, not by beats).
  *
  * TOPOLOGY = 1 (shared): one arbiter over all AW and AR requests, one transaction
  * (a write or a read) at a time over one shared address register, one W register and
@@ -63,7 +67,10 @@ module pp_axi_interconnect #
     // ARBITRATION = 1: beats of credit per port and round (1..511)
     parameter ARB_QUANTUM = 16,
     // Crossbar: maximum outstanding transactions per master and direction
-    parameter MAX_OUTSTANDING = 8
+    parameter MAX_OUTSTANDING = 8,
+    // Crossbar, ARBITRATION = 1: a read is granted only while fewer than this many read
+    // beats are outstanding at the slave (keeps decisions fair; raise it for slow slaves)
+    parameter ARB_READ_AHEAD = ARB_QUANTUM
 )
 (
     input  wire                             clk,
@@ -156,6 +163,8 @@ module pp_axi_interconnect #
 localparam MI = M_COUNT+1;
 // width of a slave index (0..M_COUNT)
 localparam MW = $clog2(M_COUNT+1);
+// width of a slave's count of outstanding read beats (crossbar, ARBITRATION = 1)
+localparam OBW = 10 + $clog2(S_COUNT * (MAX_OUTSTANDING + 2) + 1);
 // width of a master index
 localparam SW = (S_COUNT > 1) ? $clog2(S_COUNT) : 1;
 // ID extension bits
@@ -451,6 +460,8 @@ if (TOPOLOGY == 0) begin : xbar
     wire [MI-1:0]         aw_in_ready;
     wire [MI-1:0]         w_in_ready;
     wire [MI-1:0]         ar_in_ready;
+    // ARBITRATION = 1: the slave may take another read (fewer than ARB_READ_AHEAD beats outstanding)
+    wire [MI-1:0]         ar_open;
     wire [MI-1:0]         w_busy;
     wire [MI*SW-1:0]      w_owner;
     wire [MI-1:0]         w_src_valid;
@@ -493,7 +504,7 @@ if (TOPOLOGY == 0) begin : xbar
                 if (w_src_valid[rj] && w_src[rj*SW +: SW] == ri[SW-1:0] && w_in_ready[rj]) begin
                     wready[ri] = 1'b1;
                 end
-                if (ar_grant[rj*S_COUNT+ri] && ar_in_ready[rj]) begin
+                if (ar_grant[rj*S_COUNT+ri] && ar_open[rj] && ar_in_ready[rj]) begin
                     arready[ri] = 1'b1;
                 end
             end
@@ -616,11 +627,34 @@ if (TOPOLOGY == 0) begin : xbar
         // read address
         wire [SW-1:0]  ar_idx;
         wire           ar_gv;
-        wire           ar_fire = ar_gv && ar_in_ready[j];
+        wire           ar_fire = ar_gv && ar_open[j] && ar_in_ready[j];
         wire [AXP-1:0] ar_in;
 
         pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(AXP), .SEL_WIDTH(SW))
         ar_mux_inst (.in(ar_pay), .sel(ar_idx), .out(ar_in));
+
+        // deficit round robin: read grants run ahead of the read data (a slave queues the
+        // requests), and a grant decided while the slave still has a long queue is decided
+        // without the masters whose requests are all waiting in that queue. So a read is
+        // granted only while fewer than ARB_READ_AHEAD beats are outstanding at this slave:
+        // decisions are taken close to when the data moves, as for writes (whose W path is
+        // held from AW to WLAST), and the beat credits share the data fairly.
+        if (ARBITRATION == 1) begin : g_rd_beats
+            reg [OBW-1:0] rd_beats_reg;
+            initial rd_beats_reg = {OBW{1'b0}};
+            wire [8:0] ar_gbeats = ar_beats[ar_idx*9 +: 9];
+            wire r_beat = int_rvalid[j] && int_rready[j];
+            always @(posedge clk) begin
+                rd_beats_reg <= rd_beats_reg + (ar_fire ? {{(OBW-9){1'b0}}, ar_gbeats} : {OBW{1'b0}})
+                    - {{(OBW-1){1'b0}}, r_beat};
+                if (rst) begin
+                    rd_beats_reg <= {OBW{1'b0}};
+                end
+            end
+            assign ar_open[j] = rd_beats_reg < ARB_READ_AHEAD;
+        end else begin : g_rd_open
+            assign ar_open[j] = 1'b1;
+        end
 
         pp_arbiter #(
             .PORTS(S_COUNT),
@@ -647,7 +681,7 @@ if (TOPOLOGY == 0) begin : xbar
             .clk(clk),
             .rst(rst),
             .s_data(ar_in),
-            .s_valid(ar_gv),
+            .s_valid(ar_gv && ar_open[j]),
             .s_ready(ar_in_ready[j]),
             .m_data(int_ar_pay[j*AXP +: AXP]),
             .m_valid(int_arvalid[j]),

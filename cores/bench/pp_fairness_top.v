@@ -1,28 +1,34 @@
 /*
- * pp_abe_fairness_top: test bench top for the ABE fairness experiment (tests only).
+ * pp_fairness_top: the ABE paper's fairness experiment (pushpush bench fairness).
  *
  * N pp_traffic_gen masters, each behind a pp_abe (USE_ABE=1) or connected directly
- * (USE_ABE=0), share one slave through a pp_axi_interconnect (N x 1, round robin unless
- * ARBITRATION says otherwise). The slave port m_axi_* goes to a memory model.
- * Per-master configuration and status ports are flattened: master i at [i*W +: W].
+ * (USE_ABE=0), share one read-only pattern memory (pp_bench_rdmem) through a
+ * pp_axi_interconnect (N x 1; ARBITRATION 0 = round robin, 1 = deficit round robin over
+ * beats). Everything is in Verilog, so the testbench only configures the generators and
+ * reads their counters. Per-master configuration and status ports are flattened: master i
+ * at [i*W +: W].
  */
 
 `default_nettype none
 
-module pp_abe_fairness_top #
+module pp_fairness_top #
 (
     // Number of masters (traffic generators)
-    parameter N = 3,
+    parameter N = 8,
     // 1: one pp_abe between each generator and the interconnect, 0: direct connection
-    parameter USE_ABE = 1,
+    parameter USE_ABE = 0,
     // Data width in bits (32 or 64)
     parameter DATA_WIDTH = 32,
     // ABE nominal burst length in beats
     parameter NOMINAL_BURST = 16,
     // ABE outstanding limit (both directions)
     parameter MAX_OUTSTANDING = 4,
-    // Interconnect arbitration policy (0 = round robin)
-    parameter ARBITRATION = 0
+    // Interconnect arbitration policy (0 = round robin, 1 = deficit round robin over beats)
+    parameter ARBITRATION = 0,
+    // Interconnect ARB_QUANTUM (ARBITRATION = 1): beats of credit per master and round
+    parameter ARB_QUANTUM = 16,
+    // log2 of the memory's read request queue depth
+    parameter MEM_QUEUE_BITS = 5
 )
 (
     input  wire                     clk,
@@ -41,48 +47,50 @@ module pp_abe_fairness_top #
     output wire [N*32-1:0]          beats,
     output wire [N*32-1:0]          bursts_done,
     output wire [N*32-1:0]          resp_errors,
-    output wire [N*32-1:0]          data_errors,
-
-    output wire [M_ID_WIDTH-1:0] m_axi_awid,
-    output wire [32-1:0] m_axi_awaddr,
-    output wire [8-1:0] m_axi_awlen,
-    output wire [3-1:0] m_axi_awsize,
-    output wire [2-1:0] m_axi_awburst,
-    output wire m_axi_awlock,
-    output wire [4-1:0] m_axi_awcache,
-    output wire [3-1:0] m_axi_awprot,
-    output wire [4-1:0] m_axi_awqos,
-    output wire m_axi_awvalid,
-    input  wire m_axi_awready,
-    output wire [M_ID_WIDTH-1:0] m_axi_arid,
-    output wire [DATA_WIDTH-1:0] m_axi_wdata,
-    output wire [DATA_WIDTH/8-1:0] m_axi_wstrb,
-    output wire m_axi_wlast,
-    output wire m_axi_wvalid,
-    input  wire m_axi_wready,
-    input  wire [M_ID_WIDTH-1:0] m_axi_bid,
-    input  wire [2-1:0] m_axi_bresp,
-    input  wire m_axi_bvalid,
-    output wire m_axi_bready,
-    output wire [32-1:0] m_axi_araddr,
-    output wire [8-1:0] m_axi_arlen,
-    output wire [3-1:0] m_axi_arsize,
-    output wire [2-1:0] m_axi_arburst,
-    output wire m_axi_arlock,
-    output wire [4-1:0] m_axi_arcache,
-    output wire [3-1:0] m_axi_arprot,
-    output wire [4-1:0] m_axi_arqos,
-    output wire m_axi_arvalid,
-    input  wire m_axi_arready,
-    input  wire [M_ID_WIDTH-1:0] m_axi_rid,
-    input  wire [DATA_WIDTH-1:0] m_axi_rdata,
-    input  wire [2-1:0] m_axi_rresp,
-    input  wire m_axi_rlast,
-    input  wire m_axi_rvalid,
-    output wire m_axi_rready
+    output wire [N*32-1:0]          data_errors
 );
 
 localparam M_ID_WIDTH = 1 + $clog2(N);
+
+// the interconnect's master port, to the memory
+wire [M_ID_WIDTH-1:0] m_axi_awid;
+wire [32-1:0] m_axi_awaddr;
+wire [8-1:0] m_axi_awlen;
+wire [3-1:0] m_axi_awsize;
+wire [2-1:0] m_axi_awburst;
+wire m_axi_awlock;
+wire [4-1:0] m_axi_awcache;
+wire [3-1:0] m_axi_awprot;
+wire [4-1:0] m_axi_awqos;
+wire m_axi_awvalid;
+wire m_axi_awready;
+wire [M_ID_WIDTH-1:0] m_axi_arid;
+wire [DATA_WIDTH-1:0] m_axi_wdata;
+wire [DATA_WIDTH/8-1:0] m_axi_wstrb;
+wire m_axi_wlast;
+wire m_axi_wvalid;
+wire m_axi_wready;
+wire [M_ID_WIDTH-1:0] m_axi_bid;
+wire [2-1:0] m_axi_bresp;
+wire m_axi_bvalid;
+wire m_axi_bready;
+wire [32-1:0] m_axi_araddr;
+wire [8-1:0] m_axi_arlen;
+wire [3-1:0] m_axi_arsize;
+wire [2-1:0] m_axi_arburst;
+wire m_axi_arlock;
+wire [4-1:0] m_axi_arcache;
+wire [3-1:0] m_axi_arprot;
+wire [4-1:0] m_axi_arqos;
+wire m_axi_arvalid;
+wire m_axi_arready;
+wire [M_ID_WIDTH-1:0] m_axi_rid;
+wire [DATA_WIDTH-1:0] m_axi_rdata;
+wire [2-1:0] m_axi_rresp;
+wire m_axi_rlast;
+wire m_axi_rvalid;
+wire m_axi_rready;
+
 
 // interconnect slave-port side, master i at [i*W +: W]
 
@@ -399,7 +407,8 @@ pp_axi_interconnect #(
     .M_ID_WIDTH(M_ID_WIDTH),
     .M_BASE_ADDR(32'd0),
     .M_ADDR_WIDTH(32'd24),
-    .ARBITRATION(ARBITRATION)
+    .ARBITRATION(ARBITRATION),
+    .ARB_QUANTUM(ARB_QUANTUM)
 ) ic (
     .clk(clk),
     .rst(rst),
@@ -478,6 +487,53 @@ pp_axi_interconnect #(
     .m_axi_rlast(m_axi_rlast),
     .m_axi_rvalid(m_axi_rvalid),
     .m_axi_rready(m_axi_rready)
+);
+
+pp_bench_rdmem #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .ADDR_WIDTH(32),
+    .ID_WIDTH(M_ID_WIDTH),
+    .QUEUE_BITS(MEM_QUEUE_BITS)
+) mem (
+    .clk(clk),
+    .rst(rst),
+    .s_axi_awid(m_axi_awid),
+    .s_axi_awaddr(m_axi_awaddr),
+    .s_axi_awlen(m_axi_awlen),
+    .s_axi_awsize(m_axi_awsize),
+    .s_axi_awburst(m_axi_awburst),
+    .s_axi_awlock(m_axi_awlock),
+    .s_axi_awcache(m_axi_awcache),
+    .s_axi_awprot(m_axi_awprot),
+    .s_axi_awqos(m_axi_awqos),
+    .s_axi_awvalid(m_axi_awvalid),
+    .s_axi_awready(m_axi_awready),
+    .s_axi_arid(m_axi_arid),
+    .s_axi_wdata(m_axi_wdata),
+    .s_axi_wstrb(m_axi_wstrb),
+    .s_axi_wlast(m_axi_wlast),
+    .s_axi_wvalid(m_axi_wvalid),
+    .s_axi_wready(m_axi_wready),
+    .s_axi_bid(m_axi_bid),
+    .s_axi_bresp(m_axi_bresp),
+    .s_axi_bvalid(m_axi_bvalid),
+    .s_axi_bready(m_axi_bready),
+    .s_axi_araddr(m_axi_araddr),
+    .s_axi_arlen(m_axi_arlen),
+    .s_axi_arsize(m_axi_arsize),
+    .s_axi_arburst(m_axi_arburst),
+    .s_axi_arlock(m_axi_arlock),
+    .s_axi_arcache(m_axi_arcache),
+    .s_axi_arprot(m_axi_arprot),
+    .s_axi_arqos(m_axi_arqos),
+    .s_axi_arvalid(m_axi_arvalid),
+    .s_axi_arready(m_axi_arready),
+    .s_axi_rid(m_axi_rid),
+    .s_axi_rdata(m_axi_rdata),
+    .s_axi_rresp(m_axi_rresp),
+    .s_axi_rlast(m_axi_rlast),
+    .s_axi_rvalid(m_axi_rvalid),
+    .s_axi_rready(m_axi_rready)
 );
 
 endmodule

@@ -1,0 +1,1 @@
+"""Benchmarks run by ``pushpush bench`` (see :mod:`pushpush.bench.fairness`)."""
