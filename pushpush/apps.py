@@ -161,3 +161,22 @@ def open_system(example: str | os.PathLike[str], *, outdir: Optional[str | os.Pa
     say(f"      simulated board up in {time.monotonic() - t0:.1f} s "
         f"({sim}, {linked.clock_mhz:g} MHz system clock)")
     return ol
+
+
+def overlay_class(name: str, system: str, bitfile: Path, module: Optional[str] = None) -> type:
+    """The board overlay class of an overlay package (``pushpush.overlays.<system>``): a
+    ``PushPushOverlay`` that loads ``bitfile`` by default. Without PYNQ the class exists but
+    refuses to be instantiated, so the package imports anywhere."""
+    try:  # PYNQ is there on a board (and with pushpush[pynq])
+        from pushpush.pynq import PushPushOverlay as base
+    except ImportError:  # pragma: no cover
+        base = None
+
+    def __init__(self: Any, bitfile_name: Any = None, **kwargs: Any) -> None:
+        if base is None:
+            raise ImportError(f"the {system} overlay needs PYNQ: pip install 'pushpush[pynq]'")
+        base.__init__(self, str(bitfile_name or bitfile), **kwargs)
+
+    doc = f"The board's overlay (a ``PushPushOverlay``): ``{bitfile.name}`` of this folder by default."
+    attrs = {"__init__": __init__, "__doc__": doc, "__module__": module or __name__}
+    return type(name, (base or object,), attrs)
