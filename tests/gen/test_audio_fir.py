@@ -231,10 +231,9 @@ def test_fir_model():
 
 
 @pytest.mark.parametrize("simulator,params", sim_matrix(VARIANTS))
-def test_audio_fir(simulator, params, tmp_path, monkeypatch):
-    from gensim import generate_system, lint, load_example, work_around_verilator_pch
+def test_audio_fir(simulator, params, tmp_path):
+    from gensim import generate_system, lint, load_example
 
-    work_around_verilator_pch(monkeypatch, simulator)
     linked = load_example("audio_fir", topology=params["topology"], data_width=params["data_width"])
     gen = generate_system(linked, tmp_path / "gen")
     assert lint(gen.sources, gen.top) == []

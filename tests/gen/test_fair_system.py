@@ -50,10 +50,7 @@ def test_fair_system_generates(tmp_path):
 
 
 @pytest.mark.parametrize("simulator,params", sim_matrix([{"pause": 0.0}, {"pause": 0.3}]))
-def test_fair_system(simulator, params, tmp_path, monkeypatch):
-    from gensim import work_around_verilator_pch
-
-    work_around_verilator_pch(monkeypatch, simulator)
+def test_fair_system(simulator, params, tmp_path):
     gen = _generate(tmp_path)
     report = tmp_path / "report.json"
     env = {

@@ -152,14 +152,13 @@ VARIANTS = [
 
 
 @pytest.mark.parametrize("simulator,params", sim_matrix(VARIANTS))
-def test_hof(simulator, params, tmp_path, monkeypatch):
+def test_hof(simulator, params, tmp_path):
     import yaml
-    from gensim import generate_system, lint, work_around_verilator_pch
+    from gensim import generate_system, lint
 
     from pushpush.link import link
     from pushpush.spec import parse_system
 
-    work_around_verilator_pch(monkeypatch, simulator)
     src = HERE / "hof" / "system.yaml"
     data = yaml.safe_load(src.read_text())
     data["interconnect"].update(topology=params["topology"], data_width=params["data_width"])

@@ -300,10 +300,7 @@ def test_pingpong_lint(tmp_path, topology, data_width):
     assert lint(gen.sources, gen.top) == []
 
 @pytest.mark.parametrize("simulator,params", sim_matrix(VARIANTS))
-def test_pingpong(simulator, params, tmp_path, monkeypatch):
-    from gensim import work_around_verilator_pch
-
-    work_around_verilator_pch(monkeypatch, simulator)
+def test_pingpong(simulator, params, tmp_path):
     gen = _generate(tmp_path, params["topology"], params["data_width"])
     report = tmp_path / "report.json"
     env = {

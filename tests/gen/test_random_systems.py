@@ -342,11 +342,8 @@ def run_seed(seed: int, tmp_path: Path, simulator: str = "icarus") -> None:
 
 
 @pytest.mark.parametrize("simulator,params", sim_matrix([{"seed": s} for s in _seeds([5, 7, 17, 25])]))
-def test_random_system(simulator, params, tmp_path, monkeypatch):
+def test_random_system(simulator, params, tmp_path):
     """Each seed on Icarus; the first also on Verilator."""
-    from gensim import work_around_verilator_pch
-
-    work_around_verilator_pch(monkeypatch, simulator)
     run_seed(params["seed"], tmp_path, simulator)
 
 
