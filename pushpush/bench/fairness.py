@@ -14,7 +14,7 @@ share in simulation for three interconnect configurations:
 - ``abe``: the same, with a pp_abe (nominal burst 16, 4 outstanding) in front of every master;
 - ``fair``: no ABEs, ARBITRATION=1 (deficit round robin over beats, quantum 16).
 
-Harness: cores/bench/pp_fairness_top.v (8 pp_traffic_gen, optional pp_abe, the
+Harness: pushpush/bench/rtl/pp_fairness_top.v (8 pp_traffic_gen, optional pp_abe, the
 interconnect, a pattern memory answering one beat per cycle with a 32-request read queue),
 driven by :mod:`pushpush.bench.fairness_tb`. Every generator reads continuously with 4
 bursts in flight; after a warm-up, every master's beats are counted over a window of a
@@ -61,7 +61,9 @@ CONFIGS = [
 FULL = {"interferers": list(range(1, 8)), "bursts": [16, 32, 64, 128, 256]}
 QUICK = {"interferers": [1, 3], "bursts": [16, 64, 256]}
 
-HARNESS_CORES = ("bench", "abe", "traffic_gen", "interconnect")
+#: The harness (pushpush/bench/rtl/, shipped in the package) and the cores it instantiates.
+HARNESS_DIR = Path(__file__).resolve().parent / "rtl"
+HARNESS_CORES = ("abe", "traffic_gen", "interconnect")
 
 
 def eq1_share(interferers: int, burst: int, victim: int = VICTIM_BURST) -> float:
@@ -104,7 +106,7 @@ def points(interferers: list[int], bursts: list[int], config: str = "round_robin
 def _sources() -> list[Path]:
     from pushpush.build.synth import core_sources
 
-    files: list[Path] = []
+    files: list[Path] = [HARNESS_DIR / "pp_bench_rdmem.v", HARNESS_DIR / "pp_fairness_top.v"]
     for core in HARNESS_CORES:
         for f in core_sources(core)[0]:
             if f not in files:

@@ -1,6 +1,6 @@
 """cocotb side of ``pushpush bench fairness`` (run by :mod:`pushpush.bench.fairness`).
 
-Toplevel ``pp_fairness_top`` (cores/bench): 8 traffic generators (master 0 the victim,
+Toplevel ``pp_fairness_top`` (pushpush/bench/rtl): 8 traffic generators (master 0 the victim,
 masters 1..n the interferers), optionally behind ABEs, one interconnect, one pattern memory.
 For every point of ``PP_BENCH`` (JSON: ``{"points": [[n, burst], ...], "victim_burst": 16,
 "outstanding": 4, "warmup": ..., "window": ...}``) it starts the victim and ``n``
