@@ -104,14 +104,10 @@ def points(interferers: list[int], bursts: list[int], config: str = "round_robin
 
 
 def _sources() -> list[Path]:
-    from pushpush.build.synth import core_sources
+    from pushpush.build.cores import cores_rtl
 
-    files: list[Path] = [HARNESS_DIR / "pp_bench_rdmem.v", HARNESS_DIR / "pp_fairness_top.v"]
-    for core in HARNESS_CORES:
-        for f in core_sources(core)[0]:
-            if f not in files:
-                files.append(f)
-    return files
+    return [HARNESS_DIR / "pp_bench_rdmem.v", HARNESS_DIR / "pp_fairness_top.v",
+            *cores_rtl(HARNESS_CORES)]
 
 
 def _simulate(params: dict[str, int], pts: list[dict[str, Any]], simulator: str,

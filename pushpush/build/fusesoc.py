@@ -43,7 +43,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 from pushpush.build.synth import Resources
 from pushpush.codegen import rtl as _rtl
 from pushpush.codegen.fusesoc import system_vlnv
-from pushpush.codegen.generate import GenerateError, generate
+from pushpush.codegen.generate import generate
 from pushpush.codegen.vivado import PYNQ_Z1_PART, bd_tcl_path, bd_wrapper_name
 from pushpush.errors import PushPushError
 from pushpush.link import LinkedSystem
@@ -301,7 +301,7 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str, spe
           vivado: Optional[str] = None, verbose: bool = False) -> BuildResult:
     """Generate ``linked`` into ``outdir`` (unless ``regenerate`` is false and the core
     exists) and build ``target``. Raises :class:`BuildError` (with the log) on failure and
-    :class:`GenerateError` when generation fails."""
+    :class:`~pushpush.codegen.generate.GenerateError` when generation fails."""
     if target not in TARGETS:
         raise BuildError(f"unknown target '{target}'; targets: {', '.join(TARGETS)}")
     out = Path(outdir)

@@ -27,9 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-import yaml
-
-from pushpush.resources import cores_dir
+from pushpush.build.cores import core_sources
 
 LUT_CELLS = ("LUT1", "LUT2", "LUT3", "LUT4", "LUT5", "LUT6", "INV")
 FF_CELLS = ("FDRE", "FDSE", "FDCE", "FDPE", "FDRE_1", "FDSE_1", "FDCE_1", "FDPE_1", "LDCE", "LDPE")
@@ -126,32 +124,6 @@ def synth_resources(
         stat = json.loads(stat_file.read_text())
     cells = stat.get("design", {}).get("num_cells_by_type", {})
     return Resources.from_cells(cells)
-
-
-def core_sources(core: str) -> tuple[list[Path], str]:
-    """The RTL files and top module of ``cores/<core>/<core>.core`` (its ``rtl`` or first
-    fileset, and the ``synth`` target's toplevel, else the ``default`` target's)."""
-    folder = cores_dir() / core
-    core_file = folder / f"{core}.core"
-    if not core_file.exists():
-        known = sorted(p.name for p in cores_dir().iterdir() if (p / f"{p.name}.core").exists())
-        raise SynthError(f"no core '{core}' (no {core_file}); cores: {', '.join(known)}")
-    desc = yaml.safe_load(core_file.read_text())
-    files: list[Path] = []
-    for fs in (desc.get("filesets") or {}).values():
-        if fs.get("file_type", "") not in ("verilogSource", "systemVerilogSource", ""):
-            continue
-        for f in fs.get("files") or []:
-            name = f if isinstance(f, str) else next(iter(f))
-            if name.endswith(".v") and "tb" not in Path(name).parts and not name.endswith("_tb.v"):
-                files.append(folder / name)
-    targets = desc.get("targets") or {}
-    top = (targets.get("synth") or {}).get("toplevel") or (targets.get("default") or {}).get("toplevel")
-    if not top:
-        top = f"pp_{core}"
-    if isinstance(top, list):
-        top = top[0]
-    return files, str(top)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

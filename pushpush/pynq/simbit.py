@@ -104,19 +104,12 @@ def map_path_for(bitfile: str | os.PathLike[str]) -> Path:
 
 
 def _generated_sources(linked: LinkedSystem, outdir: Path, spec: Any = None) -> tuple[str, list[Path]]:
-    from pushpush.build.synth import SynthError, core_sources
+    from pushpush.build.cores import cores_rtl
     from pushpush.codegen.generate import generate
     from pushpush.codegen.rtl import core_dependencies, top_module_name
-    from pushpush.resources import cores_dir
 
     written = generate(linked, outdir, spec=spec)
-    files: list[Path] = []
-    for core in core_dependencies():
-        try:
-            found, _ = core_sources(core)
-            files += [Path(f) for f in found]
-        except SynthError:
-            files += sorted((cores_dir() / core).glob("*.v"))
+    files = cores_rtl(core_dependencies())
     files += [w for w in written if w.suffix == ".v"]
     return top_module_name(linked), files
 

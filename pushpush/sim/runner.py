@@ -84,18 +84,10 @@ def load_linked(system: Union[PathLike, LinkedSystem], interconnect: Optional[Ma
 
 
 def _core_files() -> list[Path]:
-    from pushpush.build.synth import SynthError, core_sources
+    from pushpush.build.cores import cores_rtl
     from pushpush.codegen.rtl import core_dependencies
-    from pushpush.resources import cores_dir
 
-    files: list[Path] = []
-    for core in core_dependencies():
-        try:
-            found, _top = core_sources(core)
-        except SynthError:
-            found = sorted((cores_dir() / core).glob("*.v"))
-        files += [Path(f) for f in found if Path(f) not in files]
-    return files
+    return cores_rtl(core_dependencies())
 
 
 def build_system(system: Union[PathLike, LinkedSystem], outdir: PathLike, *,

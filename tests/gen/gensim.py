@@ -25,11 +25,11 @@ from typing import Any, Optional
 import yaml
 
 from pushpush.build.sim import verilator_bin_dir
-from pushpush.build.synth import SynthError, core_sources
+from pushpush.build.cores import cores_rtl
 from pushpush.codegen.render import write_tree
 from pushpush.codegen.rtl import core_dependencies, render_rtl, rtl_components, top_module_name
 from pushpush.link import LinkedSystem, link
-from pushpush.resources import cores_dir, examples_dir
+from pushpush.resources import examples_dir
 from pushpush.spec import parse_system
 from pushpush.sysmap import to_json
 
@@ -43,16 +43,8 @@ class GeneratedSystem:
 
 
 def core_rtl_files() -> list[Path]:
-    """Verilog files of every core the generated RTL instantiates (from each core's .core
-    file; a core without one yet contributes every .v in its folder)."""
-    files: list[Path] = []
-    for core in core_dependencies():
-        try:
-            found, _top = core_sources(core)
-        except SynthError:
-            found = sorted((cores_dir() / core).glob("*.v"))
-        files += [Path(f) for f in found]
-    return files
+    """Verilog files of every core the generated RTL instantiates."""
+    return cores_rtl(core_dependencies())
 
 
 def load_example(name: str, **interconnect: Any) -> LinkedSystem:
