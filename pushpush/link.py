@@ -30,13 +30,16 @@ from __future__ import annotations
 
 import enum
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import NamedTuple, Optional, Sequence
+from typing import Any, NamedTuple, Optional, Sequence
 
-from .errors import Diagnostic, LinkError
+from .errors import Diagnostic, LinkError, Location, did_you_mean
 from .spec import (
+    ARBITRATIONS,
+    DATA_WIDTHS,
     MIN_WINDOW,
+    TOPOLOGIES,
     Abe,
     ComponentSpec,
     Interconnect,
@@ -59,6 +62,7 @@ __all__ = [
     "LinkedComponent",
     "LinkedSystem",
     "link",
+    "load",
     "window_size_for",
 ]
 
@@ -143,6 +147,8 @@ class ExportInfo:
     dynamic_slots: tuple[int, ...]
     #: rtl only: one entry per function-typed parameter.
     callbacks: tuple[CallbackInfo, ...] = ()
+    #: Where the export is declared in the YAML (not part of equality or the map).
+    loc: Optional[Location] = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -161,6 +167,8 @@ class ImportInfo:
     rep_slot: int
     rep_address: int
     rep_trigger_address: int
+    #: Where the import is written in the YAML (not part of equality or the map).
+    loc: Optional[Location] = field(default=None, compare=False, repr=False)
 
     @property
     def target(self) -> str:
@@ -186,6 +194,10 @@ class LinkedComponent:
     exports: tuple[ExportInfo, ...]
     imports: tuple[ImportInfo, ...]
     slots: tuple[Slot, ...]
+    #: Where the component and each of its sources are written in the YAML (positions are
+    #: not part of equality or the map; ``None`` for a model read back from a map).
+    loc: Optional[Location] = field(default=None, compare=False, repr=False)
+    source_locs: tuple[Optional[Location], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def end(self) -> int:
@@ -244,6 +256,33 @@ class LinkedSystem:
     source_file: str
     #: Absolute directory of the YAML file, when known (not part of equality or the map).
     base_dir: Optional[Path] = field(default=None, compare=False)
+    #: Where the description starts (file:line:column of ``system:``), when known.
+    loc: Optional[Location] = field(default=None, compare=False, repr=False)
+
+    def with_interconnect(self, **overrides: Any) -> "LinkedSystem":
+        """This system on another interconnect: ``topology``, ``data_width``, ``arbitration``
+        (the address map does not depend on it, so nothing is linked again).
+
+        >>> linked.with_interconnect(topology="shared").interconnect.topology  # doctest: +SKIP
+        'shared'
+        """
+        allowed = {"topology": TOPOLOGIES, "data_width": DATA_WIDTHS, "arbitration": ARBITRATIONS}
+        for key, value in overrides.items():
+            if key not in allowed:
+                raise ValueError(f"interconnect has no setting '{key}'{did_you_mean(key, allowed)}; "
+                                 f"settings: {', '.join(allowed)}")
+            if value not in allowed[key] or isinstance(value, bool):
+                raise ValueError(f"interconnect {key} must be one of "
+                                 f"{', '.join(str(v) for v in allowed[key])}, not {value!r}")
+        if not overrides:
+            return self
+        return replace(self, interconnect=replace(self.interconnect, **overrides))
+
+    def where(self, component: Optional[str] = None) -> str:
+        """``file:line:column`` of a component's declaration (or of the description), or
+        the YAML file's name when the model carries no positions."""
+        loc = self.loc if component is None else self.component(component).loc
+        return str(loc) if loc is not None else self.source_file
 
     def component(self, name: str) -> LinkedComponent:
         for c in self.components:
@@ -269,6 +308,22 @@ class LinkedSystem:
                         return c, s
                 return c, None
         return None
+
+
+def load(path: "str | os.PathLike[str]", interconnect: Optional[dict[str, Any]] = None) -> LinkedSystem:
+    """Read, check and link a ``system.yaml``: the one loader every command and API uses.
+
+    ``interconnect`` overrides (``{"topology": "shared"}``) are applied to the linked model,
+    so every diagnostic still points at the user's own line. Raises ``OSError`` (unreadable
+    file), :class:`~pushpush.errors.SpecError`/:class:`~pushpush.errors.LinkError` (an
+    invalid system, with positions) and ``ValueError`` (a bad override).
+
+    >>> load("examples/pingpong/system.yaml", {"topology": "shared"}).interconnect.topology  # doctest: +SKIP
+    'shared'
+    """
+    from .spec import load_system
+
+    return link(load_system(path)).with_interconnect(**dict(interconnect or {}))
 
 
 def window_size_for(words: int) -> int:
@@ -348,7 +403,7 @@ def link(spec: SystemSpec) -> LinkedSystem:
     return LinkedSystem(
         name=spec.name, board=spec.board, clock_mhz=spec.clock_mhz,
         interconnect=spec.interconnect, pl=spec.pl, ps=spec.ps, components=components,
-        source_file=os.path.basename(spec.file), base_dir=spec.base_dir,
+        source_file=os.path.basename(spec.file), base_dir=spec.base_dir, loc=spec.loc,
     )
 
 
@@ -453,7 +508,7 @@ def _finish(spec: SystemSpec, lay: _Layout, by_name: dict[str, _Layout]) -> Link
         exports.append(ExportInfo(
             name=e.name, signature=e.signature, importers=whos,
             static_slots=tuple(lay.static_index[(e.name, w)] for w in whos),
-            dynamic_slots=tuple(lay.dynamic_index[e.name]), callbacks=tuple(callbacks)))
+            dynamic_slots=tuple(lay.dynamic_index[e.name]), callbacks=tuple(callbacks), loc=e.loc))
     imports = []
     for imp in comp.imports:
         callee = by_name[imp.component]
@@ -465,13 +520,14 @@ def _finish(spec: SystemSpec, lay: _Layout, by_name: dict[str, _Layout]) -> Link
             component=imp.component, function=imp.function,
             signature=callee.slots[cep].signature, cep_slot=cep, cep_address=cep_first,
             cep_trigger_address=cep_trig, rep_slot=rep, rep_address=rep_first,
-            rep_trigger_address=rep_trig))
+            rep_trigger_address=rep_trig, loc=imp.loc))
     return LinkedComponent(
         name=comp.name, kind=comp.kind, region=comp.region, module=comp.module,
         sources=tuple(_relative(s, spec.base_dir) for s in comp.sources),
         base=lay.base, size=lay.size, slot_words=lay.slot_words,
         runtime_words=comp.runtime_words if comp.is_software else 0, abe=comp.abe,
         exports=tuple(exports), imports=tuple(imports), slots=slots,
+        loc=comp.loc, source_locs=tuple(comp.source_locs),
     )
 
 
