@@ -248,6 +248,7 @@ def _load_commands() -> None:
     from . import cli_build  # noqa: F401  (registers generate, build)
     from . import cli_run  # noqa: F401  (registers run)
     from . import cli_bench  # noqa: F401  (registers bench)
+    from . import cli_schema  # noqa: F401  (registers schema)
 
 
 def build_parser() -> argparse.ArgumentParser:

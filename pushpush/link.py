@@ -28,6 +28,7 @@ declaration order.
 
 from __future__ import annotations
 
+import enum
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,11 +44,14 @@ from .spec import (
     SystemSpec,
     check_references,
 )
-from .types import FunctionType
+from .protocol import WordSpan
+from .types import WORD_BYTES, FunctionType
 
 __all__ = [
     "WORD_BYTES",
     "SLOT_KINDS",
+    "SlotKind",
+    "WordSpan",
     "Slot",
     "CallbackInfo",
     "ExportInfo",
@@ -58,12 +62,38 @@ __all__ = [
     "window_size_for",
 ]
 
-WORD_BYTES = 4
-SLOT_KINDS = ("cep_static", "cep_dynamic", "rep_import", "rep_callback")
+class SlotKind(str, enum.Enum):
+    """What a slot of a window is for (docs/architecture.md §2.1).
+
+    A ``str`` enum: ``SlotKind.CEP_STATIC == "cep_static"``, and it prints as its value.
+    """
+
+    #: A call endpoint reserved for one statically linked importer.
+    CEP_STATIC = "cep_static"
+    #: A call endpoint for callers holding the function as a value (any caller).
+    CEP_DYNAMIC = "cep_dynamic"
+    #: The return endpoint of one import of the component.
+    REP_IMPORT = "rep_import"
+    #: The return endpoint for calling a function-typed parameter (rtl exports).
+    REP_CALLBACK = "rep_callback"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+    @property
+    def is_cep(self) -> bool:
+        return self in (SlotKind.CEP_STATIC, SlotKind.CEP_DYNAMIC)
+
+
+#: Every slot kind's name, in layout order.
+SLOT_KINDS = tuple(k.value for k in SlotKind)
 
 
 @dataclass(frozen=True)
-class Slot:
+class Slot(WordSpan):
     """One endpoint slot in a component's window.
 
     ``function`` is, by kind: ``cep_static``/``cep_dynamic``: the exported function's name;
@@ -73,7 +103,7 @@ class Slot:
     """
 
     index: int
-    kind: str
+    kind: SlotKind
     function: str
     signature: FunctionType
     #: Word offset of the slot's first word from the window base.
@@ -87,17 +117,8 @@ class Slot:
     param: Optional[str] = None
 
     @property
-    def trigger_offset(self) -> int:
-        """Word offset of the trigger (the last word of the slot)."""
-        return self.offset + self.words - 1
-
-    @property
-    def trigger_address(self) -> int:
-        return self.address + WORD_BYTES * (self.words - 1)
-
-    @property
     def is_cep(self) -> bool:
-        return self.kind.startswith("cep")
+        return SlotKind(self.kind).is_cep
 
 
 @dataclass(frozen=True)
@@ -336,7 +357,7 @@ def _layout(spec: SystemSpec, comp: ComponentSpec,
     slots: list[_Draft] = []
     offset = 0
 
-    def add(kind: str, function: str, sig: FunctionType, words: int,
+    def add(kind: SlotKind, function: str, sig: FunctionType, words: int,
             importer: Optional[str] = None, param: Optional[str] = None) -> int:
         nonlocal offset
         slots.append(_Draft(kind, function, sig, offset, words, importer, param))
@@ -346,22 +367,22 @@ def _layout(spec: SystemSpec, comp: ComponentSpec,
     lay = _Layout(comp, slots, {}, {}, {}, {}, 0)
     for e in comp.exports:
         for who in importers.get((comp.name, e.name), []):
-            lay.static_index[(e.name, who)] = add("cep_static", e.name, e.signature,
+            lay.static_index[(e.name, who)] = add(SlotKind.CEP_STATIC, e.name, e.signature,
                                                   e.signature.cep_words, importer=who)
-        lay.dynamic_index[e.name] = [add("cep_dynamic", e.name, e.signature, e.signature.cep_words)
+        lay.dynamic_index[e.name] = [add(SlotKind.CEP_DYNAMIC, e.name, e.signature, e.signature.cep_words)
                                      for _ in range(e.dynamic_slots)]
     for imp in comp.imports:
         callee = spec.component(imp.component)
         export = callee.export(imp.function) if callee else None
         assert export is not None  # check_references passed
-        lay.import_index[imp.target] = add("rep_import", imp.target, export.signature,
+        lay.import_index[imp.target] = add(SlotKind.REP_IMPORT, imp.target, export.signature,
                                            export.signature.rep_words)
     if not comp.is_software:
         for e in comp.exports:
             entries = []
             for arg in e.signature.function_params():
                 assert isinstance(arg.type, FunctionType)
-                idx = add("rep_callback", e.name, arg.type, arg.type.rep_words, param=arg.name)
+                idx = add(SlotKind.REP_CALLBACK, e.name, arg.type, arg.type.rep_words, param=arg.name)
                 entries.append((idx, arg.name, arg.type, arg.index))
             lay.callback_index[e.name] = entries
     lay.slot_words = offset

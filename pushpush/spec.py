@@ -12,7 +12,6 @@ by the commented examples under ``examples/``.
 
 from __future__ import annotations
 
-import keyword
 import os
 import re
 from dataclasses import dataclass, field
@@ -51,19 +50,12 @@ __all__ = [
     "is_identifier",
 ]
 
-KINDS = ("rtl", "python", "c")
-SOFTWARE_KINDS = ("python", "c")
-BOARDS = ("pynq-z1", "none")
-TOPOLOGIES = ("crossbar", "shared")
-DATA_WIDTHS = (32, 64)
-ARBITRATIONS = ("round_robin", "fair")
-#: The Zynq-7000 M_AXI_GP0 address range (inclusive start, exclusive end).
-GP0_RANGE = (0x4000_0000, 0x8000_0000)
-MIN_WINDOW = 4096
-DEFAULT_DYNAMIC_SLOTS = 1
-DEFAULT_RUNTIME_WORDS = 256
-#: AXI4 INCR bursts have at most 256 beats.
-MAX_BURST = 256
+# The constants and key tables are declared once, in spec_fields (the JSON Schema is built
+# from the same declarations).
+from .spec_fields import (  # noqa: E402
+    ARBITRATIONS, BOARDS, DATA_WIDTHS, DEFAULT_DYNAMIC_SLOTS, DEFAULT_RUNTIME_WORDS, GP0_RANGE,
+    KINDS, MAX_BURST, MIN_WINDOW, SOFTWARE_KINDS, TOPOLOGIES,
+)
 
 
 @dataclass(frozen=True)
@@ -196,30 +188,13 @@ class SystemSpec:
 
 # --------------------------------------------------------------------------- names
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_VERILOG_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*\Z")
-_IMPORT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)\Z")
+from .spec_fields import IDENT, IMPORT_TARGET, VERILOG_IDENT  # noqa: E402
+from .spec_fields import RESERVED as _RESERVED  # noqa: E402
+from .spec_fields import VERILOG_KEYWORDS as _VERILOG_KEYWORDS  # noqa: E402
 
-#: Names become Verilog ports, C identifiers and Python attributes, so none of these.
-_VERILOG_KEYWORDS = frozenset(
-    """always and assign automatic begin buf bufif0 bufif1 case casex casez cell cmos config
-    deassign default defparam design disable edge else end endcase endconfig endfunction
-    endgenerate endmodule endprimitive endspecify endtable endtask event for force forever fork
-    function generate genvar highz0 highz1 if ifnone incdir include initial inout input instance
-    integer join large liblist library localparam macromodule medium module nand negedge nmos nor
-    noshowcancelled not notif0 notif1 or output parameter pmos posedge primitive pull0 pull1
-    pulldown pullup pulsestyle_onevent pulsestyle_ondetect rcmos real realtime reg release repeat
-    rnmos rpmos rtran rtranif0 rtranif1 scalared showcancelled signed small specify specparam
-    strong0 strong1 supply0 supply1 table task time tran tranif0 tranif1 tri tri0 tri1 triand
-    trior trireg unsigned use uwire vectored wait wand weak0 weak1 while wire wor xnor xor
-    logic bit byte int""".split()
-)
-_C_KEYWORDS = frozenset(
-    """auto break case char const continue default do double else enum extern float for goto if
-    inline int long register restrict return short signed sizeof static struct switch typedef
-    union unsigned void volatile while""".split()
-)
-_RESERVED = _VERILOG_KEYWORDS | _C_KEYWORDS | frozenset(keyword.kwlist)
+_IDENT = re.compile(IDENT + r"\Z")
+_VERILOG_IDENT = re.compile(VERILOG_IDENT + r"\Z")
+_IMPORT = re.compile(IMPORT_TARGET + r"\Z")
 
 
 def is_identifier(name: str) -> bool:
@@ -229,17 +204,15 @@ def is_identifier(name: str) -> bool:
 
 # --------------------------------------------------------------------------- loading
 
-_TOP_KEYS = ("system", "board", "clock_mhz", "interconnect", "regions", "components")
-_INTERCONNECT_KEYS = ("topology", "data_width", "arbitration")
-_REGION_NAMES = ("pl", "ps")
-_REGION_KEYS = ("base", "size")
-_COMPONENT_KEYS = (
-    "kind", "module", "sources", "exports", "imports", "window", "abe", "runtime_words",
-)
-_RTL_ONLY = ("module", "sources", "abe")
-_SOFTWARE_ONLY = ("runtime_words",)
-_EXPORT_KEYS = ("signature", "dynamic_slots")
-_ABE_KEYS = ("nominal_burst", "max_outstanding")
+from .spec_fields import ABE_KEYS as _ABE_KEYS  # noqa: E402
+from .spec_fields import COMPONENT_KEYS as _COMPONENT_KEYS  # noqa: E402
+from .spec_fields import EXPORT_KEYS as _EXPORT_KEYS  # noqa: E402
+from .spec_fields import INTERCONNECT_KEYS as _INTERCONNECT_KEYS  # noqa: E402
+from .spec_fields import REGION_KEYS as _REGION_KEYS  # noqa: E402
+from .spec_fields import REGION_NAMES as _REGION_NAMES  # noqa: E402
+from .spec_fields import RTL_ONLY as _RTL_ONLY  # noqa: E402
+from .spec_fields import SOFTWARE_ONLY as _SOFTWARE_ONLY  # noqa: E402
+from .spec_fields import TOP_KEYS as _TOP_KEYS  # noqa: E402
 
 _Items = list[tuple[str, ScalarNode, Node]]
 

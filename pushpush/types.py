@@ -144,6 +144,8 @@ SCALAR_NAMES: tuple[str, ...] = (
 #: Deepest nesting of function types the parser accepts (guards against RecursionError).
 MAX_NESTING = 64
 
+#: Bytes in a protocol word, and the mask of a word's value (the only definitions).
+WORD_BYTES = 4
 WORD_MASK = 0xFFFF_FFFF
 
 # name -> (bits, words, signed integer, float)
