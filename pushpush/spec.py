@@ -47,7 +47,6 @@ __all__ = [
     "load_system",
     "parse_system",
     "check_references",
-    "is_identifier",
 ]
 
 # The constants and key tables are declared once, in spec_fields (the JSON Schema is built
@@ -196,11 +195,6 @@ from .spec_fields import VERILOG_KEYWORDS as _VERILOG_KEYWORDS  # noqa: E402
 _IDENT = re.compile(IDENT + r"\Z")
 _VERILOG_IDENT = re.compile(VERILOG_IDENT + r"\Z")
 _IMPORT = re.compile(IMPORT_TARGET + r"\Z")
-
-
-def is_identifier(name: str) -> bool:
-    """A name usable in Verilog, C and Python alike: ``[A-Za-z_][A-Za-z0-9_]*``, no keyword."""
-    return bool(_IDENT.match(name)) and name not in _RESERVED
 
 
 # --------------------------------------------------------------------------- loading

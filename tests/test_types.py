@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import pushpush.types as pt
+from pushpush.types.model import _duplicate_name
 from pushpush.types import (
     BOOL,
     F32,
@@ -99,7 +100,7 @@ def _function_types(children: st.SearchStrategy[Type]) -> st.SearchStrategy[Func
     param = st.builds(Param, st.one_of(st.none(), names), children.filter(lambda t: t != VOID))
     return st.builds(
         lambda ps, r: FunctionType(tuple(ps), r),
-        st.lists(param, max_size=4).filter(lambda ps: pt._duplicate_name(ps) is None),
+        st.lists(param, max_size=4).filter(lambda ps: _duplicate_name(ps) is None),
         children,
     )
 
@@ -464,7 +465,7 @@ def test_renaming_preserves_structure(t: Type, data: st.DataObject) -> None:
             return u
         fresh = data.draw(st.lists(st.one_of(st.none(), names), min_size=len(u.params), max_size=len(u.params)))
         ps = tuple(Param(n, rename(p.type)) for n, p in zip(fresh, u.params))
-        assume(pt._duplicate_name(ps) is None)
+        assume(_duplicate_name(ps) is None)
         return FunctionType(ps, rename(u.result))
 
     assert structurally_equal(t, rename(t))
@@ -915,6 +916,15 @@ def test_args_and_result_round_trip(ft: FunctionType, data: st.DataObject) -> No
 
 
 def test_doctests() -> None:
-    result = doctest.testmod(pt, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 20
-    assert result.failed == 0
+    import pushpush.types.codec
+    import pushpush.types.model
+    import pushpush.types.parse
+
+    attempted = 0
+    for module in (pt, pushpush.types.model, pushpush.types.parse, pushpush.types.codec):
+        # every module's examples see the package's public names, as a user's code does
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS,
+                                 extraglobs={n: getattr(pt, n) for n in pt.__all__})
+        assert result.failed == 0, module.__name__
+        attempted += result.attempted
+    assert attempted > 20

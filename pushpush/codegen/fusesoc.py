@@ -25,14 +25,11 @@ __all__ = [
     "SYSTEM_CORE_VERSION",
     "system_vlnv",
     "core_path",
-    "core_targets",
     "user_source_copies",
     "render_system_core",
 ]
 
 SYSTEM_CORE_VERSION = "0.1.0"
-#: The targets of a system core.
-core_targets = ("lint", "sim", "synth", "pynq_z1")
 
 
 def system_vlnv(linked: LinkedSystem, version: bool = True) -> str:

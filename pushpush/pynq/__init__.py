@@ -37,7 +37,7 @@ __all__ = ["load", "PushPushOverlay", "SimDevice", "SimulatorError", "render_hwh
            "write_sim_overlay", "read_manifest", "sim_wanted"]
 
 if _pynq is not None:
-    from pynq import Overlay
+    from pynq import Device, Overlay
 
     from .driver import PushPushIP, register_driver, top_vlnv_of_hwh
     from .simdevice import SimDevice, sim_wanted
@@ -106,7 +106,8 @@ if _pynq is not None:
         def free(self) -> None:
             loaded = self.is_loaded()
             try:
-                if "system_top_0" in self._ip_map.__dict__:
+                from .hwh import system_top_instance
+                if system_top_instance() in self._ip_map.__dict__:
                     self.system.close()
             finally:
                 super().free()
@@ -130,8 +131,10 @@ if _pynq is not None:
         """
         if isinstance(target, (str, os.PathLike)) and Path(target).suffix == ".bit":
             bit = Path(target)
-            if simulator:   # the simulated board reads it at download
-                os.environ["PUSHPUSH_SIM"] = simulator
+            if simulator:   # the simulated board reads it at download (not the environment)
+                device = kwargs.get("device") or Device.active_device
+                if isinstance(device, SimDevice):
+                    device.simulator_request = simulator
         else:
             from pushpush.link import LinkedSystem
             from pushpush.link import load as load_linked

