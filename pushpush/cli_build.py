@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .cli_common import EXIT_INVALID, EXIT_OK, Command, UsageError, load_linked
+from .cli_common import EXIT_INVALID, EXIT_OK, Command, load_linked
 
 DEFAULT_OUT = "build/{system}"
 
@@ -102,7 +102,8 @@ def _run_build(args: argparse.Namespace) -> int:
     from dataclasses import asdict
     import json
 
-    from .build.fusesoc import BuildError, build, resources_table
+    from .build.fusesoc import BuildError, build
+    from .build.synth import resources_table
     from .codegen.generate import GenerateError
 
     linked = load_linked(args.file)

@@ -28,7 +28,6 @@ Library::
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -38,9 +37,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, Sequence
+from typing import Callable, Mapping, Optional, Sequence
 
-from pushpush.build.synth import Resources
+from pushpush.build.synth import Resources, netlist_resources
 from pushpush.codegen import rtl as _rtl
 from pushpush.codegen.fusesoc import system_vlnv
 from pushpush.codegen.generate import generate
@@ -56,15 +55,11 @@ __all__ = [
     "build",
     "fusesoc_command",
     "work_root",
-    "netlist_resources",
     "check_vivado_project",
-    "resources_table",
 ]
 
 TARGETS = ("lint", "sim", "synth", "pynq_z1")
 #: Name of the row holding everything outside the components' wrappers.
-INFRA = "interconnect"
-TOTAL = "total"
 
 
 class BuildError(PushPushError):
@@ -155,83 +150,6 @@ def _run_logged(cmd: Sequence[str], log: Path, cwd: Path, progress: Callable[[st
             done.set()
         f.write(f"[exit status {rc}, {time.monotonic() - start:.1f} s]\n")
     return rc
-
-
-# --------------------------------------------------------------------------- synth
-
-
-def _leaf_counts(modules: Mapping[str, Any], name: str, memo: dict[str, dict[str, int]]) -> dict[str, int]:
-    if name in memo:
-        return memo[name]
-    counts: dict[str, int] = {}
-    for cell in modules[name].get("cells", {}).values():
-        t = cell["type"]
-        sub = modules.get(t)
-        if sub is not None and not _is_blackbox(sub):
-            for k, v in _leaf_counts(modules, t, memo).items():
-                counts[k] = counts.get(k, 0) + v
-        else:
-            counts[t] = counts.get(t, 0) + 1
-    memo[name] = counts
-    return counts
-
-
-def _is_blackbox(module: Mapping[str, Any]) -> bool:
-    attrs = module.get("attributes", {})
-    return any(str(attrs.get(k, "0")).strip("0") for k in ("blackbox", "whitebox"))
-
-
-def _base_module(type_name: str) -> str:
-    """``$paramod$<hash>\\pp_x`` / ``$paramod\\pp_x\\P=..`` -> ``pp_x``; others unchanged."""
-    if not type_name.startswith("$paramod"):
-        return type_name.lstrip("\\")
-    parts = type_name.split("\\")
-    return parts[1] if len(parts) > 1 else type_name
-
-
-def netlist_resources(netlist: Path | Mapping[str, Any], top: str,
-                      components: Mapping[str, str]) -> dict[str, Resources]:
-    """Resources per component from a Yosys JSON netlist with hierarchy.
-
-    ``components`` maps a module name (a wrapper) to the component it belongs to. Every
-    instance in ``top`` of such a module counts for the component; every other cell of
-    ``top`` (the interconnect, ...) for :data:`INFRA`. The result also has :data:`TOTAL`."""
-    data = json.loads(Path(netlist).read_text()) if isinstance(netlist, (str, Path)) else netlist
-    modules = data["modules"]
-    if top not in modules:
-        raise BuildError(f"the synthesised netlist has no module '{top}'")
-    memo: dict[str, dict[str, int]] = {}
-    rows: dict[str, dict[str, int]] = {c: {} for c in components.values()}
-    rows[INFRA] = {}
-
-    def add(row: str, counts: Mapping[str, int]) -> None:
-        for k, v in counts.items():
-            rows[row][k] = rows[row].get(k, 0) + v
-
-    for cell in modules[top].get("cells", {}).values():
-        t = cell["type"]
-        comp = components.get(_base_module(t))
-        sub = modules.get(t)
-        counts = _leaf_counts(modules, t, memo) if sub is not None and not _is_blackbox(sub) else {t: 1}
-        add(comp if comp is not None else INFRA, counts)
-    out = {name: Resources.from_cells(c) for name, c in rows.items()}
-    out[TOTAL] = Resources.from_cells(_leaf_counts(modules, top, memo))
-    return out
-
-
-def resources_table(res: Mapping[str, Resources]) -> str:
-    """A table: one row per component, the interconnect and the total."""
-    rows = [("", "LUT", "FF", "LUTRAM", "BRAM36", "DSP")]
-    for name, r in res.items():
-        rows.append((name, str(r.luts), str(r.ffs), str(r.lutram), f"{r.bram36:g}", str(r.dsp)))
-    w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = []
-    for i, r in enumerate(rows):
-        if i == len(rows) - 1:
-            lines.append("  " + "-" * (sum(w) + 2 * (len(w) - 1)))
-        lines.append("  " + "  ".join(r[0].ljust(w[0]) if j == 0 else r[j].rjust(w[j])
-                                      for j in range(len(r))))
-    return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- pynq_z1
