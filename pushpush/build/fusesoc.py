@@ -41,7 +41,7 @@ from typing import Callable, Mapping, Optional, Sequence
 
 from pushpush.build.synth import Resources, netlist_resources
 from pushpush.codegen import rtl as _rtl
-from pushpush.codegen.fusesoc import system_vlnv
+from pushpush.codegen.fusesoc import system_vlnv, user_source_copies
 from pushpush.codegen.generate import generate
 from pushpush.codegen.vivado import PYNQ_Z1_PART, bd_tcl_path, bd_wrapper_name
 from pushpush.errors import PushPushError
@@ -55,6 +55,7 @@ __all__ = [
     "build",
     "fusesoc_command",
     "work_root",
+    "user_paths",
     "check_vivado_project",
 ]
 
@@ -254,10 +255,11 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
         env["PATH"] = str(Path(vivado).parent) + os.pathsep + env.get("PATH", "")
     if verbose:
         progress("  $ " + " ".join(cmd))
-    rc = _run_logged(cmd, log, out, progress, env=env, verbose=verbose)
+    to_user = user_paths(linked)
+    rc = _run_logged(cmd, log, out, lambda line: progress(to_user(line)), env=env, verbose=verbose)
     if rc != 0:
         raise BuildError(f"{target} failed (fusesoc exit status {rc}); the last lines:\n"
-                         + _tail(log), log)
+                         + to_user(_tail(log)), log)
     result = BuildResult(target, out, root, log)
     progress(f"pushpush: {target} done in {time.monotonic() - t0:.1f} s")
     if target == "synth":
@@ -286,6 +288,27 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
     elif target == "lint":
         result.notes.append("Verilator -Wall: no warnings")
     return result
+
+
+def user_paths(linked: LinkedSystem) -> Callable[[str], str]:
+    """A function that rewrites, in a tool's output line, every path of a user source's
+    build copy (``.../src/<component>/<file>`` under FuseSoC's build tree) to the user's own
+    file, so a warning points where the user edits."""
+    pairs = []
+    for dest, src in user_source_copies(linked).items():
+        try:
+            shown = os.path.relpath(src)
+        except ValueError:
+            shown = str(src)
+        if shown.startswith(".." + os.sep + ".."):
+            shown = str(src)
+        pairs.append((re.compile(r"(?:[^\s:'\"(]*/)?" + re.escape(dest) + r"(?![\w.])"), shown))
+
+    def rewrite(line: str) -> str:
+        for pattern, shown in pairs:
+            line = pattern.sub(shown.replace("\\", "\\\\"), line)
+        return line
+    return rewrite
 
 
 def _tail(log: Path, n: int = 15) -> str:

@@ -558,9 +558,9 @@ class RuntimeCore:
         function runs, so the next call can arrive while this one runs.
         """
         watched = self._watched()
-        if not watched:
-            return []
         comp = self.component
+        if not watched and not comp.exports:
+            return []
         snapshot = self.backend.read_local(comp.base, comp.words_used)
         self._warn_unserved(snapshot)
         calls = []

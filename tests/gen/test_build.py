@@ -3,6 +3,7 @@ generated system (tests/gen/fixtures/tiny: one rtl component, one python caller)
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -10,18 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from pushpush.build.fusesoc import (
-    BuildError,
-    TOTAL,
-    INFRA,
-    build,
-    fusesoc_command,
-    work_root,
-)
+from pushpush.build.fusesoc import BuildError, build, fusesoc_command, work_root
+from pushpush.build.synth import INFRA, TOTAL
 from pushpush.cli import main
-from pushpush.link import link
+from pushpush.link import load
 from pushpush.resources import cores_dir
-from pushpush.spec import load_system
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 TINY = FIXTURES / "tiny"
@@ -39,8 +33,8 @@ needs_fusesoc = pytest.mark.skipif(not _have_fusesoc(), reason="needs fusesoc (p
 
 
 def tiny():
-    spec = load_system(TINY / "system.yaml")
-    return spec, link(spec)
+    linked = load(TINY / "system.yaml")
+    return None, linked
 
 
 def quiet(_: str) -> None:
@@ -52,11 +46,31 @@ def quiet(_: str) -> None:
 def test_lint(tmp_path: Path) -> None:
     spec, linked = tiny()
     lines: list[str] = []
-    result = build(linked, tmp_path / "out", "lint", spec=spec, progress=lines.append)
+    result = build(linked, tmp_path / "out", "lint", progress=lines.append)
     assert result.log == tmp_path / "out" / "build" / "lint.log"
     assert "verilator" in result.log.read_text()
     assert lines[0] == f"pushpush: generating tiny into {tmp_path / 'out'}"
     assert "  INFO: Preparing pushpush:system:tiny:0.1.0" in lines
+
+
+@needs_fusesoc
+@needs_fusesoc
+def test_lint_warnings_point_at_the_users_file(tmp_path: Path) -> None:
+    """Verilator's warnings name the user's own source, not FuseSoC's build copy of it."""
+    d = tmp_path / "tiny"
+    shutil.copytree(TINY, d)
+    src = next((d / "rtl").glob("*.v"))
+    text = src.read_text()
+    i = text.index(");", text.index("module ")) + 2
+    src.write_text(text[:i] + "\nwire [3:0] pp_test_unused_wire = 8'hff;  // WIDTHTRUNC\n" + text[i:])
+    lines: list[str] = []
+    with pytest.raises(BuildError) as e:
+        build(load(d / "system.yaml"), tmp_path / "out", "lint", progress=lines.append)
+    shown = "\n".join(lines) + str(e.value)
+    warnings = [ln for ln in shown.splitlines() if "%Warning" in ln and "tiny_acc.v" in ln]
+    assert warnings, shown
+    assert all(os.path.relpath(src) in ln or str(src) in ln for ln in warnings), warnings
+    assert "src/pushpush_system" not in "\n".join(warnings)
 
 
 @needs_fusesoc
@@ -78,7 +92,7 @@ def test_fusesoc_command_line_works_by_hand(tmp_path: Path) -> None:
 @pytest.mark.skipif(shutil.which("iverilog") is None, reason="needs iverilog")
 def test_sim_builds(tmp_path: Path) -> None:
     spec, linked = tiny()
-    result = build(linked, tmp_path / "out", "sim", spec=spec, progress=quiet)
+    result = build(linked, tmp_path / "out", "sim", progress=quiet)
     assert (result.work_root / "pushpush_system_tiny_0.1.0").is_file()  # the vvp image
 
 

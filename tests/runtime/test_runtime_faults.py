@@ -171,3 +171,20 @@ def _wait(cond, timeout: float = 3.0) -> bool:  # type: ignore[no-untyped-def]
             return True
         time.sleep(0.005)
     return cond()
+
+
+def test_unserved_export_is_named(caplog: pytest.LogCaptureFixture) -> None:
+    """Hardware (here: another component) calling an export nobody serves: the waiting
+    component logs which export, and the outer call's timeout names it."""
+    linked = two_py()
+    bus = MemoryBus(linked)
+    a = SyncRuntime(linked, "a", bus.sync_backend("a"), timeout=3.0)
+    b = SyncRuntime(linked, "b", bus.sync_backend("b"), timeout=3.0)
+    b.export("add", lambda x, y: b.a.inc(x, timeout=2.0) + y)  # a never registers inc
+    assert "inc" in a.unserved()
+    with b, a, caplog.at_level("WARNING", logger="pushpush.runtime"):
+        with pytest.raises(TimeoutError) as info:
+            a.b.add(1, 2, timeout=0.5)
+    assert "a.inc" in str(info.value) and "rt.export" in str(info.value)
+    assert any("a.inc is being called but no Python function serves it" in r.getMessage()
+               for r in caplog.records)
