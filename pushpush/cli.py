@@ -249,6 +249,7 @@ def _load_commands() -> None:
     from . import cli_run  # noqa: F401  (registers run)
     from . import cli_bench  # noqa: F401  (registers bench)
     from . import cli_schema  # noqa: F401  (registers schema)
+    from . import cli_init  # noqa: F401  (registers init)
 
 
 def build_parser() -> argparse.ArgumentParser:
