@@ -8,6 +8,8 @@
                            filled in to an adder
     app.py                 main(overlay) for 'pushpush run .'
     tests/test_<name>.py   the cocotb test of the whole system, for 'pytest'
+    <name>.core            a FuseSoC core that is the system (the generator 'pushpush'),
+                           for 'fusesoc run --target lint|sim|synth local:<name>:system'
     pytest.ini, README.md, .gitignore
 
 Every file is rendered from ``templates/init/`` and names its template in its first line.
@@ -92,6 +94,7 @@ def scaffold_files(name: str) -> dict[str, str]:
     files["app.py"] = render_template("init/app.py.j2", **ctx)
     files[f"tests/test_{name}.py"] = render_template("init/test_system.py.j2", **ctx)
     files["pytest.ini"] = render_template("init/pytest.ini.j2", **ctx)
+    files[f"{name}.core"] = render_template("init/system.core.j2", **ctx)
     files["README.md"] = render_template("init/README.md.j2", **ctx)
     files[".gitignore"] = render_template("init/gitignore.j2", **ctx)
     return files

@@ -23,7 +23,7 @@ from pushpush.spec import load_system
 REPO = Path(__file__).resolve().parent.parent
 
 FILES = {".gitignore", "README.md", "app.py", "pytest.ini", "rtl/demo_adder.v", "system.yaml",
-         "tests/test_demo.py"}
+         "tests/test_demo.py", "demo.core"}
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -49,7 +49,7 @@ def test_init_writes_a_valid_system(tmp_path: Path) -> None:
 def test_every_file_names_its_template(tmp_path: Path) -> None:
     files = scaffold_files("demo")
     for rel, text in files.items():
-        head = text.splitlines()[1 if rel == "system.yaml" else 0]
+        head = text.splitlines()[1 if rel in ("system.yaml", "demo.core") else 0]
         assert "Scaffolded by pushpush" in head and "templates/init/" in head, (rel, head)
         for t in head.split("from ", 1)[1].split():
             if t.startswith("templates/"):
@@ -79,6 +79,21 @@ def test_scaffolded_system_lints_clean(tmp_path: Path) -> None:
     assert result.notes == ["Verilator -Wall: no warnings"]
     log = result.log.read_text()
     assert "%Warning" not in log and "%Error" not in log
+
+
+def test_scaffolded_core_lints_with_fusesoc(tmp_path: Path) -> None:
+    """The scaffolded demo.core through real FuseSoC and the generator 'pushpush'."""
+    from pushpush.fusesoc_gen import cores_root
+
+    scaffold(tmp_path / "demo")
+    bindir = Path(sys.executable).parent
+    env = dict(os.environ, PYTHONPATH=str(REPO), PATH=f"{bindir}{os.pathsep}{os.environ['PATH']}")
+    proc = subprocess.run([str(bindir / "fusesoc"), "--cores-root", ".", "--cores-root", str(cores_root()),
+                           "run", "--target", "lint", "local:demo:system"], cwd=tmp_path / "demo",
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Generating local:demo:system-system:0.1.0" in proc.stderr
+    assert "%Warning" not in proc.stdout + proc.stderr
 
 
 def test_refuses_a_non_empty_folder(tmp_path: Path) -> None:

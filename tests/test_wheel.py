@@ -63,7 +63,7 @@ def test_wheel_validates_and_maps_examples(installed: Path, tmp_path: Path, exam
 
 def test_wheel_init_run_pytest(installed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``pushpush init demo && cd demo && pushpush run . && pytest`` from an empty folder with
-    the wheel installed. The venv holds only the wheel (installed without dependencies); PYNQ,
+    the wheel installed, then ``fusesoc run --target lint`` of the scaffolded core. The venv holds only the wheel (installed without dependencies); PYNQ,
     cocotb and the rest come from this test's own environment through a .pth file, so
     nothing is downloaded. Icarus only (PUSHPUSH_SIMS), to keep it short."""
     import sysconfig
@@ -88,3 +88,10 @@ def test_wheel_init_run_pytest(installed: Path, tmp_path: Path, monkeypatch: pyt
     assert "demo: all sums correct" in out
     out = run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider"], demo)
     assert "2 passed" in out, out
+    # the scaffolded demo.core through FuseSoC and the wheel's generator (python3 on PATH is
+    # the venv's)
+    gen_root = run([py, "-m", "pushpush.fusesoc_gen", "--cores-root"], demo).strip()
+    assert gen_root.startswith(site), gen_root
+    monkeypatch.setenv("PATH", f"{env_dir / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    run([py, "-m", "fusesoc.main", "--cores-root", ".", "--cores-root", gen_root, "run",
+         "--target", "lint", "local:demo:system"], demo)
