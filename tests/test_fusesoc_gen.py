@@ -146,3 +146,58 @@ def test_unknown_parameter(pingpong: Path) -> None:
     assert proc.returncode != 0
     assert ("generator 'pushpush' (requested by core 'me:demo:pingpong-system:0.1.0'): unknown "
             "parameter sytem; parameters: system") in proc.stderr
+
+
+# --------------------------------------------------------------------------- cocotb targets
+
+
+def test_cores_with_a_cocotb_target() -> None:
+    from pushpush.build.cocotb_fusesoc import cores_with_bench
+
+    assert cores_with_bench() == ["abe", "call_engine", "traffic_gen"]
+
+
+def test_abe_bench_through_fusesoc(tmp_path: Path) -> None:
+    """cores/abe's cocotb target, through FuseSoC and Edalize's sim flow, with the wrapper."""
+    from pushpush.build.cocotb_fusesoc import run_core_bench
+
+    assert run_core_bench("abe", build_root=tmp_path, progress=lambda s: None) == 4
+
+
+FAILING_BENCH = """\
+import cocotb
+
+
+@cocotb.test()
+async def always_fails(dut):
+    assert False, "deliberately failing"
+"""
+
+
+def test_failing_bench_fails_although_fusesoc_exits_0(tmp_path: Path) -> None:
+    """Why the wrapper: Edalize exits 0 on a failing cocotb test; the wrapper does not."""
+    from pushpush.build.cocotb_fusesoc import BenchFailed, run_core_bench
+
+    bench = tmp_path / "bench"
+    bench.mkdir()
+    (bench / "test_abe.py").write_text(FAILING_BENCH)
+    with pytest.raises(BenchFailed, match=r"abe: 1 of 1 cocotb tests failed: always_fails"):
+        run_core_bench("abe", test_dir=bench, build_root=tmp_path / "b", progress=lambda s: None)
+    log = (tmp_path / "b" / "abe-cocotb.log").read_text()
+    assert "deliberately failing" in log  # the test ran and failed, and fusesoc exited 0
+
+
+def test_without_gpi_users_nothing_runs_and_fusesoc_exits_0(tmp_path: Path) -> None:
+    """Why the wrapper: without GPI_USERS cocotb 2 never starts under Edalize, silently."""
+    from pushpush.build.cocotb_fusesoc import bench_env
+    from pushpush.resources import cores_dir
+
+    results = tmp_path / "results.xml"
+    env = bench_env("pp_abe", REPO / "tests" / "cores", results)
+    del env["GPI_USERS"]
+    exe = str(BIN / "fusesoc") if (BIN / "fusesoc").exists() else "fusesoc"
+    proc = subprocess.run([exe, "--cores-root", str(cores_dir()), "run", "--build-root", str(tmp_path),
+                           "--target", "cocotb", "pushpush:cores:abe"], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert not results.exists()
