@@ -1,4 +1,4 @@
-"""The ``pushpush init`` subcommand (registered on import): scaffold a new system folder
+"""The ``pushpush init`` subcommand: scaffold a new system folder
 (:mod:`pushpush.scaffold`)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli import EXIT_OK, Command, _UsageError, register
+from .cli_common import EXIT_OK, Command, UsageError
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -20,9 +20,9 @@ def _run(args: argparse.Namespace) -> int:
     try:
         written = scaffold(args.folder, name=args.name)
     except InitError as e:
-        raise _UsageError(str(e)) from None
+        raise UsageError(str(e)) from None
     except OSError as e:
-        raise _UsageError(f"cannot write into '{args.folder}': {e.strerror or e}") from None
+        raise UsageError(f"cannot write into '{args.folder}': {e.strerror or e}") from None
     for w in written:
         print(w)
     print(f"pushpush: scaffolded {len(written)} files in {args.folder}; next:\n"
@@ -30,7 +30,7 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-register(Command(
+_INIT = Command(
     name="init",
     help="scaffold a new system folder: system.yaml, Verilog, app.py, a cocotb test",
     description="Write a new system into DIR (created if missing; it must be empty, nothing is\n"
@@ -44,4 +44,6 @@ register(Command(
            "\nexit status: 0 written, 2 DIR is not empty or cannot be written",
     configure=_configure,
     run=_run,
-))
+)
+
+COMMANDS = (_INIT,)

@@ -1,4 +1,4 @@
-"""The ``pushpush schema`` subcommand (registered on import): print the JSON Schema of
+"""The ``pushpush schema`` subcommand: print the JSON Schema of
 ``system.yaml`` (:mod:`pushpush.schema`)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .cli import EXIT_OK, Command, _UsageError, register
+from .cli_common import EXIT_OK, Command, UsageError
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -28,14 +28,14 @@ def _run(args: argparse.Namespace) -> int:
         try:
             out.write_text(text, encoding="utf-8")
         except OSError as e:
-            raise _UsageError(f"cannot write '{out}': {e.strerror or e}") from None
+            raise UsageError(f"cannot write '{out}': {e.strerror or e}") from None
         print(f"pushpush: wrote {out}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return EXIT_OK
 
 
-register(Command(
+_C1 = Command(
     name="schema",
     help="print the JSON Schema of system.yaml (for editors)",
     description="Print the JSON Schema (draft 2020-12) of the system description, built from the\n"
@@ -48,4 +48,6 @@ register(Command(
            "\nexit status: 0 printed, 2 the output file cannot be written",
     configure=_configure,
     run=_run,
-))
+)
+
+COMMANDS = (_C1,)

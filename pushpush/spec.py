@@ -54,7 +54,8 @@ __all__ = [
 # from the same declarations).
 from .spec_fields import (  # noqa: E402
     ARBITRATIONS, BOARDS, DATA_WIDTHS, DEFAULT_DYNAMIC_SLOTS, DEFAULT_RUNTIME_WORDS, GP0_RANGE,
-    KINDS, MAX_BURST, MIN_WINDOW, SOFTWARE_KINDS, TOPOLOGIES,
+    KINDS, MAX_BURST, MAX_DYNAMIC_SLOTS, MAX_RUNTIME_WORDS, MAX_WINDOW, MIN_WINDOW, SOFTWARE_KINDS,
+    TOPOLOGIES,
 )
 
 
@@ -224,8 +225,78 @@ def load_system(path: Union[str, os.PathLike[str]]) -> SystemSpec:
     with positions) if it is not a valid system.
     """
     p = Path(path)
-    text = p.read_text(encoding="utf-8")
+    text = decode_text(p.read_bytes(), str(path))
     return parse_system(text, file=str(path), base_dir=p.parent.absolute())
+
+
+#: Deepest nesting of YAML collections a system description may have (a real one has < 10).
+MAX_YAML_DEPTH = 32
+
+
+def decode_text(data: bytes, file: str) -> str:
+    """The text of a system description file: UTF-8, or a :class:`SpecError` saying where
+    it is not (binary files, UTF-16/32 with or without a byte order mark, bad bytes)."""
+    def fail(line: int, col: int, what: str) -> SpecError:
+        return SpecError([Diagnostic(file, line, col, what)])
+
+    boms = {b"\xff\xfe\x00\x00": "UTF-32", b"\x00\x00\xfe\xff": "UTF-32",
+            b"\xff\xfe": "UTF-16", b"\xfe\xff": "UTF-16"}
+    for bom, enc in boms.items():
+        if data.startswith(bom):
+            raise fail(1, 1, f"the file is {enc} text; save it as UTF-8 (most editors: 'Save with encoding')")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = data[:e.start]
+        line = before.count(b"\n") + 1
+        col = e.start - (before.rfind(b"\n") + 1) + 1
+        binary = b"\x00" in data[:4096]
+        what = ("this is not a text file (it holds NUL bytes); give the path of the system's YAML file"
+                if binary else
+                f"byte 0x{data[e.start]:02X} is not UTF-8; save the file as UTF-8")
+        raise fail(line, col, what) from None
+    nul = text.find("\x00")
+    if nul >= 0:
+        line = text.count("\n", 0, nul) + 1
+        raise fail(line, nul - text.rfind("\n", 0, nul),
+                   "this is not a text file (it holds NUL bytes); give the path of the system's YAML file")
+    return text
+
+
+def _too_deep(text: str) -> Optional[tuple[int, int]]:
+    """Where flow collections (``[`` / ``{``) nest deeper than :data:`MAX_YAML_DEPTH`, if
+    anywhere (a guard against PyYAML's recursion on hostile input); quotes and comments
+    are skipped."""
+    depth = 0
+    line, col = 1, 0
+    quote = ""
+    comment = False
+    prev = " "
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col, comment = line + 1, 0, False
+            prev = ch
+            continue
+        if comment:
+            continue
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and prev in " \t":
+            comment = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_YAML_DEPTH:
+                return line, col
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        prev = ch
+    return None
 
 
 def parse_system(text: str, file: str = "<system>", base_dir: Optional[Path] = None) -> SystemSpec:
@@ -341,13 +412,15 @@ class _Loader:
     def mapping(self, node: Node, what: str, item: str = "key") -> Optional[_Items]:
         """The (key, key node, value node) triples of a mapping, duplicates reported."""
         if not isinstance(node, MappingNode):
-            self.error(node, f"{what} must be a mapping (key: value lines), not {self._describe(node)}")
+            self.error(node, f"{what} must be a mapping (key: value lines), not {self._describe(node)}; "
+                             f"write one 'key: value' per line (see examples/pingpong/system.yaml)")
             return None
         items: _Items = []
         first: dict[str, ScalarNode] = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, ScalarNode):
-                self.error(key_node, f"keys of {what} must be plain names, not {self._describe(key_node)}")
+                self.error(key_node, f"keys of {what} must be plain names, not {self._describe(key_node)}; "
+                                     "write a name before the ':'")
                 continue
             key = str(key_node.value)
             if key in first:
@@ -382,7 +455,8 @@ class _Loader:
         self.error(node, f"{what} must be a string, not {self._describe(node)}; e.g. {example}")
         return None
 
-    def get_int(self, node: Node, what: str, example: str, minimum: Optional[int] = None) -> Optional[int]:
+    def get_int(self, node: Node, what: str, example: str, minimum: Optional[int] = None,
+                maximum: Optional[int] = None) -> Optional[int]:
         v: Any = None
         if isinstance(node, ScalarNode):
             v = self.value(node)
@@ -397,6 +471,10 @@ class _Loader:
         if minimum is not None and v < minimum:
             self.error(node, f"{what} must be at least {minimum}, not {v}; e.g. {example}")
             return None
+        if maximum is not None and v > maximum:
+            self.error(node, f"{what} is {v} but one window holds at most {maximum}; use a smaller "
+                             f"value, e.g. {example}")
+            return None
         return v
 
     def get_choice(self, node: Node, what: str, choices: Sequence[Any]) -> Optional[Any]:
@@ -405,6 +483,7 @@ class _Loader:
             return v
         shown = ", ".join(str(c) for c in choices)
         hint = did_you_mean(str(v), [str(c) for c in choices]) if isinstance(node, ScalarNode) else ""
+        hint = hint or f"; write one of them, e.g. {choices[0]}"
         self.error(node, f"{what} must be one of {shown}, not {self._describe(node)}{hint}")
         return None
 
@@ -482,8 +561,19 @@ class _Loader:
     # -- the document ---------------------------------------------------------------------
 
     def load(self) -> Optional[SystemSpec]:
+        deep = _too_deep(self.text)
+        if deep is not None:
+            self.error(Location(self.file, *deep),
+                       f"YAML nested more than {MAX_YAML_DEPTH} levels deep; a system description "
+                       "needs only a few levels: remove the extra brackets")
+            return None
         try:
             root = yaml.compose(self.text, Loader=yaml.SafeLoader)
+        except RecursionError:
+            self.error(Location(self.file, 1, 1),
+                       "YAML nested too deeply to read; a system description needs only a few levels: "
+                       "flatten it")
+            return None
         except yaml.MarkedYAMLError as e:
             mark = e.problem_mark or e.context_mark
             line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -496,8 +586,16 @@ class _Loader:
                 fix = "YAML does not allow tabs for indentation; use spaces"
             self.error(Location(self.file, line, col), f"YAML syntax error: {what}{ctx}; {fix}")
             return None
+        except yaml.reader.ReaderError as e:
+            pos = min(e.position, len(self.text))
+            line = self.text.count("\n", 0, pos) + 1
+            col = pos - self.text.rfind("\n", 0, pos)
+            self.error(Location(self.file, line, col),
+                       f"character U+{e.character if isinstance(e.character, int) else ord(e.character):04X} "
+                       "is not allowed in YAML; delete it (control characters often come from a copy and paste)")
+            return None
         except yaml.YAMLError as e:  # pragma: no cover - unmarked errors are rare
-            self.error(Location(self.file, 1, 1), f"YAML error: {e}")
+            self.error(Location(self.file, 1, 1), f"YAML error: {e}; check the file's syntax")
             return None
         if root is None:
             self.error(Location(self.file, 1, 1),
@@ -701,7 +799,8 @@ class _Loader:
         if "window" in by_key:
             wnode = by_key["window"][1]
             window_loc = self.loc(wnode)
-            window = self.get_int(wnode, f"window of {what}", "window: 0x1000", minimum=0)
+            window = self.get_int(wnode, f"window of {what}", "window: 0x1000", minimum=0,
+                                  maximum=MAX_WINDOW)
             if window is not None and (not _is_pow2(window) or window < MIN_WINDOW):
                 lower = max(MIN_WINDOW, _next_pow2(window) // 2 if window else 0)
                 upper = max(MIN_WINDOW, _next_pow2(window))
@@ -717,7 +816,7 @@ class _Loader:
         runtime_words = DEFAULT_RUNTIME_WORDS if kind in SOFTWARE_KINDS else 0
         if "runtime_words" in by_key and kind in SOFTWARE_KINDS:
             rw = self.get_int(by_key["runtime_words"][1], f"runtime_words of {what}",
-                              "runtime_words: 256", minimum=0)
+                              "runtime_words: 256", minimum=0, maximum=MAX_RUNTIME_WORDS)
             runtime_words = rw if rw is not None else runtime_words
 
         if ok_name is None or kind is None:
@@ -764,7 +863,7 @@ class _Loader:
                     self.error(vnode, f"{what} has no 'signature'; add e.g. signature: \"(x: i32) -> i32\"")
                 if "dynamic_slots" in ekeys:
                     d = self.get_int(ekeys["dynamic_slots"], f"dynamic_slots of {what}",
-                                     "dynamic_slots: 1", minimum=0)
+                                     "dynamic_slots: 1", minimum=0, maximum=MAX_DYNAMIC_SLOTS)
                     dynamic = d if d is not None else dynamic
             sig = self.signature(sig_node, f"signature of export '{comp}.{fname}'") if sig_node else None
             if ok is not None and sig is not None:
@@ -782,18 +881,19 @@ class _Loader:
         elif isinstance(node, MappingNode):
             entries = [(kn, vn) for _, kn, vn in (self.mapping(node, what, item="import") or [])]
         else:
-            self.error(node, f"{what} must be a list like [fir.fir] or a mapping "
-                             f"{{fir.fir: \"<signature>\"}}, not {self._describe(node)}")
+            self.error(node, f"{what} must be a list or a mapping, not {self._describe(node)}; "
+                             f"write e.g. [fir.fir] or {{fir.fir: \"<signature>\"}}")
             return out
         for target_node, sig_node in entries:
             if not isinstance(target_node, ScalarNode) or not isinstance(self.value(target_node), str):
                 self.error(target_node, f"an import of component '{comp}' must be "
-                                        f"'component.function', not {self._describe(target_node)}")
+                                        f"'component.function', not {self._describe(target_node)}; "
+                                        "write e.g. fir.fir")
                 continue
             m = _IMPORT.match(target_node.value)
             if not m:
                 self.error(target_node, f"import '{target_node.value}' of component '{comp}' must "
-                                        f"name 'component.function', e.g. 'fir.fir'")
+                                        f"name a component and a function; write e.g. 'fir.fir'")
                 continue
             expected: Optional[FunctionType] = None
             expected_loc: Optional[Location] = None

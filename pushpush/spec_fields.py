@@ -30,7 +30,7 @@ from typing import Any, Optional, Union
 __all__ = [
     "KINDS", "SOFTWARE_KINDS", "BOARDS", "TOPOLOGIES", "DATA_WIDTHS", "ARBITRATIONS",
     "GP0_RANGE", "MIN_WINDOW", "DEFAULT_DYNAMIC_SLOTS", "DEFAULT_RUNTIME_WORDS", "MAX_BURST",
-    "CLOCK_MHZ_MAX", "IDENT", "VERILOG_IDENT", "IMPORT_TARGET",
+    "CLOCK_MHZ_MAX", "MAX_DYNAMIC_SLOTS", "MAX_RUNTIME_WORDS", "MAX_WINDOW", "IDENT", "VERILOG_IDENT", "IMPORT_TARGET",
     "VERILOG_KEYWORDS", "C_KEYWORDS", "RESERVED",
     "Value", "Str", "Int", "Num", "Choice", "Signature", "ListOf", "MapOf", "AnyOf", "Record",
     "Field", "SYSTEM", "INTERCONNECT", "REGION", "REGIONS", "COMPONENT", "EXPORT", "ABE",
@@ -55,6 +55,11 @@ DEFAULT_RUNTIME_WORDS = 256
 MAX_BURST = 256
 #: clock_mhz lies in (0, CLOCK_MHZ_MAX].
 CLOCK_MHZ_MAX = 1000
+#: What one window can hold: dynamic slots per export, run-time words, window bytes (the
+#: whole GP0 range is 1 GiB; no window comes near these, they stop runaway values early).
+MAX_DYNAMIC_SLOTS = 1024
+MAX_RUNTIME_WORDS = 1 << 16
+MAX_WINDOW = 1 << 28
 
 #: Regular expressions (unanchored) of names: Verilog/C/Python identifiers, Verilog module
 #: names, and ``component.function`` import targets.
@@ -215,7 +220,7 @@ REGIONS = Record("regions", "Where the linker places the components' endpoint wi
 
 EXPORT = Record("export", "An exported function with options.", (
     Field("signature", Signature(), "The function's signature, e.g. \"(x: i32) -> i32\".", required=True),
-    Field("dynamic_slots", Int(minimum=0), "Call-endpoint slots for callers known only at run time.",
+    Field("dynamic_slots", Int(minimum=0, maximum=MAX_DYNAMIC_SLOTS), "Call-endpoint slots for callers known only at run time.",
           default=DEFAULT_DYNAMIC_SLOTS),
 ), ref="export")
 
@@ -240,10 +245,10 @@ COMPONENT = Record("component", "One component: a Verilog module (rtl) or softwa
                             MapOf(Str(IMPORT_TARGET), Signature(), entry="import")), nullable=True),
           "The functions this component calls: [component.function], or "
           "{component.function: expected signature}."),
-    Field("window", Int(minimum=MIN_WINDOW, power_of_two=True),
+    Field("window", Int(minimum=MIN_WINDOW, maximum=MAX_WINDOW, power_of_two=True),
           "Endpoint window size in bytes, a power of two of at least 0x1000 (default: the linker's)."),
     Field("abe", ABE, "AXI burst equalizer settings.", kinds=_RTL),
-    Field("runtime_words", Int(minimum=0), "Free words at the end of the window for run-time callers.",
+    Field("runtime_words", Int(minimum=0, maximum=MAX_RUNTIME_WORDS), "Free words at the end of the window for run-time callers.",
           kinds=SOFTWARE_KINDS, default=DEFAULT_RUNTIME_WORDS),
 ), ref="component")
 

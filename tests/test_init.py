@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from pushpush.build.fusesoc import build
-from pushpush.link import link
+from pushpush.link import link, load
 from pushpush.scaffold import InitError, scaffold, scaffold_files, system_name_for
 from pushpush.schema import schema_path, system_schema
 from pushpush.spec import load_system
@@ -74,8 +74,8 @@ def test_verilog_is_the_stub_filled_in(tmp_path: Path) -> None:
 def test_scaffolded_system_lints_clean(tmp_path: Path) -> None:
     """Verilator -Wall through FuseSoC (pushpush build --target lint) on the whole system."""
     scaffold(tmp_path / "demo")
-    spec = load_system(tmp_path / "demo" / "system.yaml")
-    result = build(link(spec), tmp_path / "out", "lint", spec=spec, progress=lambda s: None)
+    linked = load(tmp_path / "demo" / "system.yaml")
+    result = build(linked, tmp_path / "out", "lint", progress=lambda s: None)
     assert result.notes == ["Verilator -Wall: no warnings"]
     log = result.log.read_text()
     assert "%Warning" not in log and "%Error" not in log

@@ -91,21 +91,19 @@ def generate_core(files_root: Path, system: str, vlnv: str, outdir: Path) -> lis
     from pushpush.codegen.fusesoc import core_path
     from pushpush.codegen.generate import generate_files
     from pushpush.codegen.render import render_template, write_tree
-    from pushpush.link import link
+    from pushpush.link import load
     from pushpush.resources import cores_dir
-    from pushpush.spec import load_system
 
     path = Path(system) if Path(system).is_absolute() else files_root / system
     if not path.is_file():
         raise GeneratorError(f"generator 'pushpush' (requested by core '{vlnv}'): no system "
                              f"description '{path}'; set parameters: {{system: <file>}} relative "
                              f"to {files_root}")
-    spec = load_system(path)
-    linked = link(spec)
+    linked = load(path)
     if not _rtl.rtl_components(linked):
         raise GeneratorError(f"{path}: system '{linked.name}' has no rtl component: there is no "
                              f"hardware for FuseSoC to build")
-    files = generate_files(linked, spec=spec)
+    files = generate_files(linked)
     files.pop(core_path(linked), None)  # FuseSoC reads every .core here: only ours
     # the pushpush cores the generated RTL instantiates, copied: FuseSoC does not resolve
     # dependencies of generated cores, so this core carries every file itself
