@@ -29,6 +29,7 @@ MODULES = (
     "pushpush.cli_run",      # run
     "pushpush.cli_bench",    # bench
     "pushpush.cli_schema",   # schema
+    "pushpush.cli_init",     # init
 )
 
 

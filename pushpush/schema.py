@@ -116,7 +116,8 @@ def _int(v: Int) -> Schema:
     num: Schema = {"type": "integer"}
     if v.power_of_two:
         low = max(v.minimum or 1, 1)
-        num["enum"] = [1 << k for k in range(_MAX_POW2.bit_length()) if low <= 1 << k <= _MAX_POW2]
+        high = v.maximum if v.maximum is not None else _MAX_POW2
+        num["enum"] = [1 << k for k in range(high.bit_length()) if low <= 1 << k <= high]
     else:
         if v.minimum is not None:
             num["minimum"] = v.minimum

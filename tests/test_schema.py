@@ -166,6 +166,7 @@ STRUCTURAL = [
     ("window_2048", GOOD + "    window: 2048\n"),
     ("window_0x3000", GOOD + "    window: 0x3000\n"),
     ("window_not_an_integer", GOOD + "    window: big\n"),
+    ("window_too_big", GOOD + "    window: 0x20000000\n"),
     ("abe_burst_too_long", GOOD.replace(
         "    module: callee_core\n", "    module: callee_core\n    abe: {nominal_burst: 300, max_outstanding: 2}\n")),
     ("abe_missing_and_misspelt_key", GOOD.replace(

@@ -59,3 +59,39 @@ def test_wheel_validates_and_maps_examples(installed: Path, tmp_path: Path, exam
     assert "0x" in table
     sysmap = json.loads(run([pp, "map", "--json", str(system)], tmp_path))
     assert sysmap["system"] == example
+
+
+def test_wheel_init_run_pytest(installed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pushpush init demo && cd demo && pushpush run . && pytest`` from an empty folder with
+    the wheel installed, then ``fusesoc run --target lint`` of the scaffolded core. The venv holds only the wheel (installed without dependencies); PYNQ,
+    cocotb and the rest come from this test's own environment through a .pth file, so
+    nothing is downloaded. Icarus only (PUSHPUSH_SIMS), to keep it short."""
+    import sysconfig
+
+    wheel = next((installed.parent / "dist").glob("pushpush-*.whl"))
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    py = str(env_dir / "bin" / "python")
+    run([py, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], tmp_path)
+    site = run([py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], tmp_path).strip()
+    (Path(site) / "_pushpush_test_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    pp = str(env_dir / "bin" / "pushpush")
+    monkeypatch.setenv("PUSHPUSH_SIMS", "icarus")  # run() passes the environment on
+    run([pp, "init", "demo"], work)
+    demo = work / "demo"
+    first = (demo / "system.yaml").read_text().splitlines()[0]
+    schema = Path(first.split("$schema=", 1)[1])
+    assert str(schema).startswith(site) and schema.is_file(), first
+    out = run([pp, "run", "."], demo)
+    assert "demo: all sums correct" in out
+    out = run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider"], demo)
+    assert "2 passed" in out, out
+    # the scaffolded demo.core through FuseSoC and the wheel's generator (python3 on PATH is
+    # the venv's)
+    gen_root = run([py, "-m", "pushpush.fusesoc_gen", "--cores-root"], demo).strip()
+    assert gen_root.startswith(site), gen_root
+    monkeypatch.setenv("PATH", f"{env_dir / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    run([py, "-m", "fusesoc.main", "--cores-root", ".", "--cores-root", gen_root, "run",
+         "--target", "lint", "local:demo:system"], demo)

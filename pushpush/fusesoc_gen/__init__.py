@@ -1,0 +1,160 @@
+"""The FuseSoC generator ``pushpush``: a user's own ``.core`` says "this core is the pushpush
+system described by system.yaml", and ``fusesoc run`` generates and builds it in one command.
+
+This folder is a FuseSoC cores root holding the generator core ``pushpush:gen:pushpush``
+(``pushpush_gen.core``, whose script ``pushpush_gen.py`` calls :func:`main`). Add it once::
+
+    fusesoc library add pushpush "$(python3 -m pushpush.fusesoc_gen --cores-root)"
+
+(or pass ``--cores-root`` with that path), then in your ``.core``::
+
+    CAPI=2:
+    name: me:demo:system:0.1.0
+    generate:
+      system:
+        generator: pushpush
+        parameters: {system: system.yaml}   # relative to this .core file
+    targets:
+      lint:
+        generate: [system]
+        toplevel: demo_top                  # <system>_top
+        flow: lint
+        flow_options: {tool: verilator, verilator_options: [-Wall]}
+
+and ``fusesoc run --target lint me:demo:system``. FuseSoC runs the generator during setup,
+in its own folder, with ``python3`` from PATH (which must import pushpush: run fusesoc from
+the environment pushpush is installed in). The generator loads, checks and links the
+system, writes everything ``pushpush generate`` writes (except its .core) plus copies of
+the pushpush cores' RTL, and one self-contained core whose ``default`` target holds every
+Verilog file in order; FuseSoC adds it to the requesting target. Invalid input stops the
+run with every problem as ``file:line:column: message`` on stderr (exit status 1).
+
+Parameters: ``system`` (default ``system.yaml``): the system description, relative to the
+requesting core's folder.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path, PurePosixPath
+from typing import Any, Optional, Sequence
+
+import yaml
+
+__all__ = ["GENERATOR", "GENERATOR_VLNV", "PARAMETERS", "cores_root", "generate_core", "main"]
+
+#: The generator's name (``generate: {x: {generator: pushpush}}``) and its core.
+GENERATOR = "pushpush"
+GENERATOR_VLNV = "pushpush:gen:pushpush:0.1.0"
+#: Parameter -> (default, description).
+PARAMETERS = {"system": ("system.yaml", "the system description, relative to the requesting core")}
+
+
+class GeneratorError(Exception):
+    """The generator's input is unusable: one message per line, printed to stderr."""
+
+
+def cores_root() -> Path:
+    """This folder: a FuseSoC cores root with the generator core."""
+    return Path(__file__).resolve().parent
+
+
+def _read_input(path: Path) -> tuple[Path, dict[str, Any], str]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as e:
+        raise GeneratorError(f"{path}: cannot read the generator input FuseSoC wrote: {e}") from None
+    if not isinstance(data, dict) or "files_root" not in data or "vlnv" not in data:
+        raise GeneratorError(f"{path}: not a FuseSoC generator input (files_root, vlnv, parameters)")
+    params = data.get("parameters") or {}
+    if not isinstance(params, dict):
+        raise GeneratorError(f"{path}: generator 'pushpush': parameters must be a mapping, "
+                             f"e.g. parameters: {{system: system.yaml}}")
+    unknown = sorted(set(params) - set(PARAMETERS))
+    if unknown:
+        allowed = ", ".join(f"{k} ({d})" for k, (_, d) in PARAMETERS.items())
+        raise GeneratorError(f"generator 'pushpush' (requested by core '{data['vlnv']}'): unknown "
+                             f"parameter{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+                             f"parameters: {allowed}")
+    return Path(data["files_root"]), params, str(data["vlnv"])
+
+
+def generate_core(files_root: Path, system: str, vlnv: str, outdir: Path) -> list[Path]:
+    """Generate the system ``files_root/system`` into ``outdir`` with a self-contained core
+    named ``vlnv``. Raises :class:`~pushpush.errors.SpecError` (invalid system),
+    :class:`~pushpush.codegen.generate.GenerateError` (sources) or :class:`GeneratorError`."""
+    from pushpush import __version__
+    from pushpush.build.cores import cores_rtl
+    from pushpush.codegen import rtl as _rtl
+    from pushpush.codegen.fusesoc import core_path
+    from pushpush.codegen.generate import generate_files
+    from pushpush.codegen.render import render_template, write_tree
+    from pushpush.link import load
+    from pushpush.resources import cores_dir
+
+    path = Path(system) if Path(system).is_absolute() else files_root / system
+    if not path.is_file():
+        raise GeneratorError(f"generator 'pushpush' (requested by core '{vlnv}'): no system "
+                             f"description '{path}'; set parameters: {{system: <file>}} relative "
+                             f"to {files_root}")
+    linked = load(path)
+    if not _rtl.rtl_components(linked):
+        raise GeneratorError(f"{path}: system '{linked.name}' has no rtl component: there is no "
+                             f"hardware for FuseSoC to build")
+    files = generate_files(linked)
+    files.pop(core_path(linked), None)  # FuseSoC reads every .core here: only ours
+    # the pushpush cores the generated RTL instantiates, copied: FuseSoC does not resolve
+    # dependencies of generated cores, so this core carries every file itself
+    core_files: list[str] = []
+    root = cores_dir()
+    for src in cores_rtl(_rtl.core_dependencies()):
+        dest = str(PurePosixPath("pushpush_cores", *src.relative_to(root).parts))
+        files[dest] = src.read_text(encoding="utf-8")
+        core_files.append(dest)
+    user_files = [f for f in files if f.startswith("src/") and f.endswith((".v", ".sv"))]
+    rtl_files = [f for f in files if f.startswith("rtl/") and f.endswith(".v")]
+    name = vlnv.split(":")[2] if vlnv.count(":") >= 2 else linked.name
+    files[f"{name}.core"] = render_template(
+        "fusesoc/generated.core.j2", version=__version__, source=path.name, vlnv=vlnv,
+        sys=linked, core_files=core_files, user_files=user_files, rtl_files=rtl_files,
+        top=_rtl.top_module_name(linked), map_file=f"{linked.name}.map.json")
+    return write_tree(files, outdir)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """``pushpush_gen.py <input.yml>`` as FuseSoC calls it (in the generator's folder), or
+    ``python3 -m pushpush.fusesoc_gen --cores-root`` to print :func:`cores_root`."""
+    from pushpush.codegen.generate import GenerateError
+    from pushpush.errors import SpecError
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args == ["--cores-root"]:
+        print(cores_root())
+        return 0
+    if len(args) != 1:
+        print("usage: pushpush_gen.py <generator input .yml> (run by FuseSoC), or\n"
+              "       python3 -m pushpush.fusesoc_gen --cores-root", file=sys.stderr)
+        return 2
+    try:
+        files_root, params, vlnv = _read_input(Path(args[0]))
+        system = str(params.get("system", PARAMETERS["system"][0]))
+        written = generate_core(files_root, system, vlnv, Path.cwd())
+    except SpecError as e:
+        for d in e.diagnostics:
+            print(d, file=sys.stderr)
+        n = len(e.diagnostics)
+        print(f"pushpush generator: {n} error{'s' if n != 1 else ''} in the system description; "
+              f"nothing was generated", file=sys.stderr)
+        return 1
+    except (GenerateError, GeneratorError) as e:
+        print(str(e), file=sys.stderr)
+        print("pushpush generator: nothing was generated", file=sys.stderr)
+        return 1
+    print(f"pushpush generator: generated {len(written)} files for {vlnv} in {Path.cwd()}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,203 @@
+"""The FuseSoC generator 'pushpush' (pushpush.fusesoc_gen), run by real FuseSoC: a user's own
+.core that is "the pushpush system described by system.yaml" lints and builds in one
+``fusesoc run``, and errors in the YAML reach the user with their positions."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pushpush.fusesoc_gen import GENERATOR_VLNV, cores_root
+
+REPO = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+USER_CORE = """\
+CAPI=2:
+name: me:demo:{name}:0.1.0
+description: the pushpush system of system.yaml, as my own core
+
+filesets:
+  generator:
+    depend: ["pushpush:gen:pushpush"]
+
+generate:
+  system:
+    generator: pushpush
+    parameters: {{system: system.yaml}}
+
+targets:
+  default: &default
+    filesets: [generator]
+    generate: [system]
+    toplevel: {name}_top
+  lint:
+    <<: *default
+    flow: lint
+    flow_options: {{tool: verilator, verilator_options: [-Wall]}}
+  sim:
+    <<: *default
+    flow: sim
+    flow_options: {{tool: icarus, iverilog_options: [-g2005, -Wall]}}
+"""
+
+pytestmark = pytest.mark.skipif(not (BIN / "fusesoc").exists() and shutil.which("fusesoc") is None,
+                                reason="needs FuseSoC (pip install 'pushpush[sim]')")
+
+
+def fusesoc(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    # python3 on PATH is this interpreter, which imports this checkout's pushpush
+    env = dict(os.environ, PYTHONPATH=str(REPO), PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+    exe = str(BIN / "fusesoc") if (BIN / "fusesoc").exists() else "fusesoc"
+    return subprocess.run([exe, "--cores-root", ".", "--cores-root", str(cores_root()), *args],
+                          cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture
+def pingpong(tmp_path: Path) -> Path:
+    """examples/pingpong with a user .core beside its system.yaml."""
+    folder = tmp_path / "pingpong"
+    shutil.copytree(REPO / "examples" / "pingpong", folder)
+    (folder / "pingpong.core").write_text(USER_CORE.format(name="pingpong"))
+    return tmp_path
+
+
+def work_root(root: Path, target: str) -> Path:
+    return root / "build" / "me_demo_pingpong_0.1.0" / target
+
+
+def test_cores_root_holds_the_generator() -> None:
+    core = yaml.safe_load((cores_root() / "pushpush_gen.core").read_text())
+    assert core["name"] == GENERATOR_VLNV
+    gen = core["generators"]["pushpush"]
+    assert gen["interpreter"] == "python3" and (cores_root() / gen["command"]).is_file()
+    out = subprocess.run([sys.executable, "-m", "pushpush.fusesoc_gen", "--cores-root"],
+                         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(REPO)),
+                         timeout=60)
+    assert out.returncode == 0 and Path(out.stdout.strip()) == cores_root()
+
+
+def test_lint_in_one_command(pingpong: Path) -> None:
+    proc = fusesoc(pingpong, "run", "--target", "lint", "me:demo:pingpong")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Generating me:demo:pingpong-system:0.1.0" in proc.stderr + proc.stdout
+    root = work_root(pingpong, "lint")
+    vc = (root / "me_demo_pingpong_0.1.0.vc").read_text().split()
+    assert "-Wall" in vc and vc[vc.index("--top-module") + 1] == "pingpong_top"
+    files = [Path(f).name for f in vc if f.endswith(".v")]
+    # the pushpush cores, the user's modules, the wrappers, the top last
+    assert {"pp_call_engine.v", "pp_endpoint_mem.v", "pp_axi_interconnect.v", "pingpong_callee.v",
+            "pingpong_caller.v", "callee_wrapper.v", "caller_wrapper.v"} <= set(files)
+    assert files[-1] == "pingpong_top.v"
+    assert "%Warning" not in proc.stdout + proc.stderr
+
+
+def test_generated_core_is_self_contained(pingpong: Path) -> None:
+    proc = fusesoc(pingpong, "run", "--setup", "--target", "lint", "me:demo:pingpong")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    cores = list(work_root(pingpong, "lint").glob("generator_cache/*/*.core"))
+    assert len(cores) == 1, cores  # FuseSoC reads every .core there: only the generator's
+    text = cores[0].read_text()
+    assert "template templates/fusesoc/generated.core.j2" in text.splitlines()[1]
+    core = yaml.safe_load(text)
+    assert core["name"] == "me:demo:pingpong-system:0.1.0"
+    assert all("depend" not in fs for fs in core["filesets"].values())
+    for fs in core["filesets"].values():
+        for f in fs["files"]:
+            assert (cores[0].parent / f).is_file(), f
+
+
+def test_sim_builds(pingpong: Path) -> None:
+    proc = fusesoc(pingpong, "run", "--target", "sim", "me:demo:pingpong")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (work_root(pingpong, "sim") / "me_demo_pingpong_0.1.0").is_file()  # the vvp image
+
+
+def test_yaml_errors_reach_the_user_with_positions(pingpong: Path) -> None:
+    yml = pingpong / "pingpong" / "system.yaml"
+    text = yml.read_text()
+    line = text.splitlines().index("    kind: python") + 1
+    yml.write_text(text.replace("    kind: python", "    kind: pyton"))
+    proc = fusesoc(pingpong, "run", "--target", "lint", "me:demo:pingpong")
+    assert proc.returncode != 0
+    assert (f"{yml}:{line}:11: kind of component 'host' must be one of rtl, python, c, not "
+            f"'pyton'; did you mean 'python'?") in proc.stderr
+    assert "pushpush generator: 1 error in the system description; nothing was generated" in proc.stderr
+    assert "Failed to run generator 'system'" in proc.stderr
+
+
+def test_missing_source_is_reported(pingpong: Path) -> None:
+    (pingpong / "pingpong" / "rtl" / "pingpong_callee.v").unlink()
+    proc = fusesoc(pingpong, "run", "--target", "lint", "me:demo:pingpong")
+    assert proc.returncode != 0
+    assert "pingpong_callee.v" in proc.stderr and "nothing was generated" in proc.stderr
+
+
+def test_unknown_parameter(pingpong: Path) -> None:
+    core = pingpong / "pingpong" / "pingpong.core"
+    core.write_text(core.read_text().replace("{system: system.yaml}", "{sytem: system.yaml}"))
+    proc = fusesoc(pingpong, "run", "--target", "lint", "me:demo:pingpong")
+    assert proc.returncode != 0
+    assert ("generator 'pushpush' (requested by core 'me:demo:pingpong-system:0.1.0'): unknown "
+            "parameter sytem; parameters: system") in proc.stderr
+
+
+# --------------------------------------------------------------------------- cocotb targets
+
+
+def test_cores_with_a_cocotb_target() -> None:
+    from pushpush.build.cocotb_fusesoc import cores_with_bench
+
+    assert cores_with_bench() == ["abe", "call_engine", "traffic_gen"]
+
+
+def test_abe_bench_through_fusesoc(tmp_path: Path) -> None:
+    """cores/abe's cocotb target, through FuseSoC and Edalize's sim flow, with the wrapper."""
+    from pushpush.build.cocotb_fusesoc import run_core_bench
+
+    assert run_core_bench("abe", build_root=tmp_path, progress=lambda s: None) == 4
+
+
+FAILING_BENCH = """\
+import cocotb
+
+
+@cocotb.test()
+async def always_fails(dut):
+    assert False, "deliberately failing"
+"""
+
+
+def test_failing_bench_fails_although_fusesoc_exits_0(tmp_path: Path) -> None:
+    """Why the wrapper: Edalize exits 0 on a failing cocotb test; the wrapper does not."""
+    from pushpush.build.cocotb_fusesoc import BenchFailed, run_core_bench
+
+    bench = tmp_path / "bench"
+    bench.mkdir()
+    (bench / "test_abe.py").write_text(FAILING_BENCH)
+    with pytest.raises(BenchFailed, match=r"abe: 1 of 1 cocotb tests failed: always_fails"):
+        run_core_bench("abe", test_dir=bench, build_root=tmp_path / "b", progress=lambda s: None)
+    log = (tmp_path / "b" / "abe-cocotb.log").read_text()
+    assert "deliberately failing" in log  # the test ran and failed, and fusesoc exited 0
+
+
+def test_without_gpi_users_nothing_runs_and_fusesoc_exits_0(tmp_path: Path) -> None:
+    """Why the wrapper: without GPI_USERS cocotb 2 never starts under Edalize, silently."""
+    from pushpush.build.cocotb_fusesoc import bench_env
+    from pushpush.resources import cores_dir
+
+    results = tmp_path / "results.xml"
+    env = bench_env("pp_abe", REPO / "tests" / "cores", results)
+    del env["GPI_USERS"]
+    exe = str(BIN / "fusesoc") if (BIN / "fusesoc").exists() else "fusesoc"
+    proc = subprocess.run([exe, "--cores-root", str(cores_dir()), "run", "--build-root", str(tmp_path),
+                           "--target", "cocotb", "pushpush:cores:abe"], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert not results.exists()
