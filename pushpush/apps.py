@@ -135,11 +135,7 @@ def open_system(example: str | os.PathLike[str], *, outdir: Optional[str | os.Pa
     name = linked.name
     if on_board():
         bit = overlay_dir(name) / f"{name}.bit"
-        if not bit.is_file():
-            raise FileNotFoundError(
-                f"a board is present but {bit} is missing: build it with "
-                f"'pushpush build {folder} --target pynq_z1' (Vivado) and copy "
-                f"pynq_overlays/{name}/ here (or set PUSHPUSH_BOARD=sim)")
+        ppq.check_overlay_files(bit, folder / "system.yaml")   # says how to build and copy it
         say(f"[1/2] loading {bit} onto the board")
         t0 = time.monotonic()
         ol = ppq.load(str(bit), **kwargs)

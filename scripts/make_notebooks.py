@@ -23,7 +23,9 @@ Vivado build shipped in the `pynq_overlays/<system>/` folder (`<system>.bit`, `.
 (`PUSHPUSH_SIM=verilator` for Verilator) and starts the **simulated board**, a PYNQ device
 that PYNQ talks to exactly as to the real one (`PUSHPUSH_BOARD=sim|pynq` forces the
 choice). Either way you get a `PushPushOverlay`, a `pynq.Overlay` whose attributes are
-the system's functions."""
+the system's functions.
+
+On a board without that build (e.g. right after `pynq get-notebooks pushpush` from a wheel made without Vivado) the next cell stops with what to do: run `pushpush build <system.yaml> --target pynq_z1` on a machine with Vivado and copy the three files it writes into the folder it names."""
 
 GETTING_STARTED = [
     new_markdown_cell("""\

@@ -11,6 +11,11 @@ ports that exist (``rtl/fir_core.v:12:16: port 'fir_taps' ...``) and at the modu
 for ports that are missing. :func:`check_component` gives the lines for one component;
 :func:`check_sources_exist` the lines for sources that do not exist.
 
+pyslang is an extra (``pip install 'pushpush[check]'``; the ``sim`` and ``dev`` extras pull
+it too): it has no wheel for the PYNQ-Z1's armv7l. Without it :func:`inspect_component`
+checks only that the sources exist, logs one warning per component that the port check was
+skipped and how to get it (:data:`SKIPPED_HINT`), and ``pushpush generate`` goes on.
+
 Example::
 
     from pushpush.codegen.portcheck import read_module_ports
@@ -20,6 +25,7 @@ Example::
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +43,14 @@ __all__ = [
     "inspect_component",
     "check_sources_exist",
     "port_decl",
+    "pyslang_available",
+    "SKIPPED_HINT",
 ]
+
+log = logging.getLogger("pushpush.generate")
+
+#: How to get the port check where pyslang is missing.
+SKIPPED_HINT = "pip install 'pushpush[check]'"
 
 
 class PortCheckError(RuntimeError):
@@ -93,9 +106,9 @@ def read_module_ports(sources: Sequence[Path], module: str,
     """
     try:
         import pyslang
-    except ImportError:  # pragma: no cover - pyslang is a dependency
+    except ImportError:
         raise PortCheckError([
-            "checking the ports of a user module needs pyslang (pip install pyslang)"]) from None
+            f"checking the ports of a user module needs pyslang ({SKIPPED_HINT})"]) from None
     # pyslang >= 7 keeps these in submodules; older releases export them at the top
     syntax = getattr(pyslang, "syntax", pyslang)
     ast = getattr(pyslang, "ast", pyslang)
@@ -146,6 +159,15 @@ def read_module_ports(sources: Sequence[Path], module: str,
         width = int(ptype.bitWidth) if ptype is not None else 0
         ports.append(HdlPort(p.name, _direction(p.direction), width, where(p.location)))
     return ModulePorts(module, where(insts[0].location), tuple(ports))
+
+
+def pyslang_available() -> bool:
+    """Whether the port check can run here (pyslang imports)."""
+    try:
+        import pyslang  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def compare_ports(expected: Sequence[Any], actual: ModulePorts, component: str) -> list[str]:
@@ -210,11 +232,24 @@ def inspect_component(linked: Any, component: str, expected: Sequence[Any], wher
                       source_where: Optional[Mapping[str, str]] = None
                       ) -> tuple[list[str], Optional[ModulePorts]]:
     """Like :func:`check_component`, also returning the module's ports when they could be
-    read (None when a source is missing or the module is not found)."""
+    read (None when a source is missing or the module is not found).
+
+    Without pyslang only the sources' existence is checked; the skipped port check is
+    logged (warning, logger ``pushpush.generate``) and the ports are None."""
     comp = linked.component(component)
     missing = check_sources_exist(linked, component, where, source_where)
     if missing:
         return missing, None
+    if not pyslang_available():
+        optional = [u.name for u in expected if getattr(u, "optional", False)]
+        also = (f"; its optional port{'s' if len(optional) > 1 else ''} "
+                f"{', '.join(optional)} stay{'' if len(optional) > 1 else 's'} unconnected"
+                if optional else "")
+        log.warning("%s: component '%s': port check skipped: pyslang is not installed, so "
+                    "the ports of module '%s' are not compared with what the wrapper "
+                    "connects%s (to check them: %s)", where, component, comp.module, also,
+                    SKIPPED_HINT)
+        return [], None
     paths = linked.source_paths(component)
     try:
         actual = read_module_ports(paths, comp.module, names=list(comp.sources))

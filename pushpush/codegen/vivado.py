@@ -6,7 +6,11 @@ system's ``clock_mhz``, the generated system top as a module reference, M_AXI_GP
 through a SmartConnect into the top's ``s_axi``, the top's ``m_axi`` through a SmartConnect
 into S_AXI_GP0 toward the on-chip memory that holds the software windows, and the address
 map of the linked model (``assign_bd_address``). The block design's HDL wrapper
-(``<system>_bd_wrapper``) is made the project's top.
+(``<system>_bd_wrapper``) is made the project's top. The top's clock and reset are declared
+by ``X_INTERFACE_INFO``/``X_INTERFACE_PARAMETER`` attributes in its Verilog
+(``templates/verilog/top.v.j2``), so nothing here sets interface properties. Every Vivado
+command the tcl uses is checked without Vivado by ``tests/board/test_bd_tcl.py`` (tclsh with
+stand-ins that know each command's options, ``tests/board/vivado_standin.tcl``).
 
 Every number comes from the linked model; nothing is recomputed.
 """
@@ -19,13 +23,16 @@ from .render import GenerateError, generated_header, render_template
 from .rtl import rtl_components, top_module_name
 
 __all__ = [
+    "PYNQ_Z1_BOARD_PART_PATTERN",
     "PYNQ_Z1_PART",
     "PYNQ_Z1_PS7_PRESET",
     "bd_design_name",
     "bd_tcl_path",
     "bd_wrapper_name",
     "pl_address_block",
+    "ps_pl_settings",
     "render_bd_tcl",
+    "top_clock_hz",
     "TOP_INSTANCE",
 ]
 
@@ -33,28 +40,54 @@ PYNQ_Z1_PART = "xc7z020clg400-1"
 #: Name of the system top's cell in the block design.
 TOP_INSTANCE = "system_top_0"
 
-#: PS7 settings of the PYNQ-Z1 (used when the board files are not installed).
+#: The PYNQ-Z1's board part (Digilent's board files). The block-design tcl sets it on the
+#: project when Vivado has those board files installed and then applies the board's preset.
+PYNQ_Z1_BOARD_PART_PATTERN = "*:pynq-z1:part0:*"
+
+#: PS7 settings of the PYNQ-Z1 (used when the board files are not installed). Every value is
+#: the one PYNQ's own PYNQ-Z1 PetaLinux hardware project sets (Xilinx/PYNQ,
+#: boards/Pynq-Z1/petalinux_bsp/hardware_project/pynqz1.tcl): the project that makes the
+#: image's FSBL, so the one the board boots with; docs/board.md lists each value with its
+#: line there and in the base overlay (boards/Pynq-Z1/base/base.tcl).
 PYNQ_Z1_PS7_PRESET: tuple[tuple[str, str], ...] = (
     ("PCW_PRESET_BANK0_VOLTAGE", "LVCMOS 3.3V"),
     ("PCW_PRESET_BANK1_VOLTAGE", "LVCMOS 1.8V"),
     ("PCW_CRYSTAL_PERIPHERAL_FREQMHZ", "50"),
     ("PCW_APU_PERIPHERAL_FREQMHZ", "650"),
-    ("PCW_UIPARAM_DDR_PARTNO", "MT41K256M16 RE-125"),
+    ("PCW_UIPARAM_DDR_MEMORY_TYPE", "DDR 3"),
+    ("PCW_UIPARAM_DDR_PARTNO", "MT41J256M16 RE-125"),
     ("PCW_UIPARAM_DDR_BUS_WIDTH", "16 Bit"),
     ("PCW_UIPARAM_DDR_FREQ_MHZ", "525"),
+    ("PCW_UIPARAM_DDR_TRAIN_WRITE_LEVEL", "1"),
+    ("PCW_UIPARAM_DDR_TRAIN_READ_GATE", "1"),
+    ("PCW_UIPARAM_DDR_TRAIN_DATA_EYE", "1"),
+    ("PCW_UIPARAM_DDR_BOARD_DELAY0", "0.223"),
+    ("PCW_UIPARAM_DDR_BOARD_DELAY1", "0.212"),
+    ("PCW_UIPARAM_DDR_BOARD_DELAY2", "0.085"),
+    ("PCW_UIPARAM_DDR_BOARD_DELAY3", "0.092"),
+    ("PCW_UIPARAM_DDR_DQS_TO_CLK_DELAY_0", "0.040"),
+    ("PCW_UIPARAM_DDR_DQS_TO_CLK_DELAY_1", "0.058"),
+    ("PCW_UIPARAM_DDR_DQS_TO_CLK_DELAY_2", "-0.009"),
+    ("PCW_UIPARAM_DDR_DQS_TO_CLK_DELAY_3", "-0.033"),
     ("PCW_QSPI_PERIPHERAL_ENABLE", "1"),
     ("PCW_QSPI_GRP_SINGLE_SS_ENABLE", "1"),
+    ("PCW_QSPI_GRP_FBCLK_ENABLE", "1"),
+    ("PCW_QSPI_GRP_FBCLK_IO", "MIO 8"),
     ("PCW_ENET0_PERIPHERAL_ENABLE", "1"),
     ("PCW_ENET0_ENET0_IO", "MIO 16 .. 27"),
     ("PCW_ENET0_GRP_MDIO_ENABLE", "1"),
     ("PCW_ENET0_GRP_MDIO_IO", "MIO 52 .. 53"),
+    ("PCW_ENET0_RESET_ENABLE", "1"),
+    ("PCW_ENET0_RESET_IO", "MIO 9"),
     ("PCW_SD0_PERIPHERAL_ENABLE", "1"),
     ("PCW_SD0_SD0_IO", "MIO 40 .. 45"),
     ("PCW_SD0_GRP_CD_ENABLE", "1"),
     ("PCW_SD0_GRP_CD_IO", "MIO 47"),
     ("PCW_UART0_PERIPHERAL_ENABLE", "1"),
     ("PCW_UART0_UART0_IO", "MIO 14 .. 15"),
+    ("PCW_UART0_BAUD_RATE", "115200"),
     ("PCW_USB0_PERIPHERAL_ENABLE", "1"),
+    ("PCW_USB0_USB0_IO", "MIO 28 .. 39"),
     ("PCW_USB0_RESET_ENABLE", "1"),
     ("PCW_USB0_RESET_IO", "MIO 46"),
     ("PCW_GPIO_MIO_GPIO_ENABLE", "1"),
@@ -106,25 +139,55 @@ def ps_target(linked: LinkedSystem) -> tuple[str, str]:
         f"the PL cannot reach it through S_AXI_GP0; move regions.ps")
 
 
+def top_clock_hz(linked: LinkedSystem) -> int:
+    """``clock_mhz`` in Hz: what the top's ``clk`` declares as ``FREQ_HZ``
+    (``templates/verilog/top.v.j2``)."""
+    return int(round(float(linked.clock_mhz) * 1_000_000))
+
+
+def check_fclk(linked: LinkedSystem) -> None:
+    """FCLK0 (the PYNQ-Z1's 1000 MHz IO PLL over two 6-bit divisors) must make ``clock_mhz``
+    exactly: the top's ``clk`` declares that rate, and Vivado's ``validate_bd_design``
+    refuses AXI connections whose clocks' ``FREQ_HZ`` differ."""
+    from pushpush.pynq.hwh import fclk_divisors
+    f = fclk_divisors(float(linked.clock_mhz))
+    if f.hz != top_clock_hz(linked):
+        raise GenerateError(
+            f"{linked.source_file}: clock_mhz: {linked.clock_mhz:g} cannot be made by the "
+            f"PYNQ-Z1's FCLK0 (1000 MHz / {f.div0} / {f.div1} = {f.actual_mhz:g} MHz is the "
+            f"nearest); use a rate 1000 MHz divides into whole Hz, e.g. 50, 100, 125, 200 or 250")
+
+
+def ps_pl_settings(linked: LinkedSystem) -> tuple[tuple[str, str], ...]:
+    """The PS7 settings of the PS-PL side: FCLK0, its reset, GP0 master and GP0 slave, and,
+    for software windows in the high on-chip memory, ``PCW_USE_HIGH_OCM`` (without it the
+    PS7 offers S_AXI_GP0 no high-OCM address segment; see docs/board.md)."""
+    seg, _ = ps_target(linked)
+    settings = [
+        ("PCW_FPGA0_PERIPHERAL_FREQMHZ", f"{linked.clock_mhz:g}"),
+        ("PCW_EN_CLK0_PORT", "1"),
+        ("PCW_EN_RST0_PORT", "1"),
+        ("PCW_USE_M_AXI_GP0", "1"),
+        ("PCW_USE_S_AXI_GP0", "1"),
+    ]
+    if "HIGH_OCM" in seg:
+        settings.append(("PCW_USE_HIGH_OCM", "1"))
+    return tuple(settings)
+
+
 def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
     """The block-design tcl text (``vlnv``: the system core's name, for the comments)."""
     rtl = rtl_components(linked)
     if not rtl:
         raise GenerateError(f"{linked.source_file}: system '{linked.name}' has no rtl component, "
                             f"so there is no PL design to build")
+    if linked.board == "pynq-z1":
+        check_fclk(linked)
     base, size = pl_address_block(linked)
     seg, target = ps_target(linked)
     sw = [c for c in linked.components if c.is_software]
     names = [c.name for c in linked.components]
-    mhz = linked.clock_mhz
-    fclk = f"{mhz:g}"
-    ps_pl = (
-        ("PCW_FPGA0_PERIPHERAL_FREQMHZ", fclk),
-        ("PCW_EN_CLK0_PORT", "1"),
-        ("PCW_EN_RST0_PORT", "1"),
-        ("PCW_USE_M_AXI_GP0", "1"),
-        ("PCW_USE_S_AXI_GP0", "1"),
-    )
+    fclk = f"{linked.clock_mhz:g}"
     return render_template(
         "vivado/bd.tcl.j2",
         header=generated_header("#", linked.source_file),
@@ -135,7 +198,8 @@ def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
         top=top_module_name(linked),
         instance=TOP_INSTANCE,
         fclk_mhz=fclk,
-        fclk_hz=str(int(round(mhz * 1_000_000))),
+        fclk_hz=str(top_clock_hz(linked)),
+        board_part_pattern=PYNQ_Z1_BOARD_PART_PATTERN,
         pl_block={"base": base, "size": size},
         pl_windows=rtl,
         ps_windows=sw,
@@ -143,5 +207,5 @@ def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
         ps_seg_pattern=seg,
         ps_target=target,
         ps_preset=PYNQ_Z1_PS7_PRESET,
-        ps_pl=ps_pl,
+        ps_pl=ps_pl_settings(linked),
     )

@@ -26,6 +26,7 @@ from typing import Any, Optional
 
 from .bridge import SimulatorError
 from .hwh import render_hwh
+from .overlay_files import OverlayNotBuilt, check_overlay_files
 from .simbit import map_path_for, read_manifest, write_sim_overlay
 
 try:  # PYNQ is optional: hwh/simbit work without it
@@ -33,7 +34,7 @@ try:  # PYNQ is optional: hwh/simbit work without it
 except ImportError:  # pragma: no cover
     _pynq = None
 
-__all__ = ["load", "PushPushOverlay", "SimDevice", "SimulatorError", "render_hwh",
+__all__ = ["load", "PushPushOverlay", "SimDevice", "SimulatorError", "OverlayNotBuilt", "render_hwh",
            "write_sim_overlay", "read_manifest", "sim_wanted"]
 
 if _pynq is not None:
@@ -131,6 +132,7 @@ if _pynq is not None:
         """
         if isinstance(target, (str, os.PathLike)) and Path(target).suffix == ".bit":
             bit = Path(target)
+            check_overlay_files(bit)   # a missing Vivado build: say how to make it
             if simulator:   # the simulated board reads it at download (not the environment)
                 device = kwargs.get("device") or Device.active_device
                 if isinstance(device, SimDevice):

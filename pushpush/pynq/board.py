@@ -17,6 +17,10 @@ component of a loaded overlay:
   raises :class:`~pushpush.protocol.BusWriteError` (a busy slot is retried by the runtime).
   Writes into the ``ps`` region (a software callee on the ARM) are stores into the mapped
   on-chip memory.
+* before anything is mapped, the SLCR's ``OCM_CFG`` is read (:func:`check_ocm_mapping`):
+  when the ``ps`` region lies in the on-chip memory's high range (0xFFFC0000..) but the
+  boot loader left one of its 64 KiB banks mapped low, :class:`OcmMappingError` says so
+  and how to fix it, instead of the PL writing into nothing (docs/board.md).
 * ``sleep``: a short ``time.sleep`` between polling sweeps. Every 50 ms it checks that the
   overlay is still the loaded one (else :class:`OverlayReplaced`) and, on the simulated
   board, that the simulator runs (else :class:`~pushpush.pynq.bridge.SimulatorError`), so a
@@ -45,7 +49,8 @@ import numpy as np
 from pushpush.link import LinkedSystem
 from pushpush.protocol import BusWriteError
 
-__all__ = ["PynqBackend", "OverlayReplaced", "DEFAULT_POLL_S"]
+__all__ = ["PynqBackend", "OverlayReplaced", "OcmMappingError", "DEFAULT_POLL_S",
+           "check_ocm_mapping", "read_ocm_cfg", "SLCR_BASE", "OCM_CFG_OFFSET"]
 
 log = logging.getLogger("pushpush.pynq")
 
@@ -55,6 +60,63 @@ DEFAULT_POLL_S = 20e-6
 
 class OverlayReplaced(RuntimeError):
     """The overlay a runtime was made for is no longer the one loaded."""
+
+
+class OcmMappingError(RuntimeError):
+    """The software windows' on-chip memory is not where the design expects it."""
+
+
+#: The Zynq-7000 SLCR and its OCM_CFG register (UG585: RAM_HI, bits 3:0, one per 64 KiB
+#: bank of the on-chip memory; a set bit maps the bank at 0xFFFC0000 + bank * 64 KiB).
+SLCR_BASE = 0xF800_0000
+OCM_CFG_OFFSET = 0x910
+OCM_HIGH_BASE = 0xFFFC_0000
+OCM_BANK_BYTES = 0x1_0000
+
+
+def read_ocm_cfg(device: Any) -> int:
+    """``OCM_CFG`` as the ARM reads it (through PYNQ's MMIO: ``/dev/mem`` on the board, the
+    simulated SLCR on the simulated board)."""
+    from pynq import MMIO
+    return int(MMIO(SLCR_BASE, 0x1000, device=device).read(OCM_CFG_OFFSET))
+
+
+def check_ocm_mapping(ocm_cfg: int, base: int, size: int, system: str = "the system") -> None:
+    """Raise :class:`OcmMappingError` unless every 64 KiB OCM bank that ``[base, base+size)``
+    touches in the high range is mapped high by ``ocm_cfg``. Regions below 0xFFFC0000 (DDR)
+    are not in the OCM's high range and pass.
+
+    >>> check_ocm_mapping(0x1F, 0xFFFC0000, 0x4000)
+    >>> check_ocm_mapping(0x18, 0xFFFF0000, 0x4000)
+    """
+    end = base + size
+    if end <= OCM_HIGH_BASE:
+        return
+    first = (max(base, OCM_HIGH_BASE) - OCM_HIGH_BASE) // OCM_BANK_BYTES
+    last = (end - 1 - OCM_HIGH_BASE) // OCM_BANK_BYTES
+    missing = [b for b in range(first, last + 1) if not (ocm_cfg >> b) & 1]
+    if not missing:
+        return
+    high = [b for b in range(4) if (ocm_cfg >> b) & 1]
+
+    def span(b: int) -> str:
+        lo = OCM_HIGH_BASE + b * OCM_BANK_BYTES
+        return f"bank {b} (0x{lo:08X}..0x{lo + OCM_BANK_BYTES - 1:08X})"
+
+    have = ", ".join(span(b) for b in high) if high else "no bank"
+    raise OcmMappingError(
+        f"{system}: the software windows are at 0x{base:08X}..0x{end - 1:08X} in the on-chip "
+        f"memory's high range, but OCM_CFG (SLCR 0x{SLCR_BASE + OCM_CFG_OFFSET:08X}) = "
+        f"0x{ocm_cfg:02X} maps {have} high and leaves "
+        f"{', '.join(span(b) for b in missing)} low, so the PL's writes there would reach no "
+        f"memory. Fix: move regions.ps into a bank that is mapped high (e.g. base: "
+        f"0x{OCM_HIGH_BASE + high[-1] * OCM_BANK_BYTES:08X}) and rebuild, or have the boot "
+        f"loader map the banks high (OCM_CFG = 0x1F, as U-Boot's Zynq SPL does); see docs/board.md"
+        if high else
+        f"{system}: the software windows are at 0x{base:08X}..0x{end - 1:08X} in the on-chip "
+        f"memory's high range, but OCM_CFG (SLCR 0x{SLCR_BASE + OCM_CFG_OFFSET:08X}) = "
+        f"0x{ocm_cfg:02X} maps no bank high; have the boot loader map them (OCM_CFG = 0x1F, "
+        f"as U-Boot's Zynq SPL does); see docs/board.md")
 
 
 class PynqBackend:
@@ -75,6 +137,7 @@ class PynqBackend:
         self.device = device
         ps = linked.ps
         self.ps_base, self.ps_size = ps.base, ps.size
+        check_ocm_mapping(read_ocm_cfg(device), ps.base, ps.size, f"system '{linked.name}'")
         self.ps = device.mmap(ps.base, ps.size)
         self.pl_base = self.pl_size = 0
         self.pl_mmio = None

@@ -16,7 +16,15 @@ structure Vivado writes for the block design of ``vivado/<system>_bd.tcl``
   PYNQ driver can bind to it by VLNV (:mod:`pushpush.pynq.driver`);
 * the address map: ``M_AXI_GP0`` -> ``system_top_0/s_axi`` over the block holding every rtl
   window (:func:`pushpush.codegen.vivado.pl_address_block`), and ``system_top_0/m_axi`` ->
-  ``S_AXI_GP0`` over the ``ps`` region (the on-chip memory holding the software windows).
+  ``S_AXI_GP0`` over the whole PS segment that holds the ``ps`` region, as Vivado assigns it
+  (``GP0_HIGH_OCM``: 0xFFFC0000, 256 KiB; :data:`GP0_SEGMENTS`);
+* the cells between them as the block design has them: the SmartConnects that convert the
+  PS's AXI3 GP0 ports to the top's AXI4 ports (``axi_gp0_to_pl``, ``axi_pl_to_ps``; AXI3 on
+  the PS side, AXI4 on the top's, ports named as Vivado names them) and the reset block
+  ``rst_fclk0`` (the top's ``rst`` is its active-high ``peripheral_reset``); no interrupts.
+
+``tests/pynq/test_hwh.py`` compares what PYNQ's parser makes of it with what it makes of a
+real Vivado ``.hwh`` of a 7z020 design (``resizer.hwh``, shipped by pynqmetadata).
 
 So ``Overlay("<system>.bit").ip_dict["system_top_0"]`` has ``phys_addr``/``addr_range`` of
 the rtl windows' block and ``type`` the top's VLNV, on PYNQ 3.1 and 4.0.
@@ -51,6 +59,20 @@ __all__ = [
 PS_INSTANCE = "processing_system7_0"
 #: The PYNQ-Z1's IO PLL (50 MHz crystal x 20), the source of the FCLKs.
 IO_PLL_MHZ = 1000.0
+
+#: The PS7 address segments S_AXI_GP0 offers, as Vivado assigns them to a PL master
+#: (name, base, size): the whole high on-chip memory (256 KiB), or DDR and the low OCM
+#: over the PYNQ-Z1's 512 MiB of DDR (as in a Vivado .hwh of a 7z020 board design:
+#: ``HP0_DDR_LOWOCM`` 0x00000000..0x1FFFFFFF).
+GP0_SEGMENTS = {
+    "HIGH_OCM": ("GP0_HIGH_OCM", 0xFFFC_0000, 0x0004_0000),
+    "DDR_LOWOCM": ("GP0_DDR_LOWOCM", 0x0000_0000, 0x2000_0000),
+}
+#: The SmartConnects between the GP0 ports (AXI3) and the top's ports (AXI4), as the
+#: block-design tcl names them: (cell, PS interface, top interface).
+CONVERTERS = (("axi_gp0_to_pl", "M_AXI_GP0", "s_axi"), ("axi_pl_to_ps", "S_AXI_GP0", "m_axi"))
+#: The reset block of the block design.
+RESET_INSTANCE = "rst_fclk0"
 
 #: AXI3 signals of the Zynq GP0 ports: (logical name, width key, driven by the master).
 _AXI3 = [
@@ -123,7 +145,7 @@ def module_ref_vlnv(top: str) -> str:
     return f"xilinx.com:module_ref:{top}:1.0"
 
 
-def _bus(name: str, kind: str, busname: str, prefix: str, logical: list[str], data_width: int,
+def _bus(name: str, kind: str, busname: str, phys: dict[str, str], data_width: int,
          id_width: int, protocol: str, fclk: Fclk) -> dict[str, Any]:
     params = [
         ("DATA_WIDTH", str(data_width)), ("PROTOCOL", protocol), ("FREQ_HZ", str(fclk.hz)),
@@ -133,8 +155,51 @@ def _bus(name: str, kind: str, busname: str, prefix: str, logical: list[str], da
         ("CLK_DOMAIN", "processing_system7_0_FCLK_CLK0"),
     ]
     return {"name": name, "type": kind, "busname": busname, "data_width": data_width,
-            "params": params, "portmaps": [(lg, prefix + lg.lower() if prefix.islower()
-                                            else prefix + lg) for lg in logical]}
+            "params": params, "portmaps": sorted(phys.items())}
+
+
+def _port_name(inst_kind: str, intf: str, sig: str) -> str:
+    """How each kind of cell names an AXI signal port: the PS ``M_AXI_GP0_AWADDR``, a
+    SmartConnect ``S00_AXI_awaddr``, the top ``s_axi_awaddr``."""
+    return f"{intf}_{sig.upper()}" if inst_kind == "ps" else f"{intf}_{sig.lower()}"
+
+
+class _Design:
+    """Modules of the .hwh with their ports, connections and bus interfaces."""
+
+    def __init__(self) -> None:
+        self.ports: dict[str, list[dict[str, Any]]] = {}
+        self.buses: dict[str, list[dict[str, Any]]] = {}
+
+    def port(self, inst: str, name: str, direction: str, width: int, signame: str,
+             peers: list[tuple[str, str]], **extra: Any) -> None:
+        self.ports.setdefault(inst, []).append(
+            {"name": name, "dir": direction, "width": width, "signame": signame,
+             "peers": peers, "sigis": None, "clkfrequency": None, "polarity": None, **extra})
+
+    def link(self, busname: str, master: tuple[str, str, str], slave: tuple[str, str, str],
+             sigs: list[tuple[str, int, bool]], fclk: Fclk,
+             master_bus: tuple[int, int, str], slave_bus: tuple[int, int, str]) -> None:
+        """An AXI connection: ``master``/``slave`` are (instance, kind, interface); ``sigs``
+        (name, width, driven by the master); ``*_bus`` (data width, ID width, protocol)."""
+        (mi, mk, mif), (si, sk, sif) = master, slave
+        mphys, sphys = {}, {}
+        for n, w, by_master in sigs:
+            mp, sp = _port_name(mk, mif, n), _port_name(sk, sif, n)
+            net = f"{busname}_{n.upper()}"
+            self.port(mi, mp, "O" if by_master else "I", w, net, [(si, sp)])
+            self.port(si, sp, "I" if by_master else "O", w, net, [(mi, mp)])
+            mphys[n.upper()] = mp
+            sphys[n.upper()] = sp
+        self.buses.setdefault(mi, []).append(_bus(mif, "MASTER", busname, mphys, *master_bus[:2],
+                                                  master_bus[2], fclk))
+        self.buses.setdefault(si, []).append(_bus(sif, "SLAVE", busname, sphys, *slave_bus[:2],
+                                                  slave_bus[2], fclk))
+
+
+def _axi3(dw: int, id_width: int) -> list[tuple[str, int, bool]]:
+    return [(lg, id_width if wk == "ID" else dw if lg in ("WDATA", "RDATA")
+             else dw // 8 if lg == "WSTRB" else int(wk), by_master) for lg, wk, by_master in _AXI3]
 
 
 def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
@@ -159,46 +224,47 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
     fclk = fclk_divisors(float(linked.clock_mhz))
     base, size = pl_address_block(linked)
     seg_pattern, _ = ps_target(linked)
-    ps_seg = "GP0_HIGH_OCM" if "HIGH_OCM" in seg_pattern else "GP0_DDR_LOWOCM"
+    high = "HIGH_OCM" in seg_pattern
+    ps_seg, seg_base, seg_size = GP0_SEGMENTS["HIGH_OCM" if high else "DDR_LOWOCM"]
 
-    # the top's AXI4 ports, as rtl.py generates them
-    top_sigs = {"s_axi": _rtl.axi_signals(dw, s_id), "m_axi": _rtl.axi_signals(dw, m_id)}
-    top_ports: list[dict[str, Any]] = []
-    ps_ports: list[dict[str, Any]] = []
-    ps_of = {"s_axi": "M_AXI_GP0", "m_axi": "S_AXI_GP0"}
-    for bus, sigs in top_sigs.items():
-        names = {n for n, _, _ in sigs}
-        master_is_ps = bus == "s_axi"
-        for n, w, d in sigs:
-            # d: "out" = driven by the master of this port
-            driven_by_top = (d == "out") != master_is_ps
-            ps_name = f"{ps_of[bus]}_{n.upper()}"
-            peer_ok = any(lg.lower() == n for lg, _, _ in _AXI3)
-            top_ports.append({"name": f"{bus}_{n}", "dir": "O" if driven_by_top else "I",
-                              "width": w, "signame": f"{instance}_{bus}_{n}",
-                              "peer": ps_name if peer_ok else ""})
-        for lg, wk, by_master in _AXI3:
-            w = (12 if master_is_ps else 6) if wk == "ID" else (dw if lg == "WDATA" or lg == "RDATA"
-                                                                else dw // 8 if lg == "WSTRB"
-                                                                else wk)
-            ps_drives = by_master == master_is_ps
-            peer = f"{bus}_{lg.lower()}" if lg.lower() in names else ""
-            ps_ports.append({"name": f"{ps_of[bus]}_{lg}", "dir": "O" if ps_drives else "I",
-                             "width": int(w), "signame": f"{instance}_{bus}_{lg.lower()}",
-                             "peer": peer})
-    s_logical = [n.upper() for n, _, _ in top_sigs["s_axi"]]
-    m_logical = [n.upper() for n, _, _ in top_sigs["m_axi"]]
-    ps_buses = [
-        _bus("M_AXI_GP0", "MASTER", "processing_system7_0_M_AXI_GP0", "M_AXI_GP0_",
-             [lg for lg, _, _ in _AXI3], 32, 12, "AXI3", fclk),
-        _bus("S_AXI_GP0", "SLAVE", f"{instance}_m_axi", "S_AXI_GP0_",
-             [lg for lg, _, _ in _AXI3], 32, 6, "AXI3", fclk),
-    ]
-    top_buses = [
-        _bus("s_axi", "SLAVE", "processing_system7_0_M_AXI_GP0", "s_axi_", s_logical, dw, s_id,
-             "AXI4", fclk),
-        _bus("m_axi", "MASTER", f"{instance}_m_axi", "m_axi_", m_logical, dw, m_id, "AXI4", fclk),
-    ]
+    d = _Design()
+    clk_net, ps_rst_net = "processing_system7_0_FCLK_CLK0", "processing_system7_0_FCLK_RESET0_N"
+    ic_rst_net, rst_net = f"{RESET_INSTANCE}_interconnect_aresetn", f"{RESET_INSTANCE}_peripheral_reset"
+    (sc_in, _, _), (sc_out, _, _) = CONVERTERS
+    clocked = [(PS_INSTANCE, "M_AXI_GP0_ACLK"), (PS_INSTANCE, "S_AXI_GP0_ACLK"),
+               (RESET_INSTANCE, "slowest_sync_clk"), (sc_in, "aclk"), (sc_out, "aclk"),
+               (instance, "clk")]
+    d.port(PS_INSTANCE, "FCLK_CLK0", "O", 1, clk_net, clocked, sigis="clk", clkfrequency=fclk.hz)
+    d.port(PS_INSTANCE, "FCLK_RESET0_N", "O", 1, ps_rst_net, [(RESET_INSTANCE, "ext_reset_in")],
+           sigis="rst")
+    for inst, pin in clocked:
+        d.port(inst, pin, "I", 1, clk_net, [(PS_INSTANCE, "FCLK_CLK0")], sigis="clk",
+               clkfrequency=fclk.hz)
+    d.port(RESET_INSTANCE, "ext_reset_in", "I", 1, ps_rst_net, [(PS_INSTANCE, "FCLK_RESET0_N")],
+           sigis="rst", polarity="ACTIVE_LOW")
+    d.port(RESET_INSTANCE, "interconnect_aresetn", "O", 1, ic_rst_net,
+           [(sc_in, "aresetn"), (sc_out, "aresetn")], sigis="rst", polarity="ACTIVE_LOW")
+    d.port(RESET_INSTANCE, "peripheral_reset", "O", 1, rst_net, [(instance, "rst")], sigis="rst",
+           polarity="ACTIVE_HIGH")
+    for sc in (sc_in, sc_out):
+        d.port(sc, "aresetn", "I", 1, ic_rst_net, [(RESET_INSTANCE, "interconnect_aresetn")],
+               sigis="rst", polarity="ACTIVE_LOW")
+    d.port(instance, "rst", "I", 1, rst_net, [(RESET_INSTANCE, "peripheral_reset")], sigis="rst",
+           polarity="ACTIVE_HIGH")
+
+    # AXI: PS M_AXI_GP0 (AXI3) -> SmartConnect -> top s_axi (AXI4), and top m_axi (AXI4) ->
+    # SmartConnect -> PS S_AXI_GP0 (AXI3), as the block-design tcl connects them
+    def top_sigs(id_width: int) -> list[tuple[str, int, bool]]:
+        return [(n.upper(), w, dr == "out") for n, w, dr in _rtl.axi_signals(dw, id_width)]
+
+    d.link(f"{PS_INSTANCE}_M_AXI_GP0", (PS_INSTANCE, "ps", "M_AXI_GP0"), (sc_in, "sc", "S00_AXI"),
+           _axi3(32, 12), fclk, (32, 12, "AXI3"), (32, 12, "AXI3"))
+    d.link(f"{sc_in}_M00_AXI", (sc_in, "sc", "M00_AXI"), (instance, "top", "s_axi"),
+           top_sigs(s_id), fclk, (dw, s_id, "AXI4"), (dw, s_id, "AXI4"))
+    d.link(f"{instance}_m_axi", (instance, "top", "m_axi"), (sc_out, "sc", "S00_AXI"),
+           top_sigs(m_id), fclk, (dw, m_id, "AXI4"), (dw, m_id, "AXI4"))
+    d.link(f"{sc_out}_M00_AXI", (sc_out, "sc", "M00_AXI"), (PS_INSTANCE, "ps", "S_AXI_GP0"),
+           _axi3(32, 6), fclk, (32, 6, "AXI3"), (32, 6, "AXI3"))
 
     ps_params: list[tuple[str, str]] = [
         ("C_FCLK_CLK0_BUF", "TRUE"),
@@ -207,10 +273,13 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         ("PCW_UIPARAM_DDR_FREQ_MHZ", "525"),
         ("PCW_USE_M_AXI_GP0", "1"),
         ("PCW_USE_S_AXI_GP0", "1"),
+        ("PCW_USE_HIGH_OCM", "1" if high else "0"),
         ("PCW_EN_CLK0_PORT", "1"),
         ("PCW_EN_RST0_PORT", "1"),
         ("PCW_FPGA0_PERIPHERAL_FREQMHZ", fclk.mhz),
         ("PCW_ACT_FPGA0_PERIPHERAL_FREQMHZ", f"{fclk.actual_mhz:.6f}"),
+        ("PCW_CLK0_FREQ", str(fclk.hz)),
+        ("PCW_IO_IO_PLL_FREQMHZ", f"{IO_PLL_MHZ:.3f}"),
     ]
     for i in range(4):
         d0, d1 = (fclk.div0, fclk.div1) if i == 0 else (1, 1)
@@ -231,13 +300,14 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         top=top,
         vlnv=module_ref_vlnv(top),
         instance=instance,
+        ps_instance=PS_INSTANCE,
+        reset_instance=RESET_INSTANCE,
+        converters=[c for c, _, _ in CONVERTERS],
         fclk=fclk,
         pl_block={"base": base, "size": size},
-        ps_block={"base": linked.ps.base, "size": linked.ps.size},
+        ps_block={"base": seg_base, "size": seg_size},
         ps_seg=ps_seg,
         ps_params=ps_params,
-        ps_ports=ps_ports,
-        ps_buses=ps_buses,
-        top_ports=top_ports,
-        top_buses=top_buses,
+        ports=d.ports,
+        buses=d.buses,
     )

@@ -19,7 +19,9 @@ one call:
   ``pynq.allocate`` are shared memory, read and written in place (``mmap`` gives numpy
   views of them, as ``/dev/mem`` does on the board);
 * the Zynq SLCR clock registers are modelled, so ``Overlay.download`` programs FCLK0 and
-  ``Clocks.fclk0_mhz`` reads it back (PYNQ-Z1: 50 MHz crystal, IO PLL 1000 MHz).
+  ``Clocks.fclk0_mhz`` reads it back (PYNQ-Z1: 50 MHz crystal, IO PLL 1000 MHz); so is
+  ``OCM_CFG`` (0x1F: the on-chip memory mapped high), which the runtime checks
+  (:func:`pushpush.pynq.board.check_ocm_mapping`) and tests set to other mappings.
 
 ``download`` (from ``Overlay(...)``) starts the simulator of a simulation bitstream
 (:mod:`pushpush.pynq.simbit`); ``Overlay.free()`` (``close``/``remove_device_tree``), the
@@ -78,6 +80,9 @@ def _slcr_reset() -> bytearray:
     put(0x120, (2 << 8) | (0 << 4))  # ARM_CLK_CTRL: ARM PLL / 2 = 650 MHz
     for i, off in enumerate((0x170, 0x180, 0x190, 0x1A0)):
         put(off, (1 << 20) | (10 << 8))  # FPGAi_CLK_CTRL: IO PLL / 10 / 1 = 100 MHz
+    # OCM_CFG: RAM_HI = 0xF, all four 64 KiB OCM banks at 0xFFFC0000.. (the BootROM leaves
+    # 0x18, only the top bank high; U-Boot's Zynq SPL writes 0x1F). Tests write other values.
+    put(0x910, 0x1F)
     return regs
 
 

@@ -14,7 +14,8 @@ import pytest
 pytest.importorskip("pynq.pl_server")
 
 from pushpush.protocol import BusWriteError  # noqa: E402
-from pushpush.pynq.board import PynqBackend  # noqa: E402
+from pushpush.pynq.board import (OCM_CFG_OFFSET, SLCR_BASE, OcmMappingError,  # noqa: E402
+                                 PynqBackend, check_ocm_mapping)
 from pushpush.runtime import SyncRuntime  # noqa: E402
 
 from pynq_systems import loop, two  # noqa: E402
@@ -29,9 +30,12 @@ class Recording(np.ndarray):
 class FakeBoard:
     """PYNQ's Zynq device as the backend sees it: capabilities and mmap."""
 
-    def __init__(self, regions):
+    def __init__(self, regions, ocm_cfg=0x1F):
         self.capabilities = {"MEMORY_MAPPED": True, "REGISTER_RW": False}
         self.regions = {base: np.zeros(size // 4, np.uint32) for base, size in regions}
+        # the SLCR, with OCM_CFG as the boot loader left it (0x1F: the OCM mapped high)
+        self.regions[SLCR_BASE] = np.zeros(0x1000 // 4, np.uint32)
+        self.regions[SLCR_BASE][OCM_CFG_OFFSET // 4] = ocm_cfg
         self.log: list = []
 
     def has_capability(self, cap):
@@ -94,3 +98,49 @@ def test_runtime_over_the_board_backend():
         assert a.function(linked.component("b").export("apply").dynamic_slots and
                           linked.component("b").slots[linked.component("b").export("apply").dynamic_slots[0]].address,
                           "(f: (x: i32) -> i32, x: i32) -> i32")(lambda x: 3 * x, 2) == 18
+
+
+# ------------------------------------------------------------ where the OCM is (OCM_CFG)
+
+
+@pytest.mark.parametrize("cfg, base, size, ok", [
+    (0x1F, 0xFFFC0000, 0x4000, True),
+    (0x0F, 0xFFFC0000, 0x40000, True),
+    (0x18, 0xFFFF0000, 0x4000, True),      # the BootROM's mapping: only the top bank high
+    (0x18, 0xFFFC0000, 0x4000, False),
+    (0x1E, 0xFFFCF000, 0x2000, False),     # straddles banks 0 and 1, bank 0 low
+    (0x00, 0x10000000, 0x4000, True),      # in DDR: not the OCM's high range
+])
+def test_check_ocm_mapping(cfg, base, size, ok):
+    if ok:
+        check_ocm_mapping(cfg, base, size)
+    else:
+        with pytest.raises(OcmMappingError, match=r"OCM_CFG \(SLCR 0xF8000910\)"):
+            check_ocm_mapping(cfg, base, size)
+
+
+def test_low_ocm_fails_at_load_on_the_board_path():
+    linked = loop()
+    dev = FakeBoard([(linked.ps.base, linked.ps.size)], ocm_cfg=0x18)
+    with pytest.raises(OcmMappingError) as e:
+        PynqBackend(linked, "host", dev)
+    msg = str(e.value)
+    assert f"system '{linked.name}'" in msg and "0x18" in msg
+    assert "bank 3 (0xFFFF0000..0xFFFFFFFF) high" in msg and "bank 0 (0xFFFC0000..0xFFFCFFFF) low" in msg
+    assert "move regions.ps" in msg and "OCM_CFG = 0x1F" in msg
+
+
+def test_low_ocm_fails_on_the_simulated_board():
+    """The simulated board models the SLCR: set OCM_CFG to the BootROM's mapping and the
+    runtime refuses, naming the register, the banks and the fix."""
+    import struct
+
+    from pushpush.pynq.simdevice import SimDevice
+
+    linked = loop()
+    dev = SimDevice()
+    assert struct.unpack("<I", dev.read_registers(SLCR_BASE + OCM_CFG_OFFSET, 4))[0] == 0x1F
+    PynqBackend(linked, "host", dev)                  # mapped high: fine
+    dev.write_registers(SLCR_BASE + OCM_CFG_OFFSET, struct.pack("<I", 0x18))
+    with pytest.raises(OcmMappingError, match="maps bank 3 .* high and leaves bank 0"):
+        PynqBackend(linked, "host", dev)

@@ -58,3 +58,105 @@ def test_pynq_parser_reads_it(tmp_path, which):
     clk = p.clock_dict[0]
     assert clk["enable"] == 1 and clk["divisor0"] * clk["divisor1"] == 10
     assert all(p.clock_dict[i]["enable"] == 0 for i in (1, 2, 3))
+
+
+# ------------------------------------------------------------ against a real Vivado .hwh
+#
+# PYNQ's metadata package (pynqmetadata, BSD-3-Clause, installed with PYNQ) ships, as its
+# own test data, resizer.hwh: a Vivado 2019.2 hardware handoff of a 7z020/clg400 Zynq design
+# (PS7 with M_AXI_GP0 through an AXI interconnect to PL IP, a proc_sys_reset, FCLK0 100 MHz).
+# It is read from the installed package, not copied here.
+
+
+def _resizer():
+    pynqmetadata = pytest.importorskip("pynqmetadata")
+    from pathlib import Path
+
+    path = Path(pynqmetadata.__file__).parent / "tests" / "hwhs" / "resizer.hwh"
+    if not path.is_file():
+        pytest.fail(f"pynqmetadata {getattr(pynqmetadata, '__version__', '?')} no longer ships "
+                    f"{path.name}: pick another Vivado .hwh of a Zynq-7000 design")
+    return path
+
+
+def _ours(tmp_path):
+    _, linked = hof()
+    path = tmp_path / f"{linked.name}.hwh"
+    path.write_text(render_hwh(linked))
+    return linked, path
+
+
+def test_pynq_reads_ours_as_it_reads_vivados(tmp_path):
+    vivado = _parse(_resizer())
+    linked, path = _ours(tmp_path)
+    ours = _parse(path)
+    # a PL IP behind M_AXI_GP0: the same fields, of the same types
+    theirs_ip, our_ip = vivado.ip_dict["resize_accel_0"], ours.ip_dict["system_top_0"]
+    assert sorted(our_ip) == sorted(theirs_ip)
+    for k in theirs_ip:
+        assert type(our_ip[k]) is type(theirs_ip[k]), k
+    assert our_ip["memtype"] == theirs_ip["memtype"] == "REGISTER"
+    assert sorted(ours.ip_dict["processing_system7_0"]) == sorted(vivado.ip_dict["processing_system7_0"])
+    # the clocks: same structure, and FCLK0's rate from the parameters PYNQ reads
+    assert {k: sorted(v) for k, v in ours.clock_dict.items()} == {k: sorted(v) for k, v in vivado.clock_dict.items()}
+
+    def fclk0_mhz(p):
+        params = p.ip_dict["processing_system7_0"]["parameters"]
+        clk = p.clock_dict[0]
+        return float(params["PCW_IO_IO_PLL_FREQMHZ"]) / (clk["divisor0"] * clk["divisor1"])
+
+    assert fclk0_mhz(vivado) == 100.0 == float(linked.clock_mhz) == fclk0_mhz(ours)
+    # no interrupts in either design, and nothing PYNQ would treat as memory
+    assert ours.interrupt_controllers == vivado.interrupt_controllers == {}
+    assert ours.interrupt_pins == vivado.interrupt_pins == {}
+    assert ours.mem_dict == vivado.mem_dict == {}
+
+
+def test_every_ps7_parameter_we_write_is_one_vivado_writes(tmp_path):
+    names = {p.get("NAME") for m in ElementTree.parse(_resizer()).iter("MODULE")
+             if m.get("MODTYPE") == "processing_system7" for p in m.iter("PARAMETER")}
+    _, path = _ours(tmp_path)
+    ps = next(m for m in ElementTree.parse(path).iter("MODULE") if m.get("MODTYPE") == "processing_system7")
+    ours = {p.get("NAME") for p in ps.find("PARAMETERS").iter("PARAMETER")}
+    assert ours <= names, sorted(ours - names)
+
+
+def _gp0_path(root, ps_if):
+    """(protocol at the PS, the module on the other end, its protocol) of a PS GP0 port."""
+    mods = list(root.iter("MODULE"))
+    ps = next(m for m in mods if m.get("MODTYPE") == "processing_system7")
+    bus = next(b for b in ps.iter("BUSINTERFACE") if b.get("NAME") == ps_if)
+    proto = {p.get("NAME"): p.get("VALUE") for p in bus.iter("PARAMETER")}["PROTOCOL"]
+    peers = [(m, b) for m in mods if m is not ps for b in m.iter("BUSINTERFACE")
+             if b.get("BUSNAME") == bus.get("BUSNAME")]
+    assert len(peers) == 1, [m.get("INSTANCE") for m, _ in peers]
+    m, b = peers[0]
+    return proto, m, b
+
+
+def test_gp0_ports_are_axi3_into_a_converter_as_vivado_writes(tmp_path):
+    theirs = ElementTree.parse(_resizer()).getroot()
+    proto, peer, peer_bus = _gp0_path(theirs, "M_AXI_GP0")
+    assert (proto, peer.get("IPTYPE"), peer_bus.get("NAME")) == ("AXI3", "BUS", "S00_AXI")
+    vivado_phys = {pm.get("LOGICAL"): pm.get("PHYSICAL") for pm in peer_bus.iter("PORTMAP")}
+    _, path = _ours(tmp_path)
+    ours = ElementTree.parse(path).getroot()
+    for ps_if, top_if in (("M_AXI_GP0", "s_axi"), ("S_AXI_GP0", "m_axi")):
+        proto, peer, peer_bus = _gp0_path(ours, ps_if)
+        assert (proto, peer.get("IPTYPE"), peer.get("MODTYPE")) == ("AXI3", "BUS", "smartconnect")
+        phys = {pm.get("LOGICAL"): pm.get("PHYSICAL") for pm in peer_bus.iter("PORTMAP")}
+        if ps_if == "M_AXI_GP0":   # the converter's ports are named as Vivado names them
+            assert all(phys[k] == v for k, v in vivado_phys.items()), (phys, vivado_phys)
+        # the converter's other side is the top's AXI4 port
+        other = next(b for b in peer.iter("BUSINTERFACE") if b.get("NAME").endswith("00_AXI")
+                     and {p.get("NAME"): p.get("VALUE") for p in b.iter("PARAMETER")}["PROTOCOL"] == "AXI4")
+        top = next(m for m in ours.iter("MODULE") if m.get("INSTANCE") == "system_top_0")
+        assert any(b.get("BUSNAME") == other.get("BUSNAME") and b.get("NAME") == top_if
+                   for b in top.iter("BUSINTERFACE"))
+
+
+def test_the_software_windows_segment_is_the_whole_high_ocm(tmp_path):
+    _, path = _ours(tmp_path)
+    (rng,) = [r for r in ElementTree.parse(path).iter("MEMRANGE") if r.get("SLAVEBUSINTERFACE") == "S_AXI_GP0"]
+    assert rng.get("ADDRESSBLOCK") == "GP0_HIGH_OCM"
+    assert (int(rng.get("BASEVALUE"), 16), int(rng.get("HIGHVALUE"), 16)) == (0xFFFC0000, 0xFFFFFFFF)

@@ -1,0 +1,190 @@
+"""The PYNQ-Z1 Vivado flow, checked without Vivado: the project script Edalize writes for the
+``pynq_z1`` target (which sources pushpush's block-design tcl) runs under ``tclsh`` with the
+stand-in command set of ``tests/board/vivado_standin.tcl``.
+
+The stand-in records every Vivado command, rejects commands it does not define, options a
+command does not have and wrong numbers of arguments, and keeps a small model of the project
+and block design (files read, cells and their pins as their CONFIG makes them, nets, address
+segments). docs/board.md says exactly what this catches and what only Vivado can.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pushpush.build.fusesoc import build, work_root
+from pushpush.codegen.rtl import top_module_name
+from pushpush.codegen.vivado import pl_address_block
+from pushpush.link import link
+from pushpush.spec import load_system
+
+REPO = Path(__file__).resolve().parents[2]
+STANDIN = Path(__file__).with_name("vivado_standin.tcl")
+SYSTEMS = {
+    "pingpong": REPO / "examples" / "pingpong" / "system.yaml",
+    "audio_fir": REPO / "examples" / "audio_fir" / "system.yaml",
+    "tiny": REPO / "tests" / "gen" / "fixtures" / "tiny" / "system.yaml",
+}  # every example, and the generate/build tests' PYNQ-Z1 fixture (the others are board: none)
+
+pytestmark = pytest.mark.skipif(shutil.which("tclsh") is None,
+                                reason="tclsh is missing: apt-get install tcl (bootstrap.sh does)")
+
+
+def test_every_example_is_covered() -> None:
+    examples = {p.parent.name for p in (REPO / "examples").glob("*/system.yaml")}
+    assert examples <= set(SYSTEMS), f"add {sorted(examples - set(SYSTEMS))} to SYSTEMS"
+
+
+_SETUPS: dict[str, tuple[object, Path]] = {}
+
+
+@pytest.fixture(scope="module")
+def setups(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    def get(name: str, tmp_path: Path) -> tuple[object, Path]:
+        """Generate the system and let FuseSoC/Edalize write the Vivado project (setup
+        stage: no Vivado on this machine, or the build would start), once per module;
+        each test gets its own copy of the project folder."""
+        if name not in _SETUPS:
+            spec = load_system(str(SYSTEMS[name]))
+            linked = link(spec)
+            out = tmp_path_factory.mktemp(f"setup-{name}") / "out"
+            result = build(linked, out, "pynq_z1", spec=spec, progress=lambda _m: None, vivado=None)
+            assert result.setup_only, "Vivado is on PATH: this check is for machines without it"
+            _SETUPS[name] = (linked, work_root(linked, out, "pynq_z1"))
+        linked, root = _SETUPS[name]
+        shutil.copytree(root, tmp_path / "root")
+        return linked, tmp_path / "root"
+    return get
+
+
+def _run(root: Path, linked: object, log: Path, board_parts: str = "") -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, STANDIN_LOG=str(log))
+    env.pop("STANDIN_BOARD_PARTS", None)
+    if board_parts:
+        env["STANDIN_BOARD_PARTS"] = board_parts
+    project = f"pushpush_system_{linked.name}_0.1.0.tcl"  # type: ignore[attr-defined]
+    return subprocess.run(["tclsh", str(STANDIN), project], cwd=root, capture_output=True,
+                          text=True, timeout=60, env=env)
+
+
+def _parse(log: Path) -> tuple[list[str], dict[str, str]]:
+    """(command lines in order, {=key: rest of the line})."""
+    cmds, summary = [], {}
+    for line in log.read_text().splitlines():
+        if line.startswith("="):
+            key, _, rest = line.partition(" ")
+            summary[key] = rest
+        else:
+            cmds.append(line)
+    return cmds, summary
+
+
+@pytest.mark.parametrize("name", sorted(SYSTEMS))
+def test_project_and_block_design_run_under_the_standin(name: str, tmp_path: Path, setups) -> None:  # type: ignore[no-untyped-def]
+    linked, root = setups(name, tmp_path)
+    log = tmp_path / "vivado.log"
+    proc = _run(root, linked, log)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    assert "WARNING" not in proc.stdout, proc.stdout
+    cmds, summary = _parse(log)
+    top = top_module_name(linked)  # type: ignore[arg-type]
+    first = [c.split(" ", 1)[0] for c in cmds]
+    # the order Vivado needs: sources read, then the block design, then the wrapper as top
+    assert first.index("create_project") < first.index("read_verilog") < first.index("create_bd_design")
+    assert f"create_bd_cell -type module -reference {top} system_top_0" in cmds
+    assert "set_property source_mgmt_mode All project:" + f"pushpush_system_{linked.name}_0.1.0" in cmds  # type: ignore[attr-defined]
+    assert first.index("validate_bd_design") < first.index("make_wrapper")
+    assert summary["=top"] == f"{linked.name}_bd_wrapper"  # type: ignore[attr-defined]
+    assert summary["=source_mgmt_mode"] == "All"
+    # the address map the linked model asks for
+    base, size = pl_address_block(linked)  # type: ignore[arg-type]
+    assert (f"{{processing_system7_0/Data system_top_0/s_axi/reg0 0x{base:08X} 0x{size:08X}}}"
+            in summary["=assigned"])
+    assert ("{system_top_0/m_axi processing_system7_0/S_AXI_GP0/GP0_HIGH_OCM 0xFFFC0000 0x00040000}"
+            in summary["=assigned"])
+    # no Vivado refusal can be swallowed
+    bd = next(root.glob(f"src/*/vivado/{linked.name}_bd.tcl")).read_text()  # type: ignore[attr-defined]
+    assert "catch" not in bd
+
+
+def test_with_the_board_files_the_board_preset_is_applied(tmp_path: Path, setups) -> None:  # type: ignore[no-untyped-def]
+    linked, root = setups("tiny", tmp_path)
+    log = tmp_path / "vivado.log"
+    proc = _run(root, linked, log, board_parts="www.digilentinc.com:pynq-z1:part0:1.0 "
+                                                "www.digilentinc.com:arty-z7-20:part0:1.1")
+    assert proc.returncode == 0, proc.stderr
+    cmds, _ = _parse(log)
+    assert any(c.startswith("set_property board_part www.digilentinc.com:pynq-z1:part0:1.0 project:")
+               for c in cmds)
+    assert any(c.startswith("apply_bd_automation -rule xilinx.com:bd_rule:processing_system7") for c in cmds)
+    assert not any("PCW_UIPARAM_DDR_PARTNO" in c for c in cmds)
+
+
+def test_without_the_board_files_pynqs_own_values_are_set(tmp_path: Path, setups) -> None:  # type: ignore[no-untyped-def]
+    linked, root = setups("tiny", tmp_path)
+    log = tmp_path / "vivado.log"
+    assert _run(root, linked, log).returncode == 0
+    cmds, summary = _parse(log)
+    preset = next(c for c in cmds if "PCW_UIPARAM_DDR_PARTNO" in c)
+    assert "CONFIG.PCW_UIPARAM_DDR_PARTNO {MT41J256M16 RE-125}" in preset
+    assert "pin:/processing_system7_0/DDR" in summary["=external"]
+    assert not any(c.startswith("apply_bd_automation") for c in cmds)
+
+
+# ---------------------------------------------------------------- what the stand-in refuses
+
+
+def _mutate(root: Path, linked: object, rel_glob: str, old: str, new: str) -> None:
+    (path,) = root.glob(rel_glob)
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new))
+
+
+@pytest.mark.parametrize("what, where, old, new, error", [
+    ("a Vivado command it does not know", "src/*/vivado/tiny_bd.tcl", "validate_bd_design\n",
+     "validate_bd_designs\n", "unknown Vivado command 'validate_bd_designs'"),
+    ("an option the command does not have", "src/*/vivado/tiny_bd.tcl", "make_wrapper -files",
+     "make_wrapper -file", "make_wrapper: unknown option '-file'"),
+    ("a wrong number of arguments", "src/*/vivado/tiny_bd.tcl",
+     "connect_bd_net [get_bd_pins rst_fclk0/peripheral_reset] [get_bd_pins system_top_0/rst]",
+     "connect_bd_net [get_bd_pins rst_fclk0/peripheral_reset]", "connect_bd_net: 1 positional"),
+    ("a pin the cell does not have", "src/*/vivado/tiny_bd.tcl", "rst_fclk0/peripheral_reset]",
+     "rst_fclk0/peripheral_rst]", "connect_bd_net: needs two or more pins, each found"),
+    ("the high OCM segment without PCW_USE_HIGH_OCM", "src/*/vivado/tiny_bd.tcl",
+     "  CONFIG.PCW_USE_HIGH_OCM {1} \\\n", "", "assign_bd_address: no address segment"),
+    ("a GP0 block outside M_AXI_GP0's range", "src/*/vivado/tiny_bd.tcl", "-offset 0x43C00000",
+     "-offset 0x83C00000", "outside M_AXI_GP0"),
+    ("a module reference that is not in the sources", "src/*/vivado/tiny_bd.tcl",
+     "-reference tiny_top", "-reference tiny_topp", "Failed to resolve reference 'tiny_topp'"),
+    ("a module reference under Edalize's default source management", "src/*/vivado/tiny_bd.tcl",
+     "set_property source_mgmt_mode All [current_project]",
+     "set_property source_mgmt_mode None [current_project]", "source_mgmt_mode is 'None'"),
+    ("interface properties set on the module reference in Tcl", "src/*/vivado/tiny_bd.tcl",
+     "set top [create_bd_cell -type module -reference tiny_top system_top_0]\n",
+     "set top [create_bd_cell -type module -reference tiny_top system_top_0]\n"
+     "set_property CONFIG.POLARITY ACTIVE_HIGH $top\n", "interface properties come from X_INTERFACE"),
+    ("a reset without its ACTIVE_HIGH polarity", "src/*/rtl/tiny_top.v",
+     '(* X_INTERFACE_PARAMETER = "POLARITY ACTIVE_HIGH" *)', "",
+     "rst is ACTIVE_LOW but driven by peripheral_reset"),
+    ("a clock FREQ_HZ other than FCLK0's", "src/*/rtl/tiny_top.v", "FREQ_HZ 100000000",
+     "FREQ_HZ 125000000", "differs from FCLK_CLK0 (100000000)"),
+    ("a Verilog source that is not there", "src/*/rtl/tiny_top.v", "module tiny_top", "module tiny_top",
+     None),
+])
+def test_the_standin_refuses(tmp_path: Path, what: str, where: str, old: str, new: str,
+                             error: str | None, setups) -> None:  # type: ignore[no-untyped-def]
+    linked, root = setups("tiny", tmp_path)
+    if error is None:   # a source Edalize lists that is missing
+        next(root.glob(where)).unlink()
+        error = "read_verilog: no file"
+    else:
+        _mutate(root, linked, where, old, new)
+    proc = _run(root, linked, tmp_path / "vivado.log")
+    assert proc.returncode == 1, f"{what}: accepted\n{proc.stdout}"
+    assert error in proc.stderr, f"{what}:\n{proc.stderr}"

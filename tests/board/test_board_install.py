@@ -1,0 +1,139 @@
+"""``pip install pushpush`` on a PYNQ-Z1 resolves to wheels only: nothing is compiled.
+
+The board: a Cortex-A9 (``linux_armv7l``) running PYNQ's Ubuntu 22.04 image with Python 3.10,
+where ``pip`` runs in PYNQ's venv (``/usr/local/share/pynq-venv``, made with
+``--system-site-packages``). The check builds this project's wheel and asks the real ``pip``
+(against the real index, PyPI unless pip is configured otherwise) to install it with
+``--dry-run --only-binary=:all: --platform linux_armv7l --python-version 3.10``: pip must find a
+*binary* for every requirement it would install, or fail (it never falls back to an sdist).
+
+PyPI has no ``linux_armv7l`` wheels of PyYAML, MarkupSafe or numpy, so on the board these must
+be (and are) taken from the image. The environment pip resolves against is therefore a bare
+venv holding only the *metadata* (``.dist-info``: name and version) of what the image has:
+
+* ``numpy 1.21.5`` and ``PyYAML 5.4.1``: Ubuntu 22.04 (jammy) ``python3-numpy`` (pulled in by
+  ``python3-scipy``/``python3-matplotlib``, which PYNQ's ``sdbuild/ubuntu/jammy/arm/
+  multistrap.config`` lists) and ``python3-yaml`` (pulled in by ``ubuntu-minimal``); the
+  versions are those of Ubuntu's jammy archive, not read from a flashed image;
+* ``MarkupSafe 2.1.1`` and ``pycparser 2.19``: pinned in PYNQ's
+  ``sdbuild/packages/python_packages_jammy/requirements.txt`` (installed into the venv);
+* ``pynq 3.0.1`` (only for the ``[pynq]`` case): PYNQ itself, preinstalled on the image.
+
+What it proves: with exactly these distributions present, pip resolves ``pushpush`` (and
+``pushpush[pynq]``) for armv7l/3.10 to binary wheels only, so the board compiles nothing; the
+version bounds in pyproject.toml accept what the image has (a bound above it would make pip
+try to upgrade from an sdist, and this test fail). And ``pushpush[check]`` does *not* resolve
+(pyslang has no armv7l wheel): the check is not vacuous, and that is why pyslang is an extra.
+
+What it does not prove: that the wheels it picks run on the board (nothing is installed or
+imported on ARM), nor that a real image has exactly those versions (a stand-in for the
+image's site-packages: the board is absent). Skipped, with the reason, only when pip cannot
+reach the package index.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+import venv
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+#: What a PYNQ-Z1 image (PYNQ 3.0, Ubuntu 22.04, Python 3.10) has installed (see the docstring).
+IMAGE_HAS = {"numpy": "1.21.5", "PyYAML": "5.4.1", "MarkupSafe": "2.1.1", "pycparser": "2.19",
+             "pynq": "3.0.1"}
+
+_OFFLINE = ("Failed to establish a new connection", "NewConnectionError", "Temporary failure in "
+            "name resolution", "Network is unreachable", "ConnectTimeoutError", "ProxyError")
+
+
+def _pip(args: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    return subprocess.run([sys.executable, "-m", "pip", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=timeout, env=env)
+
+
+def _skip_if_offline(proc: subprocess.CompletedProcess[str]) -> None:
+    if proc.returncode != 0 and any(m in proc.stderr for m in _OFFLINE):
+        pytest.skip("pip cannot reach the package index, so the armv7l resolution cannot be "
+                    f"checked here: {proc.stderr.strip().splitlines()[-1]}")
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("board-wheel")
+    proc = _pip(["wheel", "--no-deps", "-q", "-w", str(tmp), str(REPO)], tmp)
+    _skip_if_offline(proc)   # the build backend (hatchling) comes from the index too
+    assert proc.returncode == 0, proc.stderr
+    (whl,) = tmp.glob("pushpush-*.whl")
+    return whl
+
+
+@pytest.fixture(scope="module")
+def board_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A venv whose site-packages holds the metadata of what the image has (no code)."""
+    root = tmp_path_factory.mktemp("board-env") / "venv"
+    venv.EnvBuilder(with_pip=False).create(root)
+    py = root / "bin" / "python"
+    purelib = Path(subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                  capture_output=True, text=True, check=True).stdout.strip())
+    for name, version in IMAGE_HAS.items():
+        d = purelib / f"{name}-{version}.dist-info"
+        d.mkdir(parents=True)
+        (d / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+        (d / "INSTALLER").write_text("pip\n")
+        (d / "RECORD").write_text("")
+    return py
+
+
+def _resolve(wheel: Path, board_env: Path, extra: str, tmp: Path) -> subprocess.CompletedProcess[str]:
+    req = f"pushpush[{extra}] @ {wheel.as_uri()}" if extra else str(wheel)
+    return _pip(["--python", str(board_env), "install", "--dry-run", "--only-binary=:all:",
+                 "--platform", "linux_armv7l", "--python-version", "3.10",
+                 "--report", str(tmp / "report.json"), req], tmp)
+
+
+@pytest.mark.parametrize("extra", ["", "pynq"])
+def test_board_install_needs_no_compiler(wheel: Path, board_env: Path, tmp_path: Path, extra: str) -> None:
+    proc = _resolve(wheel, board_env, extra, tmp_path)
+    _skip_if_offline(proc)
+    assert proc.returncode == 0, f"pip cannot install pushpush on a PYNQ-Z1 from wheels:\n{proc.stderr}"
+    report = json.loads((tmp_path / "report.json").read_text())
+    installs = {i["metadata"]["name"].lower(): i["download_info"]["url"] for i in report["install"]}
+    assert "pushpush" in installs
+    for name, url in installs.items():
+        assert url.endswith(".whl"), f"{name} would be built from {url} on the board"
+        tags = url.rsplit("/", 1)[-1][:-4].split("-")[-3:]
+        assert tags[-1] in ("any", "linux_armv7l") or "armv7l" in tags[-1], (name, url)
+    # what the image has is kept, never upgraded from an sdist
+    for name in ("numpy", "pyyaml", "markupsafe"):
+        assert name not in installs, f"pip would replace the image's {name}: {installs[name]}"
+    assert "pyslang" not in installs
+    if extra == "pynq":
+        assert "pynq" not in installs
+
+
+def test_the_port_check_extra_does_not_install_on_the_board(wheel: Path, board_env: Path,
+                                                            tmp_path: Path) -> None:
+    proc = _resolve(wheel, board_env, "check", tmp_path)
+    _skip_if_offline(proc)
+    assert proc.returncode != 0, "pyslang now resolves for armv7l: it could go back into the base install"
+    assert "pyslang" in proc.stderr, proc.stderr
+
+
+def test_wheel_keeps_pyslang_out_of_the_base_install(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as z:
+        (meta,) = [n for n in z.namelist() if n.endswith(".dist-info/METADATA")]
+        lines = z.read(meta).decode().splitlines()
+    reqs = [ln.split(":", 1)[1].strip() for ln in lines if ln.startswith("Requires-Dist:")]
+    base = [r for r in reqs if "extra ==" not in r]
+    assert base and not any(r.startswith("pyslang") for r in base), base
+    for extra in ("check", "sim", "dev"):   # CI (sim, dev) keeps checking ports
+        assert any(r.startswith("pyslang") and f"extra == '{extra}'" in r for r in reqs), (extra, reqs)

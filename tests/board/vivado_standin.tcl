@@ -1,0 +1,508 @@
+# Stand-ins for the Vivado Tcl commands the PYNQ-Z1 flow uses, for running Edalize's project
+# script and pushpush's block-design tcl under a plain tclsh (no Vivado). Test code: see
+# tests/board/test_bd_tcl.py and docs/board.md ("What the tclsh check catches").
+#
+# Every command
+#   * is recorded, one Tcl list per line, in the file named by $env(STANDIN_LOG);
+#   * parses its arguments against the options Vivado's Tcl reference (UG835) lists for it:
+#     an option it does not have, an option without its value or a wrong number of
+#     positional arguments is an error;
+#   * works on a small model of the project and the block design: the files read, the cells
+#     with their pins (the PS7's pins follow its CONFIG, e.g. S_AXI_GP0_ACLK exists only with
+#     PCW_USE_S_AXI_GP0 1), the module reference's ports read from its Verilog, the nets,
+#     the address segments (the PS7's GP0_HIGH_OCM exists only with PCW_USE_HIGH_OCM 1).
+# A command that is not defined here is an error (the 'unknown' handler), so a Vivado
+# command the flow starts using must be added here, with its options, before the check passes.
+#
+# Usage: tclsh with argv = <this file> <script to run> [<cwd>]; env STANDIN_BOARD_PARTS
+# (a list) stands for installed board files.
+
+namespace eval standin {
+    variable log {}
+    variable project ""
+    variable props            ;# object -> dict of properties
+    array set props {}
+    variable files {}         ;# files of sources_1
+    variable modules          ;# module name -> file
+    array set modules {}
+    variable cells            ;# cell path -> kind (ip vlnv / module name)
+    array set cells {}
+    variable nets {}          ;# list of lists of pins
+    variable intf_nets {}
+    variable external {}
+    variable assigned {}      ;# {space segment offset range}
+    variable design ""
+    variable validated 0
+}
+
+# ------------------------------------------------------------------ argument parsing
+
+# spec: {flags {-a -b} values {-c -d} min N max M}; returns {opts positional}
+proc standin::parse {cmd spec argv} {
+    set flags [concat [dict get $spec flags] {-quiet -verbose}]
+    set values [dict get $spec values]
+    set opts [dict create]
+    set pos {}
+    set i 0
+    while {$i < [llength $argv]} {
+        set a [lindex $argv $i]
+        if {[string match -* $a] && ![string is double -strict $a]} {
+            if {$a in $flags} {
+                dict set opts $a 1
+            } elseif {$a in $values} {
+                incr i
+                if {$i >= [llength $argv]} { error "$cmd: option $a needs a value" }
+                dict set opts $a [lindex $argv $i]
+            } else {
+                error "$cmd: unknown option '$a' (Vivado's $cmd takes: [lsort [concat $flags $values]])"
+            }
+        } else {
+            lappend pos $a
+        }
+        incr i
+    }
+    set n [llength $pos]
+    if {$n < [dict get $spec min] || ([dict get $spec max] >= 0 && $n > [dict get $spec max])} {
+        error "$cmd: [llength $pos] positional argument(s) '$pos'; it takes [dict get $spec min] to [expr {[dict get $spec max] < 0 ? "any" : [dict get $spec max]}]"
+    }
+    return [list $opts $pos]
+}
+
+# define a stand-in: name, spec, body (sees $opts, $pos)
+proc standin::cmd {name spec body} {
+    proc ::$name args [string map [list @NAME@ $name @SPEC@ [list $spec] @BODY@ $body] {
+        lappend ::standin::log [linsert $args 0 @NAME@]
+        lassign [::standin::parse @NAME@ @SPEC@ $args] opts pos
+        @BODY@
+    }]
+}
+
+proc standin::spec {args} {
+    set d [dict create flags {} values {} min 0 max -1]
+    foreach {k v} $args { dict set d $k $v }
+    return $d
+}
+
+proc standin::flatten {lst} {
+    set out {}
+    foreach x $lst { foreach y $x { lappend out $y } }
+    return $out
+}
+
+proc standin::obj_props {obj} {
+    variable props
+    if {![info exists props($obj)]} { set props($obj) [dict create] }
+    return $props($obj)
+}
+
+proc standin::setprop {obj name value} {
+    variable props
+    variable cells
+    if {$obj eq ""} { error "set_property $name: no object (an empty list)" }
+    set kind [lindex [split $obj :] 0]
+    if {$kind eq "cell"} {
+        if {![string match CONFIG.* $name]} { error "set_property: a block-design cell has CONFIG.* properties, not '$name'" }
+        set vlnv $cells([string range $obj 5 end])
+        if {[string match *processing_system7* $vlnv] && ![string match CONFIG.PCW_* $name]} {
+            error "set_property: processing_system7 parameters are CONFIG.PCW_*, not '$name'"
+        }
+        if {[string match module:* $vlnv]} {
+            error "set_property $name on module reference [string range $obj 5 end]: its interface properties come from X_INTERFACE attributes in its Verilog"
+        }
+    }
+    set p [obj_props $obj]
+    dict set p $name $value
+    set props($obj) $p
+}
+
+proc standin::getprop {obj name} {
+    set p [obj_props $obj]
+    if {[dict exists $p $name]} { return [dict get $p $name] }
+    return ""
+}
+
+# ------------------------------------------------------------------ model of cells and pins
+
+proc standin::ps_config {name} {
+    return [getprop cell:/processing_system7_0 CONFIG.$name]
+}
+
+# pins and interface pins of a cell: {pins {...} intf {...}}
+proc standin::cell_pins {cell} {
+    variable cells
+    variable modules
+    set kind $cells($cell)
+    if {[string match *processing_system7* $kind]} {
+        set pins {}
+        set intf {DDR FIXED_IO}
+        if {[ps_config PCW_EN_CLK0_PORT] eq "1"} { lappend pins FCLK_CLK0 }
+        if {[ps_config PCW_EN_RST0_PORT] eq "1"} { lappend pins FCLK_RESET0_N }
+        if {[ps_config PCW_USE_M_AXI_GP0] eq "1"} { lappend pins M_AXI_GP0_ACLK; lappend intf M_AXI_GP0 }
+        if {[ps_config PCW_USE_S_AXI_GP0] eq "1"} { lappend pins S_AXI_GP0_ACLK; lappend intf S_AXI_GP0 }
+        return [list pins $pins intf $intf]
+    }
+    if {[string match *proc_sys_reset* $kind]} {
+        return [list pins {slowest_sync_clk ext_reset_in aux_reset_in mb_debug_sys_rst dcm_locked mb_reset bus_struct_reset peripheral_reset interconnect_aresetn peripheral_aresetn} intf {}]
+    }
+    if {[string match *smartconnect* $kind]} {
+        set intf {}
+        set nsi [getprop cell:$cell CONFIG.NUM_SI]; if {$nsi eq ""} { set nsi 1 }
+        set nmi [getprop cell:$cell CONFIG.NUM_MI]; if {$nmi eq ""} { set nmi 1 }
+        for {set i 0} {$i < $nsi} {incr i} { lappend intf [format S%02d_AXI $i] }
+        for {set i 0} {$i < $nmi} {incr i} { lappend intf [format M%02d_AXI $i] }
+        return [list pins {aclk aresetn} intf $intf]
+    }
+    if {[string match module:* $kind]} {
+        set m [string range $kind 7 end]
+        set ports [dict get $modules($m) ports]
+        set pins {}
+        set intf {}
+        foreach p $ports {
+            if {[regexp {^([sm]_axi)_} $p -> bus]} {
+                if {$bus ni $intf} { lappend intf $bus }
+            } else {
+                lappend pins $p
+            }
+        }
+        return [list pins $pins intf $intf]
+    }
+    error "stand-in has no pin model for $kind"
+}
+
+proc standin::find_pins {pattern which} {
+    variable cells
+    set out {}
+    foreach cell [array names cells] {
+        foreach pin [dict get [cell_pins $cell] $which] {
+            if {[string match $pattern [string range $cell 1 end]/$pin]} { lappend out "pin:$cell/$pin" }
+        }
+    }
+    return $out
+}
+
+proc standin::read_module {path} {
+    variable modules
+    set fh [open $path r]; set text [read $fh]; close $fh
+    foreach {all name} [regexp -all -inline {(?n)^\s*module\s+([A-Za-z_][A-Za-z0-9_$]*)} $text] {
+        set ports {}
+        set attrs [dict create]
+        # ANSI header of the module: ports with their (* ... *) attributes
+        # (string search, not one regexp: Tcl's non-greedy matching is slow on big files)
+        set at [string first "module $name" $text]
+        set end [string first ");" $text $at]
+        if {$at >= 0 && $end > $at} {
+            set header [string range $text $at $end]
+            set pending {}
+            foreach line [split $header \n] {
+                foreach {a k v} [regexp -all -inline {\(\*\s*(X_INTERFACE_\w+)\s*=\s*"([^"]*)"\s*\*\)} $line] {
+                    lappend pending $k $v
+                }
+                if {[regexp {^\s*(input|output|inout)\s+(?:wire|reg)?\s*(?:signed\s*)?(?:\[[^\]]*\]\s*)?([A-Za-z_][A-Za-z0-9_]*)} $line -> dir port]} {
+                    lappend ports $port
+                    if {[llength $pending]} { dict set attrs $port $pending; set pending {} }
+                }
+            }
+        }
+        set modules($name) [dict create file $path ports $ports attrs $attrs]
+    }
+}
+
+# X_INTERFACE_PARAMETER of a module's port as a dict (KEY VALUE, comma separated)
+proc standin::port_params {module port} {
+    variable modules
+    set attrs [dict get $modules($module) attrs]
+    set out [dict create]
+    if {![dict exists $attrs $port]} { return $out }
+    foreach {k v} [dict get $attrs $port] {
+        if {$k eq "X_INTERFACE_PARAMETER"} {
+            foreach kv [split $v ,] {
+                set kv [string trim $kv]
+                dict set out [lindex $kv 0] [lrange $kv 1 end]
+            }
+        }
+    }
+    return $out
+}
+
+# ------------------------------------------------------------------ project commands
+
+standin::cmd create_project [standin::spec flags {-force -in_memory -ip -rtl_kernel} values {-part} min 0 max 2] {
+    set ::standin::project [lindex $pos 0]
+    standin::setprop project:[lindex $pos 0] directory [file normalize [pwd]]
+    standin::setprop project:[lindex $pos 0] board_part ""
+    standin::setprop project:[lindex $pos 0] source_mgmt_mode All
+    return project:[lindex $pos 0]
+}
+standin::cmd current_project [standin::spec min 0 max 1] {
+    if {$::standin::project eq ""} { error "current_project: no open project" }
+    return project:$::standin::project
+}
+standin::cmd current_fileset [standin::spec flags {-constrset -simset} min 0 max 1] { return fileset:sources_1 }
+standin::cmd get_filesets [standin::spec flags {-regexp -nocase} values {-filter -of_objects} min 0 max 1] {
+    if {[lindex $pos 0] ne "sources_1"} { error "get_filesets: the stand-in knows only sources_1, not '[lindex $pos 0]'" }
+    return fileset:sources_1
+}
+standin::cmd set_property [standin::spec flags {} values {-dict} min 1 max 3] {
+    if {[dict exists $opts -dict]} {
+        if {[llength $pos] != 1} { error "set_property -dict: takes the objects only, got '$pos'" }
+        set d [dict get $opts -dict]
+        if {[llength $d] % 2} { error "set_property -dict: odd-length name/value list" }
+        foreach obj [lindex $pos 0] { foreach {k v} $d { standin::setprop $obj $k $v } }
+    } else {
+        if {[llength $pos] != 3} { error "set_property: takes name value objects, got '$pos'" }
+        lassign $pos name value objs
+        if {$name eq "top"} {
+            set known [array names ::standin::modules]
+            if {$value ni $known} { error "set_property top: no module '$value' in the sources ([lsort $known])" }
+        }
+        foreach obj $objs { standin::setprop $obj $name $value }
+    }
+    return ""
+}
+standin::cmd get_property [standin::spec flags {-min -max} min 2 max 2] {
+    lassign $pos name obj
+    if {[llength $obj] != 1} { error "get_property $name: needs one object, got '$obj'" }
+    return [standin::getprop $obj $name]
+}
+standin::cmd read_verilog [standin::spec flags {-sv} values {-library} min 1 max 1] {
+    foreach f [lindex $pos 0] {
+        if {![file isfile $f]} { error "read_verilog: no file '$f'" }
+        lappend ::standin::files $f
+        standin::read_module $f
+    }
+    return ""
+}
+standin::cmd add_files [standin::spec flags {-norecurse -scan_for_includes -force} values {-fileset -of_objects -copy_to} min 0 max 1] {
+    foreach f [lindex $pos 0] {
+        if {![file isfile $f]} { error "add_files: no file '$f'" }
+        lappend ::standin::files $f
+        standin::read_module $f
+    }
+    return ""
+}
+standin::cmd update_compile_order [standin::spec values {-fileset} min 0 max 0] { return "" }
+standin::cmd get_files [standin::spec flags {-regexp -nocase -compile_order -all -references} values {-filter -used_in -of_objects} min 0 max 1] {
+    set pat [lindex $pos 0]
+    set out {}
+    foreach f $::standin::files { if {[string match *$pat [file tail $f]]} { lappend out $f } }
+    return $out
+}
+standin::cmd get_board_parts [standin::spec flags {-regexp -nocase -latest_file_version -latest_hw_revision} values {-filter -of_objects} min 0 max 1] {
+    set out {}
+    if {[info exists ::env(STANDIN_BOARD_PARTS)]} {
+        foreach b $::env(STANDIN_BOARD_PARTS) { if {[string match [lindex $pos 0] $b]} { lappend out $b } }
+    }
+    if {![llength $out] && ![dict exists $opts -quiet]} { puts "WARNING: no board parts match '[lindex $pos 0]'" }
+    return $out
+}
+
+# ------------------------------------------------------------------ block-design commands
+
+standin::cmd create_bd_design [standin::spec flags {} values {-dir -cell -bdsource -mode} min 1 max 1] {
+    set d [lindex $pos 0]
+    set ::standin::design $d
+    set dir [file join [standin::getprop project:$::standin::project directory] $::standin::project.srcs sources_1 bd $d]
+    file mkdir $dir
+    set bd [file join $dir $d.bd]
+    set fh [open $bd w]; close $fh
+    lappend ::standin::files $bd
+    return bd_design:$d
+}
+standin::cmd current_bd_design [standin::spec flags {} min 0 max 1] {
+    set d [lindex $pos 0]
+    if {$d ne "" && $d ne $::standin::design && $d ne "bd_design:$::standin::design"} { error "current_bd_design: no design '$d'" }
+    return bd_design:$::standin::design
+}
+standin::cmd create_bd_cell [standin::spec values {-vlnv -type -reference -name} min 1 max 1] {
+    if {$::standin::design eq ""} { error "create_bd_cell: no block design (create_bd_design first)" }
+    set name /[lindex $pos 0]
+    if {[info exists ::standin::cells($name)]} { error "create_bd_cell: a cell '$name' exists" }
+    set type [expr {[dict exists $opts -type] ? [dict get $opts -type] : "ip"}]
+    switch -- $type {
+        ip {
+            if {![dict exists $opts -vlnv]} { error "create_bd_cell -type ip: needs -vlnv" }
+            set vlnv [dict get $opts -vlnv]
+            if {[llength [split $vlnv :]] != 4} { error "create_bd_cell: '$vlnv' is not a VLNV (vendor:library:name:version)" }
+            set ::standin::cells($name) $vlnv
+        }
+        module {
+            if {![dict exists $opts -reference]} { error "create_bd_cell -type module: needs -reference" }
+            set m [dict get $opts -reference]
+            if {![info exists ::standin::modules($m)]} { error "create_bd_cell: Failed to resolve reference '$m': no such module in the sources" }
+            if {[standin::getprop project:$::standin::project source_mgmt_mode] ne "All"} {
+                error "create_bd_cell -reference $m: source_mgmt_mode is '[standin::getprop project:$::standin::project source_mgmt_mode]'; a module reference needs the hierarchy Vivado manages (All)"
+            }
+            set ::standin::cells($name) module:$m
+        }
+        default { error "create_bd_cell: -type is ip, hier or module, not '$type'" }
+    }
+    return cell:$name
+}
+foreach c {get_bd_pins get_bd_intf_pins} {
+    standin::cmd $c [standin::spec flags {-regexp -hierarchical -nocase} values {-filter -of_objects} min 1 max 1] [string map [list @W@ [expr {$c eq "get_bd_pins" ? "pins" : "intf"}]] {
+        set out [standin::find_pins [lindex $pos 0] @W@]
+        if {![llength $out]} { puts "WARNING: [lindex $::standin::log end 0] matched nothing for '[lindex $pos 0]'" }
+        return $out
+    }]
+}
+standin::cmd connect_bd_net [standin::spec values {-design -net} min 2 max -1] {
+    set pins [standin::flatten $pos]
+    if {[llength $pins] < 2 || [llength $pins] != [llength $pos]} { error "connect_bd_net: needs two or more pins, each found (got '$pos')" }
+    foreach p $pins { if {![string match pin:* $p]} { error "connect_bd_net: '$p' is not a pin" } }
+    lappend ::standin::nets $pins
+    return ""
+}
+standin::cmd connect_bd_intf_net [standin::spec values {-design -intf_net -boundary_type} min 2 max 2] {
+    foreach p $pos { if {[llength $p] != 1 || ![string match pin:* $p]} { error "connect_bd_intf_net: '$p' is not one interface pin" } }
+    lappend ::standin::intf_nets $pos
+    return ""
+}
+standin::cmd make_bd_intf_pins_external [standin::spec values {-name} min 1 max 1] {
+    if {![llength [lindex $pos 0]]} { error "make_bd_intf_pins_external: no interface pin" }
+    lappend ::standin::external {*}[lindex $pos 0]
+    return ""
+}
+standin::cmd apply_bd_automation [standin::spec values {-rule -dict -config -opts} min 1 max 1] {
+    if {![dict exists $opts -rule]} { error "apply_bd_automation: needs -rule" }
+    if {[dict exists $opts -config] && [llength [dict get $opts -config]] % 2} { error "apply_bd_automation -config: odd-length key/value list" }
+    if {[string match *processing_system7 [dict get $opts -rule]]} { lappend ::standin::external pin:/processing_system7_0/DDR pin:/processing_system7_0/FIXED_IO }
+    return ""
+}
+standin::cmd get_bd_addr_spaces [standin::spec flags {-regexp -hierarchical -nocase} values {-filter -of_objects} min 1 max 1] {
+    set p [lindex $pos 0]
+    set spaces {}
+    if {[info exists ::standin::cells(/processing_system7_0)] && [standin::ps_config PCW_USE_M_AXI_GP0] eq "1"} { lappend spaces processing_system7_0/Data }
+    foreach cell [array names ::standin::cells] {
+        if {[string match module:* $::standin::cells($cell)] && "m_axi" in [dict get [standin::cell_pins $cell] intf]} {
+            lappend spaces [string range $cell 1 end]/m_axi
+        }
+    }
+    set out {}
+    foreach s $spaces { if {[string match $p $s]} { lappend out addr_space:$s } }
+    return $out
+}
+standin::cmd get_bd_addr_segs [standin::spec flags {-regexp -hierarchical -nocase -excluded -addressed -addressing} values {-filter -of_objects} min 1 max 1] {
+    set segs {}
+    foreach cell [array names ::standin::cells] {
+        if {[string match module:* $::standin::cells($cell)] && "s_axi" in [dict get [standin::cell_pins $cell] intf]} {
+            lappend segs [string range $cell 1 end]/s_axi/reg0
+        }
+    }
+    if {[info exists ::standin::cells(/processing_system7_0)] && [standin::ps_config PCW_USE_S_AXI_GP0] eq "1"} {
+        lappend segs processing_system7_0/S_AXI_GP0/GP0_DDR_LOWOCM processing_system7_0/S_AXI_GP0/GP0_IOP \
+            processing_system7_0/S_AXI_GP0/GP0_QSPI_LINEAR
+        if {[standin::ps_config PCW_USE_HIGH_OCM] eq "1"} { lappend segs processing_system7_0/S_AXI_GP0/GP0_HIGH_OCM }
+    }
+    set want {}
+    if {[dict exists $opts -filter]} {
+        if {![regexp {^\s*NAME\s+=~\s+"?([^"]*)"?\s*$} [dict get $opts -filter] -> want]} {
+            error "get_bd_addr_segs -filter: the stand-in understands only NAME =~ \"pattern\", not '[dict get $opts -filter]'"
+        }
+    }
+    set out {}
+    foreach s $segs {
+        if {[string match [lindex $pos 0] $s] && ($want eq "" || [string match $want [file tail $s]])} { lappend out addr_seg:$s }
+    }
+    return $out
+}
+standin::cmd assign_bd_address [standin::spec flags {-force -boundary -export_to_file -export_gui_to_file} values {-offset -range -target_address_space -import_from_file -dict} min 0 max 1] {
+    set segs [lindex $pos 0]
+    if {![llength $segs]} { error "assign_bd_address: no address segment to assign (an empty list)" }
+    if {![dict exists $opts -target_address_space] || [llength [dict get $opts -target_address_space]] != 1} {
+        error "assign_bd_address: -target_address_space needs one address space"
+    }
+    set space [string range [dict get $opts -target_address_space] 11 end]
+    foreach s $segs {
+        set seg [string range $s 9 end]
+        if {[string match *GP0_HIGH_OCM $seg]} {
+            set off 0xFFFC0000; set rng 0x00040000
+        } elseif {[string match *GP0_DDR_LOWOCM $seg]} {
+            set off 0x00000000; set rng 0x40000000
+        } else {
+            set off [expr {[dict exists $opts -offset] ? [dict get $opts -offset] : ""}]
+            set rng [expr {[dict exists $opts -range] ? [dict get $opts -range] : ""}]
+            if {$off eq "" || $rng eq ""} { error "assign_bd_address $seg: the stand-in needs -offset and -range for a PL segment" }
+            if {$rng < 4096 || ($rng & ($rng - 1))} { error "assign_bd_address $seg: range $rng is not a power of two >= 4K" }
+            if {$off % $rng} { error "assign_bd_address $seg: offset $off is not aligned to its range $rng" }
+            if {$space eq "processing_system7_0/Data" && ($off < 0x40000000 || $off + $rng > 0x80000000)} {
+                error "assign_bd_address $seg: $off+$rng is outside M_AXI_GP0's 0x40000000..0x7FFFFFFF"
+            }
+        }
+        lappend ::standin::assigned [list $space $seg [format 0x%08X $off] [format 0x%08X $rng]]
+    }
+    return ""
+}
+standin::cmd validate_bd_design [standin::spec flags {-force -include_ooc} values {-design} min 0 max 0] {
+    # what Vivado's validation would refuse, as far as this model knows it
+    set connected [standin::flatten $::standin::nets]
+    set iconnected [standin::flatten [standin::flatten $::standin::intf_nets]]
+    foreach cell [array names ::standin::cells] {
+        set pins [standin::cell_pins $cell]
+        if {[string match module:* $::standin::cells($cell)]} {
+            set m [string range $::standin::cells($cell) 7 end]
+            foreach p [dict get $pins pins] { if {"pin:$cell/$p" ni $connected} { error "validate_bd_design: $cell/$p is not connected" } }
+            foreach b [dict get $pins intf] { if {"pin:$cell/$b" ni $iconnected} { error "validate_bd_design: interface $cell/$b is not connected" } }
+            set clk [standin::port_params $m clk]
+            set want [expr {round([standin::ps_config PCW_FPGA0_PERIPHERAL_FREQMHZ] * 1e6)}]
+            if {![dict exists $clk FREQ_HZ] || [dict get $clk FREQ_HZ] != $want} {
+                error "validate_bd_design: FREQ_HZ of $cell/clk ([expr {[dict exists $clk FREQ_HZ] ? [dict get $clk FREQ_HZ] : "unset, default 100000000"}]) differs from FCLK_CLK0 ($want)"
+            }
+            if {![dict exists $clk ASSOCIATED_BUSIF] || [lsort [split [dict get $clk ASSOCIATED_BUSIF] :]] ne [lsort [dict get $pins intf]]} {
+                error "validate_bd_design: $cell/clk is not associated with every AXI interface ([dict get $pins intf])"
+            }
+            foreach net $::standin::nets {
+                if {"pin:$cell/rst" in $net} {
+                    set rst [standin::port_params $m rst]
+                    set pol [expr {[dict exists $rst POLARITY] ? [dict get $rst POLARITY] : "ACTIVE_LOW"}]
+                    if {"pin:/rst_fclk0/peripheral_reset" in $net && $pol ne "ACTIVE_HIGH"} {
+                        error "validate_bd_design: $cell/rst is $pol but driven by peripheral_reset (active high)"
+                    }
+                }
+            }
+        }
+    }
+    set ::standin::validated 1
+    return ""
+}
+standin::cmd save_bd_design [standin::spec min 0 max 1] { return "" }
+standin::cmd make_wrapper [standin::spec flags {-top -testbench -inst_template -import -force} values {-files -fileset} min 0 max 0] {
+    if {![dict exists $opts -files] || ![llength [dict get $opts -files]]} { error "make_wrapper: needs -files <the .bd>" }
+    if {!$::standin::validated} { error "make_wrapper: the block design was not validated" }
+    set d $::standin::design
+    set dir [file join [standin::getprop project:$::standin::project directory] $::standin::project.gen sources_1 bd $d hdl]
+    file mkdir $dir
+    set w [file join $dir ${d}_wrapper.v]
+    set fh [open $w w]
+    puts $fh "// stand-in for Vivado's wrapper\nmodule ${d}_wrapper (\n    inout wire \[14:0\] DDR_addr\n);\nendmodule"
+    close $fh
+    return $w
+}
+
+# ------------------------------------------------------------------ anything else is an error
+
+rename unknown standin::tcl_unknown
+proc unknown {args} {
+    error "unknown Vivado command '[lindex $args 0]' (not in the stand-in set: tests/board/vivado_standin.tcl)"
+}
+
+proc standin::finish {code} {
+    if {[info exists ::env(STANDIN_LOG)]} {
+        set fh [open $::env(STANDIN_LOG) w]
+        foreach entry $::standin::log { puts $fh [list {*}$entry] }
+        puts $fh [list =assigned {*}$::standin::assigned]
+        puts $fh [list =external {*}$::standin::external]
+        puts $fh [list =top [standin::getprop fileset:sources_1 top]]
+        puts $fh [list =source_mgmt_mode [standin::getprop project:$::standin::project source_mgmt_mode]]
+        close $fh
+    }
+    exit $code
+}
+
+set script [lindex $argv 0]
+if {[llength $argv] > 1} { cd [lindex $argv 1] }
+if {[catch {uplevel #0 [list source $script]} msg]} {
+    puts stderr "stand-in: $msg"
+    puts stderr "  while running: [lindex $::standin::log end]"
+    standin::finish 1
+}
+standin::finish 0
