@@ -90,6 +90,10 @@ if _pynq is not None:
         def runtime(self, component: Optional[str] = None, **kwargs: Any) -> Any:
             return self.system.runtime(component or self._pp_component, **kwargs)
 
+        def counters(self) -> dict[str, dict[str, int]]:
+            """Faults dropped by every component (:meth:`PushPushIP.counters`)."""
+            return self.system.counters()
+
         def export(self, name: str, fn: Any = None) -> Any:
             rt = self.runtime()
             result = rt.export(name, fn)

@@ -87,14 +87,45 @@ class PushPushIP(DefaultIP):
         return sw[0].name
 
     def runtime(self, component: Optional[str] = None, **kwargs: Any) -> SyncRuntime:
-        """The :class:`SyncRuntime` of ``component`` (made once, with a PYNQ backend)."""
+        """The :class:`SyncRuntime` of ``component``, made on the first call with a PYNQ
+        backend and ``kwargs`` (``timeout``, ``workers``, ``poll_s``). A later call with
+        options that differ from the existing runtime's raises ``ValueError`` (they would
+        otherwise be silently ignored); ``timeout`` may change (it is a plain setting)."""
         component = component or self.default_component()
         rt = self._runtimes.get(component)
         if rt is None:
             backend = PynqBackend(self.linked, component, self.device, pl=self.description,
                                   poll_s=kwargs.pop("poll_s", None))
             rt = self._runtimes[component] = SyncRuntime(self.linked, component, backend, **kwargs)
+            return rt
+        if "timeout" in kwargs:
+            rt.timeout = float(kwargs.pop("timeout"))
+        current = {"workers": rt.workers, "poll_s": getattr(rt.backend, "poll_s", None)}
+        differ = {k: v for k, v in kwargs.items() if v is not None and current.get(k, object()) != v}
+        if differ:
+            raise ValueError(
+                f"the runtime of '{component}' exists already with "
+                + ", ".join(f"{k}={current.get(k)!r}" for k in differ)
+                + f"; it cannot change to {', '.join(f'{k}={v!r}' for k, v in differ.items())} "
+                "(pass the options on the first call, or free and load the overlay again)")
         return rt
+
+    def counters(self) -> dict[str, dict[str, int]]:
+        """Faults every component dropped (docs/architecture.md §2.2), by component:
+        ``{"fir": {"collisions": 0, "duplicates": 0, "strays": 0, "write_errors": 0}, ...}``.
+        rtl components' counters are read over AXI from their windows (the system map's
+        ``counters`` offsets); software components' from their runtimes made here."""
+        from pushpush.sysmap import COUNTERS
+
+        pl_base = int(self.description.get("phys_addr", 0))
+        out: dict[str, dict[str, int]] = {}
+        for c in self.linked.components:
+            if c.kind == "rtl":
+                out[c.name] = {name: int(self.mmio.read(c.base - pl_base + off))
+                               for name, off in COUNTERS.items()}
+            elif c.name in self._runtimes:
+                out[c.name] = self._runtimes[c.name].counters.as_dict()
+        return out
 
     def export(self, name: str, fn: Any = None) -> Any:
         """Serve an export of the default component (starts its serve thread)."""

@@ -146,6 +146,7 @@ class RandSystem:
     sources: dict                         # component -> Verilog text
     topology: str
     data_width: int
+    arbitration: str = "round_robin"
     arm_handles: dict = field(default_factory=dict)   # (export, param index) -> handle for the ARM
 
     def handle(self, ref) -> int:
@@ -190,7 +191,7 @@ class RandSystem:
         return out
 
     def describe(self) -> str:
-        lines = [f"seed {self.seed}: {self.topology} {self.data_width}-bit"]
+        lines = [f"seed {self.seed}: {self.topology} {self.data_width}-bit {self.arbitration}"]
         for key, e in self.exports.items():
             calls = ", ".join(c.target or f"param {c.param}" for c in e.calls)
             lines.append(f"  {key}: {e.sig_text}  calls [{calls}]"
@@ -209,6 +210,8 @@ def random_system(seed: int, workdir: Path, max_workers: int = 4, vectors: int =
     workers = [f"w{i}" for i in range(k)]
     topology = rng.choice(["crossbar", "shared"])
     data_width = rng.choice([32, 64])
+    # from a stream of its own, so adding it left every seed's system as it was
+    arbitration = random.Random(seed * 7919 + 1).choice(["round_robin", "fair"])
 
     # signatures, built from the last worker to the first so function types can refer to
     # later workers' exports
@@ -344,7 +347,7 @@ def random_system(seed: int, workdir: Path, max_workers: int = 4, vectors: int =
     data = {
         "system": f"rand{seed}",
         "board": "none",
-        "interconnect": {"topology": topology, "data_width": data_width},
+        "interconnect": {"topology": topology, "data_width": data_width, "arbitration": arbitration},
         "components": {},
     }
     for w in workers:
@@ -406,7 +409,7 @@ def random_system(seed: int, workdir: Path, max_workers: int = 4, vectors: int =
 
     rs = RandSystem(seed=seed, yaml_text=text, linked=linked, exports=exports, steps=steps,
                     handles=handles, sources={}, topology=topology, data_width=data_width,
-                    arm_handles=arm_handles)
+                    arbitration=arbitration, arm_handles=arm_handles)
     for w in workers:
         rs.sources[w] = worker_verilog(rs, w)
     rs.sources["drv"] = driver_verilog(rs)

@@ -27,7 +27,7 @@ cycle.
 
     PUSHPUSH_SIMS=icarus pytest -q tests/gen/test_random_systems.py        # 4 seeds, ~40 s
     pytest -q tests/gen/test_random_systems.py -k verilator                  # seed 5 on Verilator
-    PUSHPUSH_SIMS=icarus pytest -q -m long tests/gen/test_random_systems.py  # 40 more
+    PUSHPUSH_SIMS=icarus pytest -q -m long -n 2 tests/gen/test_random_systems.py  # 200 more
     PUSHPUSH_SEED=1234 pytest -q tests/gen/test_random_systems.py -k "not long"
 """
 
@@ -348,7 +348,7 @@ def test_random_system(simulator, params, tmp_path):
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("seed", _seeds(list(range(100, 140))))
+@pytest.mark.parametrize("seed", _seeds(list(range(100, 300))))
 def test_random_system_long(seed, tmp_path):
     run_seed(seed, tmp_path)
 
