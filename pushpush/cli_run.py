@@ -54,9 +54,9 @@ def _run_one(example: str, args: argparse.Namespace) -> bool:
         raise UsageError(f"pushpush run needs PYNQ: pip install 'pushpush[pynq]' ({e})") from None
     if ppq.PushPushOverlay is None:  # pragma: no cover
         raise UsageError("pushpush run needs PYNQ: pip install 'pushpush[pynq]'")
-    from .spec import load_system
+    from .link import load
 
-    system = load_system(str(folder / "system.yaml")).name
+    system = load(folder / "system.yaml").name
     say = _progress(args.quiet)
     out = args.output if args.output and len(args.examples) == 1 else \
         os.path.join(args.output, system) if args.output else DEFAULT_OUT.format(system=system)

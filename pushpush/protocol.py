@@ -1,4 +1,4 @@
-"""The PushPush protocol core: words in, words out, no I/O (ARCHITECTURE.md §2).
+"""The PushPush protocol core: words in, words out, no I/O (docs/architecture.md §2).
 
 Everything a caller or a callee does is computed here from plain Python values; the drivers
 in :mod:`pushpush.runtime` only move the words (one bus burst per call and per return, local

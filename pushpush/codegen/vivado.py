@@ -17,6 +17,9 @@ Every number comes from the linked model; nothing is recomputed.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Optional
+
 from pushpush.link import LinkedSystem
 
 from .render import GenerateError, generated_header, render_template
@@ -139,6 +142,49 @@ def ps_target(linked: LinkedSystem) -> tuple[str, str]:
         f"the PL cannot reach it through S_AXI_GP0; move regions.ps")
 
 
+#: The PYNQ-Z1's IO PLL, which FCLK0 divides (MHz).
+IO_PLL_MHZ = 1000.0
+
+
+@dataclass(frozen=True)
+class Fclk:
+    """FCLK0: the requested rate, the divisors that come closest and the rate they give."""
+
+    mhz: str
+    div0: int
+    div1: int
+    pll_mhz: str
+    actual_mhz: float
+
+    @property
+    def hz(self) -> int:
+        return int(round(self.actual_mhz * 1e6))
+
+
+def fclk_divisors(mhz: float, pll_mhz: float = IO_PLL_MHZ) -> Fclk:
+    """The two 6-bit FCLK divisors of ``pll_mhz`` closest to ``mhz`` (smallest product, then
+    smallest second divisor, on a tie).
+
+    >>> f = fclk_divisors(100); (f.div0, f.div1, f.actual_mhz)
+    (10, 1, 100.0)
+    >>> fclk_divisors(142.86).div0 * fclk_divisors(142.86).div1
+    7
+    """
+    if mhz <= 0:
+        raise ValueError(f"clock_mhz must be positive, not {mhz}")
+    best: Optional[tuple[float, int, int, int]] = None
+    for d1 in range(1, 64):
+        for d0 in range(1, 64):
+            err = abs(pll_mhz / (d0 * d1) - mhz)
+            key = (round(err, 9), d0 * d1, d1, d0)
+            if best is None or key < best:
+                best = key
+    assert best is not None
+    _, _, d1, d0 = best
+    return Fclk(mhz=f"{mhz:g}", div0=d0, div1=d1, pll_mhz=f"{pll_mhz:g}",
+                actual_mhz=round(pll_mhz / (d0 * d1), 6))
+
+
 def top_clock_hz(linked: LinkedSystem) -> int:
     """``clock_mhz`` in Hz: what the top's ``clk`` declares as ``FREQ_HZ``
     (``templates/verilog/top.v.j2``)."""
@@ -149,7 +195,6 @@ def check_fclk(linked: LinkedSystem) -> None:
     """FCLK0 (the PYNQ-Z1's 1000 MHz IO PLL over two 6-bit divisors) must make ``clock_mhz``
     exactly: the top's ``clk`` declares that rate, and Vivado's ``validate_bd_design``
     refuses AXI connections whose clocks' ``FREQ_HZ`` differ."""
-    from pushpush.pynq.hwh import fclk_divisors
     f = fclk_divisors(float(linked.clock_mhz))
     if f.hz != top_clock_hz(linked):
         raise GenerateError(

@@ -37,11 +37,11 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Optional
 
 from pushpush import __version__
 from pushpush.codegen.render import generated_header, render_template
+from pushpush.codegen.vivado import IO_PLL_MHZ, Fclk, fclk_divisors
 from pushpush.link import LinkedSystem
 
 __all__ = [
@@ -58,7 +58,6 @@ __all__ = [
 #: Name of the processing system cell (as the block-design tcl creates it).
 PS_INSTANCE = "processing_system7_0"
 #: The PYNQ-Z1's IO PLL (50 MHz crystal x 20), the source of the FCLKs.
-IO_PLL_MHZ = 1000.0
 
 #: The PS7 address segments S_AXI_GP0 offers, as Vivado assigns them to a PL master
 #: (name, base, size): the whole high on-chip memory (256 KiB), or DDR and the low OCM
@@ -88,45 +87,6 @@ _AXI3 = [
     ("RID", "ID", False), ("RDATA", 32, False), ("RRESP", 2, False), ("RLAST", 1, False),
     ("RVALID", 1, False), ("RREADY", 1, True),
 ]
-
-
-@dataclass(frozen=True)
-class Fclk:
-    """FCLK0: the requested rate, the divisors that come closest and the rate they give."""
-
-    mhz: str
-    div0: int
-    div1: int
-    pll_mhz: str
-    actual_mhz: float
-
-    @property
-    def hz(self) -> int:
-        return int(round(self.actual_mhz * 1e6))
-
-
-def fclk_divisors(mhz: float, pll_mhz: float = IO_PLL_MHZ) -> Fclk:
-    """The two 6-bit FCLK divisors of ``pll_mhz`` closest to ``mhz`` (smallest product, then
-    smallest second divisor, on a tie).
-
-    >>> f = fclk_divisors(100); (f.div0, f.div1, f.actual_mhz)
-    (10, 1, 100.0)
-    >>> fclk_divisors(142.86).div0 * fclk_divisors(142.86).div1
-    7
-    """
-    if mhz <= 0:
-        raise ValueError(f"clock_mhz must be positive, not {mhz}")
-    best: Optional[tuple[float, int, int, int]] = None
-    for d1 in range(1, 64):
-        for d0 in range(1, 64):
-            err = abs(pll_mhz / (d0 * d1) - mhz)
-            key = (round(err, 9), d0 * d1, d1, d0)
-            if best is None or key < best:
-                best = key
-    assert best is not None
-    _, _, d1, d0 = best
-    return Fclk(mhz=f"{mhz:g}", div0=d0, div1=d1, pll_mhz=f"{pll_mhz:g}",
-                actual_mhz=round(pll_mhz / (d0 * d1), 6))
 
 
 def hwh_path(linked: LinkedSystem) -> str:

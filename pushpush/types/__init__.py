@@ -1,6 +1,6 @@
 """The PushPush type system: signature syntax, word layouts and value marshalling.
 
-Every value that crosses a PushPush call is a sequence of 32-bit words (ARCHITECTURE.md §2):
+Every value that crosses a PushPush call is a sequence of 32-bit words (docs/architecture.md §2):
 
 ========================  =====  ==================================================
 type                      words  encoding

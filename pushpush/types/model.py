@@ -16,7 +16,7 @@ __all__ = [
 ]
 
 
-#: Every scalar type name, in the order of ARCHITECTURE.md §2.
+#: Every scalar type name, in the order of docs/architecture.md §2.
 SCALAR_NAMES: tuple[str, ...] = (
     "bool",
     "i8",
