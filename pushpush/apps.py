@@ -127,13 +127,11 @@ def open_system(example: str | os.PathLike[str], *, outdir: Optional[str | os.Pa
     or verilator; ``PUSHPUSH_SIM`` overrides). ``progress`` receives one line per step.
     """
     import pushpush.pynq as ppq  # registers the simulated board with PYNQ
-    from .link import link
-    from .spec import load_system
+    from .link import load as load_linked
 
     say: Progress = progress or (lambda s: None)
     folder = find_example(example)
-    spec = load_system(str(folder / "system.yaml"))
-    linked = link(spec)
+    linked = load_linked(folder / "system.yaml")
     name = linked.name
     if on_board():
         bit = overlay_dir(name) / f"{name}.bit"
@@ -152,7 +150,7 @@ def open_system(example: str | os.PathLike[str], *, outdir: Optional[str | os.Pa
     out = Path(outdir) if outdir else Path(tempfile.mkdtemp(prefix=f"pushpush-{name}-"))
     say(f"[1/2] generating '{name}' for the simulated board into {out}")
     t0 = time.monotonic()
-    bit = ppq.write_sim_overlay(linked, out, simulator=sim, spec=spec)
+    bit = ppq.write_sim_overlay(linked, out, simulator=sim)
     say(f"      generated in {time.monotonic() - t0:.1f} s")
     say(f"[2/2] compiling the system with {sim} and starting the simulated board")
     t0 = time.monotonic()

@@ -1,4 +1,4 @@
-"""The ``pushpush bench`` subcommand (registered on import).
+"""The ``pushpush bench`` subcommand.
 
 ``pushpush bench fairness [--quick] [--sim icarus|verilator] [-o DIR]``: the ABE paper's
 fairness experiment (Table 1 / Fig. 2) in simulation, see :mod:`pushpush.bench.fairness`.
@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from .cli import EXIT_INVALID, EXIT_OK, Command, _UsageError, register
+from .cli_common import EXIT_INVALID, EXIT_OK, Command, UsageError
 
 BENCHMARKS = ("fairness",)
 
@@ -35,7 +35,7 @@ def _run(args: argparse.Namespace) -> int:
     from .build.sim import available_simulators
 
     if args.sim not in available_simulators():
-        raise _UsageError(f"simulator '{args.sim}' is not available here "
+        raise UsageError(f"simulator '{args.sim}' is not available here "
                           f"(available: {', '.join(available_simulators()) or 'none'})")
     out = Path(args.output)
     result = run_fairness(quick=args.quick, simulator=args.sim, outdir=out,
@@ -56,7 +56,7 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_INVALID if (missed and args.check) else EXIT_OK
 
 
-register(Command(
+_C1 = Command(
     name="bench",
     help="run a benchmark in simulation (fairness: the ABE paper's Table 1 / Fig. 2)",
     description="Benchmarks in simulation (cocotb on Icarus or Verilator).\n\n"
@@ -71,4 +71,6 @@ register(Command(
            "  pushpush bench fairness --sim verilator -o results/",
     configure=_configure,
     run=_run,
-))
+)
+
+COMMANDS = (_C1,)

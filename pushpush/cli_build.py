@@ -1,4 +1,4 @@
-"""The ``pushpush generate`` and ``pushpush build`` subcommands (registered on import)."""
+"""The ``pushpush generate`` and ``pushpush build`` subcommands."""
 
 from __future__ import annotations
 
@@ -6,20 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from .cli import EXIT_INVALID, EXIT_OK, Command, _UsageError, register, resolve_yaml
-from .link import LinkedSystem, link
-from .spec import SystemSpec, load_system
+from .cli_common import EXIT_INVALID, EXIT_OK, Command, UsageError, load_linked
 
 DEFAULT_OUT = "build/{system}"
-
-
-def _load(path: str) -> tuple[SystemSpec, LinkedSystem]:
-    p = resolve_yaml(path)
-    try:
-        spec = load_system(p)
-    except (OSError, UnicodeDecodeError) as e:
-        raise _UsageError(f"cannot read '{p}': {getattr(e, 'strerror', None) or e}") from None
-    return spec, link(spec)
 
 
 def _fail(lines: str, what: str) -> int:
@@ -49,14 +38,14 @@ def _configure_generate(p: argparse.ArgumentParser) -> None:
 def _run_generate(args: argparse.Namespace) -> int:
     from .codegen.generate import GenerateError, generate, write_stub
 
-    spec, linked = _load(args.file)
+    linked = load_linked(args.file)
     try:
         if args.stub:
             path = write_stub(linked, args.stub, args.output or ".", force=args.force)
             print(f"pushpush: wrote {path}")
             return EXIT_OK
         out = Path(args.output or DEFAULT_OUT.format(system=linked.name))
-        written = generate(linked, out, spec=spec)
+        written = generate(linked, out)
     except GenerateError as e:
         return _fail(str(e), "generate failed")
     if not args.quiet:
@@ -67,7 +56,7 @@ def _run_generate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-register(Command(
+_C1 = Command(
     name="generate",
     help="generate RTL, system map, C header, FuseSoC core and Vivado block design",
     description="Check the rtl components' sources (they must exist, and each module's ports must\n"
@@ -88,7 +77,7 @@ register(Command(
            "\nexit status: 0 written, 1 the system or its sources are invalid, 2 unreadable input",
     configure=_configure_generate,
     run=_run_generate,
-))
+)
 
 
 # --------------------------------------------------------------------------- build
@@ -116,11 +105,11 @@ def _run_build(args: argparse.Namespace) -> int:
     from .build.fusesoc import BuildError, build, resources_table
     from .codegen.generate import GenerateError
 
-    spec, linked = _load(args.file)
+    linked = load_linked(args.file)
     out = Path(args.output or DEFAULT_OUT.format(system=linked.name))
     progress = (lambda s: print(s, file=sys.stderr)) if args.json else print
     try:
-        result = build(linked, out, args.target, spec=spec, overlays_dir=args.overlays,
+        result = build(linked, out, args.target, overlays_dir=args.overlays,
                        progress=progress, verbose=args.verbose)
     except GenerateError as e:
         return _fail(str(e), "generate failed")
@@ -139,7 +128,7 @@ def _run_build(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-register(Command(
+_C2 = Command(
     name="build",
     help="generate a system and build it with FuseSoC: lint, sim, synth or pynq_z1",
     description="Generate the system into the output folder (as 'pushpush generate') and run\n"
@@ -157,6 +146,8 @@ register(Command(
            "\nexit status: 0 built, 1 invalid input or a failed build, 2 unreadable input",
     configure=_configure_build,
     run=_run_build,
-))
+)
 
 __all__ = ["DEFAULT_OUT"]
+
+COMMANDS = (_C1, _C2,)

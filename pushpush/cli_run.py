@@ -1,4 +1,4 @@
-"""The ``pushpush run`` subcommand (registered on import): the main job.
+"""The ``pushpush run`` subcommand: the main job.
 
 For each example folder: open its system through PYNQ (on a board the Vivado build from
 ``pynq_overlays/<system>/``; otherwise the simulated board, generated and compiled first,
@@ -13,7 +13,7 @@ import os
 import sys
 import time
 
-from .cli import EXIT_INVALID, EXIT_OK, Command, _UsageError, register
+from .cli_common import EXIT_INVALID, EXIT_OK, Command, UsageError
 
 DEFAULT_OUT = "build/{system}/pynq_sim"
 
@@ -45,15 +45,15 @@ def _run_one(example: str, args: argparse.Namespace) -> bool:
     try:
         folder = apps.find_example(example)
     except FileNotFoundError as e:
-        raise _UsageError(str(e)) from None
+        raise UsageError(str(e)) from None
     if not (folder / "app.py").is_file():
-        raise _UsageError(f"example '{folder}' has no app.py: nothing to run")
+        raise UsageError(f"example '{folder}' has no app.py: nothing to run")
     try:
         import pushpush.pynq as ppq
     except ImportError as e:  # pragma: no cover
-        raise _UsageError(f"pushpush run needs PYNQ: pip install 'pushpush[pynq]' ({e})") from None
+        raise UsageError(f"pushpush run needs PYNQ: pip install 'pushpush[pynq]' ({e})") from None
     if ppq.PushPushOverlay is None:  # pragma: no cover
-        raise _UsageError("pushpush run needs PYNQ: pip install 'pushpush[pynq]'")
+        raise UsageError("pushpush run needs PYNQ: pip install 'pushpush[pynq]'")
     from .spec import load_system
 
     system = load_system(str(folder / "system.yaml")).name
@@ -111,7 +111,7 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_INVALID if failed else EXIT_OK
 
 
-register(Command(
+_C1 = Command(
     name="run",
     help="run an example's application through PYNQ (on the simulated board without a board)",
     description="Load each example's system through PYNQ and run its application (app.py's\n"
@@ -129,6 +129,8 @@ register(Command(
            "2 usage errors",
     configure=_configure,
     run=_run,
-))
+)
 
 __all__ = ["DEFAULT_OUT"]
+
+COMMANDS = (_C1,)

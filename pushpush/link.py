@@ -28,14 +28,18 @@ declaration order.
 
 from __future__ import annotations
 
+import enum
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import NamedTuple, Optional, Sequence
+from typing import Any, NamedTuple, Optional, Sequence
 
-from .errors import Diagnostic, LinkError
+from .errors import Diagnostic, LinkError, Location, did_you_mean
 from .spec import (
+    ARBITRATIONS,
+    DATA_WIDTHS,
     MIN_WINDOW,
+    TOPOLOGIES,
     Abe,
     ComponentSpec,
     Interconnect,
@@ -43,11 +47,14 @@ from .spec import (
     SystemSpec,
     check_references,
 )
-from .types import FunctionType
+from .protocol import WordSpan
+from .types import WORD_BYTES, FunctionType
 
 __all__ = [
     "WORD_BYTES",
     "SLOT_KINDS",
+    "SlotKind",
+    "WordSpan",
     "Slot",
     "CallbackInfo",
     "ExportInfo",
@@ -55,15 +62,42 @@ __all__ = [
     "LinkedComponent",
     "LinkedSystem",
     "link",
+    "load",
     "window_size_for",
 ]
 
-WORD_BYTES = 4
-SLOT_KINDS = ("cep_static", "cep_dynamic", "rep_import", "rep_callback")
+class SlotKind(str, enum.Enum):
+    """What a slot of a window is for (docs/architecture.md §2.1).
+
+    A ``str`` enum: ``SlotKind.CEP_STATIC == "cep_static"``, and it prints as its value.
+    """
+
+    #: A call endpoint reserved for one statically linked importer.
+    CEP_STATIC = "cep_static"
+    #: A call endpoint for callers holding the function as a value (any caller).
+    CEP_DYNAMIC = "cep_dynamic"
+    #: The return endpoint of one import of the component.
+    REP_IMPORT = "rep_import"
+    #: The return endpoint for calling a function-typed parameter (rtl exports).
+    REP_CALLBACK = "rep_callback"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+    @property
+    def is_cep(self) -> bool:
+        return self in (SlotKind.CEP_STATIC, SlotKind.CEP_DYNAMIC)
+
+
+#: Every slot kind's name, in layout order.
+SLOT_KINDS = tuple(k.value for k in SlotKind)
 
 
 @dataclass(frozen=True)
-class Slot:
+class Slot(WordSpan):
     """One endpoint slot in a component's window.
 
     ``function`` is, by kind: ``cep_static``/``cep_dynamic``: the exported function's name;
@@ -73,7 +107,7 @@ class Slot:
     """
 
     index: int
-    kind: str
+    kind: SlotKind
     function: str
     signature: FunctionType
     #: Word offset of the slot's first word from the window base.
@@ -87,17 +121,8 @@ class Slot:
     param: Optional[str] = None
 
     @property
-    def trigger_offset(self) -> int:
-        """Word offset of the trigger (the last word of the slot)."""
-        return self.offset + self.words - 1
-
-    @property
-    def trigger_address(self) -> int:
-        return self.address + WORD_BYTES * (self.words - 1)
-
-    @property
     def is_cep(self) -> bool:
-        return self.kind.startswith("cep")
+        return SlotKind(self.kind).is_cep
 
 
 @dataclass(frozen=True)
@@ -122,6 +147,8 @@ class ExportInfo:
     dynamic_slots: tuple[int, ...]
     #: rtl only: one entry per function-typed parameter.
     callbacks: tuple[CallbackInfo, ...] = ()
+    #: Where the export is declared in the YAML (not part of equality or the map).
+    loc: Optional[Location] = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -140,6 +167,8 @@ class ImportInfo:
     rep_slot: int
     rep_address: int
     rep_trigger_address: int
+    #: Where the import is written in the YAML (not part of equality or the map).
+    loc: Optional[Location] = field(default=None, compare=False, repr=False)
 
     @property
     def target(self) -> str:
@@ -165,6 +194,10 @@ class LinkedComponent:
     exports: tuple[ExportInfo, ...]
     imports: tuple[ImportInfo, ...]
     slots: tuple[Slot, ...]
+    #: Where the component and each of its sources are written in the YAML (positions are
+    #: not part of equality or the map; ``None`` for a model read back from a map).
+    loc: Optional[Location] = field(default=None, compare=False, repr=False)
+    source_locs: tuple[Optional[Location], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def end(self) -> int:
@@ -223,6 +256,33 @@ class LinkedSystem:
     source_file: str
     #: Absolute directory of the YAML file, when known (not part of equality or the map).
     base_dir: Optional[Path] = field(default=None, compare=False)
+    #: Where the description starts (file:line:column of ``system:``), when known.
+    loc: Optional[Location] = field(default=None, compare=False, repr=False)
+
+    def with_interconnect(self, **overrides: Any) -> "LinkedSystem":
+        """This system on another interconnect: ``topology``, ``data_width``, ``arbitration``
+        (the address map does not depend on it, so nothing is linked again).
+
+        >>> linked.with_interconnect(topology="shared").interconnect.topology  # doctest: +SKIP
+        'shared'
+        """
+        allowed = {"topology": TOPOLOGIES, "data_width": DATA_WIDTHS, "arbitration": ARBITRATIONS}
+        for key, value in overrides.items():
+            if key not in allowed:
+                raise ValueError(f"interconnect has no setting '{key}'{did_you_mean(key, allowed)}; "
+                                 f"settings: {', '.join(allowed)}")
+            if value not in allowed[key] or isinstance(value, bool):
+                raise ValueError(f"interconnect {key} must be one of "
+                                 f"{', '.join(str(v) for v in allowed[key])}, not {value!r}")
+        if not overrides:
+            return self
+        return replace(self, interconnect=replace(self.interconnect, **overrides))
+
+    def where(self, component: Optional[str] = None) -> str:
+        """``file:line:column`` of a component's declaration (or of the description), or
+        the YAML file's name when the model carries no positions."""
+        loc = self.loc if component is None else self.component(component).loc
+        return str(loc) if loc is not None else self.source_file
 
     def component(self, name: str) -> LinkedComponent:
         for c in self.components:
@@ -248,6 +308,22 @@ class LinkedSystem:
                         return c, s
                 return c, None
         return None
+
+
+def load(path: "str | os.PathLike[str]", interconnect: Optional[dict[str, Any]] = None) -> LinkedSystem:
+    """Read, check and link a ``system.yaml``: the one loader every command and API uses.
+
+    ``interconnect`` overrides (``{"topology": "shared"}``) are applied to the linked model,
+    so every diagnostic still points at the user's own line. Raises ``OSError`` (unreadable
+    file), :class:`~pushpush.errors.SpecError`/:class:`~pushpush.errors.LinkError` (an
+    invalid system, with positions) and ``ValueError`` (a bad override).
+
+    >>> load("examples/pingpong/system.yaml", {"topology": "shared"}).interconnect.topology  # doctest: +SKIP
+    'shared'
+    """
+    from .spec import load_system
+
+    return link(load_system(path)).with_interconnect(**dict(interconnect or {}))
 
 
 def window_size_for(words: int) -> int:
@@ -327,7 +403,7 @@ def link(spec: SystemSpec) -> LinkedSystem:
     return LinkedSystem(
         name=spec.name, board=spec.board, clock_mhz=spec.clock_mhz,
         interconnect=spec.interconnect, pl=spec.pl, ps=spec.ps, components=components,
-        source_file=os.path.basename(spec.file), base_dir=spec.base_dir,
+        source_file=os.path.basename(spec.file), base_dir=spec.base_dir, loc=spec.loc,
     )
 
 
@@ -336,7 +412,7 @@ def _layout(spec: SystemSpec, comp: ComponentSpec,
     slots: list[_Draft] = []
     offset = 0
 
-    def add(kind: str, function: str, sig: FunctionType, words: int,
+    def add(kind: SlotKind, function: str, sig: FunctionType, words: int,
             importer: Optional[str] = None, param: Optional[str] = None) -> int:
         nonlocal offset
         slots.append(_Draft(kind, function, sig, offset, words, importer, param))
@@ -346,22 +422,22 @@ def _layout(spec: SystemSpec, comp: ComponentSpec,
     lay = _Layout(comp, slots, {}, {}, {}, {}, 0)
     for e in comp.exports:
         for who in importers.get((comp.name, e.name), []):
-            lay.static_index[(e.name, who)] = add("cep_static", e.name, e.signature,
+            lay.static_index[(e.name, who)] = add(SlotKind.CEP_STATIC, e.name, e.signature,
                                                   e.signature.cep_words, importer=who)
-        lay.dynamic_index[e.name] = [add("cep_dynamic", e.name, e.signature, e.signature.cep_words)
+        lay.dynamic_index[e.name] = [add(SlotKind.CEP_DYNAMIC, e.name, e.signature, e.signature.cep_words)
                                      for _ in range(e.dynamic_slots)]
     for imp in comp.imports:
         callee = spec.component(imp.component)
         export = callee.export(imp.function) if callee else None
         assert export is not None  # check_references passed
-        lay.import_index[imp.target] = add("rep_import", imp.target, export.signature,
+        lay.import_index[imp.target] = add(SlotKind.REP_IMPORT, imp.target, export.signature,
                                            export.signature.rep_words)
     if not comp.is_software:
         for e in comp.exports:
             entries = []
             for arg in e.signature.function_params():
                 assert isinstance(arg.type, FunctionType)
-                idx = add("rep_callback", e.name, arg.type, arg.type.rep_words, param=arg.name)
+                idx = add(SlotKind.REP_CALLBACK, e.name, arg.type, arg.type.rep_words, param=arg.name)
                 entries.append((idx, arg.name, arg.type, arg.index))
             lay.callback_index[e.name] = entries
     lay.slot_words = offset
@@ -432,7 +508,7 @@ def _finish(spec: SystemSpec, lay: _Layout, by_name: dict[str, _Layout]) -> Link
         exports.append(ExportInfo(
             name=e.name, signature=e.signature, importers=whos,
             static_slots=tuple(lay.static_index[(e.name, w)] for w in whos),
-            dynamic_slots=tuple(lay.dynamic_index[e.name]), callbacks=tuple(callbacks)))
+            dynamic_slots=tuple(lay.dynamic_index[e.name]), callbacks=tuple(callbacks), loc=e.loc))
     imports = []
     for imp in comp.imports:
         callee = by_name[imp.component]
@@ -444,13 +520,14 @@ def _finish(spec: SystemSpec, lay: _Layout, by_name: dict[str, _Layout]) -> Link
             component=imp.component, function=imp.function,
             signature=callee.slots[cep].signature, cep_slot=cep, cep_address=cep_first,
             cep_trigger_address=cep_trig, rep_slot=rep, rep_address=rep_first,
-            rep_trigger_address=rep_trig))
+            rep_trigger_address=rep_trig, loc=imp.loc))
     return LinkedComponent(
         name=comp.name, kind=comp.kind, region=comp.region, module=comp.module,
         sources=tuple(_relative(s, spec.base_dir) for s in comp.sources),
         base=lay.base, size=lay.size, slot_words=lay.slot_words,
         runtime_words=comp.runtime_words if comp.is_software else 0, abe=comp.abe,
         exports=tuple(exports), imports=tuple(imports), slots=slots,
+        loc=comp.loc, source_locs=tuple(comp.source_locs),
     )
 
 

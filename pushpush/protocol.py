@@ -6,23 +6,28 @@ reads and writes of the own window) and wait.
 
 A **call** is one burst to the callee's call endpoint (cep) slot: the argument words, then
 the trigger word. The trigger is the byte address of the caller's return endpoint (rep)
-slot; bit 0 set means *one-way* (no reply is written). A trigger of 0 means idle.
+slot; bit 1 is the call's sequence bit (``seq``, flipped by the caller for every call into
+the same slot, so a repeated trigger is recognised as a duplicate), bit 0 set means
+*one-way* (no reply is written). A trigger of 0 means idle (docs/architecture.md §2).
 
 >>> from pushpush.types import parse_signature
 >>> ft = parse_signature("(x: i32, y: u8) -> i64")
->>> [hex(w) for w in encode_call(ft, [-1], {"y": 7}, rep_address=0xFFFC_0100)]
-['0xffffffff', '0x7', '0xfffc0100']
->>> parse_trigger(0xFFFC_0101) == Trigger(rep_address=0xFFFC_0100, one_way=True)
+>>> [hex(w) for w in encode_call(ft, [-1], {"y": 7}, rep_address=0xFFFC_0100, seq=1)]
+['0xffffffff', '0x7', '0xfffc0102']
+>>> parse_trigger(0xFFFC_0101) == Trigger(rep_address=0xFFFC_0100, one_way=True, seq=0)
 True
 
 A **return** is one burst to the rep slot: the result words, then the status word. Status 1
 (:data:`STATUS_OK`) means ok; a status with bit 31 set is an :class:`ErrorCode` (the result
-words are then zero and meaningless).
+words are then zero and meaningless). Bit 30 of the status echoes the ``seq`` bit of the
+call it answers, so a caller recognises a reply that is not for its current call.
 
 >>> encode_return(ft, -2)
 [4294967294, 4294967295, 1]
->>> decode_return(ft, [4294967294, 4294967295, 1]).value
--2
+>>> [hex(w) for w in encode_return(ft, -2, seq=1)]
+['0xfffffffe', '0xffffffff', '0x40000001']
+>>> r = decode_return(ft, [4294967294, 4294967295, 0x4000_0001]); (r.value, r.echo)
+(-2, 1)
 >>> encode_error(ft, ErrorCode.CALLEE_RAISED)
 [0, 0, 2147483649]
 >>> decode_return(ft, [0, 0, 0x8000_0001]).unwrap("b.f", 0x4000_0000)
@@ -47,10 +52,14 @@ from .types import FunctionType, decode_args, decode_result, encode_args, encode
 
 __all__ = [
     "WORD_BYTES",
+    "WORD_MASK",
     "TRIGGER_IDLE",
     "ONE_WAY_BIT",
+    "SEQ_BIT",
     "STATUS_OK",
     "ERROR_BIT",
+    "ECHO_BIT",
+    "Counters",
     "ErrorCode",
     "describe_status",
     "Trigger",
@@ -62,24 +71,30 @@ __all__ = [
     "encode_return",
     "encode_error",
     "decode_return",
+    "status_echo",
     "CallError",
     "CallTimeout",
     "BusWriteError",
     "SlotsExhausted",
+    "WordSpan",
     "Allocation",
     "SlotAllocator",
 ]
 
-WORD_BYTES = 4
-WORD_MASK = 0xFFFF_FFFF
+from .types import WORD_BYTES, WORD_MASK
+
 #: A trigger (cep) or status (rep) word of 0: nothing has arrived.
 TRIGGER_IDLE = 0
 #: Bit 0 of a cep trigger: one-way call, the callee writes no reply.
 ONE_WAY_BIT = 0x1
-#: Rep status word of a successful call.
+#: Bit 1 of a cep trigger: the call's sequence bit.
+SEQ_BIT = 0x2
+#: Rep status word of a successful call (echo bit clear).
 STATUS_OK = 0x1
 #: Bit 31 of a rep status word: the status is an error code.
 ERROR_BIT = 0x8000_0000
+#: Bit 30 of a rep status word: the sequence bit of the call the status answers.
+ECHO_BIT = 0x4000_0000
 
 
 class ErrorCode(enum.IntEnum):
@@ -131,6 +146,7 @@ def describe_status(status: int) -> str:
     >>> describe_status(7)
     'malformed status 0x00000007 (neither 1 nor an error code)'
     """
+    status &= ~ECHO_BIT
     if status == STATUS_OK:
         return "ok"
     if status == TRIGGER_IDLE:
@@ -222,17 +238,18 @@ class SlotsExhausted(PushPushError):
 
 
 class Trigger(NamedTuple):
-    """A decoded cep trigger word: where to reply, and whether to reply at all."""
+    """A decoded cep trigger word: where to reply, whether to reply, and the sequence bit."""
 
     rep_address: int
     one_way: bool
+    seq: int = 0
 
 
-def make_trigger(rep_address: int, one_way: bool = False) -> int:
+def make_trigger(rep_address: int, one_way: bool = False, seq: int = 0) -> int:
     """The trigger word of a call replying to ``rep_address`` (0 allowed when one-way).
 
-    >>> hex(make_trigger(0x4000_0010)), make_trigger(0, one_way=True)
-    ('0x40000010', 1)
+    >>> hex(make_trigger(0x4000_0010)), make_trigger(0, one_way=True), hex(make_trigger(0x10, seq=1))
+    ('0x40000010', 1, '0x12')
     """
     if not isinstance(rep_address, int) or not 0 <= rep_address <= WORD_MASK:
         raise ValueError(f"rep address {rep_address!r} is not a 32-bit byte address")
@@ -240,23 +257,21 @@ def make_trigger(rep_address: int, one_way: bool = False) -> int:
         raise ValueError(f"rep address 0x{rep_address:08X} is not word aligned")
     if rep_address == 0 and not one_way:
         raise ValueError("a call that expects a reply needs a non-zero rep address")
-    return rep_address | (ONE_WAY_BIT if one_way else 0)
+    return rep_address | (ONE_WAY_BIT if one_way else 0) | (SEQ_BIT if seq & 1 else 0)
 
 
 def parse_trigger(word: int) -> Trigger:
-    """Split a non-zero trigger word into the rep address and the one-way flag.
+    """Split a non-zero trigger word into the rep address, the one-way flag and ``seq``.
 
-    Raises :class:`ValueError` for 0 (idle) and for a misaligned rep address (bit 1 set).
+    Raises :class:`ValueError` for 0 (idle) and for a two-way call without a rep address.
     """
     if word == TRIGGER_IDLE:
         raise ValueError("trigger word is 0 (idle): there is no call")
-    if word & 0x2:
-        raise ValueError(f"trigger word 0x{word:08X} holds a misaligned rep address")
     one_way = bool(word & ONE_WAY_BIT)
-    rep = word & ~ONE_WAY_BIT & WORD_MASK
-    if rep == 0 and not one_way:  # unreachable (word != 0), kept for clarity
-        raise ValueError("trigger without a rep address")
-    return Trigger(rep, one_way)
+    rep = word & ~(ONE_WAY_BIT | SEQ_BIT) & WORD_MASK
+    if rep == 0 and not one_way:
+        raise ValueError(f"trigger word 0x{word:08X} asks for a reply but holds no rep address")
+    return Trigger(rep, one_way, 1 if word & SEQ_BIT else 0)
 
 
 def encode_call(
@@ -266,6 +281,7 @@ def encode_call(
     *,
     rep_address: int,
     one_way: bool = False,
+    seq: int = 0,
 ) -> list[int]:
     """The words of one call burst: the arguments then the trigger (``ft.cep_words`` words).
 
@@ -274,7 +290,7 @@ def encode_call(
     (from :func:`pushpush.types.encode_args`).
     """
     words = encode_args(ft, args, kwargs)
-    words.append(make_trigger(rep_address, one_way))
+    words.append(make_trigger(rep_address, one_way, seq))
     return words
 
 
@@ -293,10 +309,11 @@ def decode_call(ft: FunctionType, slot_words: Sequence[int]) -> tuple[list[objec
 
 @dataclass(frozen=True)
 class Reply:
-    """A decoded rep slot: the status word and, when ok, the result value."""
+    """A decoded rep slot: the status (echo bit removed), the result value when ok, the echo."""
 
     status: int
     value: object = None
+    echo: int = 0
 
     @property
     def ok(self) -> bool:
@@ -309,23 +326,29 @@ class Reply:
         return self.value
 
 
-def encode_return(ft: FunctionType, value: object) -> list[int]:
+def _echo(seq: int) -> int:
+    return ECHO_BIT if seq & 1 else 0
+
+
+def encode_return(ft: FunctionType, value: object, seq: int = 0) -> list[int]:
     """The words of a successful return: the result then status 1 (``ft.rep_words`` words).
+
+    ``seq`` is the sequence bit of the call answered; it is echoed in bit 30 of the status.
 
     A result that does not fit raises ``TypeError``/``OverflowError``/``ValueError``; a
     callee answers that with :func:`encode_error` and :attr:`ErrorCode.BAD_RESULT`.
     """
     words = encode_result(ft, value)
-    words.append(STATUS_OK)
+    words.append(STATUS_OK | _echo(seq))
     return words
 
 
-def encode_error(ft: FunctionType, code: int) -> list[int]:
-    """The words of an error return: zeroed result words then the error status."""
+def encode_error(ft: FunctionType, code: int, seq: int = 0) -> list[int]:
+    """The words of an error return: zeroed result words then the error status (with echo)."""
     code = int(code)
-    if not code & ERROR_BIT or code > WORD_MASK:
-        raise ValueError(f"error status 0x{code:X} does not have bit 31 set")
-    return [0] * ft.result_words + [code]
+    if not code & ERROR_BIT or code > WORD_MASK or code & ECHO_BIT:
+        raise ValueError(f"error status 0x{code:X} does not have bit 31 set (and bit 30 clear)")
+    return [0] * ft.result_words + [code | _echo(seq)]
 
 
 def decode_return(ft: FunctionType, words: Sequence[int]) -> Reply:
@@ -336,28 +359,65 @@ def decode_return(ft: FunctionType, words: Sequence[int]) -> Reply:
     """
     if len(words) != ft.rep_words:
         raise ValueError(f"a rep slot of {ft} has {ft.rep_words} words, got {len(words)}")
-    status = int(words[-1])
-    if status == TRIGGER_IDLE:
+    word = int(words[-1])
+    if word == TRIGGER_IDLE:
         raise ValueError("rep status is 0: the reply has not arrived")
+    echo = 1 if word & ECHO_BIT else 0
+    status = word & ~ECHO_BIT
     if status != STATUS_OK:
-        return Reply(status)
-    return Reply(status, decode_result(ft, words[:-1]))
+        return Reply(status, None, echo)
+    return Reply(status, decode_result(ft, words[:-1]), echo)
+
+
+def status_echo(word: int) -> int:
+    """The echo (bit 30) of a rep status word: the ``seq`` of the call it answers."""
+    return 1 if word & ECHO_BIT else 0
+
+
+# ------------------------------------------------------------------------------ faults
+
+
+@dataclass
+class Counters:
+    """What a participant dropped instead of letting it corrupt a later call (§2.2).
+
+    ``collisions``: calls written into a slot still pending; ``duplicates``: repeated
+    triggers of a call already taken (not run again); ``strays``: replies nobody waited for,
+    or with the wrong echo (never delivered); ``write_errors``: own calls whose write failed.
+
+    >>> c = Counters(); c.strays += 1; c.as_dict()
+    {'collisions': 0, 'duplicates': 0, 'strays': 1, 'write_errors': 0}
+    """
+
+    collisions: int = 0
+    duplicates: int = 0
+    strays: int = 0
+    write_errors: int = 0
+
+    #: The order of the counters in an RTL component's window (byte offsets 0x0, 0x4, ...).
+    NAMES = ("collisions", "duplicates", "strays", "write_errors")
+
+    def as_dict(self) -> dict[str, int]:
+        return {n: getattr(self, n) for n in self.NAMES}
 
 
 # ------------------------------------------------------------------------------ slots
 
 
-@dataclass(frozen=True)
-class Allocation:
-    """A run-time slot: ``words`` words at word ``offset`` of the window (``address`` global)."""
+class WordSpan:
+    """Mixin for anything that is ``words`` words at word ``offset`` / byte ``address``.
+
+    Shared by the linker's :class:`Slot`, the runtime's run-time allocations and the slots it
+    watches or waits on; they differ in what they carry besides the span.
+    """
 
     offset: int
     words: int
     address: int
-    purpose: str
 
     @property
     def trigger_offset(self) -> int:
+        """Word offset of the trigger or status word (the last word of the span)."""
         return self.offset + self.words - 1
 
     @property
@@ -366,8 +426,18 @@ class Allocation:
 
     @property
     def end(self) -> int:
-        """Word offset just past the slot."""
+        """Word offset just past the span."""
         return self.offset + self.words
+
+
+@dataclass(frozen=True)
+class Allocation(WordSpan):
+    """A run-time slot: ``words`` words at word ``offset`` of the window (``address`` global)."""
+
+    offset: int
+    words: int
+    address: int
+    purpose: str
 
 
 class SlotAllocator:
@@ -410,12 +480,6 @@ class SlotAllocator:
     def in_use(self) -> list[Allocation]:
         with self._lock:
             return sorted(self._used.values(), key=lambda a: a.offset)
-
-    def _fits(self, start: int, n: int) -> bool:
-        end = start + n
-        if start < self.offset or end > self.offset + self.words:
-            return False
-        return all(a.end <= start or end <= a.offset for a in self._used.values())
 
     def _gaps(self) -> list[tuple[int, int]]:
         """Free ranges (start, end) in address order."""

@@ -12,7 +12,6 @@ by the commented examples under ``examples/``.
 
 from __future__ import annotations
 
-import keyword
 import os
 import re
 from dataclasses import dataclass, field
@@ -51,19 +50,13 @@ __all__ = [
     "is_identifier",
 ]
 
-KINDS = ("rtl", "python", "c")
-SOFTWARE_KINDS = ("python", "c")
-BOARDS = ("pynq-z1", "none")
-TOPOLOGIES = ("crossbar", "shared")
-DATA_WIDTHS = (32, 64)
-ARBITRATIONS = ("round_robin", "fair")
-#: The Zynq-7000 M_AXI_GP0 address range (inclusive start, exclusive end).
-GP0_RANGE = (0x4000_0000, 0x8000_0000)
-MIN_WINDOW = 4096
-DEFAULT_DYNAMIC_SLOTS = 1
-DEFAULT_RUNTIME_WORDS = 256
-#: AXI4 INCR bursts have at most 256 beats.
-MAX_BURST = 256
+# The constants and key tables are declared once, in spec_fields (the JSON Schema is built
+# from the same declarations).
+from .spec_fields import (  # noqa: E402
+    ARBITRATIONS, BOARDS, DATA_WIDTHS, DEFAULT_DYNAMIC_SLOTS, DEFAULT_RUNTIME_WORDS, GP0_RANGE,
+    KINDS, MAX_BURST, MAX_DYNAMIC_SLOTS, MAX_RUNTIME_WORDS, MAX_WINDOW, MIN_WINDOW, SOFTWARE_KINDS,
+    TOPOLOGIES,
+)
 
 
 @dataclass(frozen=True)
@@ -196,30 +189,13 @@ class SystemSpec:
 
 # --------------------------------------------------------------------------- names
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_VERILOG_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*\Z")
-_IMPORT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)\Z")
+from .spec_fields import IDENT, IMPORT_TARGET, VERILOG_IDENT  # noqa: E402
+from .spec_fields import RESERVED as _RESERVED  # noqa: E402
+from .spec_fields import VERILOG_KEYWORDS as _VERILOG_KEYWORDS  # noqa: E402
 
-#: Names become Verilog ports, C identifiers and Python attributes, so none of these.
-_VERILOG_KEYWORDS = frozenset(
-    """always and assign automatic begin buf bufif0 bufif1 case casex casez cell cmos config
-    deassign default defparam design disable edge else end endcase endconfig endfunction
-    endgenerate endmodule endprimitive endspecify endtable endtask event for force forever fork
-    function generate genvar highz0 highz1 if ifnone incdir include initial inout input instance
-    integer join large liblist library localparam macromodule medium module nand negedge nmos nor
-    noshowcancelled not notif0 notif1 or output parameter pmos posedge primitive pull0 pull1
-    pulldown pullup pulsestyle_onevent pulsestyle_ondetect rcmos real realtime reg release repeat
-    rnmos rpmos rtran rtranif0 rtranif1 scalared showcancelled signed small specify specparam
-    strong0 strong1 supply0 supply1 table task time tran tranif0 tranif1 tri tri0 tri1 triand
-    trior trireg unsigned use uwire vectored wait wand weak0 weak1 while wire wor xnor xor
-    logic bit byte int""".split()
-)
-_C_KEYWORDS = frozenset(
-    """auto break case char const continue default do double else enum extern float for goto if
-    inline int long register restrict return short signed sizeof static struct switch typedef
-    union unsigned void volatile while""".split()
-)
-_RESERVED = _VERILOG_KEYWORDS | _C_KEYWORDS | frozenset(keyword.kwlist)
+_IDENT = re.compile(IDENT + r"\Z")
+_VERILOG_IDENT = re.compile(VERILOG_IDENT + r"\Z")
+_IMPORT = re.compile(IMPORT_TARGET + r"\Z")
 
 
 def is_identifier(name: str) -> bool:
@@ -229,17 +205,15 @@ def is_identifier(name: str) -> bool:
 
 # --------------------------------------------------------------------------- loading
 
-_TOP_KEYS = ("system", "board", "clock_mhz", "interconnect", "regions", "components")
-_INTERCONNECT_KEYS = ("topology", "data_width", "arbitration")
-_REGION_NAMES = ("pl", "ps")
-_REGION_KEYS = ("base", "size")
-_COMPONENT_KEYS = (
-    "kind", "module", "sources", "exports", "imports", "window", "abe", "runtime_words",
-)
-_RTL_ONLY = ("module", "sources", "abe")
-_SOFTWARE_ONLY = ("runtime_words",)
-_EXPORT_KEYS = ("signature", "dynamic_slots")
-_ABE_KEYS = ("nominal_burst", "max_outstanding")
+from .spec_fields import ABE_KEYS as _ABE_KEYS  # noqa: E402
+from .spec_fields import COMPONENT_KEYS as _COMPONENT_KEYS  # noqa: E402
+from .spec_fields import EXPORT_KEYS as _EXPORT_KEYS  # noqa: E402
+from .spec_fields import INTERCONNECT_KEYS as _INTERCONNECT_KEYS  # noqa: E402
+from .spec_fields import REGION_KEYS as _REGION_KEYS  # noqa: E402
+from .spec_fields import REGION_NAMES as _REGION_NAMES  # noqa: E402
+from .spec_fields import RTL_ONLY as _RTL_ONLY  # noqa: E402
+from .spec_fields import SOFTWARE_ONLY as _SOFTWARE_ONLY  # noqa: E402
+from .spec_fields import TOP_KEYS as _TOP_KEYS  # noqa: E402
 
 _Items = list[tuple[str, ScalarNode, Node]]
 
@@ -251,8 +225,78 @@ def load_system(path: Union[str, os.PathLike[str]]) -> SystemSpec:
     with positions) if it is not a valid system.
     """
     p = Path(path)
-    text = p.read_text(encoding="utf-8")
+    text = decode_text(p.read_bytes(), str(path))
     return parse_system(text, file=str(path), base_dir=p.parent.absolute())
+
+
+#: Deepest nesting of YAML collections a system description may have (a real one has < 10).
+MAX_YAML_DEPTH = 32
+
+
+def decode_text(data: bytes, file: str) -> str:
+    """The text of a system description file: UTF-8, or a :class:`SpecError` saying where
+    it is not (binary files, UTF-16/32 with or without a byte order mark, bad bytes)."""
+    def fail(line: int, col: int, what: str) -> SpecError:
+        return SpecError([Diagnostic(file, line, col, what)])
+
+    boms = {b"\xff\xfe\x00\x00": "UTF-32", b"\x00\x00\xfe\xff": "UTF-32",
+            b"\xff\xfe": "UTF-16", b"\xfe\xff": "UTF-16"}
+    for bom, enc in boms.items():
+        if data.startswith(bom):
+            raise fail(1, 1, f"the file is {enc} text; save it as UTF-8 (most editors: 'Save with encoding')")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = data[:e.start]
+        line = before.count(b"\n") + 1
+        col = e.start - (before.rfind(b"\n") + 1) + 1
+        binary = b"\x00" in data[:4096]
+        what = ("this is not a text file (it holds NUL bytes); give the path of the system's YAML file"
+                if binary else
+                f"byte 0x{data[e.start]:02X} is not UTF-8; save the file as UTF-8")
+        raise fail(line, col, what) from None
+    nul = text.find("\x00")
+    if nul >= 0:
+        line = text.count("\n", 0, nul) + 1
+        raise fail(line, nul - text.rfind("\n", 0, nul),
+                   "this is not a text file (it holds NUL bytes); give the path of the system's YAML file")
+    return text
+
+
+def _too_deep(text: str) -> Optional[tuple[int, int]]:
+    """Where flow collections (``[`` / ``{``) nest deeper than :data:`MAX_YAML_DEPTH`, if
+    anywhere (a guard against PyYAML's recursion on hostile input); quotes and comments
+    are skipped."""
+    depth = 0
+    line, col = 1, 0
+    quote = ""
+    comment = False
+    prev = " "
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col, comment = line + 1, 0, False
+            prev = ch
+            continue
+        if comment:
+            continue
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and prev in " \t":
+            comment = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_YAML_DEPTH:
+                return line, col
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        prev = ch
+    return None
 
 
 def parse_system(text: str, file: str = "<system>", base_dir: Optional[Path] = None) -> SystemSpec:
@@ -368,13 +412,15 @@ class _Loader:
     def mapping(self, node: Node, what: str, item: str = "key") -> Optional[_Items]:
         """The (key, key node, value node) triples of a mapping, duplicates reported."""
         if not isinstance(node, MappingNode):
-            self.error(node, f"{what} must be a mapping (key: value lines), not {self._describe(node)}")
+            self.error(node, f"{what} must be a mapping (key: value lines), not {self._describe(node)}; "
+                             f"write one 'key: value' per line (see examples/pingpong/system.yaml)")
             return None
         items: _Items = []
         first: dict[str, ScalarNode] = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, ScalarNode):
-                self.error(key_node, f"keys of {what} must be plain names, not {self._describe(key_node)}")
+                self.error(key_node, f"keys of {what} must be plain names, not {self._describe(key_node)}; "
+                                     "write a name before the ':'")
                 continue
             key = str(key_node.value)
             if key in first:
@@ -409,7 +455,8 @@ class _Loader:
         self.error(node, f"{what} must be a string, not {self._describe(node)}; e.g. {example}")
         return None
 
-    def get_int(self, node: Node, what: str, example: str, minimum: Optional[int] = None) -> Optional[int]:
+    def get_int(self, node: Node, what: str, example: str, minimum: Optional[int] = None,
+                maximum: Optional[int] = None) -> Optional[int]:
         v: Any = None
         if isinstance(node, ScalarNode):
             v = self.value(node)
@@ -424,6 +471,10 @@ class _Loader:
         if minimum is not None and v < minimum:
             self.error(node, f"{what} must be at least {minimum}, not {v}; e.g. {example}")
             return None
+        if maximum is not None and v > maximum:
+            self.error(node, f"{what} is {v} but one window holds at most {maximum}; use a smaller "
+                             f"value, e.g. {example}")
+            return None
         return v
 
     def get_choice(self, node: Node, what: str, choices: Sequence[Any]) -> Optional[Any]:
@@ -432,6 +483,7 @@ class _Loader:
             return v
         shown = ", ".join(str(c) for c in choices)
         hint = did_you_mean(str(v), [str(c) for c in choices]) if isinstance(node, ScalarNode) else ""
+        hint = hint or f"; write one of them, e.g. {choices[0]}"
         self.error(node, f"{what} must be one of {shown}, not {self._describe(node)}{hint}")
         return None
 
@@ -509,8 +561,19 @@ class _Loader:
     # -- the document ---------------------------------------------------------------------
 
     def load(self) -> Optional[SystemSpec]:
+        deep = _too_deep(self.text)
+        if deep is not None:
+            self.error(Location(self.file, *deep),
+                       f"YAML nested more than {MAX_YAML_DEPTH} levels deep; a system description "
+                       "needs only a few levels: remove the extra brackets")
+            return None
         try:
             root = yaml.compose(self.text, Loader=yaml.SafeLoader)
+        except RecursionError:
+            self.error(Location(self.file, 1, 1),
+                       "YAML nested too deeply to read; a system description needs only a few levels: "
+                       "flatten it")
+            return None
         except yaml.MarkedYAMLError as e:
             mark = e.problem_mark or e.context_mark
             line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -523,8 +586,16 @@ class _Loader:
                 fix = "YAML does not allow tabs for indentation; use spaces"
             self.error(Location(self.file, line, col), f"YAML syntax error: {what}{ctx}; {fix}")
             return None
+        except yaml.reader.ReaderError as e:
+            pos = min(e.position, len(self.text))
+            line = self.text.count("\n", 0, pos) + 1
+            col = pos - self.text.rfind("\n", 0, pos)
+            self.error(Location(self.file, line, col),
+                       f"character U+{e.character if isinstance(e.character, int) else ord(e.character):04X} "
+                       "is not allowed in YAML; delete it (control characters often come from a copy and paste)")
+            return None
         except yaml.YAMLError as e:  # pragma: no cover - unmarked errors are rare
-            self.error(Location(self.file, 1, 1), f"YAML error: {e}")
+            self.error(Location(self.file, 1, 1), f"YAML error: {e}; check the file's syntax")
             return None
         if root is None:
             self.error(Location(self.file, 1, 1),
@@ -728,7 +799,8 @@ class _Loader:
         if "window" in by_key:
             wnode = by_key["window"][1]
             window_loc = self.loc(wnode)
-            window = self.get_int(wnode, f"window of {what}", "window: 0x1000", minimum=0)
+            window = self.get_int(wnode, f"window of {what}", "window: 0x1000", minimum=0,
+                                  maximum=MAX_WINDOW)
             if window is not None and (not _is_pow2(window) or window < MIN_WINDOW):
                 lower = max(MIN_WINDOW, _next_pow2(window) // 2 if window else 0)
                 upper = max(MIN_WINDOW, _next_pow2(window))
@@ -744,7 +816,7 @@ class _Loader:
         runtime_words = DEFAULT_RUNTIME_WORDS if kind in SOFTWARE_KINDS else 0
         if "runtime_words" in by_key and kind in SOFTWARE_KINDS:
             rw = self.get_int(by_key["runtime_words"][1], f"runtime_words of {what}",
-                              "runtime_words: 256", minimum=0)
+                              "runtime_words: 256", minimum=0, maximum=MAX_RUNTIME_WORDS)
             runtime_words = rw if rw is not None else runtime_words
 
         if ok_name is None or kind is None:
@@ -791,7 +863,7 @@ class _Loader:
                     self.error(vnode, f"{what} has no 'signature'; add e.g. signature: \"(x: i32) -> i32\"")
                 if "dynamic_slots" in ekeys:
                     d = self.get_int(ekeys["dynamic_slots"], f"dynamic_slots of {what}",
-                                     "dynamic_slots: 1", minimum=0)
+                                     "dynamic_slots: 1", minimum=0, maximum=MAX_DYNAMIC_SLOTS)
                     dynamic = d if d is not None else dynamic
             sig = self.signature(sig_node, f"signature of export '{comp}.{fname}'") if sig_node else None
             if ok is not None and sig is not None:
@@ -809,18 +881,19 @@ class _Loader:
         elif isinstance(node, MappingNode):
             entries = [(kn, vn) for _, kn, vn in (self.mapping(node, what, item="import") or [])]
         else:
-            self.error(node, f"{what} must be a list like [fir.fir] or a mapping "
-                             f"{{fir.fir: \"<signature>\"}}, not {self._describe(node)}")
+            self.error(node, f"{what} must be a list or a mapping, not {self._describe(node)}; "
+                             f"write e.g. [fir.fir] or {{fir.fir: \"<signature>\"}}")
             return out
         for target_node, sig_node in entries:
             if not isinstance(target_node, ScalarNode) or not isinstance(self.value(target_node), str):
                 self.error(target_node, f"an import of component '{comp}' must be "
-                                        f"'component.function', not {self._describe(target_node)}")
+                                        f"'component.function', not {self._describe(target_node)}; "
+                                        "write e.g. fir.fir")
                 continue
             m = _IMPORT.match(target_node.value)
             if not m:
                 self.error(target_node, f"import '{target_node.value}' of component '{comp}' must "
-                                        f"name 'component.function', e.g. 'fir.fir'")
+                                        f"name a component and a function; write e.g. 'fir.fir'")
                 continue
             expected: Optional[FunctionType] = None
             expected_loc: Optional[Location] = None

@@ -30,10 +30,14 @@ from .link import (
 from .spec import Abe, Interconnect, Region
 from .types import FunctionType, TypeSyntaxError, format_type, parse_signature
 
-__all__ = ["SCHEMA", "SCHEMA_VERSION", "to_json", "from_json", "to_dict", "from_dict"]
+__all__ = ["SCHEMA", "SCHEMA_VERSION", "COUNTERS", "to_json", "from_json", "to_dict", "from_dict"]
 
 SCHEMA = "pushpush.system-map"
 SCHEMA_VERSION = 1
+#: The fault counters (docs/architecture.md §2.2) and the byte offset at which an AXI read
+#: of an rtl component's window returns each (32-bit, saturating); software components keep
+#: them in their runtime.
+COUNTERS = {"collisions": 0x0, "duplicates": 0x4, "strays": 0x8, "write_errors": 0xC}
 
 
 def _hex(n: int) -> str:
@@ -60,6 +64,7 @@ def to_dict(linked: LinkedSystem) -> dict[str, Any]:
             name: {"base": _hex(r.base), "size": _hex(r.size)}
             for name, r in (("pl", linked.pl), ("ps", linked.ps))
         },
+        "counters": dict(COUNTERS),
         "components": [_component(c) for c in linked.components],
     }
 

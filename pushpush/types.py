@@ -144,6 +144,8 @@ SCALAR_NAMES: tuple[str, ...] = (
 #: Deepest nesting of function types the parser accepts (guards against RecursionError).
 MAX_NESTING = 64
 
+#: Bytes in a protocol word, and the mask of a word's value (the only definitions).
+WORD_BYTES = 4
 WORD_MASK = 0xFFFF_FFFF
 
 # name -> (bits, words, signed integer, float)
@@ -509,6 +511,9 @@ def _tokenize(text: str) -> list[_Token]:
             elif c == ";":
                 hint = "; parameters are separated by ','"
             # Reported when the parser reaches it, so the left-most error wins.
+            if not hint:
+                hint = ("; names use ASCII letters, digits and '_'" if not c.isascii() or c.isalnum()
+                        else "; delete it (a signature uses only names, ':', ',', '(', ')' and '->')")
             tokens.append(_Token("bad", f"unexpected character {c!r}{hint}", i))
             return tokens
     tokens.append(_Token("end", "", n))
@@ -558,7 +563,8 @@ class _Parser:
                     "unexpected '->' after a scalar type; parameters must be in parentheses, e.g. '(i32) -> i32'",
                     tok,
                 )
-            raise self.error(f"unexpected {_describe(tok)} after the end of the type", tok)
+            raise self.error(f"unexpected {_describe(tok)} after the end of the type; delete it, or check "
+                             "that every '(' has its ')' before the '->'", tok)
         return t
 
     def type(self, depth: int) -> Type:
@@ -572,13 +578,13 @@ class _Parser:
             raise self.error(f"unknown type {tok.text!r}{hint}", tok)
         if tok.kind == "(":
             if depth >= MAX_NESTING:
-                raise self.error(f"function types nested more than {MAX_NESTING} deep", tok)
+                raise self.error(f"function types nested more than {MAX_NESTING} deep; flatten the type", tok)
             return self.function(tok, depth + 1)
-        hint = ""
+        hint = "; write a type such as 'i32' or '(i32) -> void' here"
         if tok.kind == ")":
             prev = self.tokens[self.i - 2] if self.i >= 2 else None
             if prev is not None and prev.kind == ",":
-                hint = " (a trailing ',' is not allowed)"
+                hint = "; delete the trailing ','"
         raise self.error(f"expected a type, found {_describe(tok)}{hint}", tok)
 
     def function(self, open_tok: _Token, depth: int) -> FunctionType:
@@ -599,7 +605,8 @@ class _Parser:
                     self.next()
                     self.next()
                     if self.peek().kind in (",", ")", "end"):
-                        raise self.error(f"expected a type after '{name}:', found {_describe(self.peek())}", self.peek())
+                        raise self.error(f"expected a type after '{name}:', found {_describe(self.peek())}; "
+                                         f"write e.g. '{name}: i32'", self.peek())
                 type_tok = self.peek()
                 t = self.type(depth)
                 if t == VOID:
@@ -613,7 +620,7 @@ class _Parser:
                     what = f"duplicate parameter name {effective!r}"
                     if name is None:
                         what += f" (unnamed parameter {index} is called {effective!r})"
-                    raise self.error(what, start)
+                    raise self.error(what + "; give each parameter its own name", start)
                 seen.add(effective)
                 params.append(Param(name, t))
                 sep = self.next()
@@ -623,15 +630,15 @@ class _Parser:
                     break
                 if sep.kind == "end":
                     raise self.error(
-                        f"expected ')' to close the '(' at column {open_tok.pos + 1}, found end of text", sep
+                        f"expected ')' to close the '(' at column {open_tok.pos + 1}, found end of text; add the ')'", sep
                     )
-                hint = "; missing ','?" if sep.kind in ("word", "(") else ""
+                hint = "; missing ','?" if sep.kind in ("word", "(") else "; separate parameters with ','"
                 raise self.error(f"expected ',' or ')' after a parameter, found {_describe(sep)}{hint}", sep)
         arrow = self.next()
         if arrow.kind != "->":
             raise self.error(
                 f"expected '->' and a result type after the parameter list, found {_describe(arrow)}"
-                " (a function type needs a result, e.g. '(i32) -> void')",
+                "; a function type needs a result, e.g. '(i32) -> void'",
                 arrow,
             )
         result = self.type(depth)
@@ -648,7 +655,7 @@ def parse_type(text: str) -> Type:
     >>> parse_type("(i32) -> ")
     Traceback (most recent call last):
     ...
-    pushpush.types.TypeSyntaxError: expected a type, found end of text (column 10)
+    pushpush.types.TypeSyntaxError: expected a type, found end of text; write a type such as 'i32' or '(i32) -> void' here (column 10)
     """
     if not isinstance(text, str):
         raise TypeError(f"a type is written as a string, not {type(text).__name__}")
@@ -663,13 +670,14 @@ def parse_signature(text: str) -> FunctionType:
     >>> parse_signature("i32")
     Traceback (most recent call last):
     ...
-    pushpush.types.TypeSyntaxError: expected a function signature such as '(i32) -> i32', found the scalar type 'i32' (column 1)
+    pushpush.types.TypeSyntaxError: expected a function signature, found the scalar type 'i32'; write e.g. '(x: i32) -> i32' (column 1)
     """
     t = parse_type(text)
     if not isinstance(t, FunctionType):
         column = len(text) - len(text.lstrip()) + 1
         raise TypeSyntaxError(
-            f"expected a function signature such as '(i32) -> i32', found the scalar type {t.name!r}", column, text
+            f"expected a function signature, found the scalar type {t.name!r}; write e.g. '(x: {t.name}) -> i32'",
+            column, text
         )
     return t
 

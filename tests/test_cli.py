@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pushpush import __version__
-from pushpush.cli import COMMANDS, main
+from pushpush.cli import commands, main
 from pushpush.link import link
 from pushpush.spec import load_system
 from pushpush.sysmap import to_json
@@ -38,10 +38,20 @@ def test_validate_lists_all_errors(tmp_path: Path, capsys: pytest.CaptureFixture
     assert out == f"{PINGPONG}: OK: system 'pingpong': 3 components (2 rtl, 1 python), 2 exports, 3 imports, 8 slots\n"
     assert err.splitlines() == [
         f"{bad}:2:1: unknown key 'bord' in the system description; did you mean 'board'?",
-        f"{bad}:5:11: kind of component 'a' must be one of rtl, python, c, not 'verilog'",
+        f"{bad}:5:11: kind of component 'a' must be one of rtl, python, c, not 'verilog'; write one of them, e.g. rtl",
         f"{bad}:8:15: import 'fir.firr' names no component 'fir'; components are: a, b",
         "pushpush: 3 errors in 1 file",
     ]
+
+
+def test_validate_reports_a_missing_source_at_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "system.yaml"
+    bad.write_text("system: s\ncomponents:\n  a:\n    kind: rtl\n    module: a\n"
+                   "    sources: [rtl/a.v]\n    exports: {f: \"() -> void\"}\n")
+    assert main(["validate", str(bad)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith(f"{bad}:6:15: ") and "rtl/a.v" in err[0]
+    assert err[-1] == "pushpush: 1 error in 1 file"
 
 
 def test_validate_reports_link_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -69,8 +79,8 @@ def test_validate_directory_without_system_yaml(tmp_path: Path, capsys: pytest.C
 def test_validate_undecodable_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     p = tmp_path / "system.yaml"
     p.write_bytes(b"system: \xff\xfe\n")
-    assert main(["validate", str(p)]) == 2
-    assert capsys.readouterr().err.startswith(f"pushpush: error: cannot read '{p}': ")
+    assert main(["validate", str(p)]) == 1  # an invalid description, at its place
+    assert capsys.readouterr().err.startswith(f"{p}:1:9: byte 0xFF is not UTF-8; save the file as UTF-8")
 
 
 def test_map_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -131,7 +141,7 @@ def test_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--help"]) == 0
     out = capsys.readouterr().out
     assert "validate" in out and "map" in out and "examples:" in out
-    for name in COMMANDS:
+    for name in commands():
         assert main([name, "--help"]) == 0
         assert "examples:" in capsys.readouterr().out
 

@@ -180,7 +180,8 @@ def test_empty_file(tmp_path: Path) -> None:
 
 def test_top_level_not_a_mapping(tmp_path: Path) -> None:
     assert one_error(tmp_path, "- a\n- b\n") == at(
-        tmp_path, 1, 1, "the system description must be a mapping (key: value lines), not a list")
+        tmp_path, 1, 1, "the system description must be a mapping (key: value lines), not a list; "
+        "write one 'key: value' per line (see examples/pingpong/system.yaml)")
 
 
 def test_duplicate_top_level_key(tmp_path: Path) -> None:
@@ -258,8 +259,9 @@ def test_board_clock_interconnect_values(tmp_path: Path) -> None:
         """)) == [
         at(tmp_path, 12, 8, "board must be one of pynq-z1, none, not 'pynq-z2'; did you mean 'pynq-z1'?"),
         at(tmp_path, 13, 12, "clock_mhz must be a number of MHz between 0 and 1000, not 'fast'; e.g. clock_mhz: 100"),
-        at(tmp_path, 14, 26, "interconnect topology must be one of crossbar, shared, not 'mesh'"),
-        at(tmp_path, 14, 44, "interconnect data_width must be one of 32, 64, not '48'"),
+        at(tmp_path, 14, 26, "interconnect topology must be one of crossbar, shared, not 'mesh'; "
+                                 "write one of them, e.g. crossbar"),
+        at(tmp_path, 14, 44, "interconnect data_width must be one of 32, 64, not '48'; write one of them, e.g. 32"),
         at(tmp_path, 14, 61, "interconnect arbitration must be one of round_robin, fair, not 'fiar'; "
                              "did you mean 'fair'?"),
     ]
@@ -410,14 +412,15 @@ def test_bad_signature_in_block_scalar(tmp_path: Path) -> None:
 def test_bad_signature_at_end_of_text(tmp_path: Path) -> None:
     text = GOOD.replace('f: "(x: i32) -> i32"', 'f: "(x: i32) ->"')
     assert one_error(tmp_path, text) == at(
-        tmp_path, 8, 22, "invalid signature of export 'callee.f': expected a type, found end of text")
+        tmp_path, 8, 22, "invalid signature of export 'callee.f': expected a type, found end of text; "
+        "write a type such as 'i32' or '(i32) -> void' here")
 
 
 def test_scalar_is_not_a_signature(tmp_path: Path) -> None:
     text = GOOD.replace('f: "(x: i32) -> i32"', 'f: "  i32"')
     assert one_error(tmp_path, text) == at(
-        tmp_path, 8, 13, "invalid signature of export 'callee.f': expected a function signature such as "
-                         "'(i32) -> i32', found the scalar type 'i32'")
+        tmp_path, 8, 13, "invalid signature of export 'callee.f': expected a function signature, found "
+                         "the scalar type 'i32'; write e.g. '(x: i32) -> i32'")
 
 
 def test_signature_not_a_string(tmp_path: Path) -> None:
@@ -430,7 +433,7 @@ def test_bad_expected_import_signature(tmp_path: Path) -> None:
     text = GOOD.replace("    imports: [callee.f]", '    imports: {callee.f: "(x: i32 -> i32"}')
     assert one_error(tmp_path, text) == at(
         tmp_path, 11, 34, "invalid expected signature of import 'callee.f': expected ',' or ')' after a "
-                          "parameter, found '->'")
+                          "parameter, found '->'; separate parameters with ','")
 
 
 # --------------------------------------------------------------------------- imports
@@ -471,7 +474,7 @@ def test_unknown_component_lists_components(tmp_path: Path) -> None:
 
 def test_import_not_dotted(tmp_path: Path) -> None:
     assert one_error(tmp_path, GOOD.replace("[callee.f]", "[callee]")) == at(
-        tmp_path, 11, 15, "import 'callee' of component 'host' must name 'component.function', e.g. 'fir.fir'")
+        tmp_path, 11, 15, "import 'callee' of component 'host' must name a component and a function; write e.g. 'fir.fir'")
 
 
 def test_import_twice(tmp_path: Path) -> None:
@@ -481,8 +484,8 @@ def test_import_twice(tmp_path: Path) -> None:
 
 def test_imports_wrong_shape(tmp_path: Path) -> None:
     assert one_error(tmp_path, GOOD.replace("[callee.f]", "callee.f")) == at(
-        tmp_path, 11, 14, "imports of component 'host' must be a list like [fir.fir] or a mapping "
-                          "{fir.fir: \"<signature>\"}, not 'callee.f'")
+        tmp_path, 11, 14, "imports of component 'host' must be a list or a mapping, not 'callee.f'; "
+                          "write e.g. [fir.fir] or {fir.fir: \"<signature>\"}")
 
 
 def test_import_signature_mismatch(tmp_path: Path) -> None:
@@ -537,7 +540,8 @@ def test_all_errors_are_collected(tmp_path: Path) -> None:
 
 def test_component_must_be_a_mapping(tmp_path: Path) -> None:
     assert one_error(tmp_path, GOOD + "  empty:\n") == at(
-        tmp_path, 12, 9, "component 'empty' must be a mapping (key: value lines), not empty")
+        tmp_path, 12, 9, "component 'empty' must be a mapping (key: value lines), not empty; "
+        "write one 'key: value' per line (see examples/pingpong/system.yaml)")
 
 
 def test_empty_exports_and_imports_are_allowed(tmp_path: Path) -> None:

@@ -202,7 +202,7 @@ def test_parameter_named_like_a_type() -> None:
         ("(i32) void", 7, "expected '->'"),
         ("(i32) ->", 9, "expected a type, found end of text"),
         ("(i32) -> )", 10, "expected a type, found ')'"),
-        ("(i32,) -> void", 6, "trailing ',' is not allowed"),
+        ("(i32,) -> void", 6, "delete the trailing ','"),
         ("(,) -> void", 2, "expected a type, found ','"),
         ("(a:) -> void", 4, "expected a type after 'a:', found ')'"),
         ("(a: , b: i32) -> void", 5, "expected a type after 'a:', found ','"),

@@ -32,7 +32,9 @@ module pp_endpoint_mem #
     // Number of words stored and shown on `window` (>= max SLOT_TRIG + 1, <= 2**(ADDR_WIDTH-2))
     parameter WORDS = 4,
     // 1: the AXI read channel returns window words; 0: no read logic, every read
-    // beat answers SLVERR with zero data (the burst length is still honoured)
+    // beat answers SLVERR with zero data (the burst length is still honoured);
+    // 2: reads return the counters (byte offset 0x0 `collisions`, 0x4/0x8/0xC the
+    // three words of `counters`), every other offset reads 0, all OKAY
     parameter ENABLE_READ = 1
 )
 (
@@ -85,6 +87,8 @@ module pp_endpoint_mem #
     output wire [NUM_SLOTS-1:0]     trig_pulse,
     output wire [NUM_SLOTS-1:0]     trig_pending,
     input  wire [NUM_SLOTS-1:0]     rearm,
+    // read at byte offsets 0x4, 0x8, 0xC when ENABLE_READ == 2 (word j at [32*j +: 32])
+    input  wire [95:0]              counters,
     output wire [31:0]              collisions,
     output wire                     collision_flag
 );
@@ -459,7 +463,7 @@ wire [ADDR_WIDTH:0] rd_next_addr = {1'b0, rd_addr_reg} + ({{ADDR_WIDTH{1'b0}}, 1
 wire [DATA_WIDTH-1:0] rd_beat_data;
 
 generate
-    if (ENABLE_READ != 0) begin : rd_mux
+    if (ENABLE_READ == 1) begin : rd_mux
         // the whole window as bus words (words not stored read 0), indexed by the beat address
         localparam RW = 2**(ADDR_WIDTH-2);
         wire [32*RW-1:0] rd_src;
@@ -471,6 +475,13 @@ generate
         end
         wire [ADDR_WIDTH+2:0] rd_base = {rd_addr_reg[ADDR_WIDTH-1:ADDR_LSB], {(ADDR_LSB+3){1'b0}}};
         assign rd_beat_data = rd_src[rd_base +: DATA_WIDTH];
+    end else if (ENABLE_READ == 2) begin : rd_counters
+        // four counter words at byte offsets 0x0..0xF, 0 elsewhere
+        wire [127:0] cnt_words = {counters, collisions_reg};
+        wire [ADDR_WIDTH+3:0] ra = {4'd0, rd_addr_reg};
+        wire in_cnt = (ra >> 4) == {(ADDR_WIDTH+4){1'b0}};
+        wire [1:0] widx = ra[3:2] & ((DATA_WIDTH == 64) ? 2'b10 : 2'b11);
+        assign rd_beat_data = in_cnt ? cnt_words[{widx, 5'd0} +: DATA_WIDTH] : {DATA_WIDTH{1'b0}};
     end else begin : rd_none
         assign rd_beat_data = {DATA_WIDTH{1'b0}};
     end
@@ -527,7 +538,7 @@ assign s_axi_rlast = r_last_reg;
 
 // AXI attributes this slave ignores (wlast: the beat count comes from awlen)
 wire unused_inputs = &{1'b0, s_axi_awlock, s_axi_awcache, s_axi_awprot, s_axi_wlast,
-                       s_axi_arlock, s_axi_arcache, s_axi_arprot};
+                       s_axi_arlock, s_axi_arcache, s_axi_arprot, counters};
 
 endmodule
 

@@ -22,7 +22,7 @@ All tool output goes to ``<out>/build/<target>.log``; its path is printed on fai
 Library::
 
     from pushpush.build.fusesoc import build
-    result = build(linked, "out/pingpong", "synth", spec=spec)
+    result = build(linked, "out/pingpong", "synth")
     print(result.resources["total"].luts)
 """
 
@@ -295,7 +295,7 @@ def _collect_overlay(linked: LinkedSystem, root: Path, dest: Path) -> list[Path]
 # --------------------------------------------------------------------------- build
 
 
-def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str, spec: Any = None,
+def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
           progress: Callable[[str], None] = print, regenerate: bool = True,
           overlays_dir: str | os.PathLike[str] = "pynq_overlays",
           vivado: Optional[str] = None, verbose: bool = False) -> BuildResult:
@@ -314,7 +314,7 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str, spe
     core = out / f"{linked.name}.core"
     if regenerate or not core.exists():
         progress(f"pushpush: generating {linked.name} into {out}")
-        generate(linked, out, spec=spec)
+        generate(linked, out)
     root = work_root(linked, out, target)
     log = out / "build" / f"{target}.log"
     if log.exists():

@@ -24,15 +24,14 @@ Example::
     from pushpush.spec import load_system
     from pushpush.link import link
     from pushpush.codegen.generate import generate
-    spec = load_system("examples/pingpong/system.yaml")
-    written = generate(link(spec), "build/pingpong", spec=spec)
+    written = generate(link(load_system("examples/pingpong/system.yaml")), "build/pingpong")
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
 from pushpush.link import LinkedSystem
 from pushpush.sysmap import to_json
@@ -53,30 +52,21 @@ def map_path(linked: LinkedSystem) -> str:
     return f"{linked.name}.map.json"
 
 
-def component_where(linked: LinkedSystem, component: str, spec: Any = None) -> tuple[str, dict[str, str]]:
-    """(where the component is in the YAML, {source as written: where its entry is}).
-
-    With the :class:`~pushpush.spec.SystemSpec` the positions are ``file:line:column``;
-    without it, the YAML file's name."""
-    where = linked.source_file
-    sources: dict[str, str] = {}
-    comp_spec = spec.component(component) if spec is not None else None
-    if comp_spec is not None:
-        if comp_spec.loc is not None:
-            where = str(comp_spec.loc)
-        locs = comp_spec.source_locs
-        for rel, loc in zip(linked.component(component).sources, locs):
-            if loc is not None:
-                sources[rel] = str(loc)
-    return where, sources
+def component_where(linked: LinkedSystem, component: str) -> tuple[str, dict[str, str]]:
+    """(where the component is in the YAML, {source as written: where its entry is}):
+    ``file:line:column`` from the linked model, or the YAML file's name when the model
+    carries no positions (one read back from a system map)."""
+    comp = linked.component(component)
+    sources = {rel: str(loc) for rel, loc in zip(comp.sources, comp.source_locs) if loc is not None}
+    return linked.where(component), sources
 
 
-def check_sources(linked: LinkedSystem, spec: Any = None) -> tuple[list[str], dict[str, set[str]]]:
+def check_sources(linked: LinkedSystem) -> tuple[list[str], dict[str, set[str]]]:
     """(problems, {component: port names its module declares}) for every rtl component."""
     problems: list[str] = []
     present: dict[str, set[str]] = {}
     for c in _rtl.rtl_components(linked):
-        where, src_where = component_where(linked, c.name, spec)
+        where, src_where = component_where(linked, c.name)
         found, ports = inspect_component(linked, c.name, _rtl.user_ports(c), where, src_where)
         problems.extend(found)
         if ports is not None:
@@ -88,20 +78,20 @@ def _read_source(path: Path) -> str:
     return path.read_bytes().decode("utf-8", errors="replace")
 
 
-def generate_files(linked: LinkedSystem, spec: Any = None, check_ports: bool = True) -> dict[str, str]:
+def generate_files(linked: LinkedSystem, check_ports: bool = True) -> dict[str, str]:
     """Every output file as ``{relative POSIX path: text}`` (nothing is written).
 
-    ``spec`` (optional) gives YAML positions for messages. Raises :class:`GenerateError`
-    listing every problem (one per line)."""
+    Messages carry the YAML positions the linked model holds. Raises
+    :class:`GenerateError` listing every problem (one per line)."""
     problems = list(_rtl.check_names(linked))
     present: Optional[dict[str, set[str]]] = None
     if not problems:
         if check_ports:
-            port_problems, present = check_sources(linked, spec)
+            port_problems, present = check_sources(linked)
             problems += port_problems
         else:
             for c in _rtl.rtl_components(linked):
-                where, src_where = component_where(linked, c.name, spec)
+                where, src_where = component_where(linked, c.name)
                 problems += check_sources_exist(linked, c.name, where, src_where)
     if problems:
         raise GenerateError("\n".join(problems))
@@ -121,13 +111,13 @@ def generate_files(linked: LinkedSystem, spec: Any = None, check_ports: bool = T
     return dict(sorted(files.items()))
 
 
-def generate(linked: LinkedSystem, outdir: str | os.PathLike[str], spec: Any = None,
+def generate(linked: LinkedSystem, outdir: str | os.PathLike[str],
              check_ports: bool = True) -> list[Path]:
     """Generate every file into ``outdir`` atomically; returns the written paths (sorted).
 
     Raises :class:`GenerateError` (and writes nothing) when the system cannot be generated.
     """
-    files = generate_files(linked, spec=spec, check_ports=check_ports)
+    files = generate_files(linked, check_ports=check_ports)
     try:
         return write_tree(files, outdir)
     except OSError as e:

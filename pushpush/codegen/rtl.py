@@ -373,15 +373,20 @@ class _Model:
                     names.append(name)
                 args.append({"name": a.name, "port": f"{g}_{a.name}", "width": type_width(a.type),
                              "expr": _decode(a.type, names), "word": names[0]})
-            trig = _onehot_mux(f"g_{g}_sel", [self._trig_value(s) for s in slots])
+            static = set(e.static_slots)
+            slot_info = [{"k": k, "slot": s, "static": s in static, "trig": self._trig_value(s)}
+                         for k, s in enumerate(slots)]
+            trig = _onehot_mux(f"g_{g}_sel", [f"g_{g}_t{k}" for k in range(n)])
             rw = type_width(sig.result)
             result_words = _encode(sig.result, f"usr_{g}_result") if rw else []
-            data = result_words + ["32'h00000001"]
+            # status: ok (1), echo (bit 30) = the SEQ (trigger bit 1) of the call answered
+            data = result_words + [f"{{1'b0, g_{g}_rep[1], 30'd1}}"]
             max_words = max(max_words, len(data))
             exp = {
                 "name": g, "n": n, "slots": slots,
                 "slot_list": ", ".join(str(s) for s in slots),
                 "args": args, "arg_words": arg_words, "trig": trig, "result_width": rw,
+                "slot_info": slot_info,
                 "handle": (_hexw(comp.slots[e.dynamic_slots[0]].address)
                            if e.dynamic_slots else None),
                 "handle_connected": bool(e.dynamic_slots) and self.present is not None
@@ -420,9 +425,11 @@ class _Model:
         for e in self.exports:
             e["req_index"] = next(r["index"] for r in self.reqs if r["kind"] == "result"
                                   and r["name"] == e["name"])
-            e["cand"] = "{" + ", ".join(
-                f"pp_trig_pulse[{s}] || (pp_trig_pending[{s}] && !pp_rearm_reg[{s}])"
-                for s in reversed(e["slots"])) + "}"
+        # fault counter increments: one bit per cep slot (duplicate), per call site (stray)
+        self.dup_bits = [f"g_{e['name']}_dup[{k}]" for e in self.exports for k in range(e["n"])]
+        self.stray_bits = [f"g_{c['name']}_stray" for c in self.calls]
+        self.dup_width = max(1, _clog2(len(self.dup_bits) + 1))
+        self.stray_width = max(1, _clog2(len(self.stray_bits) + 1))
         for c in self.calls:
             c["req_index"] = next(r["index"] for r in self.reqs if r["kind"] == "call"
                                   and r["name"] == c["name"])
@@ -448,7 +455,8 @@ class _Model:
         data: list[str] = []
         for a in sig.arg_layout():
             data += _encode(a.type, f"usr_{g}_{a.name}")
-        data.append(_hexw(rep_address))
+        # trigger: the rep address, SEQ (bit 1) = the flipped SEQ of the previous call
+        data.append(f"{{30'h{rep_address >> 2:08X}, !g_{g}_seq_reg, 1'b0}}")
         slot = comp.slots[rep_slot]
         rw = type_width(sig.result)
         result = ""

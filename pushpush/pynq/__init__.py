@@ -133,21 +133,16 @@ if _pynq is not None:
             if simulator:   # the simulated board reads it at download
                 os.environ["PUSHPUSH_SIM"] = simulator
         else:
-            from pushpush.link import LinkedSystem, link
-            from pushpush.spec import load_system
+            from pushpush.link import LinkedSystem
+            from pushpush.link import load as load_linked
 
-            spec = None
-            if isinstance(target, LinkedSystem):
-                linked = target
-            else:
-                spec = load_system(str(target))
-                linked = link(spec)
+            linked = target if isinstance(target, LinkedSystem) else load_linked(str(target))
             if not sim_wanted():
                 raise RuntimeError(
                     "a board is present: load the system's Vivado build (<system>.bit with its "
                     ".hwh and .map.json), or set PUSHPUSH_BOARD=sim for the simulated board")
             out = Path(outdir) if outdir else Path(tempfile.mkdtemp(prefix=f"pushpush-{linked.name}-"))
-            bit = write_sim_overlay(linked, out, simulator=simulator or "icarus", spec=spec)
+            bit = write_sim_overlay(linked, out, simulator=simulator or "icarus")
         return PushPushOverlay(str(bit), component=component, download=download, **kwargs)
 else:  # pragma: no cover
     SimDevice = None  # type: ignore[assignment]

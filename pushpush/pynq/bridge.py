@@ -423,6 +423,28 @@ def _child_main(config_path: str) -> int:
     return 0
 
 
+def store_words(mem: Any, offset: int, data: bytes) -> None:
+    """Store ``data`` at byte ``offset`` of ``mem`` as the board's memory would take a beat.
+
+    Every aligned 32-bit word is one 32-bit store, in address order (so a burst's trigger
+    word, its last, lands last and exactly once), through a ``memoryview`` cast to 32-bit
+    words: an mmap slice assignment would go through ``memcpy``, which for 4..7 bytes stores
+    the tail and then the head, i.e. writes the same word twice, and a runtime polling the
+    memory could take the call between the two stores and see its trigger come back.
+    Unaligned or partial data (byte strobes) is stored bytewise.
+    """
+    if offset % 4 == 0 and len(data) % 4 == 0:
+        words = memoryview(data).cast("I")
+        view = memoryview(mem)[offset:offset + len(data)].cast("I")
+        try:
+            for i in range(len(words)):
+                view[i] = words[i]
+        finally:
+            view.release()
+        return
+    mem[offset:offset + len(data)] = data
+
+
 class _Memory:
     """The m_axi target: the ps region and the DDR area, both shared memory."""
 
@@ -451,7 +473,7 @@ class _Memory:
             self.log.warning("PL write of %d bytes to unmapped 0x%08X dropped", len(data), address)
             return
         mem, off = hit
-        mem[off:off + len(data)] = bytes(data)
+        store_words(mem, off, bytes(data))
 
     async def read(self, address: int, length: int) -> bytes:
         self.on_access()

@@ -103,12 +103,12 @@ def map_path_for(bitfile: str | os.PathLike[str]) -> Path:
     return p.with_name(p.stem + ".map.json")
 
 
-def _generated_sources(linked: LinkedSystem, outdir: Path, spec: Any = None) -> tuple[str, list[Path]]:
+def _generated_sources(linked: LinkedSystem, outdir: Path) -> tuple[str, list[Path]]:
     from pushpush.build.cores import cores_rtl
     from pushpush.codegen.generate import generate
     from pushpush.codegen.rtl import core_dependencies, top_module_name
 
-    written = generate(linked, outdir, spec=spec)
+    written = generate(linked, outdir)
     files = cores_rtl(core_dependencies())
     files += [w for w in written if w.suffix == ".v"]
     return top_module_name(linked), files
@@ -118,7 +118,7 @@ def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
                       top: Optional[str] = None,
                       sources: Optional[Sequence[str | os.PathLike[str]]] = None,
                       simulator: str = "icarus", parameters: Optional[dict[str, Any]] = None,
-                      spec: Any = None, hwh_options: Optional[dict[str, Any]] = None) -> Path:
+                      hwh_options: Optional[dict[str, Any]] = None) -> Path:
     """Write the simulated board's overlay folder for ``linked``; returns the ``.bit`` path.
 
     Without ``sources`` the system is generated into ``outdir`` (``pushpush generate``) and
@@ -132,7 +132,7 @@ def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
     out = Path(outdir).resolve()
     out.mkdir(parents=True, exist_ok=True)
     if sources is None:
-        top, srcs = _generated_sources(linked, out, spec)
+        top, srcs = _generated_sources(linked, out)
     else:
         if top is None:
             raise ValueError("give the top module's name with the sources")

@@ -16,10 +16,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Awaitable, Optional
 
 from ..link import LinkedSystem
-from ..protocol import BusWriteError, CallTimeout, make_trigger
+from ..protocol import BusWriteError, CallTimeout
 from ..types import structurally_equal
 from .backend import AsyncBackend
-from .core import DEFAULT_TIMEOUT, Incoming, RuntimeCore, Served, log
+from .core import DEFAULT_TIMEOUT, Incoming, RuntimeCore, Served, Write, log
 from .functions import RemoteFunction
 
 __all__ = ["AsyncRuntime"]
@@ -129,30 +129,23 @@ class AsyncRuntime(RuntimeCore):
         self._busy_ceps.add(fn.address)
 
     async def _call_remote(self, fn: RemoteFunction, words: list[int], timeout: float, one_way: bool) -> Any:
-        deadline = self._now() + timeout
-        await self._acquire(fn, deadline, timeout)
+        await self._acquire(fn, self._now() + timeout, timeout)
         try:
-            rep = None if one_way else self._take_rep(fn)
-            try:
-                payload = words + [make_trigger(rep.address if rep else 0, one_way)]
-                await self._write(fn, payload, deadline)
-                if rep is None:
-                    return None
-                while True:
-                    reply = self._poll_reply(fn, rep)
-                    if reply is not None:
-                        break
-                    if self._now() >= deadline:
-                        self._quarantine_rep(rep)
-                        rep = None
-                        raise CallTimeout(fn.name, fn.address, timeout)
+            steps = self._remote_call(fn, words, timeout, one_way, self._now)
+            sent: Optional[BusWriteError] = None
+            while True:
+                try:
+                    step = steps.send(sent)
+                except StopIteration as done:
+                    return done.value
+                sent = None
+                if isinstance(step, Write):
+                    try:
+                        await self.backend.write(step.address, step.words)
+                    except BusWriteError as e:
+                        sent = e
+                else:
                     await self.backend.sleep()
-            except BaseException:
-                if rep is not None:
-                    self._release_rep(rep)
-                raise
-            self._release_rep(rep)
-            return self._result(fn, reply)
         finally:
             self._release(fn)
 
@@ -162,17 +155,6 @@ class AsyncRuntime(RuntimeCore):
             lock.release()
         else:
             self._busy_ceps.discard(fn.address)
-
-    async def _write(self, fn: RemoteFunction, payload: list[int], deadline: float) -> None:
-        start = self._now()
-        while True:
-            try:
-                await self.backend.write(fn.address, payload)
-                return
-            except BusWriteError as e:
-                if e.resp != "SLVERR" or self._now() >= deadline:
-                    raise self._write_error(fn, e, self._now() - start) from e
-            await self.backend.sleep()
 
     # ------------------------------------------------------------------ serving
 
@@ -184,36 +166,31 @@ class AsyncRuntime(RuntimeCore):
         return len(calls)
 
     async def _dispatch(self, c: Incoming) -> None:
-        s = c.served
-        if s.handler is None:
-            await self._reply(c, self._dead_reply(s))
-            return
-        try:
-            value = s.handler(*c.args)
-        except Exception as e:
-            await self._reply(c, self._encode_outcome(s, exc=e))
-            return
-        if inspect.isawaitable(value):
-            self._spawn(self._finish(c, value))
+        words, pending = self._run(c)
+        if pending is not None:
+            self._spawn(self._finish(c, pending))
         else:
-            await self._reply(c, self._encode_outcome(s, value))
+            await self._reply(c, words)
 
     async def _finish(self, c: Incoming, pending: Awaitable[Any]) -> None:
         try:
             value = await pending
         except Exception as e:
-            words = self._encode_outcome(c.served, exc=e)
+            words = self._encode_outcome(c.served, exc=e, seq=c.trigger.seq)
         else:
-            words = self._encode_outcome(c.served, value)
+            words = self._encode_outcome(c.served, value, seq=c.trigger.seq)
         await self._reply(c, words)
 
     async def _reply(self, c: Incoming, words: list[int]) -> None:
-        if c.trigger.one_way:
-            return
         try:
-            await self.backend.write(c.trigger.rep_address, words)
-        except BusWriteError as e:
-            log.error("%s: cannot write the reply to 0x%08X: %s", c.served.name, c.trigger.rep_address, e)
+            if c.trigger.one_way:
+                return
+            try:
+                await self.backend.write(c.trigger.rep_address, words)
+            except BusWriteError as e:
+                log.error("%s: cannot write the reply to 0x%08X: %s", c.served.name, c.trigger.rep_address, e)
+        finally:
+            self._finished(c)
 
     async def serve_forever(self) -> None:
         """Serve until :meth:`stop`; sweeps locally and sleeps between sweeps."""

@@ -26,6 +26,15 @@ Slot use (the design, see also the package docstring):
   call; afterwards the slot is freed but stays watched as a *dead* slot (answering
   ``BAD_FUNCTION``) until its words are allocated again, so a late call to a callback gets
   an error instead of hanging.
+* **faults** (docs/architecture.md §2.2): every call carries a sequence bit, flipped per
+  target cep address once its write went through; a repeated trigger is taken once
+  (static slots: same ``seq`` as the last call taken; dynamic and lent slots: the same
+  trigger word as a call still running), a reply with the wrong echo or for nobody is
+  dropped. Both are counted in :attr:`RuntimeCore.counters`, never delivered.
+
+The call itself (write with retries on a refused slot, wait for the reply, timeout) is one
+sans-IO generator, :meth:`RuntimeCore._remote_call`, that yields :class:`Write` and
+:data:`SLEEP` requests; the sync and asyncio drivers only carry them out.
 """
 
 from __future__ import annotations
@@ -36,27 +45,33 @@ import threading
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Generator, NamedTuple, Optional, Union
 
 from ..errors import did_you_mean
-from ..link import WORD_BYTES, LinkedComponent, LinkedSystem
+from ..link import LinkedComponent, LinkedSystem, SlotKind
 from ..protocol import (
     TRIGGER_IDLE,
     Allocation,
+    BusWriteError,
     CallError,
+    CallTimeout,
+    Counters,
     ErrorCode,
     Reply,
     SlotAllocator,
     Trigger,
+    WordSpan,
     decode_return,
     encode_error,
     encode_return,
+    make_trigger,
     parse_trigger,
+    status_echo,
 )
 from ..types import FunctionType, decode_args, encode_args, format_type, parse_signature
 from .functions import ComponentNamespace, ExportedFunction, ImportedFunction, RemoteFunction
 
-__all__ = ["DEFAULT_TIMEOUT", "RuntimeCore", "Served", "RepSlot", "Incoming"]
+__all__ = ["DEFAULT_TIMEOUT", "RuntimeCore", "Served", "RepSlot", "Incoming", "Write", "SLEEP"]
 
 #: Seconds a call waits for its reply unless told otherwise.
 DEFAULT_TIMEOUT = 5.0
@@ -65,8 +80,9 @@ log = logging.getLogger("pushpush.runtime")
 
 
 @dataclass
-class Served:
-    """A cep slot the serve loop watches (a static/dynamic export slot or a run-time cep)."""
+class Served(WordSpan):
+    """A cep slot the serve loop watches: a linked export slot, or a run-time cep lent to a
+    Python callable (``allocation`` set), with the function that answers it."""
 
     offset: int
     words: int
@@ -78,40 +94,54 @@ class Served:
     allocation: Optional[Allocation] = None
     #: Calls with the same key run one at a time (an export's slots share its name).
     key: object = None
+    #: ``CEP_STATIC`` (one importer: duplicates recognised by ``seq`` alone) or
+    #: ``CEP_DYNAMIC`` (any caller: lent callables too).
+    kind: SlotKind = SlotKind.CEP_DYNAMIC
 
     def __post_init__(self) -> None:
         if self.key is None:
             self.key = self.name if self.allocation is None else ("lent", self.address)
 
-    @property
-    def trigger_offset(self) -> int:
-        return self.offset + self.words - 1
-
-    @property
-    def trigger_address(self) -> int:
-        return self.address + WORD_BYTES * (self.words - 1)
-
 
 @dataclass
-class RepSlot:
-    """A return endpoint a call waits on (an import's static rep, or a run-time one)."""
+class RepSlot(WordSpan):
+    """A return endpoint one call waits on: an import's static rep, or a run-time one
+    (``allocation`` set). Only its span matters; ``offset`` is relative to the window."""
 
-    address: int
+    offset: int
     words: int
+    address: int
     allocation: Optional[Allocation] = None
-
-    @property
-    def trigger_address(self) -> int:
-        return self.address + WORD_BYTES * (self.words - 1)
 
 
 @dataclass
 class Incoming:
-    """A call taken from a cep slot: decoded arguments and where to reply."""
+    """A call taken from a cep slot: decoded arguments, where to reply, its trigger word."""
 
     served: Served
     args: list[Any]
     trigger: Trigger
+    word: int = 0
+
+
+class Write(NamedTuple):
+    """A request of :meth:`RuntimeCore._remote_call`: write ``words`` at ``address`` (one
+    burst) and send back ``None``, or the :class:`BusWriteError` it raised."""
+
+    address: int
+    words: list[int]
+
+
+class _Sleep:
+    def __repr__(self) -> str:
+        return "SLEEP"
+
+
+#: A request of :meth:`RuntimeCore._remote_call`: wait a little (the backend's sleep).
+SLEEP = _Sleep()
+
+#: What :meth:`RuntimeCore._remote_call` yields.
+CallStep = Union[Write, _Sleep]
 
 
 class RuntimeCore:
@@ -139,6 +169,15 @@ class RuntimeCore:
         self._static_reps_busy: set[int] = set()
         self._quarantine: list[RepSlot] = []
         self._permanent: dict[tuple[int, FunctionType], tuple[Callable[..., Any], Served]] = {}
+        #: Faults dropped by this runtime (docs/architecture.md §2.2).
+        self.counters = Counters()
+        #: Caller side: the sequence bit of the next call into each cep address.
+        self._seq: dict[int, int] = {}
+        #: Callee side: the ``seq`` of the last call taken from each static slot.
+        self._last_seq: dict[int, int] = {}
+        #: Callee side: trigger words of the calls running from each dynamic/lent slot.
+        self._in_flight: dict[int, list[int]] = {}
+        self._warned_unserved: set[str] = set()
         #: The last exceptions raised by exported functions: (function name, exception).
         self.errors: deque[tuple[str, BaseException]] = deque(maxlen=100)
         #: Imports by target (``"callee.f"``).
@@ -229,7 +268,8 @@ class RuntimeCore:
             for idx in info.static_slots + info.dynamic_slots:
                 slot = self.component.slots[idx]
                 label = f"{self.component.name}.{name}"
-                self._served[slot.trigger_offset] = Served(slot.offset, slot.words, slot.address, ft, label, fn)
+                self._served[slot.trigger_offset] = Served(slot.offset, slot.words, slot.address, ft, label, fn,
+                                                           kind=SlotKind(slot.kind))
         return exported
 
     def _check_handler(self, fn: Callable[..., Any], ft: FunctionType, what: str) -> None:
@@ -260,7 +300,7 @@ class RuntimeCore:
         a = self._allocate(ft.cep_words, purpose)
         self.backend.write_local(a.trigger_address, [TRIGGER_IDLE])
         label = f"{self.component.name}.{getattr(fn, '__name__', '<callable>')}"
-        s = Served(a.offset, a.words, a.address, ft, label, fn, a)
+        s = Served(a.offset, a.words, a.address, ft, label, fn, a, kind=SlotKind.CEP_DYNAMIC)
         with self._lock:
             self._served[s.trigger_offset] = s
         return s
@@ -310,6 +350,10 @@ class RuntimeCore:
             for i, p in enumerate(ft.params):
                 if not isinstance(p.type, FunctionType):
                     continue
+                if i < len(args) and isinstance(args[i], ImportedFunction):
+                    args[i] = self._value_address(args[i])
+                elif isinstance(kwargs.get(names[i]), ImportedFunction):
+                    kwargs[names[i]] = self._value_address(kwargs[names[i]])
                 if i < len(args) and self._needs_lending(args[i]):
                     lent.append(self._lend(args[i], p.type, f"callback for argument '{names[i]}'"))
                     args[i] = lent[-1].address
@@ -321,6 +365,17 @@ class RuntimeCore:
             for s in lent:
                 self._retire(s)
             raise
+
+    def _value_address(self, fn: "ImportedFunction") -> int:
+        """Where holders of an import passed as a function value call it: the export's first
+        dynamic slot (the import's own static slot has one caller, this runtime: §2.1)."""
+        info = self.linked.component(fn.info.component).export(fn.info.function)
+        if not info.dynamic_slots:
+            raise ValueError(
+                f"{fn.name} cannot be passed as a function value: its export has no dynamic slots; "
+                f"set dynamic_slots of export '{fn.info.function}' of '{fn.info.component}' to 1 or more "
+                "in the system description")
+        return self.linked.component(fn.info.component).slots[info.dynamic_slots[0]].address
 
     def _needs_server(self, ft: FunctionType, words: Sequence[int], lent: Sequence[Served]) -> bool:
         """Whether a call hands out one of this component's functions (so it must serve)."""
@@ -334,17 +389,27 @@ class RuntimeCore:
         """A free rep slot for a call of ``fn`` (static if it is an import's and free)."""
         self._sweep_quarantine()
         ft = fn.signature
+        comp = self.component
         if isinstance(fn, ImportedFunction) and fn.runtime is self:
             with self._lock:
                 if fn.info.rep_address not in self._static_reps_busy:
                     self._static_reps_busy.add(fn.info.rep_address)
-                    rep = RepSlot(fn.info.rep_address, ft.rep_words)
-                    self.backend.write_local(rep.trigger_address, [TRIGGER_IDLE])
-                    return rep
+                    offset = (fn.info.rep_address - comp.base) // 4
+                    return self._clear_rep(RepSlot(offset, ft.rep_words, fn.info.rep_address))
         a = self._allocate(ft.rep_words, f"rep of a call to {fn.name}")
-        rep = RepSlot(a.address, a.words, a)
+        return self._clear_rep(RepSlot(a.offset, a.words, a.address, a))
+
+    def _clear_rep(self, rep: RepSlot) -> RepSlot:
+        """Empty a rep before a call waits on it; anything found there is a stray."""
+        if self.backend.read_local(rep.trigger_address, 1)[0] != TRIGGER_IDLE:
+            self._count_stray(rep, "left in the slot before the call")
         self.backend.write_local(rep.trigger_address, [TRIGGER_IDLE])
         return rep
+
+    def _count_stray(self, rep: RepSlot, why: str) -> None:
+        with self._lock:
+            self.counters.strays += 1
+        log.warning("%s: dropped a stray reply at 0x%08X (%s)", self.component.name, rep.address, why)
 
     def _release_rep(self, rep: RepSlot) -> None:
         if rep.allocation is not None:
@@ -363,20 +428,99 @@ class RuntimeCore:
             keep = []
             for rep in self._quarantine:
                 if self.backend.read_local(rep.trigger_address, 1)[0] != TRIGGER_IDLE:
+                    # the late reply of a call that timed out: nobody takes it
                     self.backend.write_local(rep.trigger_address, [TRIGGER_IDLE])
+                    self._count_stray(rep, "the reply of a call that had timed out")
                     self._release_rep(rep)
                 else:
                     keep.append(rep)
             self._quarantine = keep
 
-    def _poll_reply(self, fn: RemoteFunction, rep: RepSlot) -> Optional[Reply]:
-        """The reply if it has arrived (the rep is cleared), else ``None``."""
-        if self.backend.read_local(rep.trigger_address, 1)[0] == TRIGGER_IDLE:
+    def _poll_reply(self, fn: RemoteFunction, rep: RepSlot, seq: int) -> Optional[Reply]:
+        """The reply to the call with sequence bit ``seq`` if it has arrived (the rep is
+        cleared), else ``None``. A status with another echo is a stray: dropped, counted."""
+        status = self.backend.read_local(rep.trigger_address, 1)[0]
+        if status == TRIGGER_IDLE:
             return None
         # read the result after seeing the status: the words are then at least as new
         words = self.backend.read_local(rep.address, rep.words)
         self.backend.write_local(rep.trigger_address, [TRIGGER_IDLE])
+        if status_echo(status) != seq:
+            self._count_stray(rep, f"echo {status_echo(status)}, the call to {fn.name} waits for {seq}")
+            return None
         return decode_return(fn.signature, words)
+
+    # ------------------------------------------------------------------ one call, sans-IO
+
+    def _remote_call(self, fn: RemoteFunction, words: list[int], timeout: float, one_way: bool,
+                     now: Callable[[], float]) -> Generator[CallStep, Optional[BusWriteError], Any]:
+        """One call of ``fn`` with argument ``words``: the protocol's steps, no I/O.
+
+        Yields :class:`Write` (send back ``None`` or the :class:`BusWriteError`) and
+        :data:`SLEEP` (send back ``None``); returns the result. The caller holds the cep
+        address's lock around it (one call at a time per cep address and runtime).
+        """
+        deadline = now() + timeout
+        rep = None if one_way else self._take_rep(fn)
+        seq = self._seq.get(fn.address, 1)
+        try:
+            payload = words + [make_trigger(rep.address if rep else 0, one_way, seq)]
+            start = now()
+            while True:
+                err = yield Write(fn.address, payload)
+                if err is None:
+                    break
+                if err.resp != "SLVERR" or now() >= deadline:
+                    with self._lock:
+                        self.counters.write_errors += 1
+                    raise self._write_error(fn, err, now() - start) from err
+                yield SLEEP
+            self._seq[fn.address] = seq ^ 1  # delivered: the next call carries the other bit
+            if rep is None:
+                return None
+            while True:
+                reply = self._poll_reply(fn, rep, seq)
+                if reply is not None:
+                    break
+                if now() >= deadline:
+                    self._quarantine_rep(rep)
+                    rep = None
+                    raise CallTimeout(fn.name, fn.address, timeout, self._timeout_detail())
+                yield SLEEP
+        except BaseException:
+            if rep is not None:
+                self._release_rep(rep)
+            raise
+        self._release_rep(rep)
+        return self._result(fn, reply)
+
+    def _timeout_detail(self) -> Optional[str]:
+        """What a timed-out call's message adds: calls waiting here for unserved exports."""
+        waiting = self.unserved_calls()
+        if not waiting:
+            return None
+        return ("no reply: while it waited, " + ", ".join(waiting) + " called this component's "
+                "export(s) that no Python function serves; register them with rt.export(name, fn)")
+
+    def unserved(self) -> list[str]:
+        """Exports of this component that no function has been registered for."""
+        with self._lock:
+            return [e.name for e in self.component.exports if e.name not in self._exports]
+
+    def unserved_calls(self) -> list[str]:
+        """``"comp.f"`` of each unserved export with a call waiting in its slots now."""
+        comp = self.component
+        names = self.unserved()
+        if not names:
+            return []
+        snapshot = self.backend.read_local(comp.base, comp.words_used)
+        waiting = []
+        for name in names:
+            info = comp.export(name)
+            if any(snapshot[comp.slots[i].trigger_offset] != TRIGGER_IDLE
+                   for i in info.static_slots + info.dynamic_slots):
+                waiting.append(f"{comp.name}.{name}")
+        return waiting
 
     def _result(self, fn: RemoteFunction, reply: Reply) -> Any:
         value = reply.unwrap(fn.name, fn.address)
@@ -418,6 +562,7 @@ class RuntimeCore:
             return []
         comp = self.component
         snapshot = self.backend.read_local(comp.base, comp.words_used)
+        self._warn_unserved(snapshot)
         calls = []
         for s in watched:
             trig = snapshot[s.trigger_offset]
@@ -430,41 +575,101 @@ class RuntimeCore:
             except ValueError as e:
                 log.error("%s: ignoring a call with a bad trigger: %s", s.name, e)
                 continue
+            if self._is_duplicate(s, trig, trigger):
+                continue
             try:
                 args = [self._wrap(p.type, v) for p, v in zip(s.signature.params, decode_args(s.signature, args_words))]
             except Exception as e:  # decoding is total; guard anyway
                 log.error("%s: cannot decode arguments: %s", s.name, e)
                 args = []
-            calls.append(Incoming(s, args, trigger))
+            calls.append(Incoming(s, args, trigger, trig))
         return calls
 
-    def _encode_outcome(self, s: Served, value: Any = None, exc: Optional[BaseException] = None) -> list[int]:
-        """Reply words for a finished call: the result and status 1, or an error status."""
+    def _is_duplicate(self, s: Served, word: int, trigger: Trigger) -> bool:
+        """Accept-once (§2.2): whether this trigger repeats a call already taken; if not,
+        remember it as taken (a dynamic slot's until :meth:`_finished`)."""
+        off = s.trigger_offset
+        with self._lock:
+            if s.kind == SlotKind.CEP_STATIC:
+                dup = self._last_seq.get(off) == trigger.seq
+                if not dup:
+                    self._last_seq[off] = trigger.seq
+            else:
+                running = self._in_flight.setdefault(off, [])
+                dup = word in running
+                if not dup:
+                    running.append(word)
+            if dup:
+                self.counters.duplicates += 1
+        if dup:
+            log.warning("%s: dropped a duplicate call (trigger 0x%08X repeats a call already taken)",
+                        s.name, word)
+        return dup
+
+    def _finished(self, c: Incoming) -> None:
+        """A taken call has been answered (or was one-way and has run)."""
+        with self._lock:
+            running = self._in_flight.get(c.served.trigger_offset)
+            if running and c.word in running:
+                running.remove(c.word)
+
+    def _warn_unserved(self, snapshot: Sequence[int]) -> None:
+        """Log once per export when a call waits for an export nobody registered."""
+        comp = self.component
+        with self._lock:
+            registered = set(self._exports)
+        for e in comp.exports:
+            if e.name in registered or e.name in self._warned_unserved:
+                continue
+            if any(snapshot[comp.slots[i].trigger_offset] != TRIGGER_IDLE
+                   for i in e.static_slots + e.dynamic_slots):
+                self._warned_unserved.add(e.name)
+                log.warning("%s.%s is being called but no Python function serves it; the call waits "
+                            "until one is registered: rt.export(%r, fn)", comp.name, e.name, e.name)
+
+    def _encode_outcome(self, s: Served, value: Any = None, exc: Optional[BaseException] = None,
+                        seq: int = 0) -> list[int]:
+        """Reply words for a finished call: the result and status 1, or an error status
+        (echoing ``seq``, the sequence bit of the call answered)."""
         ft = s.signature
         if exc is not None:
             if isinstance(exc, (StopIteration, StopAsyncIteration)):
                 # The ordinary end of a stream (a source function with nothing left, as
                 # audio_fir's src): the caller still gets CALLEE_RAISED, but it is no fault.
                 log.debug("%s: end of stream (%s)", s.name, type(exc).__name__)
-                return encode_error(ft, ErrorCode.CALLEE_RAISED)
+                return encode_error(ft, ErrorCode.CALLEE_RAISED, seq)
             self.errors.append((s.name, exc))
             log.error("%s raised %s: %s", s.name, type(exc).__name__, exc,
                       exc_info=(type(exc), exc, exc.__traceback__))
-            return encode_error(ft, ErrorCode.CALLEE_RAISED)
+            return encode_error(ft, ErrorCode.CALLEE_RAISED, seq)
         if isinstance(ft.result, FunctionType) and self._needs_lending(value):
             value = self._lend_permanent(value, ft.result).address
         try:
-            return encode_return(ft, value)
+            return encode_return(ft, value, seq)
         except (TypeError, ValueError, OverflowError) as e:
             self.errors.append((s.name, e))
             log.error("%s returned a bad result: %s", s.name, e)
-            return encode_error(ft, ErrorCode.BAD_RESULT)
+            return encode_error(ft, ErrorCode.BAD_RESULT, seq)
+
+    def _run(self, c: Incoming) -> tuple[list[int], Optional[Any]]:
+        """Run a taken call's function: (reply words, ``None``) or, for an ``async``
+        function, ``([], awaitable)`` whose outcome goes through :meth:`_encode_outcome`."""
+        s = c.served
+        if s.handler is None:
+            return self._dead_reply(s, c.trigger.seq), None
+        try:
+            value = s.handler(*c.args)
+        except Exception as e:
+            return self._encode_outcome(s, exc=e, seq=c.trigger.seq), None
+        if inspect.isawaitable(value):
+            return [], value
+        return self._encode_outcome(s, value, seq=c.trigger.seq), None
 
     @staticmethod
-    def _dead_reply(s: Served) -> list[int]:
+    def _dead_reply(s: Served, seq: int = 0) -> list[int]:
         log.warning("%s: call to a callback whose call has ended (slot 0x%08X); answering BAD_FUNCTION",
                     s.name, s.address)
-        return encode_error(s.signature, ErrorCode.BAD_FUNCTION)
+        return encode_error(s.signature, ErrorCode.BAD_FUNCTION, seq)
 
     def _local_served(self, address: int) -> Optional[Served]:
         """The live Python function at ``address`` if this runtime serves it."""

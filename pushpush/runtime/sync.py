@@ -10,10 +10,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Callable, Optional
 
 from ..link import LinkedSystem
-from ..protocol import BusWriteError, CallTimeout, make_trigger
+from ..protocol import BusWriteError, CallTimeout
 from ..types import structurally_equal
 from .backend import SyncBackend
-from .core import DEFAULT_TIMEOUT, Incoming, RuntimeCore, Served, log
+from .core import DEFAULT_TIMEOUT, Incoming, RuntimeCore, Served, Write, log
 from .functions import RemoteFunction
 
 __all__ = ["SyncRuntime"]
@@ -103,47 +103,28 @@ class SyncRuntime(RuntimeCore):
                 self._retire(x)
 
     def _call_remote(self, fn: RemoteFunction, words: list[int], timeout: float, one_way: bool) -> Any:
-        deadline = time.monotonic() + timeout
         lock = self._cep_lock(fn.address)
         if not lock.acquire(timeout=max(0.0, timeout)):
             raise CallTimeout(fn.name, fn.address, timeout,
                               "waiting for the slot (other calls through this cep address are in flight)")
         try:
-            rep = None if one_way else self._take_rep(fn)
-            try:
-                payload = words + [make_trigger(rep.address if rep else 0, one_way)]
-                self._write(fn, payload, deadline, timeout)
-                if rep is None:
-                    return None
-                while True:
-                    reply = self._poll_reply(fn, rep)
-                    if reply is not None:
-                        break
-                    if time.monotonic() >= deadline:
-                        self._quarantine_rep(rep)
-                        rep = None
-                        raise CallTimeout(fn.name, fn.address, timeout)
+            steps = self._remote_call(fn, words, timeout, one_way, time.monotonic)
+            sent: Optional[BusWriteError] = None
+            while True:
+                try:
+                    step = steps.send(sent)
+                except StopIteration as done:
+                    return done.value
+                sent = None
+                if isinstance(step, Write):
+                    try:
+                        self.backend.write(step.address, step.words)
+                    except BusWriteError as e:
+                        sent = e
+                else:
                     self.backend.sleep()
-            except BaseException:
-                if rep is not None:
-                    self._release_rep(rep)
-                raise
-            self._release_rep(rep)
-            return self._result(fn, reply)
         finally:
             lock.release()
-
-    def _write(self, fn: RemoteFunction, payload: list[int], deadline: float, timeout: float) -> None:
-        """The call burst; retried while the callee refuses it with SLVERR (a busy slot)."""
-        start = time.monotonic()
-        while True:
-            try:
-                self.backend.write(fn.address, payload)
-                return
-            except BusWriteError as e:
-                if e.resp != "SLVERR" or time.monotonic() >= deadline:
-                    raise self._write_error(fn, e, time.monotonic() - start) from e
-            self.backend.sleep()
 
     # ------------------------------------------------------------------ serving
 
@@ -189,23 +170,16 @@ class SyncRuntime(RuntimeCore):
                     q.popleft()
 
     def _dispatch(self, c: Incoming) -> None:
-        s = c.served
-        handler = s.handler
-        if handler is None:
-            words = self._dead_reply(s)
-        else:
-            try:
-                value = handler(*c.args)
-            except Exception as e:
-                words = self._encode_outcome(s, exc=e)
-            else:
-                words = self._encode_outcome(s, value)
-        if c.trigger.one_way:
-            return
         try:
-            self.backend.write(c.trigger.rep_address, words)
-        except BusWriteError as e:
-            log.error("%s: cannot write the reply to 0x%08X: %s", s.name, c.trigger.rep_address, e)
+            words, _ = self._run(c)
+            if c.trigger.one_way:
+                return
+            try:
+                self.backend.write(c.trigger.rep_address, words)
+            except BusWriteError as e:
+                log.error("%s: cannot write the reply to 0x%08X: %s", c.served.name, c.trigger.rep_address, e)
+        finally:
+            self._finished(c)
 
     def serve_forever(self) -> None:
         """Serve in the calling thread until :meth:`stop` (from another thread)."""

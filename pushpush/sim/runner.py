@@ -22,10 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Union
 
-import yaml
-
-from pushpush.link import LinkedSystem, link
-from pushpush.spec import parse_system
+from pushpush.link import LinkedSystem, load
 
 __all__ = ["MAP_ENV", "COMPONENT_ENV", "PAUSE_ENV", "SEED_ENV", "SystemBuild", "load_linked",
            "build_system", "simulate_system"]
@@ -68,19 +65,12 @@ def load_linked(system: Union[PathLike, LinkedSystem], interconnect: Optional[Ma
     """Link a ``system.yaml`` (or return an already linked system), optionally overriding
     interconnect settings (``{"topology": "shared", "data_width": 64}``)."""
     if isinstance(system, LinkedSystem):
-        if interconnect:
-            raise ValueError("interconnect overrides need the system's YAML, not a linked system")
-        return system
+        return system.with_interconnect(**dict(interconnect or {}))
     path = _resolve(system, near)
     if not path.exists():
         raise FileNotFoundError(f"no system description at '{system}'"
                                 + (f" (nor in {near})" if near is not None else ""))
-    text = path.read_text()
-    if interconnect:
-        data = yaml.safe_load(text)
-        data.setdefault("interconnect", {}).update(dict(interconnect))
-        text = yaml.safe_dump(data, sort_keys=False)
-    return link(parse_system(text, file=str(path), base_dir=path.parent.absolute()))
+    return load(path, dict(interconnect or {}))
 
 
 def _core_files() -> list[Path]:

@@ -221,6 +221,7 @@ class TB:
 
     async def reset(self):
         dut = self.dut
+        dut.counters.value = COUNTERS_IN
         dut.rst.value = 1
         for _ in range(4):
             await RisingEdge(dut.clk)
@@ -513,7 +514,9 @@ async def test_back_to_back(dut):
 
 @cocotb.test()
 async def test_read(dut):
-    """AXI reads of the window (ENABLE_READ=1), or SLVERR for every read (ENABLE_READ=0)."""
+    """AXI reads of the window (ENABLE_READ=1), of the counters (ENABLE_READ=2: collisions
+    and the `counters` input at byte offsets 0x0..0xF, 0 elsewhere), or SLVERR for every read
+    (ENABLE_READ=0)."""
     tb = TB(dut)
     tb.set_pauses(6)
     await tb.reset()
@@ -529,7 +532,12 @@ async def test_read(dut):
     for addr, ln in reads:
         ln = min(ln, 4 * window_words - addr)
         resp = await tb.axi.read(addr, ln)
-        if tb.cfg["enable_read"]:
+        if tb.cfg["enable_read"] == 2:
+            assert resp.resp == AxiResp.OKAY, resp
+            cnt = [tb.model.collisions] + [(COUNTERS_IN >> (32 * j)) & 0xFFFFFFFF for j in range(3)]
+            exp = words_bytes(cnt + [0] * (window_words - 4))[addr:addr + ln]
+            assert resp.data == exp, f"counter read {addr:#x}+{ln}"
+        elif tb.cfg["enable_read"]:
             assert resp.resp == AxiResp.OKAY, resp
             words = tb.model.words + [0] * (window_words - tb.cfg["words"])
             exp = words_bytes(words)[addr:addr + ln]
@@ -608,7 +616,11 @@ async def run_random(dut, nops, seed):
                   nops, tb.cycle, len(tb.pulses), u(dut.collisions), len(tb.w_cycles))
     assert tb.pulses, "no trigger fired"
     await tb.final_check()
-    if cfg["enable_read"]:
+    if cfg["enable_read"] == 2:
+        resp = await tb.axi.read(0, 4)
+        assert resp.resp == AxiResp.OKAY
+        assert int.from_bytes(resp.data, "little") == tb.model.collisions
+    elif cfg["enable_read"]:
         ln = min(window_bytes, 4 * cfg["words"])
         resp = await tb.axi.read(0, ln)
         assert resp.resp == AxiResp.OKAY
@@ -891,6 +903,9 @@ async def test_latency(dut):
 REPO = Path(__file__).resolve().parents[2]
 SOURCES = [REPO / "cores" / "endpoint_mem" / "pp_endpoint_mem.v"]
 
+#: what the bench drives on the `counters` input (read at 0x4, 0x8, 0xC with ENABLE_READ=2)
+COUNTERS_IN = 0x33333303_22222202_11111101
+
 EIGHT_SLOTS = [(1, 3), (4, 4), (6, 9), (12, 12), (13, 17), (20, 27), (30, 31), (40, 41)]
 
 CONFIGS = {
@@ -900,6 +915,9 @@ CONFIGS = {
     "s1d32": dict(data_width=32, addr_width=6, words=4, slots=[(0, 3)], enable_read=1),
     # the 8-slot table on a 32-bit bus, read channel disabled
     "s8d32nr": dict(data_width=32, addr_width=8, words=42, slots=EIGHT_SLOTS, enable_read=0),
+    # reads return the counters (ENABLE_READ=2), on both bus widths
+    "s8d64cnt": dict(data_width=64, addr_width=8, words=48, slots=EIGHT_SLOTS, enable_read=2),
+    "s1d32cnt": dict(data_width=32, addr_width=6, words=4, slots=[(0, 3)], enable_read=2),
     # 4 KiB window, slots at both ends, 64-bit bus
     "4kd64": dict(data_width=64, addr_width=12, words=1024,
                   slots=[(0, 0), (3, 8), (500, 505), (1000, 1023)], enable_read=1),

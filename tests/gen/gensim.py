@@ -22,15 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-import yaml
 
 from pushpush.build.sim import verilator_bin_dir
 from pushpush.build.cores import cores_rtl
 from pushpush.codegen.render import write_tree
 from pushpush.codegen.rtl import core_dependencies, render_rtl, rtl_components, top_module_name
-from pushpush.link import LinkedSystem, link
+from pushpush.link import LinkedSystem, load
 from pushpush.resources import examples_dir
-from pushpush.spec import parse_system
 from pushpush.sysmap import to_json
 
 
@@ -50,12 +48,7 @@ def core_rtl_files() -> list[Path]:
 def load_example(name: str, **interconnect: Any) -> LinkedSystem:
     """Link ``examples/<name>/system.yaml``, optionally overriding interconnect settings
     (``topology="shared"``, ``data_width=64``)."""
-    path = examples_dir() / name / "system.yaml"
-    data = yaml.safe_load(path.read_text())
-    if interconnect:
-        data.setdefault("interconnect", {}).update(interconnect)
-    text = yaml.safe_dump(data, sort_keys=False)
-    return link(parse_system(text, file="system.yaml", base_dir=path.parent))
+    return load(examples_dir() / name / "system.yaml", interconnect)
 
 
 def generate_system(linked: LinkedSystem, outdir: Path,

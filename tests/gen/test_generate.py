@@ -38,7 +38,7 @@ def copy_tiny(tmp_path: Path) -> Path:
 def generate_errors(yaml: Path, out: Path) -> list[str]:
     spec = load_system(yaml)
     with pytest.raises(GenerateError) as e:
-        generate(link(spec), out, spec=spec)
+        generate(link(spec), out)
     return str(e.value).splitlines()
 
 
@@ -66,7 +66,7 @@ def check_headers(files: dict[str, bytes]) -> None:
 
 def test_generate_pingpong(tmp_path: Path) -> None:
     spec = load_system(EXAMPLES / "pingpong" / "system.yaml")
-    written = generate(link(spec), tmp_path / "out", spec=spec)
+    written = generate(link(spec), tmp_path / "out")
     files = tree(tmp_path / "out")
     assert [p.relative_to(tmp_path / "out").as_posix() for p in written] == sorted(files) == [
         "c/pingpong_map.h",
@@ -105,7 +105,7 @@ def _audio_fir_with_stub(tmp_path: Path) -> Path:
 def test_generate_audio_fir_with_stub_module(tmp_path: Path) -> None:
     yaml = _audio_fir_with_stub(tmp_path)
     spec = load_system(yaml)
-    generate(link(spec), tmp_path / "out", spec=spec)
+    generate(link(spec), tmp_path / "out")
     files = tree(tmp_path / "out")
     assert sorted(files) == [
         "audio_fir.core", "audio_fir.map.json", "c/audio_fir_map.h", "rtl/audio_fir_top.v",
@@ -115,14 +115,14 @@ def test_generate_audio_fir_with_stub_module(tmp_path: Path) -> None:
 
 def test_generate_audio_fir_example(tmp_path: Path) -> None:
     spec = load_system(EXAMPLES / "audio_fir" / "system.yaml")
-    generate(link(spec), tmp_path / "out", spec=spec)
+    generate(link(spec), tmp_path / "out")
     assert (tmp_path / "out" / "rtl" / "fir_wrapper.v").exists()
 
 
 def test_software_only_system_gets_map_and_header(tmp_path: Path) -> None:
     spec = parse_system("system: sw\ncomponents:\n  a: {kind: c, exports: {f: '(x: i64) -> f64'}}\n"
                         "  b: {kind: python, imports: [a.f]}\n", file="sw.yaml", base_dir=tmp_path)
-    assert sorted(generate_files(link(spec), spec=spec)) == [
+    assert sorted(generate_files(link(spec))) == [
         "c/a_pp.c", "c/a_pp.h", "c/a_skeleton.c.in",    # the c component (pushpush.codegen.c)
         "c/pp_platform.h", "c/pp_platform_baremetal.c", "c/pp_platform_linux.c",
         "c/pp_platform_simboard.c", "c/pp_runtime.c", "c/pp_runtime.h", "c/sw_map.h", "sw.map.json"]
@@ -133,10 +133,10 @@ def test_software_only_system_gets_map_and_header(tmp_path: Path) -> None:
 
 def test_deterministic(tmp_path: Path) -> None:
     spec = load_system(EXAMPLES / "pingpong" / "system.yaml")
-    generate(link(spec), tmp_path / "a", spec=spec)
+    generate(link(spec), tmp_path / "a")
     # a second, independent load and a different, deeper output folder
     spec2 = load_system(EXAMPLES / "pingpong" / "system.yaml")
-    generate(link(spec2), tmp_path / "x" / "y" / "b", spec=spec2)
+    generate(link(spec2), tmp_path / "x" / "y" / "b")
     a, b = tree(tmp_path / "a"), tree(tmp_path / "x" / "y" / "b")
     assert a == b
     # and the output does not depend on the current directory
@@ -144,7 +144,7 @@ def test_deterministic(tmp_path: Path) -> None:
     try:
         os.chdir(tmp_path)
         spec3 = load_system(os.path.relpath(EXAMPLES / "pingpong" / "system.yaml", tmp_path))
-        generate(link(spec3), "c", spec=spec3)
+        generate(link(spec3), "c")
     finally:
         os.chdir(cwd)
     assert tree(tmp_path / "c") == a
@@ -152,9 +152,9 @@ def test_deterministic(tmp_path: Path) -> None:
 
 def test_regenerate_overwrites_identically(tmp_path: Path) -> None:
     spec = load_system(TINY / "system.yaml")
-    generate(link(spec), tmp_path / "o", spec=spec)
+    generate(link(spec), tmp_path / "o")
     first = tree(tmp_path / "o")
-    generate(link(spec), tmp_path / "o", spec=spec)
+    generate(link(spec), tmp_path / "o")
     assert tree(tmp_path / "o") == first
 
 
@@ -244,7 +244,7 @@ def test_non_ansi_and_parameterised_ports_are_read(tmp_path: Path) -> None:
         "assign add_ready = 1'b1;\nassign add_result_valid = add_valid;\nassign add_result = add_x;\n"
         "endmodule\n`default_nettype wire\n")
     spec = load_system(d / "system.yaml")
-    assert "rtl/acc_wrapper.v" in generate_files(link(spec), spec=spec)
+    assert "rtl/acc_wrapper.v" in generate_files(link(spec))
 
 
 def test_syntax_error_is_reported_with_position(tmp_path: Path) -> None:
@@ -272,7 +272,7 @@ def test_stub_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # the stub satisfies the port check
     shutil.copy(stub, d / "rtl" / "tiny_acc.v")
     spec = load_system(d / "system.yaml")
-    generate_files(link(spec), spec=spec)
+    generate_files(link(spec))
 
 
 def test_stub_unknown_component(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -344,32 +344,23 @@ def test_c_header_content() -> None:
 
 def test_identical_sources_match(tmp_path: Path) -> None:
     spec = load_system(TINY / "system.yaml")
-    generate(link(spec), tmp_path / "o", spec=spec)
+    generate(link(spec), tmp_path / "o")
     assert filecmp.cmp(tmp_path / "o" / "src" / "acc" / "tiny_acc.v", TINY / "rtl" / "tiny_acc.v",
                        shallow=False)
 
 
-def test_source_entry_positions_are_used_when_the_spec_has_them(tmp_path: Path) -> None:
-    """If the spec records where each 'sources' entry is (ComponentSpec.source_locs), a missing
-    file is reported there rather than at the component."""
-    from dataclasses import dataclass
-
-    from pushpush.errors import Location
-
+def test_source_entry_positions_come_from_the_linked_model(tmp_path: Path) -> None:
+    """The linked model carries where each 'sources' entry is written, so a missing file is
+    reported at its own entry, and with an interconnect override at the same place."""
     d = copy_tiny(tmp_path)
     (d / "rtl" / "tiny_acc.v").unlink()
-    spec = load_system(d / "system.yaml")
-
-    @dataclass
-    class WithLocs:
-        loc: Location
-        source_locs: tuple[Location, ...]
-
-    class Spec:
-        def component(self, name: str) -> WithLocs:
-            return WithLocs(spec.component(name).loc, (Location("system.yaml", 10, 15),))
-
-    with pytest.raises(GenerateError) as e:
-        generate(link(spec), tmp_path / "out", spec=Spec())
-    assert str(e.value).startswith("system.yaml:10:15: source 'rtl/tiny_acc.v' of component 'acc' "
-                                   "does not exist")
+    text = (d / "system.yaml").read_text().splitlines()
+    line = next(i for i, t in enumerate(text, 1) if "tiny_acc.v" in t)
+    col = text[line - 1].index("rtl/tiny_acc.v") + 1
+    linked = link(load_system(d / "system.yaml"))
+    for model in (linked, linked.with_interconnect(topology="shared")):
+        with pytest.raises(GenerateError) as e:
+            generate(model, tmp_path / "out")
+        assert str(e.value).startswith(f"{d / 'system.yaml'}:{line}:{col}: source 'rtl/tiny_acc.v' "
+                                       "of component 'acc' does not exist")
+    assert not (tmp_path / "out").exists()

@@ -248,7 +248,7 @@ if cocotb is not None:
 
         # 4. a one-way call (trigger bit 0 set): the callee runs, nothing is written back
         imp = linked.component("host").import_("callee.f")
-        await arm.write_words(imp.cep_address, [0x55, imp.rep_address | 1])
+        await arm.write_words(imp.cep_address, [0x55, arm.next_trigger(imp.cep_trigger_address, imp.rep_address, oneway=True)])
         for _ in range(30):
             await RisingEdge(dut.clk)
         assert arm.ocm_word(imp.rep_trigger_address) == 0, "a one-way call was answered"

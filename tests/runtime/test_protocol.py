@@ -10,6 +10,7 @@ import pytest
 
 from pushpush.errors import PushPushError
 from pushpush.protocol import (
+    ECHO_BIT,
     ERROR_BIT,
     STATUS_OK,
     Allocation,
@@ -62,8 +63,26 @@ def test_make_trigger_rejects(rep: int, one_way: bool, msg: str) -> None:
 def test_parse_trigger_rejects() -> None:
     with pytest.raises(ValueError, match="idle"):
         parse_trigger(0)
-    with pytest.raises(ValueError, match="misaligned"):
-        parse_trigger(0x4000_0012)
+    with pytest.raises(ValueError, match="no rep address"):
+        parse_trigger(0x2)  # a sequence bit alone: two-way, but nowhere to reply
+
+
+def test_trigger_sequence_bit() -> None:
+    assert parse_trigger(0x4000_0012) == Trigger(0x4000_0010, False, 1)
+    assert parse_trigger(0x4000_0013) == Trigger(0x4000_0010, True, 1)
+    assert make_trigger(0x4000_0010, seq=1) == 0x4000_0012
+    assert make_trigger(0x4000_0010, seq=2) == 0x4000_0010  # only the low bit counts
+
+
+def test_status_echo() -> None:
+    ft = parse_signature("(x: i32) -> i32")
+    assert encode_return(ft, 5, seq=1) == [5, STATUS_OK | ECHO_BIT]
+    assert encode_error(ft, ErrorCode.CALLEE_RAISED, seq=1) == [0, 0xC000_0001]
+    r = decode_return(ft, [0, 0xC000_0001])
+    assert (r.status, r.echo, r.ok) == (ErrorCode.CALLEE_RAISED, 1, False)
+    r = decode_return(ft, [7, 0x4000_0001])
+    assert (r.status, r.echo, r.ok, r.value) == (STATUS_OK, 1, True, 7)
+    assert describe_status(0x4000_0001) == "ok"
 
 
 # ---------------------------------------------------------------------------- calls

@@ -1,0 +1,278 @@
+"""The structure of ``system.yaml``, declared once.
+
+Every key the loader (:mod:`pushpush.spec`) accepts, with its value's shape (type, choices,
+minimum, pattern), whether it is required, which component kinds may have it, and a
+one-line description. The loader takes its key lists and choices from here
+(:data:`TOP_KEYS`, :data:`COMPONENT_KEYS`, :data:`KINDS`, ...), and
+:mod:`pushpush.schema` turns the same tree into the JSON Schema that editors use
+(``pushpush schema``), so the two cannot drift apart.
+
+The tree: a :class:`Record` (a mapping with fixed keys, each a :class:`Field`) for the
+document, ``interconnect``, each region, each component, an export in mapping form and
+``abe``; :class:`MapOf` for mappings with free keys (``components``, ``exports``, the
+mapping form of ``imports``); :class:`ListOf`, :class:`Str`, :class:`Int`, :class:`Num`,
+:class:`Choice` and :class:`Signature` for values; :class:`AnyOf` where several forms are
+allowed. Rules that need more than one value (imports name exports, windows do not
+overlap, signatures agree, ...) live in the loader and the linker only.
+
+>>> [f.name for f in SYSTEM.fields][:3]
+['system', 'board', 'clock_mhz']
+>>> COMPONENT.field("abe").kinds
+('rtl',)
+"""
+
+from __future__ import annotations
+
+import keyword
+from dataclasses import dataclass, field
+from typing import Any, Optional, Union
+
+__all__ = [
+    "KINDS", "SOFTWARE_KINDS", "BOARDS", "TOPOLOGIES", "DATA_WIDTHS", "ARBITRATIONS",
+    "GP0_RANGE", "MIN_WINDOW", "DEFAULT_DYNAMIC_SLOTS", "DEFAULT_RUNTIME_WORDS", "MAX_BURST",
+    "CLOCK_MHZ_MAX", "MAX_DYNAMIC_SLOTS", "MAX_RUNTIME_WORDS", "MAX_WINDOW", "IDENT", "VERILOG_IDENT", "IMPORT_TARGET",
+    "VERILOG_KEYWORDS", "C_KEYWORDS", "RESERVED",
+    "Value", "Str", "Int", "Num", "Choice", "Signature", "ListOf", "MapOf", "AnyOf", "Record",
+    "Field", "SYSTEM", "INTERCONNECT", "REGION", "REGIONS", "COMPONENT", "EXPORT", "ABE",
+    "TOP_KEYS", "INTERCONNECT_KEYS", "REGION_NAMES", "REGION_KEYS", "COMPONENT_KEYS",
+    "RTL_ONLY", "SOFTWARE_ONLY", "EXPORT_KEYS", "ABE_KEYS",
+]
+
+# --------------------------------------------------------------------------- constants
+
+KINDS = ("rtl", "python", "c")
+SOFTWARE_KINDS = ("python", "c")
+BOARDS = ("pynq-z1", "none")
+TOPOLOGIES = ("crossbar", "shared")
+DATA_WIDTHS = (32, 64)
+ARBITRATIONS = ("round_robin", "fair")
+#: The Zynq-7000 M_AXI_GP0 address range (inclusive start, exclusive end).
+GP0_RANGE = (0x4000_0000, 0x8000_0000)
+MIN_WINDOW = 4096
+DEFAULT_DYNAMIC_SLOTS = 1
+DEFAULT_RUNTIME_WORDS = 256
+#: AXI4 INCR bursts have at most 256 beats.
+MAX_BURST = 256
+#: clock_mhz lies in (0, CLOCK_MHZ_MAX].
+CLOCK_MHZ_MAX = 1000
+#: What one window can hold: dynamic slots per export, run-time words, window bytes (the
+#: whole GP0 range is 1 GiB; no window comes near these, they stop runaway values early).
+MAX_DYNAMIC_SLOTS = 1024
+MAX_RUNTIME_WORDS = 1 << 16
+MAX_WINDOW = 1 << 28
+
+#: Regular expressions (unanchored) of names: Verilog/C/Python identifiers, Verilog module
+#: names, and ``component.function`` import targets.
+IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+VERILOG_IDENT = r"[A-Za-z_][A-Za-z0-9_$]*"
+IMPORT_TARGET = r"([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)"
+
+#: Names become Verilog ports, C identifiers and Python attributes, so none of these.
+VERILOG_KEYWORDS = frozenset(
+    """always and assign automatic begin buf bufif0 bufif1 case casex casez cell cmos config
+    deassign default defparam design disable edge else end endcase endconfig endfunction
+    endgenerate endmodule endprimitive endspecify endtable endtask event for force forever fork
+    function generate genvar highz0 highz1 if ifnone incdir include initial inout input instance
+    integer join large liblist library localparam macromodule medium module nand negedge nmos nor
+    noshowcancelled not notif0 notif1 or output parameter pmos posedge primitive pull0 pull1
+    pulldown pullup pulsestyle_onevent pulsestyle_ondetect rcmos real realtime reg release repeat
+    rnmos rpmos rtran rtranif0 rtranif1 scalared showcancelled signed small specify specparam
+    strong0 strong1 supply0 supply1 table task time tran tranif0 tranif1 tri tri0 tri1 triand
+    trior trireg unsigned use uwire vectored wait wand weak0 weak1 while wire wor xnor xor
+    logic bit byte int""".split()
+)
+C_KEYWORDS = frozenset(
+    """auto break case char const continue default do double else enum extern float for goto if
+    inline int long register restrict return short signed sizeof static struct switch typedef
+    union unsigned void volatile while""".split()
+)
+RESERVED = VERILOG_KEYWORDS | C_KEYWORDS | frozenset(keyword.kwlist)
+
+
+# --------------------------------------------------------------------------- value shapes
+
+
+@dataclass(frozen=True)
+class Str:
+    """A non-empty string, optionally matching ``pattern`` (unanchored; the whole string
+    must match) and not one of ``reserved``."""
+
+    pattern: Optional[str] = None
+    reserved: frozenset[str] = frozenset()
+    #: Name under the schema's ``$defs`` (None: inlined).
+    ref: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Int:
+    """An integer (YAML ``4096``/``0x1000``, or a string such as ``"0x1000"``)."""
+
+    minimum: Optional[int] = None
+    maximum: Optional[int] = None
+    multiple_of: Optional[int] = None
+    power_of_two: bool = False
+
+
+@dataclass(frozen=True)
+class Num:
+    """A number (integer or decimal) with ``exclusive_minimum < value <= maximum``."""
+
+    exclusive_minimum: Optional[float] = None
+    maximum: Optional[float] = None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One of ``choices``; ``null_is`` (if set) is what an empty value means."""
+
+    choices: tuple[Any, ...]
+    null_is: Optional[Any] = None
+
+
+@dataclass(frozen=True)
+class Signature:
+    """A function signature string such as ``"(x: i32) -> i32"`` (see :mod:`pushpush.types`)."""
+
+
+@dataclass(frozen=True)
+class ListOf:
+    item: "Value"
+    min_items: int = 0
+    nullable: bool = False
+
+
+@dataclass(frozen=True)
+class MapOf:
+    """A mapping with free keys (each matching ``key``) to values of one shape."""
+
+    key: Str
+    value: "Value"
+    min_items: int = 0
+    nullable: bool = False
+    #: What one entry is called (the schema's key description).
+    entry: str = "entry"
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    options: tuple["Value", ...]
+    nullable: bool = False
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    value: "Value"
+    description: str
+    required: bool = False
+    #: The component kinds that may have this key (None: all).
+    kinds: Optional[tuple[str, ...]] = None
+    #: The component kinds that must have it.
+    required_for: tuple[str, ...] = ()
+    default: Any = None
+
+
+@dataclass(frozen=True)
+class Record:
+    """A mapping with the keys ``fields`` and no others."""
+
+    name: str
+    description: str
+    fields: tuple[Field, ...]
+    #: Name under the schema's ``$defs`` (None: inlined).
+    ref: Optional[str] = None
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fields)
+
+    def field(self, name: str) -> Field:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+
+Value = Union[Str, Int, Num, Choice, Signature, ListOf, MapOf, AnyOf, Record]
+
+# --------------------------------------------------------------------------- the tree
+
+_NAME = Str(IDENT, RESERVED, ref="name")
+
+INTERCONNECT = Record("interconnect", "How the components' AXI ports are connected.", (
+    Field("topology", Choice(TOPOLOGIES), "crossbar: one path per master; shared: one bus, arbitrated.",
+          default=TOPOLOGIES[0]),
+    Field("data_width", Choice(DATA_WIDTHS), "AXI data width in bits.", default=DATA_WIDTHS[0]),
+    Field("arbitration", Choice(ARBITRATIONS), "How masters share a slave.", default=ARBITRATIONS[0]),
+))
+
+REGION = Record("region", "An address range: [base, base + size), multiples of 4096 bytes.", (
+    Field("base", Int(minimum=0, multiple_of=MIN_WINDOW), "First byte address (a multiple of 0x1000)."),
+    Field("size", Int(minimum=MIN_WINDOW, multiple_of=MIN_WINDOW), "Size in bytes (a multiple of 0x1000)."),
+), ref="region")
+
+REGIONS = Record("regions", "Where the linker places the components' endpoint windows.", (
+    Field("pl", REGION, "Windows of rtl components; must lie inside Zynq GP0 "
+                        "(0x40000000-0x7FFFFFFF). Default: base 0x43C00000, size 0x400000."),
+    Field("ps", REGION, "Windows of python and c components (the ARM's memory). "
+                        "Default: base 0xFFFC0000, size 0x10000."),
+))
+
+EXPORT = Record("export", "An exported function with options.", (
+    Field("signature", Signature(), "The function's signature, e.g. \"(x: i32) -> i32\".", required=True),
+    Field("dynamic_slots", Int(minimum=0, maximum=MAX_DYNAMIC_SLOTS), "Call-endpoint slots for callers known only at run time.",
+          default=DEFAULT_DYNAMIC_SLOTS),
+), ref="export")
+
+ABE = Record("abe", "AXI burst equalizer settings of an rtl component's master port.", (
+    Field("nominal_burst", Int(minimum=1, maximum=MAX_BURST), "Burst length in beats (1-256).",
+          required=True),
+    Field("max_outstanding", Int(minimum=1), "Outstanding bursts at most.", required=True),
+))
+
+_RTL = ("rtl",)
+
+COMPONENT = Record("component", "One component: a Verilog module (rtl) or software on the ARM "
+                                "(python, c).", (
+    Field("kind", Choice(KINDS), "rtl (Verilog), python or c.", required=True),
+    Field("module", Str(VERILOG_IDENT, VERILOG_KEYWORDS), "The Verilog module's name.",
+          kinds=_RTL, required_for=_RTL),
+    Field("sources", ListOf(Str(), min_items=1), "The Verilog files defining the module, relative to "
+                                                 "this file.", kinds=_RTL, required_for=_RTL),
+    Field("exports", MapOf(_NAME, AnyOf((Signature(), EXPORT)), nullable=True, entry="function"),
+          "The functions other components may call: name: \"(x: i32) -> i32\"."),
+    Field("imports", AnyOf((ListOf(Str(IMPORT_TARGET)),
+                            MapOf(Str(IMPORT_TARGET), Signature(), entry="import")), nullable=True),
+          "The functions this component calls: [component.function], or "
+          "{component.function: expected signature}."),
+    Field("window", Int(minimum=MIN_WINDOW, maximum=MAX_WINDOW, power_of_two=True),
+          "Endpoint window size in bytes, a power of two of at least 0x1000 (default: the linker's)."),
+    Field("abe", ABE, "AXI burst equalizer settings.", kinds=_RTL),
+    Field("runtime_words", Int(minimum=0, maximum=MAX_RUNTIME_WORDS), "Free words at the end of the window for run-time callers.",
+          kinds=SOFTWARE_KINDS, default=DEFAULT_RUNTIME_WORDS),
+), ref="component")
+
+SYSTEM = Record("system", "A pushpush system description (system.yaml).", (
+    Field("system", _NAME, "The system's name (letters, digits, '_').", required=True),
+    Field("board", Choice(BOARDS, null_is="none"), "The board a bitstream is built for; none for "
+                                                   "simulation only.", default=BOARDS[0]),
+    Field("clock_mhz", Num(exclusive_minimum=0, maximum=CLOCK_MHZ_MAX), "The PL clock in MHz.",
+          default=100),
+    Field("interconnect", INTERCONNECT, INTERCONNECT.description),
+    Field("regions", REGIONS, REGIONS.description),
+    Field("components", MapOf(_NAME, COMPONENT, min_items=1, entry="component"),
+          "The components, by name.", required=True),
+))
+
+# --------------------------------------------------------------------------- key lists
+
+TOP_KEYS = SYSTEM.keys
+INTERCONNECT_KEYS = INTERCONNECT.keys
+REGION_NAMES = REGIONS.keys
+REGION_KEYS = REGION.keys
+COMPONENT_KEYS = COMPONENT.keys
+#: Keys only rtl components may have, and keys only software components may have.
+RTL_ONLY = tuple(f.name for f in COMPONENT.fields if f.kinds == _RTL)
+SOFTWARE_ONLY = tuple(f.name for f in COMPONENT.fields if f.kinds == SOFTWARE_KINDS)
+EXPORT_KEYS = EXPORT.keys
+ABE_KEYS = ABE.keys
