@@ -65,6 +65,7 @@ _C1 = Command(
                 "  <system>.core         FuseSoC core (targets lint, sim, synth, pynq_z1)\n"
                 "  <system>.map.json     system map\n"
                 "  c/<system>_map.h      C header: windows, slots, triggers, argument layouts\n"
+                "  c/pp_*, c/<comp>_pp.*  C runtime, proxies and stubs of c components (docs/c.md)\n"
                 "  rtl/*.v               component wrappers and the system top\n"
                 "  src/<component>/*.v   copies of the components' sources\n"
                 "  vivado/<system>_bd.tcl  PYNQ-Z1 block design\n"

@@ -5,6 +5,8 @@ Output folder layout (``<out>``, for system ``<sys>``)::
     <sys>.core                  FuseSoC CAPI2 core (targets lint, sim, synth, pynq_z1)
     <sys>.map.json              the system map (pushpush.sysmap)
     c/<sys>_map.h               C99 header: windows, slots, triggers, argument layouts
+    c/pp_*.h, c/pp_*.c          the C runtime and its platform layers (only with c components)
+    c/<comp>_pp.h, _pp.c        per c component: proxies, call helpers, serve registration
     rtl/<comp>_wrapper.v        one wrapper per rtl component     (pushpush.codegen.rtl)
     rtl/<sys>_top.v             the system top
     src/<comp>/<file>.v         copies of the rtl components' sources (the YAML's 'sources')
@@ -35,6 +37,7 @@ from pushpush.link import LinkedSystem
 from pushpush.sysmap import to_json
 
 from . import rtl as _rtl
+from .c import render_c
 from .chdr import header_path, render_c_header
 from .fusesoc import core_path, render_system_core, system_vlnv, user_source_copies
 from .portcheck import check_sources_exist, inspect_component
@@ -98,6 +101,7 @@ def generate_files(linked: LinkedSystem, check_ports: bool = True) -> dict[str, 
     files.update(rtl_files)
     files[map_path(linked)] = to_json(linked)
     files[header_path(linked)] = render_c_header(linked)
+    files.update(render_c(linked))  # c components: runtime, proxies, stubs (codegen.c)
     if rtl_files:
         copies = user_source_copies(linked)
         for dest, src in copies.items():

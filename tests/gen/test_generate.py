@@ -122,7 +122,10 @@ def test_generate_audio_fir_example(tmp_path: Path) -> None:
 def test_software_only_system_gets_map_and_header(tmp_path: Path) -> None:
     spec = parse_system("system: sw\ncomponents:\n  a: {kind: c, exports: {f: '(x: i64) -> f64'}}\n"
                         "  b: {kind: python, imports: [a.f]}\n", file="sw.yaml", base_dir=tmp_path)
-    assert sorted(generate_files(link(spec))) == ["c/sw_map.h", "sw.map.json"]
+    assert sorted(generate_files(link(spec))) == [
+        "c/a_pp.c", "c/a_pp.h", "c/a_skeleton.c.in",    # the c component (pushpush.codegen.c)
+        "c/pp_platform.h", "c/pp_platform_baremetal.c", "c/pp_platform_linux.c",
+        "c/pp_platform_simboard.c", "c/pp_runtime.c", "c/pp_runtime.h", "c/sw_map.h", "sw.map.json"]
 
 
 # --------------------------------------------------------------------------- determinism

@@ -1,0 +1,185 @@
+"""C programs attached to the simulated board (the ``pp_platform_simboard.c`` layer).
+
+A ``kind: c`` component runs as a separate process next to the Python process that holds
+the simulated board (:class:`~pushpush.pynq.simdevice.SimDevice`). It needs what the ARM
+has on the board:
+
+* **its window**: the ``ps`` region (the on-chip memory holding the software windows) is the
+  board's shared-memory file, which the C program maps (``PUSHPUSH_SIMBOARD_PS``, at
+  ``PUSHPUSH_SIMBOARD_PS_BASE``, ``PUSHPUSH_SIMBOARD_PS_SIZE`` bytes): polling its window
+  and writing into another software window (a Python or C callee) are memory accesses;
+* **GP0**: a write into the PL (a call of a Verilog function, or a reply to one) is one
+  request on a Unix socket (``PUSHPUSH_SIMBOARD_SOCK``) served here: the bytes go to
+  ``device.write_registers``, i.e. one AXI burst on the top's ``s_axi`` through the
+  simulator bridge, and the AXI response comes back.
+
+Framing (little-endian): request ``<III`` (op, address, nwords) + nwords words; reply
+``<IIQ`` (status, 0, value). op 1 WRITE: status = AXI response (0 OKAY, 2 SLVERR, 3 DECERR,
+0xFF the simulated board failed); op 2 CYCLE: value = the simulated clock cycle.
+
+Example::
+
+    import pushpush.pynq as ppq
+    from pushpush.pynq.cattach import CAttach
+    ol = ppq.load("system.yaml")
+    with CAttach(ol.device) as att:
+        proc = att.popen(["./my_c_program"])     # environment set for pp_simboard_attach
+        ...
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from pushpush.protocol import BusWriteError
+
+__all__ = ["CAttach", "OP_WRITE", "OP_CYCLE", "REQUEST", "REPLY"]
+
+log = logging.getLogger("pushpush.pynq")
+
+OP_WRITE, OP_CYCLE = 1, 2
+REQUEST = struct.Struct("<III")
+REPLY = struct.Struct("<IIQ")
+_MAX_WORDS = 4096
+
+
+class CAttach:
+    """Serve the GP0 socket of C programs attached to ``device`` (a simulated board with a
+    loaded overlay). :meth:`env` gives the variables ``pp_simboard_attach`` reads;
+    :meth:`popen`/:meth:`run` start a program with them. :meth:`close` (or ``with``) stops
+    serving and removes the socket."""
+
+    def __init__(self, device: Any) -> None:
+        if not hasattr(device, "ps_mem") or not hasattr(device, "write_registers"):
+            raise TypeError("CAttach needs the simulated board's device (pushpush.pynq.SimDevice); "
+                            "on a PYNQ-Z1 C programs use the Linux layer (/dev/mem) directly")
+        self.device = device
+        self.dir = Path(tempfile.mkdtemp(prefix="pushpush-c-"))
+        self.path = str(self.dir / "gp0.sock")
+        self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._listener.bind(self.path)
+        self._listener.listen(16)
+        self._closed = False
+        self._conns: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._accept, name="pushpush-cattach", daemon=True)
+        self._thread.start()
+
+    def env(self) -> dict[str, str]:
+        """The environment of an attached C program (added to ``os.environ``)."""
+        mem = self.device.ps_mem
+        return {"PUSHPUSH_SIMBOARD_PS": mem.path,
+                "PUSHPUSH_SIMBOARD_PS_BASE": f"0x{self.device.ps_base:08X}",
+                "PUSHPUSH_SIMBOARD_PS_SIZE": f"0x{self.device.ps_size:X}",
+                "PUSHPUSH_SIMBOARD_SOCK": self.path}
+
+    def _full_env(self, extra: Optional[dict[str, str]]) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(self.env())
+        env.update(extra or {})
+        return env
+
+    def popen(self, argv: Sequence[str], env: Optional[dict[str, str]] = None,
+              **kwargs: Any) -> "subprocess.Popen[str]":
+        kwargs.setdefault("stdout", subprocess.PIPE)
+        kwargs.setdefault("stderr", subprocess.PIPE)
+        kwargs.setdefault("text", True)
+        return subprocess.Popen(list(argv), env=self._full_env(env), **kwargs)
+
+    def run(self, argv: Sequence[str], timeout: float, env: Optional[dict[str, str]] = None,
+            **kwargs: Any) -> "subprocess.CompletedProcess[str]":
+        """Run a program to its end (``subprocess.TimeoutExpired`` after ``timeout`` s)."""
+        return subprocess.run(list(argv), env=self._full_env(env), capture_output=True, text=True,
+                              timeout=timeout, **kwargs)
+
+    # ------------------------------------------------------------------ serving
+
+    def _accept(self) -> None:
+        while not self._closed:
+            try:
+                conn, _ = self._listener.accept()
+            except OSError:
+                return
+            with self._lock:
+                self._conns.append(conn)
+            threading.Thread(target=self._serve, args=(conn,), name="pushpush-cattach-conn",
+                             daemon=True).start()
+
+    @staticmethod
+    def _recv(conn: socket.socket, n: int) -> Optional[bytes]:
+        buf = bytearray()
+        while len(buf) < n:
+            chunk = conn.recv(n - len(buf))
+            if not chunk:
+                return None
+            buf += chunk
+        return bytes(buf)
+
+    def _serve(self, conn: socket.socket) -> None:
+        try:
+            while True:
+                head = self._recv(conn, REQUEST.size)
+                if head is None:
+                    return
+                op, address, nwords = REQUEST.unpack(head)
+                if nwords > _MAX_WORDS:
+                    log.error("attached C program: request of %d words refused", nwords)
+                    return
+                payload = self._recv(conn, 4 * nwords) if nwords else b""
+                if payload is None:
+                    return
+                status, value = self._handle(op, address, payload)
+                conn.sendall(REPLY.pack(status, 0, value))
+        except OSError:
+            return
+        finally:
+            conn.close()
+
+    def _handle(self, op: int, address: int, payload: bytes) -> tuple[int, int]:
+        try:
+            if op == OP_WRITE:
+                try:
+                    self.device.write_registers(address, payload)
+                except BusWriteError as e:
+                    return (2 if e.resp == "SLVERR" else 3), 0
+                return 0, 0
+            if op == OP_CYCLE:
+                return 0, int(self.device.bridge.info()["cycle"])
+            log.error("attached C program: unknown request %d", op)
+            return 0xFF, 0
+        except Exception as e:  # the simulated board failed or stopped
+            log.error("attached C program: %s", str(e).splitlines()[0] if str(e) else type(e).__name__)
+            return 0xFF, 0
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self._listener.close()
+        with self._lock:
+            for c in self._conns:
+                try:
+                    c.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+        self._thread.join(2.0)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self) -> "CAttach":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
