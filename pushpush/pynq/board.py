@@ -12,9 +12,11 @@ component of a loaded overlay:
   words are stored through the MMIO's numpy ``array`` view: the argument words as one
   slice assignment, then the trigger word last (one store each; ``MMIO.write`` costs about
   30 us per call on a PYNQ-Z1, far too slow for a call path). On the simulated board
-  (``REGISTER_RW``) the whole burst is one ``MMIO.write(offset, bytes)``, which PYNQ hands to
-  the device as one ``write_registers`` call: one AXI burst, whose SLVERR/DECERR response
-  raises :class:`~pushpush.protocol.BusWriteError` (a busy slot is retried by the runtime).
+  (``REGISTER_RW``) the whole payload is one ``MMIO.write(offset, bytes)``, which PYNQ hands
+  to the device as one ``write_registers`` call; the simulated device delivers it word by
+  word, as the board's stores arrive (:mod:`pushpush.pynq.simdevice`), and an SLVERR/DECERR
+  response raises :class:`~pushpush.protocol.BusWriteError` (a busy slot is retried by the
+  runtime).
   Writes into the ``ps`` region (a software callee on the ARM) are stores into the mapped
   on-chip memory.
 * before anything is mapped, the SLCR's ``OCM_CFG`` is read (:func:`check_ocm_mapping`):

@@ -12,9 +12,14 @@ It has PYNQ's ``REGISTER_RW`` capability, so every MMIO access of PYNQ (``MMIO.r
 ``MMIO.write``, the ``array`` view, register maps, ``Clocks``) arrives here, a bytes write as
 one call:
 
-* PL addresses go over the bridge to the simulator (one ``write_registers`` = one AXI burst
-  on the top's ``s_axi``; an SLVERR/DECERR response raises
-  :class:`~pushpush.protocol.BusWriteError`, where the board would take a bus fault);
+* PL addresses go over the bridge to the simulator as the board's ARM delivers them: each
+  32-bit word its own single-beat AXI write on the top's ``s_axi``, in order, so a call's
+  trigger word (the last word the runtime writes) arrives last, after every argument word
+  was accepted (``pl_writes="words"``, the default). ``PUSHPUSH_SIM_PL_WRITES=burst`` (or
+  ``device.pl_writes = "burst"``) sends each ``write_registers`` as one AXI burst instead,
+  as a DMA-capable master would. An SLVERR/DECERR response raises
+  :class:`~pushpush.protocol.BusWriteError` for the word that got it (the words before it
+  were written), where the board would take a bus fault;
 * the ``ps`` region (the on-chip memory holding the software windows) and the DDR area of
   ``pynq.allocate`` are shared memory, read and written in place (``mmap`` gives numpy
   views of them, as ``/dev/mem`` does on the board);
@@ -45,13 +50,15 @@ from pushpush.protocol import BusWriteError
 from .bridge import SharedMemory, SimBridge, SimConfig, SimulatorError
 from .simbit import read_manifest
 
-__all__ = ["SimDevice", "sim_wanted", "SLCR_BASE", "DDR_BASE", "DDR_SIZE"]
+__all__ = ["SimDevice", "sim_wanted", "SLCR_BASE", "DDR_BASE", "DDR_SIZE", "PL_WRITE_MODES"]
 
 SLCR_BASE = 0xF8000000
 SLCR_SIZE = 0x1000
 #: Where ``pynq.allocate`` buffers of the simulated board live (physical addresses).
 DDR_BASE = 0x18000000
 DDR_SIZE = int(os.environ.get("PUSHPUSH_SIM_DDR_BYTES", 64 << 20))
+#: How writes into the PL reach the simulated PL (see the module docstring).
+PL_WRITE_MODES = ("words", "burst")
 #: The ps region when no overlay is loaded (the Zynq's high on-chip memory).
 OCM_BASE, OCM_SIZE = 0xFFFC0000, 0x40000
 
@@ -161,6 +168,11 @@ class SimDevice(Device):
         #: then ``$PUSHPUSH_SIM``, then the simulation bitstream's own choice.
         self.simulator_request: Optional[str] = None
         self._free_seen = False
+        self.pl_writes = os.environ.get("PUSHPUSH_SIM_PL_WRITES", "words")
+        if self.pl_writes not in PL_WRITE_MODES:
+            raise ValueError(f"PUSHPUSH_SIM_PL_WRITES={self.pl_writes!r}: use one of "
+                             f"{', '.join(PL_WRITE_MODES)} (words: 32-bit stores as the board's "
+                             "ARM makes them, the default; burst: one AXI burst per write)")
 
     # ------------------------------------------------------------------ memories
 
@@ -238,7 +250,15 @@ class SimDevice(Device):
             mem, off = hit
             mem[off:off + len(data)] = data
             return
-        status = self._bridge().write(address, data)
+        bridge = self._bridge()
+        if self.pl_writes == "words" and len(data) > 4 and len(data) % 4 == 0:
+            # the board: one 32-bit store per word, in order (the trigger word last)
+            for off in range(0, len(data), 4):
+                status = bridge.write(address + off, data[off:off + 4])
+                if status not in (0, 1):
+                    raise BusWriteError(address + off, 1, "SLVERR" if status == 2 else "DECERR")
+            return
+        status = bridge.write(address, data)
         if status not in (0, 1):
             raise BusWriteError(address, max(1, len(data) // 4), "SLVERR" if status == 2 else "DECERR")
 
