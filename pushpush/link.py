@@ -95,6 +95,10 @@ class SlotKind(str, enum.Enum):
 #: Every slot kind's name, in layout order.
 SLOT_KINDS = tuple(k.value for k in SlotKind)
 
+#: Ports per side of the generated interconnect (``pp_axi_interconnect`` S_COUNT/M_COUNT):
+#: the ARM's port plus one per rtl component on each side.
+MAX_INTERCONNECT_PORTS = 64
+
 
 @dataclass(frozen=True)
 class Slot(WordSpan):
@@ -374,6 +378,7 @@ def link(spec: SystemSpec) -> LinkedSystem:
         for imp in comp.imports:
             importers.setdefault((imp.component, imp.function), []).append(comp.name)
 
+    diags.extend(_check_ports(spec))
     layouts = [_layout(spec, comp, importers) for comp in spec.components]
     for lay in layouts:
         comp = lay.spec
@@ -405,6 +410,22 @@ def link(spec: SystemSpec) -> LinkedSystem:
         interconnect=spec.interconnect, pl=spec.pl, ps=spec.ps, components=components,
         source_file=os.path.basename(spec.file), base_dir=spec.base_dir, loc=spec.loc,
     )
+
+
+def _check_ports(spec: SystemSpec) -> list[Diagnostic]:
+    """The interconnect has one port per rtl component plus the ARM's on each side: the rtl
+    component that would need port MAX_INTERCONNECT_PORTS + 1 is reported."""
+    rtl = [c for c in spec.components if not c.is_software]
+    limit = MAX_INTERCONNECT_PORTS - 1
+    if len(rtl) <= limit:
+        return []
+    first = rtl[limit]
+    return [Diagnostic.at(
+        spec.where(first.loc),
+        f"component '{first.name}' is rtl component {limit + 1} of {len(rtl)}: the interconnect "
+        f"has at most {MAX_INTERCONNECT_PORTS} ports per side (the ARM's and one per rtl "
+        f"component), so a system holds at most {limit} rtl components; merge components into "
+        f"fewer modules (one module may export several functions), or make some python or c")]
 
 
 def _layout(spec: SystemSpec, comp: ComponentSpec,

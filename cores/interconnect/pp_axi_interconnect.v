@@ -40,9 +40,9 @@
 
 module pp_axi_interconnect #
 (
-    // Number of AXI slave ports (masters attached), 1..16
+    // Number of AXI slave ports (masters attached), 1..64
     parameter S_COUNT = 4,
-    // Number of AXI master ports (slaves attached), 1..16
+    // Number of AXI master ports (slaves attached), 1..64
     parameter M_COUNT = 4,
     // Width of the data bus in bits (32 or 64)
     parameter DATA_WIDTH = 32,
@@ -205,8 +205,8 @@ initial begin
         $display("pp_axi_interconnect: M_ID_WIDTH must be S_ID_WIDTH + $clog2(S_COUNT)");
         $finish;
     end
-    if (S_COUNT < 1 || S_COUNT > 16 || M_COUNT < 1 || M_COUNT > 16) begin
-        $display("pp_axi_interconnect: S_COUNT and M_COUNT must be 1..16");
+    if (S_COUNT < 1 || S_COUNT > 64 || M_COUNT < 1 || M_COUNT > 64) begin
+        $display("pp_axi_interconnect: S_COUNT and M_COUNT must be 1..64");
         $finish;
     end
 end

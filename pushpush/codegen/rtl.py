@@ -65,7 +65,7 @@ MAX_WINDOW_BITS = 18
 #: Words of the engine's done-tag FIFO (>= ENGINE_MAX_OUTSTANDING + 1, a power of two).
 TAG_FIFO_BITS = 3
 
-_CORES = ["call_engine", "endpoint_mem", "interconnect", "abe"]
+_CORES = ["call_engine", "endpoint_mem", "req_arbiter", "interconnect", "abe"]
 #: ``interconnect: {arbitration: ...}`` -> pp_axi_interconnect's ARBITRATION parameter.
 _ARBITRATION = {"round_robin": 0, "fair": 1}
 #: Parameter names that would collide with a group's control ports.
@@ -420,7 +420,6 @@ class _Model:
             r["index"] = i
         self.nreq = len(self.reqs)
         self.nw_width = _clog2(max_words + 1)
-        self.tag_width = max(1, _clog2(self.nreq))
         self.tagged = any(r["tagged"] for r in self.reqs)
         for e in self.exports:
             e["req_index"] = next(r["index"] for r in self.reqs if r["kind"] == "result"
@@ -433,12 +432,7 @@ class _Model:
         for c in self.calls:
             c["req_index"] = next(r["index"] for r in self.reqs if r["kind"] == "call"
                                   and r["name"] == c["name"])
-        self.req_addrs = [r["addr"] for r in self.reqs]
-        self.req_nwords = [f"{self.nw_width}'d{r['nwords']}" for r in self.reqs]
         self.req_datas = [_concat(r["data"], self.max_words) for r in self.reqs]
-        self.grant_index = " | ".join(
-            f"({{{self.tag_width}{{pp_grant[{r['index']}]}}}} & {self.tag_width}'d{r['index']})"
-            for r in self.reqs) if self.nreq > 1 else f"{self.tag_width}'d0"
         self.handles = [(f"{e['name']}_handle", e["handle"]) for e in self.exports
                         if e["handle_connected"]]
         conns = []

@@ -545,3 +545,13 @@ def test_interconnect(simulator, params):
 @pytest.mark.parametrize("seed,pause", [(11, 0.3), (12, 0.0), (13, 0.6)])
 def test_interconnect_long(simulator, params, seed, pause):
     run_config(simulator, params, ops=300, seed=seed, pause=pause)
+
+
+#: 32 ports per side (a system of 31 rtl components and the ARM has 32 masters and 32
+#: slaves; pushpush.link allows up to MAX_INTERCONNECT_PORTS), both topologies. Icarus.
+WIDE_SETS = _sets((32, 32, 32, 0), (32, 32, 32, 1))
+
+
+@pytest.mark.parametrize("params", WIDE_SETS, ids=["crossbar32x32", "shared32x32"])
+def test_interconnect_32_ports(params):
+    run_config("icarus", params, ops=4)
