@@ -464,9 +464,6 @@ class _Model:
                 "result_words": result_words,
                 "status": self._trig_value(rep_slot), "parent": parent}
 
-    def port_decls(self) -> list[str]:
-        return [p.declaration() for p in self.ports]
-
 
 def _concat(words: list[str], max_words: int) -> str:
     """``{0, ..., w1, w0}``: words placed low first in a MAX_WORDS*32 vector."""
