@@ -54,6 +54,9 @@ if _pynq is not None:
             return
         linked = from_json(path.read_text(), base_dir=path.parent)
         ps = linked.ps
+        # the windows must be where the design expects them before anything is written there
+        from .board import check_ocm_mapping, read_ocm_cfg
+        check_ocm_mapping(read_ocm_cfg(device), ps.base, ps.size, linked.name)
         try:
             view = device.mmap(ps.base, ps.size)
         except Exception:  # pragma: no cover - a device without the ps region mapped

@@ -53,7 +53,7 @@ def setups(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped
             spec = load_system(str(SYSTEMS[name]))
             linked = link(spec)
             out = tmp_path_factory.mktemp(f"setup-{name}") / "out"
-            result = build(linked, out, "pynq_z1", spec=spec, progress=lambda _m: None, vivado=None)
+            result = build(linked, out, "pynq_z1", progress=lambda _m: None, vivado=None)
             assert result.setup_only, "Vivado is on PATH: this check is for machines without it"
             _SETUPS[name] = (linked, work_root(linked, out, "pynq_z1"))
         linked, root = _SETUPS[name]

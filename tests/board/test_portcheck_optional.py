@@ -41,7 +41,7 @@ def test_with_pyslang_the_port_check_runs(tmp_path: Path) -> None:
     yaml = _tiny_with_wrong_port(tmp_path)
     spec = load_system(str(yaml))
     with pytest.raises(GenerateError, match="add_x.*16 bits wide"):
-        generate(link(spec), tmp_path / "out", spec=spec)
+        generate(link(spec), tmp_path / "out")
     assert not (tmp_path / "out").exists()
 
 
@@ -51,7 +51,7 @@ def test_without_pyslang_generate_works_and_says_so(tmp_path: Path, monkeypatch:
     assert not pyslang_available()
     spec = load_system(str(TINY / "system.yaml"))
     with caplog.at_level(logging.WARNING, logger="pushpush.generate"):
-        written = generate(link(spec), tmp_path / "out", spec=spec)
+        written = generate(link(spec), tmp_path / "out")
     names = {p.relative_to(tmp_path / "out").as_posix() for p in written}
     assert {"rtl/tiny_top.v", "rtl/acc_wrapper.v", "vivado/tiny_bd.tcl", "tiny.core"} <= names
     msgs = [r.getMessage() for r in caplog.records]
@@ -68,7 +68,7 @@ def test_without_pyslang_missing_sources_are_still_errors(tmp_path: Path,
     (tmp_path / "tiny" / "rtl" / "tiny_acc.v").unlink()
     spec = load_system(str(tmp_path / "tiny" / "system.yaml"))
     with pytest.raises(GenerateError, match="source 'rtl/tiny_acc.v' of component 'acc' does not exist"):
-        generate(link(spec), tmp_path / "out", spec=spec)
+        generate(link(spec), tmp_path / "out")
 
 
 def test_cli_prints_the_skipped_check(tmp_path: Path) -> None:
