@@ -11,6 +11,9 @@ Output folder layout (``<out>``, for system ``<sys>``)::
     rtl/<sys>_top.v             the system top
     src/<comp>/<file>.v         copies of the rtl components' sources (the YAML's 'sources')
     vivado/<sys>_bd.tcl         PYNQ-Z1 block design (processing_system7 + the top)
+    .pushpush-generated.json    which system's output the folder holds, and its files: a
+                                folder of another system's output is refused, and files a
+                                regeneration no longer writes are removed
 
 A system without rtl components gets only the map and the C header. Before anything is
 rendered, every rtl component's sources must exist and its module's ports (read with a
@@ -29,6 +32,7 @@ Example::
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Optional
@@ -118,10 +122,50 @@ def generate(linked: LinkedSystem, outdir: str | os.PathLike[str],
     Raises :class:`GenerateError` (and writes nothing) when the system cannot be generated.
     """
     files = generate_files(linked, check_ports=check_ports)
+    out = Path(outdir)
+    previous = _owner_check(linked, out)
+    manifest = {"system": linked.name, "source": linked.source_file, "files": sorted(files)}
     try:
-        return write_tree(files, outdir)
+        written = write_tree({**files, MANIFEST: json.dumps(manifest, indent=1) + "\n"}, out)
     except OSError as e:
         raise GenerateError(f"cannot write into '{outdir}': {e.strerror or e}") from None
+    # files the previous generation of this system wrote that this one does not (a removed
+    # component's wrapper, a renamed source): stale, so removed
+    for rel in sorted(set(previous) - set(files)):
+        stale = out / rel
+        if stale.is_file():
+            stale.unlink()
+    return [p for p in written if p.name != MANIFEST]
+
+
+#: The file in an output folder that says which system's output it holds.
+MANIFEST = ".pushpush-generated.json"
+
+
+def _owner_check(linked: LinkedSystem, out: Path) -> list[str]:
+    """The files the last ``generate`` of this system wrote into ``out``; a
+    :class:`GenerateError` if ``out`` holds another system's output (two systems' files
+    would mix: wrappers, tops and cores of both side by side)."""
+    if not out.is_dir():
+        return []
+    owner: Optional[str] = None
+    previous: list[str] = []
+    mf = out / MANIFEST
+    if mf.is_file():
+        try:
+            data = json.loads(mf.read_text(encoding="utf-8"))
+            owner, previous = str(data["system"]), [str(f) for f in data.get("files", [])]
+        except (ValueError, KeyError, TypeError):
+            owner = None
+    if owner is None:  # output of an older pushpush, or none: the system maps tell
+        maps = sorted(p.name[:-len(".map.json")] for p in out.glob("*.map.json"))
+        owner = next((m for m in maps if m != linked.name), None)
+    if owner is not None and owner != linked.name:
+        raise GenerateError(
+            f"'{out}' holds the generated output of system '{owner}'; generating "
+            f"'{linked.name}' there would mix the two systems' files: choose another output "
+            f"folder (-o build/{linked.name}) or delete '{out}' first")
+    return previous
 
 
 def stub_module_path(linked: LinkedSystem, component: str) -> str:
