@@ -86,7 +86,7 @@ run_main() {
   # Build each example for simulation (first run: a few seconds of compiling), load it
   # through PYNQ on the simulated board and run its application; on a PYNQ-Z1 the same
   # command loads the overlay instead.
-  "$venv/bin/pushpush" run examples/audio_fir examples/pingpong "$@"
+  "$venv/bin/pushpush" run examples/audio_fir examples/pingpong examples/pingpong/c "$@"
 }
 
 run_tests() {
