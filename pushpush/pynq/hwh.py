@@ -45,11 +45,9 @@ from pushpush.codegen.vivado import IO_PLL_MHZ, Fclk, fclk_divisors
 from pushpush.link import LinkedSystem
 
 __all__ = [
-    "PS_INSTANCE",
     "IO_PLL_MHZ",
     "Fclk",
     "fclk_divisors",
-    "hwh_path",
     "module_ref_vlnv",
     "render_hwh",
     "system_top_instance",
@@ -87,11 +85,6 @@ _AXI3 = [
     ("RID", "ID", False), ("RDATA", 32, False), ("RRESP", 2, False), ("RLAST", 1, False),
     ("RVALID", 1, False), ("RREADY", 1, True),
 ]
-
-
-def hwh_path(linked: LinkedSystem) -> str:
-    """``<system>.hwh`` (PYNQ looks for it next to ``<system>.bit``)."""
-    return f"{linked.name}.hwh"
 
 
 def system_top_instance() -> str:

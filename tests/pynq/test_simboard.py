@@ -112,6 +112,23 @@ def test_mmio_and_allocate_through_pynq(hof_ol):
     assert pynq.MMIO(buf.physical_address, 64).read(12) == 3
 
 
+def test_runtime_options_are_not_silently_ignored(hof_ol):
+    rt = hof_ol.runtime()
+    assert hof_ol.runtime(timeout=7.0) is rt and rt.timeout == 7.0   # a plain setting: changes
+    assert hof_ol.runtime(workers=rt.workers) is rt                 # the same option: fine
+    with pytest.raises(ValueError, match="exists already with workers=.*cannot change to workers=1"):
+        hof_ol.runtime(workers=1 if rt.workers != 1 else 2)
+    rt.timeout = 5.0
+
+
+def test_counters_read_over_axi_and_from_runtimes(hof_ol):
+    counters = hof_ol.counters()
+    rtl = [c.name for c in hof_ol.system.linked.components if c.kind == "rtl"]
+    assert set(rtl) <= set(counters)
+    for name in rtl:
+        assert counters[name] == {"collisions": 0, "duplicates": 0, "strays": 0, "write_errors": 0}
+
+
 def test_timeout(hof_ol):
     def slow(x):
         time.sleep(1.5)
