@@ -25,6 +25,7 @@ from .errors import Diagnostic, Location, SpecError, did_you_mean
 from .types import FunctionType, TypeSyntaxError, format_type, parse_signature, structurally_equal
 
 __all__ = [
+    "is_identifier",
     "KINDS",
     "SOFTWARE_KINDS",
     "BOARDS",
@@ -195,6 +196,12 @@ from .spec_fields import VERILOG_KEYWORDS as _VERILOG_KEYWORDS  # noqa: E402
 _IDENT = re.compile(IDENT + r"\Z")
 _VERILOG_IDENT = re.compile(VERILOG_IDENT + r"\Z")
 _IMPORT = re.compile(IMPORT_TARGET + r"\Z")
+
+
+def is_identifier(name: str) -> bool:
+    """A name usable in Verilog, C and Python alike: ``[A-Za-z_][A-Za-z0-9_]*``, no keyword
+    (what ``pushpush init`` accepts as a system name)."""
+    return bool(_IDENT.match(name)) and name not in _RESERVED
 
 
 # --------------------------------------------------------------------------- loading

@@ -32,6 +32,7 @@ ALLOWED: dict[str, set[str]] = {
     "bench": {"build", "codegen", "link", "sysmap", "sim", "runtime", "protocol", "types", "errors",
               "resources"},
     "testing": {"build"},
+    "c": {"codegen", "link", "errors", "resources"},
     "scaffold": {"codegen", "link", "schema", "spec", "errors", "resources"},
     "fusesoc_gen": {"build", "codegen", "link", "errors", "resources"},
     "apps": {"pynq", "link", "resources", "errors"},

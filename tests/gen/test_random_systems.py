@@ -319,8 +319,8 @@ def run_seed(seed: int, tmp_path: Path, simulator: str = "icarus") -> None:
     # the whole generation (port check of the generated modules, map, C header, FuseSoC
     # core, block design) succeeds, and the C header compiles
     from pushpush.codegen.generate import generate
-    from pushpush.spec import load_system
-    written = generate(rs.linked, tmp_path / "full", spec=load_system(sysdir / "system.yaml"))
+    from pushpush.link import load
+    written = generate(load(sysdir / "system.yaml"), tmp_path / "full")
     headers = [p for p in written if p.suffix == ".h"]
     assert headers, f"{where}: no C header generated"
     if shutil.which("gcc"):
