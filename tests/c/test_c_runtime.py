@@ -37,7 +37,7 @@ def test_every_generated_file_compiles_strictly(cdir: Path, tmp_path: Path) -> N
 
 
 def test_in_process(cdir: Path, tmp_path: Path) -> None:
-    exe = compile_c(cdir, [SRC / "cc_inproc.c", "srv_pp.c", "cli_pp.c", "pp_runtime.c"],
+    exe = compile_c(cdir, [SRC / "cc_inproc.c", SRC / "srv_scalars.c", "srv_pp.c", "cli_pp.c", "pp_runtime.c"],
                     tmp_path / "inproc", flags=SANITIZE)
     out = _run(exe)
     for name in ("all scalar types", "i64 negative", "f32", "higher-order C -> C -> C", "timeout",
@@ -47,7 +47,7 @@ def test_in_process(cdir: Path, tmp_path: Path) -> None:
 
 
 def test_two_processes_shared_memory(cdir: Path, tmp_path: Path) -> None:
-    exe = compile_c(cdir, [SRC / "cc_procs.c", "srv_pp.c", "cli_pp.c", "pp_runtime.c",
+    exe = compile_c(cdir, [SRC / "cc_procs.c", SRC / "srv_scalars.c", "srv_pp.c", "cli_pp.c", "pp_runtime.c",
                            "pp_platform_linux.c"], tmp_path / "procs", flags=SANITIZE)
     shm = tmp_path / "ps.mem"
     shm.write_bytes(bytes(0x10000))
