@@ -10,7 +10,7 @@ simulated board (:mod:`pushpush.pynq.simps`) drives them through VPI; see there.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .render import generated_header, render_template
 from .rtl import axi_signals
@@ -39,17 +39,37 @@ class SimboardPorts:
                 "m_id_width": self.m_id_width}
 
 
+#: AXI signals a stand-in top may leave out (the harness then leaves them unconnected).
+OPTIONAL = frozenset({"awlock", "awcache", "awprot", "arlock", "arcache", "arprot", "bid", "rid",
+                      "wlast", "rlast"})
+
+
 def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
                     parameters: Mapping[str, Any] | None = None,
-                    timeout_cycles: int = 1_000_000) -> str:
-    """The harness Verilog for ``top`` (its parameters overridden by ``parameters``)."""
+                    timeout_cycles: int = 1_000_000,
+                    port_names: Sequence[str] = ()) -> str:
+    """The harness Verilog for ``top`` (its parameters overridden by ``parameters``).
+
+    ``port_names``: the ports ``top`` has, when it is a stand-in that may lack optional AXI
+    signals (:data:`OPTIONAL`); empty: every AXI4 signal (a generated top)."""
     if not top.isidentifier():
         raise ValueError(f"'{top}' is not a Verilog module name")
     if ports.data_width not in (32, 64):
         raise ValueError(f"data width {ports.data_width}: the simulated board's ports are 32 or 64 bits")
     half_ps = round(1e6 / clock_mhz / 2)
+    have = set(port_names)
     s_sig = axi_signals(ports.data_width, ports.s_id_width)
     m_sig = axi_signals(ports.data_width, ports.m_id_width)
+    if have:
+        missing = [f"{p}_axi_{n}" for p, sig in (("s", s_sig), ("m", m_sig)) for n, _, _ in sig
+                   if n not in OPTIONAL and f"{p}_axi_{n}" not in have]
+        missing += [n for n in ("clk", "rst") if n not in have]
+        if missing:
+            raise ValueError(f"module '{top}' cannot stand in for a system top on the simulated "
+                             f"board: it has no {', '.join(missing)} (it needs clk, rst and AXI4 "
+                             "ports s_axi_* and m_axi_* as a generated top has)")
+        s_sig = [x for x in s_sig if f"s_axi_{x[0]}" in have]
+        m_sig = [x for x in m_sig if f"m_axi_{x[0]}" in have]
     wires = [{"name": f"s_axi_{n}", "range": f"[{w - 1}:0]" if w > 1 else ""} for n, w, _ in s_sig]
     wires += [{"name": f"m_axi_{n}", "range": f"[{w - 1}:0]" if w > 1 else ""} for n, w, _ in m_sig]
     return render_template(

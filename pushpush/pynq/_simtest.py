@@ -1,11 +1,19 @@
 """The cocotb test module the simulated board runs (see :mod:`pushpush.pynq.bridge`)."""
 
-import cocotb
+import json
+import os
 
-from pushpush.pynq.bridge import serve_simulation
+import cocotb
 
 
 @cocotb.test()
 async def simulated_board(dut):
     """Serve the PYNQ process's GP0 accesses until it stops or goes away."""
-    await serve_simulation(dut)
+    with open(os.environ["PUSHPUSH_SIM_CONFIG"]) as f:
+        model = json.load(f).get("ps_model", "hdl")
+    if model == "hdl":
+        from pushpush.pynq.simps import serve_hdl
+        await serve_hdl(dut)
+    else:
+        from pushpush.pynq.bridge import serve_simulation
+        await serve_simulation(dut)

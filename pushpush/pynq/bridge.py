@@ -10,9 +10,22 @@ down with it. The two sides share:
   PL writes them through a cocotbext-axi slave on the top's ``m_axi``; Python reads and
   writes them directly, so polling a window costs no socket traffic (as the ARM polls its
   OCM without bus traffic).
-* **a socket** (AF_UNIX): the ARM's GP0 accesses into the PL. One write request (a burst,
-  e.g. a whole call: arguments and trigger) becomes one ``AxiMaster.write`` on ``s_axi``;
-  the reply carries the AXI response (OKAY/SLVERR/DECERR).
+* **a socket** (AF_UNIX): the ARM's GP0 accesses into the PL. A write request becomes one
+  AXI burst on ``s_axi`` (WRITE) or one single-beat 32-bit write per word, in order, as the
+  ARM's stores (WRITE_WORDS: a whole call, arguments and trigger, in one request); the reply
+  carries the AXI response (OKAY/SLVERR/DECERR) and, for WRITE_WORDS, how many words were
+  written before an error.
+* **a notification pipe**: one byte each time the PL wrote into PS memory, so a runtime
+  waiting for a reply wakes at once (:meth:`SimBridge.wait_pl_write`) instead of at its next
+  poll; and a **control page** where a runtime waiting for a reply stamps the time, which
+  keeps the simulator at full speed (see :mod:`pushpush.pynq.simps`).
+
+The PS side in the simulator is HDL by default (:mod:`pushpush.pynq.simps`: the GP0 master
+and the memory port are Verilog, Python runs only when something happens);
+``PUSHPUSH_SIM_PS=cocotb`` selects the previous one (cocotbext-axi's ``AxiMaster`` and
+``AxiSlave``, Python on every clock edge), kept for comparison (``pushpush bench simboard``).
+The simulation build is cached by content (:mod:`pushpush.build.cache`), so a second load
+of an unchanged system starts without compiling.
 
 Lifetime: :class:`SimBridge` (the PYNQ side) listens, starts ``python -m
 pushpush.pynq.bridge <config>`` in its own session, and waits for the simulator to connect.
@@ -25,8 +38,10 @@ side) surface as :class:`SimulatorError` with the end of the simulator's log.
 
 Wire format (little-endian): request ``<BIQI`` (op, tag, address, length) + payload;
 reply ``<BIBI`` (op, tag, status, length) + payload. Ops: WRITE (payload = bytes; status =
-AXI BRESP), READ (length bytes back; status = worst RRESP), STOP, INFO (JSON: simulator
-pid, cycle count), RUN (advance ``length`` clock cycles, then reply).
+AXI BRESP), WRITE_WORDS (payload = 32-bit words; status = the first error response or OKAY,
+reply payload ``<I`` = words written before it), READ (length bytes back; status = worst
+RRESP), STOP, INFO (JSON: simulator pid, cycle count, PS model), RUN (advance ``length``
+clock cycles, then reply).
 """
 
 from __future__ import annotations
@@ -61,11 +76,24 @@ __all__ = [
     "OP_STOP",
     "OP_INFO",
     "OP_RUN",
+    "OP_WRITE_WORDS",
+    "PS_MODELS",
 ]
 
 log = logging.getLogger("pushpush.pynq")
 
-OP_HELLO, OP_WRITE, OP_READ, OP_STOP, OP_INFO, OP_RUN = 0, 1, 2, 3, 4, 5
+OP_HELLO, OP_WRITE, OP_READ, OP_STOP, OP_INFO, OP_RUN, OP_WRITE_WORDS = 0, 1, 2, 3, 4, 5, 6
+#: The PS side in the simulator: "hdl" (pushpush.pynq.simps, the default) or "cocotb"
+#: (cocotbext-axi models, Python on every clock edge; the previous one, for comparison).
+PS_MODELS = ("hdl", "cocotb")
+#: Offset in the control page: CLOCK_MONOTONIC ns of the last poll of a runtime waiting
+#: for a reply (the simulator stays at full speed while it is recent).
+CTL_WAIT_STAMP = 0
+#: Offset in the control page: writes of the PL into PS memory so far (u64, the simulator's).
+CTL_PL_WRITES = 8
+CTL_SIZE = 4096
+#: Reset cycles at the start of a simulation (the harness holds reset this long).
+RESET_CYCLES = 8
 REQ = struct.Struct("<BIQI")
 REP = struct.Struct("<BIBI")
 
@@ -110,6 +138,23 @@ class SimConfig:
     idle_batch: int = 256
     busy_batch: int = 16
     waves: bool = False
+    #: The PS model ("hdl" or "cocotb", see PS_MODELS) and, for "hdl", the top's AXI widths.
+    ps_model: str = "hdl"
+    data_width: int = 32
+    s_id_width: int = 12
+    m_id_width: int = 12
+    #: The top's port names when it is a stand-in (may lack optional AXI signals); [] = all.
+    port_names: list[str] = field(default_factory=list)
+    #: hdl: wall clock per batch while busy (the batch of cycles adapts to it), the largest
+    #: batch, and the cycles a GP0 transaction may wait for a handshake.
+    poll_us: float = 100.0
+    max_batch: int = 1 << 16
+    gp0_timeout_cycles: int = 1_000_000
+    #: Filled in by SimBridge: the notification pipe's write end, the control page.
+    notify_fd: int = -1
+    ctl_mem_path: str = ""
+    #: Use the content-addressed build cache (pushpush.build.cache).
+    cache: bool = True
 
     @classmethod
     def from_json(cls, text: str) -> "SimConfig":
@@ -190,6 +235,11 @@ class SimBridge:
         self._lock = threading.Lock()
         self._tag = 0
         self._stopped = False
+        #: PL writes into PS memory seen so far (the notification pipe), and its condition
+        #: writes into PS memory made by software of this process (note_write)
+        self._local_writes = 0
+        self._notify_r = self._notify_w = -1
+        self.ctl = SharedMemory(CTL_SIZE, "pushpush-ctl")
 
     # ------------------------------------------------------------------ lifetime
 
@@ -207,6 +257,12 @@ class SimBridge:
         cfg.ddr_size = self.ddr_mem.size if self.ddr_mem is not None else 0
         cfg.build_dir = cfg.build_dir or str(self.rundir / "build")
         cfg.parent_pid = os.getpid()
+        cfg.ctl_mem_path = self.ctl.path
+        notify_r, notify_w = os.pipe()
+        os.set_blocking(notify_r, False)
+        os.set_blocking(notify_w, False)
+        self._notify_r, self._notify_w = notify_r, notify_w
+        cfg.notify_fd = notify_w
         (self.rundir / "config.json").write_text(cfg.to_json())
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         listener.bind(cfg.socket_path)
@@ -219,7 +275,7 @@ class SimBridge:
             self.proc = subprocess.Popen(
                 [self.python, "-m", "pushpush.pynq.bridge", str(self.rundir / "config.json")],
                 stdin=subprocess.DEVNULL, stdout=logf, stderr=subprocess.STDOUT, env=env,
-                cwd=str(self.rundir), start_new_session=True)
+                cwd=str(self.rundir), start_new_session=True, pass_fds=(notify_w,))
         finally:
             logf.close()
         _live.add(self)
@@ -249,6 +305,45 @@ class SimBridge:
                  cfg.simulator, self.sim_pid, self.rundir)
         return self
 
+    @property
+    def pl_writes(self) -> int:
+        """Writes into PS memory so far: the PL's (counted by the simulator in the control
+        page) and this process's software's (:meth:`note_write`)."""
+        if self._stopped:
+            return self._local_writes
+        return struct.unpack_from("<Q", self.ctl.mem, CTL_PL_WRITES)[0] + self._local_writes
+
+    def note_write(self) -> None:
+        """Count a write into PS memory made in this process and wake the waiters."""
+        self._local_writes += 1
+        self._poke()
+
+    def _poke(self) -> None:
+        try:
+            os.write(self._notify_w, b"\1")
+        except OSError:  # full (waiters will see the count) or closed (stopped)
+            pass
+
+    def wait_pl_write(self, seen: int, timeout: float, *, waiting: bool = True) -> int:
+        """Wait until there were more than ``seen`` writes into PS memory (:attr:`pl_writes`),
+        at most ``timeout`` seconds; returns the count (pass it back as ``seen`` next time).
+        ``waiting``: a runtime waits for a reply (keeps the simulator at full speed)."""
+        if self._stopped:
+            time.sleep(min(timeout, 0.05))
+            return seen
+        if waiting:
+            struct.pack_into("<Q", self.ctl.mem, CTL_WAIT_STAMP, time.monotonic_ns())
+        now = self.pl_writes
+        if now != seen:
+            return now
+        try:
+            ready, _, _ = select.select([self._notify_r], [], [], timeout)
+            if ready:
+                os.read(self._notify_r, 4096)
+        except (OSError, ValueError):  # drained by another waiter, or closed by stop()
+            pass
+        return self.pl_writes
+
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the simulator (idempotent): STOP, wait, then kill its process group."""
         if self._stopped:
@@ -273,6 +368,15 @@ class SimBridge:
             self.sock = None
         if self.rundir is not None and not os.environ.get("PUSHPUSH_SIM_KEEP"):
             shutil.rmtree(self.rundir, ignore_errors=True)
+        self._poke()   # wake the waiters; they see the board stopped
+        for fd in (self._notify_r, self._notify_w):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._notify_r = self._notify_w = -1
+        self.ctl.close()
 
     def _kill_group(self) -> None:
         assert self.proc is not None
@@ -359,6 +463,12 @@ class SimBridge:
         """One burst write on GP0; returns the AXI response (0 OKAY, 2 SLVERR, 3 DECERR)."""
         return self.request(OP_WRITE, address, len(data), bytes(data))[0]
 
+    def write_words(self, address: int, data: bytes) -> tuple[int, int]:
+        """32-bit stores on GP0, one single-beat write each, in order (the ARM's way); stops
+        at the first error. Returns (AXI response, words written before it)."""
+        status, payload = self.request(OP_WRITE_WORDS, address, len(data), bytes(data))
+        return status, struct.unpack("<I", payload)[0]
+
     def read(self, address: int, length: int) -> tuple[int, bytes]:
         return self.request(OP_READ, address, length)
 
@@ -400,10 +510,23 @@ def _child_main(config_path: str) -> int:
 
     root = Path(__file__).resolve().parents[2]
     try:
-        run_cocotb(toplevel=cfg.top, sources=cfg.sources, test_module="pushpush.pynq._simtest",
-                   test_dir=root, parameters=cfg.parameters, simulator=cfg.simulator,
-                   build_dir=cfg.build_dir, extra_env={"PUSHPUSH_SIM_CONFIG": config_path},
-                   waves=cfg.waves)
+        if cfg.ps_model not in PS_MODELS:
+            raise ValueError(f"PS model '{cfg.ps_model}': use one of {', '.join(PS_MODELS)}")
+        top, sources, parameters = cfg.top, [Path(s) for s in cfg.sources], cfg.parameters
+        env = {"PUSHPUSH_SIM_CONFIG": config_path}
+        if cfg.notify_fd >= 0:  # the simulator is our child: it opens the pipe through /proc
+            env["PUSHPUSH_SIM_NOTIFY"] = f"/proc/{os.getpid()}/fd/{cfg.notify_fd}"
+        build_args: list[str] = []
+        if cfg.ps_model == "hdl":
+            top, sources, parameters = _harness(cfg, rundir)
+            if cfg.simulator == "verilator" and not cfg.waves:
+                # only the harness's marked signals are reached through VPI: let Verilator
+                # optimise the rest (cocotb's runner marks every signal public otherwise)
+                build_args = ["--no-public-flat-rw"]
+        run_cocotb(toplevel=top, sources=sources, test_module="pushpush.pynq._simtest",
+                   test_dir=root, parameters=parameters, simulator=cfg.simulator,
+                   build_dir=cfg.build_dir, extra_env=env, waves=cfg.waves, cache=cfg.cache,
+                   extra_build_args=build_args)
     except SimulationFailed as e:
         print(f"pushpush: simulation failed: {e}", flush=True)
         return 1
@@ -413,6 +536,19 @@ def _child_main(config_path: str) -> int:
     finally:
         orphaned()
     return 0
+
+
+def _harness(cfg: SimConfig, rundir: Path) -> tuple[str, list[Path], dict[str, Any]]:
+    """The HDL PS's toplevel, sources and parameters: ``pushpush_simboard`` around the top."""
+    from pushpush.build.cores import cores_rtl
+    from pushpush.codegen.simboard import HARNESS_CORES, HARNESS_TOP, SimboardPorts, render_simboard
+
+    text = render_simboard(cfg.top, SimboardPorts(cfg.data_width, cfg.s_id_width, cfg.m_id_width),
+                           clock_mhz=cfg.clock_mhz, parameters=cfg.parameters,
+                           timeout_cycles=cfg.gp0_timeout_cycles, port_names=cfg.port_names)
+    harness = rundir / "pushpush_simboard.v"
+    harness.write_text(text, encoding="utf-8")
+    return HARNESS_TOP, [Path(s) for s in cfg.sources] + cores_rtl(list(HARNESS_CORES)) + [harness], {}
 
 
 def store_words(mem: Any, offset: int, data: bytes) -> None:
@@ -437,10 +573,12 @@ def store_words(mem: Any, offset: int, data: bytes) -> None:
     mem[offset:offset + len(data)] = data
 
 
-class _Memory:
-    """The m_axi target: the ps region and the DDR area, both shared memory."""
+class SimulatedPSMemory:
+    """The PS memory the PL reaches through the top's ``m_axi``: the ps region (on-chip
+    memory) and the DDR area, both the shared memory of the PYNQ process; and the control
+    page (:data:`CTL_WAIT_STAMP`), or None."""
 
-    def __init__(self, cfg: SimConfig, on_access: Any) -> None:
+    def __init__(self, cfg: SimConfig) -> None:
         self.regions: list[tuple[int, int, mmap.mmap]] = []
         self._files = []
         for base, size, path in ((cfg.ps_base, cfg.ps_size, cfg.ps_mem_path),
@@ -449,8 +587,18 @@ class _Memory:
                 f = open(path, "r+b")
                 self._files.append(f)
                 self.regions.append((base, size, mmap.mmap(f.fileno(), max(size, mmap.PAGESIZE))))
-        self.on_access = on_access
+        self.control: Optional[mmap.mmap] = None
+        if cfg.ctl_mem_path:
+            f = open(cfg.ctl_mem_path, "r+b")
+            self._files.append(f)
+            self.control = mmap.mmap(f.fileno(), CTL_SIZE)
         self.log = logging.getLogger("pushpush.sim.m_axi")
+
+    def count_write(self) -> None:
+        """Count a PL write into PS memory in the control page (see SimBridge.pl_writes)."""
+        if self.control is not None:
+            count = struct.unpack_from("<Q", self.control, CTL_PL_WRITES)[0]
+            struct.pack_into("<Q", self.control, CTL_PL_WRITES, count + 1)
 
     def _find(self, address: int, length: int) -> Optional[tuple[mmap.mmap, int]]:
         for base, size, mem in self.regions:
@@ -458,23 +606,50 @@ class _Memory:
                 return mem, address - base
         return None
 
-    async def write(self, address: int, data: bytes) -> None:
-        self.on_access()
+    def write(self, address: int, data: bytes) -> bool:
+        """Store ``data`` (32-bit stores in order, :func:`store_words`); False (nothing
+        written, logged) if it is not all PS memory."""
         hit = self._find(address, len(data))
         if hit is None:
             self.log.warning("PL write of %d bytes to unmapped 0x%08X dropped", len(data), address)
-            return
+            return False
         mem, off = hit
         store_words(mem, off, bytes(data))
+        return True
 
-    async def read(self, address: int, length: int) -> bytes:
-        self.on_access()
+    def read(self, address: int, length: int) -> Optional[bytes]:
         hit = self._find(address, length)
         if hit is None:
             self.log.warning("PL read of %d bytes from unmapped 0x%08X", length, address)
-            return bytes(length)
+            return None
         mem, off = hit
         return bytes(mem[off:off + length])
+
+
+class _AxiSlaveTarget:
+    """:class:`SimulatedPSMemory` as the target of cocotbext-axi's ``AxiSlave`` (the
+    "cocotb" PS model; an unmapped access answers OKAY there, as it always did)."""
+
+    def __init__(self, memory: SimulatedPSMemory, on_access: Any) -> None:
+        self.memory = memory
+        self.on_access = on_access
+        path = os.environ.get("PUSHPUSH_SIM_NOTIFY", "")
+        self.notify_fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK) if path else -1
+
+    async def write(self, address: int, data: bytes) -> None:
+        self.on_access()
+        self.memory.write(address, bytes(data))
+        self.memory.count_write()
+        if self.notify_fd >= 0:
+            try:
+                os.write(self.notify_fd, b"\1")
+            except OSError:
+                pass
+
+    async def read(self, address: int, length: int) -> bytes:
+        self.on_access()
+        data = self.memory.read(address, length)
+        return bytes(length) if data is None else data
 
 
 async def serve_simulation(dut: Any) -> None:
@@ -503,7 +678,7 @@ async def serve_simulation(dut: Any) -> None:
         state["last_wall"] = time.monotonic()
 
     master = AxiMaster(AxiBus.from_prefix(dut, "s_axi"), dut.clk, dut.rst)
-    slave = AxiSlave(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, target=_Memory(cfg, touch))
+    slave = AxiSlave(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, target=_AxiSlaveTarget(SimulatedPSMemory(cfg), touch))
     for port in (master, slave):
         for lg in (port.write_if.log, port.read_if.log):
             lg.setLevel(logging.WARNING)
@@ -521,7 +696,7 @@ async def serve_simulation(dut: Any) -> None:
     sock.connect(cfg.socket_path)
 
     def info() -> bytes:
-        return json.dumps({"pid": os.getpid(), "cycle": cycle(),
+        return json.dumps({"pid": os.getpid(), "cycle": cycle(), "ps": "cocotb",
                            "time_ns": get_sim_time(unit="ns")}).encode()
 
     def send(op: int, tag: int, status: int, payload: bytes = b"") -> None:
@@ -548,7 +723,7 @@ async def serve_simulation(dut: Any) -> None:
         buf += chunk
         while len(buf) >= REQ.size:
             op, tag, address, length = REQ.unpack_from(buf)
-            need = REQ.size + (length if op == OP_WRITE else 0)
+            need = REQ.size + (length if op in (OP_WRITE, OP_WRITE_WORDS) else 0)
             if len(buf) < need:
                 break
             payload = bytes(buf[REQ.size:need])
@@ -560,6 +735,15 @@ async def serve_simulation(dut: Any) -> None:
                 if op == OP_WRITE:
                     resp = await master.write(address, payload)
                     send(op, tag, int(resp.resp))
+                elif op == OP_WRITE_WORDS:
+                    done, status = 0, 0
+                    for off in range(0, len(payload), 4):
+                        resp = await master.write(address + off, payload[off:off + 4])
+                        if int(resp.resp) & 2:
+                            status = int(resp.resp)
+                            break
+                        done += 1
+                    send(op, tag, status, struct.pack("<I", done))
                 elif op == OP_READ:
                     resp = await master.read(address, length)
                     send(op, tag, int(resp.resp), bytes(resp.data))

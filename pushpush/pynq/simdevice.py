@@ -47,7 +47,7 @@ from pynq.pl_server.device import Device
 
 from pushpush.protocol import BusWriteError
 
-from .bridge import SharedMemory, SimBridge, SimConfig, SimulatorError
+from .bridge import PS_MODELS, SharedMemory, SimBridge, SimConfig, SimulatorError
 from .simbit import read_manifest
 
 __all__ = ["SimDevice", "sim_wanted", "SLCR_BASE", "DDR_BASE", "DDR_SIZE", "PL_WRITE_MODES"]
@@ -167,6 +167,8 @@ class SimDevice(Device):
         #: The simulator the next download uses (``pushpush.pynq.load(simulator=...)``);
         #: then ``$PUSHPUSH_SIM``, then the simulation bitstream's own choice.
         self.simulator_request: Optional[str] = None
+        #: The PS model of the next download ("hdl", "cocotb"); then ``$PUSHPUSH_SIM_PS``.
+        self.ps_model: Optional[str] = None
         self._free_seen = False
         self.pl_writes = os.environ.get("PUSHPUSH_SIM_PL_WRITES", "words")
         if self.pl_writes not in PL_WRITE_MODES:
@@ -251,12 +253,12 @@ class SimDevice(Device):
             mem[off:off + len(data)] = data
             return
         bridge = self._bridge()
-        if self.pl_writes == "words" and len(data) > 4 and len(data) % 4 == 0:
-            # the board: one 32-bit store per word, in order (the trigger word last)
-            for off in range(0, len(data), 4):
-                status = bridge.write(address + off, data[off:off + 4])
-                if status not in (0, 1):
-                    raise BusWriteError(address + off, 1, "SLVERR" if status == 2 else "DECERR")
+        if self.pl_writes == "words" and len(data) > 4 and len(data) % 4 == 0 and address % 4 == 0:
+            # the board: one 32-bit store per word, in order (the trigger word last), all in
+            # one request to the simulator
+            status, done = bridge.write_words(address, data)
+            if status not in (0, 1):
+                raise BusWriteError(address + 4 * done, 1, "SLVERR" if status == 2 else "DECERR")
             return
         status = bridge.write(address, data)
         if status not in (0, 1):
@@ -272,6 +274,25 @@ class SimDevice(Device):
     def check(self) -> None:
         """Raise :class:`SimulatorError` if the loaded overlay's simulator failed."""
         self._bridge()
+
+    def wait_pl_write(self, seen: int, timeout: float, *, waiting: bool = True) -> int:
+        """Wait (at most ``timeout`` s) until the PL writes into PS memory after the
+        ``seen``-th write; returns the count to pass next time. A runtime's poll loop
+        sleeps here on the simulated board, so a reply wakes it at once; ``waiting`` says
+        that software waits for a reply (the simulator then stays at full speed). The
+        board has no such thing: its runtime sleeps its poll interval."""
+        bridge = self.bridge
+        if bridge is None:
+            import time
+            time.sleep(timeout)
+            return seen
+        return bridge.wait_pl_write(seen, timeout, waiting=waiting)
+
+    def note_ps_write(self) -> None:
+        """Software of this process wrote into PS memory (a call or reply between two
+        software components): wake the runtimes waiting in :meth:`wait_pl_write`."""
+        if self.bridge is not None:
+            self.bridge.note_write()
 
     # ------------------------------------------------------------------ bitstreams
 
@@ -312,6 +333,18 @@ class SimDevice(Device):
                         ps_size=self.ps_size, ddr_base=DDR_BASE)
         if os.environ.get("PUSHPUSH_SIM_WAVES"):
             cfg.waves = True
+        cfg.ps_model = self.ps_model or os.environ.get("PUSHPUSH_SIM_PS") or "hdl"
+        if cfg.ps_model not in PS_MODELS:
+            raise ValueError(f"PUSHPUSH_SIM_PS={cfg.ps_model!r}: use one of {', '.join(PS_MODELS)} "
+                             "(hdl: the PS side in Verilog, the default; cocotb: cocotbext-axi "
+                             "models, slower, kept for comparison)")
+        ports = manifest.get("ports") or {}
+        cfg.data_width = int(ports.get("data_width", 32))
+        cfg.s_id_width = int(ports.get("s_id_width", 12))
+        cfg.m_id_width = int(ports.get("m_id_width", 12))
+        cfg.port_names = list(ports.get("names", []))
+        if os.environ.get("PUSHPUSH_SIM_CACHE", "1").lower() in ("0", "no", "off", "false"):
+            cfg.cache = False
         self.manifest = manifest
         self.simulator = simulator
         self._free_seen = False
