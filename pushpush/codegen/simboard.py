@@ -4,7 +4,7 @@
 ``pushpush_simboard`` with the PL clock and reset, the system top (or a stand-in with the
 same ports), the ARM's GP0 master (``cores/sim_ps/pp_sim_gp0.v``) on the top's ``s_axi`` and
 the PS memory port (``cores/sim_ps/pp_sim_mem.v``) on its ``m_axi``. The Python side of the
-simulated board (:mod:`pushpush.pynq.simps`) drives them through VPI; see there.
+simulated board (:mod:`pushpush.simboard.hdl`) drives them through VPI; see there.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import struct
 
 import pytest
 
-from pushpush.pynq import bridge
+from pushpush.simboard import wire as bridge
 
 
 def test_store_words_content() -> None:

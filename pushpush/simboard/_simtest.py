@@ -1,4 +1,4 @@
-"""The cocotb test module the simulated board runs (see :mod:`pushpush.pynq.bridge`)."""
+"""The cocotb test module the simulated board runs (see :mod:`pushpush.simboard.child`)."""
 
 import json
 import os
@@ -12,8 +12,8 @@ async def simulated_board(dut):
     with open(os.environ["PUSHPUSH_SIM_CONFIG"]) as f:
         model = json.load(f).get("ps_model", "hdl")
     if model == "hdl":
-        from pushpush.pynq.simps import serve_hdl
+        from pushpush.simboard.hdl import serve_hdl
         await serve_hdl(dut)
     else:
-        from pushpush.pynq.bridge import serve_simulation
+        from pushpush.simboard.legacy import serve_simulation
         await serve_simulation(dut)

@@ -7,7 +7,7 @@ Python inside the simulator. It is woken only by
 
 * a burst of the PL into PS memory (``pp_sim_mem`` flips ``wr_toggle``/``rd_toggle``): it
   stores the beats into the shared memory the PYNQ process polls (32-bit stores in address
-  order, :func:`~pushpush.pynq.bridge.store_words`) or reads them from it, answers, and
+  order, :func:`~pushpush.simboard.wire.store_words`) or reads them from it, answers, and
   tells the PYNQ process (a byte on the notification pipe, which wakes a waiting runtime at
   once instead of at its next poll);
 * a request of the PYNQ process on the GP0 socket (a write, the words of a call, a read):
@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .bridge import (OP_HELLO, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE, OP_WRITE_WORDS, REP,
+from .wire import (OP_HELLO, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE, OP_WRITE_WORDS, REP,
                      REQ, CTL_WAIT_STAMP, SimConfig, SimulatedPSMemory)
 
 __all__ = ["HdlPS", "Handles", "serve_hdl", "beat_plan", "GP0Timeout"]
@@ -95,7 +95,7 @@ class HdlPS:
     """The Python side of ``pp_sim_gp0`` and ``pp_sim_mem`` in the running simulation.
 
     ``memory`` has ``write(address, data) -> bool`` and ``read(address, n) -> bytes | None``
-    (:class:`~pushpush.pynq.bridge.SimulatedPSMemory`); ``on_access`` runs on every PL
+    (:class:`~pushpush.simboard.wire.SimulatedPSMemory`); ``on_access`` runs on every PL
     access to it, ``notify`` after every PL write into it."""
 
     def __init__(self, handles: Handles, memory: Any, *, data_width: int = 32,
@@ -267,7 +267,7 @@ async def serve_hdl(dut: Any) -> None:
     from cocotb.triggers import FallingEdge, Timer
     from cocotb.utils import get_sim_time
 
-    from .bridge import RESET_CYCLES
+    from .wire import RESET_CYCLES
 
     with open(os.environ["PUSHPUSH_SIM_CONFIG"]) as f:
         cfg = SimConfig.from_json(f.read())
