@@ -2,6 +2,10 @@
 
 ``pushpush bench fairness [--quick] [--sim icarus|verilator] [-o DIR]``: the ABE paper's
 fairness experiment (Table 1 / Fig. 2) in simulation, see :mod:`pushpush.bench.fairness`.
+
+``pushpush bench simboard [--sim icarus|verilator|both] [--ps hdl|cocotb|both] [--calls N]
+[--tree PATH --label NAME] [-o DIR]``: the simulated board's speed (load cold/warm, calls/s
+both ways, cycles/s, idle CPU), see :mod:`pushpush.bench.simboard`.
 """
 
 from __future__ import annotations
@@ -13,15 +17,23 @@ from pathlib import Path
 
 from .cli_common import EXIT_INVALID, EXIT_OK, Command, UsageError
 
-BENCHMARKS = ("fairness",)
+BENCHMARKS = ("fairness", "simboard")
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("benchmark", choices=BENCHMARKS, help="which benchmark")
     p.add_argument("--quick", action="store_true",
                    help="a small subset (1 and 3 interferers, bursts 16/64/256; what CI runs)")
-    p.add_argument("--sim", choices=("icarus", "verilator"), default="icarus",
-                   help="simulator (default: icarus)")
+    p.add_argument("--sim", choices=("icarus", "verilator", "both"), default=None,
+                   help="simulator (fairness default: icarus; simboard default: both)")
+    p.add_argument("--ps", choices=("hdl", "cocotb", "both"), default="both",
+                   help="simboard: the PS model(s) to measure (default: both)")
+    p.add_argument("--calls", type=int, default=300,
+                   help="simboard: Python -> Verilog calls per measurement (default: 300)")
+    p.add_argument("--tree", metavar="PATH",
+                   help="simboard: also measure the pushpush checkout at PATH (e.g. a worktree "
+                        "of an older commit), for a before/after table")
+    p.add_argument("--label", default="before", help="simboard: the name of --tree's rows")
     p.add_argument("-o", "--output", metavar="DIR", default="bench_results",
                    help="results folder: fairness.json, fairness.png, the simulation builds "
                         "(default: bench_results)")
@@ -30,10 +42,36 @@ def _configure(p: argparse.ArgumentParser) -> None:
                         "ABE and fair arbitration within 1 point of the fair share, ABE +1 cycle)")
 
 
+def _simboard(args: argparse.Namespace) -> int:
+    from .bench.simboard import format_table, run_simboard_bench
+    from .build.sim import available_simulators
+
+    sims = [s for s in ("icarus", "verilator") if args.sim in (None, "both", s)]
+    missing = [s for s in sims if s not in available_simulators()]
+    if missing:
+        raise UsageError(f"simulator {', '.join(missing)} is not available here")
+    ps = ["hdl", "cocotb"] if args.ps == "both" else [args.ps]
+    say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+    rows = []
+    if args.tree:
+        rows += run_simboard_bench(sims, ["cocotb"], args.calls, tree=args.tree,
+                                   label=args.label, log=say)
+    rows += run_simboard_bench(sims, ps, args.calls, log=say)
+    out = Path(args.output)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "simboard.json").write_text(json.dumps(rows, indent=1))
+    print(format_table(rows))
+    print(f"\nresults: {out / 'simboard.json'}")
+    return EXIT_OK
+
+
 def _run(args: argparse.Namespace) -> int:
     from .bench.fairness import check_targets, format_table, plot, run_fairness
     from .build.sim import available_simulators
 
+    if args.benchmark == "simboard":
+        return _simboard(args)
+    args.sim = args.sim if args.sim not in (None, "both") else "icarus"
     if args.sim not in available_simulators():
         raise UsageError(f"simulator '{args.sim}' is not available here "
                           f"(available: {', '.join(available_simulators()) or 'none'})")
@@ -58,17 +96,23 @@ def _run(args: argparse.Namespace) -> int:
 
 _C1 = Command(
     name="bench",
-    help="run a benchmark in simulation (fairness: the ABE paper's Table 1 / Fig. 2)",
+    help="run a benchmark in simulation (fairness: the ABE paper's Table 1 / Fig. 2; "
+         "simboard: the simulated board's speed)",
     description="Benchmarks in simulation (cocotb on Icarus or Verilator).\n\n"
                 "fairness: a 16-beat victim master against 1..7 interferers with bursts of\n"
                 "16..256 beats, reading one memory through pp_axi_interconnect, under round\n"
                 "robin, with an ABE (pp_abe, nominal burst 16) per master, and with fair\n"
                 "arbitration (deficit round robin over beats); the victim's share next to\n"
                 "the paper's Eq. 1 (Table 1) and the fair share 1/(N+1). Writes\n"
-                "DIR/fairness.json and DIR/fairness.png and prints the table.",
+                "DIR/fairness.json and DIR/fairness.png and prints the table.\n\n"
+                "simboard: the simulated board's load time (cold, warm), Python->Verilog and\n"
+                "Verilog->Python calls/s, simulated cycles/s and idle CPU, for each simulator\n"
+                "and PS model (hdl: the default; cocotb: the previous one); --tree adds another\n"
+                "checkout's numbers (before/after). Writes DIR/simboard.json.",
     epilog="examples:\n"
            "  pushpush bench fairness --quick\n"
-           "  pushpush bench fairness --sim verilator -o results/",
+           "  pushpush bench fairness --sim verilator -o results/\n"
+           "  pushpush bench simboard --sim icarus --ps hdl",
     configure=_configure,
     run=_run,
 )

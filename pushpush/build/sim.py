@@ -125,6 +125,34 @@ def build_dir_for(
     return (root or default_build_root()) / f"{toplevel}-{simulator}-{digest}"
 
 
+def _build_args(simulator: str, waves: bool, extra: Sequence[str]) -> list[str]:
+    args: list[str] = []
+    if simulator == "verilator":
+        args = ["-Wno-fatal", "--timing"]
+        if waves:
+            args.append("--trace-fst")
+    return args + list(extra)
+
+
+def is_cached(*, toplevel: str, sources: Sequence[str | os.PathLike[str]], simulator: str,
+              parameters: Mapping[str, object] | None = None,
+              extra_build_args: Sequence[str] = (),
+              timescale: tuple[str, str] = ("1ns", "1ps")) -> bool:
+    """Whether :func:`run_cocotb` with these arguments would find its build in the cache."""
+    from .cache import BuildCache, build_key
+
+    store = BuildCache.default()
+    if store is None:
+        return False
+    if simulator == "verilator":
+        _use_verilator_on_path()
+    key, _ = build_key(simulator=simulator, toplevel=toplevel, sources=[Path(s) for s in sources],
+                       parameters=dict(parameters or {}),
+                       build_args=_build_args(simulator, False, extra_build_args),
+                       includes=[], timescale=timescale, waves=False)
+    return store.valid(key)
+
+
 def run_cocotb(
     *,
     toplevel: str,
@@ -158,13 +186,9 @@ def run_cocotb(
     if simulator not in SIMULATORS:
         raise ValueError(f"unknown simulator '{simulator}'; choose one of {', '.join(SIMULATORS)}")
     params = dict(parameters or {})
-    build_args: list[str] = []
     if simulator == "verilator":
         _use_verilator_on_path()
-        build_args = ["-Wno-fatal", "--timing"]
-        if waves:
-            build_args.append("--trace-fst")
-    build_args += list(extra_build_args)
+    build_args = _build_args(simulator, waves, extra_build_args)
     bdir = Path(build_dir) if build_dir else build_dir_for(toplevel, simulator, params)
     bdir.mkdir(parents=True, exist_ok=True)
 

@@ -130,7 +130,7 @@ def _ports(linked: LinkedSystem, hwh_options: Optional[dict[str, Any]],
 def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
                       top: Optional[str] = None,
                       sources: Optional[Sequence[str | os.PathLike[str]]] = None,
-                      simulator: str = "icarus", parameters: Optional[dict[str, Any]] = None,
+                      simulator: str = "auto", parameters: Optional[dict[str, Any]] = None,
                       hwh_options: Optional[dict[str, Any]] = None) -> Path:
     """Write the simulated board's overlay folder for ``linked``; returns the ``.bit`` path.
 

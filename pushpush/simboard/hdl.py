@@ -274,7 +274,7 @@ async def serve_hdl(dut: Any) -> None:
     period_ps = int(round(1e6 / cfg.clock_mhz))
     notify_path = os.environ.get("PUSHPUSH_SIM_NOTIFY", "")
     notify_fd = os.open(notify_path, os.O_WRONLY | os.O_NONBLOCK) if notify_path else -1
-    state = {"wall": time.monotonic()}
+    state = {"wall": time.monotonic(), "loop": time.monotonic()}
     memory = SimulatedPSMemory(cfg)
 
     def touch() -> None:
@@ -328,7 +328,9 @@ async def serve_hdl(dut: Any) -> None:
         busy = cfg.idle_ms <= 0 or time.monotonic() - state["wall"] < cfg.idle_s or software_waiting()
         t0 = time.monotonic()
         await Timer(batch * period_ps, unit="ps")
-        took = time.monotonic() - t0
+        now = time.monotonic()
+        took = now - t0
+        work = now - state["loop"]   # the whole turn: the batch and this loop's Python
         if busy:
             # about poll_us of wall clock per batch: the socket is looked at that often
             if took < target / 2 and batch < cfg.max_batch:
@@ -337,8 +339,9 @@ async def serve_hdl(dut: Any) -> None:
                 batch = max(cfg.busy_batch, batch // 2)
             wait = 0.0
         else:
-            wait = max(cfg.idle_ms / 1000, 19 * took)
+            wait = max(cfg.idle_ms / 1000, 19 * work)
         ready, _, _ = select.select([sock], [], [], wait)
+        state["loop"] = time.monotonic()
         if not ready:
             continue
         chunk = sock.recv(1 << 20)

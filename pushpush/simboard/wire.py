@@ -58,9 +58,11 @@ class SimConfig:
     ddr_mem_path: str = ""
     build_dir: str = ""
     parent_pid: int = 0
-    #: Idle throttling: after ``idle_cycles`` cycles or ``idle_s`` seconds without bus activity
-    #: the simulator waits for a request (at least ``idle_ms``, and three times as long as
-    #: the batch took) between batches of ``idle_batch`` cycles (``idle_ms`` 0: never).
+    #: Idle throttling: after ``idle_s`` seconds without a request, a PL access to PS memory
+    #: or software waiting for a reply, the simulator waits for a request (at least
+    #: ``idle_ms``, and 19 times as long as its last turn took: at most ~5% of a core)
+    #: between batches (``idle_ms`` 0: never). ``idle_cycles``/``idle_batch``: the
+    #: "cocotb" PS model's equivalents (cycles without bus activity, batch while idle).
     idle_cycles: int = 20000
     idle_s: float = 0.2
     idle_ms: float = 2.0
