@@ -30,10 +30,14 @@
  * to when their data moves (otherwise a master whose requests all wait in the slave's
  * queue has no say in the grants, and the data is shared by requests, not by beats).
  *
- * TOPOLOGY = 1 (shared): one arbiter over all AW and AR requests, one transaction
- * (a write or a read) at a time over one shared address register, one W register and
- * one response register; a new transaction is accepted the cycle after the previous
- * one's last response beat was accepted by its master.
+ * TOPOLOGY = 1 (shared, pipelined): one arbiter over all AW and AR requests and one
+ * address register slice (an address per cycle); one W path serving the granted writes in
+ * grant order (the burst streaming now and the next one, granted while it streams, whose
+ * beats follow its WLAST without a bubble); one B and one R register slice fed round robin
+ * from whichever slave has a response and routed back by the ID's master bits, so the bus
+ * is never held for a response. Ordering as in the crossbar: a master issues to one slave
+ * per direction at a time (MAX_OUTSTANDING per master and direction). ARBITRATION = 1: a
+ * read is granted only while fewer than ARB_READ_AHEAD read beats are outstanding.
  */
 
 `default_nettype none
@@ -59,17 +63,18 @@ module pp_axi_interconnect #
     parameter M_BASE_ADDR = {M_COUNT{{ADDR_WIDTH{1'b0}}}},
     // Log2 of each slave's window size in bytes, M_COUNT concatenated 32-bit fields
     parameter M_ADDR_WIDTH = {M_COUNT{32'd24}},
-    // 0 = crossbar (concurrent paths to distinct slaves), 1 = shared (one transaction at a time)
+    // 0 = crossbar (concurrent paths to distinct slaves), 1 = shared (one pipelined bus)
     parameter TOPOLOGY = 0,
     // Arbitration policy passed to pp_arbiter: 0 = round robin (per transaction),
     // 1 = deficit round robin over beats (fair in data beats whatever the burst lengths)
     parameter ARBITRATION = 0,
     // ARBITRATION = 1: beats of credit per port and round (1..511)
     parameter ARB_QUANTUM = 16,
-    // Crossbar: maximum outstanding transactions per master and direction
+    // Maximum outstanding transactions per master and direction
     parameter MAX_OUTSTANDING = 8,
-    // Crossbar, ARBITRATION = 1: a read is granted only while fewer than this many read
-    // beats are outstanding at the slave (keeps decisions fair; raise it for slow slaves)
+    // ARBITRATION = 1: a read is granted only while fewer than this many read beats are
+    // outstanding at the slave (crossbar) or on the bus (shared) (keeps decisions fair;
+    // raise it for slow slaves)
     parameter ARB_READ_AHEAD = ARB_QUANTUM
 )
 (
@@ -980,7 +985,9 @@ end else begin : shared
     if (ARBITRATION == 1) begin : g_rd_beats
         reg [OBW-1:0] rd_beats_reg;
         initial rd_beats_reg = {OBW{1'b0}};
-        wire [8:0] ar_gbeats = ar_beats[g_m*9 +: 9];
+        wire [8:0] ar_gbeats;
+        pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(9), .SEL_WIDTH(SW))
+        ar_beats_mux_inst (.in(ar_beats), .sel(g_m), .out(ar_gbeats));
         always @(posedge clk) begin
             rd_beats_reg <= rd_beats_reg +
                 ((fire && !g_write) ? {{(OBW-9){1'b0}}, ar_gbeats} : {OBW{1'b0}}) -
