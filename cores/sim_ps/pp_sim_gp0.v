@@ -2,7 +2,7 @@
  * pushpush: the simulated board's GP0 master (pp_sim_gp0) - simulation only
  *
  * The ARM's M_AXI_GP0 port of the simulated PYNQ-Z1, as an AXI4 master in HDL, so the
- * simulator runs the bus protocol itself and Python (pushpush.pynq.simps) is woken once per
+ * simulator runs the bus protocol itself and Python (pushpush.simboard.hdl) is woken once per
  * command, not on every clock edge. A command is set up by writing the buffers and the
  * cmd_* inputs through VPI and then flipping cmd_toggle; done_toggle flips when it is over,
  * with its outcome in done_*.
@@ -43,7 +43,7 @@ module pp_sim_gp0 #
     input  wire                      rst,
 
     /*
-     * Command (written through VPI by pushpush.pynq.simps)
+     * Command (written through VPI by pushpush.simboard.hdl)
      */
     input  wire                      cmd_toggle,
     input  wire [1:0]                cmd_op,

@@ -3,7 +3,7 @@
  *
  * The PS side of the PL's AXI master (the top's m_axi: writes into the software windows in
  * on-chip memory, DDR buffers) as an AXI4 slave in HDL. The memory itself is the simulated
- * board's shared memory, owned by Python (pushpush.pynq.simps), so the PYNQ process polls
+ * board's shared memory, owned by Python (pushpush.simboard.hdl), so the PYNQ process polls
  * it in place as the ARM polls its OCM; Python is woken once per burst, not per clock edge:
  *
  *   write: AW is taken, then every W beat into wbuf/wstrb; then wr_toggle flips with the
