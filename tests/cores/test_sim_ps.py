@@ -252,7 +252,7 @@ PARAM_SETS = [
 @pytest.mark.parametrize("simulator,params", sim_matrix(PARAM_SETS))
 @pytest.mark.parametrize("core", ["pp_sim_gp0", "pp_sim_mem"])
 def test_sim_ps(simulator, params, core):
-    p = dict(params, steps=60, TIMEOUT=10000, seed=zlib.crc32(json.dumps(params, sort_keys=True).encode()))
+    p = dict(params, steps=40, TIMEOUT=10000, seed=zlib.crc32(json.dumps(params, sort_keys=True).encode()))
     hdl = {"DATA_WIDTH": p["DATA_WIDTH"]}
     if core == "pp_sim_gp0":
         hdl["TIMEOUT"] = p["TIMEOUT"]
