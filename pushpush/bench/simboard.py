@@ -92,14 +92,39 @@ def measure(simulator: str, calls: int, examples: Path, out: Path) -> dict[str, 
     f = ol.callee.f
     for i in range(5):
         f(i)
+    spent = {"write": 0.0, "wait": 0.0}
+    timed = []
+    for owner, name, key in ((bridge, "write_words", "write"), (bridge, "wait_pl_write", "wait")):
+        real = getattr(owner, name, None)
+        if real is None:  # an older tree: no breakdown
+            continue
+
+        def wrapped(*a: Any, _real: Any = real, _key: str = key, **k: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return _real(*a, **k)
+            finally:
+                spent[_key] += time.perf_counter() - t0
+
+        setattr(owner, name, wrapped)
+        timed.append((owner, name))
     c0 = bridge.info()["cycle"]
+    cpu0 = time.process_time()
     t = time.monotonic()
     for i in range(calls):
         f(i)
     dt = time.monotonic() - t
+    cpu = time.process_time() - cpu0
     c1 = bridge.info()["cycle"]
+    for owner, name in timed:
+        delattr(owner, name)
     res["py_rtl_calls_per_s"] = round(calls / dt, 1)
     res["py_rtl_cycles_per_call"] = round((c1 - c0) / calls, 1)
+    # where a call's wall time goes (this process's view): the GP0 request's round trip to the
+    # simulator, waiting for the PL's reply, this process's CPU, and the rest
+    res["py_rtl_us"] = {"total": round(1e6 * dt / calls), "gp0_request": round(1e6 * spent["write"] / calls),
+                        "wait_reply": round(1e6 * spent["wait"] / calls),
+                        "pynq_cpu": round(1e6 * cpu / calls)}
     n = 20000 if simulator == "icarus" else 200000
     t = time.monotonic()
     bridge.run(n)
@@ -172,13 +197,16 @@ def run_simboard_bench(simulators: Sequence[str] = ("icarus", "verilator"),
 
 COLUMNS = [("tree", "tree"), ("simulator", "sim"), ("ps", "PS"), ("load_cold_s", "load cold s"),
            ("load_warm_s", "load warm s"), ("py_rtl_calls_per_s", "py->rtl /s"),
-           ("py_rtl_cycles_per_call", "cyc/call"), ("rtl_py_calls_per_s", "rtl->py /s"),
+           ("py_rtl_cycles_per_call", "cyc/call"), ("py_rtl_split", "us gp0/wait/cpu"), ("rtl_py_calls_per_s", "rtl->py /s"),
            ("cycles_per_s", "cycles/s"), ("idle_cpu_pct", "idle sim %"),
            ("idle_cpu_pynq_pct", "idle pynq %")]
 
 
 def format_table(rows: Sequence[dict[str, Any]]) -> str:
     head = [h for _, h in COLUMNS]
+    rows = [dict(r, py_rtl_split=("/".join(str(r["py_rtl_us"][k]) for k in
+                                           ("gp0_request", "wait_reply", "pynq_cpu"))
+                                  if "py_rtl_us" in r else "")) for r in rows]
     body = [[str(r.get(k, "")) for k, _ in COLUMNS] for r in rows]
     widths = [max(len(x) for x in col) for col in zip(head, *body)]
     fmt = "  ".join(f"{{:>{w}}}" for w in widths)
