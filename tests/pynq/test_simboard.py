@@ -320,14 +320,18 @@ def test_auto_picks_verilator_only_when_its_build_is_cached(monkeypatch):
         SimDevice._pick_simulator("questa", cfg)
 
 
-def test_a_waiting_runtime_is_woken_by_the_pl_write(hof_ol):
+def test_a_waiting_runtime_is_woken_by_the_pl_write(hof_bit):
     """The reply of a call wakes the caller through the notification pipe: the runtime's
     fallback poll interval (5 ms) does not bound the call rate."""
-    bridge = hof_ol.device.bridge
-    before = bridge.pl_writes
-    assert hof_ol.mixer.mix(1, 2, 3, True) == 4
-    assert bridge.pl_writes > before          # the reply was a PL write into PS memory
-    seen = bridge.pl_writes
-    t = time.monotonic()
-    assert bridge.wait_pl_write(seen - 1, 5.0) == seen    # an unseen write: no wait
-    assert time.monotonic() - t < 1.0
+    ol = ppq.PushPushOverlay(str(hof_bit))    # its own download: other tests replace overlays
+    try:
+        bridge = ol.device.bridge
+        before = bridge.pl_writes
+        assert ol.mixer.mix(1, 2, 3, True) == 4
+        assert bridge.pl_writes > before          # the reply was a PL write into PS memory
+        seen = bridge.pl_writes
+        t = time.monotonic()
+        assert bridge.wait_pl_write(seen - 1, 5.0) == seen    # an unseen write: no wait
+        assert time.monotonic() - t < 1.0
+    finally:
+        ol.free()
