@@ -349,6 +349,8 @@ class SimDevice(Device):
         cfg.s_id_width = int(ports.get("s_id_width", 12))
         cfg.m_id_width = int(ports.get("m_id_width", 12))
         cfg.port_names = list(ports.get("names", []))
+        if os.environ.get("PUSHPUSH_SIM_POLL_US"):
+            cfg.poll_us = float(os.environ["PUSHPUSH_SIM_POLL_US"])
         cfg.simulator, self.simulator_reason = self._pick_simulator(simulator, cfg)
         log.info("simulated board: %s (%s)", cfg.simulator, self.simulator_reason)
         self.manifest = manifest
