@@ -177,17 +177,20 @@ def _run_bench(label: str, cmd: list[str], root: Path, toplevel: str, test_dir: 
 # --------------------------------------------------------------------------- your system's core
 
 
-def _system_of(core_file: Path, desc: dict) -> tuple[Path, Optional[str]]:
-    """The system.yaml the core's generator 'pushpush' builds, and its system name (None if
-    the file does not say: the generator then reports why, with positions)."""
+def _system_of(core_file: Path, desc: dict, target: dict) -> tuple[Path, Optional[str]]:
+    """The system.yaml the generator 'pushpush' builds for ``target``, and its system name
+    (None if the file does not say: the generator then reports why, with positions)."""
     from pushpush.fusesoc_gen import GENERATOR, PARAMETERS
 
-    gens = [g for g in (desc.get("generate") or {}).values()
-            if isinstance(g, dict) and g.get("generator") == GENERATOR]
+    entries = desc.get("generate") or {}
+    gens = [entries[g] for g in target.get("generate") or []
+            if isinstance(g, str) and isinstance(entries.get(g), dict)
+            and entries[g].get("generator") == GENERATOR]
     if len(gens) != 1:
-        raise BenchFailed(f"{core_file}: {'no' if not gens else 'more than one'} 'generate:' entry "
-                          f"with generator: {GENERATOR}; a system's core has exactly one (see "
-                          f"'pushpush init' or pushpush/fusesoc_gen)")
+        raise BenchFailed(f"{core_file}: the '{COCOTB_TARGET}' target's 'generate:' names "
+                          f"{'no' if not gens else 'more than one'} entry with generator: "
+                          f"{GENERATOR}; it needs exactly one (see 'pushpush init' or "
+                          f"pushpush/fusesoc_gen)")
     rel = str((gens[0].get("parameters") or {}).get("system", PARAMETERS["system"][0]))
     system = Path(rel) if Path(rel).is_absolute() else core_file.parent / rel
     try:
@@ -228,7 +231,7 @@ def run_system_bench(core_file: Path, test_dir: Optional[Path] = None,
     toplevel = target.get("toplevel")
     if not toplevel:
         raise BenchFailed(f"{core_file}: the '{COCOTB_TARGET}' target has no toplevel (<system>_top)")
-    _, name = _system_of(core_file, desc)
+    _, name = _system_of(core_file, desc, target)
     folder = core_file.parent
     dirs = [Path(test_dir)] if test_dir else [folder / "tests", folder]
     found = [d for d in dirs if (d / f"{module}.py").is_file()]
