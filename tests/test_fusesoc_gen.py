@@ -270,7 +270,7 @@ def demo(tmp_path: Path) -> Path:
 def test_scaffolded_system_cocotb_test_through_fusesoc(demo: Path) -> None:
     """demo.core's cocotb target: FuseSoC runs the generator, then tests/test_demo.py's
     cocotb tests against demo_top, with the system map the generator copied to the work root."""
-    from pushpush.build.cocotb_fusesoc import run_system_bench
+    from pushpush.fusesoc_gen.cocotb_target import run_system_bench
 
     assert run_system_bench(demo / "demo.core", progress=lambda s: None) == 1
     work = demo / "build" / "local_demo_system_0.1.0" / "cocotb"
@@ -282,7 +282,8 @@ def test_scaffolded_system_cocotb_test_through_fusesoc(demo: Path) -> None:
 
 def test_a_wrong_system_fails_its_cocotb_target(demo: Path, tmp_path: Path) -> None:
     """The system test really drives the generated hardware: a subtracting adder fails it."""
-    from pushpush.build.cocotb_fusesoc import BenchFailed, main, run_system_bench
+    from pushpush.build.cocotb_fusesoc import BenchFailed
+    from pushpush.fusesoc_gen.cocotb_target import main, run_system_bench
 
     rtl = demo / "rtl" / "demo_adder.v"
     text = rtl.read_text()
@@ -296,7 +297,8 @@ def test_a_wrong_system_fails_its_cocotb_target(demo: Path, tmp_path: Path) -> N
 
 
 def test_system_yaml_errors_reach_the_cocotb_target_user(demo: Path) -> None:
-    from pushpush.build.cocotb_fusesoc import BenchFailed, run_system_bench
+    from pushpush.build.cocotb_fusesoc import BenchFailed
+    from pushpush.fusesoc_gen.cocotb_target import run_system_bench
 
     yml = demo / "system.yaml"
     text = yml.read_text()
@@ -308,7 +310,8 @@ def test_system_yaml_errors_reach_the_cocotb_target_user(demo: Path) -> None:
 
 
 def test_a_core_without_a_cocotb_target_is_refused(demo: Path) -> None:
-    from pushpush.build.cocotb_fusesoc import BenchFailed, run_system_bench
+    from pushpush.build.cocotb_fusesoc import BenchFailed
+    from pushpush.fusesoc_gen.cocotb_target import run_system_bench
 
     core = demo / "demo.core"
     core.write_text(core.read_text().replace("cocotb_module: test_demo, ", ""))

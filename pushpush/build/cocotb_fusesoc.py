@@ -32,6 +32,8 @@ Command line (from a checkout: the benches are in ``tests/cores``, not in the wh
     python -m pushpush.build.cocotb_fusesoc                       # every core
     python -m pushpush.build.cocotb_fusesoc interconnect -p TOPOLOGY=1
 
+(A system's own ``.core``, using the generator ``pushpush``: :mod:`pushpush.fusesoc_gen.cocotb_target`.)
+
 Library::
 
     from pushpush.build.cocotb_fusesoc import run_core_bench
@@ -54,7 +56,7 @@ import yaml
 from pushpush.build.sim import SimulationFailed, _failures
 from pushpush.resources import cores_dir
 
-__all__ = ["COCOTB_TARGET", "BenchFailed", "bench_env", "run_core_bench", "run_system_bench",
+__all__ = ["COCOTB_TARGET", "BenchFailed", "bench_env", "run_core_bench", "run_fusesoc_bench", "fusesoc_exe",
            "cores_with_bench", "main"]
 
 COCOTB_TARGET = "cocotb"
@@ -107,7 +109,7 @@ def bench_env(toplevel: str, test_dir: Path, results: Path) -> dict[str, str]:
     return env
 
 
-def _fusesoc() -> str:
+def fusesoc_exe() -> str:
     cand = Path(sys.executable).parent / "fusesoc"
     exe = str(cand) if cand.exists() else shutil.which("fusesoc")
     if not exe:
@@ -135,16 +137,19 @@ def run_core_bench(core: str, test_dir: Optional[Path] = None, build_root: Optio
         raise BenchFailed(f"the bench {module}.py is not in {test_dir}: the core benches are in a "
                           f"source checkout's tests/cores (not in the wheel); give its folder")
     root = Path(build_root or "build").absolute()
-    cmd = [_fusesoc(), "--cores-root", str(cores_dir()), "run", "--build-root", str(root / core),
+    cmd = [fusesoc_exe(), "--cores-root", str(cores_dir()), "run", "--build-root", str(root / core),
            "--target", COCOTB_TARGET, vlnv.rsplit(":", 1)[0]]
     cmd += [f"--{k}={v}" for k, v in (parameters or {}).items()]
     toplevel = target.get("toplevel") or f"pp_{core}"
-    return _run_bench(core, cmd, root, toplevel, test_dir, {}, progress, timeout)
+    return run_fusesoc_bench(core, cmd, root, toplevel, test_dir, {}, progress, timeout)
 
 
-def _run_bench(label: str, cmd: list[str], root: Path, toplevel: str, test_dir: Path,
-               extra_env: Mapping[str, str], progress: Callable[[str], None], timeout: float) -> int:
-    """Run ``cmd`` (a ``fusesoc run --target cocotb``) and check cocotb's results."""
+def run_fusesoc_bench(label: str, cmd: list[str], root: Path, toplevel: str, test_dir: Path,
+                      extra_env: Mapping[str, str], progress: Callable[[str], None],
+                      timeout: float) -> int:
+    """Run ``cmd`` (a ``fusesoc run --target cocotb ...``) with :func:`bench_env` plus
+    ``extra_env``, output to ``<root>/<label>-cocotb.log``, and check cocotb's results file;
+    returns the number of tests passed or raises :class:`BenchFailed`."""
     root.mkdir(parents=True, exist_ok=True)
     results = root / f"{label}-cocotb-results.xml"
     log = root / f"{label}-cocotb.log"
@@ -174,93 +179,14 @@ def _run_bench(label: str, cmd: list[str], root: Path, toplevel: str, test_dir: 
     return total
 
 
-# --------------------------------------------------------------------------- your system's core
-
-
-def _system_of(core_file: Path, desc: dict, target: dict) -> tuple[Path, Optional[str]]:
-    """The system.yaml the generator 'pushpush' builds for ``target``, and its system name
-    (None if the file does not say: the generator then reports why, with positions)."""
-    from pushpush.fusesoc_gen import GENERATOR, PARAMETERS
-
-    entries = desc.get("generate") or {}
-    gens = [entries[g] for g in target.get("generate") or []
-            if isinstance(g, str) and isinstance(entries.get(g), dict)
-            and entries[g].get("generator") == GENERATOR]
-    if len(gens) != 1:
-        raise BenchFailed(f"{core_file}: the '{COCOTB_TARGET}' target's 'generate:' names "
-                          f"{'no' if not gens else 'more than one'} entry with generator: "
-                          f"{GENERATOR}; it needs exactly one (see 'pushpush init' or "
-                          f"pushpush/fusesoc_gen)")
-    rel = str((gens[0].get("parameters") or {}).get("system", PARAMETERS["system"][0]))
-    system = Path(rel) if Path(rel).is_absolute() else core_file.parent / rel
-    try:
-        data = yaml.safe_load(system.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
-        return system, None
-    name = data.get("system") if isinstance(data, dict) else None
-    return system, name if isinstance(name, str) else None
-
-
-def run_system_bench(core_file: Path, test_dir: Optional[Path] = None,
-                     build_root: Optional[Path] = None, progress: Callable[[str], None] = print,
-                     timeout: float = 1800) -> int:
-    """Run the ``cocotb`` target of your own ``.core`` that is a pushpush system (it uses the
-    generator 'pushpush', like the one ``pushpush init`` scaffolds) through FuseSoC; returns
-    the number of tests passed.
-
-    The target names the test module (``flow_options: {cocotb_module: test_demo}``); it is
-    looked for in ``test_dir``, else in the core's folder and its ``tests/`` folder. FuseSoC
-    runs the generator, which copies the system map into the work root; the test's
-    ``cocotb_system`` finds it through ``$PUSHPUSH_SYSTEM_MAP``, which this sets. The build
-    root defaults to ``build/`` beside the core. Raises :class:`BenchFailed`."""
-    from pushpush.fusesoc_gen import cores_root
-    from pushpush.sim import MAP_ENV
-
-    core_file = Path(core_file).absolute()
-    try:
-        desc = yaml.safe_load(core_file.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
-        raise BenchFailed(f"cannot read the core {core_file}: {e}") from None
-    if not isinstance(desc, dict) or "name" not in desc:
-        raise BenchFailed(f"{core_file} is not a FuseSoC CAPI2 core (no 'name')")
-    target = (desc.get("targets") or {}).get(COCOTB_TARGET)
-    module = ((target or {}).get("flow_options") or {}).get("cocotb_module")
-    if not module:
-        raise BenchFailed(f"{core_file}: no '{COCOTB_TARGET}' target with flow_options: "
-                          f"{{cocotb_module: <test module>}}; 'pushpush init' scaffolds one")
-    toplevel = target.get("toplevel")
-    if not toplevel:
-        raise BenchFailed(f"{core_file}: the '{COCOTB_TARGET}' target has no toplevel (<system>_top)")
-    _, name = _system_of(core_file, desc, target)
-    folder = core_file.parent
-    dirs = [Path(test_dir)] if test_dir else [folder / "tests", folder]
-    found = [d for d in dirs if (d / f"{module}.py").is_file()]
-    if not found:
-        raise BenchFailed(f"{core_file}: the test module {module}.py (cocotb_module of the "
-                          f"'{COCOTB_TARGET}' target) is in none of {', '.join(map(str, dirs))}")
-    vlnv = str(desc["name"])
-    root = Path(build_root).absolute() if build_root else folder / "build"
-    work_root = root / vlnv.replace(":", "_") / COCOTB_TARGET
-    extra = {MAP_ENV: str(work_root / f"{name}.map.json")} if name else {}
-    cmd = [_fusesoc(), "--cores-root", str(folder), "--cores-root", str(cores_root()), "run",
-           "--build-root", str(root), "--target", COCOTB_TARGET, vlnv.rsplit(":", 1)[0]]
-    return _run_bench(name or core_file.stem, cmd, root, str(toplevel), found[0], extra, progress,
-                      timeout)
-
-
 def main(argv: Optional[Sequence[str]] = None) -> int:
     p = argparse.ArgumentParser(prog="python -m pushpush.build.cocotb_fusesoc",
                                 description="Run cores' cocotb benches through FuseSoC/Edalize "
                                             "(their 'cocotb' targets).")
-    p.add_argument("cores", nargs="*",
-                   help="pushpush cores (default: all with a cocotb target), or the .core file of "
-                        "your system (one using the generator 'pushpush', e.g. demo.core)")
-    p.add_argument("--test-dir", type=Path,
-                   help=f"folder of the benches (default: {_REPO_TESTS}; for a system's .core: "
-                        f"its tests/ folder, else its own folder)")
-    p.add_argument("--build-root", type=Path,
-                   help="FuseSoC build root (default: build/cocotb; for a system's .core: build/ "
-                        "beside it)")
+    p.add_argument("cores", nargs="*", help="cores (default: all with a cocotb target)")
+    p.add_argument("--test-dir", type=Path, help=f"folder of the benches (default: {_REPO_TESTS})")
+    p.add_argument("--build-root", type=Path, default=Path("build/cocotb"),
+                   help="FuseSoC build root (default: build/cocotb)")
     p.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
                    help="override a parameter of the cocotb target (repeatable)")
     args = p.parse_args(argv)
@@ -274,12 +200,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for core in args.cores or cores_with_bench():
         try:
             if core.endswith(".core"):
-                if params:
-                    p.error("-p applies to the pushpush cores, not to a system's .core")
-                run_system_bench(Path(core), args.test_dir, args.build_root)
-            else:
-                run_core_bench(core, args.test_dir, args.build_root or Path("build/cocotb"),
-                               parameters=params)
+                raise BenchFailed(f"{core}: for your system's .core run "
+                                  f"'python3 -m pushpush.fusesoc_gen.cocotb_target {core}'")
+            run_core_bench(core, args.test_dir, args.build_root, parameters=params)
         except BenchFailed as e:
             print(f"pushpush: error: {e}", file=sys.stderr)
             failed.append(core)

@@ -49,7 +49,7 @@ entry without it (Yosys would source the tcl). A PYNQ-Z1 bitstream target::
 (``source_mgmt_mode: All``: the block design holds the top as a module reference, which
 Vivado resolves only when it manages the sources). The generated core also copies the
 system map ``<system>.map.json`` into the work root, for a cocotb test of the system
-(``python3 -m pushpush.build.cocotb_fusesoc <your>.core`` runs a ``cocotb`` target).
+(``python3 -m pushpush.fusesoc_gen.cocotb_target <your>.core`` runs a ``cocotb`` target).
 """
 
 from __future__ import annotations
