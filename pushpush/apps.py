@@ -142,18 +142,21 @@ def open_system(example: str | os.PathLike[str], *, outdir: Optional[str | os.Pa
         say(f"      loaded in {time.monotonic() - t0:.1f} s")
         return ol
 
-    sim = os.environ.get("PUSHPUSH_SIM") or simulator or "icarus"
+    sim = os.environ.get("PUSHPUSH_SIM") or simulator or "auto"
     out = Path(outdir) if outdir else Path(tempfile.mkdtemp(prefix=f"pushpush-{name}-"))
     say(f"[1/2] generating '{name}' for the simulated board into {out}")
     t0 = time.monotonic()
     bit = ppq.write_sim_overlay(linked, out, simulator=sim)
     say(f"      generated in {time.monotonic() - t0:.1f} s")
-    say(f"[2/2] compiling the system with {sim} and starting the simulated board")
+    say(f"[2/2] compiling the system ({sim}; builds are cached) and starting the simulated board")
     t0 = time.monotonic()
     with _Ticker(say, f"compiling/starting {sim}"):
         ol = ppq.load(str(bit), **kwargs)  # the manifest names the simulator
+    dev = ol.device
+    ran = getattr(dev, "simulator", None) or sim
+    why = getattr(dev, "simulator_reason", "")
     say(f"      simulated board up in {time.monotonic() - t0:.1f} s "
-        f"({sim}, {linked.clock_mhz:g} MHz system clock)")
+        f"({ran}, {linked.clock_mhz:g} MHz system clock)" + (f"\n      {why}" if why else ""))
     return ol
 
 

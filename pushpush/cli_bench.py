@@ -1,7 +1,16 @@
 """The ``pushpush bench`` subcommand.
 
-``pushpush bench fairness [--quick] [--sim icarus|verilator] [-o DIR]``: the ABE paper's
-fairness experiment (Table 1 / Fig. 2) in simulation, see :mod:`pushpush.bench.fairness`.
+``pushpush bench fairness [--quick] [--sim icarus|verilator] [--topology crossbar|shared]
+[-o DIR]``: the ABE paper's fairness experiment (Table 1 / Fig. 2) in simulation, see
+:mod:`pushpush.bench.fairness`.
+
+``pushpush bench scaling [--quick] [--sim icarus|verilator] [--pairs 1,2,4,8] [--calls N]
+[-o DIR]``: total MCalls/s and cycles per call of 1..N concurrent pingpong pairs on the shared
+and the crossbar interconnect, see :mod:`pushpush.bench.scaling`.
+
+``pushpush bench simboard [--sim icarus|verilator|both] [--ps hdl|cocotb|both] [--calls N]
+[--tree PATH --label NAME] [-o DIR]``: the simulated board's speed (load cold/warm, calls/s
+both ways, cycles/s, idle CPU), see :mod:`pushpush.bench.simboard`.
 """
 
 from __future__ import annotations
@@ -13,33 +22,112 @@ from pathlib import Path
 
 from .cli_common import EXIT_INVALID, EXIT_OK, Command, UsageError
 
-BENCHMARKS = ("fairness",)
+BENCHMARKS = ("fairness", "scaling", "simboard")
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("benchmark", choices=BENCHMARKS, help="which benchmark")
     p.add_argument("--quick", action="store_true",
-                   help="a small subset (1 and 3 interferers, bursts 16/64/256; what CI runs)")
-    p.add_argument("--sim", choices=("icarus", "verilator"), default="icarus",
-                   help="simulator (default: icarus)")
+                   help="a small subset (fairness: 1 and 3 interferers, bursts 16/64/256, what "
+                        "CI runs; scaling: 1 and 4 pairs)")
+    p.add_argument("--sim", choices=("icarus", "verilator", "both"), default=None,
+                   help="simulator (fairness, scaling: default icarus; simboard: default both)")
+    p.add_argument("--ps", choices=("hdl", "cocotb", "both"), default="both",
+                   help="simboard: the PS model(s) to measure (default: both)")
+    p.add_argument("--tree", metavar="PATH",
+                   help="simboard: also measure the pushpush checkout at PATH (e.g. a worktree "
+                        "of an older commit), for a before/after table")
+    p.add_argument("--label", default="before", help="simboard: the name of --tree's rows")
     p.add_argument("-o", "--output", metavar="DIR", default="bench_results",
-                   help="results folder: fairness.json, fairness.png, the simulation builds "
+                   help="results folder: <benchmark>.json (fairness.png), the simulation builds "
                         "(default: bench_results)")
     p.add_argument("--check", action="store_true",
-                   help="exit 1 if a target is missed (round robin within 1 point of Eq. 1, "
-                        "ABE and fair arbitration within 1 point of the fair share, ABE +1 cycle)")
+                   help="exit 1 if a target is missed (fairness: round robin within 1 point of "
+                        "Eq. 1, ABE and fair arbitration within 1 point of the fair share, ABE +1 "
+                        "cycle; scaling: at least 20 MCalls/s on the shared bus from 4 pairs)")
+    p.add_argument("--topology", choices=("crossbar", "shared"), default="crossbar",
+                   help="fairness: the interconnect's topology (default: crossbar)")
+    p.add_argument("--pairs", metavar="N,N,...", default=None,
+                   help="scaling: pair counts (default 1,2,4,8; --quick 1,4)")
+    p.add_argument("--calls", type=int, default=None,
+                   help="scaling: calls per pair (default 200); simboard: Python -> Verilog "
+                        "calls per measurement (default 300)")
+
+
+def _run_scaling(args: argparse.Namespace) -> int:
+    from .bench.scaling import FULL_PAIRS, QUICK_PAIRS, TARGET_MCALLS, check_targets, format_table, run_scaling
+
+    if args.pairs:
+        try:
+            pairs = [int(x) for x in args.pairs.split(",")]
+        except ValueError:
+            raise UsageError(f"--pairs {args.pairs}: give pair counts separated by commas, "
+                             "e.g. --pairs 1,2,4,8") from None
+        if not pairs or min(pairs) < 1 or max(pairs) > 15:
+            raise UsageError(f"--pairs {args.pairs}: pair counts must be 1..15 (2 components "
+                             "each, plus the ARM, on at most 32 interconnect ports)")
+    else:
+        pairs = QUICK_PAIRS if args.quick else FULL_PAIRS
+    if args.calls is None:
+        args.calls = 200
+    if args.calls < 10:
+        raise UsageError(f"--calls {args.calls}: at least 10 calls per pair")
+    out = Path(args.output)
+    out.mkdir(parents=True, exist_ok=True)
+    result = run_scaling(pairs=pairs, calls=args.calls, simulator=args.sim, outdir=out / "scaling",
+                         log=lambda m: print(m, file=sys.stderr))
+    missed = check_targets(result)
+    result["targets_missed"] = missed
+    print(format_table(result))
+    (out / "scaling.json").write_text(json.dumps(result, indent=1))
+    print(f"\nresults: {out / 'scaling.json'}")
+    print(f"simulation time: {result['runtime_s']} s ({args.sim})")
+    if missed:
+        print("targets missed:\n  " + "\n  ".join(missed))
+    elif any(r["pairs"] >= 4 for r in result["rows"]):
+        print(f"targets met: the shared bus carries at least {TARGET_MCALLS:g} MCalls/s from 4 pairs")
+    return EXIT_INVALID if (missed and args.check) else EXIT_OK
+
+
+def _simboard(args: argparse.Namespace) -> int:
+    from .bench.simboard import format_table, run_simboard_bench
+    from .build.sim import available_simulators
+
+    sims = [s for s in ("icarus", "verilator") if args.sim in (None, "both", s)]
+    missing = [s for s in sims if s not in available_simulators()]
+    if missing:
+        raise UsageError(f"simulator {', '.join(missing)} is not available here")
+    ps = ["hdl", "cocotb"] if args.ps == "both" else [args.ps]
+    say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+    calls = args.calls or 300
+    rows = []
+    if args.tree:
+        rows += run_simboard_bench(sims, ["cocotb"], calls, tree=args.tree,
+                                   label=args.label, log=say)
+    rows += run_simboard_bench(sims, ps, calls, log=say)
+    out = Path(args.output)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "simboard.json").write_text(json.dumps(rows, indent=1))
+    print(format_table(rows))
+    print(f"\nresults: {out / 'simboard.json'}")
+    return EXIT_OK
 
 
 def _run(args: argparse.Namespace) -> int:
     from .bench.fairness import check_targets, format_table, plot, run_fairness
     from .build.sim import available_simulators
 
+    if args.benchmark == "simboard":
+        return _simboard(args)
+    args.sim = args.sim if args.sim not in (None, "both") else "icarus"
     if args.sim not in available_simulators():
         raise UsageError(f"simulator '{args.sim}' is not available here "
                           f"(available: {', '.join(available_simulators()) or 'none'})")
+    if args.benchmark == "scaling":
+        return _run_scaling(args)
     out = Path(args.output)
     result = run_fairness(quick=args.quick, simulator=args.sim, outdir=out,
-                          log=lambda m: print(m, file=sys.stderr))
+                          log=lambda m: print(m, file=sys.stderr), topology=args.topology)
     print(format_table(result))
     png = plot(result, out / "fairness.png")
     missed = check_targets(result)
@@ -58,17 +146,31 @@ def _run(args: argparse.Namespace) -> int:
 
 _C1 = Command(
     name="bench",
-    help="run a benchmark in simulation (fairness: the ABE paper's Table 1 / Fig. 2)",
+    help="run a benchmark in simulation (fairness: the ABE paper's Table 1 / Fig. 2; "
+         "scaling: MCalls/s of concurrent callers; simboard: the simulated board's speed)",
     description="Benchmarks in simulation (cocotb on Icarus or Verilator).\n\n"
                 "fairness: a 16-beat victim master against 1..7 interferers with bursts of\n"
                 "16..256 beats, reading one memory through pp_axi_interconnect, under round\n"
                 "robin, with an ABE (pp_abe, nominal burst 16) per master, and with fair\n"
                 "arbitration (deficit round robin over beats); the victim's share next to\n"
                 "the paper's Eq. 1 (Table 1) and the fair share 1/(N+1). Writes\n"
-                "DIR/fairness.json and DIR/fairness.png and prints the table.",
+                "DIR/fairness.json and DIR/fairness.png and prints the table.\n\n"
+                "scaling: 1, 2, 4, 8 pairs of int f(int) callers (the pingpong example's\n"
+                "caller and callee, every pair calling back to back) at once on the shared\n"
+                "bus (round robin and fair) and the crossbar; prints total MCalls/s at\n"
+                "100 MHz and the cycles per call of every pair, from simulated cycle counts,\n"
+                "and writes DIR/scaling.json.\n\n"
+                "simboard: the simulated board's load time (cold, warm), Python->Verilog and\n"
+                "Verilog->Python calls/s, simulated cycles/s and idle CPU, for each simulator\n"
+                "and PS model (hdl: the default; cocotb: the previous one); --tree adds another\n"
+                "checkout's numbers (before/after). Writes DIR/simboard.json.",
     epilog="examples:\n"
            "  pushpush bench fairness --quick\n"
-           "  pushpush bench fairness --sim verilator -o results/",
+           "  pushpush bench fairness --sim verilator -o results/\n"
+           "  pushpush bench fairness --quick --topology shared\n"
+           "  pushpush bench scaling\n"
+           "  pushpush bench scaling --pairs 4 --calls 100\n"
+           "  pushpush bench simboard --sim icarus --ps hdl",
     configure=_configure,
     run=_run,
 )

@@ -22,8 +22,9 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("examples", nargs="+", metavar="EXAMPLE",
                    help="example folder with system.yaml and app.py (or a shipped example's "
                         "name: pingpong, audio_fir)")
-    p.add_argument("--sim", "-s", choices=("icarus", "verilator"), default=None,
-                   help="simulator of the simulated board (default: $PUSHPUSH_SIM or icarus)")
+    p.add_argument("--sim", "-s", choices=("auto", "icarus", "verilator"), default=None,
+                   help="simulator of the simulated board (default: $PUSHPUSH_SIM or auto: "
+                        "Verilator when this system's Verilator build is cached, else Icarus)")
     p.add_argument("-o", "--output", metavar="DIR",
                    help=f"where the simulated board's overlay is generated "
                         f"(default: {DEFAULT_OUT.format(system='<system>')})")

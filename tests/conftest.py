@@ -13,3 +13,6 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 os.environ.setdefault("PUSHPUSH_SIM_BUILD", str(REPO / "sim_build"))
+# The simulated board's "auto" simulator choice depends on what the build cache holds;
+# tests pin Icarus (tests of Verilator and of "auto" itself say so explicitly).
+os.environ.setdefault("PUSHPUSH_SIM", "icarus")

@@ -30,10 +30,14 @@
  * to when their data moves (otherwise a master whose requests all wait in the slave's
  * queue has no say in the grants, and the data is shared by requests, not by beats).
  *
- * TOPOLOGY = 1 (shared): one arbiter over all AW and AR requests, one transaction
- * (a write or a read) at a time over one shared address register, one W register and
- * one response register; a new transaction is accepted the cycle after the previous
- * one's last response beat was accepted by its master.
+ * TOPOLOGY = 1 (shared, pipelined): one arbiter over all AW and AR requests and one
+ * address register slice (an address per cycle); one W path serving the granted writes in
+ * grant order (the burst streaming now and the next one, granted while it streams, whose
+ * beats follow its WLAST without a bubble); one B and one R register slice fed round robin
+ * from whichever slave has a response and routed back by the ID's master bits, so the bus
+ * is never held for a response. Ordering as in the crossbar: a master issues to one slave
+ * per direction at a time (MAX_OUTSTANDING per master and direction). ARBITRATION = 1: a
+ * read is granted only while fewer than ARB_READ_AHEAD read beats are outstanding.
  */
 
 `default_nettype none
@@ -59,17 +63,18 @@ module pp_axi_interconnect #
     parameter M_BASE_ADDR = {M_COUNT{{ADDR_WIDTH{1'b0}}}},
     // Log2 of each slave's window size in bytes, M_COUNT concatenated 32-bit fields
     parameter M_ADDR_WIDTH = {M_COUNT{32'd24}},
-    // 0 = crossbar (concurrent paths to distinct slaves), 1 = shared (one transaction at a time)
+    // 0 = crossbar (concurrent paths to distinct slaves), 1 = shared (one pipelined bus)
     parameter TOPOLOGY = 0,
     // Arbitration policy passed to pp_arbiter: 0 = round robin (per transaction),
     // 1 = deficit round robin over beats (fair in data beats whatever the burst lengths)
     parameter ARBITRATION = 0,
     // ARBITRATION = 1: beats of credit per port and round (1..511)
     parameter ARB_QUANTUM = 16,
-    // Crossbar: maximum outstanding transactions per master and direction
+    // Maximum outstanding transactions per master and direction
     parameter MAX_OUTSTANDING = 8,
-    // Crossbar, ARBITRATION = 1: a read is granted only while fewer than this many read
-    // beats are outstanding at the slave (keeps decisions fair; raise it for slow slaves)
+    // ARBITRATION = 1: a read is granted only while fewer than this many read beats are
+    // outstanding at the slave (crossbar) or on the bus (shared) (keeps decisions fair;
+    // raise it for slow slaves)
     parameter ARB_READ_AHEAD = ARB_QUANTUM
 )
 (
@@ -780,28 +785,61 @@ if (TOPOLOGY == 0) begin : xbar
 end else begin : shared
 
     /*
-     * Shared: one transaction at a time
+     * Shared, pipelined: one address path (AW and AR, one arbiter, one address per cycle),
+     * one W path (one beat per cycle), one B and one R path. The next address is granted
+     * while the current burst's data streams (the W path serves the granted writes in
+     * grant order: the burst streaming now and the next one), and the bus is not held for
+     * responses: B and R are taken from whichever slave has one (round robin) and routed
+     * back by the master index in their ID. Ordering as in the crossbar: a master issues to
+     * one slave per direction at a time (a write (read) to another slave waits until its
+     * outstanding writes (reads) have been answered), so its responses cannot be reordered.
      */
-    reg           busy_reg;
-    initial busy_reg = 1'b0;
-    reg           cur_write_reg;
-    initial cur_write_reg = 1'b0;
-    reg  [SW-1:0] cur_m_reg;
-    initial cur_m_reg = {SW{1'b0}};
-    reg  [MW-1:0] cur_s_reg;
-    initial cur_s_reg = {MW{1'b0}};
-    reg           a_valid_reg;
-    initial a_valid_reg = 1'b0;
-    reg [AXP-1:0] a_pay_reg;
-    initial a_pay_reg = {AXP{1'b0}};
-    reg           w_active_reg;
-    initial w_active_reg = 1'b0;
+    // per master state
+    wire [S_COUNT*CW-1:0] wr_cnt;
+    wire [S_COUNT*MW-1:0] wr_dst;
+    wire [S_COUNT*CW-1:0] rd_cnt;
+    wire [S_COUNT*MW-1:0] rd_dst;
+    reg  [S_COUNT-1:0]    aw_req;
+    reg  [S_COUNT-1:0]    ar_req;
 
+    // W path: the write whose beats stream now (cur) and the next granted one (nxt)
+    reg           w_cur_valid_reg;
+    initial w_cur_valid_reg = 1'b0;
+    reg  [SW-1:0] w_cur_m_reg;
+    initial w_cur_m_reg = {SW{1'b0}};
+    reg  [MW-1:0] w_cur_s_reg;
+    initial w_cur_s_reg = {MW{1'b0}};
+    reg           w_nxt_valid_reg;
+    initial w_nxt_valid_reg = 1'b0;
+    reg  [SW-1:0] w_nxt_m_reg;
+    initial w_nxt_m_reg = {SW{1'b0}};
+    reg  [MW-1:0] w_nxt_s_reg;
+    initial w_nxt_s_reg = {MW{1'b0}};
+
+    // ARBITRATION = 1: the bus may take another read (fewer than ARB_READ_AHEAD beats
+    // outstanding), so that read grants are decided close to when their data moves
+    wire          r_open;
+
+    integer xi;
+    always @* begin
+        for (xi = 0; xi < S_COUNT; xi = xi + 1) begin
+            aw_req[xi] = s_axi_awvalid[xi] && !w_nxt_valid_reg &&
+                (wr_cnt[xi*CW +: CW] == {CW{1'b0}} ||
+                 (wr_dst[xi*MW +: MW] == aw_sel[xi*MW +: MW] && wr_cnt[xi*CW +: CW] != CNT_MAX));
+            ar_req[xi] = s_axi_arvalid[xi] && r_open &&
+                (rd_cnt[xi*CW +: CW] == {CW{1'b0}} ||
+                 (rd_dst[xi*MW +: MW] == ar_sel[xi*MW +: MW] && rd_cnt[xi*CW +: CW] != CNT_MAX));
+        end
+    end
+
+    // address arbitration over all AW and AR requests
     wire [2*S_COUNT-1:0] grant;
     wire                 grant_valid;
+    wire                 a_in_ready;
     reg  [SW-1:0]        g_m;
     wire                 g_write = |grant[S_COUNT-1:0];
-    wire                 fire = grant_valid && !busy_reg;
+    wire                 fire = grant_valid && a_in_ready;
+    wire                 aw_fire = fire && g_write;
     wire [2*S_COUNT*(AXP+MW)-1:0] a_cand;
 
     for (i = 0; i < S_COUNT; i = i + 1) begin : cand
@@ -837,7 +875,7 @@ end else begin : shared
     arb_inst (
         .clk(clk),
         .rst(rst),
-        .req({s_axi_arvalid, s_axi_awvalid}),
+        .req({ar_req, aw_req}),
         .grant(grant),
         .grant_valid(grant_valid),
         .grant_index(grant_index),
@@ -845,124 +883,276 @@ end else begin : shared
         .accept(fire)
     );
 
-    assign s_axi_awready = grant[S_COUNT-1:0] & {S_COUNT{!busy_reg}};
-    assign s_axi_arready = grant[2*S_COUNT-1:S_COUNT] & {S_COUNT{!busy_reg}};
+    assign s_axi_awready = grant[S_COUNT-1:0] & {S_COUNT{a_in_ready}};
+    assign s_axi_arready = grant[2*S_COUNT-1:S_COUNT] & {S_COUNT{a_in_ready}};
 
-    // address: one register, presented to the selected slave on AW or AR
-    wire a_ready = cur_write_reg ? int_awready[cur_s_reg] : int_arready[cur_s_reg];
-    assign int_aw_pay = {MI{a_pay_reg}};
-    assign int_ar_pay = {MI{a_pay_reg}};
+    // address: one register slice, presented to the selected slave on AW or AR
+    wire [AXP-1:0] a_out_pay;
+    wire [MW-1:0]  a_out_s;
+    wire           a_out_write;
+    wire           a_out_valid;
+    wire           a_out_ready = a_out_write ? int_awready[a_out_s] : int_arready[a_out_s];
 
-    // write data
-    wire [SW-1:0] w_sel = w_active_reg ? cur_m_reg : g_m;
-    wire          w_sel_valid = w_active_reg || (fire && g_write);
+    pp_axi_ic_reg #(
+        .WIDTH(1+MW+AXP)
+    )
+    a_reg_inst (
+        .clk(clk),
+        .rst(rst),
+        .s_data({g_write, g_sel, g_pay}),
+        .s_valid(grant_valid),
+        .s_ready(a_in_ready),
+        .m_data({a_out_write, a_out_s, a_out_pay}),
+        .m_valid(a_out_valid),
+        .m_ready(a_out_ready)
+    );
+
+    assign int_aw_pay = {MI{a_out_pay}};
+    assign int_ar_pay = {MI{a_out_pay}};
+
+    // write data: the current write's master, or (W path idle) the write granted now, whose
+    // first beat is taken in the cycle of its AW
+    wire [SW-1:0] w_sel = w_cur_valid_reg ? w_cur_m_reg : g_m;
+    wire [MW-1:0] w_sel_s = w_cur_valid_reg ? w_cur_s_reg : g_sel;
+    wire          w_sel_valid = w_cur_valid_reg || aw_fire;
     wire [WP:0]   w_in;
     wire          w_in_valid = w_sel_valid && w_in[WP];
     wire          w_in_ready;
+    wire          w_done = w_in_valid && w_in_ready && w_in[W_LAST];
     wire [WP-1:0] w_out;
+    wire [MW-1:0] w_out_s;
     wire          w_out_valid;
-    wire [RP-1:0] rsp_out;
-    wire          rsp_out_valid;
-
-    for (j = 0; j < MI; j = j + 1) begin : sel
-        localparam [MW-1:0] JDX = j;
-        assign int_awvalid[j] = a_valid_reg && cur_write_reg && cur_s_reg == JDX;
-        assign int_arvalid[j] = a_valid_reg && !cur_write_reg && cur_s_reg == JDX;
-        assign int_wvalid[j] = w_out_valid && cur_s_reg == JDX;
-    end
-
-    for (i = 0; i < S_COUNT; i = i + 1) begin : mst
-        localparam [SW-1:0] IDX = i;
-        assign s_axi_wready[i] = w_sel_valid && w_in_ready && w_sel == IDX;
-        assign out_bvalid[i] = rsp_out_valid && cur_write_reg && cur_m_reg == IDX;
-        assign out_rvalid[i] = rsp_out_valid && !cur_write_reg && cur_m_reg == IDX;
-    end
-    assign int_w_pay = {MI{w_out}};
 
     pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(WP+1), .SEL_WIDTH(SW))
     w_mux_inst (.in(w_pay_v), .sel(w_sel), .out(w_in));
 
     pp_axi_ic_reg #(
-        .WIDTH(WP)
+        .WIDTH(MW+WP)
     )
     w_reg_inst (
         .clk(clk),
         .rst(rst),
-        .s_data(w_in[WP-1:0]),
+        .s_data({w_sel_s, w_in[WP-1:0]}),
         .s_valid(w_in_valid),
         .s_ready(w_in_ready),
-        .m_data(w_out),
+        .m_data({w_out_s, w_out}),
         .m_valid(w_out_valid),
-        .m_ready(int_wready[cur_s_reg])
+        .m_ready(int_wready[w_out_s])
     );
 
-    // responses (B or R) from the selected slave
+    assign int_w_pay = {MI{w_out}};
+
+    always @(posedge clk) begin
+        if (w_cur_valid_reg) begin
+            if (w_done) begin
+                // the next write takes the W path without a bubble (a write cannot be
+                // granted while nxt is occupied)
+                if (w_nxt_valid_reg) begin
+                    w_cur_m_reg <= w_nxt_m_reg;
+                    w_cur_s_reg <= w_nxt_s_reg;
+                    w_nxt_valid_reg <= 1'b0;
+                end else if (aw_fire) begin
+                    w_cur_m_reg <= g_m;
+                    w_cur_s_reg <= g_sel;
+                end else begin
+                    w_cur_valid_reg <= 1'b0;
+                end
+            end else if (aw_fire) begin
+                w_nxt_valid_reg <= 1'b1;
+                w_nxt_m_reg <= g_m;
+                w_nxt_s_reg <= g_sel;
+            end
+        end else if (aw_fire && !w_done) begin
+            w_cur_valid_reg <= 1'b1;
+            w_cur_m_reg <= g_m;
+            w_cur_s_reg <= g_sel;
+        end
+        if (rst) begin
+            w_cur_valid_reg <= 1'b0;
+            w_nxt_valid_reg <= 1'b0;
+        end
+    end
+
+    for (j = 0; j < MI; j = j + 1) begin : sel
+        localparam [MW-1:0] JDX = j;
+        assign int_awvalid[j] = a_out_valid && a_out_write && a_out_s == JDX;
+        assign int_arvalid[j] = a_out_valid && !a_out_write && a_out_s == JDX;
+        assign int_wvalid[j] = w_out_valid && w_out_s == JDX;
+    end
+
+    // reads outstanding in beats (ARBITRATION = 1 only)
+    wire r_beat;
+    if (ARBITRATION == 1) begin : g_rd_beats
+        reg [OBW-1:0] rd_beats_reg;
+        initial rd_beats_reg = {OBW{1'b0}};
+        wire [8:0] ar_gbeats;
+        pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(9), .SEL_WIDTH(SW))
+        ar_beats_mux_inst (.in(ar_beats), .sel(g_m), .out(ar_gbeats));
+        always @(posedge clk) begin
+            rd_beats_reg <= rd_beats_reg +
+                ((fire && !g_write) ? {{(OBW-9){1'b0}}, ar_gbeats} : {OBW{1'b0}}) -
+                {{(OBW-1){1'b0}}, r_beat};
+            if (rst) begin
+                rd_beats_reg <= {OBW{1'b0}};
+            end
+        end
+        assign r_open = rd_beats_reg < ARB_READ_AHEAD;
+    end else begin : g_rd_open
+        assign r_open = 1'b1;
+    end
+
+    // write responses: from any slave with one (round robin), to the master in its ID
+    wire [MI-1:0]    b_grant;
+    wire             b_gv;
+    wire [MW-1:0]    b_idx;
+    // (bit 0, the slave's valid, is the arbiter's request)
     /* verilator lint_off UNUSED */
-    wire [BBW-1:0] b_in;
-    wire [RBW-1:0] r_in;
+    wire [BBW-1:0]   b_in;
     /* verilator lint_on UNUSED */
+    wire             b_in_ready;
+    wire [BP+SW-1:0] b_out;
+    wire             b_out_valid;
+    wire [SW-1:0]    b_out_m = b_out[BP +: SW];
+
+    pp_arbiter #(
+        .PORTS(MI),
+        .ARBITRATION(0),
+        .INDEX_WIDTH(MW)
+    )
+    b_arb_inst (
+        .clk(clk),
+        .rst(rst),
+        .req(int_bvalid),
+        .grant(b_grant),
+        .grant_valid(b_gv),
+        .grant_index(b_idx),
+        .req_beats({(MI*9){1'b0}}),
+        .accept(b_gv && b_in_ready)
+    );
 
     pp_axi_ic_mux #(.N(MI), .WIDTH(BBW), .SEL_WIDTH(MW))
-    b_mux_inst (.in(int_b_bun), .sel(cur_s_reg), .out(b_in));
+    b_mux_inst (.in(int_b_bun), .sel(b_idx), .out(b_in));
+
+    pp_axi_ic_reg #(
+        .WIDTH(BP+SW)
+    )
+    b_reg_inst (
+        .clk(clk),
+        .rst(rst),
+        .s_data(b_in[BB_ID +: BP+SW]),
+        .s_valid(b_gv),
+        .s_ready(b_in_ready),
+        .m_data(b_out),
+        .m_valid(b_out_valid),
+        .m_ready(s_axi_bready[b_out_m])
+    );
+
+    // read data: from any slave with a beat (round robin per beat), to the master in its ID
+    wire [MI-1:0]    r_grant;
+    wire             r_gv;
+    wire [MW-1:0]    r_idx;
+    // (bit 0, the slave's valid, is the arbiter's request)
+    /* verilator lint_off UNUSED */
+    wire [RBW-1:0]   r_in;
+    /* verilator lint_on UNUSED */
+    wire             r_in_ready;
+    wire [RP+SW-1:0] r_out;
+    wire             r_out_valid;
+    wire [SW-1:0]    r_out_m = r_out[RP +: SW];
+
+    assign r_beat = r_gv && r_in_ready;
+
+    pp_arbiter #(
+        .PORTS(MI),
+        .ARBITRATION(0),
+        .INDEX_WIDTH(MW)
+    )
+    r_arb_inst (
+        .clk(clk),
+        .rst(rst),
+        .req(int_rvalid),
+        .grant(r_grant),
+        .grant_valid(r_gv),
+        .grant_index(r_idx),
+        .req_beats({(MI*9){1'b0}}),
+        .accept(r_beat)
+    );
 
     pp_axi_ic_mux #(.N(MI), .WIDTH(RBW), .SEL_WIDTH(MW))
-    r_mux_inst (.in(int_r_bun), .sel(cur_s_reg), .out(r_in));
+    r_mux_inst (.in(int_r_bun), .sel(r_idx), .out(r_in));
 
-    wire          rsp_in_valid = busy_reg && (cur_write_reg ? b_in[BB_VALID] : r_in[RB_VALID]);
-    wire          rsp_in_ready;
-    wire [RP-1:0] rsp_in = cur_write_reg ?
-        {1'b1, b_in[BB_RESP +: 2], {DATA_WIDTH{1'b0}}, b_in[BB_ID +: S_ID_WIDTH]} :
-        r_in[RB_ID +: RP];
-    wire          rsp_out_ready = cur_write_reg ? s_axi_bready[cur_m_reg] : s_axi_rready[cur_m_reg];
+    pp_axi_ic_reg #(
+        .WIDTH(RP+SW)
+    )
+    r_reg_inst (
+        .clk(clk),
+        .rst(rst),
+        .s_data(r_in[RB_ID +: RP+SW]),
+        .s_valid(r_gv),
+        .s_ready(r_in_ready),
+        .m_data(r_out),
+        .m_valid(r_out_valid),
+        .m_ready(s_axi_rready[r_out_m])
+    );
 
     integer si;
     always @* begin
         for (si = 0; si < MI; si = si + 1) begin
-            int_bready[si] = busy_reg && cur_write_reg && cur_s_reg == si[MW-1:0] && rsp_in_ready;
-            int_rready[si] = busy_reg && !cur_write_reg && cur_s_reg == si[MW-1:0] && rsp_in_ready;
+            int_bready[si] = b_grant[si] && b_in_ready;
+            int_rready[si] = r_grant[si] && r_in_ready;
         end
     end
 
-    pp_axi_ic_reg #(
-        .WIDTH(RP)
-    )
-    rsp_reg_inst (
-        .clk(clk),
-        .rst(rst),
-        .s_data(rsp_in),
-        .s_valid(rsp_in_valid),
-        .s_ready(rsp_in_ready),
-        .m_data(rsp_out),
-        .m_valid(rsp_out_valid),
-        .m_ready(rsp_out_ready)
-    );
+    assign out_b_pay = {S_COUNT{b_out[BP-1:0]}};
+    assign out_r_pay = {S_COUNT{r_out[RP-1:0]}};
 
-    assign out_b_pay = {S_COUNT{{rsp_out[R_RESP +: 2], rsp_out[R_ID +: S_ID_WIDTH]}}};
-    assign out_r_pay = {S_COUNT{rsp_out}};
+    for (i = 0; i < S_COUNT; i = i + 1) begin : mst
+        localparam [SW-1:0] IDX = i;
 
-    wire done = rsp_out_valid && rsp_out_ready && (cur_write_reg || rsp_out[R_LAST]);
+        assign s_axi_wready[i] = w_sel_valid && w_in_ready && w_sel == IDX;
+        assign out_bvalid[i] = b_out_valid && b_out_m == IDX;
+        assign out_rvalid[i] = r_out_valid && r_out_m == IDX;
 
-    always @(posedge clk) begin
-        if (fire) begin
-            busy_reg <= 1'b1;
-            cur_write_reg <= g_write;
-            cur_m_reg <= g_m;
-            cur_s_reg <= g_sel;
-            a_valid_reg <= 1'b1;
-            a_pay_reg <= g_pay;
-        end
-        if (a_valid_reg && a_ready) begin
-            a_valid_reg <= 1'b0;
-        end
-        w_active_reg <= (w_active_reg || (fire && g_write)) &&
-            !(w_in_valid && w_in_ready && w_in[W_LAST]);
-        if (done) begin
-            busy_reg <= 1'b0;
-        end
-        if (rst) begin
-            busy_reg <= 1'b0;
-            a_valid_reg <= 1'b0;
-            w_active_reg <= 1'b0;
+        reg [CW-1:0] wr_cnt_reg;
+        initial wr_cnt_reg = {CW{1'b0}};
+        reg [MW-1:0] wr_dst_reg;
+        initial wr_dst_reg = {MW{1'b0}};
+        reg [CW-1:0] rd_cnt_reg;
+        initial rd_cnt_reg = {CW{1'b0}};
+        reg [MW-1:0] rd_dst_reg;
+        initial rd_dst_reg = {MW{1'b0}};
+
+        assign wr_cnt[i*CW +: CW] = wr_cnt_reg;
+        assign wr_dst[i*MW +: MW] = wr_dst_reg;
+        assign rd_cnt[i*CW +: CW] = rd_cnt_reg;
+        assign rd_dst[i*MW +: MW] = rd_dst_reg;
+
+        wire aw_hs = s_axi_awvalid[i] && s_axi_awready[i];
+        wire b_hs = s_axi_bvalid[i] && s_axi_bready[i];
+        wire ar_hs = s_axi_arvalid[i] && s_axi_arready[i];
+        wire r_hs = s_axi_rvalid[i] && s_axi_rready[i] && s_axi_rlast[i];
+
+        always @(posedge clk) begin
+            if (aw_hs) begin
+                wr_dst_reg <= aw_sel[i*MW +: MW];
+            end
+            if (aw_hs && !b_hs) begin
+                wr_cnt_reg <= wr_cnt_reg + 1'b1;
+            end else if (!aw_hs && b_hs) begin
+                wr_cnt_reg <= wr_cnt_reg - 1'b1;
+            end
+            if (ar_hs) begin
+                rd_dst_reg <= ar_sel[i*MW +: MW];
+            end
+            if (ar_hs && !r_hs) begin
+                rd_cnt_reg <= rd_cnt_reg + 1'b1;
+            end else if (!ar_hs && r_hs) begin
+                rd_cnt_reg <= rd_cnt_reg - 1'b1;
+            end
+            if (rst) begin
+                wr_cnt_reg <= {CW{1'b0}};
+                rd_cnt_reg <= {CW{1'b0}};
+            end
         end
     end
 

@@ -110,6 +110,10 @@ def _sources() -> list[Path]:
             *cores_rtl(HARNESS_CORES)]
 
 
+#: ``topology`` argument of :func:`run_fairness` -> the harness's TOPOLOGY parameter
+TOPOLOGIES = {"crossbar": 0, "shared": 1}
+
+
 def _simulate(params: dict[str, int], pts: list[dict[str, Any]], simulator: str,
               build_dir: Path) -> list[dict[str, Any]]:
     from pushpush.build.sim import run_cocotb
@@ -129,10 +133,15 @@ def _simulate(params: dict[str, int], pts: list[dict[str, Any]], simulator: str,
 def run_fairness(quick: bool = False, simulator: str = "icarus",
                  outdir: Optional[str | os.PathLike[str]] = None,
                  interferers: Optional[list[int]] = None, bursts: Optional[list[int]] = None,
-                 configs: Optional[list[str]] = None, log=print) -> dict[str, Any]:
+                 configs: Optional[list[str]] = None, log=print,
+                 topology: str = "crossbar") -> dict[str, Any]:
     """Run the experiment; returns (and, with ``outdir``, writes to ``fairness.json``) the
     results: ``rows`` (one per point: measured shares per configuration, Eq. 1, fair
-    share), ``latency`` (ABE latency measurement), ``runtime_s``."""
+    share), ``latency`` (ABE latency measurement), ``runtime_s``. ``topology``: the
+    interconnect's (``"crossbar"``, the default, or ``"shared"``)."""
+    if topology not in TOPOLOGIES:
+        raise ValueError(f"topology '{topology}': choose one of {', '.join(TOPOLOGIES)}")
+    topo = {"TOPOLOGY": TOPOLOGIES[topology]}
     sel = QUICK if quick else FULL
     ns, bs = interferers or sel["interferers"], bursts or sel["bursts"]
     pts = points(ns, bs)
@@ -147,18 +156,18 @@ def run_fairness(quick: bool = False, simulator: str = "icarus",
             continue
         log(f"pushpush bench fairness: {label}: {len(pts)} points on {simulator} ...")
         t = time.monotonic()
-        measured[name] = _simulate(params, points(ns, bs, name), simulator,
-                                   work / "sim" / f"{name}_{simulator}")
+        measured[name] = _simulate({**params, **topo}, points(ns, bs, name), simulator,
+                                   work / "sim" / f"{name}_{topology}_{simulator}")
         runtimes[name] = round(time.monotonic() - t, 1)
     # ABE latency: one burst alone, with and without ABE
     lat_pts = [{"interferers": 0, "burst": 16, "victim_burst": vb, "latency": True}
                for vb in (16, 256)]
     latency = []
     if "round_robin" in names or "abe" in names:
-        plain = _simulate({"USE_ABE": 0, "ARBITRATION": 0}, lat_pts, simulator,
-                          work / "sim" / f"latency_plain_{simulator}")
-        abe = _simulate({"USE_ABE": 1, "ARBITRATION": 0}, lat_pts, simulator,
-                        work / "sim" / f"latency_abe_{simulator}")
+        plain = _simulate({"USE_ABE": 0, "ARBITRATION": 0, **topo}, lat_pts, simulator,
+                          work / "sim" / f"latency_plain_{topology}_{simulator}")
+        abe = _simulate({"USE_ABE": 1, "ARBITRATION": 0, **topo}, lat_pts, simulator,
+                        work / "sim" / f"latency_abe_{topology}_{simulator}")
         for p, a in zip(plain, abe):
             latency.append({"burst": p["victim_burst"], "cycles_without_abe": p["cycles"],
                             "cycles_with_abe": a["cycles"],
@@ -177,7 +186,7 @@ def run_fairness(quick: bool = False, simulator: str = "icarus",
             row[f"{name}_beats"] = r["beats"]
             row[f"{name}_cycles"] = r["cycles"]
         rows.append(row)
-    result = {"simulator": simulator, "quick": quick, "victim_burst": VICTIM_BURST,
+    result = {"simulator": simulator, "topology": topology, "quick": quick, "victim_burst": VICTIM_BURST,
               "outstanding": OUTSTANDING, "abe_nominal_burst": NOMINAL_BURST,
               "arb_quantum": ARB_QUANTUM, "configs": list(measured), "rows": rows,
               "latency": latency, "runtime_s": round(time.monotonic() - t0, 1),
@@ -202,7 +211,8 @@ def format_table(result: dict[str, Any]) -> str:
     widths = [max(len(x) for x in col) for col in zip(head, *lines)]
     fmt = "  ".join(f"{{:>{w}}}" for w in widths)
     out = ["victim share of the data (16-beat victim vs N interferers of the given burst, "
-           f"{result['simulator']}):", fmt.format(*head)]
+           f"{result.get('topology', 'crossbar')} interconnect, {result['simulator']}):",
+           fmt.format(*head)]
     out += [fmt.format(*c) for c in lines]
     for lat in result.get("latency", []):
         out.append(f"ABE latency: one {lat['burst']}-beat read alone takes "

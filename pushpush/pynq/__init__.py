@@ -154,7 +154,7 @@ if _pynq is not None:
                     "a board is present: load the system's Vivado build (<system>.bit with its "
                     ".hwh and .map.json), or set PUSHPUSH_BOARD=sim for the simulated board")
             out = Path(outdir) if outdir else Path(tempfile.mkdtemp(prefix=f"pushpush-{linked.name}-"))
-            bit = write_sim_overlay(linked, out, simulator=simulator or "icarus")
+            bit = write_sim_overlay(linked, out, simulator=simulator or "auto")
         return PushPushOverlay(str(bit), component=component, download=download, **kwargs)
 else:  # pragma: no cover
     SimDevice = None  # type: ignore[assignment]

@@ -58,6 +58,8 @@ log = logging.getLogger("pushpush.pynq")
 
 #: Pause between two polling sweeps (seconds).
 DEFAULT_POLL_S = 20e-6
+#: The simulated board's fallback poll interval (a PL write wakes the runtime before it).
+SIM_POLL_S = 5e-3
 
 
 class OverlayReplaced(RuntimeError):
@@ -150,8 +152,12 @@ class PynqBackend:
             if device.has_capability("MEMORY_MAPPED"):
                 self.pl_array = self.pl_mmio.array
         self.simulated = hasattr(device, "check")
-        # the simulated board answers in milliseconds: poll less often there
-        self.poll_s = (DEFAULT_POLL_S * (25 if self.simulated else 1)) if poll_s is None else poll_s
+        # the simulated board wakes a waiting runtime when the PL writes into PS memory
+        # (wait_pl_write): the poll interval there is only a fallback
+        self._wait_pl = getattr(device, "wait_pl_write", None) if self.simulated else None
+        self._seen = threading.local()
+        self.poll_s = ((SIM_POLL_S if self._wait_pl else DEFAULT_POLL_S * 25) if self.simulated
+                       else DEFAULT_POLL_S) if poll_s is None else poll_s
         self._next_check = 0.0
         self._reported = False
         self._timestamp = getattr(device, "timestamp", None)
@@ -165,6 +171,8 @@ class PynqBackend:
         if self.ps_base <= address and address + 4 * n <= self.ps_base + self.ps_size:
             i = (address - self.ps_base) >> 2
             self._store(self.ps, i, words)
+            if self._wait_pl is not None:
+                self.device.note_ps_write()   # wakes a runtime of this process waiting on it
             return
         if self.pl_mmio is not None and self.pl_base <= address and address + 4 * n <= self.pl_base + self.pl_size:
             off = address - self.pl_base
@@ -189,6 +197,8 @@ class PynqBackend:
     def write_local(self, address: int, words: Sequence[int]) -> None:
         i = (address - self.ps_base) >> 2
         self.ps[i:i + len(words)] = np.asarray(words, dtype=np.uint32)
+        if self._wait_pl is not None:
+            self.device.note_ps_write()
 
     def _check(self) -> None:
         if getattr(self.device, "timestamp", None) != self._timestamp:
@@ -214,4 +224,10 @@ class PynqBackend:
                               str(e).splitlines()[0])
                 time.sleep(0.2)
                 return
+        if self._wait_pl is not None:
+            # the simulated board: a PL write into PS memory ends the wait at once
+            serving = threading.current_thread().name.startswith("pushpush-serve-")
+            self._seen.n = self._wait_pl(getattr(self._seen, "n", -1), self.poll_s,
+                                         waiting=not serving)
+            return
         time.sleep(self.poll_s)

@@ -10,12 +10,25 @@ down with it. The two sides share:
   PL writes them through a cocotbext-axi slave on the top's ``m_axi``; Python reads and
   writes them directly, so polling a window costs no socket traffic (as the ARM polls its
   OCM without bus traffic).
-* **a socket** (AF_UNIX): the ARM's GP0 accesses into the PL. One write request (a burst,
-  e.g. a whole call: arguments and trigger) becomes one ``AxiMaster.write`` on ``s_axi``;
-  the reply carries the AXI response (OKAY/SLVERR/DECERR).
+* **a socket** (AF_UNIX): the ARM's GP0 accesses into the PL. A write request becomes one
+  AXI burst on ``s_axi`` (WRITE) or one single-beat 32-bit write per word, in order, as the
+  ARM's stores (WRITE_WORDS: a whole call, arguments and trigger, in one request); the reply
+  carries the AXI response (OKAY/SLVERR/DECERR) and, for WRITE_WORDS, how many words were
+  written before an error.
+* **a notification pipe**: one byte each time the PL wrote into PS memory, so a runtime
+  waiting for a reply wakes at once (:meth:`SimBridge.wait_pl_write`) instead of at its next
+  poll; and a **control page** where a runtime waiting for a reply stamps the time, which
+  keeps the simulator at full speed (see :mod:`pushpush.simboard.hdl`).
+
+The PS side in the simulator is HDL by default (:mod:`pushpush.simboard.hdl`: the GP0 master
+and the memory port are Verilog, Python runs only when something happens);
+``PUSHPUSH_SIM_PS=cocotb`` selects the previous one (cocotbext-axi's ``AxiMaster`` and
+``AxiSlave``, Python on every clock edge), kept for comparison (``pushpush bench simboard``).
+The simulation build is cached by content (:mod:`pushpush.build.cache`), so a second load
+of an unchanged system starts without compiling.
 
 Lifetime: :class:`SimBridge` (the PYNQ side) listens, starts ``python -m
-pushpush.pynq.bridge <config>`` in its own session, and waits for the simulator to connect.
+pushpush.simboard.child <config>`` in its own session, and waits for the simulator to connect.
 :meth:`SimBridge.stop` (called on ``Overlay.free()``, on the next download, at exit) asks
 the simulation to finish, then kills the session's process group if it does not. If the
 PYNQ process dies without stopping it, the simulator sees the socket close and finishes,
@@ -25,8 +38,10 @@ side) surface as :class:`SimulatorError` with the end of the simulator's log.
 
 Wire format (little-endian): request ``<BIQI`` (op, tag, address, length) + payload;
 reply ``<BIBI`` (op, tag, status, length) + payload. Ops: WRITE (payload = bytes; status =
-AXI BRESP), READ (length bytes back; status = worst RRESP), STOP, INFO (JSON: simulator
-pid, cycle count), RUN (advance ``length`` clock cycles, then reply).
+AXI BRESP), WRITE_WORDS (payload = 32-bit words; status = the first error response or OKAY,
+reply payload ``<I`` = words written before it), READ (length bytes back; status = worst
+RRESP), STOP, INFO (JSON: simulator pid, cycle count, PS model), RUN (advance ``length``
+clock cycles, then reply).
 """
 
 from __future__ import annotations
@@ -34,7 +49,6 @@ from __future__ import annotations
 import atexit
 import json
 import logging
-import mmap
 import os
 import select
 import shutil
@@ -47,7 +61,6 @@ import tempfile
 import threading
 import time
 import weakref
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
@@ -61,13 +74,16 @@ __all__ = [
     "OP_STOP",
     "OP_INFO",
     "OP_RUN",
+    "OP_WRITE_WORDS",
+    "PS_MODELS",
 ]
 
-log = logging.getLogger("pushpush.pynq")
+from pushpush.simboard.wire import (CTL_PL_WRITES, CTL_SIZE, CTL_WAIT_STAMP, OP_HELLO, OP_INFO,  # noqa: F401
+                                   OP_READ, OP_RUN, OP_STOP, OP_WRITE, OP_WRITE_WORDS, PS_MODELS,
+                                   REP, REQ, RESET_CYCLES, SharedMemory, SimConfig,
+                                   SimulatedPSMemory, store_words)
 
-OP_HELLO, OP_WRITE, OP_READ, OP_STOP, OP_INFO, OP_RUN = 0, 1, 2, 3, 4, 5
-REQ = struct.Struct("<BIQI")
-REP = struct.Struct("<BIBI")
+log = logging.getLogger("pushpush.pynq")
 
 
 class SimulatorError(RuntimeError):
@@ -79,71 +95,6 @@ class SimulatorError(RuntimeError):
         super().__init__(message + (f"\n--- simulator log (last lines) ---\n{log_tail}"
                                     if log_tail else ""))
         self.log_tail = log_tail
-
-
-@dataclass
-class SimConfig:
-    """Everything the simulator process needs (written as JSON into the run folder)."""
-
-    top: str
-    sources: list[str]
-    simulator: str = "icarus"
-    clock_mhz: float = 100.0
-    parameters: dict[str, Any] = field(default_factory=dict)
-    #: The ARM's on-chip memory window (the ``ps`` region) and the DDR area.
-    ps_base: int = 0xFFFC0000
-    ps_size: int = 0x10000
-    ddr_base: int = 0x18000000
-    ddr_size: int = 0
-    #: Filled in by :class:`SimBridge`.
-    socket_path: str = ""
-    ps_mem_path: str = ""
-    ddr_mem_path: str = ""
-    build_dir: str = ""
-    parent_pid: int = 0
-    #: Idle throttling: after ``idle_cycles`` cycles or ``idle_s`` seconds without bus activity
-    #: the simulator waits for a request (at least ``idle_ms``, and three times as long as
-    #: the batch took) between batches of ``idle_batch`` cycles (``idle_ms`` 0: never).
-    idle_cycles: int = 20000
-    idle_s: float = 0.2
-    idle_ms: float = 2.0
-    idle_batch: int = 256
-    busy_batch: int = 16
-    waves: bool = False
-
-    @classmethod
-    def from_json(cls, text: str) -> "SimConfig":
-        return cls(**json.loads(text))
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=1)
-
-
-class SharedMemory:
-    """An anonymous shared-memory file of ``size`` bytes, mapped here; another process of
-    the same user opens it through :attr:`path` (``/proc/<pid>/fd/<fd>``) while this
-    object lives. Nothing is left in the file system, even if the process is killed."""
-
-    def __init__(self, size: int, name: str = "pushpush") -> None:
-        self.size = size
-        if hasattr(os, "memfd_create"):
-            self.fd = os.memfd_create(name, 0)
-        else:  # pragma: no cover - non-Linux
-            fd, path = tempfile.mkstemp(prefix=name, dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
-            os.unlink(path)
-            self.fd = fd
-        os.ftruncate(self.fd, max(size, mmap.PAGESIZE))
-        self.mem = mmap.mmap(self.fd, max(size, mmap.PAGESIZE))
-        self.path = f"/proc/{os.getpid()}/fd/{self.fd}"
-
-    def close(self) -> None:
-        try:
-            self.mem.close()
-        except BufferError:  # numpy views still alive: the mapping goes with them
-            pass
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
 
 
 def _tail(path: Path, lines: int = 40) -> str:
@@ -190,6 +141,11 @@ class SimBridge:
         self._lock = threading.Lock()
         self._tag = 0
         self._stopped = False
+        #: PL writes into PS memory seen so far (the notification pipe), and its condition
+        #: writes into PS memory made by software of this process (note_write)
+        self._local_writes = 0
+        self._notify_r = self._notify_w = -1
+        self.ctl = SharedMemory(CTL_SIZE, "pushpush-ctl")
 
     # ------------------------------------------------------------------ lifetime
 
@@ -207,6 +163,12 @@ class SimBridge:
         cfg.ddr_size = self.ddr_mem.size if self.ddr_mem is not None else 0
         cfg.build_dir = cfg.build_dir or str(self.rundir / "build")
         cfg.parent_pid = os.getpid()
+        cfg.ctl_mem_path = self.ctl.path
+        notify_r, notify_w = os.pipe()
+        os.set_blocking(notify_r, False)
+        os.set_blocking(notify_w, False)
+        self._notify_r, self._notify_w = notify_r, notify_w
+        cfg.notify_fd = notify_w
         (self.rundir / "config.json").write_text(cfg.to_json())
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         listener.bind(cfg.socket_path)
@@ -217,9 +179,9 @@ class SimBridge:
         logf = open(self.log_path, "wb")
         try:
             self.proc = subprocess.Popen(
-                [self.python, "-m", "pushpush.pynq.bridge", str(self.rundir / "config.json")],
+                [self.python, "-m", "pushpush.simboard.child", str(self.rundir / "config.json")],
                 stdin=subprocess.DEVNULL, stdout=logf, stderr=subprocess.STDOUT, env=env,
-                cwd=str(self.rundir), start_new_session=True)
+                cwd=str(self.rundir), start_new_session=True, pass_fds=(notify_w,))
         finally:
             logf.close()
         _live.add(self)
@@ -249,6 +211,45 @@ class SimBridge:
                  cfg.simulator, self.sim_pid, self.rundir)
         return self
 
+    @property
+    def pl_writes(self) -> int:
+        """Writes into PS memory so far: the PL's (counted by the simulator in the control
+        page) and this process's software's (:meth:`note_write`)."""
+        if self._stopped:
+            return self._local_writes
+        return struct.unpack_from("<Q", self.ctl.mem, CTL_PL_WRITES)[0] + self._local_writes
+
+    def note_write(self) -> None:
+        """Count a write into PS memory made in this process and wake the waiters."""
+        self._local_writes += 1
+        self._poke()
+
+    def _poke(self) -> None:
+        try:
+            os.write(self._notify_w, b"\1")
+        except OSError:  # full (waiters will see the count) or closed (stopped)
+            pass
+
+    def wait_pl_write(self, seen: int, timeout: float, *, waiting: bool = True) -> int:
+        """Wait until there were more than ``seen`` writes into PS memory (:attr:`pl_writes`),
+        at most ``timeout`` seconds; returns the count (pass it back as ``seen`` next time).
+        ``waiting``: a runtime waits for a reply (keeps the simulator at full speed)."""
+        if self._stopped:
+            time.sleep(min(timeout, 0.05))
+            return seen
+        if waiting:
+            struct.pack_into("<Q", self.ctl.mem, CTL_WAIT_STAMP, time.monotonic_ns())
+        now = self.pl_writes
+        if now != seen:
+            return now
+        try:
+            ready, _, _ = select.select([self._notify_r], [], [], timeout)
+            if ready:
+                os.read(self._notify_r, 4096)
+        except (OSError, ValueError):  # drained by another waiter, or closed by stop()
+            pass
+        return self.pl_writes
+
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the simulator (idempotent): STOP, wait, then kill its process group."""
         if self._stopped:
@@ -273,6 +274,15 @@ class SimBridge:
             self.sock = None
         if self.rundir is not None and not os.environ.get("PUSHPUSH_SIM_KEEP"):
             shutil.rmtree(self.rundir, ignore_errors=True)
+        self._poke()   # wake the waiters; they see the board stopped
+        for fd in (self._notify_r, self._notify_w):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._notify_r = self._notify_w = -1
+        self.ctl.close()
 
     def _kill_group(self) -> None:
         assert self.proc is not None
@@ -359,6 +369,12 @@ class SimBridge:
         """One burst write on GP0; returns the AXI response (0 OKAY, 2 SLVERR, 3 DECERR)."""
         return self.request(OP_WRITE, address, len(data), bytes(data))[0]
 
+    def write_words(self, address: int, data: bytes) -> tuple[int, int]:
+        """32-bit stores on GP0, one single-beat write each, in order (the ARM's way); stops
+        at the first error. Returns (AXI response, words written before it)."""
+        status, payload = self.request(OP_WRITE_WORDS, address, len(data), bytes(data))
+        return status, struct.unpack("<I", payload)[0]
+
     def read(self, address: int, length: int) -> tuple[int, bytes]:
         return self.request(OP_READ, address, length)
 
@@ -368,213 +384,3 @@ class SimBridge:
     def run(self, cycles: int) -> dict[str, Any]:
         """Advance the simulation by ``cycles`` clock cycles (returns :meth:`info`)."""
         return json.loads(self.request(OP_RUN, 0, cycles)[1])
-
-
-# ============================================================================ simulator side
-
-
-def _child_main(config_path: str) -> int:
-    """``python -m pushpush.pynq.bridge <config.json>``: build and run the simulation."""
-    cfg = SimConfig.from_json(Path(config_path).read_text())
-    parent = cfg.parent_pid
-    rundir = Path(config_path).resolve().parent
-
-    def orphaned() -> bool:
-        if os.getppid() == parent:
-            return False
-        if not os.environ.get("PUSHPUSH_SIM_KEEP"):  # nobody else will remove the run folder
-            shutil.rmtree(rundir, ignore_errors=True)
-        return True
-
-    def watchdog() -> None:
-        while True:
-            time.sleep(0.5)
-            if orphaned():
-                try:
-                    os.killpg(os.getpgid(0), signal.SIGKILL)
-                finally:
-                    os._exit(3)
-
-    threading.Thread(target=watchdog, daemon=True).start()
-    from pushpush.build.sim import SimulationFailed, run_cocotb
-
-    root = Path(__file__).resolve().parents[2]
-    try:
-        run_cocotb(toplevel=cfg.top, sources=cfg.sources, test_module="pushpush.pynq._simtest",
-                   test_dir=root, parameters=cfg.parameters, simulator=cfg.simulator,
-                   build_dir=cfg.build_dir, extra_env={"PUSHPUSH_SIM_CONFIG": config_path},
-                   waves=cfg.waves)
-    except SimulationFailed as e:
-        print(f"pushpush: simulation failed: {e}", flush=True)
-        return 1
-    except Exception as e:  # build errors etc.
-        print(f"pushpush: simulator did not run: {type(e).__name__}: {e}", flush=True)
-        return 2
-    finally:
-        orphaned()
-    return 0
-
-
-def store_words(mem: Any, offset: int, data: bytes) -> None:
-    """Store ``data`` at byte ``offset`` of ``mem`` as the board's memory would take a beat.
-
-    Every aligned 32-bit word is one 32-bit store, in address order (so a burst's trigger
-    word, its last, lands last and exactly once), through a ``memoryview`` cast to 32-bit
-    words: an mmap slice assignment would go through ``memcpy``, which for 4..7 bytes stores
-    the tail and then the head, i.e. writes the same word twice, and a runtime polling the
-    memory could take the call between the two stores and see its trigger come back.
-    Unaligned or partial data (byte strobes) is stored bytewise.
-    """
-    if offset % 4 == 0 and len(data) % 4 == 0:
-        words = memoryview(data).cast("I")
-        view = memoryview(mem)[offset:offset + len(data)].cast("I")
-        try:
-            for i in range(len(words)):
-                view[i] = words[i]
-        finally:
-            view.release()
-        return
-    mem[offset:offset + len(data)] = data
-
-
-class _Memory:
-    """The m_axi target: the ps region and the DDR area, both shared memory."""
-
-    def __init__(self, cfg: SimConfig, on_access: Any) -> None:
-        self.regions: list[tuple[int, int, mmap.mmap]] = []
-        self._files = []
-        for base, size, path in ((cfg.ps_base, cfg.ps_size, cfg.ps_mem_path),
-                                 (cfg.ddr_base, cfg.ddr_size, cfg.ddr_mem_path)):
-            if path and size:
-                f = open(path, "r+b")
-                self._files.append(f)
-                self.regions.append((base, size, mmap.mmap(f.fileno(), max(size, mmap.PAGESIZE))))
-        self.on_access = on_access
-        self.log = logging.getLogger("pushpush.sim.m_axi")
-
-    def _find(self, address: int, length: int) -> Optional[tuple[mmap.mmap, int]]:
-        for base, size, mem in self.regions:
-            if base <= address and address + length <= base + size:
-                return mem, address - base
-        return None
-
-    async def write(self, address: int, data: bytes) -> None:
-        self.on_access()
-        hit = self._find(address, len(data))
-        if hit is None:
-            self.log.warning("PL write of %d bytes to unmapped 0x%08X dropped", len(data), address)
-            return
-        mem, off = hit
-        store_words(mem, off, bytes(data))
-
-    async def read(self, address: int, length: int) -> bytes:
-        self.on_access()
-        hit = self._find(address, length)
-        if hit is None:
-            self.log.warning("PL read of %d bytes from unmapped 0x%08X", length, address)
-            return bytes(length)
-        mem, off = hit
-        return bytes(mem[off:off + length])
-
-
-async def serve_simulation(dut: Any) -> None:
-    """The cocotb side: clock, reset, the ARM's ports, and the request loop."""
-    import cocotb
-    from cocotb.clock import Clock
-    from cocotb.triggers import ClockCycles, Timer
-    from cocotb.utils import get_sim_time
-    from cocotbext.axi import AxiBus, AxiMaster, AxiSlave
-
-    cfg = SimConfig.from_json(Path(os.environ["PUSHPUSH_SIM_CONFIG"]).read_text())
-    period_ps = int(round(1e6 / cfg.clock_mhz))
-    # reset is driven before the models look at it; the C++ clock (impl="gpi") wakes no
-    # Python code per clock edge
-    dut.rst.value = 1
-    dut.clk.value = 0
-    for name in ("s_axi_awvalid", "s_axi_wvalid", "s_axi_arvalid", "s_axi_bready", "s_axi_rready",
-                 "m_axi_awready", "m_axi_wready", "m_axi_arready", "m_axi_bvalid", "m_axi_rvalid"):
-        getattr(dut, name).value = 0    # the models' handshake outputs, defined from time 0
-    await Timer(period_ps, unit="ps")
-    cocotb.start_soon(Clock(dut.clk, period_ps, unit="ps", impl="gpi").start())
-    state = {"last_activity": 0, "last_wall": time.monotonic()}
-
-    def touch() -> None:
-        state["last_activity"] = cycle()
-        state["last_wall"] = time.monotonic()
-
-    master = AxiMaster(AxiBus.from_prefix(dut, "s_axi"), dut.clk, dut.rst)
-    slave = AxiSlave(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, target=_Memory(cfg, touch))
-    for port in (master, slave):
-        for lg in (port.write_if.log, port.read_if.log):
-            lg.setLevel(logging.WARNING)
-
-    period_ns = period_ps / 1000
-
-    def cycle() -> int:  # from simulated time: no per-cycle Python callback
-        return int(get_sim_time(unit="ns") // period_ns)
-
-    await ClockCycles(dut.clk, 8)
-    dut.rst.value = 0
-    await ClockCycles(dut.clk, 2)
-
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.connect(cfg.socket_path)
-
-    def info() -> bytes:
-        return json.dumps({"pid": os.getpid(), "cycle": cycle(),
-                           "time_ns": get_sim_time(unit="ns")}).encode()
-
-    def send(op: int, tag: int, status: int, payload: bytes = b"") -> None:
-        sock.sendall(REP.pack(op, tag, status, len(payload)) + payload)
-
-    send(OP_HELLO, 0, 0, info())
-    buf = bytearray()
-    while True:
-        busy = cfg.idle_ms <= 0 or (cycle() - state["last_activity"] < cfg.idle_cycles
-                                    and time.monotonic() - state["last_wall"] < cfg.idle_s)
-        t0 = time.monotonic()
-        # a Timer is one simulator callback; ClockCycles would wake Python every cycle
-        await Timer((cfg.busy_batch if busy else cfg.idle_batch) * period_ps, unit="ps")
-        # idle (no bus activity for idle_cycles): wait for a request at least idle_ms and
-        # three times as long as the batch took, so an idle board uses <= 25% of a core;
-        # a request ends the wait at once
-        wait = 0.0 if busy else max(cfg.idle_ms / 1000, 3 * (time.monotonic() - t0))
-        ready, _, _ = select.select([sock], [], [], wait)
-        if not ready:
-            continue
-        chunk = sock.recv(1 << 20)
-        if not chunk:  # the PYNQ process went away
-            return
-        buf += chunk
-        while len(buf) >= REQ.size:
-            op, tag, address, length = REQ.unpack_from(buf)
-            need = REQ.size + (length if op == OP_WRITE else 0)
-            if len(buf) < need:
-                break
-            payload = bytes(buf[REQ.size:need])
-            del buf[:need]
-            touch()
-            if op == OP_STOP:
-                return
-            try:
-                if op == OP_WRITE:
-                    resp = await master.write(address, payload)
-                    send(op, tag, int(resp.resp))
-                elif op == OP_READ:
-                    resp = await master.read(address, length)
-                    send(op, tag, int(resp.resp), bytes(resp.data))
-                elif op == OP_INFO:
-                    send(op, tag, 0, info())
-                elif op == OP_RUN:
-                    await Timer(max(1, length) * period_ps, unit="ps")
-                    send(op, tag, 0, info())
-                else:
-                    send(op, tag, 0xFF, f"unknown request {op}".encode())
-            except Exception as e:  # report, then fail the simulation
-                send(op, tag, 0xFF, f"{type(e).__name__}: {e}".encode())
-                raise
-            touch()
-
-
-if __name__ == "__main__":
-    sys.exit(_child_main(sys.argv[1]))

@@ -106,10 +106,31 @@ def _generated_sources(linked: LinkedSystem, outdir: Path) -> tuple[str, list[Pa
     return top_module_name(linked), files
 
 
+def _ports(linked: LinkedSystem, hwh_options: Optional[dict[str, Any]],
+           stand_in: Optional[tuple[str, list[Path]]]) -> dict[str, Any]:
+    """The widths of the top's AXI ports (the simulated board's harness needs them) and,
+    for a stand-in top, the ports it has (it may leave optional AXI signals out)."""
+    from pushpush.codegen.rtl import top_id_widths
+
+    s_id, m_id = top_id_widths(linked)
+    opts = hwh_options or {}
+    out: dict[str, Any] = {}
+    if stand_in is not None:
+        from pushpush.codegen.portcheck import PortCheckError, pyslang_available, read_module_ports
+        if pyslang_available():
+            try:
+                out["names"] = [p.name for p in read_module_ports(stand_in[1], stand_in[0]).ports]
+            except PortCheckError:
+                pass  # the simulator's build reports it, as for any source error
+    return out | {"data_width": int(opts.get("data_width") or linked.interconnect.data_width),
+            "s_id_width": int(opts.get("s_id_width", s_id)),
+            "m_id_width": int(opts.get("m_id_width", m_id))}
+
+
 def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
                       top: Optional[str] = None,
                       sources: Optional[Sequence[str | os.PathLike[str]]] = None,
-                      simulator: str = "icarus", parameters: Optional[dict[str, Any]] = None,
+                      simulator: str = "auto", parameters: Optional[dict[str, Any]] = None,
                       hwh_options: Optional[dict[str, Any]] = None) -> Path:
     """Write the simulated board's overlay folder for ``linked``; returns the ``.bit`` path.
 
@@ -136,6 +157,7 @@ def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
         "sources": rel, "simulator": simulator, "clock_mhz": linked.clock_mhz,
         "parameters": dict(parameters or {}),
         "ps": {"base": linked.ps.base, "size": linked.ps.size},
+        "ports": _ports(linked, hwh_options, None if sources is None else (top, srcs)),
     }
     (out / f"{name}.hwh").write_text(render_hwh(linked, top=top, **(hwh_options or {})),
                                      encoding="utf-8")

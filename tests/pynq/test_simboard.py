@@ -288,3 +288,46 @@ def test_real_bitstream_is_refused(tmp_path, loop_bit):
     (tmp_path / "real.bit").write_bytes(bytes.fromhex("00090ff00ff00ff00ff0000001") + b"e\0\0\0\x04" + b"\xff" * 4)
     with pytest.raises(Exception, match="real bitstream"):
         ppq.PushPushOverlay(str(tmp_path / "real.bit"))
+
+
+def test_a_second_load_comes_from_the_build_cache(loop_bit, tmp_path, monkeypatch):
+    monkeypatch.setenv("PUSHPUSH_CACHE", str(tmp_path / "cache"))
+    notes = []
+    for _ in range(2):
+        ol = ppq.PushPushOverlay(str(loop_bit))
+        notes.append((ol.device.bridge.rundir / "build" / "cached-build.txt").read_text())
+        ol.free()
+    assert notes[0].startswith("built into") and notes[1].startswith("reused"), notes
+    assert notes[0].split()[-1] == notes[1].split()[-1]
+
+
+def test_auto_picks_verilator_only_when_its_build_is_cached(monkeypatch):
+    from pushpush.simboard import child
+    from pushpush.simboard.wire import SimConfig
+
+    cfg = SimConfig(top="t", sources=[])
+    monkeypatch.setattr("pushpush.build.sim.available_simulators", lambda: ["icarus", "verilator"])
+    monkeypatch.setattr(child, "is_cached", lambda c: False)
+    sim, why = SimDevice._pick_simulator("auto", cfg)
+    assert sim == "icarus" and "no Verilator build of this system is cached" in why
+    monkeypatch.setattr(child, "is_cached", lambda c: c.simulator == "verilator")
+    sim, why = SimDevice._pick_simulator("auto", cfg)
+    assert sim == "verilator" and "cached" in why
+    assert SimDevice._pick_simulator("icarus", cfg) == ("icarus", "icarus as asked")
+    monkeypatch.setattr("pushpush.build.sim.available_simulators", lambda: ["icarus"])
+    assert "not installed" in SimDevice._pick_simulator("auto", cfg)[1]
+    with pytest.raises(ValueError, match="use auto, icarus or verilator"):
+        SimDevice._pick_simulator("questa", cfg)
+
+
+def test_a_waiting_runtime_is_woken_by_the_pl_write(hof_ol):
+    """The reply of a call wakes the caller through the notification pipe: the runtime's
+    fallback poll interval (5 ms) does not bound the call rate."""
+    bridge = hof_ol.device.bridge
+    before = bridge.pl_writes
+    assert hof_ol.mixer.mix(1, 2, 3, True) == 4
+    assert bridge.pl_writes > before          # the reply was a PL write into PS memory
+    seen = bridge.pl_writes
+    t = time.monotonic()
+    assert bridge.wait_pl_write(seen - 1, 5.0) == seen    # an unseen write: no wait
+    assert time.monotonic() - t < 1.0

@@ -9,13 +9,12 @@ between came back). ``bridge.store_words`` is the only way the simulated PL stor
 
 from __future__ import annotations
 
-import asyncio
 import mmap
 import struct
 
 import pytest
 
-from pushpush.pynq import bridge
+from pushpush.simboard import wire as bridge
 
 
 def test_store_words_content() -> None:
@@ -46,7 +45,7 @@ def test_every_pl_write_goes_through_store_words(monkeypatch: pytest.MonkeyPatch
         real(mem, offset, data)
 
     monkeypatch.setattr(bridge, "store_words", spy)
-    m = bridge._Memory(cfg, lambda: None)
-    asyncio.run(m.write(0xFFFC_0010, struct.pack("<2I", 7, 0xFFFC_0102)))
+    m = bridge.SimulatedPSMemory(cfg)
+    assert m.write(0xFFFC_0010, struct.pack("<2I", 7, 0xFFFC_0102))
     assert seen == [(0x10, struct.pack("<2I", 7, 0xFFFC_0102))]
     assert struct.unpack("<2I", path.read_bytes()[0x10:0x18]) == (7, 0xFFFC_0102)

@@ -3,7 +3,8 @@
  *
  * N pp_traffic_gen masters, each behind a pp_abe (USE_ABE=1) or connected directly
  * (USE_ABE=0), share one read-only pattern memory (pp_bench_rdmem) through a
- * pp_axi_interconnect (N x 1; ARBITRATION 0 = round robin, 1 = deficit round robin over
+ * pp_axi_interconnect (N x 1, TOPOLOGY 0 = crossbar, 1 = shared; ARBITRATION 0 = round robin,
+ * 1 = deficit round robin over
  * beats). Everything is in Verilog, so the testbench only configures the generators and
  * reads their counters. Per-master configuration and status ports are flattened: master i
  * at [i*W +: W].
@@ -25,6 +26,8 @@ module pp_fairness_top #
     parameter MAX_OUTSTANDING = 4,
     // Interconnect arbitration policy (0 = round robin, 1 = deficit round robin over beats)
     parameter ARBITRATION = 0,
+    // Interconnect topology (0 = crossbar, 1 = shared)
+    parameter TOPOLOGY = 0,
     // Interconnect ARB_QUANTUM (ARBITRATION = 1): beats of credit per master and round
     parameter ARB_QUANTUM = 16,
     // log2 of the memory's read request queue depth
@@ -407,6 +410,7 @@ pp_axi_interconnect #(
     .M_ID_WIDTH(M_ID_WIDTH),
     .M_BASE_ADDR(32'd0),
     .M_ADDR_WIDTH(32'd24),
+    .TOPOLOGY(TOPOLOGY),
     .ARBITRATION(ARBITRATION),
     .ARB_QUANTUM(ARB_QUANTUM)
 ) ic (

@@ -1,0 +1,67 @@
+"""cocotb side of ``pushpush bench scaling`` (driven by :mod:`pushpush.bench.scaling`).
+
+``$PP_BENCH`` (JSON ``{"pairs", "calls"}``) says how many caller/callee pairs the generated
+top has and how many calls each caller makes; the results go to ``$PP_BENCH_OUT`` (JSON).
+The ARM starts ``caller<k>.run(calls)`` on every pair at once; a monitor records the cycle of
+every result handshake at every caller module (``caller<k>_inst.pp_user_inst``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import cocotb
+from cocotb.triggers import RisingEdge
+
+from pushpush.sim import cocotb_system
+
+
+class ResultMonitor:
+    """Cycle numbers of the result handshakes of every caller module's import group."""
+
+    def __init__(self, dut, pairs: int) -> None:
+        self.clk = dut.clk
+        self.sigs = []
+        for k in range(pairs):
+            user = getattr(dut, f"caller{k}_inst").pp_user_inst
+            self.sigs.append((getattr(user, f"callee{k}_f_result_valid"),
+                              getattr(user, f"callee{k}_f_result_ready")))
+        self.cycle = 0
+        self.results: list[list[int]] = [[] for _ in range(pairs)]
+
+    async def run(self) -> None:
+        while True:
+            await RisingEdge(self.clk)
+            self.cycle += 1
+            for k, (v, r) in enumerate(self.sigs):
+                if v.value == 1 and r.value == 1:
+                    self.results[k].append(self.cycle)
+
+
+@cocotb.test()
+async def scaling(dut):
+    cfg = json.loads(os.environ["PP_BENCH"])
+    pairs, calls = int(cfg["pairs"]), int(cfg["calls"])
+    async with cocotb_system(dut, "host", timeout=5e-3) as rt:
+        mon = ResultMonitor(dut, pairs)
+        cocotb.start_soon(mon.run())
+        tasks = [cocotb.start_soon(getattr(rt, f"caller{k}").run(calls)) for k in range(pairs)]
+        run_cycles = [int(await t) for t in tasks]
+    for k in range(pairs):
+        caller = getattr(dut, f"caller{k}_inst").pp_user_inst.caller_inst
+        callee = getattr(dut, f"callee{k}_inst").pp_user_inst
+        assert len(mon.results[k]) == calls, f"pair {k}: {len(mon.results[k])} results, not {calls}"
+        assert int(caller.errors_reg.value) == 0, f"caller{k}: results with an error"
+        assert int(callee.calls_reg.value) == calls, (
+            f"callee{k} served {int(callee.calls_reg.value)} calls, caller{k} made {calls}")
+    # the window in which every pair is busy: from every pair's first result to the first
+    # pair's last result
+    start = max(r[0] for r in mon.results)
+    end = min(r[-1] for r in mon.results)
+    assert end - start >= 4 * pairs, f"no common window (start {start}, end {end}): more calls"
+    per_pair = [sum(1 for c in r if start < c <= end) for r in mon.results]
+    Path(os.environ["PP_BENCH_OUT"]).write_text(json.dumps({
+        "pairs": pairs, "calls": calls, "window": end - start, "window_calls": sum(per_pair),
+        "per_pair_calls": per_pair, "run_cycles": run_cycles}))

@@ -1,0 +1,100 @@
+"""The simulated board's harness: the Verilog module the simulator runs around a system top.
+
+:func:`render_simboard` renders ``templates/verilog/simboard.v.j2``: the module
+``pushpush_simboard`` with the PL clock and reset, the system top (or a stand-in with the
+same ports), the ARM's GP0 master (``cores/sim_ps/pp_sim_gp0.v``) on the top's ``s_axi`` and
+the PS memory port (``cores/sim_ps/pp_sim_mem.v``) on its ``m_axi``. The Python side of the
+simulated board (:mod:`pushpush.simboard.hdl`) drives them through VPI; see there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from .render import generated_header, render_template
+from .rtl import axi_signals
+
+__all__ = ["HARNESS_TOP", "HARNESS_CORES", "SimboardPorts", "render_simboard"]
+
+#: The harness's module name (the simulator's toplevel on the simulated board).
+HARNESS_TOP = "pushpush_simboard"
+#: The cores the harness instantiates.
+HARNESS_CORES = ("sim_ps",)
+#: Reset cycles at the start of a simulation.
+RESET_CYCLES = 8
+
+
+@dataclass(frozen=True)
+class SimboardPorts:
+    """The widths of a system top's AXI ports (``s_axi``: GP0 into the PL, ``m_axi``: the
+    PL into PS memory)."""
+
+    data_width: int = 32
+    s_id_width: int = 12
+    m_id_width: int = 12
+
+    def to_json(self) -> dict[str, int]:
+        return {"data_width": self.data_width, "s_id_width": self.s_id_width,
+                "m_id_width": self.m_id_width}
+
+
+#: AXI signals a stand-in top may leave out (the harness then leaves them unconnected).
+OPTIONAL = frozenset({"awlock", "awcache", "awprot", "arlock", "arcache", "arprot", "bid", "rid",
+                      "wlast", "rlast"})
+
+
+def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
+                    parameters: Mapping[str, Any] | None = None,
+                    timeout_cycles: int = 1_000_000,
+                    port_names: Sequence[str] = ()) -> str:
+    """The harness Verilog for ``top`` (its parameters overridden by ``parameters``).
+
+    ``port_names``: the ports ``top`` has, when it is a stand-in that may lack optional AXI
+    signals (:data:`OPTIONAL`); empty: every AXI4 signal (a generated top)."""
+    if not top.isidentifier():
+        raise ValueError(f"'{top}' is not a Verilog module name")
+    if ports.data_width not in (32, 64):
+        raise ValueError(f"data width {ports.data_width}: the simulated board's ports are 32 or 64 bits")
+    half_ps = round(1e6 / clock_mhz / 2)
+    have = set(port_names)
+    s_sig = axi_signals(ports.data_width, ports.s_id_width)
+    m_sig = axi_signals(ports.data_width, ports.m_id_width)
+    if have:
+        missing = [f"{p}_axi_{n}" for p, sig in (("s", s_sig), ("m", m_sig)) for n, _, _ in sig
+                   if n not in OPTIONAL and f"{p}_axi_{n}" not in have]
+        missing += [n for n in ("clk", "rst") if n not in have]
+        if missing:
+            raise ValueError(f"module '{top}' cannot stand in for a system top on the simulated "
+                             f"board: it has no {', '.join(missing)} (it needs clk, rst and AXI4 "
+                             "ports s_axi_* and m_axi_* as a generated top has)")
+        s_sig = [x for x in s_sig if f"s_axi_{x[0]}" in have]
+        m_sig = [x for x in m_sig if f"m_axi_{x[0]}" in have]
+    wires = [{"name": f"s_axi_{n}", "range": f"[{w - 1}:0]" if w > 1 else ""} for n, w, _ in s_sig]
+    wires += [{"name": f"m_axi_{n}", "range": f"[{w - 1}:0]" if w > 1 else ""} for n, w, _ in m_sig]
+    return render_template(
+        "verilog/simboard.v.j2",
+        header=generated_header("//", f"{top} (simulated board)"),
+        top=top,
+        clock_mhz=f"{clock_mhz:g}",
+        half_period_ns=f"{half_ps / 1000:.3f}",
+        reset_cycles=RESET_CYCLES,
+        parameters=sorted((str(k), _vlog(v)) for k, v in (parameters or {}).items()),
+        ports=wires,
+        s_ports=[n for n, _, _ in s_sig],
+        m_ports=[n for n, _, _ in m_sig],
+        data_width=ports.data_width,
+        s_id_width=ports.s_id_width,
+        m_id_width=ports.m_id_width,
+        timeout_cycles=int(timeout_cycles),
+    )
+
+
+def _vlog(value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str) and value.startswith('"'):
+        return value
+    return str(value)

@@ -1,0 +1,380 @@
+"""The simulated board's PS side in HDL: Python only when something happens.
+
+The simulator runs ``pushpush_simboard`` (:mod:`pushpush.codegen.simboard`): the system top
+with the PL clock and reset generated in HDL, the ARM's GP0 master (``pp_sim_gp0``) on its
+``s_axi`` and the PS memory port (``pp_sim_mem``) on its ``m_axi``. This module is the
+Python inside the simulator. It is woken only by
+
+* a burst of the PL into PS memory (``pp_sim_mem`` flips ``wr_toggle``/``rd_toggle``): it
+  stores the beats into the shared memory the PYNQ process polls (32-bit stores in address
+  order, :func:`~pushpush.simboard.wire.store_words`) or reads them from it, answers, and
+  tells the PYNQ process (a byte on the notification pipe, which wakes a waiting runtime at
+  once instead of at its next poll);
+* a request of the PYNQ process on the GP0 socket (a write, the words of a call, a read):
+  it loads ``pp_sim_gp0``'s buffers and flips ``cmd_toggle``; the HDL runs the AXI
+  transaction and flips ``done_toggle``;
+* a timer, to look at the socket: every ``batch`` cycles while the board is busy (the batch
+  grows so that it takes about ``poll_us`` of wall clock), and while it is idle (no request,
+  no PL access to PS memory and no software waiting for a reply for ``idle_s``) it
+  blocks on the socket for 19 times as long as a batch took, so an idle board uses at most
+  about 5% of a core while the PL keeps running (slower) in between.
+
+Between wake-ups the simulator free-runs; no Python code runs per clock edge. Cycle counts
+do not depend on the host: the HDL answers in fixed cycles and Python answers within the
+clock edge it is woken at.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import select
+import socket
+import struct
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .wire import (OP_HELLO, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE, OP_WRITE_WORDS, REP,
+                     REQ, CTL_WAIT_STAMP, SimConfig, SimulatedPSMemory)
+
+__all__ = ["HdlPS", "Handles", "serve_hdl", "beat_plan", "GP0Timeout"]
+
+log = logging.getLogger("pushpush.sim")
+
+OP_WRITE_BURST, OP_WRITE_SINGLES, OP_READ_BURST = 0, 1, 2
+MAX_BEATS = 256
+
+
+class GP0Timeout(RuntimeError):
+    """A GP0 transaction got no handshake for the harness's timeout."""
+
+
+def beat_plan(address: int, length: int, beat_bytes: int) -> list[tuple[int, int, int]]:
+    """Split ``length`` bytes at ``address`` into INCR bursts as an AXI master must:
+    ``(first beat address, beats, byte offset of the first beat's lane 0 relative to
+    address)``; at most 256 beats, never across a 4 KiB boundary."""
+    out = []
+    start = address - address % beat_bytes
+    end = address + length
+    while start < end:
+        boundary = (start // 4096 + 1) * 4096
+        stop = min(end, boundary, start + MAX_BEATS * beat_bytes)
+        beats = -(-(stop - start) // beat_bytes)
+        out.append((start, beats, start - address))
+        start += beats * beat_bytes
+    return out
+
+
+@dataclass
+class Handles:
+    """The simulator objects :class:`HdlPS` drives: ``gp`` (a ``pp_sim_gp0``, or None),
+    ``mem`` (a ``pp_sim_mem``, or None) and the signals driving their inputs."""
+
+    gp: Any
+    mem: Any
+    cmd_toggle: Any = None
+    cmd_op: Any = None
+    cmd_addr: Any = None
+    cmd_len: Any = None
+    wr_ack: Any = None
+    wr_resp: Any = None
+    rd_ack: Any = None
+    rd_resp: Any = None
+
+    @classmethod
+    def harness(cls, dut: Any) -> "Handles":
+        """The handles of ``pushpush_simboard`` (templates/verilog/simboard.v.j2)."""
+        return cls(dut.gp0, dut.mem, dut.gp_cmd_toggle, dut.gp_cmd_op, dut.gp_cmd_addr,
+                   dut.gp_cmd_len, dut.mem_wr_ack, dut.mem_wr_resp, dut.mem_rd_ack,
+                   dut.mem_rd_resp)
+
+
+class HdlPS:
+    """The Python side of ``pp_sim_gp0`` and ``pp_sim_mem`` in the running simulation.
+
+    ``memory`` has ``write(address, data) -> bool`` and ``read(address, n) -> bytes | None``
+    (:class:`~pushpush.simboard.wire.SimulatedPSMemory`); ``on_access`` runs on every PL
+    access to it, ``notify`` after every PL write into it."""
+
+    def __init__(self, handles: Handles, memory: Any, *, data_width: int = 32,
+                 on_access: Callable[[], None] = lambda: None,
+                 notify: Callable[[], None] = lambda: None, timeout_cycles: int = 0) -> None:
+        self.h = handles
+        self.gp = handles.gp
+        self.mem = handles.mem
+        self.memory = memory
+        self.on_access = on_access
+        self.notify = notify
+        self.timeout_cycles = timeout_cycles
+        self.beat_bytes = data_width // 8
+        self._toggle = 0
+        self._wr_ack = 0
+        self._rd_ack = 0
+
+    def start(self) -> None:
+        """Serve the memory port (when there is one)."""
+        import cocotb
+        if self.mem is not None:
+            cocotb.start_soon(self._serve_writes())
+            cocotb.start_soon(self._serve_reads())
+
+    # ------------------------------------------------------------------ PL -> PS memory
+
+    async def _serve_writes(self) -> None:
+        from cocotb.triggers import ValueChange
+        m = self.mem
+        bb = self.beat_bytes
+        while True:
+            await ValueChange(m.wr_toggle)
+            self.on_access()
+            addr = int(m.wr_addr.value)
+            n = int(m.wr_len.value) + 1
+            size = 1 << int(m.wr_size.value)
+            burst = int(m.wr_burst.value)
+            full = (1 << bb) - 1
+            beats = [int(m.wbuf[i].value) for i in range(n)]
+            strbs = [int(m.wstrb[i].value) for i in range(n)]
+            if (burst == 1 and size == bb and addr % bb == 0 and all(s == full for s in strbs)):
+                data = b"".join(b.to_bytes(bb, "little") for b in beats)
+                ok = self.memory.write(addr, data)
+            else:
+                ok = True
+                for i, a in enumerate(_beat_addresses(addr, n, size, burst)):
+                    base = a - a % bb
+                    raw = beats[i].to_bytes(bb, "little")
+                    for lane in range(bb):
+                        if strbs[i] >> lane & 1:
+                            ok = self.memory.write(base + lane, raw[lane:lane + 1]) and ok
+            self.h.wr_resp.value = 0 if ok else 3
+            self._wr_ack ^= 1
+            self.h.wr_ack.value = self._wr_ack
+            self.notify()
+
+    async def _serve_reads(self) -> None:
+        from cocotb.triggers import ValueChange
+        m = self.mem
+        bb = self.beat_bytes
+        while True:
+            await ValueChange(m.rd_toggle)
+            self.on_access()
+            addr = int(m.rd_addr.value)
+            n = int(m.rd_len.value) + 1
+            size = 1 << int(m.rd_size.value)
+            burst = int(m.rd_burst.value)
+            ok = True
+            for i, a in enumerate(_beat_addresses(addr, n, size, burst)):
+                base = a - a % bb
+                data = self.memory.read(base, bb)
+                if data is None:
+                    ok = False
+                    data = bytes(bb)
+                m.rbuf[i].value = int.from_bytes(data, "little")
+            self.h.rd_resp.value = 0 if ok else 3
+            self._rd_ack ^= 1
+            self.h.rd_ack.value = self._rd_ack
+
+    # ------------------------------------------------------------------ GP0 (PS -> PL)
+
+    async def _command(self, op: int, address: int, beats: list[int], strbs: list[int],
+                       count: int) -> tuple[int, int]:
+        from cocotb.triggers import ValueChange
+        g = self.gp
+        for i, (b, s) in enumerate(zip(beats, strbs)):
+            g.wbuf[i].value = b
+            g.wstrb[i].value = s
+        self.h.cmd_op.value = op
+        self.h.cmd_addr.value = address
+        self.h.cmd_len.value = count - 1
+        self._toggle ^= 1
+        self.h.cmd_toggle.value = self._toggle
+        await ValueChange(g.done_toggle)
+        if int(g.done_timeout.value):
+            stuck = {1: "AW/W (the top does not take the write)", 2: "B (no write response)",
+                     3: "AR/R (no read data)"}.get(int(g.done_state.value), "?")
+            raise GP0Timeout(f"GP0 {('write', 'write', 'read')[op]} at 0x{address:08X}: no "
+                             f"handshake on {stuck} for {self.timeout_cycles} cycles")
+        return int(g.done_resp.value), int(g.done_beats.value)
+
+    async def write(self, address: int, data: bytes) -> int:
+        """One burst write (split as an AXI master must); returns the worst BRESP."""
+        bb = self.beat_bytes
+        worst = 0
+        for start, n, rel in beat_plan(address, len(data), bb):
+            beats, strbs = [], []
+            for i in range(n):
+                lo = rel + i * bb  # offset of this beat's lane 0 in data
+                word = 0
+                strb = 0
+                for lane in range(bb):
+                    j = lo + lane
+                    if 0 <= j < len(data):
+                        word |= data[j] << (8 * lane)
+                        strb |= 1 << lane
+                beats.append(word)
+                strbs.append(strb)
+            resp, _ = await self._command(OP_WRITE_BURST, start, beats, strbs, n)
+            worst = max(worst, resp)
+        return worst
+
+    async def write_words(self, address: int, data: bytes) -> tuple[int, int]:
+        """32-bit stores, one single-beat write each, in order; stops at the first error.
+        Returns (response, words written before it)."""
+        bb = self.beat_bytes
+        words = struct.unpack(f"<{len(data) // 4}I", data)
+        done = 0
+        while done < len(words):
+            chunk = words[done:done + MAX_BEATS]
+            beats, strbs = [], []
+            for i, w in enumerate(chunk):
+                lane = (address + 4 * (done + i)) % bb
+                beats.append(w << (8 * lane))
+                strbs.append(0xF << lane)
+            resp, ok = await self._command(OP_WRITE_SINGLES, address + 4 * done, beats, strbs,
+                                           len(chunk))
+            done += ok
+            if resp & 2:
+                return resp, done
+        return 0, done
+
+    async def read(self, address: int, length: int) -> tuple[int, bytes]:
+        bb = self.beat_bytes
+        out = bytearray()
+        worst = 0
+        for start, n, rel in beat_plan(address, length, bb):
+            resp, _ = await self._command(OP_READ_BURST, start, [], [], n)
+            worst = max(worst, resp)
+            raw = b"".join(int(self.gp.rbuf[i].value).to_bytes(bb, "little") for i in range(n))
+            out += raw[max(0, -rel):]
+        return worst, bytes(out[:length])
+
+
+def _beat_addresses(addr: int, n: int, size: int, burst: int) -> list[int]:
+    """The byte address of every beat of an AXI burst (FIXED, INCR, WRAP)."""
+    if burst == 0:
+        return [addr] * n
+    aligned = addr - addr % size
+    if burst == 2:
+        span = size * n
+        low = addr - addr % span
+        return [low + (addr - low + i * size) % span for i in range(n)]
+    return [addr] + [aligned + i * size for i in range(1, n)]
+
+
+async def serve_hdl(dut: Any) -> None:
+    """The cocotb side of the simulated board with the HDL PS (see the module docstring)."""
+    from cocotb.triggers import FallingEdge, Timer
+    from cocotb.utils import get_sim_time
+
+    from .wire import RESET_CYCLES
+
+    with open(os.environ["PUSHPUSH_SIM_CONFIG"]) as f:
+        cfg = SimConfig.from_json(f.read())
+    period_ps = int(round(1e6 / cfg.clock_mhz))
+    notify_path = os.environ.get("PUSHPUSH_SIM_NOTIFY", "")
+    notify_fd = os.open(notify_path, os.O_WRONLY | os.O_NONBLOCK) if notify_path else -1
+    state = {"wall": time.monotonic(), "loop": time.monotonic()}
+    memory = SimulatedPSMemory(cfg)
+
+    def touch() -> None:
+        state["wall"] = time.monotonic()
+
+    def notify() -> None:
+        memory.count_write()
+        if notify_fd >= 0:
+            try:
+                os.write(notify_fd, b"\1")
+            except (BlockingIOError, BrokenPipeError):
+                pass
+
+    ps = HdlPS(Handles.harness(dut), memory, data_width=cfg.data_width, on_access=touch,
+               notify=notify, timeout_cycles=cfg.gp0_timeout_cycles)
+    ctl = memory.control
+
+    def software_waiting() -> bool:
+        if ctl is None:
+            return False
+        stamp = struct.unpack_from("<Q", ctl, CTL_WAIT_STAMP)[0]
+        return time.monotonic_ns() - stamp < cfg.idle_s * 1e9
+
+    # out of reset, on a falling edge: every timer below is a whole number of periods, so
+    # Python's writes land between two rising edges
+    for _ in range(RESET_CYCLES + 2):
+        await FallingEdge(dut.clk)
+    t_zero = get_sim_time(unit="ps")
+    ps.start()   # after reset: its toggles are defined now
+
+    def cycle() -> int:
+        return int((get_sim_time(unit="ps") - t_zero) // period_ps)
+
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.connect(cfg.socket_path)
+
+    def info() -> bytes:
+        return json.dumps({"pid": os.getpid(), "cycle": cycle(), "ps": "hdl",
+                           "time_ns": get_sim_time(unit="ns")}).encode()
+
+    def send(op: int, tag: int, status: int, payload: bytes = b"") -> None:
+        sock.sendall(REP.pack(op, tag, status, len(payload)) + payload)
+
+    send(OP_HELLO, 0, 0, info())
+    buf = bytearray()
+    batch = max(1, cfg.busy_batch)
+    target = cfg.poll_us / 1e6
+    while True:
+        if (get_sim_time(unit="ps") - t_zero) % period_ps:
+            await FallingEdge(dut.clk)   # back between two rising edges (after a command)
+        busy = cfg.idle_ms <= 0 or time.monotonic() - state["wall"] < cfg.idle_s or software_waiting()
+        t0 = time.monotonic()
+        await Timer(batch * period_ps, unit="ps")
+        now = time.monotonic()
+        took = now - t0
+        work = now - state["loop"]   # the whole turn: the batch and this loop's Python
+        if busy:
+            # about poll_us of wall clock per batch: the socket is looked at that often
+            if took < target / 2 and batch < cfg.max_batch:
+                batch = min(cfg.max_batch, batch * 2)
+            elif took > target * 2 and batch > cfg.busy_batch:
+                batch = max(cfg.busy_batch, batch // 2)
+            wait = 0.0
+        else:
+            wait = max(cfg.idle_ms / 1000, 19 * work)
+        ready, _, _ = select.select([sock], [], [], wait)
+        state["loop"] = time.monotonic()
+        if not ready:
+            continue
+        chunk = sock.recv(1 << 20)
+        if not chunk:  # the PYNQ process went away
+            return
+        buf += chunk
+        while len(buf) >= REQ.size:
+            op, tag, address, length = REQ.unpack_from(buf)
+            need = REQ.size + (length if op in (OP_WRITE, OP_WRITE_WORDS) else 0)
+            if len(buf) < need:
+                break
+            payload = bytes(buf[REQ.size:need])
+            del buf[:need]
+            touch()
+            if op == OP_STOP:
+                return
+            try:
+                if op == OP_WRITE:
+                    send(op, tag, await ps.write(address, payload))
+                elif op == OP_WRITE_WORDS:
+                    resp, done = await ps.write_words(address, payload)
+                    send(op, tag, resp, struct.pack("<I", done))
+                elif op == OP_READ:
+                    resp, data = await ps.read(address, length)
+                    send(op, tag, resp, data)
+                elif op == OP_INFO:
+                    send(op, tag, 0, info())
+                elif op == OP_RUN:
+                    await Timer(max(1, length) * period_ps, unit="ps")
+                    send(op, tag, 0, info())
+                else:
+                    send(op, tag, 0xFF, f"unknown request {op}".encode())
+            except Exception as e:  # report, then fail the simulation
+                send(op, tag, 0xFF, f"{type(e).__name__}: {e}".encode())
+                raise
+            touch()

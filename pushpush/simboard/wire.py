@@ -1,0 +1,199 @@
+"""What the two sides of the simulated board share: the wire format of the GP0 socket, the
+configuration, the shared memories and the control page.
+
+The PYNQ side is :mod:`pushpush.pynq.bridge` (``SimBridge``); the simulator side is the
+rest of this package (:mod:`.child` builds and runs the simulation, :mod:`.hdl` and
+:mod:`.legacy` are the Python inside it). Nothing here imports PYNQ or cocotb, so the
+simulator process starts without them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import mmap
+import os
+import struct
+import tempfile
+from dataclasses import asdict, dataclass, field
+from typing import Any, Optional
+
+__all__ = ["OP_HELLO", "OP_WRITE", "OP_READ", "OP_STOP", "OP_INFO", "OP_RUN", "OP_WRITE_WORDS",
+           "PS_MODELS", "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "RESET_CYCLES", "REQ",
+           "REP", "SimConfig", "SharedMemory", "SimulatedPSMemory", "store_words"]
+
+OP_HELLO, OP_WRITE, OP_READ, OP_STOP, OP_INFO, OP_RUN, OP_WRITE_WORDS = 0, 1, 2, 3, 4, 5, 6
+#: The PS side in the simulator: "hdl" (pushpush.simboard.hdl, the default) or "cocotb"
+#: (cocotbext-axi models, Python on every clock edge; the previous one, for comparison).
+PS_MODELS = ("hdl", "cocotb")
+#: Offset in the control page: CLOCK_MONOTONIC ns of the last poll of a runtime waiting
+#: for a reply (the simulator stays at full speed while it is recent).
+CTL_WAIT_STAMP = 0
+#: Offset in the control page: writes of the PL into PS memory so far (u64, the simulator's).
+CTL_PL_WRITES = 8
+CTL_SIZE = 4096
+#: Reset cycles at the start of a simulation (the harness holds reset this long).
+RESET_CYCLES = 8
+REQ = struct.Struct("<BIQI")
+REP = struct.Struct("<BIBI")
+
+
+@dataclass
+class SimConfig:
+    """Everything the simulator process needs (written as JSON into the run folder)."""
+
+    top: str
+    sources: list[str]
+    simulator: str = "icarus"
+    clock_mhz: float = 100.0
+    parameters: dict[str, Any] = field(default_factory=dict)
+    #: The ARM's on-chip memory window (the ``ps`` region) and the DDR area.
+    ps_base: int = 0xFFFC0000
+    ps_size: int = 0x10000
+    ddr_base: int = 0x18000000
+    ddr_size: int = 0
+    #: Filled in by :class:`SimBridge`.
+    socket_path: str = ""
+    ps_mem_path: str = ""
+    ddr_mem_path: str = ""
+    build_dir: str = ""
+    parent_pid: int = 0
+    #: Idle throttling: after ``idle_s`` seconds without a request, a PL access to PS memory
+    #: or software waiting for a reply, the simulator waits for a request (at least
+    #: ``idle_ms``, and 19 times as long as its last turn took: at most ~5% of a core)
+    #: between batches (``idle_ms`` 0: never). ``idle_cycles``/``idle_batch``: the
+    #: "cocotb" PS model's equivalents (cycles without bus activity, batch while idle).
+    idle_cycles: int = 20000
+    idle_s: float = 0.2
+    idle_ms: float = 2.0
+    idle_batch: int = 256
+    busy_batch: int = 16
+    waves: bool = False
+    #: The PS model ("hdl" or "cocotb", see PS_MODELS) and, for "hdl", the top's AXI widths.
+    ps_model: str = "hdl"
+    data_width: int = 32
+    s_id_width: int = 12
+    m_id_width: int = 12
+    #: The top's port names when it is a stand-in (may lack optional AXI signals); [] = all.
+    port_names: list[str] = field(default_factory=list)
+    #: hdl: wall clock per batch while busy (the batch of cycles adapts to it), the largest
+    #: batch, and the cycles a GP0 transaction may wait for a handshake.
+    poll_us: float = 100.0
+    max_batch: int = 1 << 16
+    gp0_timeout_cycles: int = 1_000_000
+    #: Filled in by SimBridge: the notification pipe's write end, the control page.
+    notify_fd: int = -1
+    ctl_mem_path: str = ""
+    #: Use the content-addressed build cache (pushpush.build.cache).
+    cache: bool = True
+
+    @classmethod
+    def from_json(cls, text: str) -> "SimConfig":
+        return cls(**json.loads(text))
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=1)
+
+
+class SharedMemory:
+    """An anonymous shared-memory file of ``size`` bytes, mapped here; another process of
+    the same user opens it through :attr:`path` (``/proc/<pid>/fd/<fd>``) while this
+    object lives. Nothing is left in the file system, even if the process is killed."""
+
+    def __init__(self, size: int, name: str = "pushpush") -> None:
+        self.size = size
+        if hasattr(os, "memfd_create"):
+            self.fd = os.memfd_create(name, 0)
+        else:  # pragma: no cover - non-Linux
+            fd, path = tempfile.mkstemp(prefix=name, dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+            os.unlink(path)
+            self.fd = fd
+        os.ftruncate(self.fd, max(size, mmap.PAGESIZE))
+        self.mem = mmap.mmap(self.fd, max(size, mmap.PAGESIZE))
+        self.path = f"/proc/{os.getpid()}/fd/{self.fd}"
+
+    def close(self) -> None:
+        try:
+            self.mem.close()
+        except BufferError:  # numpy views still alive: the mapping goes with them
+            pass
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+def store_words(mem: Any, offset: int, data: bytes) -> None:
+    """Store ``data`` at byte ``offset`` of ``mem`` as the board's memory would take a beat.
+
+    Every aligned 32-bit word is one 32-bit store, in address order (so a burst's trigger
+    word, its last, lands last and exactly once), through a ``memoryview`` cast to 32-bit
+    words: an mmap slice assignment would go through ``memcpy``, which for 4..7 bytes stores
+    the tail and then the head, i.e. writes the same word twice, and a runtime polling the
+    memory could take the call between the two stores and see its trigger come back.
+    Unaligned or partial data (byte strobes) is stored bytewise.
+    """
+    if offset % 4 == 0 and len(data) % 4 == 0:
+        words = memoryview(data).cast("I")
+        view = memoryview(mem)[offset:offset + len(data)].cast("I")
+        try:
+            for i in range(len(words)):
+                view[i] = words[i]
+        finally:
+            view.release()
+        return
+    mem[offset:offset + len(data)] = data
+
+
+class SimulatedPSMemory:
+    """The PS memory the PL reaches through the top's ``m_axi``: the ps region (on-chip
+    memory) and the DDR area, both the shared memory of the PYNQ process; and the control
+    page (:data:`CTL_WAIT_STAMP`), or None."""
+
+    def __init__(self, cfg: SimConfig) -> None:
+        self.regions: list[tuple[int, int, mmap.mmap]] = []
+        self._files = []
+        for base, size, path in ((cfg.ps_base, cfg.ps_size, cfg.ps_mem_path),
+                                 (cfg.ddr_base, cfg.ddr_size, cfg.ddr_mem_path)):
+            if path and size:
+                f = open(path, "r+b")
+                self._files.append(f)
+                self.regions.append((base, size, mmap.mmap(f.fileno(), max(size, mmap.PAGESIZE))))
+        self.control: Optional[mmap.mmap] = None
+        if cfg.ctl_mem_path:
+            f = open(cfg.ctl_mem_path, "r+b")
+            self._files.append(f)
+            self.control = mmap.mmap(f.fileno(), CTL_SIZE)
+        self.log = logging.getLogger("pushpush.sim.m_axi")
+
+    def count_write(self) -> None:
+        """Count a PL write into PS memory in the control page (see SimBridge.pl_writes)."""
+        if self.control is not None:
+            count = struct.unpack_from("<Q", self.control, CTL_PL_WRITES)[0]
+            struct.pack_into("<Q", self.control, CTL_PL_WRITES, count + 1)
+
+    def _find(self, address: int, length: int) -> Optional[tuple[mmap.mmap, int]]:
+        for base, size, mem in self.regions:
+            if base <= address and address + length <= base + size:
+                return mem, address - base
+        return None
+
+    def write(self, address: int, data: bytes) -> bool:
+        """Store ``data`` (32-bit stores in order, :func:`store_words`); False (nothing
+        written, logged) if it is not all PS memory."""
+        hit = self._find(address, len(data))
+        if hit is None:
+            self.log.warning("PL write of %d bytes to unmapped 0x%08X dropped", len(data), address)
+            return False
+        mem, off = hit
+        store_words(mem, off, bytes(data))
+        return True
+
+    def read(self, address: int, length: int) -> Optional[bytes]:
+        hit = self._find(address, length)
+        if hit is None:
+            self.log.warning("PL read of %d bytes from unmapped 0x%08X", length, address)
+            return None
+        mem, off = hit
+        return bytes(mem[off:off + length])
+
+
