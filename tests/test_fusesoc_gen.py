@@ -110,7 +110,11 @@ def test_generated_core_is_self_contained(pingpong: Path) -> None:
     assert all("depend" not in fs for fs in core["filesets"].values())
     for fs in core["filesets"].values():
         for f in fs["files"]:
-            assert (cores[0].parent / f).is_file(), f
+            name = f if isinstance(f, str) else next(iter(f))
+            assert (cores[0].parent / name).is_file(), f
+    # the system map, for a cocotb test of the system, lands in the work root
+    assert core["filesets"]["map"]["files"] == [{"pingpong.map.json": {"copyto": "pingpong.map.json"}}]
+    assert (work_root(pingpong, "lint") / "pingpong.map.json").is_file()
 
 
 def test_sim_builds(pingpong: Path) -> None:
@@ -154,7 +158,8 @@ def test_unknown_parameter(pingpong: Path) -> None:
 def test_cores_with_a_cocotb_target() -> None:
     from pushpush.build.cocotb_fusesoc import cores_with_bench
 
-    assert cores_with_bench() == ["abe", "call_engine", "traffic_gen"]
+    assert cores_with_bench() == ["abe", "call_engine", "endpoint_mem", "interconnect", "req_arbiter",
+                                  "traffic_gen"]
 
 
 def test_abe_bench_through_fusesoc(tmp_path: Path) -> None:
@@ -162,6 +167,53 @@ def test_abe_bench_through_fusesoc(tmp_path: Path) -> None:
     from pushpush.build.cocotb_fusesoc import run_core_bench
 
     assert run_core_bench("abe", build_root=tmp_path, progress=lambda s: None) == 4
+
+
+#: core -> (cocotb tests in its bench, the configuration the bench must read from the DUT)
+DUT_CONFIGURED = {
+    # the 8-slot table the .core's comment spells out, 32-bit bus, 256-byte window
+    "endpoint_mem": (9, '{"data_width": 32, "addr_width": 8, "words": 42, "slots": [[1, 3], [4, 4], '
+                        '[6, 9], [12, 12], [13, 17], [20, 27], [30, 31], [40, 41]], "enable_read": 1}'),
+    "interconnect": (5, "{'S': 2, 'M': 2, 'DW': 32, 'TOPOLOGY': 0, 'ARBITRATION': 0, 'OPS': 20}"),
+    "req_arbiter": (1, '{"N": 3, "MAX_WORDS": 2, "NW_WIDTH": 2, "TRACK_DONE": 1, "TAG_BITS": 3}'),
+}
+
+
+@pytest.mark.parametrize("core", sorted(DUT_CONFIGURED))
+def test_bench_configured_by_the_dut_through_fusesoc(core: str, tmp_path: Path) -> None:
+    """The cores whose pytest benches take their configuration from the environment run
+    through FuseSoC with nothing but the target's Verilog parameters (one short set each)."""
+    from pushpush.build.cocotb_fusesoc import run_core_bench
+
+    tests, cfg = DUT_CONFIGURED[core]
+    assert run_core_bench(core, build_root=tmp_path, progress=lambda s: None) == tests
+    log = (tmp_path / f"{core}-cocotb.log").read_text()
+    assert f"configuration from the DUT's parameters: {cfg}" in log
+
+
+def test_a_parameter_given_to_fusesoc_reaches_the_bench(tmp_path: Path) -> None:
+    from pushpush.build.cocotb_fusesoc import BenchFailed, run_core_bench
+
+    assert run_core_bench("req_arbiter", build_root=tmp_path, progress=lambda s: None,
+                          parameters={"N": 5, "TRACK_DONE": 0}) == 1
+    log = (tmp_path / "req_arbiter-cocotb.log").read_text()
+    assert ('configuration from the DUT\'s parameters: {"N": 5, "MAX_WORDS": 2, "NW_WIDTH": 2, '
+            '"TRACK_DONE": 0, "TAG_BITS": 3}') in log
+    with pytest.raises(BenchFailed, match=r"req_arbiter: the cocotb target has no parameter M; its "
+                                          r"parameters: N, MAX_WORDS, NW_WIDTH, TRACK_DONE, TAG_BITS"):
+        run_core_bench("req_arbiter", build_root=tmp_path, parameters={"M": 2})
+
+
+def test_interconnect_tb_wrapper_is_the_benchs(tmp_path: Path) -> None:
+    """cores/interconnect/tb/pp_ic_wrap_2x2.v is exactly what the bench writes for 2x2."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("ic_bench", REPO / "tests" / "cores" / "test_interconnect.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    written = bench.write_wrapper(2, 2, tmp_path)
+    assert written.read_text() == (REPO / "cores" / "interconnect" / "tb" / "pp_ic_wrap_2x2.v").read_text()
 
 
 FAILING_BENCH = """\
@@ -201,3 +253,68 @@ def test_without_gpi_users_nothing_runs_and_fusesoc_exits_0(tmp_path: Path) -> N
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert not results.exists()
+
+
+# --------------------------------------------------------------------------- a system's cocotb target
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    """The folder 'pushpush init demo' scaffolds (system.yaml, rtl/, tests/test_demo.py, demo.core)."""
+    from pushpush.scaffold import scaffold
+
+    scaffold(tmp_path / "demo")
+    return tmp_path / "demo"
+
+
+def test_scaffolded_system_cocotb_test_through_fusesoc(demo: Path) -> None:
+    """demo.core's cocotb target: FuseSoC runs the generator, then tests/test_demo.py's
+    cocotb tests against demo_top, with the system map the generator copied to the work root."""
+    from pushpush.fusesoc_gen.cocotb_target import run_system_bench
+
+    assert run_system_bench(demo / "demo.core", progress=lambda s: None) == 1
+    work = demo / "build" / "local_demo_system_0.1.0" / "cocotb"
+    assert (work / "demo.map.json").is_file()
+    log = (demo / "build" / "demo-cocotb.log").read_text()
+    assert "Generating local:demo:system-system:0.1.0" in log
+    assert "test_demo.add_works passed" in log
+
+
+def test_a_wrong_system_fails_its_cocotb_target(demo: Path, tmp_path: Path) -> None:
+    """The system test really drives the generated hardware: a subtracting adder fails it."""
+    from pushpush.build.cocotb_fusesoc import BenchFailed
+    from pushpush.fusesoc_gen.cocotb_target import main, run_system_bench
+
+    rtl = demo / "rtl" / "demo_adder.v"
+    text = rtl.read_text()
+    assert text.count("add_a + add_b") == 2
+    rtl.write_text(text.replace("add_a + add_b", "add_a - add_b"))
+
+    with pytest.raises(BenchFailed, match=r"demo: 1 of 1 cocotb tests failed: add_works"):
+        run_system_bench(demo / "demo.core", build_root=tmp_path / "b", progress=lambda s: None)
+    # the command line reports it too, with exit status 1
+    assert main([str(demo / "demo.core"), "--build-root", str(tmp_path / "b")]) == 1
+
+
+def test_system_yaml_errors_reach_the_cocotb_target_user(demo: Path) -> None:
+    from pushpush.build.cocotb_fusesoc import BenchFailed
+    from pushpush.fusesoc_gen.cocotb_target import run_system_bench
+
+    yml = demo / "system.yaml"
+    text = yml.read_text()
+    line = text.splitlines().index("    kind: python") + 1
+    yml.write_text(text.replace("    kind: python", "    kind: pyton"))
+    with pytest.raises(BenchFailed) as err:
+        run_system_bench(demo / "demo.core", progress=lambda s: None)
+    assert f"{yml}:{line}:11: kind of component 'host' must be one of rtl, python, c" in str(err.value)
+
+
+def test_a_core_without_a_cocotb_target_is_refused(demo: Path) -> None:
+    from pushpush.build.cocotb_fusesoc import BenchFailed
+    from pushpush.fusesoc_gen.cocotb_target import run_system_bench
+
+    core = demo / "demo.core"
+    core.write_text(core.read_text().replace("cocotb_module: test_demo, ", ""))
+    with pytest.raises(BenchFailed, match=r"demo.core: no 'cocotb' target with flow_options: "
+                                          r"\{cocotb_module: <test module>\}"):
+        run_system_bench(core, progress=lambda s: None)

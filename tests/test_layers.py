@@ -36,7 +36,7 @@ ALLOWED: dict[str, set[str]] = {
     "testing": {"build"},
     "c": {"codegen", "link", "errors", "resources"},
     "scaffold": {"codegen", "link", "schema", "spec", "errors", "resources"},
-    "fusesoc_gen": {"build", "codegen", "link", "errors", "resources"},
+    "fusesoc_gen": {"build", "codegen", "link", "sim", "errors", "resources"},
     "apps": {"pynq", "link", "resources", "errors"},
 }
 #: the command line and the package's entry points sit on top and may import anything

@@ -1,10 +1,10 @@
 """Run a core's cocotb bench through FuseSoC/Edalize: the ``cocotb`` target of its ``.core``.
 
-The cores ``abe``, ``call_engine`` and ``traffic_gen`` have a ``cocotb`` target (Edalize flow
-API: ``flow: sim``, ``tool: icarus``, ``cocotb_module: test_<core>``, ``timescale: 1ns/1ps``)
-that builds the core with its default parameters and runs its bench
-(``tests/cores/test_<core>.py``) on Icarus. Edalize 0.6 cannot run it correctly on its own
-with cocotb 2, so this wrapper runs ``fusesoc run --target cocotb`` for you:
+Every core under ``cores/`` has a ``cocotb`` target (Edalize flow API: ``flow: sim``,
+``tool: icarus``, ``cocotb_module: test_<core>``, ``timescale: 1ns/1ps``) that builds the
+core with its target's parameters and runs its bench (``tests/cores/test_<core>.py``) on
+Icarus. Edalize 0.6 cannot run it correctly on its own with cocotb 2, so this wrapper runs
+``fusesoc run --target cocotb`` for you:
 
 * cocotb 2's Icarus VPI library loads the Python side only when ``GPI_USERS`` names
   libpython and cocotb's entry point; Edalize does not set it, and without it the simulation
@@ -15,20 +15,30 @@ with cocotb 2, so this wrapper runs ``fusesoc run --target cocotb`` for you:
   so the wrapper has cocotb write ``COCOTB_RESULTS_FILE`` and fails unless it lists at
   least one test and no failure.
 
-``endpoint_mem`` and ``interconnect`` have no ``cocotb`` target: their benches take the
-configuration they test from the environment (a slot table, a master/slave count) and
-``interconnect``'s top is a wrapper the bench generates, so they run only from pytest
-(``pytest tests/cores``), which also runs every bench over several parameter sets, under
-random back-pressure, on Icarus and Verilator.
+FuseSoC passes a bench nothing but Verilog parameters, so each bench works with its target's
+parameters: ``abe``, ``call_engine`` and ``traffic_gen`` default to the ``.core``'s defaults;
+``endpoint_mem``, ``interconnect`` and ``req_arbiter`` read their configuration (slot table,
+port counts, ...) from the DUT's parameters when the environment variable pytest sets is
+absent, and log it ("configuration from the DUT's parameters"), so a parameter given on the
+command line (``parameters={"TOPOLOGY": 1}``, or ``-p TOPOLOGY=1``) reaches the bench too.
+``interconnect``'s target runs the bench's per-port wrapper of a 2x2 interconnect,
+``cores/interconnect/tb/pp_ic_wrap_2x2.v`` (cocotb cannot bind to slices of the core's
+flattened ports; the file is what the bench's ``write_wrapper(2, 2, ...)`` writes, which a
+test checks). Each target runs one parameter set; ``pytest tests/cores`` runs every bench
+over several, under random back-pressure, on Icarus and Verilator.
 
 Command line (from a checkout: the benches are in ``tests/cores``, not in the wheel)::
 
-    python -m pushpush.build.cocotb_fusesoc abe call_engine traffic_gen
+    python -m pushpush.build.cocotb_fusesoc                       # every core
+    python -m pushpush.build.cocotb_fusesoc interconnect -p TOPOLOGY=1
+
+(A system's own ``.core``, using the generator ``pushpush``: :mod:`pushpush.fusesoc_gen.cocotb_target`.)
 
 Library::
 
     from pushpush.build.cocotb_fusesoc import run_core_bench
     passed = run_core_bench("abe")          # raises BenchFailed on any failure
+    run_core_bench("interconnect", parameters={"TOPOLOGY": 1})
 """
 
 from __future__ import annotations
@@ -39,14 +49,15 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Callable, Mapping, Optional, Sequence, Union
 
 import yaml
 
 from pushpush.build.sim import SimulationFailed, _failures
 from pushpush.resources import cores_dir
 
-__all__ = ["COCOTB_TARGET", "BenchFailed", "bench_env", "run_core_bench", "cores_with_bench", "main"]
+__all__ = ["COCOTB_TARGET", "BenchFailed", "bench_env", "run_core_bench", "run_fusesoc_bench", "fusesoc_exe",
+           "cores_with_bench", "main"]
 
 COCOTB_TARGET = "cocotb"
 _REPO_TESTS = Path(__file__).resolve().parents[2] / "tests" / "cores"
@@ -98,7 +109,7 @@ def bench_env(toplevel: str, test_dir: Path, results: Path) -> dict[str, str]:
     return env
 
 
-def _fusesoc() -> str:
+def fusesoc_exe() -> str:
     cand = Path(sys.executable).parent / "fusesoc"
     exe = str(cand) if cand.exists() else shutil.which("fusesoc")
     if not exe:
@@ -107,40 +118,64 @@ def _fusesoc() -> str:
 
 
 def run_core_bench(core: str, test_dir: Optional[Path] = None, build_root: Optional[Path] = None,
-                   progress: Callable[[str], None] = print, timeout: float = 1800) -> int:
+                   progress: Callable[[str], None] = print, timeout: float = 1800,
+                   parameters: Optional[Mapping[str, Union[int, str]]] = None) -> int:
     """Run ``core``'s ``cocotb`` target through FuseSoC; returns the number of tests passed.
 
-    Raises :class:`BenchFailed` naming the failed tests (or why nothing ran); the full output
-    is in ``<build_root>/<core>-cocotb.log``."""
+    ``parameters`` override the target's (FuseSoC's ``--NAME=value``; only those the target
+    lists). Raises :class:`BenchFailed` naming the failed tests (or why nothing ran); the full
+    output is in ``<build_root>/<core>-cocotb.log``."""
     vlnv, target = _target(core)
+    listed = [str(p).split("=", 1)[0] for p in target.get("parameters") or []]
+    unknown = sorted(set(parameters or {}) - set(listed))
+    if unknown:
+        raise BenchFailed(f"{core}: the cocotb target has no parameter {', '.join(unknown)}; "
+                          f"its parameters: {', '.join(listed) or 'none'}")
     test_dir = Path(test_dir) if test_dir else _REPO_TESTS
     module = (target.get("flow_options") or {}).get("cocotb_module", f"test_{core}")
     if not (test_dir / f"{module}.py").is_file():
         raise BenchFailed(f"the bench {module}.py is not in {test_dir}: the core benches are in a "
                           f"source checkout's tests/cores (not in the wheel); give its folder")
     root = Path(build_root or "build").absolute()
-    root.mkdir(parents=True, exist_ok=True)
-    results = root / f"{core}-cocotb-results.xml"
-    log = root / f"{core}-cocotb.log"
-    results.unlink(missing_ok=True)
-    toplevel = target.get("toplevel") or f"pp_{core}"
-    cmd = [_fusesoc(), "--cores-root", str(cores_dir()), "run", "--build-root", str(root / core),
+    cmd = [fusesoc_exe(), "--cores-root", str(cores_dir()), "run", "--build-root", str(root / core),
            "--target", COCOTB_TARGET, vlnv.rsplit(":", 1)[0]]
+    cmd += [f"--{k}={v}" for k, v in (parameters or {}).items()]
+    toplevel = target.get("toplevel") or f"pp_{core}"
+    return run_fusesoc_bench(core, cmd, root, toplevel, test_dir, {}, progress, timeout)
+
+
+def run_fusesoc_bench(label: str, cmd: list[str], root: Path, toplevel: str, test_dir: Path,
+                      extra_env: Mapping[str, str], progress: Callable[[str], None],
+                      timeout: float) -> int:
+    """Run ``cmd`` (a ``fusesoc run --target cocotb ...``) with :func:`bench_env` plus
+    ``extra_env``, output to ``<root>/<label>-cocotb.log``, and check cocotb's results file;
+    returns the number of tests passed or raises :class:`BenchFailed`."""
+    root.mkdir(parents=True, exist_ok=True)
+    results = root / f"{label}-cocotb-results.xml"
+    log = root / f"{label}-cocotb.log"
+    results.unlink(missing_ok=True)
     progress(f"pushpush: {' '.join(cmd[1:])} (log: {log})")
-    with log.open("w", encoding="utf-8") as f:
-        proc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, text=True, timeout=timeout,
-                              env=bench_env(toplevel, test_dir, results))
+    env = bench_env(toplevel, test_dir, results)
+    env.update(extra_env)
+    try:
+        with log.open("w", encoding="utf-8") as f:
+            proc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, text=True,
+                                  timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        raise BenchFailed(f"{label}: fusesoc did not finish within {timeout:.0f} s; see {log}") from None
     if proc.returncode != 0:
-        raise BenchFailed(f"{core}: fusesoc exit status {proc.returncode}; see {log}")
+        tail = log.read_text(encoding="utf-8", errors="replace").splitlines()[-15:]
+        raise BenchFailed(f"{label}: fusesoc exit status {proc.returncode}; the last lines of {log}:\n"
+                          + "\n".join("  " + ln for ln in tail))
     try:
         failed, total = _failures(results)
     except SimulationFailed:
-        raise BenchFailed(f"{core}: cocotb wrote no results ({results}), so no test ran although "
+        raise BenchFailed(f"{label}: cocotb wrote no results ({results}), so no test ran although "
                           f"fusesoc exited 0; see {log}") from None
     if failed or total == 0:
-        raise BenchFailed(f"{core}: {len(failed)} of {total} cocotb tests failed: "
+        raise BenchFailed(f"{label}: {len(failed)} of {total} cocotb tests failed: "
                           f"{', '.join(failed) or 'none ran'}; see {log}")
-    progress(f"pushpush: {core}: {total} cocotb tests passed")
+    progress(f"pushpush: {label}: {total} cocotb tests passed")
     return total
 
 
@@ -148,15 +183,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p = argparse.ArgumentParser(prog="python -m pushpush.build.cocotb_fusesoc",
                                 description="Run cores' cocotb benches through FuseSoC/Edalize "
                                             "(their 'cocotb' targets).")
-    p.add_argument("cores", nargs="*", help=f"cores (default: all with a cocotb target)")
+    p.add_argument("cores", nargs="*", help="cores (default: all with a cocotb target)")
     p.add_argument("--test-dir", type=Path, help=f"folder of the benches (default: {_REPO_TESTS})")
     p.add_argument("--build-root", type=Path, default=Path("build/cocotb"),
                    help="FuseSoC build root (default: build/cocotb)")
+    p.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="override a parameter of the cocotb target (repeatable)")
     args = p.parse_args(argv)
+    params: dict[str, str] = {}
+    for item in args.param:
+        name, eq, value = item.partition("=")
+        if not eq or not name:
+            p.error(f"-p {item}: give NAME=VALUE, e.g. -p TOPOLOGY=1")
+        params[name] = value
     failed = []
     for core in args.cores or cores_with_bench():
         try:
-            run_core_bench(core, args.test_dir, args.build_root)
+            if core.endswith(".core"):
+                raise BenchFailed(f"{core}: for your system's .core run "
+                                  f"'python3 -m pushpush.fusesoc_gen.cocotb_target {core}'")
+            run_core_bench(core, args.test_dir, args.build_root, parameters=params)
         except BenchFailed as e:
             print(f"pushpush: error: {e}", file=sys.stderr)
             failed.append(core)

@@ -156,9 +156,13 @@ def _run_logged(cmd: Sequence[str], log: Path, cwd: Path, progress: Callable[[st
 # --------------------------------------------------------------------------- pynq_z1
 
 
-def check_vivado_project(linked: LinkedSystem, root: Path) -> list[str]:
-    """Problems with the Vivado project files FuseSoC's setup stage wrote (empty: fine)."""
-    name = _edam_name(linked)
+def check_vivado_project(linked: LinkedSystem, root: Path, project: Optional[str] = None) -> list[str]:
+    """Problems with the Vivado project files FuseSoC's setup stage wrote (empty: fine).
+
+    ``project``: the project's name, FuseSoC's for the toplevel core (default: the generated
+    ``pushpush:system:<system>`` core's, ``pushpush_system_<system>_0.1.0``; for your own
+    core using the generator, e.g. ``local_demo_system_0.1.0``)."""
+    name = project or _edam_name(linked)
     problems = []
     project = root / f"{name}.tcl"
     if not project.is_file():

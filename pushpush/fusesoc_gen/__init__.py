@@ -30,7 +30,26 @@ Verilog file in order; FuseSoC adds it to the requesting target. Invalid input s
 run with every problem as ``file:line:column: message`` on stderr (exit status 1).
 
 Parameters: ``system`` (default ``system.yaml``): the system description, relative to the
-requesting core's folder.
+requesting core's folder; ``block_design`` (default false): true adds the PYNQ-Z1
+block-design tcl (``vivado/<system>_bd.tcl``, tclSource) to the generated core, for a Vivado
+target (the system must have ``board: pynq-z1``). Lint, sim and synth targets use a generate
+entry without it (Yosys would source the tcl). A PYNQ-Z1 bitstream target::
+
+    generate:
+      system_bd:
+        generator: pushpush
+        parameters: {system: system.yaml, block_design: true}
+    targets:
+      pynq_z1:
+        generate: [system_bd]
+        toplevel: demo_bd_wrapper           # <system>_bd_wrapper, made by the block design
+        flow: vivado
+        flow_options: {part: xc7z020clg400-1, source_mgmt_mode: All}
+
+(``source_mgmt_mode: All``: the block design holds the top as a module reference, which
+Vivado resolves only when it manages the sources). The generated core also copies the
+system map ``<system>.map.json`` into the work root, for a cocotb test of the system
+(``python3 -m pushpush.fusesoc_gen.cocotb_target <your>.core`` runs a ``cocotb`` target).
 """
 
 from __future__ import annotations
@@ -49,7 +68,11 @@ __all__ = ["GENERATOR", "GENERATOR_VLNV", "PARAMETERS", "cores_root", "generate_
 GENERATOR = "pushpush"
 GENERATOR_VLNV = "pushpush:gen:pushpush:0.1.0"
 #: Parameter -> (default, description).
-PARAMETERS = {"system": ("system.yaml", "the system description, relative to the requesting core")}
+PARAMETERS: dict[str, tuple[Any, str]] = {
+    "system": ("system.yaml", "the system description, relative to the requesting core"),
+    "block_design": (False, "true: the generated core also holds the PYNQ-Z1 block-design tcl "
+                            "(tclSource), for a Vivado target; needs board: pynq-z1"),
+}
 
 
 class GeneratorError(Exception):
@@ -78,12 +101,30 @@ def _read_input(path: Path) -> tuple[Path, dict[str, Any], str]:
         raise GeneratorError(f"generator 'pushpush' (requested by core '{data['vlnv']}'): unknown "
                              f"parameter{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
                              f"parameters: {allowed}")
+    bd = params.get("block_design", PARAMETERS["block_design"][0])
+    if not isinstance(bd, bool):
+        raise GeneratorError(f"generator 'pushpush' (requested by core '{data['vlnv']}'): "
+                             f"block_design must be true or false, not {bd!r}")
     return Path(data["files_root"]), params, str(data["vlnv"])
 
 
-def generate_core(files_root: Path, system: str, vlnv: str, outdir: Path) -> list[Path]:
+def _board_where(path: Path) -> Optional[str]:
+    """``file:line:column`` of the value of the YAML's top-level ``board`` key, if any."""
+    try:
+        root = yaml.compose(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return None
+    for key, value in getattr(root, "value", None) or []:
+        if getattr(key, "value", None) == "board":
+            return f"{path}:{value.start_mark.line + 1}:{value.start_mark.column + 1}"
+    return None
+
+
+def generate_core(files_root: Path, system: str, vlnv: str, outdir: Path,
+                  block_design: bool = False) -> list[Path]:
     """Generate the system ``files_root/system`` into ``outdir`` with a self-contained core
-    named ``vlnv``. Raises :class:`~pushpush.errors.SpecError` (invalid system),
+    named ``vlnv`` (with the PYNQ-Z1 block-design tcl in its default target if
+    ``block_design``). Raises :class:`~pushpush.errors.SpecError` (invalid system),
     :class:`~pushpush.codegen.generate.GenerateError` (sources) or :class:`GeneratorError`."""
     from pushpush import __version__
     from pushpush.build.cores import cores_rtl
@@ -91,6 +132,7 @@ def generate_core(files_root: Path, system: str, vlnv: str, outdir: Path) -> lis
     from pushpush.codegen.fusesoc import core_path
     from pushpush.codegen.generate import generate_files
     from pushpush.codegen.render import render_template, write_tree
+    from pushpush.codegen.vivado import bd_tcl_path, bd_wrapper_name, render_bd_tcl
     from pushpush.link import load
     from pushpush.resources import cores_dir
 
@@ -103,8 +145,14 @@ def generate_core(files_root: Path, system: str, vlnv: str, outdir: Path) -> lis
     if not _rtl.rtl_components(linked):
         raise GeneratorError(f"{path}: system '{linked.name}' has no rtl component: there is no "
                              f"hardware for FuseSoC to build")
+    if block_design and linked.board != "pynq-z1":
+        raise GeneratorError(f"{_board_where(path) or linked.where()}: system '{linked.name}' has board: {linked.board}, "
+                             f"but core '{vlnv}' asks for the PYNQ-Z1 block design "
+                             f"(block_design: true); set board: pynq-z1 in {path.name}")
     files = generate_files(linked)
     files.pop(core_path(linked), None)  # FuseSoC reads every .core here: only ours
+    # the block design's comments name the core that holds it: this one
+    files[bd_tcl_path(linked)] = render_bd_tcl(linked, vlnv)
     # the pushpush cores the generated RTL instantiates, copied: FuseSoC does not resolve
     # dependencies of generated cores, so this core carries every file itself
     core_files: list[str] = []
@@ -119,7 +167,8 @@ def generate_core(files_root: Path, system: str, vlnv: str, outdir: Path) -> lis
     files[f"{name}.core"] = render_template(
         "fusesoc/generated.core.j2", version=__version__, source=path.name, vlnv=vlnv,
         sys=linked, core_files=core_files, user_files=user_files, rtl_files=rtl_files,
-        top=_rtl.top_module_name(linked), map_file=f"{linked.name}.map.json")
+        top=_rtl.top_module_name(linked), map_file=f"{linked.name}.map.json",
+        bd_file=bd_tcl_path(linked) if block_design else None, bd_wrapper=bd_wrapper_name(linked))
     return write_tree(files, outdir)
 
 
@@ -140,7 +189,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         files_root, params, vlnv = _read_input(Path(args[0]))
         system = str(params.get("system", PARAMETERS["system"][0]))
-        written = generate_core(files_root, system, vlnv, Path.cwd())
+        written = generate_core(files_root, system, vlnv, Path.cwd(),
+                                block_design=params.get("block_design", False))
     except SpecError as e:
         for d in e.diagnostics:
             print(d, file=sys.stderr)

@@ -8,7 +8,9 @@ the same cycle, `trig_pulse`, and for the following cycles `window`, `trig_pendi
 difference fails the test. Directed tests add hand-computed expectations on top.
 
 The slot table and the window geometry come in the EPM_CFG environment variable (JSON), set by
-the pytest wrapper at the bottom, which also turns it into the Verilog parameters.
+the pytest wrapper at the bottom, which also turns it into the Verilog parameters. Without
+EPM_CFG (the ``cocotb`` target of endpoint_mem.core, run through FuseSoC) the bench reads them
+from the DUT's parameters.
 """
 
 from __future__ import annotations
@@ -30,8 +32,19 @@ SLVERR = 2
 MASK32 = 0xFFFF_FFFF
 
 
-def load_cfg():
-    return json.loads(os.environ["EPM_CFG"])
+def load_cfg(dut):
+    """EPM_CFG (set by the pytest side), else the DUT's own parameters: the ``cocotb`` target
+    of endpoint_mem.core, run through FuseSoC (``python -m pushpush.build.cocotb_fusesoc
+    endpoint_mem``), passes the slot table as Verilog parameters only."""
+    if "EPM_CFG" in os.environ:
+        return json.loads(os.environ["EPM_CFG"])
+    n = int(dut.NUM_SLOTS.value)
+    first, trig = int(dut.SLOT_FIRST.value), int(dut.SLOT_TRIG.value)
+    slots = [((first >> (16 * i)) & 0xFFFF, (trig >> (16 * i)) & 0xFFFF) for i in range(n)]
+    cfg = dict(data_width=int(dut.DATA_WIDTH.value), addr_width=int(dut.ADDR_WIDTH.value),
+               words=int(dut.WORDS.value), slots=slots, enable_read=int(dut.ENABLE_READ.value))
+    dut._log.info("configuration from the DUT's parameters: %s", json.dumps(cfg))
+    return cfg
 
 
 # ---------------------------------------------------------------------------------------------
@@ -168,7 +181,7 @@ def u(sig):
 class TB:
     def __init__(self, dut, use_master=True):
         self.dut = dut
-        self.cfg = load_cfg()
+        self.cfg = load_cfg(dut)
         self.dw = len(dut.s_axi_wdata)
         self.nslots = len(self.cfg["slots"])
         self.model = Model(self.cfg, self.dw)

@@ -64,7 +64,17 @@ except ImportError:  # collected by pytest without cocotb's simulator context
     cocotb = None
 
 
-def _cfg():
+def _cfg(dut):
+    """IC_* (set by the pytest side), else the wrapper's own parameters and port counts: the
+    ``cocotb`` target of interconnect.core (top ``tb/pp_ic_wrap_2x2.v``), run through FuseSoC
+    (``python -m pushpush.build.cocotb_fusesoc interconnect``), passes Verilog parameters only."""
+    if "IC_S" not in os.environ:
+        cfg = {k: int(getattr(dut, p).value) for k, p in (
+            ("S", "S_COUNT"), ("M", "M_COUNT"), ("DW", "DATA_WIDTH"), ("TOPOLOGY", "TOPOLOGY"),
+            ("ARBITRATION", "ARBITRATION"))}
+        cfg["OPS"] = int(os.environ.get("IC_OPS", "20"))
+        dut._log.info("configuration from the DUT's parameters: %s", cfg)
+        return cfg
     return {
         "S": int(os.environ["IC_S"]),
         "M": int(os.environ["IC_M"]),
@@ -78,7 +88,7 @@ def _cfg():
 class TB:
     def __init__(self, dut):
         self.dut = dut
-        cfg = _cfg()
+        cfg = _cfg(dut)
         self.S, self.M, self.DW = cfg["S"], cfg["M"], cfg["DW"]
         self.cfg = cfg
         cocotb.start_soon(Clock(dut.clk, 10, unit="ns").start())
@@ -606,14 +616,16 @@ def write_wrapper(s_count: int, m_count: int, out_dir: Path) -> Path:
     lines += [
         ");",
         "",
+        f"localparam S_COUNT = {s_count};",
+        f"localparam M_COUNT = {m_count};",
         "localparam ADDR_WIDTH = 32;",
         "localparam STRB_WIDTH = DATA_WIDTH/8;",
         f"localparam S_ID_WIDTH = {S_ID_WIDTH};",
-        f"localparam M_ID_WIDTH = S_ID_WIDTH + $clog2({s_count});",
+        "localparam M_ID_WIDTH = S_ID_WIDTH + $clog2(S_COUNT);",
         "",
         "pp_axi_interconnect #(",
-        f"    .S_COUNT({s_count}),",
-        f"    .M_COUNT({m_count}),",
+        "    .S_COUNT(S_COUNT),",
+        "    .M_COUNT(M_COUNT),",
         "    .DATA_WIDTH(DATA_WIDTH),",
         "    .ADDR_WIDTH(ADDR_WIDTH),",
         "    .S_ID_WIDTH(S_ID_WIDTH),",

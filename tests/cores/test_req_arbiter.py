@@ -14,7 +14,9 @@ checks, against a model of README.md:
   request (TRACK_DONE = 1), never otherwise.
 
 Parameter sets: 1, 3, 5 and 8 requesters, 1..4 words, with and without done tracking,
-FIFO depths 8 and 4. Icarus, the first set on Verilator too.
+FIFO depths 8 and 4. Icarus, the first set on Verilator too. Without RA_CFG (the ``cocotb``
+target of req_arbiter.core, run by ``python -m pushpush.build.cocotb_fusesoc req_arbiter``)
+the bench takes its configuration from the DUT's parameters.
 """
 
 from __future__ import annotations
@@ -40,9 +42,18 @@ def _u(sig) -> int:
 
 if cocotb is not None:
 
+    def _config(dut) -> dict:
+        """RA_CFG (set by the pytest side), else the DUT's own parameters (the ``cocotb``
+        target of req_arbiter.core, run through FuseSoC; seed 1, p_ready 0.6)."""
+        if "RA_CFG" in os.environ:
+            return json.loads(os.environ["RA_CFG"])
+        cfg = {k: _u(getattr(dut, k)) for k in ("N", "MAX_WORDS", "NW_WIDTH", "TRACK_DONE", "TAG_BITS")}
+        dut._log.info("configuration from the DUT's parameters: %s", json.dumps(cfg))
+        return cfg
+
     @cocotb.test()
     async def random_requests(dut):
-        cfg = json.loads(os.environ["RA_CFG"])
+        cfg = _config(dut)
         n, mw, nww, track, tag_bits = (cfg["N"], cfg["MAX_WORDS"], cfg["NW_WIDTH"],
                                        cfg["TRACK_DONE"], cfg["TAG_BITS"])
         rng = random.Random(cfg.get("seed", 1))
