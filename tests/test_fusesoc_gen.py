@@ -159,7 +159,7 @@ def test_cores_with_a_cocotb_target() -> None:
     from pushpush.build.cocotb_fusesoc import cores_with_bench
 
     assert cores_with_bench() == ["abe", "call_engine", "endpoint_mem", "interconnect", "req_arbiter",
-                                  "traffic_gen"]
+                                  "sim_ps", "traffic_gen"]
 
 
 def test_abe_bench_through_fusesoc(tmp_path: Path) -> None:

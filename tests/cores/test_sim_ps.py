@@ -84,9 +84,21 @@ async def start(dut):
     await ClockCycles(dut.clk, 2)
 
 
-@cocotb.test()
+def _params(dut) -> dict:
+    """pytest's parameters (SIMPS_PARAMS), else (FuseSoC's cocotb target) the DUT's."""
+    if os.environ.get("SIMPS_PARAMS"):
+        return json.loads(os.environ["SIMPS_PARAMS"])
+    return {"DATA_WIDTH": int(dut.DATA_WIDTH.value), "pause": 0.3, "steps": 30,
+            "TIMEOUT": int(dut.TIMEOUT.value) if hasattr(dut, "TIMEOUT") else 0, "seed": 1}
+
+
+def _not_top(module: str) -> bool:
+    return os.environ.get("COCOTB_TOPLEVEL", module) != module
+
+
+@cocotb.test(skip=_not_top("pp_sim_gp0"))
 async def gp0_commands(dut):
-    params = json.loads(os.environ["SIMPS_PARAMS"])
+    params = _params(dut)
     dw = params["DATA_WIDTH"]
     rng = random.Random(params.get("seed", 1))
     for name in ("cmd_toggle", "cmd_op", "cmd_addr", "cmd_len"):
@@ -182,9 +194,9 @@ class DictMemory:
         return bytes(self.data[off:off + n])
 
 
-@cocotb.test()
+@cocotb.test(skip=_not_top("pp_sim_mem"))
 async def mem_port(dut):
-    params = json.loads(os.environ["SIMPS_PARAMS"])
+    params = _params(dut)
     dw = params["DATA_WIDTH"]
     rng = random.Random(params.get("seed", 1))
     for name in ("wr_ack", "wr_resp", "rd_ack", "rd_resp"):
