@@ -58,8 +58,10 @@ log = logging.getLogger("pushpush.pynq")
 
 #: Pause between two polling sweeps (seconds).
 DEFAULT_POLL_S = 20e-6
-#: The simulated board's fallback poll interval (a PL write wakes the runtime before it).
-SIM_POLL_S = 5e-3
+#: The simulated board's poll interval. A PL write into PS memory wakes a waiting runtime at
+#: once; this bounds the wait for writes that do not come from the PL nor from this process
+#: (a C component attached to the simulated board answering in the on-chip memory).
+SIM_POLL_S = 5e-4
 
 
 class OverlayReplaced(RuntimeError):

@@ -16,7 +16,7 @@ Python inside the simulator. It is woken only by
 * a timer, to look at the socket: every ``batch`` cycles while the board is busy (the batch
   grows so that it takes about ``poll_us`` of wall clock), and while it is idle (no request,
   no PL access to PS memory and no software waiting for a reply for ``idle_s``) it
-  blocks on the socket for 19 times as long as a batch took, so an idle board uses at most
+  blocks on the socket for 24 times as long as its last turn took, so an idle board uses at most
   about 5% of a core while the PL keeps running (slower) in between.
 
 Between wake-ups the simulator free-runs; no Python code runs per clock edge. Cycle counts
@@ -339,7 +339,7 @@ async def serve_hdl(dut: Any) -> None:
                 batch = max(cfg.busy_batch, batch // 2)
             wait = 0.0
         else:
-            wait = max(cfg.idle_ms / 1000, 19 * work)
+            wait = max(cfg.idle_ms / 1000, 24 * work)
         ready, _, _ = select.select([sock], [], [], wait)
         state["loop"] = time.monotonic()
         if not ready:

@@ -322,7 +322,7 @@ def test_auto_picks_verilator_only_when_its_build_is_cached(monkeypatch):
 
 def test_a_waiting_runtime_is_woken_by_the_pl_write(hof_bit):
     """The reply of a call wakes the caller through the notification pipe: the runtime's
-    fallback poll interval (5 ms) does not bound the call rate."""
+    poll interval (0.5 ms) does not bound the call rate."""
     ol = ppq.PushPushOverlay(str(hof_bit))    # its own download: other tests replace overlays
     try:
         bridge = ol.device.bridge
