@@ -36,8 +36,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .wire import (OP_HELLO, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE, OP_WRITE_WORDS, REP,
-                     REQ, CTL_WAIT_STAMP, SimConfig, SimulatedPSMemory)
+from .wire import OP_HELLO, REP, CTL_WAIT_STAMP, SimConfig, SimulatedPSMemory, serve_requests
 
 __all__ = ["HdlPS", "Handles", "serve_hdl", "beat_plan", "GP0Timeout"]
 
@@ -348,33 +347,9 @@ async def serve_hdl(dut: Any) -> None:
         if not chunk:  # the PYNQ process went away
             return
         buf += chunk
-        while len(buf) >= REQ.size:
-            op, tag, address, length = REQ.unpack_from(buf)
-            need = REQ.size + (length if op in (OP_WRITE, OP_WRITE_WORDS) else 0)
-            if len(buf) < need:
-                break
-            payload = bytes(buf[REQ.size:need])
-            del buf[:need]
-            touch()
-            if op == OP_STOP:
-                return
-            try:
-                if op == OP_WRITE:
-                    send(op, tag, await ps.write(address, payload))
-                elif op == OP_WRITE_WORDS:
-                    resp, done = await ps.write_words(address, payload)
-                    send(op, tag, resp, struct.pack("<I", done))
-                elif op == OP_READ:
-                    resp, data = await ps.read(address, length)
-                    send(op, tag, resp, data)
-                elif op == OP_INFO:
-                    send(op, tag, 0, info())
-                elif op == OP_RUN:
-                    await Timer(max(1, length) * period_ps, unit="ps")
-                    send(op, tag, 0, info())
-                else:
-                    send(op, tag, 0xFF, f"unknown request {op}".encode())
-            except Exception as e:  # report, then fail the simulation
-                send(op, tag, 0xFF, f"{type(e).__name__}: {e}".encode())
-                raise
-            touch()
+
+        async def run(cycles: int) -> None:
+            await Timer(max(1, cycles) * period_ps, unit="ps")
+
+        if not await serve_requests(buf, ps, send, info, run, touch):
+            return

@@ -11,13 +11,11 @@ import logging
 import os
 import select
 import socket
-import struct
 import time
 from pathlib import Path
 from typing import Any
 
-from .wire import (OP_HELLO, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE, OP_WRITE_WORDS, REP, REQ,
-                   SimConfig, SimulatedPSMemory)
+from .wire import OP_HELLO, REP, SimConfig, SimulatedPSMemory, serve_requests
 
 __all__ = ["serve_simulation"]
 
@@ -49,6 +47,27 @@ class _AxiSlaveTarget:
 
 
 
+class _MasterPort:
+    """cocotbext-axi's AxiMaster with the GP0 port interface of :func:`serve_requests`."""
+
+    def __init__(self, master: Any) -> None:
+        self.master = master
+
+    async def write(self, address: int, data: bytes) -> int:
+        return int((await self.master.write(address, data)).resp)
+
+    async def write_words(self, address: int, data: bytes) -> tuple[int, int]:
+        for done, off in enumerate(range(0, len(data), 4)):
+            resp = int((await self.master.write(address + off, data[off:off + 4])).resp)
+            if resp & 2:
+                return resp, done
+        return 0, len(data) // 4
+
+    async def read(self, address: int, length: int) -> tuple[int, bytes]:
+        resp = await self.master.read(address, length)
+        return int(resp.resp), bytes(resp.data)
+
+
 async def serve_simulation(dut: Any) -> None:
     """The cocotb side: clock, reset, the ARM's ports, and the request loop."""
     import cocotb
@@ -75,6 +94,7 @@ async def serve_simulation(dut: Any) -> None:
         state["last_wall"] = time.monotonic()
 
     master = AxiMaster(AxiBus.from_prefix(dut, "s_axi"), dut.clk, dut.rst)
+    gp0 = _MasterPort(master)
     slave = AxiSlave(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, target=_AxiSlaveTarget(SimulatedPSMemory(cfg), touch))
     for port in (master, slave):
         for lg in (port.write_if.log, port.read_if.log):
@@ -118,40 +138,9 @@ async def serve_simulation(dut: Any) -> None:
         if not chunk:  # the PYNQ process went away
             return
         buf += chunk
-        while len(buf) >= REQ.size:
-            op, tag, address, length = REQ.unpack_from(buf)
-            need = REQ.size + (length if op in (OP_WRITE, OP_WRITE_WORDS) else 0)
-            if len(buf) < need:
-                break
-            payload = bytes(buf[REQ.size:need])
-            del buf[:need]
-            touch()
-            if op == OP_STOP:
-                return
-            try:
-                if op == OP_WRITE:
-                    resp = await master.write(address, payload)
-                    send(op, tag, int(resp.resp))
-                elif op == OP_WRITE_WORDS:
-                    done, status = 0, 0
-                    for off in range(0, len(payload), 4):
-                        resp = await master.write(address + off, payload[off:off + 4])
-                        if int(resp.resp) & 2:
-                            status = int(resp.resp)
-                            break
-                        done += 1
-                    send(op, tag, status, struct.pack("<I", done))
-                elif op == OP_READ:
-                    resp = await master.read(address, length)
-                    send(op, tag, int(resp.resp), bytes(resp.data))
-                elif op == OP_INFO:
-                    send(op, tag, 0, info())
-                elif op == OP_RUN:
-                    await Timer(max(1, length) * period_ps, unit="ps")
-                    send(op, tag, 0, info())
-                else:
-                    send(op, tag, 0xFF, f"unknown request {op}".encode())
-            except Exception as e:  # report, then fail the simulation
-                send(op, tag, 0xFF, f"{type(e).__name__}: {e}".encode())
-                raise
-            touch()
+
+        async def run(cycles: int) -> None:
+            await Timer(max(1, cycles) * period_ps, unit="ps")
+
+        if not await serve_requests(buf, gp0, send, info, run, touch):
+            return

@@ -20,7 +20,7 @@ from typing import Any, Optional
 
 __all__ = ["OP_HELLO", "OP_WRITE", "OP_READ", "OP_STOP", "OP_INFO", "OP_RUN", "OP_WRITE_WORDS",
            "PS_MODELS", "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "RESET_CYCLES", "REQ",
-           "REP", "SimConfig", "SharedMemory", "SimulatedPSMemory", "store_words"]
+           "REP", "SimConfig", "SharedMemory", "SimulatedPSMemory", "store_words", "serve_requests"]
 
 OP_HELLO, OP_WRITE, OP_READ, OP_STOP, OP_INFO, OP_RUN, OP_WRITE_WORDS = 0, 1, 2, 3, 4, 5, 6
 #: The PS side in the simulator: "hdl" (pushpush.simboard.hdl, the default) or "cocotb"
@@ -120,6 +120,48 @@ class SharedMemory:
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1
+
+
+async def serve_requests(buf: bytearray, port: Any, send: Any, info: Any, run: Any,
+                         touch: Any) -> bool:
+    """Serve the complete requests at the start of ``buf`` (removing them): GP0 accesses
+    through ``port`` (``write`` -> response, ``write_words`` -> (response, words written),
+    ``read`` -> (response, data)), INFO, RUN (``await run(cycles)``); replies through
+    ``send(op, tag, status, payload)``. ``touch()`` marks activity. False on STOP.
+
+    A failing access is answered with status 0xFF and the error, then re-raised (the
+    simulation fails and the PYNQ side reports it)."""
+    while len(buf) >= REQ.size:
+        op, tag, address, length = REQ.unpack_from(buf)
+        need = REQ.size + (length if op in (OP_WRITE, OP_WRITE_WORDS) else 0)
+        if len(buf) < need:
+            break
+        payload = bytes(buf[REQ.size:need])
+        del buf[:need]
+        touch()
+        if op == OP_STOP:
+            return False
+        try:
+            if op == OP_WRITE:
+                send(op, tag, await port.write(address, payload))
+            elif op == OP_WRITE_WORDS:
+                resp, done = await port.write_words(address, payload)
+                send(op, tag, resp, struct.pack("<I", done))
+            elif op == OP_READ:
+                resp, data = await port.read(address, length)
+                send(op, tag, resp, data)
+            elif op == OP_INFO:
+                send(op, tag, 0, info())
+            elif op == OP_RUN:
+                await run(length)
+                send(op, tag, 0, info())
+            else:
+                send(op, tag, 0xFF, f"unknown request {op}".encode())
+        except Exception as e:
+            send(op, tag, 0xFF, f"{type(e).__name__}: {e}".encode())
+            raise
+        touch()
+    return True
 
 
 def store_words(mem: Any, offset: int, data: bytes) -> None:
