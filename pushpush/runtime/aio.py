@@ -69,14 +69,20 @@ class AsyncRuntime(RuntimeCore):
 
     async def _invoke(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
                       timeout: Optional[float], one_way: bool) -> Any:
-        timeout = self.timeout if timeout is None else timeout
-        local = self._local_served(fn.address)
-        if local is not None and structurally_equal(local.signature, fn.signature):
-            return await self._call_local(fn, local, args, kwargs, one_way)
-        words, lent = self._prepare_args(fn.signature, args, kwargs)
-        try:
-            if self._needs_server(fn.signature, words, lent):
+        if timeout is None:
+            timeout = self.timeout
+        if self._live:
+            local = self._local_served(fn.address)
+            if local is not None and structurally_equal(local.signature, fn.signature):
+                return await self._call_local(fn, local, args, kwargs, one_way)
+        codec = fn._codec or fn.codec
+        words, lent = self._prepare_args(fn.signature, args, kwargs, codec)
+        if not lent:
+            if codec.function_params and self._needs_server(fn.signature, words, lent, codec):
                 self.start()
+            return await self._call_remote(fn, words, timeout, one_way)
+        try:
+            self.start()
             return await self._call_remote(fn, words, timeout, one_way)
         finally:
             for s in lent:
@@ -84,7 +90,7 @@ class AsyncRuntime(RuntimeCore):
 
     async def _call_local(self, fn: RemoteFunction, s: Served, args: Sequence[Any],
                           kwargs: Mapping[str, Any], one_way: bool) -> Any:
-        words, lent = self._prepare_args(fn.signature, args, kwargs)
+        words, lent = self._prepare_args(fn.signature, args, kwargs, fn.codec)
         try:
             assert s.handler is not None
             try:
@@ -139,7 +145,7 @@ class AsyncRuntime(RuntimeCore):
                 except StopIteration as done:
                     return done.value
                 sent = None
-                if isinstance(step, Write):
+                if type(step) is Write:
                     try:
                         await self.backend.write(step.address, step.words)
                     except BusWriteError as e:

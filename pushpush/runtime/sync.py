@@ -72,14 +72,20 @@ class SyncRuntime(RuntimeCore):
 
     def _invoke(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
                 timeout: Optional[float], one_way: bool) -> Any:
-        timeout = self.timeout if timeout is None else timeout
-        local = self._local_served(fn.address)
-        if local is not None and structurally_equal(local.signature, fn.signature):
-            return self._call_local(fn, local, args, kwargs, one_way)
-        words, lent = self._prepare_args(fn.signature, args, kwargs)
-        try:
-            if self._needs_server(fn.signature, words, lent):
+        if timeout is None:
+            timeout = self.timeout
+        if self._live:
+            local = self._local_served(fn.address)
+            if local is not None and structurally_equal(local.signature, fn.signature):
+                return self._call_local(fn, local, args, kwargs, one_way)
+        codec = fn._codec or fn.codec
+        words, lent = self._prepare_args(fn.signature, args, kwargs, codec)
+        if not lent:
+            if codec.function_params and self._needs_server(fn.signature, words, lent, codec):
                 self.start()
+            return self._call_remote(fn, words, timeout, one_way)
+        try:
+            self.start()
             return self._call_remote(fn, words, timeout, one_way)
         finally:
             for s in lent:
@@ -87,7 +93,7 @@ class SyncRuntime(RuntimeCore):
 
     def _call_local(self, fn: RemoteFunction, s: Served, args: Sequence[Any],
                     kwargs: Mapping[str, Any], one_way: bool) -> Any:
-        words, lent = self._prepare_args(fn.signature, args, kwargs)
+        words, lent = self._prepare_args(fn.signature, args, kwargs, fn.codec)
         try:
             assert s.handler is not None
             try:
@@ -103,8 +109,8 @@ class SyncRuntime(RuntimeCore):
                 self._retire(x)
 
     def _call_remote(self, fn: RemoteFunction, words: list[int], timeout: float, one_way: bool) -> Any:
-        lock = self._cep_lock(fn.address)
-        if not lock.acquire(timeout=max(0.0, timeout)):
+        lock = self._cep_locks.get(fn.address) or self._cep_lock(fn.address)
+        if not lock.acquire(False) and not lock.acquire(timeout=max(0.0, timeout)):
             raise CallTimeout(fn.name, fn.address, timeout,
                               "waiting for the slot (other calls through this cep address are in flight)")
         try:
@@ -116,7 +122,7 @@ class SyncRuntime(RuntimeCore):
                 except StopIteration as done:
                     return done.value
                 sent = None
-                if isinstance(step, Write):
+                if type(step) is Write:
                     try:
                         self.backend.write(step.address, step.words)
                     except BusWriteError as e:
