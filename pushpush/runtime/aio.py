@@ -76,9 +76,11 @@ class AsyncRuntime(RuntimeCore):
             if local is not None and structurally_equal(local.signature, fn.signature):
                 return await self._call_local(fn, local, args, kwargs, one_way)
         codec = fn._codec or fn.codec
+        if not codec.function_params:  # nothing to lend, nothing handed out
+            return await self._call_remote(fn, codec.encode_args(args, kwargs), timeout, one_way)
         words, lent = self._prepare_args(fn.signature, args, kwargs, codec)
         if not lent:
-            if codec.function_params and self._needs_server(fn.signature, words, lent, codec):
+            if self._needs_server(fn.signature, words, lent, codec):
                 self.start()
             return await self._call_remote(fn, words, timeout, one_way)
         try:

@@ -155,6 +155,10 @@ class Write(NamedTuple):
     words: list[int]
 
 
+#: ``Write(address, words)`` without the Python-level ``__new__`` of a NamedTuple.
+_new_write = tuple.__new__
+
+
 class _Sleep:
     def __repr__(self) -> str:
         return "SLEEP"
@@ -450,12 +454,12 @@ class RuntimeCore:
             self._sweep_quarantine()
         if fn._runtime is self and isinstance(fn, ImportedFunction):
             static = self._static_reps.get(fn.address)
-            if static is not None:
-                with self._lock:
-                    busy = self._static_reps_busy
-                    if static.address not in busy:
-                        busy.add(static.address)
-                        return self._clear_rep(static)
+            # No lock for this test-and-set: the caller holds the lock of the import's cep
+            # address, so no other call of this import (the only user of its static rep) runs;
+            # a concurrent quarantine sweep only ever removes the rep from the set.
+            if static is not None and static.address not in self._static_reps_busy:
+                self._static_reps_busy.add(static.address)
+                return self._clear_rep(static)
         a = self._allocate(fn.signature.rep_words, f"rep of a call to {fn.name}")
         return self._clear_rep(RepSlot(a.offset, a.words, a.address, a))
 
@@ -474,9 +478,8 @@ class RuntimeCore:
     def _release_rep(self, rep: RepSlot) -> None:
         if rep.allocation is not None:
             self.allocator.free(rep.allocation)
-        else:
-            with self._lock:
-                self._static_reps_busy.discard(rep.address)
+        else:  # a static rep (see _take_rep: set operations are atomic)
+            self._static_reps_busy.discard(rep.address)
 
     def _quarantine_rep(self, rep: RepSlot) -> None:
         with self._lock:
@@ -514,7 +517,20 @@ class RuntimeCore:
         start = now()
         deadline = start + timeout
         address = fn.address
-        rep = None if one_way else self._take_rep(fn)
+        backend = self.backend
+        read_local = backend.read_local
+        if one_way:
+            rep = None
+        else:  # _take_rep, its common case inline: the import's own static rep is free
+            if self._quarantine:
+                self._sweep_quarantine()
+            static = self._static_reps.get(address) if fn._runtime is self else None
+            busy = self._static_reps_busy
+            if static is not None and static.address not in busy and isinstance(fn, ImportedFunction):
+                busy.add(static.address)  # no lock needed: see _take_rep
+                rep = self._clear_rep(static) if read_local(static.status_address, 1)[0] else static
+            else:
+                rep = self._take_rep(fn)
         seq = self._seq.get(address, 1)
         try:
             if rep is None:
@@ -523,7 +539,7 @@ class RuntimeCore:
                 trigger = rep.trigger_base | (SEQ_BIT if seq else 0)
             payload = words + [trigger]
             while True:
-                err = yield Write(address, payload)
+                err = yield _new_write(Write, (address, payload))
                 if err is None:
                     break
                 if err.resp != "SLVERR" or now() >= deadline:
@@ -535,7 +551,6 @@ class RuntimeCore:
             if rep is None:
                 return None
             # the reply: the status word (echoing seq) first, then the result words
-            read_local = self.backend.read_local
             status_address = rep.status_address
             while True:
                 status = read_local(status_address, 1)[0]
@@ -551,7 +566,7 @@ class RuntimeCore:
             # read the result after seeing the status: the words are then at least as new
             codec = fn._codec or fn.codec
             result = read_local(rep.address, codec.result_words) if codec.result_words else []
-            self.backend.write_local(status_address, [TRIGGER_IDLE])
+            backend.write_local(status_address, [TRIGGER_IDLE])
             code = status & ~ECHO_BIT
             if code != STATUS_OK:
                 raise CallError(fn.name, address, code)
@@ -560,7 +575,10 @@ class RuntimeCore:
             if rep is not None:
                 self._release_rep(rep)
             raise
-        self._release_rep(rep)
+        if rep.allocation is None:  # _release_rep of a static rep
+            self._static_reps_busy.discard(rep.address)
+        else:
+            self._release_rep(rep)
         if codec.result_is_function:
             return self._wrap(fn.signature.result, value)
         return value
