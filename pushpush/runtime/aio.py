@@ -53,9 +53,10 @@ class AsyncRuntime(RuntimeCore):
         self._stopping = False
         self._task: Any = None
         self._tasks: list[Any] = []
+        self._backend_now = getattr(backend, "now", None)
 
     def _now(self) -> float:
-        now = getattr(self.backend, "now", None)
+        now = self._backend_now
         return float(now()) if now is not None else time.monotonic()
 
     def _spawn(self, coro: Awaitable[Any]) -> Any:
@@ -123,6 +124,11 @@ class AsyncRuntime(RuntimeCore):
             lock = self._asyncio_locks.get(fn.address)
             if lock is None:
                 lock = self._asyncio_locks[fn.address] = asyncio.Lock()
+            if not lock.locked() and not getattr(lock, "_waiters", True):
+                # free and nobody queued: acquire() returns without suspending (no timeout
+                # needed, and no task for wait_for). Unknown asyncio internals: the slow path.
+                await lock.acquire()
+                return
             try:
                 await asyncio.wait_for(lock.acquire(), max(0.0, deadline - self._now()))
             except asyncio.TimeoutError:

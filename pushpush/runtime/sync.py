@@ -7,13 +7,13 @@ import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Mapping, Sequence
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Generator, Optional
 
 from ..link import LinkedSystem
 from ..protocol import BusWriteError, CallTimeout
 from ..types import structurally_equal
 from .backend import SyncBackend
-from .core import DEFAULT_TIMEOUT, Incoming, RuntimeCore, Served, Write, log
+from .core import DEFAULT_TIMEOUT, CallStep, Incoming, RuntimeCore, Served, Write, log
 from .functions import RemoteFunction
 
 __all__ = ["SyncRuntime"]
@@ -79,19 +79,26 @@ class SyncRuntime(RuntimeCore):
             if local is not None and structurally_equal(local.signature, fn.signature):
                 return self._call_local(fn, local, args, kwargs, one_way)
         codec = fn._codec or fn.codec
-        if not codec.function_params:  # nothing to lend, nothing handed out
-            return self._call_remote(fn, codec.encode_args(args, kwargs), timeout, one_way)
-        words, lent = self._prepare_args(fn.signature, args, kwargs, codec)
-        if not lent:
-            if self._needs_server(fn.signature, words, lent, codec):
-                self.start()
-            return self._call_remote(fn, words, timeout, one_way)
+        if codec.function_params:
+            words, lent = self._prepare_args(fn.signature, args, kwargs, codec)
+            try:
+                if self._needs_server(fn.signature, words, lent, codec):
+                    self.start()
+                return self._call_remote(fn, words, timeout, one_way)
+            finally:
+                for s in lent:
+                    self._retire(s)
+        # nothing to lend, nothing handed out: _call_remote, inline (the common case)
+        words = codec.encode_args(args, kwargs)
+        address = fn.address
+        lock = self._cep_locks.get(address) or self._cep_lock(address)
+        if not lock.acquire(False) and not lock.acquire(timeout=max(0.0, timeout)):
+            raise CallTimeout(fn.name, address, timeout,
+                              "waiting for the slot (other calls through this cep address are in flight)")
         try:
-            self.start()
-            return self._call_remote(fn, words, timeout, one_way)
+            return self._drive(self._remote_call(fn, words, timeout, one_way, time.monotonic))
         finally:
-            for s in lent:
-                self._retire(s)
+            lock.release()
 
     def _call_local(self, fn: RemoteFunction, s: Served, args: Sequence[Any],
                     kwargs: Mapping[str, Any], one_way: bool) -> Any:
@@ -116,23 +123,27 @@ class SyncRuntime(RuntimeCore):
             raise CallTimeout(fn.name, fn.address, timeout,
                               "waiting for the slot (other calls through this cep address are in flight)")
         try:
-            steps = self._remote_call(fn, words, timeout, one_way, time.monotonic)
-            sent: Optional[BusWriteError] = None
-            while True:
-                try:
-                    step = steps.send(sent)
-                except StopIteration as done:
-                    return done.value
-                sent = None
-                if type(step) is Write:
-                    try:
-                        self.backend.write(step.address, step.words)
-                    except BusWriteError as e:
-                        sent = e
-                else:
-                    self.backend.sleep()
+            return self._drive(self._remote_call(fn, words, timeout, one_way, time.monotonic))
         finally:
             lock.release()
+
+    def _drive(self, steps: Generator[CallStep, Optional[BusWriteError], Any]) -> Any:
+        """Carry out the steps of :meth:`_remote_call` (blocking); its result."""
+        backend = self.backend
+        sent: Optional[BusWriteError] = None
+        while True:
+            try:
+                step = steps.send(sent)
+            except StopIteration as done:
+                return done.value
+            sent = None
+            if type(step) is Write:
+                try:
+                    backend.write(step.address, step.words)
+                except BusWriteError as e:
+                    sent = e
+            else:
+                backend.sleep()
 
     # ------------------------------------------------------------------ serving
 
