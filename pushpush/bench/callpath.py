@@ -70,10 +70,14 @@ _ECHO_BIT = 0x4000_0000
 
 
 def _linked() -> Any:
-    from pushpush.link import link
-    from pushpush.spec import parse_system
+    import tempfile
 
-    return link(parse_system(textwrap.dedent(SYSTEM), file="callpath.yaml"))
+    from pushpush.link import load
+
+    with tempfile.TemporaryDirectory(prefix="pushpush-bench-callpath-") as tmp:
+        path = Path(tmp) / "callpath.yaml"
+        path.write_text(textwrap.dedent(SYSTEM))
+        return load(path)
 
 
 class _Recorder:
