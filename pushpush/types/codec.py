@@ -11,7 +11,7 @@ import struct
 import sys
 from collections.abc import Callable, Mapping, Sequence
 
-from .model import WORD_MASK, FunctionType, Scalar, Type, _show, format_type
+from .model import WORD_MASK, ArgSlot, FunctionType, Scalar, Type, _show, format_type
 
 # --------------------------------------------------------------------------------------------
 # Marshalling
@@ -404,7 +404,7 @@ class SignatureCodec:
 
     __slots__ = ("ft", "text", "names", "arg_words", "result_words", "cep_words", "rep_words",
                  "result_is_function", "function_params", "_arity", "_encoders", "_decoders",
-                 "encode_result", "decode_result")
+                 "encode_result", "decode_result", "encode_args")
 
     def __init__(self, ft: FunctionType) -> None:
         ft = _check_ft(ft)
@@ -429,24 +429,58 @@ class SignatureCodec:
         self.encode_result: Encoder = _encoder(ft.result, f"result of {text}")
         #: ``decode_result(ft, words)`` for this signature.
         self.decode_result: Decoder = _decoder(ft.result, f"result of {text}")
-
-    def encode_args(self, args: Sequence[object], kwargs: Mapping[str, object] | None = None) -> list[int]:
-        """``encode_args(ft, args, kwargs)``: the fast path for exactly the positional arguments."""
-        if not kwargs and type(args) in (tuple, list) and len(args) == self._arity:
-            encs = self._encoders
-            if self._arity == 1:
-                return encs[0](args[0])
-            words: list[int] = []
-            for enc, value in zip(encs, args):
-                words += enc(value)
-            return words
-        return encode_args(self.ft, args, kwargs)
+        #: ``encode_args(ft, args, kwargs)`` for this signature (a function made for it).
+        self.encode_args: Callable[..., list[int]] = _args_encoder(ft, layout, self._encoders)
 
     def decode_args(self, words: Sequence[int]) -> list[object]:
         """``decode_args(ft, words)`` for this signature."""
         if len(words) != self.arg_words:
             return decode_args(self.ft, words)  # raises the usual error
         return [dec(words[lo:hi]) for lo, hi, dec in self._decoders]
+
+
+def _args_encoder(ft: FunctionType, layout: Sequence[ArgSlot],
+                  encoders: Sequence[Encoder]) -> Callable[..., list[int]]:
+    """A function made for ``ft`` that does what ``encode_args(ft, args, kwargs)`` does.
+
+    Exactly the positional arguments (the usual call) are encoded by straight-line code with
+    each integer's limits written in, as :func:`collections.namedtuple` writes its methods;
+    any other value goes through its parameter's encoder (the generic checks and messages) and
+    any other binding (keywords, a wrong count) through :func:`encode_args` itself.
+    """
+    env: dict[str, object] = {"_generic": encode_args, "_ft": ft, "_SEQ": (tuple, list)}
+    names = [f"a{i}" for i in range(len(layout))]
+    lines = ["def encode_args(args, kwargs=None):",
+             f"    if kwargs or type(args) not in _SEQ or len(args) != {len(layout)}:",
+             "        return _generic(_ft, args, kwargs)"]
+    if names:
+        lines.append(f"    {', '.join(names)}, = args")
+    parts = []
+    for i, (s, enc) in enumerate(zip(layout, encoders)):
+        a, w = names[i], f"w{i}"
+        env[f"_enc{i}"] = enc
+        t = s.type
+        if isinstance(t, Scalar) and t.is_integer:
+            lo, hi = t.min_value, t.max_value
+            lines.append(f"    if type({a}) is int and {lo} <= {a} <= {hi}:")
+            if t.words == 2:
+                lines += [f"        {w} = {a} & 0xFFFFFFFFFFFFFFFF",
+                          f"        {w} = [{w} & 0xFFFFFFFF, {w} >> 32]"]
+            else:
+                lines.append(f"        {w} = [{a} & 0xFFFFFFFF]")
+            lines += ["    else:", f"        {w} = _enc{i}({a})"]
+        else:
+            lines.append(f"    {w} = _enc{i}({a})")
+        parts.append(w)
+    if len(parts) == 1:
+        lines.append(f"    return {parts[0]}")
+    else:
+        lines.append(f"    return {' + '.join(parts) if parts else '[]'}")
+    code = compile("\n".join(lines), f"<encode_args of {format_type(ft)}>", "exec")
+    exec(code, env)
+    fn = env["encode_args"]
+    fn.__doc__ = f"encode_args(ft, args, kwargs) for {format_type(ft)}"
+    return fn  # type: ignore[return-value]
 
 
 _CODECS: dict[FunctionType, SignatureCodec] = {}
