@@ -519,6 +519,7 @@ class RuntimeCore:
         address = fn.address
         backend = self.backend
         read_local = backend.read_local
+        codec = fn._codec or fn.codec
         if one_way:
             rep = None
         else:  # _take_rep, its common case inline: the import's own static rep is free
@@ -534,10 +535,9 @@ class RuntimeCore:
         seq = self._seq.get(address, 1)
         try:
             if rep is None:
-                trigger = ONE_WAY_BIT | (SEQ_BIT if seq else 0)
+                payload = words + [ONE_WAY_BIT | SEQ_BIT if seq else ONE_WAY_BIT]
             else:
-                trigger = rep.trigger_base | (SEQ_BIT if seq else 0)
-            payload = words + [trigger]
+                payload = words + [rep.trigger_base | SEQ_BIT if seq else rep.trigger_base]
             while True:
                 err = yield _new_write(Write, (address, payload))
                 if err is None:
@@ -552,10 +552,11 @@ class RuntimeCore:
                 return None
             # the reply: the status word (echoing seq) first, then the result words
             status_address = rep.status_address
+            echo = ECHO_BIT if seq else 0
             while True:
                 status = read_local(status_address, 1)[0]
-                if status != TRIGGER_IDLE:
-                    if (1 if status & ECHO_BIT else 0) == seq:
+                if status:  # not TRIGGER_IDLE
+                    if status & ECHO_BIT == echo:
                         break
                     self._drop_reply(fn, rep, status, seq)
                 if now() >= deadline:
@@ -564,12 +565,11 @@ class RuntimeCore:
                     raise CallTimeout(fn.name, fn.address, timeout, self._timeout_detail())
                 yield SLEEP
             # read the result after seeing the status: the words are then at least as new
-            codec = fn._codec or fn.codec
-            result = read_local(rep.address, codec.result_words) if codec.result_words else []
+            n = codec.result_words
+            result = read_local(rep.address, n) if n else []
             backend.write_local(status_address, [TRIGGER_IDLE])
-            code = status & ~ECHO_BIT
-            if code != STATUS_OK:
-                raise CallError(fn.name, address, code)
+            if status != STATUS_OK | echo:
+                raise CallError(fn.name, address, status & ~ECHO_BIT)
             value = codec.decode_result(result)
         except BaseException:
             if rep is not None:

@@ -18,6 +18,8 @@ from .functions import RemoteFunction
 
 __all__ = ["SyncRuntime"]
 
+_monotonic = time.monotonic
+
 
 class SyncRuntime(RuntimeCore):
     """A software component's runtime for threads (scripts, notebooks, the board).
@@ -95,8 +97,23 @@ class SyncRuntime(RuntimeCore):
         if not lock.acquire(False) and not lock.acquire(timeout=max(0.0, timeout)):
             raise CallTimeout(fn.name, address, timeout,
                               "waiting for the slot (other calls through this cep address are in flight)")
-        try:
-            return self._drive(self._remote_call(fn, words, timeout, one_way, time.monotonic))
+        try:  # _drive, inline
+            steps = self._remote_call(fn, words, timeout, one_way, _monotonic)
+            backend = self.backend
+            sent: Optional[BusWriteError] = None
+            while True:
+                try:
+                    step = steps.send(sent)
+                except StopIteration as done:
+                    return done.value
+                sent = None
+                if type(step) is Write:
+                    try:
+                        backend.write(step.address, step.words)
+                    except BusWriteError as e:
+                        sent = e
+                else:
+                    backend.sleep()
         finally:
             lock.release()
 
