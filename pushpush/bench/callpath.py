@@ -22,7 +22,9 @@ subtracted), and the **bus** share: the same backend operations one call makes (
 once, through a wrapper) replayed ``calls`` times without the runtime. ``runtime`` = mean
 minus bus: what the pushpush runtime itself costs per call.
 
-``--tree PATH`` measures another checkout as well (e.g. a ``git worktree`` of an older
+``--rounds N`` (default 3) repeats everything, the trees alternating, and the table shows each
+tree's and path's best round (the least disturbed by other processes; all rounds are in the
+JSON). ``--tree PATH`` measures another checkout as well (e.g. a ``git worktree`` of an older
 commit), in a subprocess, with this same file: the measurement uses only the runtime's public
 API (``SyncRuntime``, ``AsyncRuntime``, ``MemoryBus``, ``link``), which every version has.
 
@@ -46,7 +48,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
-__all__ = ["SYSTEM", "TARGET_US", "run_callpath", "run_tree", "format_table", "check_target"]
+__all__ = ["SYSTEM", "TARGET_US", "run_callpath", "run_tree", "run_rounds", "best_rows", "format_table",
+           "check_target"]
 
 #: The measured system: ``host`` calls ``callee.f``, ``int f(int)``.
 SYSTEM = """
@@ -379,7 +382,33 @@ def run_tree(tree: str, calls: int = 10_000, label: str = "before") -> list[dict
     return rows
 
 
-COLUMNS = [("tree", "tree"), ("path", "path"), ("calls", "calls"), ("mean_us", "mean"),
+def run_rounds(rounds: int = 3, calls: int = 10_000, tree: Optional[str] = None, label: str = "before",
+               log: Callable[[str], None] = lambda m: None) -> list[dict[str, Any]]:
+    """``rounds`` rounds of the measurement, the other tree (if any) and this one alternating,
+    so that a change of the machine's load between two runs hits both trees alike. Every row
+    gets its ``round``; :func:`best_rows` picks the least disturbed one per tree and path."""
+    rows: list[dict[str, Any]] = []
+    for r in range(1, rounds + 1):
+        if tree:
+            log(f"callpath bench, round {r}/{rounds}: {tree} ({label}) ...")
+            rows += [dict(x, round=r) for x in run_tree(tree, calls, label)]
+        log(f"callpath bench, round {r}/{rounds}: this tree ...")
+        rows += [dict(x, round=r) for x in run_callpath(calls)]
+    return rows
+
+
+def best_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per (tree, path), the round with the smallest median runtime share (the machine's
+    other load only ever adds CPU time), in first-seen order."""
+    best: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in rows:
+        key = (r["tree"], r["path"])
+        if key not in best or r["runtime_median_us"] < best[key]["runtime_median_us"]:
+            best[key] = r
+    return list(best.values())
+
+
+COLUMNS = [("tree", "tree"), ("path", "path"), ("round", "round"), ("calls", "calls"), ("mean_us", "mean"),
            ("median_us", "median"), ("p99_us", "p99"), ("bus_mean_us", "bus mean"),
            ("bus_median_us", "bus median"), ("runtime_mean_us", "runtime mean"),
            ("runtime_median_us", "runtime median")]
