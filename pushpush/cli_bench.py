@@ -11,6 +11,10 @@ and the crossbar interconnect, see :mod:`pushpush.bench.scaling`.
 ``pushpush bench simboard [--sim icarus|verilator|both] [--ps hdl|cocotb|both] [--calls N]
 [--tree PATH --label NAME] [-o DIR]``: the simulated board's speed (load cold/warm, calls/s
 both ways, cycles/s, idle CPU), see :mod:`pushpush.bench.simboard`.
+
+``pushpush bench callpath [--calls N] [--tree PATH --label NAME] [--check] [-o DIR]``: the
+Python runtime's CPU time per ``int f(int)`` call (sync, asyncio, served) against the
+in-memory bus, no simulator, see :mod:`pushpush.bench.callpath`.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from pathlib import Path
 
 from .cli_common import EXIT_INVALID, EXIT_OK, Command, UsageError
 
-BENCHMARKS = ("fairness", "scaling", "simboard")
+BENCHMARKS = ("fairness", "scaling", "simboard", "callpath")
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -35,23 +39,27 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ps", choices=("hdl", "cocotb", "both"), default="both",
                    help="simboard: the PS model(s) to measure (default: both)")
     p.add_argument("--tree", metavar="PATH",
-                   help="simboard: also measure the pushpush checkout at PATH (e.g. a worktree "
-                        "of an older commit), for a before/after table")
-    p.add_argument("--label", default="before", help="simboard: the name of --tree's rows")
+                   help="simboard, callpath: also measure the pushpush checkout at PATH (e.g. a "
+                        "worktree of an older commit), for a before/after table")
+    p.add_argument("--label", default="before", help="simboard, callpath: the name of --tree's rows")
     p.add_argument("-o", "--output", metavar="DIR", default="bench_results",
                    help="results folder: <benchmark>.json (fairness.png), the simulation builds "
                         "(default: bench_results)")
     p.add_argument("--check", action="store_true",
                    help="exit 1 if a target is missed (fairness: round robin within 1 point of "
                         "Eq. 1, ABE and fair arbitration within 1 point of the fair share, ABE +1 "
-                        "cycle; scaling: at least 20 MCalls/s on the shared bus from 4 pairs)")
+                        "cycle; scaling: at least 20 MCalls/s on the shared bus from 4 pairs; "
+                        "callpath: at most 7 µs of runtime CPU per sync call)")
+    p.add_argument("--rounds", type=int, default=3,
+                   help="callpath: rounds, the trees alternating; the best round is shown (default 3)")
     p.add_argument("--topology", choices=("crossbar", "shared"), default="crossbar",
                    help="fairness: the interconnect's topology (default: crossbar)")
     p.add_argument("--pairs", metavar="N,N,...", default=None,
                    help="scaling: pair counts (default 1,2,4,8; --quick 1,4)")
     p.add_argument("--calls", type=int, default=None,
                    help="scaling: calls per pair (default 200); simboard: Python -> Verilog "
-                        "calls per measurement (default 300)")
+                        "calls per measurement (default 300); callpath: calls per path "
+                        "(default 10000)")
 
 
 def _run_scaling(args: argparse.Namespace) -> int:
@@ -113,12 +121,40 @@ def _simboard(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _callpath(args: argparse.Namespace) -> int:
+    from .bench.callpath import TARGET_US, best_rows, check_target, format_table, run_rounds
+
+    calls = args.calls or 10_000
+    if calls < 10:
+        raise UsageError(f"--calls {calls}: at least 10 calls")
+    if args.rounds < 1:
+        raise UsageError(f"--rounds {args.rounds}: at least 1")
+    all_rows = run_rounds(args.rounds, calls, args.tree, args.label,
+                          log=lambda m: print(m, file=sys.stderr, flush=True))
+    rows = best_rows(all_rows)
+    out = Path(args.output)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "callpath.json").write_text(json.dumps({"best": rows, "rounds": all_rows}, indent=1))
+    print(f"CPU µs per int f(int) call against the in-memory bus, best of {args.rounds} round(s) "
+          "(bus: the same bus operations alone; runtime = call - bus)")
+    print(format_table(rows))
+    print(f"\nresults: {out / 'callpath.json'}")
+    missed = check_target(rows)
+    if missed:
+        print("target missed:\n  " + "\n  ".join(missed))
+    else:
+        print(f"target met: at most {TARGET_US:g} µs of runtime CPU per sync call (median)")
+    return EXIT_INVALID if (missed and args.check) else EXIT_OK
+
+
 def _run(args: argparse.Namespace) -> int:
     from .bench.fairness import check_targets, format_table, plot, run_fairness
     from .build.sim import available_simulators
 
     if args.benchmark == "simboard":
         return _simboard(args)
+    if args.benchmark == "callpath":
+        return _callpath(args)
     args.sim = args.sim if args.sim not in (None, "both") else "icarus"
     if args.sim not in available_simulators():
         raise UsageError(f"simulator '{args.sim}' is not available here "
@@ -147,7 +183,8 @@ def _run(args: argparse.Namespace) -> int:
 _C1 = Command(
     name="bench",
     help="run a benchmark in simulation (fairness: the ABE paper's Table 1 / Fig. 2; "
-         "scaling: MCalls/s of concurrent callers; simboard: the simulated board's speed)",
+         "scaling: MCalls/s of concurrent callers; simboard: the simulated board's speed; "
+         "callpath: the Python runtime's CPU per call)",
     description="Benchmarks in simulation (cocotb on Icarus or Verilator).\n\n"
                 "fairness: a 16-beat victim master against 1..7 interferers with bursts of\n"
                 "16..256 beats, reading one memory through pp_axi_interconnect, under round\n"
@@ -163,14 +200,19 @@ _C1 = Command(
                 "simboard: the simulated board's load time (cold, warm), Python->Verilog and\n"
                 "Verilog->Python calls/s, simulated cycles/s and idle CPU, for each simulator\n"
                 "and PS model (hdl: the default; cocotb: the previous one); --tree adds another\n"
-                "checkout's numbers (before/after). Writes DIR/simboard.json.",
+                "checkout's numbers (before/after). Writes DIR/simboard.json.\n\n"
+                "callpath (no simulator): the Python runtime's CPU time per int f(int) call\n"
+                "against the in-memory bus: sync calls, asyncio calls and a served call (mean,\n"
+                "median, p99 over --calls calls), the bus's own share and the runtime's;\n"
+                "--tree adds another checkout's numbers. Writes DIR/callpath.json.",
     epilog="examples:\n"
            "  pushpush bench fairness --quick\n"
            "  pushpush bench fairness --sim verilator -o results/\n"
            "  pushpush bench fairness --quick --topology shared\n"
            "  pushpush bench scaling\n"
            "  pushpush bench scaling --pairs 4 --calls 100\n"
-           "  pushpush bench simboard --sim icarus --ps hdl",
+           "  pushpush bench simboard --sim icarus --ps hdl\n"
+           "  pushpush bench callpath --tree /tmp/before --label before",
     configure=_configure,
     run=_run,
 )

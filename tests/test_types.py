@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import pushpush.types as pt
 from pushpush.types.model import _duplicate_name
 from pushpush.types import (
+    codec_of,
     BOOL,
     F32,
     F64,
@@ -928,3 +929,76 @@ def test_doctests() -> None:
         assert result.failed == 0, module.__name__
         attempted += result.attempted
     assert attempted > 20
+
+
+# --------------------------------------------------------------------------------------------
+# SignatureCodec: the runtime's prepared marshalling is the generic one, values and errors
+
+
+def _any_value(t: Type) -> st.SearchStrategy[object]:
+    """Valid values of ``t`` and the wrong ones a caller might pass (errors must match)."""
+    wrong = st.one_of(st.integers(-(2**70), 2**70), st.booleans(), st.none(), st.floats(),
+                      st.text(max_size=3), st.just([1]), st.integers(0, 2**32).map(lambda n: n | 1))
+    return st.one_of(_value_for(t), wrong)
+
+
+def _outcome(f: Callable[[], object]) -> tuple[str, object]:
+    try:
+        return ("ok", f())
+    except Exception as e:  # the type and the message must be the same
+        return (type(e).__name__, str(e))
+
+
+def _eq(x: object, y: object) -> bool:
+    if isinstance(x, float) and isinstance(y, float):
+        return same_float(x, y)
+    return type(x) is type(y) and x == y
+
+
+def _same(a: tuple[str, object], b: tuple[str, object]) -> bool:
+    if a[0] != b[0]:
+        return False
+    if isinstance(a[1], list) and isinstance(b[1], list):
+        return len(a[1]) == len(b[1]) and all(_eq(x, y) for x, y in zip(a[1], b[1]))
+    return _eq(a[1], b[1])
+
+
+@prop
+@given(function_types, st.data())
+def test_codec_is_the_generic_marshalling(ft: FunctionType, data: st.DataObject) -> None:
+    c = codec_of(ft)
+    assert codec_of(ft) is c and c.text == format_type(ft) and c.names == tuple(ft.param_names())
+    values = tuple(data.draw(_any_value(p.type)) for p in ft.params)
+    assert _same(_outcome(lambda: c.encode_args(values)), _outcome(lambda: encode_args(ft, values)))
+    assert _same(_outcome(lambda: c.encode_args(list(values))), _outcome(lambda: encode_args(ft, list(values))))
+    # other bindings: too many, keywords, a string
+    extra = values + (1,)
+    assert _outcome(lambda: c.encode_args(extra)) == _outcome(lambda: encode_args(ft, extra))
+    kw = dict(zip(ft.param_names(), values))
+    assert _same(_outcome(lambda: c.encode_args((), kw)), _outcome(lambda: encode_args(ft, (), kw)))
+    assert _outcome(lambda: c.encode_args("ab")) == _outcome(lambda: encode_args(ft, "ab"))
+    r = data.draw(_any_value(ft.result))
+    assert _same(_outcome(lambda: c.encode_result(r)), _outcome(lambda: encode_result(ft, r)))
+    # decoding: right-sized word lists (also out-of-range "words"), and wrong sizes
+    word = st.one_of(WORD, WORD, WORD, st.integers(-5, 2**33), st.booleans())
+    aw = data.draw(st.lists(word, min_size=ft.arg_words, max_size=ft.arg_words + data.draw(st.sampled_from([0, 0, 1]))))
+    assert _same(_outcome(lambda: c.decode_args(aw)), _outcome(lambda: decode_args(ft, aw)))
+    rw = data.draw(st.lists(word, min_size=0, max_size=3))
+    assert _same(_outcome(lambda: c.decode_result(rw)), _outcome(lambda: decode_result(ft, rw)))
+    assert c.function_params == tuple(ft.function_params())
+    assert (c.arg_words, c.result_words, c.cep_words, c.rep_words) == (
+        ft.arg_words, ft.result_words, ft.cep_words, ft.rep_words)
+
+
+def test_codec_examples() -> None:
+    c = codec_of(parse_signature("(x: i32) -> i32"))
+    assert c.encode_args((-1,)) == [0xFFFF_FFFF] and c.decode_result([0xFFFF_FFFF]) == -1
+    with pytest.raises(OverflowError, match=r"^argument 'x' of \(x: i32\) -> i32: 2147483648 is out of range"):
+        c.encode_args((2**31,))
+    with pytest.raises(TypeError, match=r"^argument 'x' of \(x: i32\) -> i32: expected an integer for i32, got bool True"):
+        c.encode_args((True,))
+    with pytest.raises(TypeError, match="missing 1 required argument: 'x'"):
+        c.encode_args(())
+    assert c.encode_args((), {"x": 5}) == [5]
+    with pytest.raises(OverflowError, match=r"^result of \(x: i32\) -> i32: "):
+        c.encode_result(2**40)

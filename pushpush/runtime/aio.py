@@ -53,9 +53,10 @@ class AsyncRuntime(RuntimeCore):
         self._stopping = False
         self._task: Any = None
         self._tasks: list[Any] = []
+        self._backend_now = getattr(backend, "now", None)
 
     def _now(self) -> float:
-        now = getattr(self.backend, "now", None)
+        now = self._backend_now
         return float(now()) if now is not None else time.monotonic()
 
     def _spawn(self, coro: Awaitable[Any]) -> Any:
@@ -69,14 +70,22 @@ class AsyncRuntime(RuntimeCore):
 
     async def _invoke(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
                       timeout: Optional[float], one_way: bool) -> Any:
-        timeout = self.timeout if timeout is None else timeout
-        local = self._local_served(fn.address)
-        if local is not None and structurally_equal(local.signature, fn.signature):
-            return await self._call_local(fn, local, args, kwargs, one_way)
-        words, lent = self._prepare_args(fn.signature, args, kwargs)
-        try:
-            if self._needs_server(fn.signature, words, lent):
+        if timeout is None:
+            timeout = self.timeout
+        if self._live:
+            local = self._local_served(fn.address)
+            if local is not None and structurally_equal(local.signature, fn.signature):
+                return await self._call_local(fn, local, args, kwargs, one_way)
+        codec = fn._codec or fn.codec
+        if not codec.function_params:  # nothing to lend, nothing handed out
+            return await self._call_remote(fn, codec.encode_args(args, kwargs), timeout, one_way)
+        words, lent = self._prepare_args(fn.signature, args, kwargs, codec)
+        if not lent:
+            if self._needs_server(fn.signature, words, lent, codec):
                 self.start()
+            return await self._call_remote(fn, words, timeout, one_way)
+        try:
+            self.start()
             return await self._call_remote(fn, words, timeout, one_way)
         finally:
             for s in lent:
@@ -84,7 +93,7 @@ class AsyncRuntime(RuntimeCore):
 
     async def _call_local(self, fn: RemoteFunction, s: Served, args: Sequence[Any],
                           kwargs: Mapping[str, Any], one_way: bool) -> Any:
-        words, lent = self._prepare_args(fn.signature, args, kwargs)
+        words, lent = self._prepare_args(fn.signature, args, kwargs, fn.codec)
         try:
             assert s.handler is not None
             try:
@@ -115,6 +124,11 @@ class AsyncRuntime(RuntimeCore):
             lock = self._asyncio_locks.get(fn.address)
             if lock is None:
                 lock = self._asyncio_locks[fn.address] = asyncio.Lock()
+            if not lock.locked() and not getattr(lock, "_waiters", True):
+                # free and nobody queued: acquire() returns without suspending (no timeout
+                # needed, and no task for wait_for). Unknown asyncio internals: the slow path.
+                await lock.acquire()
+                return
             try:
                 await asyncio.wait_for(lock.acquire(), max(0.0, deadline - self._now()))
             except asyncio.TimeoutError:
@@ -139,7 +153,7 @@ class AsyncRuntime(RuntimeCore):
                 except StopIteration as done:
                     return done.value
                 sent = None
-                if isinstance(step, Write):
+                if type(step) is Write:
                     try:
                         await self.backend.write(step.address, step.words)
                     except BusWriteError as e:

@@ -44,31 +44,34 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, NamedTuple, Optional, Union
 
 from ..errors import did_you_mean
 from ..link import LinkedComponent, LinkedSystem, SlotKind
 from ..protocol import (
+    ECHO_BIT,
+    ONE_WAY_BIT,
+    SEQ_BIT,
+    STATUS_OK,
     TRIGGER_IDLE,
+    WORD_BYTES,
     Allocation,
     BusWriteError,
     CallError,
     CallTimeout,
     Counters,
     ErrorCode,
-    Reply,
     SlotAllocator,
     Trigger,
     WordSpan,
     decode_return,
     encode_error,
-    encode_return,
     make_trigger,
     parse_trigger,
     status_echo,
 )
-from ..types import FunctionType, decode_args, encode_args, format_type, parse_signature
+from ..types import FunctionType, SignatureCodec, codec_of, format_type, parse_signature
 from .functions import ComponentNamespace, ExportedFunction, ImportedFunction, RemoteFunction
 
 __all__ = ["DEFAULT_TIMEOUT", "RuntimeCore", "Served", "RepSlot", "Incoming", "Write", "SLEEP"]
@@ -97,10 +100,20 @@ class Served(WordSpan):
     #: ``CEP_STATIC`` (one importer: duplicates recognised by ``seq`` alone) or
     #: ``CEP_DYNAMIC`` (any caller: lent callables too).
     kind: SlotKind = SlotKind.CEP_DYNAMIC
+    #: Precomputed (the span never changes): the signature's codec, the trigger word's offset
+    #: and address, whether duplicates are recognised by ``seq`` alone (a static slot).
+    codec: SignatureCodec = field(init=False, repr=False, compare=False)
+    trig_offset: int = field(init=False, repr=False, compare=False)
+    trig_address: int = field(init=False, repr=False, compare=False)
+    static: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.key is None:
             self.key = self.name if self.allocation is None else ("lent", self.address)
+        self.codec = codec_of(self.signature)
+        self.trig_offset = self.offset + self.words - 1
+        self.trig_address = self.address + WORD_BYTES * (self.words - 1)
+        self.static = self.kind == SlotKind.CEP_STATIC
 
 
 @dataclass
@@ -112,9 +125,17 @@ class RepSlot(WordSpan):
     words: int
     address: int
     allocation: Optional[Allocation] = None
+    #: Precomputed: the status word's address, and the trigger word of a call replying here
+    #: (``seq`` 0; :data:`SEQ_BIT` is or-ed in for ``seq`` 1).
+    status_address: int = field(init=False, repr=False, compare=False)
+    trigger_base: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.status_address = self.address + WORD_BYTES * (self.words - 1)
+        self.trigger_base = make_trigger(self.address)
 
 
-@dataclass
+@dataclass(slots=True)
 class Incoming:
     """A call taken from a cep slot: decoded arguments, where to reply, its trigger word."""
 
@@ -132,6 +153,10 @@ class Write(NamedTuple):
     words: list[int]
 
 
+#: ``Write(address, words)`` without the Python-level ``__new__`` of a NamedTuple.
+_new_write = tuple.__new__
+
+
 class _Sleep:
     def __repr__(self) -> str:
         return "SLEEP"
@@ -142,6 +167,10 @@ SLEEP = _Sleep()
 
 #: What :meth:`RuntimeCore._remote_call` yields.
 CallStep = Union[Write, _Sleep]
+
+
+#: Results that are certainly not awaitable (no need to ask :func:`inspect.isawaitable`).
+_PLAIN = frozenset({int, float, bool, type(None), str, list, tuple})
 
 
 class RuntimeCore:
@@ -165,6 +194,12 @@ class RuntimeCore:
         self.allocator = SlotAllocator(comp.base, comp.runtime_offset, comp.runtime_words, comp.name)
         self._lock = threading.RLock()
         self._served: dict[int, Served] = {}  # trigger offset -> slot
+        #: Derived from ``_served`` by :meth:`_served_changed` (read without the lock): the
+        #: slots a sweep looks at, and the live Python functions by cep address.
+        self._watch: tuple[Served, ...] = ()
+        self._live: dict[int, Served] = {}
+        #: Exports nobody serves and nobody was warned about yet: (name, trigger offsets).
+        self._unwarned: list[tuple[str, tuple[int, ...]]] = []
         self._exports: dict[str, ExportedFunction] = {}
         self._static_reps_busy: set[int] = set()
         self._quarantine: list[RepSlot] = []
@@ -183,6 +218,11 @@ class RuntimeCore:
         #: Imports by target (``"callee.f"``).
         self.imports: dict[str, ImportedFunction] = {
             i.target: ImportedFunction(i, self) for i in comp.imports}
+        #: Each import's static rep slot, prepared once (an import's call takes it when free).
+        self._static_reps: dict[int, RepSlot] = {
+            i.cep_address: RepSlot((i.rep_address - comp.base) // WORD_BYTES, i.signature.rep_words,
+                                   i.rep_address) for i in comp.imports}
+        self._served_changed()
         by_comp: dict[str, dict[str, ImportedFunction]] = {}
         for i in comp.imports:
             by_comp.setdefault(i.component, {})[i.function] = self.imports[i.target]
@@ -270,7 +310,17 @@ class RuntimeCore:
                 label = f"{self.component.name}.{name}"
                 self._served[slot.trigger_offset] = Served(slot.offset, slot.words, slot.address, ft, label, fn,
                                                            kind=SlotKind(slot.kind))
+            self._served_changed()
         return exported
+
+    def _served_changed(self) -> None:
+        """Recompute what is derived from ``_served`` and ``_exports`` (call with the lock held)."""
+        self._watch = tuple(self._served.values())
+        self._live = {s.address: s for s in self._watch if s.handler is not None}
+        comp = self.component
+        self._unwarned = [(e.name, tuple(comp.slots[i].trigger_offset for i in e.static_slots + e.dynamic_slots))
+                          for e in comp.exports
+                          if e.name not in self._exports and e.name not in self._warned_unserved]
 
     def _check_handler(self, fn: Callable[..., Any], ft: FunctionType, what: str) -> None:
         """Raise TypeError early if ``fn`` cannot take the signature's arguments positionally."""
@@ -289,9 +339,11 @@ class RuntimeCore:
     def _allocate(self, words: int, purpose: str) -> Allocation:
         a = self.allocator.allocate(words, purpose)
         with self._lock:  # a dead callback whose words are reused is no longer watched
-            for off, s in list(self._served.items()):
-                if s.handler is None and a.offset <= off < a.end:
+            dead = [off for off, s in self._served.items() if s.handler is None and a.offset <= off < a.end]
+            if dead:
+                for off in dead:
                     del self._served[off]
+                self._served_changed()
         return a
 
     def _lend(self, fn: Callable[..., Any], ft: FunctionType, purpose: str) -> Served:
@@ -303,6 +355,7 @@ class RuntimeCore:
         s = Served(a.offset, a.words, a.address, ft, label, fn, a, kind=SlotKind.CEP_DYNAMIC)
         with self._lock:
             self._served[s.trigger_offset] = s
+            self._served_changed()
         return s
 
     def _retire(self, s: Served) -> None:
@@ -312,6 +365,7 @@ class RuntimeCore:
             if s.allocation is not None:
                 self.allocator.free(s.allocation)
                 s.allocation = None
+            self._served_changed()
 
     def _lend_permanent(self, fn: Callable[..., Any], ft: FunctionType) -> Served:
         """A run-time cep for a callable returned as a result: kept for the runtime's life."""
@@ -337,12 +391,16 @@ class RuntimeCore:
         return False
 
     def _prepare_args(self, ft: FunctionType, args: Sequence[Any], kwargs: Mapping[str, Any],
-                      ) -> tuple[list[int], list[Served]]:
+                      codec: Optional[SignatureCodec] = None) -> tuple[list[int], Sequence[Served]]:
         """Encode a call's arguments, lending run-time ceps to Python callables.
 
         Returns the argument words and the lent slots (retire them after the call).
         """
-        names = ft.param_names()
+        if codec is None:
+            codec = codec_of(ft)
+        if not codec.function_params:  # nothing to lend: the words are the arguments'
+            return codec.encode_args(args, kwargs), ()
+        names = codec.names
         args = list(args)
         kwargs = dict(kwargs)
         lent: list[Served] = []
@@ -360,7 +418,7 @@ class RuntimeCore:
                 elif names[i] in kwargs and self._needs_lending(kwargs[names[i]]):
                     lent.append(self._lend(kwargs[names[i]], p.type, f"callback for argument '{names[i]}'"))
                     kwargs[names[i]] = lent[-1].address
-            return encode_args(ft, args, kwargs), lent
+            return codec.encode_args(args, kwargs), lent
         except BaseException:
             for s in lent:
                 self._retire(s)
@@ -377,33 +435,37 @@ class RuntimeCore:
                 "in the system description")
         return self.linked.component(fn.info.component).slots[info.dynamic_slots[0]].address
 
-    def _needs_server(self, ft: FunctionType, words: Sequence[int], lent: Sequence[Served]) -> bool:
+    def _needs_server(self, ft: FunctionType, words: Sequence[int], lent: Sequence[Served],
+                      codec: Optional[SignatureCodec] = None) -> bool:
         """Whether a call hands out one of this component's functions (so it must serve)."""
         if lent:
             return True
+        fps = (codec_of(ft) if codec is None else codec).function_params
+        if not fps:
+            return False
         comp = self.component
-        return any(isinstance(s.type, FunctionType) and comp.base <= words[s.offset] < comp.end
-                   for s in ft.arg_layout())
+        return any(comp.base <= words[s.offset] < comp.end for s in fps)
 
     def _take_rep(self, fn: RemoteFunction) -> RepSlot:
         """A free rep slot for a call of ``fn`` (static if it is an import's and free)."""
-        self._sweep_quarantine()
-        ft = fn.signature
-        comp = self.component
-        if isinstance(fn, ImportedFunction) and fn.runtime is self:
-            with self._lock:
-                if fn.info.rep_address not in self._static_reps_busy:
-                    self._static_reps_busy.add(fn.info.rep_address)
-                    offset = (fn.info.rep_address - comp.base) // 4
-                    return self._clear_rep(RepSlot(offset, ft.rep_words, fn.info.rep_address))
-        a = self._allocate(ft.rep_words, f"rep of a call to {fn.name}")
+        if self._quarantine:
+            self._sweep_quarantine()
+        if fn._runtime is self and isinstance(fn, ImportedFunction):
+            static = self._static_reps.get(fn.address)
+            # No lock for this test-and-set: the caller holds the lock of the import's cep
+            # address, so no other call of this import (the only user of its static rep) runs;
+            # a concurrent quarantine sweep only ever removes the rep from the set.
+            if static is not None and static.address not in self._static_reps_busy:
+                self._static_reps_busy.add(static.address)
+                return self._clear_rep(static)
+        a = self._allocate(fn.signature.rep_words, f"rep of a call to {fn.name}")
         return self._clear_rep(RepSlot(a.offset, a.words, a.address, a))
 
     def _clear_rep(self, rep: RepSlot) -> RepSlot:
         """Empty a rep before a call waits on it; anything found there is a stray."""
-        if self.backend.read_local(rep.trigger_address, 1)[0] != TRIGGER_IDLE:
+        if self.backend.read_local(rep.status_address, 1)[0] != TRIGGER_IDLE:
             self._count_stray(rep, "left in the slot before the call")
-        self.backend.write_local(rep.trigger_address, [TRIGGER_IDLE])
+            self.backend.write_local(rep.status_address, [TRIGGER_IDLE])
         return rep
 
     def _count_stray(self, rep: RepSlot, why: str) -> None:
@@ -414,9 +476,8 @@ class RuntimeCore:
     def _release_rep(self, rep: RepSlot) -> None:
         if rep.allocation is not None:
             self.allocator.free(rep.allocation)
-        else:
-            with self._lock:
-                self._static_reps_busy.discard(rep.address)
+        else:  # a static rep (see _take_rep: set operations are atomic)
+            self._static_reps_busy.discard(rep.address)
 
     def _quarantine_rep(self, rep: RepSlot) -> None:
         with self._lock:
@@ -427,28 +488,19 @@ class RuntimeCore:
         with self._lock:
             keep = []
             for rep in self._quarantine:
-                if self.backend.read_local(rep.trigger_address, 1)[0] != TRIGGER_IDLE:
+                if self.backend.read_local(rep.status_address, 1)[0] != TRIGGER_IDLE:
                     # the late reply of a call that timed out: nobody takes it
-                    self.backend.write_local(rep.trigger_address, [TRIGGER_IDLE])
+                    self.backend.write_local(rep.status_address, [TRIGGER_IDLE])
                     self._count_stray(rep, "the reply of a call that had timed out")
                     self._release_rep(rep)
                 else:
                     keep.append(rep)
             self._quarantine = keep
 
-    def _poll_reply(self, fn: RemoteFunction, rep: RepSlot, seq: int) -> Optional[Reply]:
-        """The reply to the call with sequence bit ``seq`` if it has arrived (the rep is
-        cleared), else ``None``. A status with another echo is a stray: dropped, counted."""
-        status = self.backend.read_local(rep.trigger_address, 1)[0]
-        if status == TRIGGER_IDLE:
-            return None
-        # read the result after seeing the status: the words are then at least as new
-        words = self.backend.read_local(rep.address, rep.words)
-        self.backend.write_local(rep.trigger_address, [TRIGGER_IDLE])
-        if status_echo(status) != seq:
-            self._count_stray(rep, f"echo {status_echo(status)}, the call to {fn.name} waits for {seq}")
-            return None
-        return decode_return(fn.signature, words)
+    def _drop_reply(self, fn: RemoteFunction, rep: RepSlot, status: int, seq: int) -> None:
+        """A status with another echo than the call's ``seq`` is a stray: cleared, counted."""
+        self.backend.write_local(rep.status_address, [TRIGGER_IDLE])
+        self._count_stray(rep, f"echo {status_echo(status)}, the call to {fn.name} waits for {seq}")
 
     # ------------------------------------------------------------------ one call, sans-IO
 
@@ -460,14 +512,32 @@ class RuntimeCore:
         :data:`SLEEP` (send back ``None``); returns the result. The caller holds the cep
         address's lock around it (one call at a time per cep address and runtime).
         """
-        deadline = now() + timeout
-        rep = None if one_way else self._take_rep(fn)
-        seq = self._seq.get(fn.address, 1)
+        start = now()
+        deadline = start + timeout
+        address = fn.address
+        backend = self.backend
+        read_local = backend.read_local
+        codec = fn._codec or fn.codec
+        if one_way:
+            rep = None
+        else:  # _take_rep, its common case inline: the import's own static rep is free
+            if self._quarantine:
+                self._sweep_quarantine()
+            static = self._static_reps.get(address) if fn._runtime is self else None
+            busy = self._static_reps_busy
+            if static is not None and static.address not in busy and isinstance(fn, ImportedFunction):
+                busy.add(static.address)  # no lock needed: see _take_rep
+                rep = self._clear_rep(static) if read_local(static.status_address, 1)[0] else static
+            else:
+                rep = self._take_rep(fn)
+        seq = self._seq.get(address, 1)
         try:
-            payload = words + [make_trigger(rep.address if rep else 0, one_way, seq)]
-            start = now()
+            if rep is None:
+                payload = words + [ONE_WAY_BIT | SEQ_BIT if seq else ONE_WAY_BIT]
+            else:
+                payload = words + [rep.trigger_base | SEQ_BIT if seq else rep.trigger_base]
             while True:
-                err = yield Write(fn.address, payload)
+                err = yield _new_write(Write, (address, payload))
                 if err is None:
                     break
                 if err.resp != "SLVERR" or now() >= deadline:
@@ -475,24 +545,41 @@ class RuntimeCore:
                         self.counters.write_errors += 1
                     raise self._write_error(fn, err, now() - start) from err
                 yield SLEEP
-            self._seq[fn.address] = seq ^ 1  # delivered: the next call carries the other bit
+            self._seq[address] = seq ^ 1  # delivered: the next call carries the other bit
             if rep is None:
                 return None
+            # the reply: the status word (echoing seq) first, then the result words
+            status_address = rep.status_address
+            echo = ECHO_BIT if seq else 0
             while True:
-                reply = self._poll_reply(fn, rep, seq)
-                if reply is not None:
-                    break
+                status = read_local(status_address, 1)[0]
+                if status:  # not TRIGGER_IDLE
+                    if status & ECHO_BIT == echo:
+                        break
+                    self._drop_reply(fn, rep, status, seq)
                 if now() >= deadline:
                     self._quarantine_rep(rep)
                     rep = None
                     raise CallTimeout(fn.name, fn.address, timeout, self._timeout_detail())
                 yield SLEEP
+            # read the result after seeing the status: the words are then at least as new
+            n = codec.result_words
+            result = read_local(rep.address, n) if n else []
+            backend.write_local(status_address, [TRIGGER_IDLE])
+            if status != STATUS_OK | echo:
+                raise CallError(fn.name, address, status & ~ECHO_BIT)
+            value = codec.decode_result(result)
         except BaseException:
             if rep is not None:
                 self._release_rep(rep)
             raise
-        self._release_rep(rep)
-        return self._result(fn, reply)
+        if rep.allocation is None:  # _release_rep of a static rep
+            self._static_reps_busy.discard(rep.address)
+        else:
+            self._release_rep(rep)
+        if codec.result_is_function:
+            return self._wrap(fn.signature.result, value)
+        return value
 
     def _timeout_detail(self) -> Optional[str]:
         """What a timed-out call's message adds: calls waiting here for unserved exports."""
@@ -522,10 +609,6 @@ class RuntimeCore:
                 waiting.append(f"{comp.name}.{name}")
         return waiting
 
-    def _result(self, fn: RemoteFunction, reply: Reply) -> Any:
-        value = reply.unwrap(fn.name, fn.address)
-        return self._wrap(fn.signature.result, value)
-
     def _wrap(self, t: Any, value: Any) -> Any:
         """Function values come back as bound RemoteFunctions (``None`` for address 0)."""
         if isinstance(t, FunctionType):
@@ -546,9 +629,8 @@ class RuntimeCore:
 
     # ------------------------------------------------------------------ serving
 
-    def _watched(self) -> list[Served]:
-        with self._lock:
-            return list(self._served.values())
+    def _watched(self) -> Sequence[Served]:
+        return self._watch  # rebuilt (under the lock) whenever the slots change
 
     def _take_calls(self) -> list[Incoming]:
         """One sweep of the window: take every pending call and re-arm its slot.
@@ -557,19 +639,21 @@ class RuntimeCore:
         (so they are at least as new as the trigger) and the trigger is cleared before the
         function runs, so the next call can arrive while this one runs.
         """
-        watched = self._watched()
+        watched = self._watch
         comp = self.component
         if not watched and not comp.exports:
             return []
-        snapshot = self.backend.read_local(comp.base, comp.words_used)
-        self._warn_unserved(snapshot)
+        backend = self.backend
+        snapshot = backend.read_local(comp.base, comp.words_used)
+        if self._unwarned:
+            self._warn_unserved(snapshot)
         calls = []
         for s in watched:
-            trig = snapshot[s.trigger_offset]
+            trig = snapshot[s.trig_offset]
             if trig == TRIGGER_IDLE:
                 continue
-            args_words = self.backend.read_local(s.address, s.words - 1) if s.words > 1 else []
-            self.backend.write_local(s.trigger_address, [TRIGGER_IDLE])
+            args_words = backend.read_local(s.address, s.words - 1) if s.words > 1 else []
+            backend.write_local(s.trig_address, [TRIGGER_IDLE])
             try:
                 trigger = parse_trigger(trig)
             except ValueError as e:
@@ -578,19 +662,27 @@ class RuntimeCore:
             if self._is_duplicate(s, trig, trigger):
                 continue
             try:
-                args = [self._wrap(p.type, v) for p, v in zip(s.signature.params, decode_args(s.signature, args_words))]
+                args = self._decode_args(s, args_words)
             except Exception as e:  # decoding is total; guard anyway
                 log.error("%s: cannot decode arguments: %s", s.name, e)
                 args = []
             calls.append(Incoming(s, args, trigger, trig))
         return calls
 
+    def _decode_args(self, s: Served, words: Sequence[int]) -> list[Any]:
+        """A taken call's arguments; function values as bound RemoteFunctions."""
+        codec = s.codec
+        args = codec.decode_args(words)
+        for a in codec.function_params:
+            args[a.index] = self._wrap(a.type, args[a.index])
+        return args
+
     def _is_duplicate(self, s: Served, word: int, trigger: Trigger) -> bool:
         """Accept-once (§2.2): whether this trigger repeats a call already taken; if not,
         remember it as taken (a dynamic slot's until :meth:`_finished`)."""
-        off = s.trigger_offset
+        off = s.trig_offset
         with self._lock:
-            if s.kind == SlotKind.CEP_STATIC:
+            if s.static:
                 dup = self._last_seq.get(off) == trigger.seq
                 if not dup:
                     self._last_seq[off] = trigger.seq
@@ -608,24 +700,25 @@ class RuntimeCore:
 
     def _finished(self, c: Incoming) -> None:
         """A taken call has been answered (or was one-way and has run)."""
+        if c.served.static:  # only dynamic slots remember the calls running
+            return
         with self._lock:
-            running = self._in_flight.get(c.served.trigger_offset)
+            running = self._in_flight.get(c.served.trig_offset)
             if running and c.word in running:
                 running.remove(c.word)
 
     def _warn_unserved(self, snapshot: Sequence[int]) -> None:
         """Log once per export when a call waits for an export nobody registered."""
         comp = self.component
-        with self._lock:
-            registered = set(self._exports)
-        for e in comp.exports:
-            if e.name in registered or e.name in self._warned_unserved:
-                continue
-            if any(snapshot[comp.slots[i].trigger_offset] != TRIGGER_IDLE
-                   for i in e.static_slots + e.dynamic_slots):
-                self._warned_unserved.add(e.name)
+        for name, offsets in self._unwarned:
+            if any(snapshot[off] != TRIGGER_IDLE for off in offsets):
+                with self._lock:
+                    if name in self._exports or name in self._warned_unserved:
+                        continue
+                    self._warned_unserved.add(name)
+                    self._served_changed()
                 log.warning("%s.%s is being called but no Python function serves it; the call waits "
-                            "until one is registered: rt.export(%r, fn)", comp.name, e.name, e.name)
+                            "until one is registered: rt.export(%r, fn)", comp.name, name, name)
 
     def _encode_outcome(self, s: Served, value: Any = None, exc: Optional[BaseException] = None,
                         seq: int = 0) -> list[int]:
@@ -642,10 +735,13 @@ class RuntimeCore:
             log.error("%s raised %s: %s", s.name, type(exc).__name__, exc,
                       exc_info=(type(exc), exc, exc.__traceback__))
             return encode_error(ft, ErrorCode.CALLEE_RAISED, seq)
-        if isinstance(ft.result, FunctionType) and self._needs_lending(value):
+        codec = s.codec
+        if codec.result_is_function and self._needs_lending(value):
             value = self._lend_permanent(value, ft.result).address
         try:
-            return encode_return(ft, value, seq)
+            words = codec.encode_result(value)
+            words.append(STATUS_OK | ECHO_BIT if seq & 1 else STATUS_OK)  # as encode_return
+            return words
         except (TypeError, ValueError, OverflowError) as e:
             self.errors.append((s.name, e))
             log.error("%s returned a bad result: %s", s.name, e)
@@ -661,7 +757,7 @@ class RuntimeCore:
             value = s.handler(*c.args)
         except Exception as e:
             return self._encode_outcome(s, exc=e, seq=c.trigger.seq), None
-        if inspect.isawaitable(value):
+        if type(value) not in _PLAIN and inspect.isawaitable(value):
             return [], value
         return self._encode_outcome(s, value, seq=c.trigger.seq), None
 
@@ -672,16 +768,12 @@ class RuntimeCore:
         return encode_error(s.signature, ErrorCode.BAD_FUNCTION, seq)
 
     def _local_served(self, address: int) -> Optional[Served]:
-        """The live Python function at ``address`` if this runtime serves it."""
-        with self._lock:
-            for s in self._served.values():
-                if s.address == address and s.handler is not None:
-                    return s
-        return None
+        s = self._live.get(address)  # rebuilt (under the lock) whenever the slots change
+        return s if s is not None and s.handler is not None else None
 
     def _local_args(self, fn: RemoteFunction, s: Served, words: list[int]) -> list[Any]:
         """Arguments of a short-circuited local call, marshalled as a remote call would be."""
-        return [self._wrap(p.type, v) for p, v in zip(s.signature.params, decode_args(s.signature, words))]
+        return self._decode_args(s, words)
 
     def _local_result(self, fn: RemoteFunction, s: Served, value: Any = None,
                       exc: Optional[BaseException] = None) -> Any:

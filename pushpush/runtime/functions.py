@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..errors import did_you_mean
 from ..link import ImportInfo
-from ..types import FunctionType, format_type
+from ..types import FunctionType, SignatureCodec, codec_of, format_type
 
 if TYPE_CHECKING:
     from .core import RuntimeCore
@@ -71,6 +71,15 @@ class RemoteFunction:
         self._runtime = runtime
         self._name = name
         self._timeout = timeout
+        self._codec: Optional[SignatureCodec] = None
+
+    @property
+    def codec(self) -> SignatureCodec:
+        """The marshalling of :attr:`signature`, prepared once (see :func:`pushpush.types.codec_of`)."""
+        c = self._codec
+        if c is None:
+            c = self._codec = codec_of(self.signature)
+        return c
 
     @property
     def name(self) -> str:
@@ -102,8 +111,11 @@ class RemoteFunction:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Call the function; see the module docstring for ``timeout=``."""
-        timeout = self._split_timeout(kwargs)
-        return self._bound()._invoke(self, args, kwargs, timeout, False)
+        timeout = self._split_timeout(kwargs) if kwargs else self._timeout
+        runtime = self._runtime
+        if runtime is None:
+            runtime = self._bound()
+        return runtime._invoke(self, args, kwargs, timeout, False)
 
     def post(self, *args: Any, **kwargs: Any) -> Any:
         """One-way call: write the call with bit 0 of the trigger set; no reply, no result.

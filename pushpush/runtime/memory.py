@@ -50,8 +50,11 @@ class _Window:
     size: int
     words: list[int]
 
+    def __post_init__(self) -> None:
+        self.end = self.base + self.size
+
     def contains(self, address: int, count: int) -> bool:
-        return self.base <= address and address + WORD_BYTES * count <= self.base + self.size
+        return self.base <= address and address + WORD_BYTES * count <= self.end
 
 
 class MemoryBus:
@@ -63,7 +66,12 @@ class MemoryBus:
 
     def __init__(self, linked: Optional[LinkedSystem] = None) -> None:
         self._windows: dict[str, _Window] = {}
-        self._cond = threading.Condition()
+        self._list: tuple[_Window, ...] = ()
+        # taken directly (a C lock) on the hot paths; the condition wakes sleepers
+        self._lock = threading.RLock()
+        self._cond = threading.Condition(self._lock)
+        #: Threads waiting in :meth:`MemorySyncBackend.sleep` (no notify when there are none).
+        self._sleepers = 0
         self._async_waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
         #: Number of burst writes accepted or refused so far.
         self.bursts = 0
@@ -82,13 +90,15 @@ class MemoryBus:
             if base < w.base + w.size and w.base < base + size:
                 raise ValueError(f"window '{name}' overlaps window '{w.name}'")
         self._windows[name] = _Window(name, base, size, [0] * (size // WORD_BYTES))
+        self._list = tuple(self._windows.values())
 
     def window(self, name: str) -> _Window:
         return self._windows[name]
 
     def _find(self, address: int, count: int) -> Optional[_Window]:
-        for w in self._windows.values():
-            if w.contains(address, count):
+        end = address + WORD_BYTES * count
+        for w in self._list:
+            if w.base <= address and end <= w.end:
                 return w
         return None
 
@@ -99,9 +109,9 @@ class MemoryBus:
         words = [int(x) for x in words]
         if address % WORD_BYTES or not words:
             raise ValueError(f"bad burst: address 0x{address:X}, {len(words)} words")
-        if any(not 0 <= x <= 0xFFFF_FFFF for x in words):
+        if min(words) < 0 or max(words) > 0xFFFF_FFFF:
             raise ValueError("burst words must be 32-bit unsigned integers")
-        with self._cond:
+        with self._lock:
             self.bursts += 1
             w = self._find(address, len(words))
             if w is None:
@@ -116,15 +126,17 @@ class MemoryBus:
             self._wake()
 
     def _wake(self) -> None:
-        self._cond.notify_all()
-        waiters, self._async_waiters = self._async_waiters, []
-        for loop, fut in waiters:
-            loop.call_soon_threadsafe(_resolve, fut)
+        if self._sleepers:
+            self._cond.notify_all()
+        if self._async_waiters:
+            waiters, self._async_waiters = self._async_waiters, []
+            for loop, fut in waiters:
+                loop.call_soon_threadsafe(_resolve, fut)
 
     # -- local access (what a backend exposes for its own window) ------------------------
 
     def read(self, address: int, count: int) -> list[int]:
-        with self._cond:
+        with self._lock:
             w = self._find(address, count)
             if w is None:
                 raise ValueError(f"0x{address:08X}+{count} words is not inside one window")
@@ -133,7 +145,7 @@ class MemoryBus:
 
     def write_raw(self, address: int, words: Sequence[int]) -> None:
         """Store words without the bus rules (local writes)."""
-        with self._cond:
+        with self._lock:
             w = self._find(address, len(words))
             if w is None:
                 raise ValueError(f"0x{address:08X}+{len(words)} words is not inside one window")
@@ -158,6 +170,9 @@ class _MemoryBackendBase:
         self.component = component
         self.poll_interval = poll_interval
         self._window = bus.window(component)
+        self._words = self._window.words
+        self._base = self._window.base
+        self._end = self._window.end
 
     def _check_local(self, address: int, count: int) -> None:
         if not self._window.contains(address, count):
@@ -166,12 +181,23 @@ class _MemoryBackendBase:
                 "local accesses reach only the own window")
 
     def read_local(self, address: int, count: int) -> list[int]:
-        self._check_local(address, count)
-        return self.bus.read(address, count)
+        if not (self._base <= address and address + WORD_BYTES * count <= self._end) or address % WORD_BYTES:
+            self._check_local(address, count)
+            return self.bus.read(address, count)  # the usual errors
+        first = (address - self._base) >> 2
+        with self.bus._lock:
+            return self._words[first : first + count]
 
     def write_local(self, address: int, words: Sequence[int]) -> None:
-        self._check_local(address, len(words))
-        self.bus.write_raw(address, words)
+        n = len(words)
+        if not (self._base <= address and address + WORD_BYTES * n <= self._end) or address % WORD_BYTES:
+            self._check_local(address, n)
+            self.bus.write_raw(address, words)
+            return
+        first = (address - self._base) >> 2
+        values = [int(x) for x in words]
+        with self.bus._lock:
+            self._words[first : first + n] = values
 
 
 class MemorySyncBackend(_MemoryBackendBase):
@@ -187,10 +213,15 @@ class MemorySyncBackend(_MemoryBackendBase):
     def sleep(self) -> None:
         """Wait for the next burst on the bus (at most ``poll_interval``); returns at once if
         a burst arrived since this thread last slept."""
-        with self.bus._cond:
-            if getattr(self._seen, "version", -1) == self.bus.version:
-                self.bus._cond.wait(self.poll_interval)
-            self._seen.version = self.bus.version
+        bus = self.bus
+        with bus._cond:
+            if getattr(self._seen, "version", -1) == bus.version:
+                bus._sleepers += 1
+                try:
+                    bus._cond.wait(self.poll_interval)
+                finally:
+                    bus._sleepers -= 1
+            self._seen.version = bus.version
 
 
 class MemoryAsyncBackend(_MemoryBackendBase):

@@ -7,16 +7,18 @@ import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Mapping, Sequence
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Generator, Optional
 
 from ..link import LinkedSystem
 from ..protocol import BusWriteError, CallTimeout
 from ..types import structurally_equal
 from .backend import SyncBackend
-from .core import DEFAULT_TIMEOUT, Incoming, RuntimeCore, Served, Write, log
+from .core import DEFAULT_TIMEOUT, CallStep, Incoming, RuntimeCore, Served, Write, log
 from .functions import RemoteFunction
 
 __all__ = ["SyncRuntime"]
+
+_monotonic = time.monotonic
 
 
 class SyncRuntime(RuntimeCore):
@@ -72,22 +74,52 @@ class SyncRuntime(RuntimeCore):
 
     def _invoke(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
                 timeout: Optional[float], one_way: bool) -> Any:
-        timeout = self.timeout if timeout is None else timeout
-        local = self._local_served(fn.address)
-        if local is not None and structurally_equal(local.signature, fn.signature):
-            return self._call_local(fn, local, args, kwargs, one_way)
-        words, lent = self._prepare_args(fn.signature, args, kwargs)
-        try:
-            if self._needs_server(fn.signature, words, lent):
-                self.start()
-            return self._call_remote(fn, words, timeout, one_way)
+        if timeout is None:
+            timeout = self.timeout
+        if self._live:
+            local = self._local_served(fn.address)
+            if local is not None and structurally_equal(local.signature, fn.signature):
+                return self._call_local(fn, local, args, kwargs, one_way)
+        codec = fn._codec or fn.codec
+        if codec.function_params:
+            words, lent = self._prepare_args(fn.signature, args, kwargs, codec)
+            try:
+                if self._needs_server(fn.signature, words, lent, codec):
+                    self.start()
+                return self._call_remote(fn, words, timeout, one_way)
+            finally:
+                for s in lent:
+                    self._retire(s)
+        # nothing to lend, nothing handed out: _call_remote, inline (the common case)
+        words = codec.encode_args(args, kwargs)
+        address = fn.address
+        lock = self._cep_locks.get(address) or self._cep_lock(address)
+        if not lock.acquire(False) and not lock.acquire(timeout=max(0.0, timeout)):
+            raise CallTimeout(fn.name, address, timeout,
+                              "waiting for the slot (other calls through this cep address are in flight)")
+        try:  # _drive, inline
+            steps = self._remote_call(fn, words, timeout, one_way, _monotonic)
+            backend = self.backend
+            sent: Optional[BusWriteError] = None
+            while True:
+                try:
+                    step = steps.send(sent)
+                except StopIteration as done:
+                    return done.value
+                sent = None
+                if type(step) is Write:
+                    try:
+                        backend.write(step.address, step.words)
+                    except BusWriteError as e:
+                        sent = e
+                else:
+                    backend.sleep()
         finally:
-            for s in lent:
-                self._retire(s)
+            lock.release()
 
     def _call_local(self, fn: RemoteFunction, s: Served, args: Sequence[Any],
                     kwargs: Mapping[str, Any], one_way: bool) -> Any:
-        words, lent = self._prepare_args(fn.signature, args, kwargs)
+        words, lent = self._prepare_args(fn.signature, args, kwargs, fn.codec)
         try:
             assert s.handler is not None
             try:
@@ -103,28 +135,32 @@ class SyncRuntime(RuntimeCore):
                 self._retire(x)
 
     def _call_remote(self, fn: RemoteFunction, words: list[int], timeout: float, one_way: bool) -> Any:
-        lock = self._cep_lock(fn.address)
-        if not lock.acquire(timeout=max(0.0, timeout)):
+        lock = self._cep_locks.get(fn.address) or self._cep_lock(fn.address)
+        if not lock.acquire(False) and not lock.acquire(timeout=max(0.0, timeout)):
             raise CallTimeout(fn.name, fn.address, timeout,
                               "waiting for the slot (other calls through this cep address are in flight)")
         try:
-            steps = self._remote_call(fn, words, timeout, one_way, time.monotonic)
-            sent: Optional[BusWriteError] = None
-            while True:
-                try:
-                    step = steps.send(sent)
-                except StopIteration as done:
-                    return done.value
-                sent = None
-                if isinstance(step, Write):
-                    try:
-                        self.backend.write(step.address, step.words)
-                    except BusWriteError as e:
-                        sent = e
-                else:
-                    self.backend.sleep()
+            return self._drive(self._remote_call(fn, words, timeout, one_way, time.monotonic))
         finally:
             lock.release()
+
+    def _drive(self, steps: Generator[CallStep, Optional[BusWriteError], Any]) -> Any:
+        """Carry out the steps of :meth:`_remote_call` (blocking); its result."""
+        backend = self.backend
+        sent: Optional[BusWriteError] = None
+        while True:
+            try:
+                step = steps.send(sent)
+            except StopIteration as done:
+                return done.value
+            sent = None
+            if type(step) is Write:
+                try:
+                    backend.write(step.address, step.words)
+                except BusWriteError as e:
+                    sent = e
+            else:
+                backend.sleep()
 
     # ------------------------------------------------------------------ serving
 

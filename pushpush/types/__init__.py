@@ -79,7 +79,10 @@ against an export).
 
 from __future__ import annotations
 
-from .codec import decode_args, decode_result, decode_value, encode_args, encode_result, encode_value
+from .codec import (
+    SignatureCodec, codec_of, decode_args, decode_result, decode_value, encode_args, encode_result,
+    encode_value,
+)
 from .model import (
     BOOL, F32, F64, I8, I16, I32, I64, MAX_NESTING, SCALAR_NAMES, SCALARS, U8, U16, U32, U64, VOID,
     WORD_BYTES, WORD_MASK, ArgSlot, FunctionType, Param, Scalar, Type, erase_names, format_type,
@@ -123,6 +126,8 @@ __all__ = [
     "decode_args",
     "encode_result",
     "decode_result",
+    "SignatureCodec",
+    "codec_of",
 ]
 
 # The public classes live at their public path (reprs, tracebacks, pickles).

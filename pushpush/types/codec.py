@@ -9,9 +9,9 @@ import numbers
 import operator
 import struct
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
-from .model import WORD_MASK, FunctionType, Scalar, Type, _show, format_type
+from .model import WORD_MASK, ArgSlot, FunctionType, Scalar, Type, _show, format_type
 
 # --------------------------------------------------------------------------------------------
 # Marshalling
@@ -283,3 +283,218 @@ def decode_result(ft: FunctionType, words: Sequence[int]) -> object:
     ft = _check_ft(ft)
     return _decode(ft.result, words, f"result of {format_type(ft)}")
 
+
+
+# --------------------------------------------------------------------------------------------
+# Precomputed per signature (the runtime's call path)
+#
+# Every closure below takes a fast path for the plain values a call carries (an ``int`` in
+# range, ``True``/``False``, a word list from the bus) and hands anything else to the generic
+# :func:`_encode`/:func:`_decode` above with the same label, so every check and every error
+# message is exactly theirs; only the work that does not depend on the value (the labels, the
+# limits, the word layout) is done once.
+
+Encoder = Callable[[object], list[int]]
+Decoder = Callable[[Sequence[int]], object]
+
+
+def _encoder(t: Type, label: str) -> Encoder:
+    """``_encode(t, value, label)`` with what does not depend on the value done once."""
+    if isinstance(t, FunctionType):
+        def enc_function(value: object) -> list[int]:
+            a = value if type(value) is int else getattr(value, "address", None)
+            if type(a) is int and 0 < a <= WORD_MASK and not a & 3:
+                return [a]
+            return _encode(t, value, label)
+        return enc_function
+    if not isinstance(t, Scalar):
+        raise TypeError(f"not a type: {_show(t)}")
+    name = t.name
+    if name == "void":
+        def enc_void(value: object) -> list[int]:
+            return [] if value is None else _encode(t, value, label)
+        return enc_void
+    if name == "bool":
+        def enc_bool(value: object) -> list[int]:
+            if value is True:
+                return [1]
+            if value is False:
+                return [0]
+            return _encode(t, value, label)
+        return enc_bool
+    if t.is_float:
+        def enc_float(value: object) -> list[int]:
+            return _encode(t, value, label)
+        return enc_float
+    lo, hi = t.min_value, t.max_value
+    if t.words == 2:
+        def enc_int64(value: object) -> list[int]:
+            if type(value) is int and lo <= value <= hi:
+                u = value & 0xFFFF_FFFF_FFFF_FFFF
+                return [u & WORD_MASK, u >> 32]
+            return _encode(t, value, label)
+        return enc_int64
+
+    def enc_int(value: object) -> list[int]:
+        if type(value) is int and lo <= value <= hi:
+            return [value & WORD_MASK]
+        return _encode(t, value, label)
+    return enc_int
+
+
+def _decoder(t: Type, label: str) -> Decoder:
+    """``_decode(t, words, label)`` with what does not depend on the words done once."""
+    n = t.words
+    if isinstance(t, FunctionType) or (isinstance(t, Scalar) and t.name in ("u32",)):
+        def dec_word(ws: Sequence[int]) -> object:
+            if len(ws) == 1:
+                w = ws[0]
+                if type(w) is int and 0 <= w <= WORD_MASK:
+                    return w
+            return _decode(t, ws, label)
+        return dec_word
+    if isinstance(t, Scalar) and t.is_integer and n == 1:
+        bits = t.bits
+        mask = (1 << bits) - 1
+        sign = 1 << (bits - 1) if t.signed else 0
+        full = 1 << bits
+
+        def dec_int(ws: Sequence[int]) -> object:
+            if len(ws) == 1:
+                w = ws[0]
+                if type(w) is int and 0 <= w <= WORD_MASK:
+                    raw = w & mask
+                    return raw - full if raw & sign else raw
+            return _decode(t, ws, label)
+        return dec_int
+    if isinstance(t, Scalar) and t.name == "bool":
+        def dec_bool(ws: Sequence[int]) -> object:
+            if len(ws) == 1:
+                w = ws[0]
+                if type(w) is int and 0 <= w <= WORD_MASK:
+                    return w != 0
+            return _decode(t, ws, label)
+        return dec_bool
+    if isinstance(t, Scalar) and t.name == "void":
+        def dec_void(ws: Sequence[int]) -> object:
+            return None if not ws else _decode(t, ws, label)
+        return dec_void
+
+    def dec_other(ws: Sequence[int]) -> object:
+        return _decode(t, ws, label)
+    return dec_other
+
+
+class SignatureCodec:
+    """Marshalling of one :class:`FunctionType`, prepared once: what a call path needs.
+
+    Its methods give exactly what :func:`encode_args`, :func:`decode_args`,
+    :func:`encode_result` and :func:`decode_result` give for this signature, with the same
+    checks and error messages, but the labels, limits and word layout are computed here once
+    instead of at every call. Get one with :func:`codec_of` (cached per signature).
+
+    >>> c = codec_of(parse_signature("(x: i32, y: u8) -> i64"))
+    >>> c.encode_args((-1, 7)), c.decode_args([4294967295, 7]), c.decode_result([4294967294, 4294967295])
+    ([4294967295, 7], [-1, 7], -2)
+    >>> c.encode_args((1, 300))
+    Traceback (most recent call last):
+    ...
+    OverflowError: argument 'y' of (x: i32, y: u8) -> i64: 300 is out of range for u8 (0..255)
+    """
+
+    __slots__ = ("ft", "text", "names", "arg_words", "result_words", "cep_words", "rep_words",
+                 "result_is_function", "function_params", "_arity", "_encoders", "_decoders",
+                 "encode_result", "decode_result", "encode_args")
+
+    def __init__(self, ft: FunctionType) -> None:
+        ft = _check_ft(ft)
+        self.ft = ft
+        #: The canonical text of the signature (as error messages show it).
+        self.text = text = format_type(ft)
+        #: Effective parameter names (``argN`` when unnamed).
+        self.names: tuple[str, ...] = tuple(ft.param_names())
+        self.arg_words = ft.arg_words
+        self.result_words = ft.result_words
+        self.cep_words = ft.cep_words
+        self.rep_words = ft.rep_words
+        self.result_is_function = isinstance(ft.result, FunctionType)
+        layout = ft.arg_layout()
+        #: The function-typed parameters' :class:`ArgSlot` (index, name, type, word offset).
+        self.function_params = tuple(s for s in layout if isinstance(s.type, FunctionType))
+        self._arity = len(layout)
+        self._encoders = tuple(_encoder(s.type, f"argument {s.name!r} of {text}") for s in layout)
+        self._decoders = tuple((s.offset, s.offset + s.words, _decoder(s.type, f"argument {s.name!r} of {text}"))
+                               for s in layout)
+        #: ``encode_result(ft, value)`` for this signature.
+        self.encode_result: Encoder = _encoder(ft.result, f"result of {text}")
+        #: ``decode_result(ft, words)`` for this signature.
+        self.decode_result: Decoder = _decoder(ft.result, f"result of {text}")
+        #: ``encode_args(ft, args, kwargs)`` for this signature (a function made for it).
+        self.encode_args: Callable[..., list[int]] = _args_encoder(ft, layout, self._encoders)
+
+    def decode_args(self, words: Sequence[int]) -> list[object]:
+        """``decode_args(ft, words)`` for this signature."""
+        if len(words) != self.arg_words:
+            return decode_args(self.ft, words)  # raises the usual error
+        return [dec(words[lo:hi]) for lo, hi, dec in self._decoders]
+
+
+def _args_encoder(ft: FunctionType, layout: Sequence[ArgSlot],
+                  encoders: Sequence[Encoder]) -> Callable[..., list[int]]:
+    """A function made for ``ft`` that does what ``encode_args(ft, args, kwargs)`` does.
+
+    Exactly the positional arguments (the usual call) are encoded by straight-line code with
+    each integer's limits written in, as :func:`collections.namedtuple` writes its methods;
+    any other value goes through its parameter's encoder (the generic checks and messages) and
+    any other binding (keywords, a wrong count) through :func:`encode_args` itself.
+    """
+    env: dict[str, object] = {"_generic": encode_args, "_ft": ft, "_SEQ": (tuple, list)}
+    names = [f"a{i}" for i in range(len(layout))]
+    lines = ["def encode_args(args, kwargs=None):",
+             f"    if kwargs or type(args) not in _SEQ or len(args) != {len(layout)}:",
+             "        return _generic(_ft, args, kwargs)"]
+    if names:
+        lines.append(f"    {', '.join(names)}, = args")
+    parts = []
+    for i, (s, enc) in enumerate(zip(layout, encoders)):
+        a, w = names[i], f"w{i}"
+        env[f"_enc{i}"] = enc
+        t = s.type
+        if isinstance(t, Scalar) and t.is_integer:
+            lo, hi = t.min_value, t.max_value
+            lines.append(f"    if type({a}) is int and {lo} <= {a} <= {hi}:")
+            if t.words == 2:
+                lines += [f"        {w} = {a} & 0xFFFFFFFFFFFFFFFF",
+                          f"        {w} = [{w} & 0xFFFFFFFF, {w} >> 32]"]
+            else:
+                lines.append(f"        {w} = [{a} & 0xFFFFFFFF]")
+            lines += ["    else:", f"        {w} = _enc{i}({a})"]
+        else:
+            lines.append(f"    {w} = _enc{i}({a})")
+        parts.append(w)
+    if len(parts) == 1:
+        lines.append(f"    return {parts[0]}")
+    else:
+        lines.append(f"    return {' + '.join(parts) if parts else '[]'}")
+    code = compile("\n".join(lines), f"<encode_args of {format_type(ft)}>", "exec")
+    exec(code, env)
+    fn = env["encode_args"]
+    fn.__doc__ = f"encode_args(ft, args, kwargs) for {format_type(ft)}"
+    return fn  # type: ignore[return-value]
+
+
+_CODECS: dict[FunctionType, SignatureCodec] = {}
+
+
+def codec_of(ft: FunctionType) -> SignatureCodec:
+    """The :class:`SignatureCodec` of ``ft`` (one per distinct signature, cached).
+
+    Hashing a signature costs about as much as encoding a call, so callers that make many
+    calls keep the codec (the runtime stores it on each function object).
+    """
+    c = _CODECS.get(ft)
+    if c is None:
+        if len(_CODECS) >= 4096:  # many run-time signatures: start again rather than grow
+            _CODECS.clear()
+        c = _CODECS[ft] = SignatureCodec(ft)
+    return c
