@@ -78,10 +78,9 @@ __all__ = [
     "PS_MODELS",
 ]
 
-from pushpush.simboard.wire import (CTL_PL_WRITES, CTL_SIZE, CTL_WAIT_STAMP, OP_HELLO, OP_INFO,  # noqa: F401
-                                   OP_READ, OP_RUN, OP_STOP, OP_WRITE, OP_WRITE_WORDS, PS_MODELS,
-                                   REP, REQ, RESET_CYCLES, SharedMemory, SimConfig,
-                                   SimulatedPSMemory, store_words)
+from pushpush.simboard.wire import (CTL_PL_WRITES, CTL_SIZE, CTL_WAIT_STAMP, OP_INFO, OP_READ,
+                                   OP_RUN, OP_STOP, OP_WRITE, OP_WRITE_WORDS, PS_MODELS, REP, REQ,
+                                   SharedMemory, SimConfig)
 
 log = logging.getLogger("pushpush.pynq")
 
