@@ -55,6 +55,7 @@ __all__ = [
 from .spec_fields import (  # noqa: E402
     ARBITRATIONS, BOARDS, DATA_WIDTHS, DEFAULT_DYNAMIC_SLOTS, DEFAULT_RUNTIME_WORDS, GP0_RANGE,
     KINDS, MAX_BURST, MAX_DYNAMIC_SLOTS, MAX_RUNTIME_WORDS, MAX_WINDOW, MIN_WINDOW, SOFTWARE_KINDS,
+    SOFTWARE_WINDOWS,
     TOPOLOGIES,
 )
 
@@ -162,6 +163,8 @@ class SystemSpec:
     components: tuple[ComponentSpec, ...]
     board: str = "pynq-z1"
     clock_mhz: float = 100
+    #: "ocm" or "ddr" (spec_fields.SOFTWARE_WINDOWS).
+    software_windows: str = "ocm"
     interconnect: Interconnect = Interconnect()
     pl: Region = DEFAULT_PL
     ps: Region = DEFAULT_PS
@@ -635,6 +638,11 @@ class _Loader:
                 self.error(node, f"clock_mhz must be a number of MHz between 0 and 1000, not "
                                  f"{self._describe(node)}; e.g. clock_mhz: 100")
 
+        software_windows = "ocm"
+        if "software_windows" in by_key:
+            software_windows = self.get_choice(by_key["software_windows"][1], "software_windows",
+                                               SOFTWARE_WINDOWS) or software_windows
+
         interconnect = Interconnect()
         if "interconnect" in by_key:
             interconnect = self.interconnect(by_key["interconnect"][1])
@@ -667,7 +675,7 @@ class _Loader:
             return None
         spec = SystemSpec(
             name=name, components=tuple(components), board=board, clock_mhz=clock,
-            interconnect=interconnect, pl=pl, ps=ps, file=self.file, base_dir=self.base_dir,
+            software_windows=software_windows, interconnect=interconnect, pl=pl, ps=ps, file=self.file, base_dir=self.base_dir,
             loc=loc, components_loc=components_loc, region_locs=region_locs,
         )
         self.diags.extend(check_references(spec, self.declared))
