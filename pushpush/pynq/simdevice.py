@@ -399,6 +399,8 @@ class SimDevice(Device):
         cfg.s_id_width = int(ports.get("s_id_width", 12))
         cfg.m_id_width = int(ports.get("m_id_width", 12))
         cfg.port_names = list(ports.get("names", []))
+        cfg.mem_ports = list(ports.get("mem_ports", []))
+        cfg.m_axi_label = str(ports.get("m_axi", "S_AXI_GP0"))
         if os.environ.get("PUSHPUSH_SIM_POLL_US"):
             cfg.poll_us = float(os.environ["PUSHPUSH_SIM_POLL_US"])
         cfg.simulator, self.simulator_reason = self._pick_simulator(simulator, cfg)

@@ -97,11 +97,14 @@ def is_cached(cfg: SimConfig) -> bool:
 def _harness(cfg: SimConfig, rundir: Path) -> tuple[str, list[Path], dict[str, Any]]:
     """The HDL PS's toplevel, sources and parameters: ``pushpush_simboard`` around the top."""
     from pushpush.build.cores import cores_rtl
-    from pushpush.codegen.simboard import HARNESS_CORES, HARNESS_TOP, SimboardPorts, render_simboard
+    from pushpush.codegen.simboard import (HARNESS_CORES, HARNESS_TOP, PsMemPort, SimboardPorts,
+                                           render_simboard)
 
     text = render_simboard(cfg.top, SimboardPorts(cfg.data_width, cfg.s_id_width, cfg.m_id_width),
                            clock_mhz=cfg.clock_mhz, parameters=cfg.parameters,
-                           timeout_cycles=cfg.gp0_timeout_cycles, port_names=cfg.port_names)
+                           timeout_cycles=cfg.gp0_timeout_cycles, port_names=cfg.port_names,
+                           mem_ports=[PsMemPort.from_json(p) for p in cfg.mem_ports],
+                           m_axi_label=cfg.m_axi_label)
     harness = rundir / "pushpush_simboard.v"
     harness.write_text(text, encoding="utf-8")
     return HARNESS_TOP, [Path(s) for s in cfg.sources] + cores_rtl(list(HARNESS_CORES)) + [harness], {}
