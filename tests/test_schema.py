@@ -49,6 +49,7 @@ ALL_OPTIONS = """\
 system: full
 board: none
 clock_mhz: 125.5
+software_windows: ddr
 interconnect: {topology: shared, data_width: 64, arbitration: fair}
 regions:
   pl: {base: 0x40000000, size: 0x10000}
@@ -147,6 +148,7 @@ STRUCTURAL = [
     ("topology", GOOD + "interconnect: {topology: mesh}\n"),
     ("data_width", GOOD + "interconnect: {data_width: 48}\n"),
     ("arbitration", GOOD + "interconnect: {arbitration: fiar}\n"),
+    ("software_windows", GOOD + "software_windows: dram\n"),
     ("missing_kind", "system: demo\ncomponents:\n  a:\n    exports: {}\n"),
     ("wrong_kind", GOOD.replace("kind: python", "kind: pyhton")),
     ("rtl_without_module", GOOD.replace("    module: callee_core\n", "")),
