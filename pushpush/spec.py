@@ -639,8 +639,10 @@ class _Loader:
                                  f"{self._describe(node)}; e.g. clock_mhz: 100")
 
         software_windows = "ocm"
+        sw_node: Optional[Node] = None
         if "software_windows" in by_key:
-            software_windows = self.get_choice(by_key["software_windows"][1], "software_windows",
+            sw_node = by_key["software_windows"][1]
+            software_windows = self.get_choice(sw_node, "software_windows",
                                                SOFTWARE_WINDOWS) or software_windows
 
         interconnect = Interconnect()
@@ -670,6 +672,13 @@ class _Loader:
         else:
             self.error(Location(self.file, 1, 1),
                        "missing required key 'components'; add 'components:' with one entry per component")
+
+        c_comps = [c.name for c in components if c.kind == "c"]
+        if software_windows == "ddr" and c_comps and sw_node is not None:
+            self.error(sw_node, f"software_windows: ddr is not supported with c components yet "
+                                f"({', '.join(repr(c) for c in c_comps)}): their runtime maps the "
+                                f"windows at regions.ps (/dev/mem on the board), not a pynq.allocate "
+                                f"buffer; use software_windows: ocm")
 
         if name is None:
             return None

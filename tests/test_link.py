@@ -260,6 +260,16 @@ def test_software_windows_value_is_checked(tmp_path: Path) -> None:
         "them, e.g. ocm")
 
 
+def test_ddr_windows_refuse_c_components(tmp_path: Path) -> None:
+    path = write(tmp_path, DDR.rstrip(" ") + "      cc: {kind: c}\n")
+    with pytest.raises(SpecError) as info:
+        load_system(path)
+    assert str(info.value.diagnostics[0]) == (
+        f"{path}:2:19: software_windows: ddr is not supported with c components yet ('cc'): "
+        "their runtime maps the windows at regions.ps (/dev/mem on the board), not a "
+        "pynq.allocate buffer; use software_windows: ocm")
+
+
 def test_link_rechecks_references_for_models_built_in_code() -> None:
     sig = parse_signature("() -> void")
     spec = SystemSpec(name="s", file="s.yaml", components=(
