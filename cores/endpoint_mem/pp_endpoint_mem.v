@@ -43,7 +43,7 @@ module pp_endpoint_mem #
     // Number of asynchronous read ports on the stored words (>= 1)
     parameter RD_PORTS = 1,
     // Word address bits of a read port (>= 1, 2**RD_ADDR_WIDTH >= WORDS)
-    parameter RD_ADDR_WIDTH = 2
+    parameter RD_ADDR_WIDTH = (WORDS > 1) ? $clog2(WORDS) : 1
 )
 (
     input  wire                     clk,
