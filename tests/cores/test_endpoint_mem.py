@@ -1,6 +1,6 @@
 """cocotb tests of cores/endpoint_mem (pp_endpoint_mem), driven from pytest.
 
-The bench runs on tests/cores/pp_endpoint_mem_tb.v, which shows the whole window on `window`
+The bench runs on cores/endpoint_mem/tb/pp_endpoint_mem_tb.v, which shows the whole window on `window`
 as the owner sees it (trigger words from `trig_word`, every other word through a read port of
 its own) and adds a probe read port whose address the monitor changes every cycle.
 
@@ -980,7 +980,7 @@ async def test_latency(dut):
 
 REPO = Path(__file__).resolve().parents[2]
 SOURCES = [REPO / "cores" / "endpoint_mem" / "pp_endpoint_mem.v",
-           Path(__file__).resolve().parent / "pp_endpoint_mem_tb.v"]
+           REPO / "cores" / "endpoint_mem" / "tb" / "pp_endpoint_mem_tb.v"]
 
 #: what the bench drives on the `counters` input (read at 0x4, 0x8, 0xC with ENABLE_READ=2)
 COUNTERS_IN = 0x33333303_22222202_11111101
