@@ -22,7 +22,9 @@ one call:
   were written), where the board would take a bus fault;
 * the ``ps`` region (the on-chip memory holding the software windows) and the DDR area of
   ``pynq.allocate`` are shared memory, read and written in place (``mmap`` gives numpy
-  views of them, as ``/dev/mem`` does on the board);
+  views of them, as ``/dev/mem`` does on the board); ``pynq.allocate`` takes PYNQ's own
+  path (``Device.allocate``) and models ``cacheable=1`` buffers' write-back cache, so their
+  ``flush()``/``invalidate()`` matter where they do on the board (:class:`_SimMemory`);
 * the Zynq SLCR clock registers are modelled, so ``Overlay.download`` programs FCLK0 and
   ``Clocks.fclk0_mhz`` reads it back (PYNQ-Z1: 50 MHz crystal, IO PLL 1000 MHz); so is
   ``OCM_CFG`` (0x1F: the on-chip memory mapped high), which the runtime checks

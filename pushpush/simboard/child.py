@@ -74,6 +74,10 @@ def simulation_inputs(cfg: SimConfig, folder: Path) -> tuple[str, list[Path], di
     """(toplevel, sources, parameters, extra build arguments) of the simulation of ``cfg``;
     the harness (PS model "hdl") is written into ``folder``."""
     if cfg.ps_model != "hdl":
+        if cfg.mem_ports:
+            raise ValueError(f"PS model '{cfg.ps_model}' serves only the top's m_axi, not "
+                             f"{', '.join(p['prefix'] for p in cfg.mem_ports)}: use the default "
+                             "PS model, hdl (unset PUSHPUSH_SIM_PS)")
         return cfg.top, [Path(s) for s in cfg.sources], dict(cfg.parameters), []
     top, sources, parameters = _harness(cfg, folder)
     # only the harness's marked signals are reached through VPI: let Verilator optimise the
