@@ -200,3 +200,32 @@ def test_the_ocm_check_applies_only_to_ocm_windows(hof_ddr, monkeypatch):
         dev._slcr[0x910:0x914] = saved
         pynq.MMIO(hof_ddr.system.linked.ps_window_register, 0x1000).write(
             0, hof_ddr.system.windows.phys_base | 1)
+
+
+def test_the_pl_waits_while_the_window_register_is_disabled(tmp_path):
+    """BASE's ENABLE cleared: the PL's write toward software waits (nothing lands anywhere);
+    set again, the held write lands in the buffer, and the system serves on (the late
+    answer is a stray the caller drops, docs/architecture.md §2.2)."""
+    from pushpush.protocol import CallTimeout
+
+    ol = ppq.load(_hof_ddr_yaml(tmp_path), outdir=tmp_path / "out")
+    try:
+        linked, w = ol.system.linked, ol.system.windows
+        reg = pynq.MMIO(linked.ps_window_register, 0x1000)
+        ocm_before = bytes(ol.device.ps_mem.mem)
+        assert ol.mapper.apply(lambda x: x + 1, 1) == 4
+        reg.write(0x0, 0)
+        before = w.view.copy()
+        with pytest.raises(CallTimeout):
+            ol.mapper.apply(lambda x: x + 1, 1, timeout=0.5)   # mapper's call into software waits
+        assert (w.view == before).all(), "a PL write passed the closed gate"
+        assert bytes(ol.device.ps_mem.mem) == ocm_before
+        reg.write(0x0, w.phys_base | 1)
+        deadline = time.monotonic() + 10
+        while (w.view == before).all():
+            assert time.monotonic() < deadline, "the held PL write never landed"
+            time.sleep(0.01)
+        time.sleep(0.5)        # let the late call finish (its answer is a stray)
+        assert ol.mapper.apply(lambda x: 2 * x, 3) == 13   # f(f(3)) + 1
+    finally:
+        ol.free()
