@@ -49,7 +49,7 @@ ALL_OPTIONS = """\
 system: full
 board: none
 clock_mhz: 125.5
-software_windows: ddr
+software_windows: ocm
 interconnect: {topology: shared, data_width: 64, arbitration: fair}
 regions:
   pl: {base: 0x40000000, size: 0x10000}
@@ -114,7 +114,8 @@ def test_valid_systems_pass(path: Path) -> None:
     assert schema_errors(path.read_text()) == []  # ... and so does the schema
 
 
-@pytest.mark.parametrize("text", [GOOD, ALL_OPTIONS], ids=["good", "all_options"])
+@pytest.mark.parametrize("text", [GOOD, ALL_OPTIONS, GOOD + "software_windows: ddr\n"],
+                         ids=["good", "all_options", "ddr_windows"])
 def test_valid_texts_pass(text: str) -> None:
     parse_system(text, base_dir=Path("/x"))
     assert schema_errors(text) == []
