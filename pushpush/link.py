@@ -262,6 +262,24 @@ class LinkedSystem:
     base_dir: Optional[Path] = field(default=None, compare=False)
     #: Where the description starts (file:line:column of ``system:``), when known.
     loc: Optional[Location] = field(default=None, compare=False, repr=False)
+    #: Where the software windows live: "ocm" (the on-chip memory at ``ps``) or "ddr" (a
+    #: ``pynq.allocate`` buffer; ``ps`` are then link addresses, see :attr:`ps_window_register`).
+    software_windows: str = "ocm"
+
+    @property
+    def ps_window_register(self) -> Optional[int]:
+        """With ``software_windows: ddr`` and an rtl component: the GP0 address of the 4 KiB
+        register block (``cores/ps_window``) right after the last rtl window, whose word 0 the
+        runtime writes with the buffer's physical address at load; the top's ``m_axi`` adds
+        (that base - ``ps.base``) to every address. None otherwise.
+
+        >>> linked.ps_window_register  # doctest: +SKIP
+        1136660480
+        """
+        rtl = [c for c in self.components if not c.is_software]
+        if self.software_windows != "ddr" or not rtl:
+            return None
+        return max(c.end for c in rtl)
 
     def with_interconnect(self, **overrides: Any) -> "LinkedSystem":
         """This system on another interconnect: ``topology``, ``data_width``, ``arbitration``
@@ -400,6 +418,9 @@ def link(spec: SystemSpec) -> LinkedSystem:
         members = [lay for lay in layouts if lay.spec.region == rname]
         diags.extend(_place(spec, rname, members))
 
+    if spec.software_windows == "ddr" and not diags:
+        diags.extend(_check_window_register(spec, [lay for lay in layouts if lay.spec.region == "pl"]))
+
     if diags:
         raise LinkError(sorted(diags, key=lambda d: (d.line, d.column)))
 
@@ -409,14 +430,32 @@ def link(spec: SystemSpec) -> LinkedSystem:
         name=spec.name, board=spec.board, clock_mhz=spec.clock_mhz,
         interconnect=spec.interconnect, pl=spec.pl, ps=spec.ps, components=components,
         source_file=os.path.basename(spec.file), base_dir=spec.base_dir, loc=spec.loc,
+        software_windows=spec.software_windows,
     )
+
+
+def _check_window_register(spec: SystemSpec, rtl: Sequence[_Layout]) -> list[Diagnostic]:
+    """``software_windows: ddr`` puts a 4 KiB register block right after the last rtl window
+    (LinkedSystem.ps_window_register): it must fit in region ``pl``."""
+    if not rtl:
+        return []
+    end = max(lay.base + lay.size for lay in rtl)
+    if end + MIN_WINDOW <= spec.pl.end:
+        return []
+    loc = spec.region_locs.get("pl.size") or spec.region_locs.get("pl") or spec.components_loc
+    return [Diagnostic.at(
+        spec.where(loc),
+        f"software_windows: ddr needs a 4 KiB register block after the last rtl window (at "
+        f"0x{end:08X}), but region 'pl' ends at 0x{spec.pl.end:08X}; set regions.pl.size to at "
+        f"least 0x{end + MIN_WINDOW - spec.pl.base:X}")]
 
 
 def _check_ports(spec: SystemSpec) -> list[Diagnostic]:
     """The interconnect has one port per rtl component plus the ARM's on each side: the rtl
     component that would need port MAX_INTERCONNECT_PORTS + 1 is reported."""
     rtl = [c for c in spec.components if not c.is_software]
-    limit = MAX_INTERCONNECT_PORTS - 1
+    # the ARM's port, and with software_windows: ddr the window register's slave
+    limit = MAX_INTERCONNECT_PORTS - (2 if spec.software_windows == "ddr" else 1)
     if len(rtl) <= limit:
         return []
     first = rtl[limit]

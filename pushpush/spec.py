@@ -55,6 +55,7 @@ __all__ = [
 from .spec_fields import (  # noqa: E402
     ARBITRATIONS, BOARDS, DATA_WIDTHS, DEFAULT_DYNAMIC_SLOTS, DEFAULT_RUNTIME_WORDS, GP0_RANGE,
     KINDS, MAX_BURST, MAX_DYNAMIC_SLOTS, MAX_RUNTIME_WORDS, MAX_WINDOW, MIN_WINDOW, SOFTWARE_KINDS,
+    SOFTWARE_WINDOWS,
     TOPOLOGIES,
 )
 
@@ -162,6 +163,8 @@ class SystemSpec:
     components: tuple[ComponentSpec, ...]
     board: str = "pynq-z1"
     clock_mhz: float = 100
+    #: "ocm" or "ddr" (spec_fields.SOFTWARE_WINDOWS).
+    software_windows: str = "ocm"
     interconnect: Interconnect = Interconnect()
     pl: Region = DEFAULT_PL
     ps: Region = DEFAULT_PS
@@ -635,6 +638,13 @@ class _Loader:
                 self.error(node, f"clock_mhz must be a number of MHz between 0 and 1000, not "
                                  f"{self._describe(node)}; e.g. clock_mhz: 100")
 
+        software_windows = "ocm"
+        sw_node: Optional[Node] = None
+        if "software_windows" in by_key:
+            sw_node = by_key["software_windows"][1]
+            software_windows = self.get_choice(sw_node, "software_windows",
+                                               SOFTWARE_WINDOWS) or software_windows
+
         interconnect = Interconnect()
         if "interconnect" in by_key:
             interconnect = self.interconnect(by_key["interconnect"][1])
@@ -663,11 +673,18 @@ class _Loader:
             self.error(Location(self.file, 1, 1),
                        "missing required key 'components'; add 'components:' with one entry per component")
 
+        c_comps = [c.name for c in components if c.kind == "c"]
+        if software_windows == "ddr" and c_comps and sw_node is not None:
+            self.error(sw_node, f"software_windows: ddr is not supported with c components yet "
+                                f"({', '.join(repr(c) for c in c_comps)}): their runtime maps the "
+                                f"windows at regions.ps (/dev/mem on the board), not a pynq.allocate "
+                                f"buffer; use software_windows: ocm")
+
         if name is None:
             return None
         spec = SystemSpec(
             name=name, components=tuple(components), board=board, clock_mhz=clock,
-            interconnect=interconnect, pl=pl, ps=ps, file=self.file, base_dir=self.base_dir,
+            software_windows=software_windows, interconnect=interconnect, pl=pl, ps=ps, file=self.file, base_dir=self.base_dir,
             loc=loc, components_loc=components_loc, region_locs=region_locs,
         )
         self.diags.extend(check_references(spec, self.declared))

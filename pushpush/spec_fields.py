@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
 __all__ = [
-    "KINDS", "SOFTWARE_KINDS", "BOARDS", "TOPOLOGIES", "DATA_WIDTHS", "ARBITRATIONS",
+    "KINDS", "SOFTWARE_KINDS", "BOARDS", "SOFTWARE_WINDOWS", "TOPOLOGIES", "DATA_WIDTHS", "ARBITRATIONS",
     "GP0_RANGE", "MIN_WINDOW", "DEFAULT_DYNAMIC_SLOTS", "DEFAULT_RUNTIME_WORDS", "MAX_BURST",
     "CLOCK_MHZ_MAX", "MAX_DYNAMIC_SLOTS", "MAX_RUNTIME_WORDS", "MAX_WINDOW", "IDENT", "VERILOG_IDENT", "IMPORT_TARGET",
     "VERILOG_KEYWORDS", "C_KEYWORDS", "RESERVED",
@@ -43,6 +43,11 @@ __all__ = [
 KINDS = ("rtl", "python", "c")
 SOFTWARE_KINDS = ("python", "c")
 BOARDS = ("pynq-z1", "none")
+#: Where the software components' windows live (docs/board.md): ``ocm``, the ARM's on-chip
+#: memory at regions.ps (the PL reaches it through S_AXI_GP0); ``ddr``, a ``pynq.allocate``
+#: buffer in DDR that the PL reaches through S_AXI_HP0, regions.ps then being the windows'
+#: link addresses, which the top translates to the buffer (its base register is written at load).
+SOFTWARE_WINDOWS = ("ocm", "ddr")
 TOPOLOGIES = ("crossbar", "shared")
 DATA_WIDTHS = (32, 64)
 ARBITRATIONS = ("round_robin", "fair")
@@ -258,6 +263,10 @@ SYSTEM = Record("system", "A pushpush system description (system.yaml).", (
                                                    "simulation only.", default=BOARDS[0]),
     Field("clock_mhz", Num(exclusive_minimum=0, maximum=CLOCK_MHZ_MAX), "The PL clock in MHz.",
           default=100),
+    Field("software_windows", Choice(SOFTWARE_WINDOWS), "Where the software components' windows "
+          "live: ocm (the ARM's on-chip memory at regions.ps, reached through S_AXI_GP0) or ddr "
+          "(a pynq.allocate buffer reached through S_AXI_HP0; regions.ps are link addresses).",
+          default=SOFTWARE_WINDOWS[0]),
     Field("interconnect", INTERCONNECT, INTERCONNECT.description),
     Field("regions", REGIONS, REGIONS.description),
     Field("components", MapOf(_NAME, COMPONENT, min_items=1, entry="component"),

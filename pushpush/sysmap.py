@@ -65,8 +65,18 @@ def to_dict(linked: LinkedSystem) -> dict[str, Any]:
             for name, r in (("pl", linked.pl), ("ps", linked.ps))
         },
         "counters": dict(COUNTERS),
+        **_software_windows(linked),
         "components": [_component(c) for c in linked.components],
     }
+
+
+def _software_windows(linked: LinkedSystem) -> dict[str, Any]:
+    """The ``software_windows`` entry: only for "ddr" (an "ocm" map has none, as before)."""
+    if linked.software_windows == "ocm":
+        return {}
+    reg = linked.ps_window_register
+    return {"software_windows": {"memory": linked.software_windows,
+                                 "base_register": _hex(reg) if reg is not None else None}}
 
 
 def _component(c: LinkedComponent) -> dict[str, Any]:
@@ -177,6 +187,7 @@ def from_dict(data: Any, base_dir: Optional[Path] = None) -> LinkedSystem:
             pl=_region(regions["pl"]), ps=_region(regions["ps"]),
             components=tuple(_read_component(c) for c in data["components"]),
             source_file=data["source"], base_dir=base_dir,
+            software_windows=(data.get("software_windows") or {}).get("memory", "ocm"),
         )
     except (KeyError, TypeError, ValueError, AttributeError, TypeSyntaxError) as e:
         raise SystemMapError(f"malformed system map: {type(e).__name__}: {e}") from None

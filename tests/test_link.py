@@ -217,6 +217,59 @@ def test_region_too_small_default_region(tmp_path: Path) -> None:
                     "from its base; set regions.ps.size to at least 0x11000 or make the windows smaller"]
 
 
+DDR = """\
+    system: dw
+    software_windows: ddr
+    regions:
+      pl: {base: 0x43C00000, size: 0x2000}
+    components:
+      r: {kind: rtl, module: r, sources: [r.v]}
+      s: {kind: rtl, module: s, sources: [s.v], exports: {f: "() -> u32"}}
+      host: {kind: python, imports: [s.f]}
+    """
+
+
+def test_ddr_windows_get_a_register_block_after_the_rtl_windows(tmp_path: Path) -> None:
+    linked = link(load_system(write(tmp_path, DDR.replace("size: 0x2000", "size: 0x4000"))))
+    assert linked.software_windows == "ddr"
+    assert linked.ps_window_register == max(c.end for c in linked.components if c.kind == "rtl")
+    data = to_dict(linked)
+    assert data["software_windows"] == {"memory": "ddr",
+                                        "base_register": f"0x{linked.ps_window_register:08X}"}
+    assert from_json(to_json(linked)) == linked
+    # ocm (the default) keeps the map as it was: no software_windows entry
+    ocm = link(load_system(write(tmp_path, DDR.replace("    software_windows: ddr\n", "")
+                                  .replace("size: 0x2000", "size: 0x4000"))))
+    assert ocm.software_windows == "ocm" and ocm.ps_window_register is None
+    assert "software_windows" not in to_dict(ocm)
+
+
+def test_ddr_windows_register_block_must_fit_the_pl_region(tmp_path: Path) -> None:
+    assert link_errors(tmp_path, DDR) == [
+        f"{tmp_path / 'system.yaml'}:4:32: software_windows: ddr needs a 4 KiB register block "
+        "after the last rtl window (at 0x43C02000), but region 'pl' ends at 0x43C02000; set "
+        "regions.pl.size to at least 0x3000"]
+
+
+def test_software_windows_value_is_checked(tmp_path: Path) -> None:
+    path = write(tmp_path, DDR.replace("software_windows: ddr", "software_windows: dram"))
+    with pytest.raises(SpecError) as info:
+        load_system(path)
+    assert str(info.value.diagnostics[0]) == (
+        f"{path}:2:19: software_windows must be one of ocm, ddr, not 'dram'; write one of "
+        "them, e.g. ocm")
+
+
+def test_ddr_windows_refuse_c_components(tmp_path: Path) -> None:
+    path = write(tmp_path, DDR.rstrip(" ") + "      cc: {kind: c}\n")
+    with pytest.raises(SpecError) as info:
+        load_system(path)
+    assert str(info.value.diagnostics[0]) == (
+        f"{path}:2:19: software_windows: ddr is not supported with c components yet ('cc'): "
+        "their runtime maps the windows at regions.ps (/dev/mem on the board), not a "
+        "pynq.allocate buffer; use software_windows: ocm")
+
+
 def test_link_rechecks_references_for_models_built_in_code() -> None:
     sig = parse_signature("() -> void")
     spec = SystemSpec(name="s", file="s.yaml", components=(

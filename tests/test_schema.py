@@ -49,6 +49,7 @@ ALL_OPTIONS = """\
 system: full
 board: none
 clock_mhz: 125.5
+software_windows: ocm
 interconnect: {topology: shared, data_width: 64, arbitration: fair}
 regions:
   pl: {base: 0x40000000, size: 0x10000}
@@ -113,7 +114,8 @@ def test_valid_systems_pass(path: Path) -> None:
     assert schema_errors(path.read_text()) == []  # ... and so does the schema
 
 
-@pytest.mark.parametrize("text", [GOOD, ALL_OPTIONS], ids=["good", "all_options"])
+@pytest.mark.parametrize("text", [GOOD, ALL_OPTIONS, GOOD + "software_windows: ddr\n"],
+                         ids=["good", "all_options", "ddr_windows"])
 def test_valid_texts_pass(text: str) -> None:
     parse_system(text, base_dir=Path("/x"))
     assert schema_errors(text) == []
@@ -147,6 +149,7 @@ STRUCTURAL = [
     ("topology", GOOD + "interconnect: {topology: mesh}\n"),
     ("data_width", GOOD + "interconnect: {data_width: 48}\n"),
     ("arbitration", GOOD + "interconnect: {arbitration: fiar}\n"),
+    ("software_windows", GOOD + "software_windows: dram\n"),
     ("missing_kind", "system: demo\ncomponents:\n  a:\n    exports: {}\n"),
     ("wrong_kind", GOOD.replace("kind: python", "kind: pyhton")),
     ("rtl_without_module", GOOD.replace("    module: callee_core\n", "")),

@@ -65,7 +65,7 @@ MAX_WINDOW_BITS = 18
 #: Words of the engine's done-tag FIFO (>= ENGINE_MAX_OUTSTANDING + 1, a power of two).
 TAG_FIFO_BITS = 3
 
-_CORES = ["call_engine", "endpoint_mem", "req_arbiter", "interconnect", "abe"]
+_CORES = ["call_engine", "endpoint_mem", "req_arbiter", "interconnect", "abe", "ps_window"]
 #: ``interconnect: {arbitration: ...}`` -> pp_axi_interconnect's ARBITRATION parameter.
 _ARBITRATION = {"round_robin": 0, "fair": 1}
 #: Parameter names that would collide with a group's control ports.
@@ -559,12 +559,22 @@ def axi_port_decls(prefix: str, signals: list[tuple[str, int, str]], master: boo
     return out
 
 
+#: The m_axi signals that go through ``pp_ps_window`` with ``software_windows: ddr``.
+PS_WINDOW_SIGNALS = ("awaddr", "awvalid", "awready", "araddr", "arvalid", "arready")
+
+
 def render_top(linked: LinkedSystem) -> str:
     """The system top (see :func:`render_rtl`)."""
     rtl = rtl_components(linked)
     dw = linked.interconnect.data_width
     s_id, m_id = top_id_widths(linked)
     slaves = [{"name": c.name, "base": c.base, "bits": _clog2(c.size)} for c in rtl]
+    ps_window = None
+    if linked.ps_window_register is not None:
+        # software_windows: ddr: the windows' base register (cores/ps_window), then the ps port
+        ps_window = {"slave": len(slaves), "base": linked.ps_window_register,
+                     "link_base": linked.ps.base, "link_bits": _clog2(linked.ps.size)}
+        slaves.append({"name": "ps_window", "base": linked.ps_window_register, "bits": 12})
     slaves.append({"name": "ps", "base": linked.ps.base, "bits": _clog2(linked.ps.size)})
     masters = ["ps"] + [c.name for c in rtl]
     s_count, m_count = len(masters), len(slaves)
@@ -581,6 +591,8 @@ def render_top(linked: LinkedSystem) -> str:
         s_count=s_count,
         m_count=m_count,
         ps_slave=m_count - 1,
+        ps_window=ps_window,
+        ps_window_signals=PS_WINDOW_SIGNALS,
         data_width=dw,
         s_id=s_id,
         m_id=m_id,

@@ -3,7 +3,9 @@
 :func:`render_simboard` renders ``templates/verilog/simboard.v.j2``: the module
 ``pushpush_simboard`` with the PL clock and reset, the system top (or a stand-in with the
 same ports), the ARM's GP0 master (``cores/sim_ps/pp_sim_gp0.v``) on the top's ``s_axi`` and
-the PS memory port (``cores/sim_ps/pp_sim_mem.v``) on its ``m_axi``. The Python side of the
+the PS memory port (``cores/sim_ps/pp_sim_mem.v``) on its ``m_axi`` (S_AXI_GP0, or S_AXI_HP0
+with ``software_windows: ddr``), and one more ``pp_sim_mem`` per :class:`PsMemPort` (the
+top's other masters into PS memory, e.g. a DMA engine on S_AXI_HP0). The Python side of the
 simulated board (:mod:`pushpush.simboard.hdl`) drives them through VPI; see there.
 """
 
@@ -15,7 +17,7 @@ from typing import Any, Mapping, Sequence
 from .render import generated_header, render_template
 from .rtl import axi_signals
 
-__all__ = ["HARNESS_TOP", "HARNESS_CORES", "SimboardPorts", "render_simboard"]
+__all__ = ["HARNESS_TOP", "HARNESS_CORES", "SimboardPorts", "PsMemPort", "render_simboard"]
 
 #: The harness's module name (the simulator's toplevel on the simulated board).
 HARNESS_TOP = "pushpush_simboard"
@@ -39,6 +41,35 @@ class SimboardPorts:
                 "m_id_width": self.m_id_width}
 
 
+@dataclass(frozen=True)
+class PsMemPort:
+    """Another master of the top into PS memory (besides ``m_axi``), e.g. a DMA engine's
+    ``hp0_axi_*`` on S_AXI_HP0: the harness gives it its own ``pp_sim_mem`` instance
+    ``name`` (Python serves it into the same simulated memory: OCM and DDR) with answer
+    registers ``<name>_wr_ack``, ``<name>_wr_resp``, ``<name>_rd_ack``, ``<name>_rd_resp``.
+    The top must have the AXI4 master port ``<prefix>_*`` (the signals of ``m_axi``).
+
+    >>> PsMemPort("hp0", "hp0_axi", 64, 6).to_json()["prefix"]
+    'hp0_axi'
+    """
+
+    name: str
+    prefix: str
+    data_width: int = 64
+    id_width: int = 6
+    #: The Zynq port it stands for (a comment in the harness).
+    label: str = "S_AXI_HP0"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "prefix": self.prefix, "data_width": self.data_width,
+                "id_width": self.id_width, "label": self.label}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "PsMemPort":
+        return cls(str(d["name"]), str(d["prefix"]), int(d.get("data_width", 64)),
+                   int(d.get("id_width", 6)), str(d.get("label", "S_AXI_HP0")))
+
+
 #: AXI signals a stand-in top may leave out (the harness then leaves them unconnected).
 OPTIONAL = frozenset({"awlock", "awcache", "awprot", "arlock", "arcache", "arprot", "bid", "rid",
                       "wlast", "rlast"})
@@ -47,11 +78,15 @@ OPTIONAL = frozenset({"awlock", "awcache", "awprot", "arlock", "arcache", "arpro
 def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
                     parameters: Mapping[str, Any] | None = None,
                     timeout_cycles: int = 1_000_000,
-                    port_names: Sequence[str] = ()) -> str:
+                    port_names: Sequence[str] = (),
+                    mem_ports: Sequence[PsMemPort] = (),
+                    m_axi_label: str = "S_AXI_GP0") -> str:
     """The harness Verilog for ``top`` (its parameters overridden by ``parameters``).
 
     ``port_names``: the ports ``top`` has, when it is a stand-in that may lack optional AXI
-    signals (:data:`OPTIONAL`); empty: every AXI4 signal (a generated top)."""
+    signals (:data:`OPTIONAL`); empty: every AXI4 signal (a generated top). ``mem_ports``:
+    the top's other masters into PS memory (:class:`PsMemPort`, all AXI4 signals each).
+    ``m_axi_label``: the Zynq port the top's ``m_axi`` stands for (a comment)."""
     if not top.isidentifier():
         raise ValueError(f"'{top}' is not a Verilog module name")
     if ports.data_width not in (32, 64):
@@ -72,6 +107,17 @@ def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
         m_sig = [x for x in m_sig if f"m_axi_{x[0]}" in have]
     wires = [{"name": f"s_axi_{n}", "range": f"[{w - 1}:0]" if w > 1 else ""} for n, w, _ in s_sig]
     wires += [{"name": f"m_axi_{n}", "range": f"[{w - 1}:0]" if w > 1 else ""} for n, w, _ in m_sig]
+    extra = []
+    for mp in mem_ports:
+        if not (mp.name.isidentifier() and mp.prefix.isidentifier()) or mp.name in ("mem", "gp0", "dut"):
+            raise ValueError(f"PS memory port {mp.name!r} ({mp.prefix!r}): use Verilog names "
+                             "other than mem, gp0 and dut")
+        if mp.data_width not in (32, 64):
+            raise ValueError(f"PS memory port {mp.name}: data width {mp.data_width}, not 32 or 64")
+        sig = axi_signals(mp.data_width, mp.id_width)
+        wires += [{"name": f"{mp.prefix}_{n}", "range": f"[{w - 1}:0]" if w > 1 else ""}
+                  for n, w, _ in sig]
+        extra.append({"port": mp, "signals": [n for n, _, _ in sig]})
     return render_template(
         "verilog/simboard.v.j2",
         header=generated_header("//", f"{top} (simulated board)"),
@@ -87,6 +133,8 @@ def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
         s_id_width=ports.s_id_width,
         m_id_width=ports.m_id_width,
         timeout_cycles=int(timeout_cycles),
+        mem_ports=extra,
+        m_axi_label=m_axi_label,
     )
 
 

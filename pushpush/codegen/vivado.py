@@ -34,6 +34,7 @@ __all__ = [
     "bd_wrapper_name",
     "pl_address_block",
     "ps_pl_settings",
+    "ps_port",
     "render_bd_tcl",
     "top_clock_hz",
     "TOP_INSTANCE",
@@ -116,10 +117,13 @@ def bd_tcl_path(linked: LinkedSystem) -> str:
 
 def pl_address_block(linked: LinkedSystem) -> tuple[int, int]:
     """(base, size) of the smallest power-of-two sized, size-aligned block holding every rtl
-    window: what the top's ``s_axi`` takes in the ARM's GP0 address map."""
+    window (and, with ``software_windows: ddr``, the windows' base register after them):
+    what the top's ``s_axi`` takes in the ARM's GP0 address map."""
     rtl = rtl_components(linked)
     lo = min(c.base for c in rtl)
     hi = max(c.end for c in rtl)
+    if linked.ps_window_register is not None:
+        hi = max(hi, linked.ps_window_register + 4096)
     size = 4096
     while True:
         base = lo // size * size
@@ -128,10 +132,20 @@ def pl_address_block(linked: LinkedSystem) -> tuple[int, int]:
         size *= 2
 
 
+def ps_port(linked: LinkedSystem) -> str:
+    """The PS7 slave port the top's ``m_axi`` (the PL's writes into the software windows)
+    is wired to: ``S_AXI_GP0`` toward the on-chip memory, ``S_AXI_HP0`` toward a DDR buffer
+    (``software_windows: ddr``; docs/board.md says why HP0 and not the ACP)."""
+    return "S_AXI_HP0" if linked.software_windows == "ddr" else "S_AXI_GP0"
+
+
 def ps_target(linked: LinkedSystem) -> tuple[str, str]:
     """(Vivado address-segment pattern, description) of the PS memory the ``ps`` region
     (the ARM's windows) lies in, as the PL-to-PS port reaches it."""
     ps = linked.ps
+    if linked.software_windows == "ddr":
+        return ("*DDR_LOWOCM*", "DDR, 0x00000000 .. 0x1FFFFFFF (the software windows' "
+                "pynq.allocate buffer; the top's pp_ps_window translates their link addresses)")
     if _HIGH_OCM[0] <= ps.base and ps.end <= _HIGH_OCM[1]:
         return "*HIGH_OCM*", "the high on-chip memory, 0xFFFC0000 .. 0xFFFFFFFF"
     if _DDR[0] <= ps.base and ps.end <= _DDR[1]:
@@ -213,8 +227,13 @@ def ps_pl_settings(linked: LinkedSystem) -> tuple[tuple[str, str], ...]:
         ("PCW_EN_CLK0_PORT", "1"),
         ("PCW_EN_RST0_PORT", "1"),
         ("PCW_USE_M_AXI_GP0", "1"),
-        ("PCW_USE_S_AXI_GP0", "1"),
     ]
+    if ps_port(linked) == "S_AXI_HP0":
+        # HP0 at the interconnect's width (32 or 64; the PS7's default is 64)
+        settings += [("PCW_USE_S_AXI_HP0", "1"),
+                     ("PCW_S_AXI_HP0_DATA_WIDTH", str(linked.interconnect.data_width))]
+        return tuple(settings)
+    settings.append(("PCW_USE_S_AXI_GP0", "1"))
     if "HIGH_OCM" in seg:
         settings.append(("PCW_USE_HIGH_OCM", "1"))
     return tuple(settings)
@@ -251,6 +270,8 @@ def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
         name_width=max(len(n) for n in names),
         ps_seg_pattern=seg,
         ps_target=target,
+        ps_port=ps_port(linked),
+        ps_window_register=linked.ps_window_register,
         ps_preset=PYNQ_Z1_PS7_PRESET,
         ps_pl=ps_pl_settings(linked),
     )

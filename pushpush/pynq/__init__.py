@@ -53,6 +53,8 @@ if _pynq is not None:
         if not path.exists():
             return
         linked = from_json(path.read_text(), base_dir=path.parent)
+        if linked.software_windows == "ddr":
+            return   # a fresh buffer, zeroed, allocated with the runtimes (pynq.windows)
         ps = linked.ps
         # the windows must be where the design expects them before anything is written there
         from .board import check_ocm_mapping, read_ocm_cfg
@@ -84,6 +86,8 @@ if _pynq is not None:
             super().__init__(str(bitfile_name), download=download, **kwargs)
             if download:
                 _clear_software_windows(self.device, bitfile_name)
+                if map_path_for(bitfile_name).exists() and self.system.linked.software_windows == "ddr":
+                    self.system.windows   # allocate the windows' buffer, tell the PL where
 
         @property
         def system(self) -> "PushPushIP":

@@ -19,6 +19,8 @@ component of a loaded overlay:
   runtime).
   Writes into the ``ps`` region (a software callee on the ARM) are stores into the mapped
   on-chip memory.
+* with ``software_windows: ddr`` the ``ps`` region is a ``pynq.allocate`` buffer instead
+  (:mod:`pushpush.pynq.windows`): same addresses (link addresses), another memory;
 * before anything is mapped, the SLCR's ``OCM_CFG`` is read (:func:`check_ocm_mapping`):
   when the ``ps`` region lies in the on-chip memory's high range (0xFFFC0000..) but the
   boot loader left one of its 64 KiB banks mapped low, :class:`OcmMappingError` says so
@@ -129,10 +131,13 @@ class PynqBackend:
     """Backend of software component ``component`` over PYNQ (see the module docstring).
 
     ``pl`` is the system top's ``ip_dict`` entry (``phys_addr``, ``addr_range``); without it
-    the backend covers only the ``ps`` region (a system of software components only)."""
+    the backend covers only the ``ps`` region (a system of software components only).
+    ``windows``: the overlay's :class:`~pushpush.pynq.windows.SoftwareWindows` (the ``ps``
+    region's memory, shared by all software components); by default one is opened here."""
 
     def __init__(self, linked: LinkedSystem, component: str, device: Any,
-                 pl: Optional[Mapping[str, Any]] = None, *, poll_s: Optional[float] = None) -> None:
+                 pl: Optional[Mapping[str, Any]] = None, *, poll_s: Optional[float] = None,
+                 windows: Any = None) -> None:
         from pynq import MMIO
 
         self.linked = linked
@@ -143,8 +148,12 @@ class PynqBackend:
         self.device = device
         ps = linked.ps
         self.ps_base, self.ps_size = ps.base, ps.size
-        check_ocm_mapping(read_ocm_cfg(device), ps.base, ps.size, f"system '{linked.name}'")
-        self.ps = device.mmap(ps.base, ps.size)
+        # the ps region's memory: the OCM (checked against OCM_CFG) or, with software_windows:
+        # ddr, a pynq.allocate buffer (pass the overlay's `windows` so that every component
+        # shares it; a backend made alone opens its own)
+        from .windows import SoftwareWindows
+        self.windows = windows if windows is not None else SoftwareWindows.open(linked, device)
+        self.ps = self.windows.view
         self.pl_base = self.pl_size = 0
         self.pl_mmio = None
         self.pl_array: Optional[np.ndarray] = None

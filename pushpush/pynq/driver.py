@@ -67,6 +67,17 @@ class PushPushIP(DefaultIP):
         self.description = description
         self._runtimes: dict[str, SyncRuntime] = {}
         self._linked = None
+        self._windows: Any = None
+
+    @property
+    def windows(self) -> Any:
+        """The ``ps`` region's memory, shared by this top's runtimes
+        (:class:`~pushpush.pynq.windows.SoftwareWindows`; with ``software_windows: ddr``
+        opening it allocates the buffer and writes the PL's base register)."""
+        if self._windows is None:
+            from .windows import SoftwareWindows
+            self._windows = SoftwareWindows.open(self.linked, self.device)
+        return self._windows
 
     @property
     def linked(self) -> Any:
@@ -95,7 +106,7 @@ class PushPushIP(DefaultIP):
         rt = self._runtimes.get(component)
         if rt is None:
             backend = PynqBackend(self.linked, component, self.device, pl=self.description,
-                                  poll_s=kwargs.pop("poll_s", None))
+                                  poll_s=kwargs.pop("poll_s", None), windows=self.windows)
             rt = self._runtimes[component] = SyncRuntime(self.linked, component, backend, **kwargs)
             return rt
         if "timeout" in kwargs:
@@ -135,9 +146,12 @@ class PushPushIP(DefaultIP):
         return result
 
     def close(self) -> None:
-        """Stop every runtime's serve thread."""
+        """Stop every runtime's serve thread; with ``software_windows: ddr`` close the PL's
+        gate to the windows' buffer (its base register to 0)."""
         for rt in self._runtimes.values():
             rt.stop()
+        if self._windows is not None:
+            self._windows.close()
 
     def __getattr__(self, key: str) -> Any:
         if key.startswith("_") or key in ("description", "device", "mmio"):

@@ -17,7 +17,10 @@ structure Vivado writes for the block design of ``vivado/<system>_bd.tcl``
 * the address map: ``M_AXI_GP0`` -> ``system_top_0/s_axi`` over the block holding every rtl
   window (:func:`pushpush.codegen.vivado.pl_address_block`), and ``system_top_0/m_axi`` ->
   ``S_AXI_GP0`` over the whole PS segment that holds the ``ps`` region, as Vivado assigns it
-  (``GP0_HIGH_OCM``: 0xFFFC0000, 256 KiB; :data:`GP0_SEGMENTS`);
+  (``GP0_HIGH_OCM``: 0xFFFC0000, 256 KiB; :data:`GP0_SEGMENTS`); with ``software_windows:
+  ddr``, ``S_AXI_HP0`` (at the top's data width) and its ``HP0_DDR_LOWOCM`` segment
+  (0x00000000, 512 MiB; :data:`HP0_SEGMENT`) instead, and the top's block includes the
+  windows' base register;
 * the cells between them as the block design has them: the SmartConnects that convert the
   PS's AXI3 GP0 ports to the top's AXI4 ports (``axi_gp0_to_pl``, ``axi_pl_to_ps``; AXI3 on
   the PS side, AXI4 on the top's, ports named as Vivado names them) and the reset block
@@ -65,6 +68,8 @@ GP0_SEGMENTS = {
     "HIGH_OCM": ("GP0_HIGH_OCM", 0xFFFC_0000, 0x0004_0000),
     "DDR_LOWOCM": ("GP0_DDR_LOWOCM", 0x0000_0000, 0x2000_0000),
 }
+#: The segment S_AXI_HP0 offers for DDR (``software_windows: ddr``), as Vivado assigns it.
+HP0_SEGMENT = ("HP0_DDR_LOWOCM", 0x0000_0000, 0x2000_0000)
 #: The SmartConnects between the GP0 ports (AXI3) and the top's ports (AXI4), as the
 #: block-design tcl names them: (cell, PS interface, top interface).
 CONVERTERS = (("axi_gp0_to_pl", "M_AXI_GP0", "s_axi"), ("axi_pl_to_ps", "S_AXI_GP0", "m_axi"))
@@ -166,7 +171,7 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
     """
     from pushpush.codegen import rtl as _rtl
     from pushpush.codegen.vivado import (PYNQ_Z1_PART, ps_target, bd_design_name,
-                                         pl_address_block)
+                                         pl_address_block, ps_port)
 
     top = top or _rtl.top_module_name(linked)
     s_id, m_id = _rtl.top_id_widths(linked)
@@ -179,12 +184,20 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
     seg_pattern, _ = ps_target(linked)
     high = "HIGH_OCM" in seg_pattern
     ps_seg, seg_base, seg_size = GP0_SEGMENTS["HIGH_OCM" if high else "DDR_LOWOCM"]
+    # the PS7 port of the top's m_axi: S_AXI_GP0 (32-bit), or S_AXI_HP0 at the top's width
+    # for software windows in DDR (software_windows: ddr)
+    pl_to_ps = ps_port(linked)
+    hp = pl_to_ps == "S_AXI_HP0"
+    if hp:
+        high = False
+        ps_seg, seg_base, seg_size = HP0_SEGMENT
+    ps_dw = dw if hp else 32
 
     d = _Design()
     clk_net, ps_rst_net = "processing_system7_0_FCLK_CLK0", "processing_system7_0_FCLK_RESET0_N"
     ic_rst_net, rst_net = f"{RESET_INSTANCE}_interconnect_aresetn", f"{RESET_INSTANCE}_peripheral_reset"
     (sc_in, _, _), (sc_out, _, _) = CONVERTERS
-    clocked = [(PS_INSTANCE, "M_AXI_GP0_ACLK"), (PS_INSTANCE, "S_AXI_GP0_ACLK"),
+    clocked = [(PS_INSTANCE, "M_AXI_GP0_ACLK"), (PS_INSTANCE, f"{pl_to_ps}_ACLK"),
                (RESET_INSTANCE, "slowest_sync_clk"), (sc_in, "aclk"), (sc_out, "aclk"),
                (instance, "clk")]
     d.port(PS_INSTANCE, "FCLK_CLK0", "O", 1, clk_net, clocked, sigis="clk", clkfrequency=fclk.hz)
@@ -216,8 +229,8 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
            top_sigs(s_id), fclk, (dw, s_id, "AXI4"), (dw, s_id, "AXI4"))
     d.link(f"{instance}_m_axi", (instance, "top", "m_axi"), (sc_out, "sc", "S00_AXI"),
            top_sigs(m_id), fclk, (dw, m_id, "AXI4"), (dw, m_id, "AXI4"))
-    d.link(f"{sc_out}_M00_AXI", (sc_out, "sc", "M00_AXI"), (PS_INSTANCE, "ps", "S_AXI_GP0"),
-           _axi3(32, 6), fclk, (32, 6, "AXI3"), (32, 6, "AXI3"))
+    d.link(f"{sc_out}_M00_AXI", (sc_out, "sc", "M00_AXI"), (PS_INSTANCE, "ps", pl_to_ps),
+           _axi3(ps_dw, 6), fclk, (ps_dw, 6, "AXI3"), (ps_dw, 6, "AXI3"))
 
     ps_params: list[tuple[str, str]] = [
         ("C_FCLK_CLK0_BUF", "TRUE"),
@@ -225,7 +238,9 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         ("PCW_APU_PERIPHERAL_FREQMHZ", "650"),
         ("PCW_UIPARAM_DDR_FREQ_MHZ", "525"),
         ("PCW_USE_M_AXI_GP0", "1"),
-        ("PCW_USE_S_AXI_GP0", "1"),
+        ("PCW_USE_S_AXI_GP0", "0" if hp else "1"),
+        ("PCW_USE_S_AXI_HP0", "1" if hp else "0"),
+        *((("PCW_S_AXI_HP0_DATA_WIDTH", str(ps_dw)),) if hp else ()),
         ("PCW_USE_HIGH_OCM", "1" if high else "0"),
         ("PCW_EN_CLK0_PORT", "1"),
         ("PCW_EN_RST0_PORT", "1"),
@@ -260,6 +275,7 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         pl_block={"base": base, "size": size},
         ps_block={"base": seg_base, "size": seg_size},
         ps_seg=ps_seg,
+        ps_port=pl_to_ps,
         ps_params=ps_params,
         ports=d.ports,
         buses=d.buses,

@@ -131,12 +131,15 @@ def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
                       top: Optional[str] = None,
                       sources: Optional[Sequence[str | os.PathLike[str]]] = None,
                       simulator: str = "auto", parameters: Optional[dict[str, Any]] = None,
-                      hwh_options: Optional[dict[str, Any]] = None) -> Path:
+                      hwh_options: Optional[dict[str, Any]] = None,
+                      mem_ports: Sequence[Any] = ()) -> Path:
     """Write the simulated board's overlay folder for ``linked``; returns the ``.bit`` path.
 
     Without ``sources`` the system is generated into ``outdir`` (``pushpush generate``) and
     simulated whole; with ``sources`` (and ``top``) that design stands in for the generated
-    top (it must have the same ports: clk, rst, ``s_axi_*``, ``m_axi_*``).
+    top (it must have the same ports: clk, rst, ``s_axi_*``, ``m_axi_*``). ``mem_ports``
+    (:class:`pushpush.codegen.simboard.PsMemPort`): the top's other masters into PS memory
+    (e.g. a DMA engine's on S_AXI_HP0), each served by its own ``pp_sim_mem`` in the harness.
     """
     from pushpush.sysmap import to_json
 
@@ -159,6 +162,9 @@ def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
         "ps": {"base": linked.ps.base, "size": linked.ps.size},
         "ports": _ports(linked, hwh_options, None if sources is None else (top, srcs)),
     }
+    manifest["ports"]["m_axi"] = "S_AXI_HP0" if linked.software_windows == "ddr" else "S_AXI_GP0"
+    if mem_ports:
+        manifest["ports"]["mem_ports"] = [p.to_json() for p in mem_ports]
     (out / f"{name}.hwh").write_text(render_hwh(linked, top=top, **(hwh_options or {})),
                                      encoding="utf-8")
     (out / f"{name}.map.json").write_text(to_json(linked), encoding="utf-8")

@@ -22,7 +22,9 @@ one call:
   were written), where the board would take a bus fault;
 * the ``ps`` region (the on-chip memory holding the software windows) and the DDR area of
   ``pynq.allocate`` are shared memory, read and written in place (``mmap`` gives numpy
-  views of them, as ``/dev/mem`` does on the board);
+  views of them, as ``/dev/mem`` does on the board); ``pynq.allocate`` takes PYNQ's own
+  path (``Device.allocate``) and models ``cacheable=1`` buffers' write-back cache, so their
+  ``flush()``/``invalidate()`` matter where they do on the board (:class:`_SimMemory`);
 * the Zynq SLCR clock registers are modelled, so ``Overlay.download`` programs FCLK0 and
   ``Clocks.fclk0_mhz`` reads it back (PYNQ-Z1: 50 MHz crystal, IO PLL 1000 MHz); so is
   ``OCM_CFG`` (0x1F: the on-chip memory mapped high), which the runtime checks
@@ -54,7 +56,7 @@ from .simbit import read_manifest
 
 log = logging.getLogger("pushpush.pynq")
 
-__all__ = ["SimDevice", "sim_wanted", "SLCR_BASE", "DDR_BASE", "DDR_SIZE", "PL_WRITE_MODES"]
+__all__ = ["SimDevice", "SimBo", "sim_wanted", "SLCR_BASE", "DDR_BASE", "DDR_SIZE", "PL_WRITE_MODES"]
 
 SLCR_BASE = 0xF8000000
 SLCR_SIZE = 0x1000
@@ -97,22 +99,63 @@ def _slcr_reset() -> bytearray:
     return regs
 
 
+class SimBo:
+    """A buffer object of the simulated board (what XRT's ``pyxrt.bo`` is on the board):
+    ``nbytes`` at byte ``offset`` of the simulated DDR, and for a cacheable buffer the
+    ARM's view of it (``cache``, see :class:`_SimMemory`)."""
+
+    def __init__(self, offset: int, nbytes: int, cache: Optional[np.ndarray]) -> None:
+        self.offset = offset
+        self.nbytes = nbytes
+        self.cache = cache
+
+    @property
+    def physical_address(self) -> int:
+        return DDR_BASE + self.offset
+
+
 class _SimMemory:
     """``pynq.allocate`` on the simulated board: buffers in the shared DDR area (first fit,
-    freed when the last view of a buffer goes away)."""
+    64-byte granules, page-aligned when at least a page is asked for, as CMA gives; freed when
+    the last view of a buffer goes away).
+
+    As on the board (PYNQ 3.1's ``_xrt_allocate``) every buffer is a ``PynqBuffer`` with
+    ``coherent=False``, so its ``flush()``/``invalidate()`` call :meth:`SimDevice.flush` /
+    :meth:`SimDevice.invalidate` with its buffer object, and ``cacheable`` (default 0) says
+    what the ARM's mapping is:
+
+    * ``cacheable=0``: an uncached mapping; the array *is* the simulated DDR (shared memory
+      the simulated PL reads and writes through the HP port), flush/invalidate do nothing.
+    * ``cacheable=1``: the ARM sees DDR through a write-back data cache. The array is the
+      cache (private memory): the PL sees the ARM's writes only after ``flush()`` (a sync of
+      the whole buffer object to DDR, as XRT's ``bo.sync(TO_DEVICE)`` does), and the ARM
+      sees the PL's writes only after ``invalidate()`` (DDR into the cache, the whole object,
+      as ``bo.sync(FROM_DEVICE)``; data written by the ARM and not flushed is lost, as on the
+      board). The model never evicts a line by itself, so code that forgets a flush or an
+      invalidate fails every time here, where on the board it fails sometimes.
+    """
 
     def __init__(self, device: "SimDevice") -> None:
         self.device = device
         self._lock = threading.Lock()
         self._free: list[tuple[int, int]] = [(0, DDR_SIZE)]
 
+    @staticmethod
+    def _granule(nbytes: int) -> int:
+        return 4096 if nbytes >= 4096 else 64
+
     def _take(self, nbytes: int) -> int:
+        g = self._granule(nbytes)
         need = max(64, (nbytes + 63) // 64 * 64)
         with self._lock:
             for i, (off, size) in enumerate(self._free):
-                if size >= need:
-                    self._free[i] = (off + need, size - need)
-                    return off
+                start = (off + g - 1) // g * g
+                if start + need <= off + size:
+                    rest = [(off, start - off)] if start > off else []
+                    if off + size > start + need:
+                        rest.append((start + need, off + size - start - need))
+                    self._free[i:i + 1] = rest
+                    return start
         raise MemoryError(f"the simulated DDR area ({DDR_SIZE} bytes) has no room for {nbytes} "
                           "bytes; set PUSHPUSH_SIM_DDR_BYTES")
 
@@ -129,7 +172,7 @@ class _SimMemory:
                     merged.append((o, s))
             self._free = merged
 
-    def allocate(self, shape: Any, dtype: Any, **kwargs: Any) -> Any:
+    def allocate(self, shape: Any, dtype: Any, cacheable: int = 0, **kwargs: Any) -> Any:
         from pynq.buffer import PynqBuffer
 
         dt = np.dtype(dtype)
@@ -137,9 +180,12 @@ class _SimMemory:
         nbytes = max(1, count * dt.itemsize)
         off = self._take(nbytes)
         ddr = self.device.ddr_mem
-        buf = PynqBuffer(shape, dt, buffer=ddr.mem, offset=off, device_address=DDR_BASE + off,
-                         coherent=True, device=self.device)
-        buf[...] = 0
+        ddr.mem[off:off + nbytes] = bytes(nbytes)
+        cache = np.zeros(nbytes, np.uint8) if cacheable else None
+        bo = SimBo(off, nbytes, cache)
+        buf = PynqBuffer(shape, dt, buffer=ddr.mem if cache is None else cache,
+                         offset=off if cache is None else 0, device_address=DDR_BASE + off,
+                         bo=bo, coherent=False, device=self.device)
         weakref.finalize(buf, self._give, off, nbytes)
         return buf
 
@@ -226,11 +272,17 @@ class SimDevice(Device):
         mem, off = hit
         return np.frombuffer(mem, np.uint32, length >> 2, off)
 
-    def flush(self, *args: Any) -> None:
-        pass
+    def flush(self, bo: Any, offset: int = 0, ptr: int = 0, size: int = 0) -> None:
+        """``PynqBuffer.flush()``: write a cacheable buffer object's cache back to DDR (the
+        whole object, as XRT's ``bo.sync`` does); nothing for an uncached one."""
+        if isinstance(bo, SimBo) and bo.cache is not None:
+            self.ddr_mem.mem[bo.offset:bo.offset + bo.nbytes] = bo.cache.tobytes()
 
-    def invalidate(self, *args: Any) -> None:
-        pass
+    def invalidate(self, bo: Any, offset: int = 0, ptr: int = 0, size: int = 0) -> None:
+        """``PynqBuffer.invalidate()``: reload a cacheable buffer object's cache from DDR
+        (the whole object); nothing for an uncached one."""
+        if isinstance(bo, SimBo) and bo.cache is not None:
+            bo.cache[:] = np.frombuffer(self.ddr_mem.mem, np.uint8, bo.nbytes, bo.offset)
 
     # ------------------------------------------------------------------ MMIO (REGISTER_RW)
 
@@ -349,6 +401,8 @@ class SimDevice(Device):
         cfg.s_id_width = int(ports.get("s_id_width", 12))
         cfg.m_id_width = int(ports.get("m_id_width", 12))
         cfg.port_names = list(ports.get("names", []))
+        cfg.mem_ports = list(ports.get("mem_ports", []))
+        cfg.m_axi_label = str(ports.get("m_axi", "S_AXI_GP0"))
         if os.environ.get("PUSHPUSH_SIM_POLL_US"):
             cfg.poll_us = float(os.environ["PUSHPUSH_SIM_POLL_US"])
         cfg.simulator, self.simulator_reason = self._pick_simulator(simulator, cfg)

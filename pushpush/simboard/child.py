@@ -74,6 +74,10 @@ def simulation_inputs(cfg: SimConfig, folder: Path) -> tuple[str, list[Path], di
     """(toplevel, sources, parameters, extra build arguments) of the simulation of ``cfg``;
     the harness (PS model "hdl") is written into ``folder``."""
     if cfg.ps_model != "hdl":
+        if cfg.mem_ports:
+            raise ValueError(f"PS model '{cfg.ps_model}' serves only the top's m_axi, not "
+                             f"{', '.join(p['prefix'] for p in cfg.mem_ports)}: use the default "
+                             "PS model, hdl (unset PUSHPUSH_SIM_PS)")
         return cfg.top, [Path(s) for s in cfg.sources], dict(cfg.parameters), []
     top, sources, parameters = _harness(cfg, folder)
     # only the harness's marked signals are reached through VPI: let Verilator optimise the
@@ -97,11 +101,14 @@ def is_cached(cfg: SimConfig) -> bool:
 def _harness(cfg: SimConfig, rundir: Path) -> tuple[str, list[Path], dict[str, Any]]:
     """The HDL PS's toplevel, sources and parameters: ``pushpush_simboard`` around the top."""
     from pushpush.build.cores import cores_rtl
-    from pushpush.codegen.simboard import HARNESS_CORES, HARNESS_TOP, SimboardPorts, render_simboard
+    from pushpush.codegen.simboard import (HARNESS_CORES, HARNESS_TOP, PsMemPort, SimboardPorts,
+                                           render_simboard)
 
     text = render_simboard(cfg.top, SimboardPorts(cfg.data_width, cfg.s_id_width, cfg.m_id_width),
                            clock_mhz=cfg.clock_mhz, parameters=cfg.parameters,
-                           timeout_cycles=cfg.gp0_timeout_cycles, port_names=cfg.port_names)
+                           timeout_cycles=cfg.gp0_timeout_cycles, port_names=cfg.port_names,
+                           mem_ports=[PsMemPort.from_json(p) for p in cfg.mem_ports],
+                           m_axi_label=cfg.m_axi_label)
     harness = rundir / "pushpush_simboard.v"
     harness.write_text(text, encoding="utf-8")
     return HARNESS_TOP, [Path(s) for s in cfg.sources] + cores_rtl(list(HARNESS_CORES)) + [harness], {}

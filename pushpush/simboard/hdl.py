@@ -38,7 +38,7 @@ from typing import Any, Callable
 
 from .wire import OP_HELLO, REP, CTL_WAIT_STAMP, SimConfig, SimulatedPSMemory, serve_requests
 
-__all__ = ["HdlPS", "Handles", "serve_hdl", "beat_plan", "GP0Timeout"]
+__all__ = ["HdlPS", "Handles", "MemPort", "serve_hdl", "beat_plan", "GP0Timeout"]
 
 log = logging.getLogger("pushpush.sim")
 
@@ -82,12 +82,32 @@ class Handles:
     rd_ack: Any = None
     rd_resp: Any = None
 
+    #: More PS memory ports (``pp_sim_mem`` instances, e.g. ``hp0`` for a DMA engine's
+    #: master): :class:`MemPort` each.
+    extra: tuple["MemPort", ...] = ()
+
     @classmethod
-    def harness(cls, dut: Any) -> "Handles":
-        """The handles of ``pushpush_simboard`` (templates/verilog/simboard.v.j2)."""
+    def harness(cls, dut: Any, extra: "tuple[tuple[str, int], ...]" = ()) -> "Handles":
+        """The handles of ``pushpush_simboard`` (templates/verilog/simboard.v.j2); ``extra``:
+        the harness's other PS memory ports as (instance name, data width)."""
         return cls(dut.gp0, dut.mem, dut.gp_cmd_toggle, dut.gp_cmd_op, dut.gp_cmd_addr,
                    dut.gp_cmd_len, dut.mem_wr_ack, dut.mem_wr_resp, dut.mem_rd_ack,
-                   dut.mem_rd_resp)
+                   dut.mem_rd_resp,
+                   extra=tuple(MemPort(getattr(dut, n), getattr(dut, f"{n}_wr_ack"),
+                                       getattr(dut, f"{n}_wr_resp"), getattr(dut, f"{n}_rd_ack"),
+                                       getattr(dut, f"{n}_rd_resp"), dw) for n, dw in extra))
+
+
+@dataclass
+class MemPort:
+    """One more PS memory port of the harness: a ``pp_sim_mem`` and its answer registers."""
+
+    mem: Any
+    wr_ack: Any
+    wr_resp: Any
+    rd_ack: Any
+    rd_resp: Any
+    data_width: int = 32
 
 
 class HdlPS:
@@ -109,22 +129,25 @@ class HdlPS:
         self.timeout_cycles = timeout_cycles
         self.beat_bytes = data_width // 8
         self._toggle = 0
-        self._wr_ack = 0
-        self._rd_ack = 0
 
     def start(self) -> None:
-        """Serve the memory port (when there is one)."""
+        """Serve the memory port (when there is one) and the harness's other PS memory
+        ports (``handles.extra``), all into the same memory."""
         import cocotb
-        if self.mem is not None:
-            cocotb.start_soon(self._serve_writes())
-            cocotb.start_soon(self._serve_reads())
+        ports = [MemPort(self.mem, self.h.wr_ack, self.h.wr_resp, self.h.rd_ack, self.h.rd_resp,
+                         8 * self.beat_bytes)] if self.mem is not None else []
+        ports += list(self.h.extra)
+        for port in ports:
+            cocotb.start_soon(self._serve_writes(port))
+            cocotb.start_soon(self._serve_reads(port))
 
     # ------------------------------------------------------------------ PL -> PS memory
 
-    async def _serve_writes(self) -> None:
+    async def _serve_writes(self, port: MemPort) -> None:
         from cocotb.triggers import ValueChange
-        m = self.mem
-        bb = self.beat_bytes
+        m = port.mem
+        bb = port.data_width // 8
+        ack = 0
         while True:
             await ValueChange(m.wr_toggle)
             self.on_access()
@@ -146,15 +169,16 @@ class HdlPS:
                     for lane in range(bb):
                         if strbs[i] >> lane & 1:
                             ok = self.memory.write(base + lane, raw[lane:lane + 1]) and ok
-            self.h.wr_resp.value = 0 if ok else 3
-            self._wr_ack ^= 1
-            self.h.wr_ack.value = self._wr_ack
+            port.wr_resp.value = 0 if ok else 3
+            ack ^= 1
+            port.wr_ack.value = ack
             self.notify()
 
-    async def _serve_reads(self) -> None:
+    async def _serve_reads(self, port: MemPort) -> None:
         from cocotb.triggers import ValueChange
-        m = self.mem
-        bb = self.beat_bytes
+        m = port.mem
+        bb = port.data_width // 8
+        ack = 0
         while True:
             await ValueChange(m.rd_toggle)
             self.on_access()
@@ -170,9 +194,9 @@ class HdlPS:
                     ok = False
                     data = bytes(bb)
                 m.rbuf[i].value = int.from_bytes(data, "little")
-            self.h.rd_resp.value = 0 if ok else 3
-            self._rd_ack ^= 1
-            self.h.rd_ack.value = self._rd_ack
+            port.rd_resp.value = 0 if ok else 3
+            ack ^= 1
+            port.rd_ack.value = ack
 
     # ------------------------------------------------------------------ GP0 (PS -> PL)
 
@@ -287,7 +311,8 @@ async def serve_hdl(dut: Any) -> None:
             except (BlockingIOError, BrokenPipeError):
                 pass
 
-    ps = HdlPS(Handles.harness(dut), memory, data_width=cfg.data_width, on_access=touch,
+    extra = tuple((str(p["name"]), int(p["data_width"])) for p in cfg.mem_ports)
+    ps = HdlPS(Handles.harness(dut, extra), memory, data_width=cfg.data_width, on_access=touch,
                notify=notify, timeout_cycles=cfg.gp0_timeout_cycles)
     ctl = memory.control
 

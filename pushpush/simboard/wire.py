@@ -76,6 +76,13 @@ class SimConfig:
     m_id_width: int = 12
     #: The top's port names when it is a stand-in (may lack optional AXI signals); [] = all.
     port_names: list[str] = field(default_factory=list)
+    #: More PS memory ports of the top (masters into PS memory besides ``m_axi``, e.g. a
+    #: DMA engine's on S_AXI_HP0): ``{"name", "prefix", "data_width", "id_width"}`` each;
+    #: the harness gives each its own ``pp_sim_mem`` (codegen.simboard.PsMemPort).
+    mem_ports: list[dict[str, Any]] = field(default_factory=list)
+    #: The Zynq port the top's ``m_axi`` stands for: S_AXI_GP0, or S_AXI_HP0 with
+    #: ``software_windows: ddr`` (both reach the on-chip memory and DDR; a comment only).
+    m_axi_label: str = "S_AXI_GP0"
     #: hdl: wall clock per batch while busy (the batch of cycles adapts to it), the largest
     #: batch, and the cycles a GP0 transaction may wait for a handshake.
     poll_us: float = 100.0

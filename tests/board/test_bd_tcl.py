@@ -29,7 +29,9 @@ SYSTEMS = {
     "pingpong": REPO / "examples" / "pingpong" / "system.yaml",
     "audio_fir": REPO / "examples" / "audio_fir" / "system.yaml",
     "tiny": REPO / "tests" / "gen" / "fixtures" / "tiny" / "system.yaml",
-}  # every example, and the generate/build tests' PYNQ-Z1 fixture (the others are board: none)
+    "pingpong_ddr": REPO / "tests" / "board" / "fixtures" / "pingpong_ddr" / "system.yaml",
+}  # every example, the generate/build tests' PYNQ-Z1 fixture (the others are board: none), and
+#    a system with its software windows in DDR (software_windows: ddr: S_AXI_HP0)
 
 pytestmark = pytest.mark.skipif(shutil.which("tclsh") is None,
                                 reason="tclsh is missing: apt-get install tcl (bootstrap.sh does)")
@@ -105,8 +107,19 @@ def test_project_and_block_design_run_under_the_standin(name: str, tmp_path: Pat
     base, size = pl_address_block(linked)  # type: ignore[arg-type]
     assert (f"{{processing_system7_0/Data system_top_0/s_axi/reg0 0x{base:08X} 0x{size:08X}}}"
             in summary["=assigned"])
-    assert ("{system_top_0/m_axi processing_system7_0/S_AXI_GP0/GP0_HIGH_OCM 0xFFFC0000 0x00040000}"
-            in summary["=assigned"])
+    if linked.software_windows == "ddr":  # type: ignore[attr-defined]
+        # the top's m_axi on S_AXI_HP0 over DDR; the windows' base register in the top's block
+        assert ("{system_top_0/m_axi processing_system7_0/S_AXI_HP0/HP0_DDR_LOWOCM 0x00000000 0x20000000}"
+                in summary["=assigned"])
+        assert "S_AXI_GP0" not in "\n".join(cmds)
+        reg = linked.ps_window_register  # type: ignore[attr-defined]
+        assert base <= reg and reg + 4096 <= base + size
+        ps_pl = next(c for c in cmds if "CONFIG.PCW_USE_M_AXI_GP0" in c)
+        assert "CONFIG.PCW_USE_S_AXI_HP0 1 CONFIG.PCW_S_AXI_HP0_DATA_WIDTH 64" in ps_pl
+        assert "PCW_USE_S_AXI_GP0" not in ps_pl and "PCW_USE_HIGH_OCM" not in ps_pl
+    else:
+        assert ("{system_top_0/m_axi processing_system7_0/S_AXI_GP0/GP0_HIGH_OCM 0xFFFC0000 0x00040000}"
+                in summary["=assigned"])
     # no Vivado refusal can be swallowed
     bd = next(root.glob(f"src/*/vivado/{linked.name}_bd.tcl")).read_text()  # type: ignore[attr-defined]
     assert "catch" not in bd

@@ -9,8 +9,9 @@
 #     positional arguments is an error;
 #   * works on a small model of the project and the block design: the files read, the cells
 #     with their pins (the PS7's pins follow its CONFIG, e.g. S_AXI_GP0_ACLK exists only with
-#     PCW_USE_S_AXI_GP0 1), the module reference's ports read from its Verilog, the nets,
-#     the address segments (the PS7's GP0_HIGH_OCM exists only with PCW_USE_HIGH_OCM 1).
+#     PCW_USE_S_AXI_GP0 1, S_AXI_HP0 only with PCW_USE_S_AXI_HP0 1), the module reference's
+#     ports read from its Verilog, the nets, the address segments (the PS7's GP0_HIGH_OCM
+#     exists only with PCW_USE_HIGH_OCM 1; HP0_DDR_LOWOCM only with PCW_USE_S_AXI_HP0 1).
 # A command that is not defined here is an error (the 'unknown' handler), so a Vivado
 # command the flow starts using must be added here, with its options, before the check passes.
 #
@@ -139,6 +140,11 @@ proc standin::cell_pins {cell} {
         if {[ps_config PCW_EN_RST0_PORT] eq "1"} { lappend pins FCLK_RESET0_N }
         if {[ps_config PCW_USE_M_AXI_GP0] eq "1"} { lappend pins M_AXI_GP0_ACLK; lappend intf M_AXI_GP0 }
         if {[ps_config PCW_USE_S_AXI_GP0] eq "1"} { lappend pins S_AXI_GP0_ACLK; lappend intf S_AXI_GP0 }
+        if {[ps_config PCW_USE_S_AXI_HP0] eq "1"} {
+            set hpw [ps_config PCW_S_AXI_HP0_DATA_WIDTH]
+            if {$hpw ne "" && $hpw ni {32 64}} { error "processing_system7_0: PCW_S_AXI_HP0_DATA_WIDTH is 32 or 64, not '$hpw'" }
+            lappend pins S_AXI_HP0_ACLK; lappend intf S_AXI_HP0
+        }
         return [list pins $pins intf $intf]
     }
     if {[string match *proc_sys_reset* $kind]} {
@@ -393,6 +399,11 @@ standin::cmd get_bd_addr_segs [standin::spec flags {-regexp -hierarchical -nocas
             processing_system7_0/S_AXI_GP0/GP0_QSPI_LINEAR
         if {[standin::ps_config PCW_USE_HIGH_OCM] eq "1"} { lappend segs processing_system7_0/S_AXI_GP0/GP0_HIGH_OCM }
     }
+    if {[info exists ::standin::cells(/processing_system7_0)] && [standin::ps_config PCW_USE_S_AXI_HP0] eq "1"} {
+        # an HP port reaches DDR and the on-chip memory (UG585 Table 4-1), not the IOP
+        lappend segs processing_system7_0/S_AXI_HP0/HP0_DDR_LOWOCM
+        if {[standin::ps_config PCW_USE_HIGH_OCM] eq "1"} { lappend segs processing_system7_0/S_AXI_HP0/HP0_HIGH_OCM }
+    }
     set want {}
     if {[dict exists $opts -filter]} {
         if {![regexp {^\s*NAME\s+=~\s+"?([^"]*)"?\s*$} [dict get $opts -filter] -> want]} {
@@ -418,6 +429,11 @@ standin::cmd assign_bd_address [standin::spec flags {-force -boundary -export_to
             set off 0xFFFC0000; set rng 0x00040000
         } elseif {[string match *GP0_DDR_LOWOCM $seg]} {
             set off 0x00000000; set rng 0x40000000
+        } elseif {[string match *HP0_DDR_LOWOCM $seg]} {
+            # the PYNQ-Z1's 512 MiB of DDR, as PYNQ's own base-overlay .hwh lists HP0_DDR_LOWOCM
+            set off 0x00000000; set rng 0x20000000
+        } elseif {[string match *HP0_HIGH_OCM $seg]} {
+            set off 0xFFFC0000; set rng 0x00040000
         } else {
             set off [expr {[dict exists $opts -offset] ? [dict get $opts -offset] : ""}]
             set rng [expr {[dict exists $opts -range] ? [dict get $opts -range] : ""}]

@@ -160,3 +160,50 @@ def test_the_software_windows_segment_is_the_whole_high_ocm(tmp_path):
     (rng,) = [r for r in ElementTree.parse(path).iter("MEMRANGE") if r.get("SLAVEBUSINTERFACE") == "S_AXI_GP0"]
     assert rng.get("ADDRESSBLOCK") == "GP0_HIGH_OCM"
     assert (int(rng.get("BASEVALUE"), 16), int(rng.get("HIGHVALUE"), 16)) == (0xFFFC0000, 0xFFFFFFFF)
+
+
+def _ddr_system():
+    """hof with its software windows in DDR (software_windows: ddr) on a 64-bit interconnect."""
+    import dataclasses
+    _, linked = hof()
+    return dataclasses.replace(linked, software_windows="ddr").with_interconnect(data_width=64)
+
+
+def test_ddr_windows_are_reached_through_hp0_as_vivado_writes_it(tmp_path):
+    """With software_windows: ddr the top's m_axi goes to S_AXI_HP0 (AXI3, 64-bit, 6-bit
+    IDs) over HP0_DDR_LOWOCM, exactly as Vivado writes HP0 in resizer.hwh (its DMA's
+    masters); S_AXI_GP0 and the high OCM are not used; PYNQ's parser reads it."""
+    linked = _ddr_system()
+    path = tmp_path / "hofddr.hwh"
+    path.write_text(render_hwh(linked))
+    ours = ElementTree.parse(path).getroot()
+    theirs = ElementTree.parse(_resizer()).getroot()
+
+    def hp0_ranges(root):
+        return [{k: v for k, v in r.attrib.items() if k != "MASTERBUSINTERFACE"}
+                for r in root.iter("MEMRANGE") if r.get("SLAVEBUSINTERFACE") == "S_AXI_HP0"]
+
+    (ours_rng,) = hp0_ranges(ours)
+    assert ours_rng == hp0_ranges(theirs)[0]
+    assert not [r for r in ours.iter("MEMRANGE") if r.get("SLAVEBUSINTERFACE") == "S_AXI_GP0"]
+    proto, peer, _ = _gp0_path(ours, "S_AXI_HP0")
+    assert (proto, peer.get("MODTYPE")) == ("AXI3", "smartconnect")
+
+    def hp0_bus(root):
+        ps = next(m for m in root.iter("MODULE") if m.get("MODTYPE") == "processing_system7")
+        bus = next(b for b in ps.iter("BUSINTERFACE") if b.get("NAME") == "S_AXI_HP0")
+        return {p.get("NAME"): p.get("VALUE") for p in bus.iter("PARAMETER")}
+
+    for key in ("PROTOCOL", "DATA_WIDTH", "ID_WIDTH", "ADDR_WIDTH"):
+        assert hp0_bus(ours)[key] == hp0_bus(theirs)[key], key
+    ps = next(m for m in ours.iter("MODULE") if m.get("MODTYPE") == "processing_system7")
+    params = {p.get("NAME"): p.get("VALUE") for p in ps.find("PARAMETERS").iter("PARAMETER")}
+    assert (params["PCW_USE_S_AXI_HP0"], params["PCW_S_AXI_HP0_DATA_WIDTH"]) == ("1", "64")
+    assert (params["PCW_USE_S_AXI_GP0"], params["PCW_USE_HIGH_OCM"]) == ("0", "0")
+    names = {p.get("NAME") for m in theirs.iter("MODULE") if m.get("MODTYPE") == "processing_system7"
+             for p in m.iter("PARAMETER")}
+    assert set(params) <= names, sorted(set(params) - names)
+    # the top's block holds the windows' base register, as PYNQ reads it
+    top = _parse(path).ip_dict["system_top_0"]
+    reg = linked.ps_window_register
+    assert top["phys_addr"] <= reg and reg + 4096 <= top["phys_addr"] + top["addr_range"]
