@@ -62,7 +62,7 @@ class ErrRam(AxiRam):
         plain_read = self.read_if._read
 
         async def read(address, length):
-            if READ_ERR[0] <= address < READ_ERR[1]:
+            if READ_ERR[0] <= address % self.size < READ_ERR[1]:
                 raise ValueError("decode error")
             return await plain_read(address, length)
 
@@ -87,6 +87,7 @@ class ErrRam(AxiRam):
         plain_write = self.write_if._write
 
         async def write(address, data):
+            address %= self.size
             if WRITE_ERR[0] <= address + len(data) - 1 and address < WRITE_ERR[1]:
                 self._bresp = int(AxiResp.SLVERR)
                 return
@@ -103,6 +104,8 @@ class Tb:
         self.p = params
         self.nb = params["DATA_WIDTH"] // 8
         self.max_burst = params["MAX_BURST"]
+        # above 32 address bits the transfers use addresses above 4 GiB (the RAM wraps)
+        self.hi = (0x3 << 32) if params.get("ADDR_WIDTH", 32) > 32 else 0
         self.rng = random.Random(params.get("seed", 1))
         pause = params.get("pause", 0.0)
         self.ram = ErrRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=RAM_SIZE, mem=mem)
@@ -121,6 +124,7 @@ class Tb:
         self._cur = bytearray()
         self._keeps: list[int] = []
         self.bursts = {"ar": 0, "aw": 0}
+        self.uppers: set[int] = set()     # address bits 63:32 seen on AR/AW
 
     async def start(self) -> None:
         cocotb.start_soon(Clock(self.dut.clk, 10, unit="ns").start())
@@ -154,6 +158,7 @@ class Tb:
                     beats = int(getattr(d, f"m_axi_{ch}len").value) + 1
                     assert int(getattr(d, f"m_axi_{ch}size").value) == self.nb.bit_length() - 1
                     assert addr % self.nb == 0, f"{ch} address {addr:#x} not aligned"
+                    self.uppers.add(addr >> 32)
                     assert beats <= self.max_burst, f"{ch} burst of {beats} beats > {self.max_burst}"
                     assert addr // 4096 == (addr + beats * self.nb - 1) // 4096, \
                         f"{ch} burst {addr:#x}+{beats} beats crosses a 4 KiB boundary"
@@ -202,6 +207,7 @@ class Tb:
     async def mm2s(self, addr: int, length: int) -> bytes:
         """One MM2S transfer; returns the packet received (checks IOC, Idle, introut)."""
         n_before = len(self.frames)
+        addr |= self.hi
         await self.wr(MM2S_SA, addr & 0xFFFFFFFF)
         await self.wr(MM2S_SA_MSB, addr >> 32)
         await self.wr(MM2S_LENGTH, length)
@@ -223,6 +229,7 @@ class Tb:
     async def s2mm(self, addr: int, buflen: int, packet: "bytes | None") -> int:
         """One S2MM transfer of ``packet`` (None: what the source still holds) into a buffer
         of ``buflen`` bytes; returns S2MM_LENGTH."""
+        addr |= self.hi
         await self.wr(S2MM_DA, addr & 0xFFFFFFFF)
         await self.wr(S2MM_DA_MSB, addr >> 32)
         await self.wr(S2MM_LENGTH, buflen)
@@ -271,7 +278,7 @@ async def mm2s_transfers(dut):
         got = await tb.mm2s(addr, length)
         assert got == data, f"MM2S {length} bytes from {addr:#x}: the packet differs"
         assert await tb.rd(MM2S_LENGTH) == length
-    assert tb.bursts["ar"] > 0
+    assert tb.bursts["ar"] > 0 and tb.uppers == {tb.hi >> 32}
 
 
 @cocotb.test()
@@ -295,7 +302,7 @@ async def s2mm_transfers(dut):
         mem = tb.ram.read(lo, hi - lo)
         assert mem == bytes(want), (f"S2MM {length} bytes to {addr:#x} (buffer {buflen}): memory "
                                     f"differs at {next(i for i in range(len(mem)) if mem[i] != want[i]) + lo:#x}")
-    assert tb.bursts["aw"] > 0
+    assert tb.bursts["aw"] > 0 and tb.uppers == {tb.hi >> 32}
 
 
 @cocotb.test()
