@@ -52,7 +52,7 @@ module pp_axi_dma_mm2s #(
 );
     localparam integer NB    = DATA_WIDTH / 8;
     localparam integer NB_W  = (NB == 8) ? 3 : 2;
-    localparam integer BW    = LEN_WIDTH + 1;           // beat counters
+    localparam integer BW    = (LEN_WIDTH >= 13) ? LEN_WIDTH + 1 : 14;   // beat counters
     localparam integer OW    = FIFO_LOG2 + 1;           // FIFO occupancy counters
     localparam [OW-1:0] FIFO_DEPTH = 1 << FIFO_LOG2;
     localparam [31:0]   MAXB32 = MAX_BURST;
@@ -172,7 +172,7 @@ module pp_axi_dma_mm2s #(
                 done_abort <= 1'b0;
                 offset     <= start_addr[NB_W-1:0];
                 rd_addr    <= {start_addr[ADDR_WIDTH-1:NB_W], {NB_W{1'b0}}};
-                beats_left <= ({1'b0, start_len} + {{(BW-NB_W){1'b0}}, start_addr[NB_W-1:0]}
+                beats_left <= ({{(BW-LEN_WIDTH){1'b0}}, start_len} + {{(BW-NB_W){1'b0}}, start_addr[NB_W-1:0]}
                                + NBM1) >> NB_W;
                 push_left  <= start_len;
                 first_push <= 1'b1;

@@ -430,6 +430,69 @@ async def errors_and_reset(dut):
     assert await tb.mm2s(3, 1000) == tb.ram.read(3, 1000)
 
 
+@cocotb.test()
+async def throughput(dut):
+    """Cycle counts (exact, no back-pressure): MM2S from the LENGTH write to the TLAST beat,
+    S2MM from the first stream beat to IOC_Irq, and the first-beat latencies. Logged (the
+    bench run prints them), data checked."""
+    p = dict(_params(dut), pause=0.0)
+    tb = Tb(dut, p)
+    await tb.start()
+    await tb.run(MM2S_DMACR)
+    await tb.run(S2MM_DMACR)
+    d = tb.dut
+    ev: dict[str, int] = {}
+    cycle = [0]
+
+    async def watch():
+        while True:
+            await RisingEdge(d.clk)
+            cycle[0] += 1
+            c = cycle[0]
+            if int(d.s_axil_awvalid.value) and int(d.s_axil_awready.value):
+                a = int(d.s_axil_awaddr.value)
+                if a in (MM2S_LENGTH, S2MM_LENGTH):
+                    ev[f"len{a:x}"] = c
+            if int(d.m_axi_arvalid.value) and int(d.m_axi_arready.value):
+                ev.setdefault("ar", c)
+            if int(d.m_axis_mm2s_tvalid.value) and int(d.m_axis_mm2s_tready.value):
+                ev.setdefault("t0", c)
+                if int(d.m_axis_mm2s_tlast.value):
+                    ev["tlast"] = c
+            if int(d.s_axis_s2mm_tvalid.value) and int(d.s_axis_s2mm_tready.value):
+                ev.setdefault("s0", c)
+            if int(d.m_axi_awvalid.value) and int(d.m_axi_awready.value):
+                ev.setdefault("aw", c)
+            if int(d.s2mm_introut.value):
+                ev.setdefault("irq", c)
+
+    cocotb.start_soon(watch())
+    rows = []
+    for n in (8, 64, 1024, 4096, 65536):
+        data = bytes(tb.rng.getrandbits(8) for _ in range(n))
+        tb.ram.write(0, data)
+        ev.clear()
+        assert await tb.mm2s(0, n) == data
+        mm = ev["tlast"] - ev["len28"] + 1
+        ev.clear()
+        await tb.src.send(AxiStreamFrame(data))
+        await ClockCycles(d.clk, 2 * n // tb.nb + 10)          # the packet waits on the stream
+        ev.clear()
+        tb.ram.write(0, bytes(n))
+        assert await tb.s2mm(0, n, None) == n and tb.ram.read(0, n) == data
+        ss = ev["irq"] - ev["s0"] + 1
+        ideal = -(-n // tb.nb)
+        rows.append((n, mm, ss, ideal))
+    for n, mm, ss, ideal in rows:
+        dut._log.info("axi_dma DATA_WIDTH=%d MAX_BURST=%d: %6d bytes  MM2S %6d cycles (%.1f%% of %d beats)  "
+                      "S2MM %6d cycles (%.1f%%)", 8 * tb.nb, tb.max_burst, n, mm, 100 * ideal / mm, ideal,
+                      ss, 100 * ideal / ss)
+    with open(os.environ.get("AXIDMA_BENCH_OUT", os.devnull), "a") as f:
+        f.write(json.dumps({"DATA_WIDTH": 8 * tb.nb, "MAX_BURST": tb.max_burst,
+                            "rows": [dict(bytes=n, mm2s_cycles=mm, s2mm_cycles=ss, beats=i)
+                                     for n, mm, ss, i in rows]}) + "\n")
+
+
 PARAM_SETS = [
     {"DATA_WIDTH": 32, "MAX_BURST": 16, "FIFO_LOG2": 5, "pause": 0.3},
     {"DATA_WIDTH": 64, "MAX_BURST": 256, "FIFO_LOG2": 9, "pause": 0.3},
@@ -445,4 +508,28 @@ def test_axi_dma(simulator, params):
     hdl = {k: v for k, v in params.items() if k.isupper()}
     run_cocotb(toplevel="pp_axi_dma", sources=cores_rtl(["axi_dma"]), test_module="test_axi_dma",
                test_dir=Path(__file__).parent, parameters=hdl, simulator=simulator,
-               extra_env={"AXIDMA_PARAMS": json.dumps(p)})
+               extra_env={"AXIDMA_PARAMS": json.dumps(p)}, testcase=TESTS)
+
+
+TESTS = ["mm2s_transfers", "s2mm_transfers", "both_channels_at_once", "errors_and_reset"]
+
+
+@pytest.mark.bench
+@pytest.mark.parametrize("params", [{"DATA_WIDTH": 32, "MAX_BURST": 16, "FIFO_LOG2": 6},
+                                    {"DATA_WIDTH": 64, "MAX_BURST": 16, "FIFO_LOG2": 6},
+                                    {"DATA_WIDTH": 64, "MAX_BURST": 256, "FIFO_LOG2": 9}])
+def test_axi_dma_throughput(params, tmp_path):
+    """Cycles per transfer (exact) with no back-pressure; prints a table."""
+    out = tmp_path / "bench.jsonl"
+    run_cocotb(toplevel="pp_axi_dma", sources=cores_rtl(["axi_dma"]), test_module="test_axi_dma",
+               test_dir=Path(__file__).parent, parameters=params, simulator="icarus",
+               extra_env={"AXIDMA_PARAMS": json.dumps(dict(params, steps=0, seed=1)),
+                          "AXIDMA_BENCH_OUT": str(out)}, testcase="throughput")
+    for line in out.read_text().splitlines():
+        r = json.loads(line)
+        print(f"\naxi_dma DATA_WIDTH={r['DATA_WIDTH']} MAX_BURST={r['MAX_BURST']} (cocotbext-axi AxiRam, no pauses)")
+        print(f"{'bytes':>8} {'beats':>6} {'MM2S cycles':>12} {'eff':>6} {'S2MM cycles':>12} {'eff':>6}")
+        for row in r["rows"]:
+            print(f"{row['bytes']:>8} {row['beats']:>6} {row['mm2s_cycles']:>12} "
+                  f"{100 * row['beats'] / row['mm2s_cycles']:>5.1f}% {row['s2mm_cycles']:>12} "
+                  f"{100 * row['beats'] / row['s2mm_cycles']:>5.1f}%")
