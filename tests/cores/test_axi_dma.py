@@ -461,6 +461,8 @@ async def throughput(dut):
                     ev["tlast"] = c
             if int(d.s_axis_s2mm_tvalid.value) and int(d.s_axis_s2mm_tready.value):
                 ev.setdefault("s0", c)
+                if int(d.s_axis_s2mm_tlast.value):
+                    ev["slast"] = c
             if int(d.m_axi_awvalid.value) and int(d.m_axi_awready.value):
                 ev.setdefault("aw", c)
             if int(d.s2mm_introut.value):
@@ -474,6 +476,7 @@ async def throughput(dut):
         ev.clear()
         assert await tb.mm2s(0, n) == data
         mm = ev["tlast"] - ev["len28"] + 1
+        ar_lat, t_lat = ev["ar"] - ev["len28"], ev["t0"] - ev["len28"]
         ev.clear()
         await tb.src.send(AxiStreamFrame(data))
         await ClockCycles(d.clk, 2 * n // tb.nb + 10)          # the packet waits on the stream
@@ -481,16 +484,18 @@ async def throughput(dut):
         tb.ram.write(0, bytes(n))
         assert await tb.s2mm(0, n, None) == n and tb.ram.read(0, n) == data
         ss = ev["irq"] - ev["s0"] + 1
+        irq_lat = ev["irq"] - ev["slast"]
         ideal = -(-n // tb.nb)
-        rows.append((n, mm, ss, ideal))
-    for n, mm, ss, ideal in rows:
+        rows.append((n, mm, ss, ideal, ar_lat, t_lat, irq_lat))
+    for n, mm, ss, ideal, *_ in rows:
         dut._log.info("axi_dma DATA_WIDTH=%d MAX_BURST=%d: %6d bytes  MM2S %6d cycles (%.1f%% of %d beats)  "
                       "S2MM %6d cycles (%.1f%%)", 8 * tb.nb, tb.max_burst, n, mm, 100 * ideal / mm, ideal,
                       ss, 100 * ideal / ss)
     with open(os.environ.get("AXIDMA_BENCH_OUT", os.devnull), "a") as f:
         f.write(json.dumps({"DATA_WIDTH": 8 * tb.nb, "MAX_BURST": tb.max_burst,
-                            "rows": [dict(bytes=n, mm2s_cycles=mm, s2mm_cycles=ss, beats=i)
-                                     for n, mm, ss, i in rows]}) + "\n")
+                            "rows": [dict(bytes=n, mm2s_cycles=mm, s2mm_cycles=ss, beats=i,
+                                          length_to_ar=a, length_to_tvalid=t, tlast_to_irq=q)
+                                     for n, mm, ss, i, a, t, q in rows]}) + "\n")
 
 
 PARAM_SETS = [
@@ -528,8 +533,10 @@ def test_axi_dma_throughput(params, tmp_path):
     for line in out.read_text().splitlines():
         r = json.loads(line)
         print(f"\naxi_dma DATA_WIDTH={r['DATA_WIDTH']} MAX_BURST={r['MAX_BURST']} (cocotbext-axi AxiRam, no pauses)")
-        print(f"{'bytes':>8} {'beats':>6} {'MM2S cycles':>12} {'eff':>6} {'S2MM cycles':>12} {'eff':>6}")
+        print(f"{'bytes':>8} {'beats':>6} {'MM2S cycles':>12} {'eff':>6} {'S2MM cycles':>12} {'eff':>6} "
+              f"{'LENGTH->AR':>11} {'LENGTH->TVALID':>15} {'TLAST->IRQ':>11}")
         for row in r["rows"]:
             print(f"{row['bytes']:>8} {row['beats']:>6} {row['mm2s_cycles']:>12} "
                   f"{100 * row['beats'] / row['mm2s_cycles']:>5.1f}% {row['s2mm_cycles']:>12} "
-                  f"{100 * row['beats'] / row['s2mm_cycles']:>5.1f}%")
+                  f"{100 * row['beats'] / row['s2mm_cycles']:>5.1f}% {row['length_to_ar']:>11} "
+                  f"{row['length_to_tvalid']:>15} {row['tlast_to_irq']:>11}")

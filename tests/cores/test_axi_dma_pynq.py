@@ -38,6 +38,7 @@ import copy
 import json
 import mmap
 import os
+import re
 import weakref
 from pathlib import Path
 
@@ -314,3 +315,29 @@ def test_axi_dma_pynq(config):
     run_cocotb(toplevel="pp_axi_dma", sources=cores_rtl(["axi_dma"]), test_module="test_axi_dma_pynq",
                test_dir=Path(__file__).parent, parameters=hdl, simulator="icarus",
                extra_env={"AXIDMA_PYNQ_CONFIG": config})
+
+
+def test_register_map_is_vivados():
+    """The register offsets and bits the bench checks the core against (test_axi_dma's
+    constants) are those of the real IP's register metadata in the .hwh."""
+    import test_axi_dma as t
+
+    regs = resizer_dma_description()["registers"]
+    for ch in ("MM2S", "S2MM"):
+        for name in ("DMACR", "DMASR", "SA" if ch == "MM2S" else "DA", "SA_MSB" if ch == "MM2S" else "DA_MSB",
+                     "LENGTH"):
+            assert regs[f"{ch}_{name}"]["address_offset"] == getattr(t, f"{ch}_{name}"), f"{ch}_{name}"
+        cr, sr = regs[f"{ch}_DMACR"]["fields"], regs[f"{ch}_DMASR"]["fields"]
+        for field, mask in (("RS", t.RS), ("Reset", t.RESET), ("IOC_IrqEn", t.IOC_EN), ("Err_IrqEn", t.ERR_EN)):
+            assert 1 << cr[field]["bit_offset"] == mask, field
+        for field, mask in (("Halted", t.HALTED), ("Idle", t.IDLE), ("DMAIntErr", t.INT_ERR),
+                            ("DMASlvErr", t.SLV_ERR), ("DMADecErr", t.DEC_ERR), ("IOC_Irq", t.IOC_IRQ),
+                            ("Err_Irq", t.ERR_IRQ)):
+            assert 1 << sr[field]["bit_offset"] == mask, field
+        assert cr["IRQThreshold"]["bit_offset"] == 16 and sr["IRQThresholdSts"]["bit_offset"] == 16
+    import pynqmetadata
+    hwh = (Path(pynqmetadata.__file__).parent / "tests" / "hwhs" / "resizer.hwh").read_text()
+    for ch in ("MM2S", "S2MM"):
+        body = re.search(rf'<REGISTER NAME="{ch}_DMACR">(.*?)</REGISTER>', hwh, re.S).group(1)
+        reset = re.search(r'NAME="RESET_VALUE" VALUE="([^"]*)"', body).group(1)
+        assert int(reset, 16) == t.DMACR_RESET_VALUE, f"{ch}_DMACR reset value {reset}"
