@@ -129,8 +129,8 @@ module pp_axi_dma #(
     assign s_axil_arready = rd_take;
     assign s_axil_rresp   = 2'b00;
 
-    wire [7:0]  wa = {s_axil_awaddr[7:2], 2'b00};
-    wire [7:0]  ra = {s_axil_araddr[7:2], 2'b00};
+    wire [9:0]  wa = {s_axil_awaddr[9:2], 2'b00};
+    wire [9:0]  ra = {s_axil_araddr[9:2], 2'b00};
     wire [31:0] wd = s_axil_wdata;   // registers are written whole (WSTRB is ignored, as by the Xilinx IP)
 
     function [31:0] dmacr;
@@ -168,16 +168,16 @@ module pp_axi_dma #(
             if (rd_take) begin
                 s_axil_rvalid <= 1'b1;
                 case (ra)
-                8'h00: s_axil_rdata <= dmacr(rs[0], soft_rst, ioc_en[0], dly_en[0], err_en[0], irq_thr[0], irq_dly[0]);
-                8'h04: s_axil_rdata <= dmasr(halted0, idle_q[0], int_err[0], slv_err[0], dec_err[0], ioc_irq[0], err_irq[0], irq_thr[0]);
-                8'h18: s_axil_rdata <= addr_lo[0];
-                8'h1C: s_axil_rdata <= addr_hi[0];
-                8'h28: s_axil_rdata <= lenreg(len_q[0]);
-                8'h30: s_axil_rdata <= dmacr(rs[1], soft_rst, ioc_en[1], dly_en[1], err_en[1], irq_thr[1], irq_dly[1]);
-                8'h34: s_axil_rdata <= dmasr(halted1, idle_q[1], int_err[1], slv_err[1], dec_err[1], ioc_irq[1], err_irq[1], irq_thr[1]);
-                8'h48: s_axil_rdata <= addr_lo[1];
-                8'h4C: s_axil_rdata <= addr_hi[1];
-                8'h58: s_axil_rdata <= lenreg(len_q[1]);
+                10'h000: s_axil_rdata <= dmacr(rs[0], soft_rst, ioc_en[0], dly_en[0], err_en[0], irq_thr[0], irq_dly[0]);
+                10'h004: s_axil_rdata <= dmasr(halted0, idle_q[0], int_err[0], slv_err[0], dec_err[0], ioc_irq[0], err_irq[0], irq_thr[0]);
+                10'h018: s_axil_rdata <= addr_lo[0];
+                10'h01C: s_axil_rdata <= addr_hi[0];
+                10'h028: s_axil_rdata <= lenreg(len_q[0]);
+                10'h030: s_axil_rdata <= dmacr(rs[1], soft_rst, ioc_en[1], dly_en[1], err_en[1], irq_thr[1], irq_dly[1]);
+                10'h034: s_axil_rdata <= dmasr(halted1, idle_q[1], int_err[1], slv_err[1], dec_err[1], ioc_irq[1], err_irq[1], irq_thr[1]);
+                10'h048: s_axil_rdata <= addr_lo[1];
+                10'h04C: s_axil_rdata <= addr_hi[1];
+                10'h058: s_axil_rdata <= lenreg(len_q[1]);
                 default: s_axil_rdata <= 32'd0;
                 endcase
             end
@@ -236,7 +236,7 @@ module pp_axi_dma #(
             if (wr_take) begin
                 s_axil_bvalid <= 1'b1;
                 for (c = 0; c < 2; c = c + 1) begin
-                    if (wa == 8'h00 + 8'h30 * c[7:0]) begin
+                    if (wa == 10'h000 + 10'h030 * c[9:0]) begin
                         // RS can be set only when no error bit is set (a reset clears them)
                         rs[c]      <= wd[0] && !(int_err[c] || slv_err[c] || dec_err[c]);
                         ioc_en[c]  <= wd[12];
@@ -247,15 +247,15 @@ module pp_axi_dma #(
                         if (wd[2])
                             soft_rst <= 1'b1;
                     end
-                    if (wa == 8'h04 + 8'h30 * c[7:0]) begin
+                    if (wa == 10'h004 + 10'h030 * c[9:0]) begin
                         if (wd[12]) ioc_irq[c] <= 1'b0;
                         if (wd[14]) err_irq[c] <= 1'b0;
                     end
-                    if (wa == 8'h18 + 8'h30 * c[7:0])
+                    if (wa == 10'h018 + 10'h030 * c[9:0])
                         addr_lo[c] <= wd;
-                    if (wa == 8'h1C + 8'h30 * c[7:0] && ADDR_WIDTH > 32)
+                    if (wa == 10'h01C + 10'h030 * c[9:0] && ADDR_WIDTH > 32)
                         addr_hi[c] <= wd;
-                    if (wa == 8'h28 + 8'h30 * c[7:0]) begin
+                    if (wa == 10'h028 + 10'h030 * c[9:0]) begin
                         // PG021: writing LENGTH starts the transfer; no effect while halted
                         if (rs[c] && !busy[c] && !soft_rst) begin
                             len_q[c] <= wd[LEN_WIDTH-1:0];
@@ -279,7 +279,7 @@ module pp_axi_dma #(
     assign s2mm_introut = (ioc_irq[1] && ioc_en[1]) || (err_irq[1] && err_en[1]);
 
     // ---------------------------------------------------------------- channels
-    wire unused = &{1'b0, s_axil_awaddr[9:8], s_axil_awaddr[1:0], s_axil_araddr[9:8], s_axil_araddr[1:0],
+    wire unused = &{1'b0, s_axil_awaddr[1:0], s_axil_araddr[1:0],
                     s_axil_wstrb, addr_full0, addr_full1, m_axi_rid, m_axi_bid};
     assign m_axi_arid = {ID_WIDTH{1'b0}};
     assign m_axi_awid = {ID_WIDTH{1'b0}};

@@ -342,6 +342,11 @@ async def errors_and_reset(dut):
     await tb.start()
     assert await tb.rd(MM2S_DMACR) == DMACR_RESET_VALUE
     assert await tb.rd(MM2S_DMASR) == DMASR_RESET_VALUE
+    # no other register: 0x2C (SG_CTL), 0x100 (DMACR's offset + 0x100) read 0, writes ignored
+    await tb.wr(0x100, RS)
+    await tb.wr(0x2C, 0xFFFFFFFF)
+    assert [await tb.rd(o) for o in (0x100, 0x2C, 0x3FC)] == [0, 0, 0]
+    assert await tb.rd(MM2S_DMACR) == DMACR_RESET_VALUE
     # LENGTH while halted: no effect
     await tb.wr(MM2S_LENGTH, 100)
     await ClockCycles(dut.clk, 50)
