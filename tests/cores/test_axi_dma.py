@@ -247,9 +247,10 @@ def _params(dut) -> dict:
     """pytest's parameters (AXIDMA_PARAMS), else (FuseSoC's cocotb target) the DUT's."""
     if os.environ.get("AXIDMA_PARAMS"):
         return json.loads(os.environ["AXIDMA_PARAMS"])
-    cocotb.log.info("configuration from the DUT's parameters")
-    return {"DATA_WIDTH": int(dut.DATA_WIDTH.value), "MAX_BURST": int(dut.MAX_BURST.value),
-            "pause": 0.3, "steps": 12, "seed": 1}
+    p = {"DATA_WIDTH": int(dut.DATA_WIDTH.value), "MAX_BURST": int(dut.MAX_BURST.value),
+         "ADDR_WIDTH": int(dut.ADDR_WIDTH.value), "pause": 0.3, "steps": 12, "seed": 1}
+    cocotb.log.info("configuration from the DUT's parameters: %s", json.dumps(p))
+    return p
 
 
 def _lengths(rng: random.Random, nb: int, steps: int) -> list[int]:
