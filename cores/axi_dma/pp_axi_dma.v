@@ -238,7 +238,8 @@ module pp_axi_dma #(
                 for (c = 0; c < 2; c = c + 1) begin
                     if (wa == 10'h000 + 10'h030 * c[9:0]) begin
                         // RS can be set only when no error bit is set (a reset clears them)
-                        rs[c]      <= wd[0] && !(int_err[c] || slv_err[c] || dec_err[c]);
+                        rs[c]      <= wd[0] && !(int_err[c] || slv_err[c] || dec_err[c]) &&
+                                      !(done[c] && !done_abt[c] && done_err[c] != 2'b00);
                         ioc_en[c]  <= wd[12];
                         dly_en[c]  <= wd[13];
                         err_en[c]  <= wd[14];

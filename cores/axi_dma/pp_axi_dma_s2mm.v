@@ -138,7 +138,8 @@ module pp_axi_dma_s2mm #(
     reg                   aw_valid;
     reg  [ADDR_WIDTH-1:0] aw_addr;
     reg  [7:0]            aw_len;
-    wire                  c_pop = c_valid && !aw_valid && !stopping;
+    // at most 255 bursts wait for their B (the counters' range)
+    wire                  c_pop = c_valid && !aw_valid && !stopping && !b_pending[8];
 
     pp_axi_dma_fifo #(.WIDTH(DATA_WIDTH + NB + 1), .DEPTH_LOG2(FIFO_LOG2)) u_data (
         .clk(clk), .rst(rst), .clr(flush),
