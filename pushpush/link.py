@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Optional, Sequence
 
 from .errors import Diagnostic, LinkError, Location, did_you_mean
+from .spec import WAIT_MODES  # noqa: F401  (re-exported: the runtime's wait modes)
 from .spec import (
     ARBITRATIONS,
     DATA_WIDTHS,

@@ -47,11 +47,13 @@ OPTIONAL = frozenset({"awlock", "awcache", "awprot", "arlock", "arcache", "arpro
 def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
                     parameters: Mapping[str, Any] | None = None,
                     timeout_cycles: int = 1_000_000,
-                    port_names: Sequence[str] = ()) -> str:
+                    port_names: Sequence[str] = (), irq: bool = False) -> str:
     """The harness Verilog for ``top`` (its parameters overridden by ``parameters``).
 
     ``port_names``: the ports ``top`` has, when it is a stand-in that may lack optional AXI
-    signals (:data:`OPTIONAL`); empty: every AXI4 signal (a generated top)."""
+    signals (:data:`OPTIONAL`); empty: every AXI4 signal (a generated top). ``irq``: the top
+    has the interrupt output ``irq`` (the harness wire ``irq``, watched by the simulator's
+    Python, :mod:`pushpush.simboard.hdl`)."""
     if not top.isidentifier():
         raise ValueError(f"'{top}' is not a Verilog module name")
     if ports.data_width not in (32, 64):
@@ -72,6 +74,8 @@ def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
         m_sig = [x for x in m_sig if f"m_axi_{x[0]}" in have]
     wires = [{"name": f"s_axi_{n}", "range": f"[{w - 1}:0]" if w > 1 else ""} for n, w, _ in s_sig]
     wires += [{"name": f"m_axi_{n}", "range": f"[{w - 1}:0]" if w > 1 else ""} for n, w, _ in m_sig]
+    if irq:
+        wires.append({"name": "irq", "range": ""})
     return render_template(
         "verilog/simboard.v.j2",
         header=generated_header("//", f"{top} (simulated board)"),

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from pushpush.link import LinkedSystem
+from pushpush.link import IRQ_BLOCK_BYTES, LinkedSystem
 
 from .render import GenerateError, generated_header, render_template
 from .rtl import rtl_components, top_module_name
@@ -32,6 +32,9 @@ __all__ = [
     "bd_design_name",
     "bd_tcl_path",
     "bd_wrapper_name",
+    "intc_address_block",
+    "INTC_INSTANCE",
+    "INTC_VLNV",
     "pl_address_block",
     "ps_pl_settings",
     "render_bd_tcl",
@@ -120,12 +123,37 @@ def pl_address_block(linked: LinkedSystem) -> tuple[int, int]:
     rtl = rtl_components(linked)
     lo = min(c.base for c in rtl)
     hi = max(c.end for c in rtl)
+    irq = linked.irq
+    if irq is not None:   # the top's interrupt block is in the same address block
+        lo, hi = min(lo, irq.base), max(hi, irq.base + IRQ_BLOCK_BYTES)
     size = 4096
     while True:
         base = lo // size * size
         if base + size >= hi:
             return base, size
         size *= 2
+
+
+#: The AXI interrupt controller between the top's ``irq`` and the PS's IRQ_F2P[0] (PYNQ's
+#: ``pynq.Interrupt`` finds interrupts through an ``axi_intc``): cell, VLNV, preferred base
+#: (Vivado's default for it), and its 64 KiB register block.
+INTC_INSTANCE = "axi_intc_0"
+INTC_VLNV = "xilinx.com:ip:axi_intc:4.1"
+INTC_BASE = 0x4180_0000
+INTC_SIZE = 0x1_0000
+
+
+def intc_address_block(linked: LinkedSystem) -> Optional[tuple[int, int]]:
+    """(base, size) of the interrupt controller's registers in the GP0 map (0x41800000, or
+    the first 64 KiB block above the top's block if that overlaps it); None when the top
+    has no interrupt (:attr:`LinkedSystem.irq`)."""
+    if linked.irq is None:
+        return None
+    pb, ps = pl_address_block(linked)
+    base = INTC_BASE
+    if base < pb + ps and pb < base + INTC_SIZE:
+        base = (pb + ps + INTC_SIZE - 1) // INTC_SIZE * INTC_SIZE
+    return base, INTC_SIZE
 
 
 def ps_target(linked: LinkedSystem) -> tuple[str, str]:
@@ -217,6 +245,8 @@ def ps_pl_settings(linked: LinkedSystem) -> tuple[tuple[str, str], ...]:
     ]
     if "HIGH_OCM" in seg:
         settings.append(("PCW_USE_HIGH_OCM", "1"))
+    if linked.irq is not None:   # the top's interrupt, through axi_intc_0, on IRQ_F2P[0]
+        settings += [("PCW_USE_FABRIC_INTERRUPT", "1"), ("PCW_IRQ_F2P_INTR", "1")]
     return tuple(settings)
 
 
@@ -253,4 +283,7 @@ def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
         ps_target=target,
         ps_preset=PYNQ_Z1_PS7_PRESET,
         ps_pl=ps_pl_settings(linked),
+        intc=None if linked.irq is None else {
+            "instance": INTC_INSTANCE, "vlnv": INTC_VLNV,
+            "base": intc_address_block(linked)[0], "size": INTC_SIZE},  # type: ignore[index]
     )

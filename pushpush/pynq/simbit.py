@@ -122,6 +122,8 @@ def _ports(linked: LinkedSystem, hwh_options: Optional[dict[str, Any]],
                 out["names"] = [p.name for p in read_module_ports(stand_in[1], stand_in[0]).ports]
             except PortCheckError:
                 pass  # the simulator's build reports it, as for any source error
+    # the top's interrupt output (a generated top has one when linked.irq says so)
+    out["irq"] = (linked.irq is not None) if stand_in is None else ("irq" in out.get("names", []))
     return out | {"data_width": int(opts.get("data_width") or linked.interconnect.data_width),
             "s_id_width": int(opts.get("s_id_width", s_id)),
             "m_id_width": int(opts.get("m_id_width", m_id))}
