@@ -78,7 +78,7 @@ __all__ = [
     "PS_MODELS",
 ]
 
-from pushpush.simboard.wire import (CTL_IRQ_LEVEL, CTL_PL_WRITES, CTL_SIZE, CTL_WAIT_STAMP, OP_INFO, OP_READ,
+from pushpush.simboard.wire import (CTL_IRQ_LEVEL, CTL_PL_WRITES, CTL_PLW_CYCLE, CTL_SIZE, CTL_WAIT_STAMP, OP_INFO, OP_READ,
                                    OP_RUN, OP_STOP, OP_WRITE, OP_WRITE_WORDS, PS_MODELS, REP, REQ,
                                    SharedMemory, SimConfig)
 
@@ -234,6 +234,13 @@ class SimBridge:
         if self._stopped:
             return 0, 0, 0, 0
         return struct.unpack_from("<QQQQ", self.ctl.mem, CTL_IRQ_LEVEL)
+
+    def last_pl_write(self) -> tuple[int, int]:
+        """(clock cycle, CLOCK_MONOTONIC ns) at which the simulator stored the PL's last
+        write into PS memory (the HDL PS model; (0, 0) before the first)."""
+        if self._stopped:
+            return 0, 0
+        return struct.unpack_from("<QQ", self.ctl.mem, CTL_PLW_CYCLE)
 
     def note_waiting(self) -> None:
         """Software waits for a reply: keep the simulator at full speed (as wait_pl_write

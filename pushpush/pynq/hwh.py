@@ -174,12 +174,13 @@ def _axi3(dw: int, id_width: int) -> list[tuple[str, int, bool]]:
 
 def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
                s_id_width: Optional[int] = None, m_id_width: Optional[int] = None,
-               data_width: Optional[int] = None) -> str:
+               data_width: Optional[int] = None, irq: Optional[bool] = None) -> str:
     """The ``.hwh`` text of ``linked`` (see the module docstring).
 
     ``top`` (the system top's module name, default ``<system>_top``), the ID widths and
     the data width of its AXI ports default to what :mod:`pushpush.codegen.rtl` generates;
-    give them for a hand-written top (test fixtures).
+    give them for a hand-written top (test fixtures), and ``irq`` (default: the generated
+    top has one when :attr:`LinkedSystem.irq` is not None) whether it has the interrupt.
     """
     from pushpush.codegen import rtl as _rtl
     from pushpush.codegen.vivado import (PYNQ_Z1_PART, ps_target, bd_design_name,
@@ -237,7 +238,7 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
            _axi3(32, 6), fclk, (32, 6, "AXI3"), (32, 6, "AXI3"))
 
     intc = None
-    if linked.irq is not None:
+    if (linked.irq is not None) if irq is None else irq:
         # the top's irq -> axi_intc_0/intr, axi_intc_0/irq -> IRQ_F2P[0]; the controller's
         # AXI4-Lite registers on the GP0 SmartConnect's second master port
         from pushpush.codegen.vivado import INTC_INSTANCE, INTC_VLNV, intc_address_block

@@ -161,8 +161,8 @@ def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
         "ps": {"base": linked.ps.base, "size": linked.ps.size},
         "ports": _ports(linked, hwh_options, None if sources is None else (top, srcs)),
     }
-    (out / f"{name}.hwh").write_text(render_hwh(linked, top=top, **(hwh_options or {})),
-                                     encoding="utf-8")
+    hwh_opts = {"irq": bool(manifest["ports"]["irq"]), **(hwh_options or {})}
+    (out / f"{name}.hwh").write_text(render_hwh(linked, top=top, **hwh_opts), encoding="utf-8")
     (out / f"{name}.map.json").write_text(to_json(linked), encoding="utf-8")
     (out / f"{name}.dtbo").write_bytes(b"")
     return write_sim_bitstream(out / f"{name}.bit", manifest)

@@ -280,6 +280,7 @@ async def serve_hdl(dut: Any) -> None:
         state["wall"] = time.monotonic()
 
     def notify() -> None:
+        memory.stamp_write(cycle())
         memory.count_write()
         if notify_fd >= 0:
             try:

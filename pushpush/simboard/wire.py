@@ -21,7 +21,7 @@ from typing import Any, Optional
 
 __all__ = ["OP_HELLO", "OP_WRITE", "OP_READ", "OP_STOP", "OP_INFO", "OP_RUN", "OP_WRITE_WORDS",
            "PS_MODELS", "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "CTL_IRQ_LEVEL",
-           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "RESET_CYCLES", "REQ",
+           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "RESET_CYCLES", "REQ",
            "REP", "SimConfig", "SharedMemory", "SimulatedPSMemory", "store_words", "serve_requests"]
 
 OP_HELLO, OP_WRITE, OP_READ, OP_STOP, OP_INFO, OP_RUN, OP_WRITE_WORDS = 0, 1, 2, 3, 4, 5, 6
@@ -41,6 +41,11 @@ CTL_IRQ_LEVEL = 16
 CTL_IRQ_EDGES = 24
 CTL_IRQ_CYCLE = 32
 CTL_IRQ_NS = 40
+#: Offsets in the control page of the last PL write into PS memory (the HDL PS model): the
+#: clock cycle its data was stored at (u64, from the end of reset) and CLOCK_MONOTONIC ns
+#: right after the store (u64); ``pushpush bench wait`` times wake-ups from them.
+CTL_PLW_CYCLE = 48
+CTL_PLW_NS = 56
 CTL_SIZE = 4096
 #: Reset cycles at the start of a simulation (the harness holds reset this long).
 RESET_CYCLES = 8
@@ -227,6 +232,11 @@ class SimulatedPSMemory:
             edges = struct.unpack_from("<Q", self.control, CTL_IRQ_EDGES)[0]
             struct.pack_into("<QQQQ", self.control, CTL_IRQ_LEVEL, level, edges + 1, cycle,
                              time.monotonic_ns())
+
+    def stamp_write(self, cycle: int) -> None:
+        """Record when the last PL write into PS memory was stored (cycle, host ns)."""
+        if self.control is not None:
+            struct.pack_into("<QQ", self.control, CTL_PLW_CYCLE, cycle, time.monotonic_ns())
 
     def count_write(self) -> None:
         """Count a PL write into PS memory in the control page (see SimBridge.pl_writes)."""
