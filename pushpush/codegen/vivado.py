@@ -4,8 +4,10 @@ The design: ``processing_system7`` with the PYNQ-Z1 preset (the board files' pre
 the project has the board part, else the board's values set explicitly), FCLK_CLK0 at the
 system's ``clock_mhz``, the generated system top as a module reference, M_AXI_GP0 (AXI3)
 through a SmartConnect into the top's ``s_axi``, the top's ``m_axi`` through a SmartConnect
-into S_AXI_GP0 toward the on-chip memory that holds the software windows, and the address
-map of the linked model (``assign_bd_address``). The block design's HDL wrapper
+into S_AXI_GP0 toward the on-chip memory that holds the software windows, the top's
+interrupt (when it has the interrupt block, ``LinkedSystem.irq``) through ``axi_intc_0`` to
+``IRQ_F2P`` (what PYNQ's ``pynq.Interrupt`` needs), and the address map of the linked model
+(``assign_bd_address``). The block design's HDL wrapper
 (``<system>_bd_wrapper``) is made the project's top. The top's clock and reset are declared
 by ``X_INTERFACE_INFO``/``X_INTERFACE_PARAMETER`` attributes in its Verilog
 (``templates/verilog/top.v.j2``), so nothing here sets interface properties. Every Vivado
