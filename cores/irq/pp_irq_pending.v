@@ -134,9 +134,9 @@ endgenerate
 /*
  * Pending bits
  */
-reg [N-1:0] pending_reg = {N{1'b0}};
-reg [N-1:0] armed_reg = {N{1'b0}};
-reg [CNT_WIDTH-1:0] out_reg = {CNT_WIDTH{1'b0}};
+reg [N-1:0] pending_reg;
+reg [N-1:0] armed_reg;
+reg [CNT_WIDTH-1:0] out_reg;
 
 wire aw_hs = mon_awvalid && mon_awready;
 wire b_hs = mon_bvalid && mon_bready;
@@ -164,10 +164,10 @@ assign irq = |pending_reg;
 /*
  * Register slave: writes
  */
-reg [1:0] w_state = 2'd0;   // 0 address, 1 data, 2 response
-reg [ID_WIDTH-1:0] w_id = {ID_WIDTH{1'b0}};
-reg [ADDR_WIDTH-1:0] w_addr = {ADDR_WIDTH{1'b0}};
-reg w_fixed = 1'b0;
+reg [1:0] w_state;   // 0 address, 1 data, 2 response
+reg [ID_WIDTH-1:0] w_id;
+reg [ADDR_WIDTH-1:0] w_addr;
+reg w_fixed;
 
 assign s_axi_awready = (w_state == 2'd0);
 assign s_axi_wready = (w_state == 2'd1);
@@ -207,11 +207,27 @@ end
 /*
  * Register slave: reads
  */
-reg r_busy = 1'b0;
-reg [ID_WIDTH-1:0] r_id = {ID_WIDTH{1'b0}};
-reg [ADDR_WIDTH-1:0] r_addr = {ADDR_WIDTH{1'b0}};
-reg r_fixed = 1'b0;
-reg [7:0] r_left = 8'd0;
+reg r_busy;
+reg [ID_WIDTH-1:0] r_id;
+reg [ADDR_WIDTH-1:0] r_addr;
+reg r_fixed;
+reg [7:0] r_left;
+
+// defined from time 0 in simulation (reset sets what matters)
+initial begin
+    pending_reg = {N{1'b0}};
+    armed_reg = {N{1'b0}};
+    out_reg = {CNT_WIDTH{1'b0}};
+    w_state = 2'd0;
+    w_id = {ID_WIDTH{1'b0}};
+    w_addr = {ADDR_WIDTH{1'b0}};
+    w_fixed = 1'b0;
+    r_busy = 1'b0;
+    r_id = {ID_WIDTH{1'b0}};
+    r_addr = {ADDR_WIDTH{1'b0}};
+    r_fixed = 1'b0;
+    r_left = 8'd0;
+end
 
 assign s_axi_arready = !r_busy;
 assign s_axi_rvalid = r_busy;
