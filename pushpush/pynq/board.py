@@ -201,6 +201,11 @@ class PynqBackend:
                     if irq is None else
                     f"component '{self.component.name}': no PL block to reach the pending "
                     "register through (make the backend with pl=ip_dict['system_top_0'])")
+            if self.simulated and getattr(self.device, "interrupts", None) is None:
+                raise ValueError(
+                    f"component '{self.component.name}' cannot wait for interrupts: the "
+                    "simulated board carries the interrupt only with its HDL PS model "
+                    "(PUSHPUSH_SIM_PS=hdl, the default)")
             from .irqwait import IRQ_PIN, hub_for
             pins = getattr(self.device, "interrupt_pins", None) or {}
             if IRQ_PIN not in pins:

@@ -42,6 +42,13 @@ AXI BRESP), WRITE_WORDS (payload = 32-bit words; status = the first error respon
 reply payload ``<I`` = words written before it), READ (length bytes back; status = worst
 RRESP), STOP, INFO (JSON: simulator pid, cycle count, PS model), RUN (advance ``length``
 clock cycles, then reply).
+
+Besides the socket: the notification pipe (a byte per PL write into PS memory), the control
+page (shared memory: the count of those writes, the last one's cycle and host time, a
+runtime's "waiting for a reply" stamp, and the top's interrupt line: level, changes, cycle
+and host time of the last change), and, when the top has an interrupt, the interrupt pipe
+(a byte per change of the line; its read end is :attr:`SimBridge.irq_r`, read by
+:mod:`pushpush.pynq.siminterrupt`).
 """
 
 from __future__ import annotations
@@ -78,9 +85,9 @@ __all__ = [
     "PS_MODELS",
 ]
 
-from pushpush.simboard.wire import (CTL_IRQ_LEVEL, CTL_PL_WRITES, CTL_PLW_CYCLE, CTL_SIZE, CTL_WAIT_STAMP, OP_INFO, OP_READ,
-                                   OP_RUN, OP_STOP, OP_WRITE, OP_WRITE_WORDS, PS_MODELS, REP, REQ,
-                                   SharedMemory, SimConfig)
+from pushpush.simboard.wire import (CTL_IRQ_LEVEL, CTL_PL_WRITES, CTL_PLW_CYCLE, CTL_SIZE,
+                                   CTL_WAIT_STAMP, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
+                                   OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig)
 
 log = logging.getLogger("pushpush.pynq")
 

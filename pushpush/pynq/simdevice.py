@@ -368,7 +368,7 @@ class SimDevice(Device):
         self.simulator = cfg.simulator
         self._free_seen = False
         self.bridge = SimBridge(cfg, self.ps_mem, self.ddr_mem).start()
-        if cfg.irq:
+        if cfg.irq and cfg.ps_model == "hdl":   # the cocotb PS model does not watch irq
             self._start_interrupts(bitstream, parser)
         self.post_download(bitstream, parser, self.name)
 
