@@ -235,7 +235,7 @@ class PynqBackend:
         """Stop the interrupt waiter of this backend's overlay (if one runs)."""
         hub, self._hub = self._hub, None
         if hub is not None:
-            hub.stop()
+            hub.release()
         if self._wait == "interrupt":
             self._wait = "sleep"
 
@@ -322,6 +322,9 @@ class PynqBackend:
         """``interrupt`` mode (pushpush.pynq.irqwait): clear the bit and return for one more
         sweep, or, after that sweep, sleep until the interrupt fires."""
         hub = self._hub
+        if hub is None or not hub.alive:      # closed meanwhile: poll gently
+            time.sleep(self.poll_s)
+            return
         seen = self._seen
         g = hub.generation
         if getattr(seen, "cleared_at", None) != g:

@@ -52,6 +52,8 @@ class IrqHub:
         #: Firings of the interrupt seen so far.
         self.generation = 0
         self.error: Optional[BaseException] = None
+        #: Backends using this hub (:func:`hub_for` counts them, :meth:`release` too).
+        self.users = 0
         self._stop = False
         self._loop = asyncio.new_event_loop()
         self._cleared: Optional[asyncio.Event] = None
@@ -129,6 +131,14 @@ class IrqHub:
                 raise self.error
             return self.generation
 
+    def release(self) -> None:
+        """A backend no longer uses the hub; the last one stops it."""
+        with _hubs_lock:
+            self.users -= 1
+            last = self.users <= 0
+        if last:
+            self.stop()
+
     @property
     def alive(self) -> bool:
         return not self._stop and self._thread.is_alive()
@@ -163,4 +173,5 @@ def hub_for(device: Any, pin: str = IRQ_PIN) -> IrqHub:
         if hub is None or not hub.alive:
             hub = IrqHub(pin)
             _hubs[key] = hub
+        hub.users += 1
         return hub
