@@ -158,8 +158,8 @@ def test_unknown_parameter(pingpong: Path) -> None:
 def test_cores_with_a_cocotb_target() -> None:
     from pushpush.build.cocotb_fusesoc import cores_with_bench
 
-    assert cores_with_bench() == ["abe", "call_engine", "endpoint_mem", "interconnect", "req_arbiter",
-                                  "sim_ps", "traffic_gen"]
+    assert cores_with_bench() == ["abe", "call_engine", "endpoint_mem", "interconnect", "irq",
+                                  "req_arbiter", "sim_ps", "traffic_gen"]
 
 
 def test_abe_bench_through_fusesoc(tmp_path: Path) -> None:

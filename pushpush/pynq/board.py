@@ -201,11 +201,6 @@ class PynqBackend:
                     if irq is None else
                     f"component '{self.component.name}': no PL block to reach the pending "
                     "register through (make the backend with pl=ip_dict['system_top_0'])")
-            if self.simulated and getattr(self.device, "interrupts", None) is None:
-                raise ValueError(
-                    f"component '{self.component.name}' cannot wait for interrupts: the "
-                    "simulated board carries the interrupt only with its HDL PS model "
-                    "(PUSHPUSH_SIM_PS=hdl, the default)")
             from .irqwait import IRQ_PIN, hub_for
             pins = getattr(self.device, "interrupt_pins", None) or {}
             if IRQ_PIN not in pins:
@@ -214,6 +209,11 @@ class PynqBackend:
                     f"overlay has no interrupt pin {IRQ_PIN} in its .hwh (a top without the "
                     "interrupt block, e.g. a stand-in or a bitstream built before it existed); "
                     "rebuild it with this pushpush, or use wait 'sleep', 'poll' or 'yield'")
+            if self.simulated and getattr(self.device, "interrupts", None) is None:
+                raise ValueError(
+                    f"component '{self.component.name}' cannot wait for interrupts: the "
+                    "simulated board carries the interrupt only with its HDL PS model "
+                    "(PUSHPUSH_SIM_PS=hdl, the default)")
             self._irq_bit = 1 << irq.bit(self.component.name)
             self._irq_offset = irq.pending_address - self.pl_base
             self._hub = hub_for(self.device)
