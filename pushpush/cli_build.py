@@ -125,6 +125,10 @@ def _run_build(args: argparse.Namespace) -> int:
         else:
             print(f"resources of '{linked.name}' (Yosys synth_xilinx, xc7; estimates):")
             print(resources_table(result.resources))
+            total = result.resources.get("total")
+            if total is not None and total.depth_path:
+                print(f"depth: the longest register-to-register path, in LUT levels (whole system: "
+                      f"{total.depth_path}; pushpush.build.depth says what counts)")
     for note in result.notes:
         print(f"pushpush: {note}", file=sys.stderr if args.json else sys.stdout)
     return EXIT_OK

@@ -172,7 +172,7 @@ def test_abe_bench_through_fusesoc(tmp_path: Path) -> None:
 #: core -> (cocotb tests in its bench, the configuration the bench must read from the DUT)
 DUT_CONFIGURED = {
     # the 8-slot table the .core's comment spells out, 32-bit bus, 256-byte window
-    "endpoint_mem": (9, '{"data_width": 32, "addr_width": 8, "words": 42, "slots": [[1, 3], [4, 4], '
+    "endpoint_mem": (10, '{"data_width": 32, "addr_width": 8, "words": 42, "slots": [[1, 3], [4, 4], '
                         '[6, 9], [12, 12], [13, 17], [20, 27], [30, 31], [40, 41]], "enable_read": 1}'),
     "interconnect": (5, "{'S': 2, 'M': 2, 'DW': 32, 'TOPOLOGY': 0, 'ARBITRATION': 0, 'OPS': 20}"),
     "req_arbiter": (1, '{"N": 3, "MAX_WORDS": 2, "NW_WIDTH": 2, "TRACK_DONE": 1, "TAG_BITS": 3}'),

@@ -3,12 +3,16 @@
  *
  * A component's local PushPush endpoint window. Other components write call
  * arguments / return values plus a trigger word into it over an AXI4 slave
- * port; the owning RTL reads every stored word directly on `window` and is
- * told of triggers by `trig_pulse` (no polling). See README.md beside this
- * file for the full contract, timing and error rules.
+ * port; the owning RTL reads the trigger word of every slot on `trig_word`,
+ * the other words through RD_PORTS asynchronous read ports (`rd_addr` ->
+ * `rd_data`), and is told of triggers by `trig_pulse` (no polling). See
+ * README.md beside this file for the full contract, timing and error rules.
  *
- * Storage is one 32-bit register per slot word; words outside every slot
- * are not stored (they read as 0 and are not writable).
+ * Storage: the argument/result words are one memory array per 32-bit lane of
+ * the bus (`reg [31:0] mem [0:ROWS-1]`, one write port with byte enables,
+ * asynchronous reads: Yosys maps it to distributed RAM on xc7); the trigger
+ * word and pending bit of each slot are flip-flops, since the owner needs all
+ * of them at once.
  */
 
 `default_nettype none
@@ -29,13 +33,17 @@ module pp_endpoint_mem #
     // Word offset of the trigger word (the last word) of slot i, field i = [16*i +: 16];
     // SLOT_FIRST == SLOT_TRIG for a slot without argument words. Slots must not overlap.
     parameter [16*NUM_SLOTS-1:0] SLOT_TRIG = {NUM_SLOTS{16'd3}},
-    // Number of words stored and shown on `window` (>= max SLOT_TRIG + 1, <= 2**(ADDR_WIDTH-2))
+    // Number of words of the window that are stored (>= max SLOT_TRIG + 1, <= 2**(ADDR_WIDTH-2))
     parameter WORDS = 4,
     // 1: the AXI read channel returns window words; 0: no read logic, every read
     // beat answers SLVERR with zero data (the burst length is still honoured);
     // 2: reads return the counters (byte offset 0x0 `collisions`, 0x4/0x8/0xC the
     // three words of `counters`), every other offset reads 0, all OKAY
-    parameter ENABLE_READ = 1
+    parameter ENABLE_READ = 1,
+    // Number of asynchronous read ports on the stored words (>= 1)
+    parameter RD_PORTS = 1,
+    // Word address bits of a read port (>= 1, 2**RD_ADDR_WIDTH >= WORDS)
+    parameter RD_ADDR_WIDTH = (WORDS > 1) ? $clog2(WORDS) : 1
 )
 (
     input  wire                     clk,
@@ -83,7 +91,14 @@ module pp_endpoint_mem #
     /*
      * Local side (owner)
      */
-    output wire [WORDS*32-1:0]      window,
+    // trigger word of slot i at [32*i +: 32] (0 while the slot is idle)
+    output wire [NUM_SLOTS*32-1:0]  trig_word,
+    // read port p: word offset rd_addr[RD_ADDR_WIDTH*p +: RD_ADDR_WIDTH] (< WORDS), its
+    // stored word on rd_data[32*p +: 32] in the same cycle (combinational). Argument/result
+    // words only: a trigger word's offset returns the last value written there, not the slot's
+    // trigger word (use trig_word); a gap word reads 0
+    input  wire [RD_PORTS*RD_ADDR_WIDTH-1:0] rd_addr,
+    output wire [RD_PORTS*32-1:0]   rd_data,
     output wire [NUM_SLOTS-1:0]     trig_pulse,
     output wire [NUM_SLOTS-1:0]     trig_pending,
     input  wire [NUM_SLOTS-1:0]     rearm,
@@ -122,35 +137,11 @@ initial begin
         $display("pp_endpoint_mem: WORDS out of range");
         $finish;
     end
+    if (RD_PORTS < 1 || RD_ADDR_WIDTH < 1 || 2**RD_ADDR_WIDTH < WORDS) begin
+        $display("pp_endpoint_mem: RD_PORTS or RD_ADDR_WIDTH out of range");
+        $finish;
+    end
 end
-
-// slot index that holds word k, or -1
-function integer slot_of;
-    input integer k;
-    integer i;
-    begin
-        slot_of = -1;
-        for (i = 0; i < NUM_SLOTS; i = i + 1) begin
-            if (k >= {16'd0, SLOT_FIRST[16*i +: 16]} && k <= {16'd0, SLOT_TRIG[16*i +: 16]}) begin
-                slot_of = i;
-            end
-        end
-    end
-endfunction
-
-// 1 if word k is the trigger word of some slot
-function integer is_trig;
-    input integer k;
-    integer i;
-    begin
-        is_trig = 0;
-        for (i = 0; i < NUM_SLOTS; i = i + 1) begin
-            if (k == {16'd0, SLOT_TRIG[16*i +: 16]}) begin
-                is_trig = 1;
-            end
-        end
-    end
-endfunction
 
 // byte-wise merge of d into old under strobe s
 function [31:0] merge;
@@ -275,28 +266,16 @@ wire beat_coll = |lane_coll;
 // the beat is rejected: none of its bytes are written (a beat is written whole or not at all)
 wire beat_err = |lane_reject;
 
-// Storage write enables. Which slot each lane of a given beat falls in is known at
-// elaboration time, so the enable of bus word b needs only the decode of the beat address,
-// the strobes, and the pending state of those slots (no address comparators); it equals
-// w_fire && !beat_err for that beat.
-localparam NB = (WORDS + NW - 1) / NW;
-wire [NB-1:0] beat_apply;
+// The beat is written (whole: each lane under its byte strobes) when accepted and not rejected.
+wire beat_we = w_fire && !beat_err;
 
-generate
-    for (k = 0; k < NB; k = k + 1) begin : beat
-        wire [NW-1:0] lane_ok;
-        for (j = 0; j < NW; j = j + 1) begin : lane
-            localparam integer KJ = k*NW + j;
-            localparam integer SJ = (KJ < WORDS) ? slot_of(KJ) : -1;
-            if (SJ < 0) begin : none
-                assign lane_ok[j] = !lane_strb[j];
-            end else begin : in_slot
-                assign lane_ok[j] = !lane_strb[j] || (!cur_bad && !cur_ovf && !pend_eff[SJ]);
-            end
-        end
-        assign beat_apply[k] = w_fire && beat_word0 == k*NW && &lane_ok;
-    end
-endgenerate
+// storage geometry: one memory per lane, word k at lane k % NW, row k / NW
+localparam LOG_NW = ADDR_LSB - 2;
+localparam NB = (WORDS + NW - 1) / NW;
+localparam RB = (NB > 1) ? $clog2(NB) : 1;
+localparam ROWS = 2**RB;
+wire [31:0] beat_row_full = beat_word0 >> LOG_NW;
+wire [RB-1:0] beat_row = beat_row_full[RB-1:0];
 
 always @(posedge clk) begin
     if (aw_fire || w_fire) begin
@@ -357,57 +336,81 @@ assign collision_flag = collision_flag_reg;
  * Storage
  */
 
-// argument words (and words of no slot: constant 0)
+// Argument/result words: one memory per lane, one write port (byte enables), asynchronous
+// read ports. Gap words are never written (rejected beats), so they stay 0.
+wire [RD_PORTS*NW*32-1:0] rd_lane;   // port p, lane j at [32*(p*NW+j) +: 32]
+wire [NW*32-1:0] rd_axi_lane;        // the row of the AXI read address (ENABLE_READ=1)
+wire [RB-1:0] rd_axi_row;
+
 generate
-    for (k = 0; k < WORDS; k = k + 1) begin : word
-        localparam integer SK = slot_of(k);
-        localparam integer TK = is_trig(k);
-        localparam integer L = k % NW;
-        if (SK < 0) begin : none
-            assign window[32*k +: 32] = 32'd0;
-        end else if (TK == 0) begin : arg
-            reg [31:0] q;
-            initial q = 32'd0;
-            wire we = beat_apply[k/NW];
-            always @(posedge clk) begin
-                if (rst) begin
-                    q <= 32'd0;
-                end else if (we) begin
-                    q <= merge(q, s_axi_wdata[32*L +: 32], s_axi_wstrb[4*L +: 4]);
+    for (j = 0; j < NW; j = j + 1) begin : lane_mem
+        reg [31:0] mem [0:ROWS-1];
+        integer r;
+        initial begin
+            for (r = 0; r < ROWS; r = r + 1) begin
+                mem[r] = 32'd0;
+            end
+        end
+        integer b;
+        always @(posedge clk) begin
+            if (beat_we) begin
+                for (b = 0; b < 4; b = b + 1) begin
+                    if (s_axi_wstrb[4*j+b]) begin
+                        mem[beat_row][8*b +: 8] <= s_axi_wdata[32*j+8*b +: 8];
+                    end
                 end
             end
-            assign window[32*k +: 32] = q;
+        end
+        for (k = 0; k < RD_PORTS; k = k + 1) begin : port
+            // (only the row bits of the padded address are used)
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [31:0] a = {{(32-RD_ADDR_WIDTH){1'b0}}, rd_addr[RD_ADDR_WIDTH*k +: RD_ADDR_WIDTH]} >> LOG_NW;
+            /* verilator lint_on UNUSEDSIGNAL */
+            assign rd_lane[32*(k*NW+j) +: 32] = mem[a[RB-1:0]];
+        end
+        if (ENABLE_READ == 1) begin : axi_rd
+            assign rd_axi_lane[32*j +: 32] = mem[rd_axi_row];
+        end else begin : no_axi_rd
+            assign rd_axi_lane[32*j +: 32] = 32'd0;
         end
     end
 
-    // trigger words
+    for (k = 0; k < RD_PORTS; k = k + 1) begin : rd_port
+        if (NW == 1) begin : one
+            assign rd_data[32*k +: 32] = rd_lane[32*k +: 32];
+        end else begin : two
+            wire lsel = rd_addr[RD_ADDR_WIDTH*k];
+            assign rd_data[32*k +: 32] = lsel ? rd_lane[32*(k*NW+1) +: 32] : rd_lane[32*(k*NW) +: 32];
+        end
+    end
+endgenerate
+
+// Trigger words and pending bits (flip-flops). An accepted write into a trigger word only
+// happens while the word is 0 (the slot is idle, or re-armed in this very cycle), so the new
+// word is the beat's strobed bytes with 0 elsewhere; a write wins over a rearm in the same cycle.
+wire [32*NUM_SLOTS-1:0] tw_reg;
+
+generate
     for (i = 0; i < NUM_SLOTS; i = i + 1) begin : slot
         localparam integer T = {16'd0, SLOT_TRIG[16*i +: 16]};
         localparam integer L = T % NW;
-        reg [31:0] q;
+        reg [31:0] tw;
         reg pend;
         initial begin
-            q = 32'd0;
+            tw = 32'd0;
             pend = 1'b0;
         end
-        wire we = beat_apply[T/NW] && lane_strb[L];
-        // An accepted write into the trigger word only happens while the word is 0 (the slot
-        // is idle, or re-armed in this very cycle), so the new word is the beat's strobed bytes
-        // with 0 elsewhere; a write wins over a rearm in the same cycle.
+        wire we = beat_we && beat_row_full == T/NW && lane_strb[L];
         wire [31:0] wval = merge(32'd0, s_axi_wdata[32*L +: 32], s_axi_wstrb[4*L +: 4]);
         // byte by byte: a strobed byte takes the data; the others keep their 0, or are
-        // cleared by rearm (written as a synchronous clear, so it maps onto the FF reset)
+        // cleared by rearm (a synchronous clear: it maps onto the flip-flops' reset)
         wire [3:0] wes = {4{we}} & s_axi_wstrb[4*L +: 4];
         wire [3:0] clr = {4{rst}} | ({4{rearm[i]}} & ~wes);
-        integer b;
         always @(posedge clk) begin
-            for (b = 0; b < 4; b = b + 1) begin
-                if (clr[b]) begin
-                    q[8*b +: 8] <= 8'd0;
-                end else if (wes[b]) begin
-                    q[8*b +: 8] <= s_axi_wdata[32*L+8*b +: 8];
-                end
-            end
+            if (clr[0]) tw[7:0] <= 8'd0; else if (wes[0]) tw[7:0] <= wval[7:0];
+            if (clr[1]) tw[15:8] <= 8'd0; else if (wes[1]) tw[15:8] <= wval[15:8];
+            if (clr[2]) tw[23:16] <= 8'd0; else if (wes[2]) tw[23:16] <= wval[23:16];
+            if (clr[3]) tw[31:24] <= 8'd0; else if (wes[3]) tw[31:24] <= wval[31:24];
             if (rst) begin
                 pend <= 1'b0;
             end else if (we) begin
@@ -416,11 +419,13 @@ generate
                 pend <= 1'b0;
             end
         end
-        assign window[32*T +: 32] = q;
+        assign tw_reg[32*i +: 32] = tw;
         assign trig_pending[i] = pend;
         assign trig_pulse[i] = we && wval != 32'd0;
     end
 endgenerate
+
+assign trig_word = tw_reg;
 
 /*
  * Read path
@@ -462,19 +467,33 @@ wire r_load = rd_active_reg && (!r_valid_reg || s_axi_rready);
 wire [ADDR_WIDTH:0] rd_next_addr = {1'b0, rd_addr_reg} + ({{ADDR_WIDTH{1'b0}}, 1'b1} << rd_size_reg);
 wire [DATA_WIDTH-1:0] rd_beat_data;
 
+wire [31:0] rd_word0_full = {{PAD{1'b0}}, rd_addr_reg[ADDR_WIDTH-1:2]} & ~(NW-1);
+wire [31:0] rd_row_full = rd_word0_full >> LOG_NW;
+assign rd_axi_row = rd_row_full[RB-1:0];
+
 generate
     if (ENABLE_READ == 1) begin : rd_mux
-        // the whole window as bus words (words not stored read 0), indexed by the beat address
-        localparam RW = 2**(ADDR_WIDTH-2);
-        wire [32*RW-1:0] rd_src;
-        assign rd_src[32*WORDS-1:0] = window;
-        if (WORDS < RW) begin : pad
-            for (k = WORDS; k < RW; k = k + 1) begin : word
-                assign rd_src[32*k +: 32] = 32'd0;
+        // per lane: a trigger word from its flip-flops, a word >= WORDS reads 0, any other
+        // word (argument/result, or a gap, never written) from the lane's memory
+        for (j = 0; j < NW; j = j + 1) begin : lane
+            wire [31:0] word = rd_word0_full + j;
+            wire [NUM_SLOTS-1:0] hit;
+            wire [32*NUM_SLOTS-1:0] tsel;
+            for (i = 0; i < NUM_SLOTS; i = i + 1) begin : slot
+                assign hit[i] = word == {16'd0, SLOT_TRIG[16*i +: 16]};
+                assign tsel[32*i +: 32] = {32{hit[i]}} & tw_reg[32*i +: 32];
             end
+            reg [31:0] tw_or;
+            integer m;
+            always @(*) begin
+                tw_or = 32'd0;
+                for (m = 0; m < NUM_SLOTS; m = m + 1) begin
+                    tw_or = tw_or | tsel[32*m +: 32];
+                end
+            end
+            assign rd_beat_data[32*j +: 32] = (word >= WORDS) ? 32'd0
+                                            : (|hit) ? tw_or : rd_axi_lane[32*j +: 32];
         end
-        wire [ADDR_WIDTH+2:0] rd_base = {rd_addr_reg[ADDR_WIDTH-1:ADDR_LSB], {(ADDR_LSB+3){1'b0}}};
-        assign rd_beat_data = rd_src[rd_base +: DATA_WIDTH];
     end else if (ENABLE_READ == 2) begin : rd_counters
         // four counter words at byte offsets 0x0..0xF, 0 elsewhere
         wire [127:0] cnt_words = {counters, collisions_reg};
@@ -539,6 +558,8 @@ assign s_axi_rlast = r_last_reg;
 // AXI attributes this slave ignores (wlast: the beat count comes from awlen)
 wire unused_inputs = &{1'b0, s_axi_awlock, s_axi_awcache, s_axi_awprot, s_axi_wlast,
                        s_axi_arlock, s_axi_arcache, s_axi_arprot, counters};
+// word/row indices are computed 32 bits wide; only their low bits address the memories
+wire unused_bits = &{1'b0, beat_row_full, rd_row_full, rd_axi_row, rd_axi_lane};
 
 endmodule
 

@@ -271,7 +271,8 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
         if not netlist.is_file():
             raise BuildError(f"synth finished but wrote no netlist {netlist}", log)
         comps = {_rtl.wrapper_module_name(c): c.name for c in _rtl.rtl_components(linked)}
-        result.resources = netlist_resources(netlist, _rtl.top_module_name(linked), comps)
+        result.resources = netlist_resources(netlist, _rtl.top_module_name(linked), comps,
+                                              depth=True)
     elif target == "pynq_z1":
         problems = check_vivado_project(linked, root)
         if problems:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from pushpush.build.cores import core_sources
+from pushpush.build.depth import Depth, DepthError, netlist_depth
 
 LUT_CELLS = ("LUT1", "LUT2", "LUT3", "LUT4", "LUT5", "LUT6", "INV")
 FF_CELLS = ("FDRE", "FDSE", "FDCE", "FDPE", "FDRE_1", "FDSE_1", "FDCE_1", "FDPE_1", "LDCE", "LDPE")
@@ -52,6 +53,10 @@ class Resources:
     dsp: int = 0
     carry4: int = 0
     cells: dict[str, int] = field(default_factory=dict)
+    #: longest register-to-register path in LUT levels (pushpush.build.depth), when analysed
+    lut_levels: int | None = None
+    #: that path's cells by type, e.g. "5 LUT levels (1 CARRY4, 5 LUT6)"
+    depth_path: str | None = None
 
     def __add__(self, other: Resources) -> Resources:
         cells = dict(self.cells)
@@ -61,9 +66,15 @@ class Resources:
                          self.bram36 + other.bram36, self.dsp + other.dsp,
                          self.carry4 + other.carry4, cells)
 
+    def with_depth(self, depth: Depth) -> Resources:
+        self.lut_levels = depth.lut_levels
+        self.depth_path = depth.describe()
+        return self
+
     def summary(self) -> str:
+        depth = f"  depth {self.lut_levels} LUT levels" if self.lut_levels is not None else ""
         return (f"LUT {self.luts}  FF {self.ffs}  LUTRAM {self.lutram}  BRAM36 {self.bram36:g}  "
-                f"DSP {self.dsp}  CARRY4 {self.carry4}")
+                f"DSP {self.dsp}  CARRY4 {self.carry4}{depth}")
 
     @classmethod
     def from_cells(cls, cells: Mapping[str, int]) -> Resources:
@@ -100,7 +111,8 @@ def synth_resources(
     yosys: str | None = None,
     timeout_s: float = 600,
 ) -> Resources:
-    """Synthesise ``top`` from ``sources`` for xc7 and count the cells."""
+    """Synthesise ``top`` from ``sources`` for xc7, count the cells and measure the logic
+    depth (:mod:`pushpush.build.depth`)."""
     exe = yosys or shutil.which("yosys")
     if exe is None:
         raise SynthError("yosys not found: install it (Debian: apt-get install yosys)")
@@ -108,11 +120,12 @@ def synth_resources(
     reads = "; ".join(f"read_verilog -defer {Path(s).resolve()}" for s in sources)
     with tempfile.TemporaryDirectory(prefix="pp-synth-") as tmp:
         stat_file = Path(tmp) / "stat.json"
+        net_file = Path(tmp) / "net.json"
         script = (
             f"{reads}; "
             + (f"chparam {chparams} {top}; " if chparams else "")
             + f"synth_xilinx -top {top} -family xc7 -flatten -noiopad -noclkbuf; "
-            f"tee -q -o {stat_file} stat -json"
+            f"tee -q -o {stat_file} stat -json; write_json {net_file}"
         )
         try:
             proc = subprocess.run([exe, "-q", "-p", script], capture_output=True, text=True,
@@ -123,8 +136,52 @@ def synth_resources(
             tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-15:])
             raise SynthError(f"yosys failed on {top}:\n{tail}")
         stat = json.loads(stat_file.read_text())
+        netlist = json.loads(net_file.read_text())
     cells = stat.get("design", {}).get("num_cells_by_type", {})
-    return Resources.from_cells(cells)
+    try:
+        depth = netlist_depth(netlist, top)
+    except DepthError as exc:
+        raise SynthError(f"{top}: {exc}") from None
+    return Resources.from_cells(cells).with_depth(depth)
+
+
+def flat_netlist_depths(netlist: Path, tops: Sequence[str], yosys: str | None = None,
+                        timeout_s: float = 600) -> dict[str, Depth]:
+    """The logic depth of each module in ``tops`` of a hierarchical Yosys JSON netlist (each
+    flattened first; a name may be a module's base name, as in :func:`netlist_resources`)."""
+    exe = yosys or shutil.which("yosys")
+    if exe is None:
+        raise SynthError("yosys not found: install it (Debian: apt-get install yosys)")
+    with tempfile.TemporaryDirectory(prefix="pp-depth-") as tmp:
+        source = json.loads(Path(netlist).read_text()).get("modules", {})
+        by_base = {_base_module(m): m for m in source}
+        names = [by_base.get(t, t) for t in tops]
+        missing = [t for t, n in zip(tops, names) if n not in source]
+        if missing:
+            raise SynthError(f"the synthesised netlist {netlist} has no module '{missing[0]}'")
+        # one Yosys session: each module flattened on its own copy of the design
+        steps = [f"read_json {Path(netlist).resolve()}", "design -save pp_orig"]
+        for i, name in enumerate(names):
+            esc = name.replace("\\", "\\\\").replace("$", "\\$")
+            steps += ["design -load pp_orig", f"hierarchy -top {esc}", "flatten",
+                      f"write_json {Path(tmp) / f'flat{i}.json'}"]
+        try:
+            proc = subprocess.run([exe, "-q", "-p", "; ".join(steps)],
+                                  capture_output=True, text=True, timeout=timeout_s, check=False)
+        except subprocess.TimeoutExpired:
+            raise SynthError(f"yosys did not flatten {netlist} within {timeout_s:.0f} s") from None
+        flats = [Path(tmp) / f"flat{i}.json" for i in range(len(names))]
+        if proc.returncode != 0 or not all(f.exists() for f in flats):
+            tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-15:])
+            raise SynthError(f"yosys could not flatten {netlist}:\n{tail}")
+        datas = [json.loads(f.read_text()) for f in flats]
+    out = {}
+    for top, name, data in zip(tops, names, datas):
+        try:
+            out[top] = netlist_depth(data, name)
+        except DepthError as exc:
+            raise SynthError(f"{top}: {exc}") from None
+    return out
 
 
 #: Row names of :func:`netlist_resources` besides the components.
@@ -165,12 +222,14 @@ def _base_module(type_name: str) -> str:
 
 
 def netlist_resources(netlist: Path | Mapping[str, Any], top: str,
-                      components: Mapping[str, str]) -> dict[str, Resources]:
+                      components: Mapping[str, str], depth: bool = False) -> dict[str, Resources]:
     """Resources per component from a Yosys JSON netlist with hierarchy.
 
     ``components`` maps a module name (a wrapper) to the component it belongs to. Every
     instance in ``top`` of such a module counts for the component; every other cell of
-    ``top`` (the interconnect, ...) for :data:`INFRA`. The result also has :data:`TOTAL`."""
+    ``top`` (the interconnect, ...) for :data:`INFRA`. The result also has :data:`TOTAL`.
+    With ``depth`` (``netlist`` a file), the total and every component also get their logic
+    depth (:mod:`pushpush.build.depth`; the interconnect's shows in the total's)."""
     data = json.loads(Path(netlist).read_text()) if isinstance(netlist, (str, Path)) else netlist
     modules = data["modules"]
     if top not in modules:
@@ -191,14 +250,22 @@ def netlist_resources(netlist: Path | Mapping[str, Any], top: str,
         add(comp if comp is not None else INFRA, counts)
     out = {name: Resources.from_cells(c) for name, c in rows.items()}
     out[TOTAL] = Resources.from_cells(_leaf_counts(modules, top, memo))
+    if depth and isinstance(netlist, (str, Path)):
+        wrappers = {comp: mod for mod, comp in components.items()}
+        depths = flat_netlist_depths(Path(netlist), [top, *wrappers.values()])
+        out[TOTAL].with_depth(depths[top])
+        for comp, mod in wrappers.items():
+            out[comp].with_depth(depths[mod])
     return out
 
 
 def resources_table(res: Mapping[str, Resources]) -> str:
     """A table: one row per component, the interconnect and the total."""
-    rows = [("", "LUT", "FF", "LUTRAM", "BRAM36", "DSP")]
+    levels = any(r.lut_levels is not None for r in res.values())
+    rows = [("", "LUT", "FF", "LUTRAM", "BRAM36", "DSP") + (("depth",) if levels else ())]
     for name, r in res.items():
-        rows.append((name, str(r.luts), str(r.ffs), str(r.lutram), f"{r.bram36:g}", str(r.dsp)))
+        rows.append((name, str(r.luts), str(r.ffs), str(r.lutram), f"{r.bram36:g}", str(r.dsp))
+                    + ((str(r.lut_levels) if r.lut_levels is not None else "-",) if levels else ()))
     w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []
     for i, r in enumerate(rows):

@@ -308,10 +308,6 @@ def _hexw(v: int) -> str:
     return f"32'h{v:08X}"
 
 
-def _win(word: int) -> str:
-    return f"pp_window[{32 * word + 31}:{32 * word}]"
-
-
 class _Model:
     """Everything the wrapper template needs, computed from one linked component."""
 
@@ -329,29 +325,64 @@ class _Model:
         self.slot_trig = "{" + ", ".join(f"16'd{v}" for v in reversed(comp.slot_trig)) + "}"
         self.ports = user_ports(comp)
         self.present = present
+        # read ports of the window (argument and result words): address expressions, in
+        # port order; at least one port (address 0, unused) for a component without any
+        self.rd_addr_width = max(1, _clog2(self.words))
+        self.rd_ports: list[str] = []
         self.exports: list[dict[str, Any]] = []
         self.calls: list[dict[str, Any]] = []   # imports and callbacks (the module calls)
         self.reqs: list[dict[str, Any]] = []    # engine requesters, arbiter order
         self._build()
 
-    def _slot_word(self, s: int, word: int) -> str:
-        """Word ``word`` (window word offset) of slot ``s`` as seen from the cycle of the
-        slot's trigger pulse on: words written in the trigger's own beat (the trigger word
-        itself, and with 64-bit data its neighbour) reach ``window`` one cycle after the
-        pulse, so in the pulse cycle they are taken from the bus."""
+    def _snoop(self, s: int, word: int) -> Optional[tuple[str, str]]:
+        """(condition, bus lane) when word ``word`` (window word offset) of slot ``s`` is
+        written in the same beat as the slot's trigger (the trigger word itself, and with
+        64-bit data its neighbour): in the cycle of the trigger pulse it is taken from the bus,
+        since the window shows it one cycle later; None for words of earlier beats."""
         slot = self.comp.slots[s]
         if word // self.lanes != slot.trigger_offset // self.lanes:
-            return _win(word)
+            return None
         lane = word % self.lanes
         snoop = f"s_axi_wdata[{32 * lane + 31}:{32 * lane}]"
         cond = f"pp_trig_pulse[{s}]"
         if word != slot.trigger_offset:
             cond += f" && (&s_axi_wstrb[{4 * lane + 3}:{4 * lane}])"
-        return f"(({cond}) ? {snoop} : {_win(word)})"
+        return cond, snoop
 
     # trigger word of slot s as seen in the cycle of its pulse or later
     def _trig_value(self, s: int) -> str:
-        return self._slot_word(s, self.comp.slots[s].trigger_offset)
+        word = f"pp_trig_word[{32 * s + 31}:{32 * s}]"
+        sn = self._snoop(s, self.comp.slots[s].trigger_offset)
+        assert sn is not None
+        return f"(({sn[0]}) ? {sn[1]} : {word})"
+
+    def _read_port(self, sel: Optional[str], slots: list[int], index: int) -> str:
+        """A read port of the window on word ``index`` (0 = first word) of the slot that the
+        one-hot ``sel`` picks among ``slots`` (``sel`` None: the only slot), with the words of
+        the trigger's beat taken from the bus in the pulse cycle. Returns the word's
+        expression."""
+        p = len(self.rd_ports)
+        offsets = [self.comp.slots[s].offset + index for s in slots]
+        ra = self.rd_addr_width
+        if sel is None or len(slots) == 1:
+            addr = f"{ra}'d{offsets[0]}"
+        else:
+            addr = _onehot_mux(sel, [f"{ra}'d{o}" for o in offsets], width=ra)
+        self.rd_ports.append(addr)
+        data = f"pp_rd_data[{32 * p + 31}:{32 * p}]"
+        snoops = []
+        for k, (s, o) in enumerate(zip(slots, offsets)):
+            sn = self._snoop(s, o)
+            if sn is not None:
+                cond = sn[0] if sel is None or len(slots) == 1 else f"{sel}[{k}] && {sn[0]}"
+                snoops.append((cond, sn[1]))
+        if not snoops:
+            return data
+        if len(snoops) == 1:
+            return f"(({snoops[0][0]}) ? {snoops[0][1]} : {data})"
+        any_cond = " || ".join(f"({c})" for c, _ in snoops)
+        val = " | ".join(f"({{32{{{c}}}}} & {v})" for c, v in snoops)
+        return f"(({any_cond}) ? ({val}) : {data})"
 
     def _build(self) -> None:
         comp = self.comp
@@ -367,9 +398,8 @@ class _Model:
                 names = []
                 for k in range(a.words):
                     name = f"g_{g}_arg{a.offset + k}"
-                    arg_words.append((name, _onehot_mux(
-                        f"g_{g}_sel", [self._slot_word(s, comp.slots[s].offset + a.offset + k)
-                                        for s in slots])))
+                    arg_words.append((name, self._read_port(f"g_{g}_sel", slots,
+                                                            a.offset + k)))
                     names.append(name)
                 args.append({"name": a.name, "port": f"{g}_{a.name}", "width": type_width(a.type),
                              "expr": _decode(a.type, names), "word": names[0]})
@@ -416,6 +446,8 @@ class _Model:
                               "addr": call["target"], "nwords": call["nwords"], "data": call["data"],
                               "tagged": True})
         self.max_words = max_words
+        if not self.rd_ports:
+            self.rd_ports.append(f"{self.rd_addr_width}'d0")
         for i, r in enumerate(self.reqs):
             r["index"] = i
         self.nreq = len(self.reqs)
@@ -445,18 +477,16 @@ class _Model:
 
     def _call(self, g: str, sig: FunctionType, rep_slot: int, rep_address: int, target: str,
               parent: Optional[str]) -> dict[str, Any]:
-        comp = self.comp
         data: list[str] = []
         for a in sig.arg_layout():
             data += _encode(a.type, f"usr_{g}_{a.name}")
         # trigger: the rep address, SEQ (bit 1) = the flipped SEQ of the previous call
         data.append(f"{{30'h{rep_address >> 2:08X}, !g_{g}_seq_reg, 1'b0}}")
-        slot = comp.slots[rep_slot]
         rw = type_width(sig.result)
         result = ""
         result_words = []
         if rw:
-            result_words = [(f"g_{g}_res{k}", self._slot_word(rep_slot, slot.offset + k))
+            result_words = [(f"g_{g}_res{k}", self._read_port(None, [rep_slot], k))
                             for k in range(sig.result_words)]
             result = _decode(sig.result, [n for n, _ in result_words])
         return {"name": g, "sig": sig, "rep_slot": rep_slot, "target": target, "data": data,

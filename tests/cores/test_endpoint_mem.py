@@ -1,7 +1,12 @@
 """cocotb tests of cores/endpoint_mem (pp_endpoint_mem), driven from pytest.
 
+The bench runs on cores/endpoint_mem/tb/pp_endpoint_mem_tb.v, which shows the whole window on `window`
+as the owner sees it (trigger words from `trig_word`, every other word through a read port of
+its own) and adds a probe read port whose address the monitor changes every cycle.
+
 A cycle-level monitor samples every AXI handshake, `rearm`, `trig_pulse`, `trig_pending`,
-the collision outputs and `window` in the ReadOnly phase of every clock cycle and feeds them
+the collision outputs, `window` and the probe in the ReadOnly phase of every clock cycle and
+feeds them
 to a reference model of the contract in cores/endpoint_mem/README.md. The model predicts, for
 the same cycle, `trig_pulse`, and for the following cycles `window`, `trig_pending`,
 `collisions`, `collision_flag`, and the B response (id and OKAY/SLVERR) of every burst; any
@@ -81,8 +86,13 @@ class Model:
                 self.slot_of[w] = i
         self.reset()
 
-    def reset(self):
-        self.words = [0] * self.words_n
+    def reset(self, stored=None):
+        """`rst`: trigger words, pending bits, counters and bursts clear; the argument/result
+        words (distributed RAM, no reset) keep their values: `stored` (word -> value), or 0
+        as after configuration."""
+        trigs = {trig for _first, trig in self.slots}
+        self.words = [stored[k] if stored is not None and k in self.slot_of and k not in trigs
+                      else 0 for k in range(self.words_n)]
         self.pend = [0] * len(self.slots)
         self.collisions = 0
         self.flag = 0
@@ -192,12 +202,17 @@ class TB:
         self.pulses = []  # (cycle, slot) seen on trig_pulse
         self.check_window = "every"  # or "sparse" for big windows
         self.errors = []
+        self.probe_rng = random.Random(int(os.environ.get("EPM_SEED", "1")) * 7 + 3)
+        self.trig_words = {trig for _first, trig in self.cfg["slots"]}
+        self.probes = 0
         cocotb.start_soon(Clock(dut.clk, 10, unit="ns").start())
         dut.rearm.value = 0
+        dut.probe_addr.value = 0
         self.axi = None
         if use_master:
             self.axi = AxiMaster(AxiBus.from_prefix(dut, "s_axi"), dut.clk, dut.rst)
-            logging.getLogger("cocotb.pp_endpoint_mem.s_axi").setLevel(logging.WARNING)
+            for top in ("pp_endpoint_mem", "pp_endpoint_mem_tb"):
+                logging.getLogger(f"cocotb.{top}.s_axi").setLevel(logging.WARNING)
         else:
             for name in ("awvalid", "wvalid", "arvalid"):
                 getattr(dut, "s_axi_" + name).value = 0
@@ -240,8 +255,11 @@ class TB:
             await RisingEdge(dut.clk)
         dut.rst.value = 0
         await RisingEdge(dut.clk)
-        self.model.reset()
+        # argument/result words survive rst (earlier tests of this simulation wrote them):
+        # the model starts from what the window holds; trigger words must read 0
         await ReadOnly()
+        win = u(dut.window)
+        self.model.reset({k: (win >> (32 * k)) & MASK32 for k in range(self.model.words_n)})
         self.check_state("after reset", window=True)
         cocotb.start_soon(self._monitor())
         await RisingEdge(dut.clk)
@@ -272,14 +290,29 @@ class TB:
     async def _monitor(self):
         dut = self.dut
         changed = True
+        words = self.cfg["words"]
         while True:
             await RisingEdge(dut.clk)
+            # a new probe address every cycle (argument/result and gap words: a read port
+            # at a trigger word's offset is not the trigger word)
+            probe = self.probe_rng.randrange(words)
+            dut.probe_addr.value = probe
             await ReadOnly()
             self.cycle += 1
             c = self.cycle
             pulse = u(dut.trig_pulse)
             # outputs registered at the last edge must match the model's current state
             self.check_state(f"cycle {c}", window=changed or (pulse != 0 and not self.big))
+            if u(dut.rst):
+                # (only test_reset_keeps_args resets while the monitor runs, with the bus idle)
+                self.model.reset(dict(enumerate(self.model.words)))
+                changed = True
+                continue
+            if probe not in self.trig_words:
+                self.probes += 1
+                if u(dut.probe_data) != self.model.words[probe]:
+                    self.fail(f"cycle {c}: read port at word {probe}: {u(dut.probe_data):#x} "
+                              f"!= {self.model.words[probe]:#x}")
             s = {"rearm": u(dut.rearm), "aw": None, "w": None}
             if u(dut.s_axi_awvalid) and u(dut.s_axi_awready):
                 s["aw"] = (u(dut.s_axi_awid), u(dut.s_axi_awaddr), u(dut.s_axi_awlen),
@@ -385,6 +418,38 @@ async def test_calls_and_rearm(dut):
             assert not (u(dut.trig_pending) >> i) & 1
             assert tb.window_word(trig) == 0
             assert [tb.window_word(k) for k in range(first, trig)] == args
+    await tb.final_check()
+
+
+@cocotb.test()
+async def test_reset_keeps_args(dut):
+    """rst clears trigger words and pending bits; argument/result words (distributed RAM,
+    no reset) keep their values; the slots take new calls right after."""
+    tb = TB(dut)
+    await tb.reset()
+    rng = random.Random(5)
+    for i, (first, trig) in enumerate(tb.cfg["slots"]):
+        args = [rng.randrange(1 << 32) for _ in range(trig - first)]
+        resp = await tb.axi.write(4 * first, words_bytes(args + [rand_trigger(rng)]))
+        assert resp.resp == AxiResp.OKAY
+    await tb.cycles(2)
+    await ReadOnly()
+    assert u(dut.trig_pending) == (1 << tb.nslots) - 1
+    before = [tb.window_word(k) for k in range(tb.cfg["words"])]
+    await RisingEdge(dut.clk)
+    dut.rst.value = 1
+    await tb.cycles(2)
+    dut.rst.value = 0
+    await tb.cycles(2)
+    await ReadOnly()
+    assert u(dut.trig_pending) == 0
+    trigs = {trig for _first, trig in tb.cfg["slots"]}
+    after = [tb.window_word(k) for k in range(tb.cfg["words"])]
+    assert after == [0 if k in trigs else w for k, w in enumerate(before)], after
+    await RisingEdge(dut.clk)
+    first, trig = tb.cfg["slots"][0]
+    resp = await tb.axi.write(4 * first, words_bytes([7] * (trig - first) + [0x104]))
+    assert resp.resp == AxiResp.OKAY
     await tb.final_check()
 
 
@@ -914,7 +979,8 @@ async def test_latency(dut):
 # ---------------------------------------------------------------------------------------------
 
 REPO = Path(__file__).resolve().parents[2]
-SOURCES = [REPO / "cores" / "endpoint_mem" / "pp_endpoint_mem.v"]
+SOURCES = [REPO / "cores" / "endpoint_mem" / "pp_endpoint_mem.v",
+           REPO / "cores" / "endpoint_mem" / "tb" / "pp_endpoint_mem_tb.v"]
 
 #: what the bench drives on the `counters` input (read at 0x4, 0x8, 0xC with ENABLE_READ=2)
 COUNTERS_IN = 0x33333303_22222202_11111101
@@ -965,7 +1031,7 @@ def _run(simulator, name, extra=None, testcase=None):
     cfg = CONFIGS[name]
     env = {"EPM_CFG": json.dumps(cfg)}
     env.update(extra or {})
-    run_cocotb(toplevel="pp_endpoint_mem", sources=SOURCES, test_module="test_endpoint_mem",
+    run_cocotb(toplevel="pp_endpoint_mem_tb", sources=SOURCES, test_module="test_endpoint_mem",
                test_dir=Path(__file__).parent, parameters=params_of(cfg), simulator=simulator,
                extra_env=env, testcase=testcase)
 

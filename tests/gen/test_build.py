@@ -103,14 +103,18 @@ def test_synth_resources(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     out = capsys.readouterr().out
     table = out[out.index("resources of 'tiny'"):].splitlines()
     assert table[0] == "resources of 'tiny' (Yosys synth_xilinx, xc7; estimates):"
-    assert table[1].split() == ["LUT", "FF", "LUTRAM", "BRAM36", "DSP"]
-    rows = {ln.split()[0]: [float(x) for x in ln.split()[1:]] for ln in table[2:]
-            if ln.strip() and not ln.strip().startswith("-")}
+    assert table[1].split() == ["LUT", "FF", "LUTRAM", "BRAM36", "DSP", "depth"]
+    rows = {ln.split()[0]: [float(x) if x != "-" else None for x in ln.split()[1:]]
+            for ln in table[2:] if ln.strip() and not ln.strip().startswith(("-", "depth:"))}
     assert set(rows) >= {"acc", INFRA, TOTAL}
     assert rows["acc"][0] > 0 and rows["acc"][1] > 0 and rows[INFRA][0] > 0
     # the rows add up to the total
     for col in range(5):
         assert rows["acc"][col] + rows[INFRA][col] == rows[TOTAL][col]
+    # logic depth: the component's and the whole system's (the interconnect has none of its own)
+    assert rows[INFRA][5] is None
+    assert 1 <= rows["acc"][5] <= rows[TOTAL][5]
+    assert any(ln.startswith("depth: the longest register-to-register path") for ln in table)
 
 
 @needs_fusesoc

@@ -1,48 +1,67 @@
-"""Execute every notebook in notebooks/ against the simulated board; any error fails.
+"""The notebooks in notebooks/: each ``NN_name.py`` (jupytext percent format) is the source,
+its ``NN_name.ipynb`` the executed copy that ships (scripts/make_notebooks.py builds it).
+
+Every ``.py`` notebook is executed against the simulated board; any error fails. Each
+``.ipynb`` must hold exactly its ``.py``'s cells, with the outputs of a run without errors.
 
 Each notebook runs in a fresh IPython kernel (nbclient) with the repository first on
 PYTHONPATH and ``PUSHPUSH_BOARD=sim``, so ``pushpush.apps.open_system`` generates the
 example, compiles it (Icarus unless ``PUSHPUSH_SIM`` says otherwise) and starts the
 simulated board. A cell that raises (an ``assert`` against numpy included) fails the test
 with the cell's traceback. Needs PYNQ, nbclient, nbformat, ipykernel and matplotlib
-(the ``dev`` and ``pynq`` extras); skipped without them.
+and jupytext (the ``dev`` and ``pynq`` extras); skipped without them.
 
     PYTHONPATH=$PWD pytest -q tests/notebooks          # ~1-2 min on Icarus
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
+SOURCES = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.py"))
 
+pytest.importorskip("jupytext")
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 pytest.importorskip("ipykernel")
 pytest.importorskip("matplotlib")
 pytest.importorskip("pynq.pl_server", reason="the simulated board needs PYNQ (pushpush[pynq])")
 
-CELL_TIMEOUT = 600   # seconds; the first cell that loads a system compiles it
+_spec = importlib.util.spec_from_file_location("make_notebooks", REPO / "scripts" / "make_notebooks.py")
+make_notebooks = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(make_notebooks)
 
 
 def test_notebooks_exist() -> None:
-    names = [p.name for p in NOTEBOOKS]
-    assert names == ["01_getting_started.ipynb", "02_audio_fir.ipynb", "03_calls_per_second.ipynb"]
+    names = [p.stem for p in SOURCES]
+    assert names == ["01_getting_started", "02_audio_fir", "03_calls_per_second"]
+    assert sorted(p.stem for p in (REPO / "notebooks").glob("*.ipynb")) == names
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_shipped_copies_are_built_from_the_text() -> None:
+    """Each .ipynb holds its .py's cells (same types and sources, in order), was executed
+    (every code cell ran, in order) and shows no error output."""
+    assert make_notebooks.check() == []
+    for path in SOURCES:
+        nb = nbformat.read(path.with_suffix(".ipynb"), as_version=4)
+        code = [c for c in nb.cells if c.cell_type == "code"]
+        assert [c.execution_count for c in code] == list(range(1, len(code) + 1)), \
+            f"{path.stem}.ipynb is not an executed copy: run python scripts/make_notebooks.py {path.stem}"
+        errors = [o for c in code for o in c.get("outputs", []) if o.get("output_type") == "error"]
+        assert not errors, f"{path.stem}.ipynb shipped with an error output"
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=[p.stem for p in SOURCES])
 def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
-        [str(REPO)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])))
-    monkeypatch.setenv("PUSHPUSH_BOARD", "sim")
-    monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
-    monkeypatch.setenv("TMPDIR", str(tmp_path))   # the generated overlays go there
-    nb = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
+    for k, v in make_notebooks.sim_env(tmp_path).items():   # the generated overlays go to tmp_path
+        monkeypatch.setenv(k, v)
+    nb = make_notebooks.read_text(path)
+    client = nbclient.NotebookClient(nb, timeout=make_notebooks.CELL_TIMEOUT, kernel_name="python3",
                                      resources={"metadata": {"path": str(tmp_path)}})
     try:
         client.execute()
