@@ -15,6 +15,11 @@ both ways, cycles/s, idle CPU), see :mod:`pushpush.bench.simboard`.
 ``pushpush bench callpath [--calls N] [--tree PATH --label NAME] [--check] [-o DIR]``: the
 Python runtime's CPU time per ``int f(int)`` call (sync, asyncio, served) against the
 in-memory bus, no simulator, see :mod:`pushpush.bench.callpath`.
+
+``pushpush bench wait [--calls N] [--modes sleep,poll,yield,interrupt] [--sim ...] [-o DIR]``:
+the wake-up latency of a Python handler (trigger write -> handler running) per wait mode, idle
+and with a CPU hog per core, and the waiting process's CPU use, laid out like the FSL driver
+paper's Table 1 with its numbers; a histogram (wait.png). See :mod:`pushpush.bench.wait`.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from pathlib import Path
 
 from .cli_common import EXIT_INVALID, EXIT_OK, Command, UsageError
 
-BENCHMARKS = ("fairness", "scaling", "simboard", "callpath")
+BENCHMARKS = ("fairness", "scaling", "simboard", "callpath", "wait")
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -59,7 +64,12 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--calls", type=int, default=None,
                    help="scaling: calls per pair (default 200); simboard: Python -> Verilog "
                         "calls per measurement (default 300); callpath: calls per path "
-                        "(default 10000)")
+                        "(default 10000); wait: calls per mode and load (default 200; the "
+                        "documented run uses 10000)")
+    p.add_argument("--modes", metavar="M,M,...", default=None,
+                   help="wait: the wait modes to measure (default sleep,poll,yield,interrupt)")
+    p.add_argument("--loads", metavar="L,L", default="idle,loaded",
+                   help="wait: idle, loaded (one CPU hog per core) or both (default)")
 
 
 def _run_scaling(args: argparse.Namespace) -> int:
@@ -147,6 +157,30 @@ def _callpath(args: argparse.Namespace) -> int:
     return EXIT_INVALID if (missed and args.check) else EXIT_OK
 
 
+def _wait(args: argparse.Namespace) -> int:
+    from .bench.wait import LOADS, MODES, format_table, plot_histogram, run_wait
+
+    calls = args.calls or 200
+    if calls < 1:
+        raise UsageError(f"--calls {calls}: at least 1 call")
+    modes = tuple(args.modes.split(",")) if args.modes else MODES
+    loads = tuple(args.loads.split(","))
+    bad = [m for m in modes if m not in MODES] + [x for x in loads if x not in LOADS]
+    if bad:
+        raise UsageError(f"unknown {', '.join(bad)}: --modes takes {','.join(MODES)}, "
+                         f"--loads {','.join(LOADS)}")
+    sim = args.sim if args.sim in ("icarus", "verilator") else "auto"
+    out = Path(args.output)
+    out.mkdir(parents=True, exist_ok=True)
+    result = run_wait(calls, modes=modes, loads=loads, simulator=sim, outdir=str(out / "wait-build"))
+    (out / "wait.json").write_text(json.dumps(result, indent=1))
+    print(format_table(result))
+    png = plot_histogram(result, out / "wait.png")
+    print(f"\nresults: {out / 'wait.json'}" + (f", histogram: {png}" if png else
+                                                  " (no histogram: matplotlib is not installed)"))
+    return EXIT_OK
+
+
 def _run(args: argparse.Namespace) -> int:
     from .bench.fairness import check_targets, format_table, plot, run_fairness
     from .build.sim import available_simulators
@@ -155,6 +189,8 @@ def _run(args: argparse.Namespace) -> int:
         return _simboard(args)
     if args.benchmark == "callpath":
         return _callpath(args)
+    if args.benchmark == "wait":
+        return _wait(args)
     args.sim = args.sim if args.sim not in (None, "both") else "icarus"
     if args.sim not in available_simulators():
         raise UsageError(f"simulator '{args.sim}' is not available here "

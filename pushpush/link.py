@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Optional, Sequence
 
 from .errors import Diagnostic, LinkError, Location, did_you_mean
+from .spec import WAIT_MODES  # noqa: F401  (re-exported: the runtime's wait modes)
 from .spec import (
     ARBITRATIONS,
     DATA_WIDTHS,
@@ -61,6 +62,10 @@ __all__ = [
     "ImportInfo",
     "LinkedComponent",
     "LinkedSystem",
+    "IrqBlock",
+    "IRQ_BLOCK_BYTES",
+    "IRQ_MAX_BITS",
+    "IRQ_PENDING_OFFSET",
     "link",
     "load",
     "window_size_for",
@@ -198,6 +203,8 @@ class LinkedComponent:
     exports: tuple[ExportInfo, ...]
     imports: tuple[ImportInfo, ...]
     slots: tuple[Slot, ...]
+    #: How a software component's runtime waits (``spec_fields.WAIT_MODES``); "" for rtl.
+    wait: str = ""
     #: Where the component and each of its sources are written in the YAML (positions are
     #: not part of equality or the map; ``None`` for a model read back from a map).
     loc: Optional[Location] = field(default=None, compare=False, repr=False)
@@ -245,6 +252,36 @@ class LinkedComponent:
             if i.target == target:
                 return i
         raise KeyError(f"component '{self.name}' has no import '{target}'")
+
+
+#: The interrupt block: one 4 KiB page, a pending bit per software component (at most 32).
+IRQ_BLOCK_BYTES = 0x1000
+IRQ_MAX_BITS = 32
+#: Byte offset of the pending register in the interrupt block (read: the bits; write:
+#: write-1-to-clear).
+IRQ_PENDING_OFFSET = 0x0
+
+
+@dataclass(frozen=True)
+class IrqBlock:
+    """Where the system top's pending register is and whose bit is which (see
+    :attr:`LinkedSystem.irq`)."""
+
+    base: int
+    #: Software components in bit order (bit i is ``components[i]``).
+    components: tuple[str, ...]
+
+    @property
+    def pending_address(self) -> int:
+        return self.base + IRQ_PENDING_OFFSET
+
+    def bit(self, component: str) -> int:
+        """The pending bit of a software component (ValueError if it has none)."""
+        try:
+            return self.components.index(component)
+        except ValueError:
+            raise ValueError(f"component '{component}' has no pending bit (only the first "
+                             f"{IRQ_MAX_BITS} software components have one)") from None
 
 
 @dataclass(frozen=True)
@@ -319,6 +356,34 @@ class LinkedSystem:
         """Absolute paths of a component's Verilog sources (needs ``base_dir``)."""
         base = self.base_dir or Path.cwd()
         return [Path(os.path.normpath(base / s)) for s in self.component(component).sources]
+
+    @property
+    def irq(self) -> Optional["IrqBlock"]:
+        """The system top's interrupt block (docs/architecture.md §2.3): its 4 KiB page in
+        the ``pl`` region (the first one no rtl window and no :attr:`ps_window_register`
+        uses) and each software component's
+        pending bit; None when the system has no top (no rtl component), no software
+        component, no free page in ``pl`` or no free interconnect port.
+
+        >>> linked.irq.bit("host"), hex(linked.irq.base)   # doctest: +SKIP
+        (0, '0x43C01000')
+        """
+        rtl = [c for c in self.components if not c.is_software]
+        sw = [c.name for c in self.components if c.is_software][:IRQ_MAX_BITS]
+        reg = self.ps_window_register
+        extra = 0 if reg is None else 1   # the DDR windows' register block has a port too
+        if not rtl or not sw or len(rtl) > MAX_INTERCONNECT_PORTS - 2 - extra:
+            return None
+        used = sorted([(c.base, c.end) for c in rtl]
+                      + ([] if reg is None else [(reg, reg + IRQ_BLOCK_BYTES)]))
+        page = self.pl.base
+        for lo, hi in used:
+            if page + IRQ_BLOCK_BYTES <= lo:
+                break
+            page = max(page, hi)
+        if page + IRQ_BLOCK_BYTES > self.pl.end:
+            return None
+        return IrqBlock(page, tuple(sw))
 
     def locate(self, address: int) -> Optional[tuple[LinkedComponent, Optional[Slot]]]:
         """The window containing a byte address and the slot there (None in free space)."""
@@ -587,6 +652,7 @@ def _finish(spec: SystemSpec, lay: _Layout, by_name: dict[str, _Layout]) -> Link
         base=lay.base, size=lay.size, slot_words=lay.slot_words,
         runtime_words=comp.runtime_words if comp.is_software else 0, abe=comp.abe,
         exports=tuple(exports), imports=tuple(imports), slots=slots,
+        wait=comp.wait if comp.is_software else "",
         loc=comp.loc, source_locs=tuple(comp.source_locs),
     )
 

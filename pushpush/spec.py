@@ -38,6 +38,8 @@ __all__ = [
     "MIN_WINDOW",
     "DEFAULT_DYNAMIC_SLOTS",
     "DEFAULT_RUNTIME_WORDS",
+    "DEFAULT_WAIT",
+    "WAIT_MODES",
     "Region",
     "Interconnect",
     "Abe",
@@ -53,7 +55,8 @@ __all__ = [
 # The constants and key tables are declared once, in spec_fields (the JSON Schema is built
 # from the same declarations).
 from .spec_fields import (  # noqa: E402
-    ARBITRATIONS, BOARDS, DATA_WIDTHS, DEFAULT_DYNAMIC_SLOTS, DEFAULT_RUNTIME_WORDS, GP0_RANGE,
+    ARBITRATIONS, BOARDS, DATA_WIDTHS, DEFAULT_DYNAMIC_SLOTS, DEFAULT_RUNTIME_WORDS, DEFAULT_WAIT,
+    GP0_RANGE, WAIT_MODES,
     KINDS, MAX_BURST, MAX_DYNAMIC_SLOTS, MAX_RUNTIME_WORDS, MAX_WINDOW, MIN_WINDOW, SOFTWARE_KINDS,
     SOFTWARE_WINDOWS,
     TOPOLOGIES,
@@ -136,6 +139,8 @@ class ComponentSpec:
     #: Free words at the end of a software component's window (run-time reps and ceps);
     #: ignored for rtl components (the loader sets 0 for them).
     runtime_words: int = DEFAULT_RUNTIME_WORDS
+    #: How a software component's runtime waits (spec_fields.WAIT_MODES); "" for rtl.
+    wait: str = ""
     loc: Optional[Location] = field(default=None, compare=False, repr=False)
     window_loc: Optional[Location] = field(default=None, compare=False, repr=False)
     #: Where each entry of ``sources`` stands in the YAML (same order).
@@ -780,6 +785,9 @@ class _Loader:
                     if kind in SOFTWARE_KINDS:
                         why = "only rtl components have Verilog modules, sources and burst settings"
                         fix = "remove it or use 'kind: rtl'"
+                    elif key == "wait":
+                        why = "only python and c components wait for calls in software"
+                        fix = "remove it"
                     else:
                         why = "only python and c components have a run-time area"
                         fix = "remove it"
@@ -837,12 +845,17 @@ class _Loader:
                               "runtime_words: 256", minimum=0, maximum=MAX_RUNTIME_WORDS)
             runtime_words = rw if rw is not None else runtime_words
 
+        wait = DEFAULT_WAIT if kind in SOFTWARE_KINDS else ""
+        if "wait" in by_key and kind in SOFTWARE_KINDS:
+            w = self.get_choice(by_key["wait"][1], f"wait of {what}", WAIT_MODES)
+            wait = w if w is not None else wait
+
         if ok_name is None or kind is None:
             return None
         return ComponentSpec(
             name=name, kind=kind, module=module, sources=tuple(sources), exports=tuple(exports),
             imports=tuple(imports), window=window, abe=abe, runtime_words=runtime_words,
-            loc=cloc, window_loc=window_loc, source_locs=tuple(source_locs),
+            wait=wait, loc=cloc, window_loc=window_loc, source_locs=tuple(source_locs),
         )
 
     def sources(self, node: Node, what: str) -> tuple[list[Path], list[Location]]:

@@ -30,7 +30,7 @@ from typing import Any, Optional, Union
 __all__ = [
     "KINDS", "SOFTWARE_KINDS", "BOARDS", "SOFTWARE_WINDOWS", "TOPOLOGIES", "DATA_WIDTHS", "ARBITRATIONS",
     "GP0_RANGE", "MIN_WINDOW", "DEFAULT_DYNAMIC_SLOTS", "DEFAULT_RUNTIME_WORDS", "MAX_BURST",
-    "CLOCK_MHZ_MAX", "MAX_DYNAMIC_SLOTS", "MAX_RUNTIME_WORDS", "MAX_WINDOW", "IDENT", "VERILOG_IDENT", "IMPORT_TARGET",
+    "CLOCK_MHZ_MAX", "WAIT_MODES", "DEFAULT_WAIT", "MAX_DYNAMIC_SLOTS", "MAX_RUNTIME_WORDS", "MAX_WINDOW", "IDENT", "VERILOG_IDENT", "IMPORT_TARGET",
     "VERILOG_KEYWORDS", "C_KEYWORDS", "RESERVED",
     "Value", "Str", "Int", "Num", "Choice", "Signature", "ListOf", "MapOf", "AnyOf", "Record",
     "Field", "SYSTEM", "INTERCONNECT", "REGION", "REGIONS", "COMPONENT", "EXPORT", "ABE",
@@ -53,6 +53,12 @@ DATA_WIDTHS = (32, 64)
 ARBITRATIONS = ("round_robin", "fair")
 #: The Zynq-7000 M_AXI_GP0 address range (inclusive start, exclusive end).
 GP0_RANGE = (0x4000_0000, 0x8000_0000)
+#: How a software component waits for calls and replies (docs/runtime.md, "Waiting"):
+#: sleep (a short pause between sweeps), poll (sweep back to back), yield (sched_yield
+#: between sweeps, the PushPush paper's ARM client), interrupt (sleep until the PL's
+#: interrupt says something was written into the window).
+WAIT_MODES = ("sleep", "poll", "yield", "interrupt")
+DEFAULT_WAIT = "sleep"
 MIN_WINDOW = 4096
 DEFAULT_DYNAMIC_SLOTS = 1
 DEFAULT_RUNTIME_WORDS = 256
@@ -255,6 +261,10 @@ COMPONENT = Record("component", "One component: a Verilog module (rtl) or softwa
     Field("abe", ABE, "AXI burst equalizer settings.", kinds=_RTL),
     Field("runtime_words", Int(minimum=0, maximum=MAX_RUNTIME_WORDS), "Free words at the end of the window for run-time callers.",
           kinds=SOFTWARE_KINDS, default=DEFAULT_RUNTIME_WORDS),
+    Field("wait", Choice(WAIT_MODES), "How the runtime waits for calls and replies: sleep (short "
+                                      "pauses), poll (spin), yield (spin with sched_yield) or "
+                                      "interrupt (the PL's interrupt).",
+          kinds=SOFTWARE_KINDS, default=DEFAULT_WAIT),
 ), ref="component")
 
 SYSTEM = Record("system", "A pushpush system description (system.yaml).", (

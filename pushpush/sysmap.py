@@ -27,7 +27,7 @@ from .link import (
     LinkedSystem,
     Slot,
 )
-from .spec import Abe, Interconnect, Region
+from .spec import DEFAULT_WAIT, Abe, Interconnect, Region
 from .types import FunctionType, TypeSyntaxError, format_type, parse_signature
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "COUNTERS", "to_json", "from_json", "to_dict", "from_dict"]
@@ -90,6 +90,7 @@ def _component(c: LinkedComponent) -> dict[str, Any]:
         "slot_words": c.slot_words,
         "runtime": {"offset": c.runtime_offset, "words": c.runtime_words,
                     "address": _hex(c.runtime_address)},
+        **({"wait": c.wait} if c.is_software and c.wait != DEFAULT_WAIT else {}),
         "abe": None if c.abe is None else {"nominal_burst": c.abe.nominal_burst,
                                             "max_outstanding": c.abe.max_outstanding},
         "exports": [
@@ -249,6 +250,7 @@ def _read_component(d: dict[str, Any]) -> LinkedComponent:
         name=d["name"], kind=d["kind"], region=d["region"], module=d["module"],
         sources=tuple(d["sources"]), base=_int(d["window"]["base"]), size=_int(d["window"]["size"]),
         slot_words=d["slot_words"], runtime_words=d["runtime"]["words"],
+        wait=d.get("wait", DEFAULT_WAIT) if d["region"] == "ps" else "",
         abe=None if abe is None else Abe(abe["nominal_burst"], abe["max_outstanding"]),
         exports=exports, imports=tuple(imports), slots=slots,
     )

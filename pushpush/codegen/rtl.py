@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from pushpush.codegen.render import GenerateError, generated_header, render_template
-from pushpush.link import WORD_BYTES, LinkedComponent, LinkedSystem
+from pushpush.link import IRQ_BLOCK_BYTES, WORD_BYTES, LinkedComponent, LinkedSystem
 from pushpush.types import FunctionType, Scalar, Type
 
 __all__ = [
@@ -65,7 +65,7 @@ MAX_WINDOW_BITS = 18
 #: Words of the engine's done-tag FIFO (>= ENGINE_MAX_OUTSTANDING + 1, a power of two).
 TAG_FIFO_BITS = 3
 
-_CORES = ["call_engine", "endpoint_mem", "req_arbiter", "interconnect", "abe", "ps_window"]
+_CORES = ["call_engine", "endpoint_mem", "req_arbiter", "interconnect", "abe", "ps_window", "irq"]
 #: ``interconnect: {arbitration: ...}`` -> pp_axi_interconnect's ARBITRATION parameter.
 _ARBITRATION = {"round_robin": 0, "fair": 1}
 #: Parameter names that would collide with a group's control ports.
@@ -575,6 +575,16 @@ def render_top(linked: LinkedSystem) -> str:
         ps_window = {"slave": len(slaves), "base": linked.ps_window_register,
                      "link_base": linked.ps.base, "link_bits": _clog2(linked.ps.size)}
         slaves.append({"name": "ps_window", "base": linked.ps_window_register, "bits": 12})
+    irq = linked.irq
+    irq_ctx = None
+    if irq is not None:
+        sw = [linked.component(n) for n in irq.components]
+        irq_ctx = {
+            "slave": len(slaves), "base": irq.base, "n": len(sw), "components": irq.components,
+            "win_base": "{" + ", ".join(f"32'h{c.base:08X}" for c in reversed(sw)) + "}",
+            "win_bits": "{" + ", ".join(f"32'd{_clog2(c.size)}" for c in reversed(sw)) + "}",
+        }
+        slaves.append({"name": "irq", "base": irq.base, "bits": _clog2(IRQ_BLOCK_BYTES)})
     slaves.append({"name": "ps", "base": linked.ps.base, "bits": _clog2(linked.ps.size)})
     masters = ["ps"] + [c.name for c in rtl]
     s_count, m_count = len(masters), len(slaves)
@@ -593,6 +603,7 @@ def render_top(linked: LinkedSystem) -> str:
         ps_slave=m_count - 1,
         ps_window=ps_window,
         ps_window_signals=PS_WINDOW_SIGNALS,
+        irq=irq_ctx,
         data_width=dw,
         s_id=s_id,
         m_id=m_id,

@@ -80,13 +80,15 @@ def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
                     timeout_cycles: int = 1_000_000,
                     port_names: Sequence[str] = (),
                     mem_ports: Sequence[PsMemPort] = (),
-                    m_axi_label: str = "S_AXI_GP0") -> str:
+                    m_axi_label: str = "S_AXI_GP0", irq: bool = False) -> str:
     """The harness Verilog for ``top`` (its parameters overridden by ``parameters``).
 
     ``port_names``: the ports ``top`` has, when it is a stand-in that may lack optional AXI
     signals (:data:`OPTIONAL`); empty: every AXI4 signal (a generated top). ``mem_ports``:
     the top's other masters into PS memory (:class:`PsMemPort`, all AXI4 signals each).
-    ``m_axi_label``: the Zynq port the top's ``m_axi`` stands for (a comment)."""
+    ``m_axi_label``: the Zynq port the top's ``m_axi`` stands for (a comment). ``irq``: the
+    top has the interrupt output ``irq`` (the harness wire ``irq``, watched by the
+    simulator's Python, :mod:`pushpush.simboard.hdl`)."""
     if not top.isidentifier():
         raise ValueError(f"'{top}' is not a Verilog module name")
     if ports.data_width not in (32, 64):
@@ -118,6 +120,8 @@ def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
         wires += [{"name": f"{mp.prefix}_{n}", "range": f"[{w - 1}:0]" if w > 1 else ""}
                   for n, w, _ in sig]
         extra.append({"port": mp, "signals": [n for n, _, _ in sig]})
+    if irq:
+        wires.append({"name": "irq", "range": ""})
     return render_template(
         "verilog/simboard.v.j2",
         header=generated_header("//", f"{top} (simulated board)"),

@@ -4,8 +4,10 @@ The design: ``processing_system7`` with the PYNQ-Z1 preset (the board files' pre
 the project has the board part, else the board's values set explicitly), FCLK_CLK0 at the
 system's ``clock_mhz``, the generated system top as a module reference, M_AXI_GP0 (AXI3)
 through a SmartConnect into the top's ``s_axi``, the top's ``m_axi`` through a SmartConnect
-into S_AXI_GP0 toward the on-chip memory that holds the software windows, and the address
-map of the linked model (``assign_bd_address``). The block design's HDL wrapper
+into S_AXI_GP0 toward the on-chip memory that holds the software windows, the top's
+interrupt (when it has the interrupt block, ``LinkedSystem.irq``) through ``axi_intc_0`` to
+``IRQ_F2P`` (what PYNQ's ``pynq.Interrupt`` needs), and the address map of the linked model
+(``assign_bd_address``). The block design's HDL wrapper
 (``<system>_bd_wrapper``) is made the project's top. The top's clock and reset are declared
 by ``X_INTERFACE_INFO``/``X_INTERFACE_PARAMETER`` attributes in its Verilog
 (``templates/verilog/top.v.j2``), so nothing here sets interface properties. Every Vivado
@@ -20,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from pushpush.link import LinkedSystem
+from pushpush.link import IRQ_BLOCK_BYTES, LinkedSystem
 
 from .render import GenerateError, generated_header, render_template
 from .rtl import rtl_components, top_module_name
@@ -32,6 +34,9 @@ __all__ = [
     "bd_design_name",
     "bd_tcl_path",
     "bd_wrapper_name",
+    "intc_address_block",
+    "INTC_INSTANCE",
+    "INTC_VLNV",
     "pl_address_block",
     "ps_pl_settings",
     "ps_port",
@@ -124,6 +129,9 @@ def pl_address_block(linked: LinkedSystem) -> tuple[int, int]:
     hi = max(c.end for c in rtl)
     if linked.ps_window_register is not None:
         hi = max(hi, linked.ps_window_register + 4096)
+    irq = linked.irq
+    if irq is not None:   # the top's interrupt block is in the same address block
+        lo, hi = min(lo, irq.base), max(hi, irq.base + IRQ_BLOCK_BYTES)
     size = 4096
     while True:
         base = lo // size * size
@@ -137,6 +145,26 @@ def ps_port(linked: LinkedSystem) -> str:
     is wired to: ``S_AXI_GP0`` toward the on-chip memory, ``S_AXI_HP0`` toward a DDR buffer
     (``software_windows: ddr``; docs/board.md says why HP0 and not the ACP)."""
     return "S_AXI_HP0" if linked.software_windows == "ddr" else "S_AXI_GP0"
+#: The AXI interrupt controller between the top's ``irq`` and the PS's IRQ_F2P[0] (PYNQ's
+#: ``pynq.Interrupt`` finds interrupts through an ``axi_intc``): cell, VLNV, preferred base
+#: (Vivado's default for it), and its 64 KiB register block.
+INTC_INSTANCE = "axi_intc_0"
+INTC_VLNV = "xilinx.com:ip:axi_intc:4.1"
+INTC_BASE = 0x4180_0000
+INTC_SIZE = 0x1_0000
+
+
+def intc_address_block(linked: LinkedSystem) -> Optional[tuple[int, int]]:
+    """(base, size) of the interrupt controller's registers in the GP0 map (0x41800000, or
+    the first 64 KiB block above the top's block if that overlaps it); None when the top
+    has no interrupt (:attr:`LinkedSystem.irq`)."""
+    if linked.irq is None:
+        return None
+    pb, ps = pl_address_block(linked)
+    base = INTC_BASE
+    if base < pb + ps and pb < base + INTC_SIZE:
+        base = (pb + ps + INTC_SIZE - 1) // INTC_SIZE * INTC_SIZE
+    return base, INTC_SIZE
 
 
 def ps_target(linked: LinkedSystem) -> tuple[str, str]:
@@ -236,6 +264,8 @@ def ps_pl_settings(linked: LinkedSystem) -> tuple[tuple[str, str], ...]:
     settings.append(("PCW_USE_S_AXI_GP0", "1"))
     if "HIGH_OCM" in seg:
         settings.append(("PCW_USE_HIGH_OCM", "1"))
+    if linked.irq is not None:   # the top's interrupt, through axi_intc_0, on IRQ_F2P[0]
+        settings += [("PCW_USE_FABRIC_INTERRUPT", "1"), ("PCW_IRQ_F2P_INTR", "1")]
     return tuple(settings)
 
 
@@ -274,4 +304,7 @@ def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
         ps_window_register=linked.ps_window_register,
         ps_preset=PYNQ_Z1_PS7_PRESET,
         ps_pl=ps_pl_settings(linked),
+        intc=None if linked.irq is None else {
+            "instance": INTC_INSTANCE, "vlnv": INTC_VLNV,
+            "base": intc_address_block(linked)[0], "size": INTC_SIZE},  # type: ignore[index]
     )

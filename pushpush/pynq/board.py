@@ -25,7 +25,13 @@ component of a loaded overlay:
   when the ``ps`` region lies in the on-chip memory's high range (0xFFFC0000..) but the
   boot loader left one of its 64 KiB banks mapped low, :class:`OcmMappingError` says so
   and how to fix it, instead of the PL writing into nothing (docs/board.md).
-* ``sleep``: a short ``time.sleep`` between polling sweeps. Every 50 ms it checks that the
+* ``sleep``: how the runtime waits between sweeps depends on the wait mode (YAML ``wait:``
+  of the component, changed at run time with ``rt.wait = ...`` or ``ol.runtime(wait=...)``;
+  docs/runtime.md, "Waiting"): ``sleep`` (the default) a short ``time.sleep`` (on the
+  simulated board a wait on its PL-write notification); ``poll`` returns at once (spins);
+  ``yield`` calls ``os.sched_yield()`` (the PushPush paper's ARM client); ``interrupt``
+  sleeps until the top's interrupt fires, through PYNQ's ``pynq.Interrupt``
+  (:mod:`pushpush.pynq.irqwait`). In every mode, every 50 ms it checks that the
   overlay is still the loaded one (else :class:`OverlayReplaced`) and, on the simulated
   board, that the simulator runs (else :class:`~pushpush.pynq.bridge.SimulatorError`), so a
   call waiting for a reply fails with that error instead of timing out; a serve thread
@@ -43,6 +49,7 @@ Example::
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Sequence
@@ -58,6 +65,9 @@ __all__ = ["PynqBackend", "OverlayReplaced", "OcmMappingError", "DEFAULT_POLL_S"
 
 log = logging.getLogger("pushpush.pynq")
 
+#: Longest sleep of the ``interrupt`` mode before the runtime sweeps anyway and checks the
+#: overlay (seconds): a bound on the delay of a lost interrupt, never the way calls arrive.
+IRQ_WAIT_S = 0.1
 #: Pause between two polling sweeps (seconds).
 DEFAULT_POLL_S = 20e-6
 #: The simulated board's poll interval. A PL write into PS memory wakes a waiting runtime at
@@ -137,7 +147,7 @@ class PynqBackend:
 
     def __init__(self, linked: LinkedSystem, component: str, device: Any,
                  pl: Optional[Mapping[str, Any]] = None, *, poll_s: Optional[float] = None,
-                 windows: Any = None) -> None:
+                 windows: Any = None, wait: Optional[str] = None) -> None:
         from pynq import MMIO
 
         self.linked = linked
@@ -172,6 +182,70 @@ class PynqBackend:
         self._next_check = 0.0
         self._reported = False
         self._timestamp = getattr(device, "timestamp", None)
+        self._wait = "sleep"
+        self._hub: Any = None
+        self.set_wait(wait or self.component.wait or "sleep")
+
+    # ------------------------------------------------------------------ wait modes
+
+    @property
+    def wait(self) -> str:
+        """The wait mode (see the module docstring); set it with :meth:`set_wait`."""
+        return self._wait
+
+    def set_wait(self, mode: str) -> None:
+        """Change how this backend waits between sweeps: ``sleep``, ``poll``, ``yield`` or
+        ``interrupt`` (needs the top's interrupt: ``ValueError`` says why not)."""
+        from pushpush.link import WAIT_MODES
+        if mode not in WAIT_MODES:
+            raise ValueError(f"wait mode {mode!r}: use one of {', '.join(WAIT_MODES)}")
+        if mode == "interrupt" and self._hub is None:
+            irq = self.linked.irq
+            if irq is None or self.pl_mmio is None:
+                raise ValueError(
+                    f"component '{self.component.name}' cannot wait for interrupts: system "
+                    f"'{self.linked.name}' has no interrupt (its top gets one when it has an rtl "
+                    "component and a free page in regions.pl; see docs/architecture.md §2.3)"
+                    if irq is None else
+                    f"component '{self.component.name}': no PL block to reach the pending "
+                    "register through (make the backend with pl=ip_dict['system_top_0'])")
+            from .irqwait import IRQ_PIN, hub_for
+            pins = getattr(self.device, "interrupt_pins", None) or {}
+            if IRQ_PIN not in pins:
+                raise ValueError(
+                    f"component '{self.component.name}' cannot wait for interrupts: the loaded "
+                    f"overlay has no interrupt pin {IRQ_PIN} in its .hwh (a top without the "
+                    "interrupt block, e.g. a stand-in or a bitstream built before it existed); "
+                    "rebuild it with this pushpush, or use wait 'sleep', 'poll' or 'yield'")
+            if self.simulated and getattr(self.device, "interrupts", None) is None:
+                raise ValueError(
+                    f"component '{self.component.name}' cannot wait for interrupts: the "
+                    "simulated board carries the interrupt only with its HDL PS model "
+                    "(PUSHPUSH_SIM_PS=hdl, the default)")
+            self._irq_bit = 1 << irq.bit(self.component.name)
+            self._irq_offset = irq.pending_address - self.pl_base
+            self._hub = hub_for(self.device)
+        self._wait = mode
+
+    def clear_pending(self) -> None:
+        """Write-1-to-clear this component's pending bit in the top's interrupt block."""
+        assert self.pl_mmio is not None
+        self.pl_mmio.write(self._irq_offset, self._irq_bit)
+
+    def pending(self) -> int:
+        """The top's pending register (every software component's bit)."""
+        irq = self.linked.irq
+        if irq is None or self.pl_mmio is None:
+            return 0
+        return int(self.pl_mmio.read(irq.pending_address - self.pl_base))
+
+    def close(self) -> None:
+        """Stop the interrupt waiter of this backend's overlay (if one runs)."""
+        hub, self._hub = self._hub, None
+        if hub is not None:
+            hub.release()
+        if self._wait == "interrupt":
+            self._wait = "sleep"
 
     # ------------------------------------------------------------------ backend interface
 
@@ -219,6 +293,7 @@ class PynqBackend:
             self.device.check()
 
     def sleep(self) -> None:
+        mode = self._wait
         now = time.monotonic()
         if now >= self._next_check:
             self._next_check = now + 0.05
@@ -235,6 +310,14 @@ class PynqBackend:
                               str(e).splitlines()[0])
                 time.sleep(0.2)
                 return
+        if mode != "sleep":
+            if mode == "poll":
+                return
+            if mode == "yield":
+                os.sched_yield()
+                return
+            self._irq_sleep()
+            return
         if self._wait_pl is not None:
             # the simulated board: a PL write into PS memory ends the wait at once
             serving = threading.current_thread().name.startswith("pushpush-serve-")
@@ -242,3 +325,23 @@ class PynqBackend:
                                          waiting=not serving)
             return
         time.sleep(self.poll_s)
+
+    def _irq_sleep(self) -> None:
+        """``interrupt`` mode (pushpush.pynq.irqwait): clear the bit and return for one more
+        sweep, or, after that sweep, sleep until the interrupt fires."""
+        hub = self._hub
+        if hub is None or not hub.alive:      # closed meanwhile: poll gently
+            time.sleep(self.poll_s)
+            return
+        seen = self._seen
+        g = hub.generation
+        if getattr(seen, "cleared_at", None) != g:
+            self.clear_pending()
+            seen.cleared_at = g
+            hub.cleared(g)
+            return
+        if self.simulated and not threading.current_thread().name.startswith("pushpush-serve-"):
+            bridge = getattr(self.device, "bridge", None)
+            if bridge is not None:
+                bridge.note_waiting()   # a reply is awaited: the simulator runs at full speed
+        hub.wait_beyond(g, IRQ_WAIT_S)

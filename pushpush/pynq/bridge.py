@@ -42,6 +42,13 @@ AXI BRESP), WRITE_WORDS (payload = 32-bit words; status = the first error respon
 reply payload ``<I`` = words written before it), READ (length bytes back; status = worst
 RRESP), STOP, INFO (JSON: simulator pid, cycle count, PS model), RUN (advance ``length``
 clock cycles, then reply).
+
+Besides the socket: the notification pipe (a byte per PL write into PS memory), the control
+page (shared memory: the count of those writes, the last one's cycle and host time, a
+runtime's "waiting for a reply" stamp, and the top's interrupt line: level, changes, cycle
+and host time of the last change), and, when the top has an interrupt, the interrupt pipe
+(a byte per change of the line; its read end is :attr:`SimBridge.irq_r`, read by
+:mod:`pushpush.pynq.siminterrupt`).
 """
 
 from __future__ import annotations
@@ -78,9 +85,9 @@ __all__ = [
     "PS_MODELS",
 ]
 
-from pushpush.simboard.wire import (CTL_PL_WRITES, CTL_SIZE, CTL_WAIT_STAMP, OP_INFO, OP_READ,
-                                   OP_RUN, OP_STOP, OP_WRITE, OP_WRITE_WORDS, PS_MODELS, REP, REQ,
-                                   SharedMemory, SimConfig)
+from pushpush.simboard.wire import (CTL_IRQ_LEVEL, CTL_PL_WRITES, CTL_PLW_CYCLE, CTL_SIZE,
+                                   CTL_WAIT_STAMP, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
+                                   OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig)
 
 log = logging.getLogger("pushpush.pynq")
 
@@ -144,6 +151,9 @@ class SimBridge:
         #: writes into PS memory made by software of this process (note_write)
         self._local_writes = 0
         self._notify_r = self._notify_w = -1
+        #: The interrupt pipe (the simulator writes a byte when the top's irq changes; the
+        #: line's state is in the control page): its read end, or -1
+        self.irq_r = self._irq_w = -1
         self.ctl = SharedMemory(CTL_SIZE, "pushpush-ctl")
 
     # ------------------------------------------------------------------ lifetime
@@ -168,6 +178,13 @@ class SimBridge:
         os.set_blocking(notify_w, False)
         self._notify_r, self._notify_w = notify_r, notify_w
         cfg.notify_fd = notify_w
+        fds: tuple[int, ...] = (notify_w,)
+        if cfg.irq:
+            self.irq_r, self._irq_w = os.pipe()
+            os.set_blocking(self.irq_r, False)
+            os.set_blocking(self._irq_w, False)
+            cfg.irq_fd = self._irq_w
+            fds += (self._irq_w,)
         (self.rundir / "config.json").write_text(cfg.to_json())
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         listener.bind(cfg.socket_path)
@@ -180,7 +197,7 @@ class SimBridge:
             self.proc = subprocess.Popen(
                 [self.python, "-m", "pushpush.simboard.child", str(self.rundir / "config.json")],
                 stdin=subprocess.DEVNULL, stdout=logf, stderr=subprocess.STDOUT, env=env,
-                cwd=str(self.rundir), start_new_session=True, pass_fds=(notify_w,))
+                cwd=str(self.rundir), start_new_session=True, pass_fds=fds)
         finally:
             logf.close()
         _live.add(self)
@@ -217,6 +234,26 @@ class SimBridge:
         if self._stopped:
             return self._local_writes
         return struct.unpack_from("<Q", self.ctl.mem, CTL_PL_WRITES)[0] + self._local_writes
+
+    def irq_state(self) -> tuple[int, int, int, int]:
+        """The top's interrupt line as the simulator last wrote it: (level, changes so far,
+        clock cycle of the last change, CLOCK_MONOTONIC ns when the simulator saw it)."""
+        if self._stopped:
+            return 0, 0, 0, 0
+        return struct.unpack_from("<QQQQ", self.ctl.mem, CTL_IRQ_LEVEL)
+
+    def last_pl_write(self) -> tuple[int, int]:
+        """(clock cycle, CLOCK_MONOTONIC ns) at which the simulator stored the PL's last
+        write into PS memory (the HDL PS model; (0, 0) before the first)."""
+        if self._stopped:
+            return 0, 0
+        return struct.unpack_from("<QQ", self.ctl.mem, CTL_PLW_CYCLE)
+
+    def note_waiting(self) -> None:
+        """Software waits for a reply: keep the simulator at full speed (as wait_pl_write
+        with ``waiting=True`` does)."""
+        if not self._stopped:
+            struct.pack_into("<Q", self.ctl.mem, CTL_WAIT_STAMP, time.monotonic_ns())
 
     def note_write(self) -> None:
         """Count a write into PS memory made in this process and wake the waiters."""
@@ -274,13 +311,19 @@ class SimBridge:
         if self.rundir is not None and not os.environ.get("PUSHPUSH_SIM_KEEP"):
             shutil.rmtree(self.rundir, ignore_errors=True)
         self._poke()   # wake the waiters; they see the board stopped
-        for fd in (self._notify_r, self._notify_w):
+        if self._irq_w >= 0:
+            try:
+                os.write(self._irq_w, b"\0")   # wakes the interrupt model's thread: it ends
+            except OSError:
+                pass
+        for fd in (self._notify_r, self._notify_w, self._irq_w):
             if fd >= 0:
                 try:
                     os.close(fd)
                 except OSError:
                     pass
         self._notify_r = self._notify_w = -1
+        self._irq_w = -1   # the read end belongs to the interrupt model (it closes it)
         self.ctl.close()
 
     def _kill_group(self) -> None:

@@ -99,18 +99,22 @@ class PushPushIP(DefaultIP):
 
     def runtime(self, component: Optional[str] = None, **kwargs: Any) -> SyncRuntime:
         """The :class:`SyncRuntime` of ``component``, made on the first call with a PYNQ
-        backend and ``kwargs`` (``timeout``, ``workers``, ``poll_s``). A later call with
+        backend and ``kwargs`` (``timeout``, ``workers``, ``poll_s``, ``wait``: the wait mode,
+        default the component's YAML ``wait``). A later call with
         options that differ from the existing runtime's raises ``ValueError`` (they would
         otherwise be silently ignored); ``timeout`` may change (it is a plain setting)."""
         component = component or self.default_component()
         rt = self._runtimes.get(component)
         if rt is None:
             backend = PynqBackend(self.linked, component, self.device, pl=self.description,
-                                  poll_s=kwargs.pop("poll_s", None), windows=self.windows)
+                                  poll_s=kwargs.pop("poll_s", None), windows=self.windows,
+                                  wait=kwargs.pop("wait", None))
             rt = self._runtimes[component] = SyncRuntime(self.linked, component, backend, **kwargs)
             return rt
         if "timeout" in kwargs:
             rt.timeout = float(kwargs.pop("timeout"))
+        if kwargs.get("wait") is not None:   # a plain setting too (rt.wait = ...)
+            rt.wait = kwargs.pop("wait")
         current = {"workers": rt.workers, "poll_s": getattr(rt.backend, "poll_s", None)}
         differ = {k: v for k, v in kwargs.items() if v is not None and current.get(k, object()) != v}
         if differ:
@@ -150,6 +154,9 @@ class PushPushIP(DefaultIP):
         gate to the windows' buffer (its base register to 0)."""
         for rt in self._runtimes.values():
             rt.stop()
+            close = getattr(rt.backend, "close", None)
+            if close is not None:
+                close()
         if self._windows is not None:
             self._windows.close()
 

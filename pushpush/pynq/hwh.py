@@ -24,7 +24,12 @@ structure Vivado writes for the block design of ``vivado/<system>_bd.tcl``
 * the cells between them as the block design has them: the SmartConnects that convert the
   PS's AXI3 GP0 ports to the top's AXI4 ports (``axi_gp0_to_pl``, ``axi_pl_to_ps``; AXI3 on
   the PS side, AXI4 on the top's, ports named as Vivado names them) and the reset block
-  ``rst_fclk0`` (the top's ``rst`` is its active-high ``peripheral_reset``); no interrupts.
+  ``rst_fclk0`` (the top's ``rst`` is its active-high ``peripheral_reset``);
+* when the top has an interrupt (:attr:`pushpush.link.LinkedSystem.irq`): its ``irq`` into
+  ``axi_intc_0/intr``, ``axi_intc_0/irq`` into the PS's ``IRQ_F2P`` (so PYNQ lists
+  ``system_top_0/irq`` in ``interrupt_pins`` and ``axi_intc_0`` in
+  ``interrupt_controllers``, raw IRQ 61), the controller's AXI4-Lite registers on the GP0
+  SmartConnect's ``M01_AXI`` (:func:`pushpush.codegen.vivado.intc_address_block`).
 
 ``tests/pynq/test_hwh.py`` compares what PYNQ's parser makes of it with what it makes of a
 real Vivado ``.hwh`` of a 7z020 design (``resizer.hwh``, shipped by pynqmetadata).
@@ -92,6 +97,17 @@ _AXI3 = [
 ]
 
 
+#: The AXI4-Lite signals of the interrupt controller's register port (axi_intc: 9-bit
+#: addresses): (logical name, width, driven by the master).
+_AXI_LITE = [
+    ("AWADDR", 9, True), ("AWVALID", 1, True), ("AWREADY", 1, False),
+    ("WDATA", 32, True), ("WSTRB", 4, True), ("WVALID", 1, True), ("WREADY", 1, False),
+    ("BRESP", 2, False), ("BVALID", 1, False), ("BREADY", 1, True),
+    ("ARADDR", 9, True), ("ARVALID", 1, True), ("ARREADY", 1, False),
+    ("RDATA", 32, False), ("RRESP", 2, False), ("RVALID", 1, False), ("RREADY", 1, True),
+]
+
+
 def system_top_instance() -> str:
     """The system top's cell name in the block design (``system_top_0``)."""
     from pushpush.codegen.vivado import TOP_INSTANCE
@@ -133,7 +149,8 @@ class _Design:
              peers: list[tuple[str, str]], **extra: Any) -> None:
         self.ports.setdefault(inst, []).append(
             {"name": name, "dir": direction, "width": width, "signame": signame,
-             "peers": peers, "sigis": None, "clkfrequency": None, "polarity": None, **extra})
+             "peers": peers, "sigis": None, "clkfrequency": None, "polarity": None,
+             "sensitivity": None, "vector": False, **extra})
 
     def link(self, busname: str, master: tuple[str, str, str], slave: tuple[str, str, str],
              sigs: list[tuple[str, int, bool]], fclk: Fclk,
@@ -162,12 +179,13 @@ def _axi3(dw: int, id_width: int) -> list[tuple[str, int, bool]]:
 
 def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
                s_id_width: Optional[int] = None, m_id_width: Optional[int] = None,
-               data_width: Optional[int] = None) -> str:
+               data_width: Optional[int] = None, irq: Optional[bool] = None) -> str:
     """The ``.hwh`` text of ``linked`` (see the module docstring).
 
     ``top`` (the system top's module name, default ``<system>_top``), the ID widths and
     the data width of its AXI ports default to what :mod:`pushpush.codegen.rtl` generates;
-    give them for a hand-written top (test fixtures).
+    give them for a hand-written top (test fixtures), and ``irq`` (default: the generated
+    top has one when :attr:`LinkedSystem.irq` is not None) whether it has the interrupt.
     """
     from pushpush.codegen import rtl as _rtl
     from pushpush.codegen.vivado import (PYNQ_Z1_PART, ps_target, bd_design_name,
@@ -232,6 +250,35 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
     d.link(f"{sc_out}_M00_AXI", (sc_out, "sc", "M00_AXI"), (PS_INSTANCE, "ps", pl_to_ps),
            _axi3(ps_dw, 6), fclk, (ps_dw, 6, "AXI3"), (ps_dw, 6, "AXI3"))
 
+    intc = None
+    if (linked.irq is not None) if irq is None else irq:
+        # the top's irq -> axi_intc_0/intr, axi_intc_0/irq -> IRQ_F2P[0]; the controller's
+        # AXI4-Lite registers on the GP0 SmartConnect's second master port
+        from pushpush.codegen.vivado import INTC_INSTANCE, INTC_VLNV, intc_address_block
+        ib, isz = intc_address_block(linked)  # type: ignore[misc]
+        intc = {"instance": INTC_INSTANCE, "vlnv": INTC_VLNV, "base": ib, "size": isz}
+        top_irq, intc_irq = f"{instance}_irq", f"{INTC_INSTANCE}_irq"
+        d.port(instance, "irq", "O", 1, top_irq, [(INTC_INSTANCE, "intr")], sigis="INTERRUPT",
+               sensitivity="LEVEL_HIGH")
+        d.port(INTC_INSTANCE, "intr", "I", 1, top_irq, [(instance, "irq")], sigis="INTERRUPT",
+               sensitivity="LEVEL_HIGH", vector=True)
+        d.port(INTC_INSTANCE, "irq", "O", 1, intc_irq, [(PS_INSTANCE, "IRQ_F2P")],
+               sigis="INTERRUPT", sensitivity="LEVEL_HIGH")
+        d.port(PS_INSTANCE, "IRQ_F2P", "I", 1, intc_irq, [(INTC_INSTANCE, "irq")],
+               sigis="INTERRUPT", sensitivity="LEVEL_HIGH", vector=True)
+        d.port(INTC_INSTANCE, "s_axi_aclk", "I", 1, clk_net, [(PS_INSTANCE, "FCLK_CLK0")],
+               sigis="clk", clkfrequency=fclk.hz)
+        for p in d.ports[PS_INSTANCE]:
+            if p["name"] == "FCLK_CLK0":
+                p["peers"].append((INTC_INSTANCE, "s_axi_aclk"))
+        periph_rstn = f"{RESET_INSTANCE}_peripheral_aresetn"
+        d.port(RESET_INSTANCE, "peripheral_aresetn", "O", 1, periph_rstn,
+               [(INTC_INSTANCE, "s_axi_aresetn")], sigis="rst", polarity="ACTIVE_LOW")
+        d.port(INTC_INSTANCE, "s_axi_aresetn", "I", 1, periph_rstn,
+               [(RESET_INSTANCE, "peripheral_aresetn")], sigis="rst", polarity="ACTIVE_LOW")
+        d.link(f"{sc_in}_M01_AXI", (sc_in, "sc", "M01_AXI"), (INTC_INSTANCE, "intc", "s_axi"),
+               _AXI_LITE, fclk, (32, 0, "AXI4LITE"), (32, 0, "AXI4LITE"))
+
     ps_params: list[tuple[str, str]] = [
         ("C_FCLK_CLK0_BUF", "TRUE"),
         ("PCW_CRYSTAL_PERIPHERAL_FREQMHZ", "50"),
@@ -248,6 +295,9 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         ("PCW_ACT_FPGA0_PERIPHERAL_FREQMHZ", f"{fclk.actual_mhz:.6f}"),
         ("PCW_CLK0_FREQ", str(fclk.hz)),
         ("PCW_IO_IO_PLL_FREQMHZ", f"{IO_PLL_MHZ:.3f}"),
+        ("PCW_USE_FABRIC_INTERRUPT", "1" if intc else "0"),
+        ("PCW_IRQ_F2P_INTR", "1" if intc else "0"),
+        ("PCW_NUM_F2P_INTR_INPUTS", "1"),
     ]
     for i in range(4):
         d0, d1 = (fclk.div0, fclk.div1) if i == 0 else (1, 1)
@@ -279,4 +329,5 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         ps_params=ps_params,
         ports=d.ports,
         buses=d.buses,
+        intc=intc,
     )

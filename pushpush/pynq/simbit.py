@@ -122,6 +122,8 @@ def _ports(linked: LinkedSystem, hwh_options: Optional[dict[str, Any]],
                 out["names"] = [p.name for p in read_module_ports(stand_in[1], stand_in[0]).ports]
             except PortCheckError:
                 pass  # the simulator's build reports it, as for any source error
+    # the top's interrupt output (a generated top has one when linked.irq says so)
+    out["irq"] = (linked.irq is not None) if stand_in is None else ("irq" in out.get("names", []))
     return out | {"data_width": int(opts.get("data_width") or linked.interconnect.data_width),
             "s_id_width": int(opts.get("s_id_width", s_id)),
             "m_id_width": int(opts.get("m_id_width", m_id))}
@@ -165,8 +167,8 @@ def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
     manifest["ports"]["m_axi"] = "S_AXI_HP0" if linked.software_windows == "ddr" else "S_AXI_GP0"
     if mem_ports:
         manifest["ports"]["mem_ports"] = [p.to_json() for p in mem_ports]
-    (out / f"{name}.hwh").write_text(render_hwh(linked, top=top, **(hwh_options or {})),
-                                     encoding="utf-8")
+    hwh_opts = {"irq": bool(manifest["ports"]["irq"]), **(hwh_options or {})}
+    (out / f"{name}.hwh").write_text(render_hwh(linked, top=top, **hwh_opts), encoding="utf-8")
     (out / f"{name}.map.json").write_text(to_json(linked), encoding="utf-8")
     (out / f"{name}.dtbo").write_bytes(b"")
     return write_sim_bitstream(out / f"{name}.bit", manifest)

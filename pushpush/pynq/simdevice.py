@@ -222,6 +222,9 @@ class SimDevice(Device):
         #: The PS model of the next download ("hdl", "cocotb"); then ``$PUSHPUSH_SIM_PS``.
         self.ps_model: Optional[str] = None
         self._free_seen = False
+        #: The interrupt path of the loaded overlay (pushpush.pynq.siminterrupt), if its
+        #: top has an interrupt.
+        self.interrupts: Optional[Any] = None
         self.pl_writes = os.environ.get("PUSHPUSH_SIM_PL_WRITES", "words")
         if self.pl_writes not in PL_WRITE_MODES:
             raise ValueError(f"PUSHPUSH_SIM_PL_WRITES={self.pl_writes!r}: use one of "
@@ -290,6 +293,9 @@ class SimDevice(Device):
         if SLCR_BASE <= address < SLCR_BASE + SLCR_SIZE:
             off = address - SLCR_BASE
             return bytes(self._slcr[off:off + length])
+        irq = self.interrupts
+        if irq is not None and irq.contains(address, length):
+            return irq.intc.read(address - irq.base, length)
         hit = self._local(address, length)
         if hit is not None:
             mem, off = hit
@@ -304,6 +310,10 @@ class SimDevice(Device):
         if SLCR_BASE <= address < SLCR_BASE + SLCR_SIZE:
             off = address - SLCR_BASE
             self._slcr[off:off + len(data)] = data
+            return
+        irq = self.interrupts
+        if irq is not None and irq.contains(address, len(data)):
+            irq.intc.write(address - irq.base, data)
             return
         hit = self._local(address, len(data))
         if hit is not None:
@@ -403,6 +413,7 @@ class SimDevice(Device):
         cfg.port_names = list(ports.get("names", []))
         cfg.mem_ports = list(ports.get("mem_ports", []))
         cfg.m_axi_label = str(ports.get("m_axi", "S_AXI_GP0"))
+        cfg.irq = bool(ports.get("irq"))
         if os.environ.get("PUSHPUSH_SIM_POLL_US"):
             cfg.poll_us = float(os.environ["PUSHPUSH_SIM_POLL_US"])
         cfg.simulator, self.simulator_reason = self._pick_simulator(simulator, cfg)
@@ -411,7 +422,25 @@ class SimDevice(Device):
         self.simulator = cfg.simulator
         self._free_seen = False
         self.bridge = SimBridge(cfg, self.ps_mem, self.ddr_mem).start()
+        if cfg.irq and cfg.ps_model == "hdl":   # the cocotb PS model does not watch irq
+            self._start_interrupts(bitstream, parser)
         self.post_download(bitstream, parser, self.name)
+
+    def _start_interrupts(self, bitstream: Any, parser: Any) -> None:
+        """The interrupt path (pushpush.pynq.siminterrupt) of an overlay whose top has an
+        interrupt: the axi_intc of its .hwh, modelled, and the UIO device PYNQ looks up."""
+        from .siminterrupt import SimInterrupts, install
+
+        if parser is None:
+            parser = self.get_bitfile_metadata(bitstream.bitfile_name)
+        for name, entry in (parser.interrupt_controllers or {}).items():
+            ip = parser.ip_dict.get(name)
+            if entry.get("parent", "") == "" and ip is not None:
+                assert self.bridge is not None
+                self.interrupts = SimInterrupts(self.bridge, int(ip["phys_addr"]),
+                                                int(ip["addr_range"]))
+                install(parser, self.interrupts)
+                return
 
     @staticmethod
     def _pick_simulator(requested: str, cfg: SimConfig) -> tuple[str, str]:
@@ -463,6 +492,9 @@ class SimDevice(Device):
     def stop(self) -> None:
         """Stop the simulator of the loaded overlay (if any)."""
         bridge, self.bridge = self.bridge, None
+        irq, self.interrupts = self.interrupts, None
+        if irq is not None:
+            irq.stop()
         if bridge is not None:
             bridge.stop()
 

@@ -11,7 +11,9 @@ global byte addresses, word aligned; words are ints in ``0 <= w < 2**32``.
 * ``write_local(address, words)``: write words of the own window locally (clear a rep
   status after taking a result, re-arm a cep trigger after taking the arguments).
 * ``sleep()``: pause between two polling sweeps (yield the CPU, or wait simulated clock
-  cycles); a backend may return early when something was written.
+  cycles); a backend may return early when something was written. A backend may offer wait
+  modes (``wait`` and ``set_wait(mode)``: ``sleep``, ``poll``, ``yield``, ``interrupt``;
+  docs/runtime.md, "Waiting"); the runtime's ``wait`` property uses them.
 
 :class:`SyncBackend` is the blocking flavour (threads: scripts, notebooks, the board);
 :class:`AsyncBackend` has ``async`` ``write`` and ``sleep`` (asyncio, cocotb), while the local

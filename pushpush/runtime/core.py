@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, NamedTuple, Optional, Union
 
 from ..errors import did_you_mean
-from ..link import LinkedComponent, LinkedSystem, SlotKind
+from ..link import WAIT_MODES, LinkedComponent, LinkedSystem, SlotKind
 from ..protocol import (
     ECHO_BIT,
     ONE_WAY_BIT,
@@ -281,6 +281,26 @@ class RuntimeCore:
             if slot is not None and slot.is_cep and slot.address == address:
                 return f"{comp.name}.{slot.function}"
         return f"function at 0x{address:08X}"
+
+    @property
+    def wait(self) -> str:
+        """How this runtime waits between sweeps of its window (docs/runtime.md, "Waiting"):
+        ``sleep``, ``poll``, ``yield`` or ``interrupt``. The component's YAML ``wait`` is
+        the default; assigning changes it at run time, also while serving::
+
+            rt.wait = "interrupt"      # ValueError if the backend cannot (and why)
+        """
+        return str(getattr(self.backend, "wait", "sleep"))
+
+    @wait.setter
+    def wait(self, mode: str) -> None:
+        if mode not in WAIT_MODES:
+            raise ValueError(f"wait mode {mode!r}{did_you_mean(str(mode), WAIT_MODES)}: use one "
+                             f"of {', '.join(WAIT_MODES)}")
+        set_wait = getattr(self.backend, "set_wait", None)
+        if set_wait is None:
+            raise ValueError(f"the backend {type(self.backend).__name__} has no wait modes")
+        set_wait(mode)
 
     def export(self, name: str, fn: Optional[Callable[..., Any]] = None) -> Any:
         """Register a Python function as the export ``name`` of this component.

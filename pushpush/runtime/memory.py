@@ -29,10 +29,11 @@ pushpush.protocol.BusWriteError: write of 2 word(s) to 0x00001000 failed: SLVERR
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 from ..link import LinkedSystem
 from ..protocol import WORD_BYTES, BusWriteError
@@ -66,6 +67,7 @@ class MemoryBus:
 
     def __init__(self, linked: Optional[LinkedSystem] = None) -> None:
         self._windows: dict[str, _Window] = {}
+        self.linked = linked
         self._list: tuple[_Window, ...] = ()
         # taken directly (a C lock) on the hot paths; the condition wakes sleepers
         self._lock = threading.RLock()
@@ -91,6 +93,15 @@ class MemoryBus:
                 raise ValueError(f"window '{name}' overlaps window '{w.name}'")
         self._windows[name] = _Window(name, base, size, [0] * (size // WORD_BYTES))
         self._list = tuple(self._windows.values())
+
+    def linked_component(self, name: str) -> "Optional[Any]":
+        """The linked component of a window, when the bus was made from a linked system."""
+        if self.linked is None:
+            return None
+        try:
+            return self.linked.component(name)
+        except KeyError:
+            return None
 
     def window(self, name: str) -> _Window:
         return self._windows[name]
@@ -173,6 +184,21 @@ class _MemoryBackendBase:
         self._words = self._window.words
         self._base = self._window.base
         self._end = self._window.end
+        comp = bus.linked_component(component)
+        self._wait = (comp.wait if comp is not None and comp.wait else "sleep")
+
+    @property
+    def wait(self) -> str:
+        return self._wait
+
+    def set_wait(self, mode: str) -> None:
+        """``sleep`` and ``interrupt`` wait for the next burst on the bus (the in-memory
+        bus's "interrupt": any accepted write wakes the sleepers), ``poll`` returns at
+        once, ``yield`` yields the CPU (``os.sched_yield``; asyncio: ``sleep(0)``)."""
+        from ..link import WAIT_MODES
+        if mode not in WAIT_MODES:
+            raise ValueError(f"wait mode {mode!r}: use one of {', '.join(WAIT_MODES)}")
+        self._wait = mode
 
     def _check_local(self, address: int, count: int) -> None:
         if not self._window.contains(address, count):
@@ -212,7 +238,13 @@ class MemorySyncBackend(_MemoryBackendBase):
 
     def sleep(self) -> None:
         """Wait for the next burst on the bus (at most ``poll_interval``); returns at once if
-        a burst arrived since this thread last slept."""
+        a burst arrived since this thread last slept. ``poll``/``yield`` modes do not wait."""
+        mode = self._wait
+        if mode == "poll":
+            return
+        if mode == "yield":
+            os.sched_yield()
+            return
         bus = self.bus
         with bus._cond:
             if getattr(self._seen, "version", -1) == bus.version:
@@ -232,7 +264,11 @@ class MemoryAsyncBackend(_MemoryBackendBase):
         await asyncio.sleep(0)
 
     async def sleep(self) -> None:
-        """Wait for the next burst on the bus, at most ``poll_interval``."""
+        """Wait for the next burst on the bus, at most ``poll_interval`` (``poll``/``yield``
+        modes: only give the event loop its turn)."""
+        if self._wait in ("poll", "yield"):
+            await asyncio.sleep(0)
+            return
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
         with self.bus._cond:

@@ -52,6 +52,8 @@ def main(config_path: str) -> int:
         env = {"PUSHPUSH_SIM_CONFIG": config_path}
         if cfg.notify_fd >= 0:  # the simulator is our child: it opens the pipe through /proc
             env["PUSHPUSH_SIM_NOTIFY"] = f"/proc/{os.getpid()}/fd/{cfg.notify_fd}"
+        if cfg.irq_fd >= 0:     # the interrupt pipe, the same way
+            env["PUSHPUSH_SIM_IRQ"] = f"/proc/{os.getpid()}/fd/{cfg.irq_fd}"
         top, sources, parameters, build_args = simulation_inputs(cfg, rundir)
         print(f"pushpush: simulating {cfg.top} on {cfg.simulator} (PS model {cfg.ps_model})",
               flush=True)
@@ -108,7 +110,7 @@ def _harness(cfg: SimConfig, rundir: Path) -> tuple[str, list[Path], dict[str, A
                            clock_mhz=cfg.clock_mhz, parameters=cfg.parameters,
                            timeout_cycles=cfg.gp0_timeout_cycles, port_names=cfg.port_names,
                            mem_ports=[PsMemPort.from_json(p) for p in cfg.mem_ports],
-                           m_axi_label=cfg.m_axi_label)
+                           m_axi_label=cfg.m_axi_label, irq=cfg.irq)
     harness = rundir / "pushpush_simboard.v"
     harness.write_text(text, encoding="utf-8")
     return HARNESS_TOP, [Path(s) for s in cfg.sources] + cores_rtl(list(HARNESS_CORES)) + [harness], {}

@@ -304,6 +304,7 @@ async def serve_hdl(dut: Any) -> None:
         state["wall"] = time.monotonic()
 
     def notify() -> None:
+        memory.stamp_write(cycle())
         memory.count_write()
         if notify_fd >= 0:
             try:
@@ -314,6 +315,8 @@ async def serve_hdl(dut: Any) -> None:
     extra = tuple((str(p["name"]), int(p["data_width"])) for p in cfg.mem_ports)
     ps = HdlPS(Handles.harness(dut, extra), memory, data_width=cfg.data_width, on_access=touch,
                notify=notify, timeout_cycles=cfg.gp0_timeout_cycles)
+    irq_path = os.environ.get("PUSHPUSH_SIM_IRQ", "")
+    irq_fd = os.open(irq_path, os.O_WRONLY | os.O_NONBLOCK) if irq_path and cfg.irq else -1
     ctl = memory.control
 
     def software_waiting() -> bool:
@@ -331,6 +334,29 @@ async def serve_hdl(dut: Any) -> None:
 
     def cycle() -> int:
         return int((get_sim_time(unit="ps") - t_zero) // period_ps)
+
+    async def watch_irq() -> None:
+        """The top's interrupt line: every change goes into the control page (level, count,
+        cycle, host time) and a byte on the interrupt pipe wakes the PYNQ process's
+        interrupt controller model (pushpush.pynq.siminterrupt)."""
+        from cocotb.triggers import ValueChange
+        level = -1
+        while True:
+            v = dut.irq.value
+            now = int(v) if v.is_resolvable else 0
+            if now != level:
+                level = now
+                touch()
+                memory.set_irq(level, cycle())
+                try:
+                    os.write(irq_fd, b"\1")
+                except (BlockingIOError, BrokenPipeError):
+                    pass
+            await ValueChange(dut.irq)
+
+    if irq_fd >= 0:
+        import cocotb
+        cocotb.start_soon(watch_irq())
 
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.connect(cfg.socket_path)

@@ -15,11 +15,13 @@ import mmap
 import os
 import struct
 import tempfile
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Optional
 
 __all__ = ["OP_HELLO", "OP_WRITE", "OP_READ", "OP_STOP", "OP_INFO", "OP_RUN", "OP_WRITE_WORDS",
-           "PS_MODELS", "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "RESET_CYCLES", "REQ",
+           "PS_MODELS", "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "CTL_IRQ_LEVEL",
+           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "RESET_CYCLES", "REQ",
            "REP", "SimConfig", "SharedMemory", "SimulatedPSMemory", "store_words", "serve_requests"]
 
 OP_HELLO, OP_WRITE, OP_READ, OP_STOP, OP_INFO, OP_RUN, OP_WRITE_WORDS = 0, 1, 2, 3, 4, 5, 6
@@ -31,6 +33,19 @@ PS_MODELS = ("hdl", "cocotb")
 CTL_WAIT_STAMP = 0
 #: Offset in the control page: writes of the PL into PS memory so far (u64, the simulator's).
 CTL_PL_WRITES = 8
+#: Offsets in the control page of the top's interrupt line (the simulator writes them when
+#: the line changes, then writes a byte on the interrupt pipe): its level (u64, 0/1), the
+#: number of changes so far (u64), the clock cycle of the last change (u64, counted from
+#: the end of reset) and CLOCK_MONOTONIC ns when the simulator saw it (u64).
+CTL_IRQ_LEVEL = 16
+CTL_IRQ_EDGES = 24
+CTL_IRQ_CYCLE = 32
+CTL_IRQ_NS = 40
+#: Offsets in the control page of the last PL write into PS memory (the HDL PS model): the
+#: clock cycle its data was stored at (u64, from the end of reset) and CLOCK_MONOTONIC ns
+#: right after the store (u64); ``pushpush bench wait`` times wake-ups from them.
+CTL_PLW_CYCLE = 48
+CTL_PLW_NS = 56
 CTL_SIZE = 4096
 #: Reset cycles at the start of a simulation (the harness holds reset this long).
 RESET_CYCLES = 8
@@ -91,6 +106,10 @@ class SimConfig:
     #: Filled in by SimBridge: the notification pipe's write end, the control page.
     notify_fd: int = -1
     ctl_mem_path: str = ""
+    #: The top has an interrupt output ``irq`` (manifest ``ports.irq``), and the write end
+    #: of the interrupt pipe (filled in by SimBridge).
+    irq: bool = False
+    irq_fd: int = -1
     #: Use the content-addressed build cache (pushpush.build.cache).
     cache: bool = True
 
@@ -213,6 +232,18 @@ class SimulatedPSMemory:
             self._files.append(f)
             self.control = mmap.mmap(f.fileno(), CTL_SIZE)
         self.log = logging.getLogger("pushpush.sim.m_axi")
+
+    def set_irq(self, level: int, cycle: int) -> None:
+        """Record a change of the top's interrupt line in the control page."""
+        if self.control is not None:
+            edges = struct.unpack_from("<Q", self.control, CTL_IRQ_EDGES)[0]
+            struct.pack_into("<QQQQ", self.control, CTL_IRQ_LEVEL, level, edges + 1, cycle,
+                             time.monotonic_ns())
+
+    def stamp_write(self, cycle: int) -> None:
+        """Record when the last PL write into PS memory was stored (cycle, host ns)."""
+        if self.control is not None:
+            struct.pack_into("<QQ", self.control, CTL_PLW_CYCLE, cycle, time.monotonic_ns())
 
     def count_write(self) -> None:
         """Count a PL write into PS memory in the control page (see SimBridge.pl_writes)."""

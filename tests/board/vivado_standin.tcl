@@ -145,10 +145,14 @@ proc standin::cell_pins {cell} {
             if {$hpw ne "" && $hpw ni {32 64}} { error "processing_system7_0: PCW_S_AXI_HP0_DATA_WIDTH is 32 or 64, not '$hpw'" }
             lappend pins S_AXI_HP0_ACLK; lappend intf S_AXI_HP0
         }
+        if {[ps_config PCW_USE_FABRIC_INTERRUPT] eq "1" && [ps_config PCW_IRQ_F2P_INTR] eq "1"} { lappend pins IRQ_F2P }
         return [list pins $pins intf $intf]
     }
     if {[string match *proc_sys_reset* $kind]} {
         return [list pins {slowest_sync_clk ext_reset_in aux_reset_in mb_debug_sys_rst dcm_locked mb_reset bus_struct_reset peripheral_reset interconnect_aresetn peripheral_aresetn} intf {}]
+    }
+    if {[string match *axi_intc* $kind]} {
+        return [list pins {s_axi_aclk s_axi_aresetn intr irq} intf {s_axi}]
     }
     if {[string match *smartconnect* $kind]} {
         set intf {}
@@ -392,6 +396,9 @@ standin::cmd get_bd_addr_segs [standin::spec flags {-regexp -hierarchical -nocas
     foreach cell [array names ::standin::cells] {
         if {[string match module:* $::standin::cells($cell)] && "s_axi" in [dict get [standin::cell_pins $cell] intf]} {
             lappend segs [string range $cell 1 end]/s_axi/reg0
+        }
+        if {[string match *axi_intc* $::standin::cells($cell)]} {
+            lappend segs [string range $cell 1 end]/S_AXI/Reg
         }
     }
     if {[info exists ::standin::cells(/processing_system7_0)] && [standin::ps_config PCW_USE_S_AXI_GP0] eq "1"} {

@@ -145,9 +145,15 @@ def test_pynq_z1_setup_without_vivado(tmp_path: Path, capsys: pytest.CaptureFixt
     assert ("connect_bd_intf_net [get_bd_intf_pins axi_pl_to_ps/M00_AXI] "
             "[get_bd_intf_pins processing_system7_0/S_AXI_GP0]") in bd
     assert re.search(r"assign_bd_address -target_address_space \[get_bd_addr_spaces "
-                     r"processing_system7_0/Data\] \\\n  -offset 0x43C00000 -range 0x00001000 \\\n"
+                     r"processing_system7_0/Data\] \\\n  -offset 0x43C00000 -range 0x00002000 \\\n"
                      r"  \[get_bd_addr_segs system_top_0/s_axi/\*\] -force", bd)
     assert acc.base == 0x43C00000 and acc.size == 0x1000
+    # the top's block holds acc's window and the interrupt block (the page after it);
+    # the interrupt goes through axi_intc_0 to IRQ_F2P
+    assert linked.irq is not None and linked.irq.base == 0x43C01000
+    assert "connect_bd_net [get_bd_pins system_top_0/irq] [get_bd_pins axi_intc_0/intr]" in bd
+    assert "connect_bd_net [get_bd_pins axi_intc_0/irq] [get_bd_pins processing_system7_0/IRQ_F2P]" in bd
+    assert "CONFIG.PCW_USE_FABRIC_INTERRUPT {1}" in bd
     assert f"#     acc  0x{acc.base:08X} .. 0x{acc.end - 1:08X}  (4096 bytes)" in bd
     assert 'get_bd_addr_segs -filter {NAME =~ "*HIGH_OCM*"} processing_system7_0/S_AXI_GP0/*' in bd
     assert "make_wrapper -files $bd_file -top" in bd

@@ -128,7 +128,8 @@ def test_render_is_deterministic_and_headed():
     assert {p.name for p in core_rtl_files()} >= {"pp_call_engine.v", "pp_endpoint_mem.v",
                                                    "pp_axi_interconnect.v"}
     assert core_dependencies() == ["call_engine", "endpoint_mem", "req_arbiter", "interconnect", "abe",
-                                   "ps_window"]
+                                   "ps_window", "irq"]
+    assert "pp_irq_pending #(" in top and "32'h43C02000" in top   # the interrupt block, after the windows
 
 
 def test_optional_handle_connected_when_present():

@@ -106,10 +106,32 @@ def test_pynq_reads_ours_as_it_reads_vivados(tmp_path):
         return float(params["PCW_IO_IO_PLL_FREQMHZ"]) / (clk["divisor0"] * clk["divisor1"])
 
     assert fclk0_mhz(vivado) == 100.0 == float(linked.clock_mhz) == fclk0_mhz(ours)
-    # no interrupts in either design, and nothing PYNQ would treat as memory
-    assert ours.interrupt_controllers == vivado.interrupt_controllers == {}
-    assert ours.interrupt_pins == vivado.interrupt_pins == {}
+    # interrupts: the resizer design has none; ours has the top's irq through axi_intc_0 on
+    # IRQ_F2P[0] (raw IRQ 61), as PYNQ's pynq.Interrupt("system_top_0/irq") needs it
+    assert vivado.interrupt_controllers == vivado.interrupt_pins == {}
+    assert ours.interrupt_controllers == {"axi_intc_0": {"name": "axi_intc_0", "parent": "",
+                                                         "index": 0, "raw_irq": 61}}
+    assert ours.interrupt_pins["system_top_0/irq"] == {"controller": "axi_intc_0", "index": 0,
+                                                       "fullpath": "system_top_0/irq"}
+    intc = ours.ip_dict["axi_intc_0"]
+    assert intc["type"] == "xilinx.com:ip:axi_intc:4.1" and intc["addr_range"] == 0x10000
+    assert not (intc["phys_addr"] < our_ip["phys_addr"] + our_ip["addr_range"]
+                and our_ip["phys_addr"] < intc["phys_addr"] + intc["addr_range"])
+    # nothing PYNQ would treat as memory
     assert ours.mem_dict == vivado.mem_dict == {}
+
+
+def test_no_interrupt_without_a_software_component(tmp_path):
+    from pushpush.link import link
+    from pushpush.spec import parse_system
+    linked = link(parse_system(
+        "system: hw\nboard: none\ncomponents:\n  a:\n    kind: rtl\n    module: a\n"
+        "    sources: [a.v]\n    exports: {f: \"(x: i32) -> i32\"}\n", file="hw.yaml"))
+    assert linked.irq is None
+    path = tmp_path / "hw.hwh"
+    path.write_text(render_hwh(linked))
+    parsed = _parse(path)
+    assert parsed.interrupt_controllers == parsed.interrupt_pins == {}
 
 
 def test_every_ps7_parameter_we_write_is_one_vivado_writes(tmp_path):

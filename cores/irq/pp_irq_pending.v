@@ -1,0 +1,276 @@
+/*
+ * pushpush: interrupt block of the system top (pp_irq_pending)
+ *
+ * Raises an interrupt towards the PS whenever the PL writes into a software component's
+ * window (docs/architecture.md §2.3). It watches the top's PL-to-PS write port (the m_axi
+ * port into the ARM's windows: only its AW and B handshakes, never stalling it) and keeps
+ * one pending bit per software component (window i = WIN_BASE[i], 2**WIN_BITS[i] bytes).
+ *
+ * - Set: when a write burst into window i is answered (its B handshake), pending[i] is set:
+ *   the data is in PS memory by then, so software woken by the bit finds it. B responses
+ *   carry no address, so every window written by a burst still outstanding (AW taken, B
+ *   not yet) is "armed"; each B handshake sets the pending bits of all armed windows, and
+ *   the armed set empties when no burst is outstanding. So the last B of every burst into
+ *   window i sets pending[i] at or after its own response (never lost, never early), and a
+ *   bit is only ever set by a write into its window.
+ * - Clear: the PS writes 1s to the pending register (byte offset 0 of this slave;
+ *   write-1-to-clear, byte strobes honoured). A set in the same cycle as a clear wins.
+ * - Read: offset 0 returns the pending bits (zero-extended); other offsets read 0.
+ * - irq = OR of the pending bits (level, active high), from registers.
+ *
+ * The register slave is a full AXI4 slave (IDs, INCR/FIXED bursts, one read and one write
+ * transaction at a time, OKAY responses). The runtime clears its bit, then sweeps its
+ * window again before it sleeps, so a write that lands while it clears is seen either by
+ * that sweep or through the bit it sets after the clear.
+ *
+ * See README.md beside this file for latency and resources.
+ */
+
+`default_nettype none
+
+module pp_irq_pending #
+(
+    // Number of pending bits (software components), 1..32
+    parameter N = 1,
+    // AXI data width of the register slave (32 or 64)
+    parameter DATA_WIDTH = 32,
+    // Address width (both ports)
+    parameter ADDR_WIDTH = 32,
+    // ID width of the register slave
+    parameter ID_WIDTH = 8,
+    // Window i's base address at [i*ADDR_WIDTH +: ADDR_WIDTH] (size-aligned)
+    parameter WIN_BASE = {N{32'h00000000}},
+    // log2 of window i's size in bytes at [i*32 +: 32]
+    parameter WIN_BITS = {N{32'd12}},
+    // Width of the outstanding-burst counter of the watched port
+    parameter CNT_WIDTH = 8
+)
+(
+    input  wire                   clk,
+    input  wire                   rst,
+
+    /*
+     * The watched PL-to-PS write port (AW and B handshakes only)
+     */
+    input  wire [ADDR_WIDTH-1:0]  mon_awaddr,
+    input  wire                   mon_awvalid,
+    input  wire                   mon_awready,
+    input  wire                   mon_bvalid,
+    input  wire                   mon_bready,
+
+    /*
+     * AXI4 slave: the pending register
+     */
+    input  wire [ID_WIDTH-1:0]    s_axi_awid,
+    input  wire [ADDR_WIDTH-1:0]  s_axi_awaddr,
+    input  wire [7:0]             s_axi_awlen,
+    input  wire [2:0]             s_axi_awsize,
+    input  wire [1:0]             s_axi_awburst,
+    input  wire                   s_axi_awlock,
+    input  wire [3:0]             s_axi_awcache,
+    input  wire [2:0]             s_axi_awprot,
+    input  wire                   s_axi_awvalid,
+    output wire                   s_axi_awready,
+    input  wire [DATA_WIDTH-1:0]  s_axi_wdata,
+    input  wire [DATA_WIDTH/8-1:0] s_axi_wstrb,
+    input  wire                   s_axi_wlast,
+    input  wire                   s_axi_wvalid,
+    output wire                   s_axi_wready,
+    output wire [ID_WIDTH-1:0]    s_axi_bid,
+    output wire [1:0]             s_axi_bresp,
+    output wire                   s_axi_bvalid,
+    input  wire                   s_axi_bready,
+    input  wire [ID_WIDTH-1:0]    s_axi_arid,
+    input  wire [ADDR_WIDTH-1:0]  s_axi_araddr,
+    input  wire [7:0]             s_axi_arlen,
+    input  wire [2:0]             s_axi_arsize,
+    input  wire [1:0]             s_axi_arburst,
+    input  wire                   s_axi_arlock,
+    input  wire [3:0]             s_axi_arcache,
+    input  wire [2:0]             s_axi_arprot,
+    input  wire                   s_axi_arvalid,
+    output wire                   s_axi_arready,
+    output wire [ID_WIDTH-1:0]    s_axi_rid,
+    output wire [DATA_WIDTH-1:0]  s_axi_rdata,
+    output wire [1:0]             s_axi_rresp,
+    output wire                   s_axi_rlast,
+    output wire                   s_axi_rvalid,
+    input  wire                   s_axi_rready,
+
+    /*
+     * The interrupt and the bits
+     */
+    output wire [N-1:0]           pending,
+    output wire                   irq
+);
+
+localparam BB = DATA_WIDTH / 8;
+localparam BB_LOG = (DATA_WIDTH == 64) ? 3 : 2;
+
+initial begin
+    if (N < 1 || N > 32) begin
+        $display("pp_irq_pending: N must be 1..32");
+        $finish;
+    end
+    if (DATA_WIDTH != 32 && DATA_WIDTH != 64) begin
+        $display("pp_irq_pending: DATA_WIDTH must be 32 or 64");
+        $finish;
+    end
+end
+
+/*
+ * Which window a watched AW goes to
+ */
+wire [N-1:0] hit;
+genvar gi;
+generate
+    for (gi = 0; gi < N; gi = gi + 1) begin : g_hit
+        wire [ADDR_WIDTH-1:0] base = WIN_BASE[gi*ADDR_WIDTH +: ADDR_WIDTH];
+        wire [31:0] bits = WIN_BITS[gi*32 +: 32];
+        assign hit[gi] = ((mon_awaddr ^ base) >> bits) == {ADDR_WIDTH{1'b0}};
+    end
+endgenerate
+
+/*
+ * Pending bits
+ */
+reg [N-1:0] pending_reg;
+reg [N-1:0] armed_reg;
+reg [CNT_WIDTH-1:0] out_reg;
+
+wire aw_hs = mon_awvalid && mon_awready;
+wire b_hs = mon_bvalid && mon_bready;
+wire [CNT_WIDTH-1:0] out_next = out_reg + {{CNT_WIDTH-1{1'b0}}, aw_hs} - {{CNT_WIDTH-1{1'b0}}, b_hs};
+
+// the clear of this cycle (a W beat on register 0)
+wire [N-1:0] clr;
+
+always @(posedge clk) begin
+    if (rst) begin
+        pending_reg <= {N{1'b0}};
+        armed_reg <= {N{1'b0}};
+        out_reg <= {CNT_WIDTH{1'b0}};
+    end else begin
+        out_reg <= out_next;
+        armed_reg <= ((b_hs && out_next == {CNT_WIDTH{1'b0}}) ? {N{1'b0}} : armed_reg)
+                     | (aw_hs ? hit : {N{1'b0}});
+        pending_reg <= (pending_reg & ~clr) | (b_hs ? armed_reg : {N{1'b0}});
+    end
+end
+
+assign pending = pending_reg;
+assign irq = |pending_reg;
+
+/*
+ * Register slave: writes
+ */
+reg [1:0] w_state;   // 0 address, 1 data, 2 response
+reg [ID_WIDTH-1:0] w_id;
+reg [ADDR_WIDTH-1:0] w_addr;
+reg w_fixed;
+
+assign s_axi_awready = (w_state == 2'd0);
+assign s_axi_wready = (w_state == 2'd1);
+assign s_axi_bvalid = (w_state == 2'd2);
+assign s_axi_bid = w_id;
+assign s_axi_bresp = 2'b00;
+
+wire w_hs = s_axi_wvalid && s_axi_wready;
+wire w_reg0 = (w_addr[11:BB_LOG] == {(12-BB_LOG){1'b0}});
+wire [31:0] w_mask = {{8{s_axi_wstrb[3]}}, {8{s_axi_wstrb[2]}}, {8{s_axi_wstrb[1]}}, {8{s_axi_wstrb[0]}}};
+wire [31:0] w_clr32 = (w_hs && w_reg0) ? (s_axi_wdata[31:0] & w_mask) : 32'd0;
+assign clr = w_clr32[N-1:0];
+
+always @(posedge clk) begin
+    if (rst) begin
+        w_state <= 2'd0;
+    end else begin
+        case (w_state)
+            2'd0: if (s_axi_awvalid) begin
+                w_id <= s_axi_awid;
+                w_addr <= s_axi_awaddr;
+                w_fixed <= (s_axi_awburst == 2'b00);
+                w_state <= 2'd1;
+            end
+            2'd1: if (w_hs) begin
+                if (!w_fixed)
+                    w_addr <= {w_addr[ADDR_WIDTH-1:BB_LOG], {BB_LOG{1'b0}}} + BB;
+                if (s_axi_wlast)
+                    w_state <= 2'd2;
+            end
+            default: if (s_axi_bready)
+                w_state <= 2'd0;
+        endcase
+    end
+end
+
+/*
+ * Register slave: reads
+ */
+reg r_busy;
+reg [ID_WIDTH-1:0] r_id;
+reg [ADDR_WIDTH-1:0] r_addr;
+reg r_fixed;
+reg [7:0] r_left;
+
+// defined from time 0 in simulation (reset sets what matters)
+initial begin
+    pending_reg = {N{1'b0}};
+    armed_reg = {N{1'b0}};
+    out_reg = {CNT_WIDTH{1'b0}};
+    w_state = 2'd0;
+    w_id = {ID_WIDTH{1'b0}};
+    w_addr = {ADDR_WIDTH{1'b0}};
+    w_fixed = 1'b0;
+    r_busy = 1'b0;
+    r_id = {ID_WIDTH{1'b0}};
+    r_addr = {ADDR_WIDTH{1'b0}};
+    r_fixed = 1'b0;
+    r_left = 8'd0;
+end
+
+assign s_axi_arready = !r_busy;
+assign s_axi_rvalid = r_busy;
+assign s_axi_rid = r_id;
+assign s_axi_rresp = 2'b00;
+assign s_axi_rlast = (r_left == 8'd0);
+wire [DATA_WIDTH-1:0] r_word;
+assign r_word[N-1:0] = pending_reg;
+generate
+    if (N < DATA_WIDTH) begin : g_rpad
+        assign r_word[DATA_WIDTH-1:N] = {(DATA_WIDTH-N){1'b0}};
+    end
+endgenerate
+assign s_axi_rdata = (r_addr[11:BB_LOG] == {(12-BB_LOG){1'b0}}) ? r_word : {DATA_WIDTH{1'b0}};
+
+always @(posedge clk) begin
+    if (rst) begin
+        r_busy <= 1'b0;
+    end else if (!r_busy) begin
+        if (s_axi_arvalid) begin
+            r_busy <= 1'b1;
+            r_id <= s_axi_arid;
+            r_addr <= s_axi_araddr;
+            r_fixed <= (s_axi_arburst == 2'b00);
+            r_left <= s_axi_arlen;
+        end
+    end else if (s_axi_rready) begin
+        if (r_left == 8'd0) begin
+            r_busy <= 1'b0;
+        end else begin
+            r_left <= r_left - 8'd1;
+            if (!r_fixed)
+                r_addr <= {r_addr[ADDR_WIDTH-1:BB_LOG], {BB_LOG{1'b0}}} + BB;
+        end
+    end
+end
+
+// inputs a register has no use for
+wire unused = &{1'b0, s_axi_awlen, s_axi_awsize, s_axi_awlock, s_axi_awcache, s_axi_awprot,
+                s_axi_arsize, s_axi_arlock, s_axi_arcache, s_axi_arprot, s_axi_wstrb,
+                s_axi_wdata, w_clr32, w_addr[ADDR_WIDTH-1:12], r_addr[ADDR_WIDTH-1:12],
+                w_addr[BB_LOG-1:0], r_addr[BB_LOG-1:0]};
+
+endmodule
+
+`default_nettype wire
