@@ -246,9 +246,10 @@ def check_fclk(linked: LinkedSystem) -> None:
 
 
 def ps_pl_settings(linked: LinkedSystem) -> tuple[tuple[str, str], ...]:
-    """The PS7 settings of the PS-PL side: FCLK0, its reset, GP0 master and GP0 slave, and,
-    for software windows in the high on-chip memory, ``PCW_USE_HIGH_OCM`` (without it the
-    PS7 offers S_AXI_GP0 no high-OCM address segment; see docs/board.md)."""
+    """The PS7 settings of the PS-PL side: FCLK0, its reset, GP0 master, the PL-to-PS port
+    (GP0 slave, with ``PCW_USE_HIGH_OCM`` for windows in the high on-chip memory: without it
+    the PS7 offers S_AXI_GP0 no high-OCM address segment, see docs/board.md; or HP0 for
+    ``software_windows: ddr``) and, when the top has its interrupt, the fabric interrupt."""
     seg, _ = ps_target(linked)
     settings = [
         ("PCW_FPGA0_PERIPHERAL_FREQMHZ", f"{linked.clock_mhz:g}"),
@@ -260,10 +261,10 @@ def ps_pl_settings(linked: LinkedSystem) -> tuple[tuple[str, str], ...]:
         # HP0 at the interconnect's width (32 or 64; the PS7's default is 64)
         settings += [("PCW_USE_S_AXI_HP0", "1"),
                      ("PCW_S_AXI_HP0_DATA_WIDTH", str(linked.interconnect.data_width))]
-        return tuple(settings)
-    settings.append(("PCW_USE_S_AXI_GP0", "1"))
-    if "HIGH_OCM" in seg:
-        settings.append(("PCW_USE_HIGH_OCM", "1"))
+    else:
+        settings.append(("PCW_USE_S_AXI_GP0", "1"))
+        if "HIGH_OCM" in seg:
+            settings.append(("PCW_USE_HIGH_OCM", "1"))
     if linked.irq is not None:   # the top's interrupt, through axi_intc_0, on IRQ_F2P[0]
         settings += [("PCW_USE_FABRIC_INTERRUPT", "1"), ("PCW_IRQ_F2P_INTR", "1")]
     return tuple(settings)
