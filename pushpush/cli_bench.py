@@ -15,6 +15,11 @@ both ways, cycles/s, idle CPU), see :mod:`pushpush.bench.simboard`.
 ``pushpush bench callpath [--calls N] [--tree PATH --label NAME] [--check] [-o DIR]``: the
 Python runtime's CPU time per ``int f(int)`` call (sync, asyncio, served) against the
 in-memory bus, no simulator, see :mod:`pushpush.bench.callpath`.
+
+``pushpush bench calls|area|args|all [--smoke] [--jobs N] [--out DIR] [--check]``: the
+PushPush paper's evaluation (Table II/III, Fig. 4, Fig. 5/6; ``all`` adds scaling, Fig. 3):
+JSON, PNG plots and Markdown into DIR (default ``benchmarks/results``), sweep points in
+parallel, see :mod:`pushpush.bench.suite`.
 """
 
 from __future__ import annotations
@@ -26,7 +31,8 @@ from pathlib import Path
 
 from .cli_common import EXIT_INVALID, EXIT_OK, Command, UsageError
 
-BENCHMARKS = ("fairness", "scaling", "simboard", "callpath")
+BENCHMARKS = ("fairness", "scaling", "simboard", "callpath", "calls", "area", "args", "all")
+DEFAULT_OUT = "benchmarks/results"
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -42,28 +48,64 @@ def _configure(p: argparse.ArgumentParser) -> None:
                    help="simboard, callpath: also measure the pushpush checkout at PATH (e.g. a "
                         "worktree of an older commit), for a before/after table")
     p.add_argument("--label", default="before", help="simboard, callpath: the name of --tree's rows")
-    p.add_argument("-o", "--output", metavar="DIR", default="bench_results",
-                   help="results folder: <benchmark>.json (fairness.png), the simulation builds "
-                        "(default: bench_results)")
+    p.add_argument("-o", "--output", "--out", metavar="DIR", default=DEFAULT_OUT,
+                   help="results folder: <benchmark>.json, .md, .png, summary.md (all), the "
+                        f"simulation and synthesis builds under work/ (default: {DEFAULT_OUT})")
+    p.add_argument("--smoke", action="store_true",
+                   help="calls, scaling, area, args, all: a few points per experiment (what CI "
+                        "runs), so the benchmark code cannot rot")
+    p.add_argument("--jobs", "-j", type=int, default=None,
+                   help="calls, scaling, area, args, all: sweep points run in parallel (default: "
+                        "$PUSHPUSH_BENCH_JOBS, else one per core)")
     p.add_argument("--check", action="store_true",
                    help="exit 1 if a target is missed (fairness: round robin within 1 point of "
                         "Eq. 1, ABE and fair arbitration within 1 point of the fair share, ABE +1 "
                         "cycle; scaling: at least 20 MCalls/s on the shared bus from 4 pairs; "
-                        "callpath: at most 7 µs of runtime CPU per sync call)")
+                        "callpath: at most 7 µs of runtime CPU per sync call; calls, area, args, all: "
+                        "any target of theirs)")
     p.add_argument("--rounds", type=int, default=3,
                    help="callpath: rounds, the trees alternating; the best round is shown (default 3)")
     p.add_argument("--topology", choices=("crossbar", "shared"), default="crossbar",
                    help="fairness: the interconnect's topology (default: crossbar)")
     p.add_argument("--pairs", metavar="N,N,...", default=None,
-                   help="scaling: pair counts (default 1,2,4,8; --quick 1,4)")
+                   help="scaling: pair counts (default 1,2,4,8,12,15; --quick 1,4)")
     p.add_argument("--calls", type=int, default=None,
                    help="scaling: calls per pair (default 200); simboard: Python -> Verilog "
                         "calls per measurement (default 300); callpath: calls per path "
                         "(default 10000)")
 
 
+def _paper(args: argparse.Namespace) -> int:
+    from .bench.suite import EXPERIMENTS, run_all, run_experiment
+
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs {args.jobs}: at least 1")
+    out = Path(args.output)
+    say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+    if args.benchmark == "all":
+        cmd = "pushpush bench all" + (" --smoke" if args.smoke else "") + \
+              (f" --out {args.output}" if args.output != DEFAULT_OUT else "")
+        results = run_all(out, smoke=args.smoke, jobs=args.jobs, simulator=args.sim,
+                          only=EXPERIMENTS, command=cmd, log=say)
+    else:
+        results = [run_experiment(args.benchmark, out, smoke=args.smoke, jobs=args.jobs,
+                                  simulator=args.sim, log=say)]
+    missed = []
+    for r in results:
+        print((out / f"{r['experiment']}.md").read_text())
+        missed += [f"{r['experiment']}: {t['target']}: {t['ours']}" for t in r["targets"] if not t["met"]]
+    if args.benchmark == "all":
+        print(f"summary: {out / 'summary.md'}")
+    print(f"results: {', '.join(str(out / (r['experiment'] + '.json')) for r in results)}")
+    if missed:
+        print("targets missed:\n  " + "\n  ".join(missed))
+    return EXIT_INVALID if (missed and args.check) else EXIT_OK
+
+
 def _run_scaling(args: argparse.Namespace) -> int:
-    from .bench.scaling import FULL_PAIRS, QUICK_PAIRS, TARGET_MCALLS, check_targets, format_table, run_scaling
+    from .bench.report import write_result
+    from .bench.scaling import QUICK_PAIRS, TARGET_MCALLS, check_targets, format_table, run_scaling
+    from .bench.scaling_report import FULL_PAIRS, add_common
 
     if args.pairs:
         try:
@@ -82,12 +124,14 @@ def _run_scaling(args: argparse.Namespace) -> int:
         raise UsageError(f"--calls {args.calls}: at least 10 calls per pair")
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
-    result = run_scaling(pairs=pairs, calls=args.calls, simulator=args.sim, outdir=out / "scaling",
-                         log=lambda m: print(m, file=sys.stderr))
+    result = run_scaling(pairs=pairs, calls=args.calls, simulator=args.sim,
+                         outdir=out / "work" / "scaling", log=lambda m: print(m, file=sys.stderr),
+                         jobs=args.jobs)
+    add_common(result, out, args.jobs, smoke=False)
     missed = check_targets(result)
     result["targets_missed"] = missed
     print(format_table(result))
-    (out / "scaling.json").write_text(json.dumps(result, indent=1))
+    write_result(out, result)
     print(f"\nresults: {out / 'scaling.json'}")
     print(f"simulation time: {result['runtime_s']} s ({args.sim})")
     if missed:
@@ -159,6 +203,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.sim not in available_simulators():
         raise UsageError(f"simulator '{args.sim}' is not available here "
                           f"(available: {', '.join(available_simulators()) or 'none'})")
+    if args.benchmark in ("calls", "area", "args", "all") or (args.benchmark == "scaling" and args.smoke):
+        return _paper(args)
     if args.benchmark == "scaling":
         return _run_scaling(args)
     out = Path(args.output)
@@ -182,7 +228,8 @@ def _run(args: argparse.Namespace) -> int:
 
 _C1 = Command(
     name="bench",
-    help="run a benchmark in simulation (fairness: the ABE paper's Table 1 / Fig. 2; "
+    help="run a benchmark in simulation (all: the PushPush paper's evaluation; "
+         "fairness: the ABE paper's Table 1 / Fig. 2; "
          "scaling: MCalls/s of concurrent callers; simboard: the simulated board's speed; "
          "callpath: the Python runtime's CPU per call)",
     description="Benchmarks in simulation (cocotb on Icarus or Verilator).\n\n"
@@ -201,11 +248,20 @@ _C1 = Command(
                 "Verilog->Python calls/s, simulated cycles/s and idle CPU, for each simulator\n"
                 "and PS model (hdl: the default; cocotb: the previous one); --tree adds another\n"
                 "checkout's numbers (before/after). Writes DIR/simboard.json.\n\n"
+                "calls, scaling, area, args (the PushPush paper's Table II/III, Fig. 3, Fig. 4,\n"
+                "Fig. 5/6), all (every one, plus DIR/summary.md): systems generated from YAML by\n"
+                "pushpush (pushpush/bench/gen.py), simulated (exact cycle counts; MCalls/s and\n"
+                "MB/s at 100 MHz) or synthesised with Yosys; sweep points in parallel (--jobs);\n"
+                "the Yosys runs go through Edalize, so EDALIZE_LAUNCHER (e.g. srun) prefixes\n"
+                "them. Writes DIR/<experiment>.json, .md and .png; --smoke: a few points each.\n\n"
                 "callpath (no simulator): the Python runtime's CPU time per int f(int) call\n"
                 "against the in-memory bus: sync calls, asyncio calls and a served call (mean,\n"
                 "median, p99 over --calls calls), the bus's own share and the runtime's;\n"
                 "--tree adds another checkout's numbers. Writes DIR/callpath.json.",
     epilog="examples:\n"
+           "  pushpush bench all                  # benchmarks/results/summary.md\n"
+           "  pushpush bench all --smoke --out /tmp/smoke\n"
+           "  pushpush bench calls --jobs 2\n"
            "  pushpush bench fairness --quick\n"
            "  pushpush bench fairness --sim verilator -o results/\n"
            "  pushpush bench fairness --quick --topology shared\n"

@@ -39,7 +39,9 @@ _SW_NOTE = "simulated board: software time is the simulation's, not a Cortex-A9'
 def _points(work: Path, calls: int, smoke: bool, simulator: str) -> list[dict[str, Any]]:
     xbar = {"topology": "crossbar", "arbitration": "round_robin"}
     shared = {"topology": "shared", "arbitration": "round_robin"}
-    specs: list[tuple[str, int, dict[str, str]]] = [("rtl", 0, xbar), ("rtl", 4, xbar), ("rtl", 8, xbar)]
+    specs: list[tuple[str, int, dict[str, str]]] = [("rtl", 0, xbar), ("rtl", 4, xbar)]
+    if not smoke:
+        specs.append(("rtl", 8, xbar))
     if not smoke:
         specs.append(("rtl", 0, shared))
     specs += [("py2rtl", 0, xbar), ("rtl2py", 0, xbar)] + ([] if smoke else [("py2py", 0, xbar)])
@@ -115,7 +117,8 @@ def run_calls(out: Path, smoke: bool = False, jobs: Optional[int] = None, simula
         "target": f"rtl -> rtl int f(int) <= {TARGET_HW_CYCLES:g} cycles/call (crossbar)",
         "ours": f"{hw0['cycles_per_call']:g} cycles ({hw0['mcalls']:.2f} MCalls/s)",
         "met": hw0["cycles_per_call"] <= TARGET_HW_CYCLES,
-        "note": (f"protocol {', '.join(f'{p:g}' for p in protocol)} cycles at k = 0/4/8 "
+        "note": (f"protocol {', '.join(f'{p:g}' for p in protocol)} cycles at k = "
+                 f"{'/'.join(str(r['k']) for r in hw if r['topology'] == 'crossbar')} "
                  "(constant: the callee's k cycles add one for one); the paper: "
                  f"{paper.HW_HW_CYCLES} = {paper.HW_HW_PROTOCOL_CYCLES} protocol + "
                  f"{paper.HW_HW_COMPONENT_CYCLES} component"),

@@ -68,8 +68,10 @@ def meta(simulator: str = "icarus", jobs: Optional[int] = None) -> dict[str, Any
         "load_avg": [round(x, 2) for x in os.getloadavg()],
         "python": platform.python_version(),
         "simulator": simulator,
-        "simulator_version": _version(["iverilog", "-V"]) if simulator == "icarus"
-        else _version(["verilator", "--version"]),
+        "simulator_version": {"icarus": lambda: _version(["iverilog", "-V"]),
+                              "verilator": lambda: _version(["verilator", "--version"]),
+                              "yosys": lambda: _version(["yosys", "-V"])}.get(
+                                  simulator, lambda: "unknown")(),
         "yosys": _version(["yosys", "-V"]),
         "commit": (_git(["rev-parse", "--short", "HEAD"]) or "unknown") + (" (dirty)" if dirty else ""),
         "jobs": jobs,

@@ -1,0 +1,98 @@
+"""Smoke runs of the PushPush paper's evaluation (``pushpush bench ... --smoke``, issue 19).
+
+A few points per experiment, through the CLI, so the benchmark code cannot rot. What is
+asserted are exact simulated cycle counts and the results' shape, never wall-clock time:
+
+- calls: rtl -> rtl ``int f(int)`` takes 6 cycles through the crossbar, a callee answering
+  k = 4 cycles later adds exactly 4 (the protocol's cycles do not change); the software rows
+  are there and say their time is the simulated board's;
+- scaling, args: rows for every point, the common format (JSON, Markdown, PNG);
+- area: one Yosys synth_xilinx run through FuseSoC/Edalize with ``EDALIZE_LAUNCHER`` set to
+  a launcher script that records its calls and then execs the command: the Yosys run went
+  through it (the hook a sweep uses to spread tool runs over a cluster, e.g. ``srun``);
+- all: summary.md names the machine, the simulator, the commit and every target.
+
+The full sweeps are benchmarks (``pushpush bench all``, marker ``bench`` below), not tests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+
+from pushpush.bench.report import write_summary
+from pushpush.cli import main
+
+
+def _load(out, name):
+    return json.loads((out / f"{name}.json").read_text())
+
+
+def test_calls_scaling_args_smoke(tmp_path, capsys):
+    out = tmp_path / "res"
+    for exp in ("calls", "scaling", "args"):
+        status = main(["bench", exp, "--smoke", "--jobs", "2", "--out", str(out)])
+        assert status == 0, exp
+    text = capsys.readouterr().out
+    calls = _load(out, "calls")
+    rows = {(r["caller"], r["callee"], r["k"]): r for r in calls["rows"]}
+    assert rows[("rtl", "rtl", 0)]["cycles_per_call"] == 6.0
+    assert rows[("rtl", "rtl", 4)]["cycles_per_call"] == 10.0
+    assert rows[("rtl", "rtl", 0)]["protocol_cycles"] == rows[("rtl", "rtl", 4)]["protocol_cycles"]
+    assert rows[("rtl", "rtl", 0)]["mcalls"] == pytest.approx(100 / 6, abs=0.01)
+    for kinds in (("python", "rtl", 0), ("rtl", "python", 0)):
+        assert rows[kinds]["cycles_per_call"] > 0
+        assert "not a Cortex-A9" in rows[kinds]["note"]
+    assert calls["c"]["ok"], calls["c"]
+    assert {("c", "rtl"), ("rtl", "c"), ("c", "c")} <= {(r["caller"], r["callee"]) for r in calls["rows"]}
+    assert calls["targets"][0]["met"]
+    scaling = _load(out, "scaling")
+    assert {(r["config"], r["pairs"]) for r in scaling["rows"]} == {("crossbar", 1), ("crossbar", 2)}
+    # every caller's own count: 30 calls x 6 cycles (the window carries a short run's quantisation)
+    assert all(r["run_cycles"] == [180] * r["pairs"] for r in scaling["rows"]), scaling["rows"]
+    args = _load(out, "args")
+    by = {(r["topology"], r["pairs"], r["nargs"]): r for r in args["rows"]}
+    assert by[("crossbar", 1, 0)]["cycles_per_call"] == 5.0   # no argument: trigger only
+    assert by[("crossbar", 1, 32)]["payload_mbs_per_pair"] > 300
+    for exp in ("calls", "scaling", "args"):
+        assert (out / f"{exp}.md").read_text().startswith("## ")
+    for png in ("calls.png", "scaling.png", "args_mcalls.png", "args_bandwidth.png"):
+        assert (out / png).stat().st_size > 1000, png
+    assert "paper" in text
+    # what `pushpush bench all` adds: the summary of every result
+    summary = write_summary(out, [calls, scaling, args], 1.0, "pushpush bench all --smoke", True)
+    md = summary.read_text()
+    assert "Machine:" in md and calls["meta"]["commit"] in md and "icarus" in md
+    for r in (calls, scaling, args):
+        for t in r["targets"]:
+            assert f"| {r['experiment']} | {t['target']} | {t['ours']} |" in md, t
+
+
+def test_area_smoke_through_edalize_launcher(tmp_path, monkeypatch):
+    record = tmp_path / "launched.txt"
+    launcher = tmp_path / "launcher.sh"
+    launcher.write_text(f'#!/bin/sh\necho "$@" >> {record}\nexec "$@"\n')
+    launcher.chmod(launcher.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("EDALIZE_LAUNCHER", str(launcher))
+    out = tmp_path / "res"
+    assert main(["bench", "area", "--smoke", "--jobs", "1", "--out", str(out)]) == 0
+    area = _load(out, "area")
+    (row,) = area["rows"]
+    assert row["components"] == 1 and row["topology"] == "shared"
+    assert 0 < row["interconnect"]["luts"] < row["pushpush"]["luts"] < row["total"]["luts"]
+    launched = record.read_text().splitlines()
+    assert any(line.startswith("yosys ") for line in launched), launched
+    assert os.environ["EDALIZE_LAUNCHER"] == str(launcher)
+
+
+@pytest.mark.bench
+def test_bench_all_full(tmp_path):
+    """The full evaluation (``pytest -m bench``; what benchmarks/README.md shows)."""
+    out = tmp_path / "res"
+    assert main(["bench", "all", "--out", str(out)]) == 0
+    summary = (out / "summary.md").read_text()
+    print(summary)
+    assert "Machine:" in summary and "commit" in summary
