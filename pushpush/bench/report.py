@@ -186,3 +186,25 @@ def write_summary(out: Path, results: Sequence[dict[str, Any]], wall_s: float,
     path = out / "summary.md"
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+README_BEGIN = "<!-- pushpush bench all: results begin -->"
+README_END = "<!-- pushpush bench all: results end -->"
+
+
+def update_readme(readme: Path, summary: Path) -> bool:
+    """Put ``summary`` (with its image paths made relative to ``readme``) between the
+    :data:`README_BEGIN` and :data:`README_END` markers of ``readme``; False (and nothing
+    written) when the file or the markers are missing."""
+    if not readme.is_file():
+        return False
+    text = readme.read_text()
+    if README_BEGIN not in text or README_END not in text:
+        return False
+    rel = os.path.relpath(summary.parent.resolve(), readme.parent.resolve())
+    body = summary.read_text().replace("](", f"]({rel}/") if rel != "." else summary.read_text()
+    body = body.replace("# pushpush bench:", "## Latest results:", 1).replace("\n## ", "\n### ")
+    head, rest = text.split(README_BEGIN, 1)
+    _, tail = rest.split(README_END, 1)
+    readme.write_text(f"{head}{README_BEGIN}\n{body}\n{README_END}{tail}")
+    return True

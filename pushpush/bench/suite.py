@@ -5,6 +5,9 @@ Runs :mod:`~pushpush.bench.calls` (Table II, III), :mod:`~pushpush.bench.scaling
 each sweep's points in parallel over the machine's cores, and writes into ``out``:
 ``<experiment>.json``, ``<experiment>.md``, the PNG plots and ``summary.md`` (the machine,
 every table, every target). ``smoke=True`` runs a few points per experiment (what CI runs).
+A full run also puts the summary into ``<out>/../README.md`` between its results markers
+(:func:`pushpush.bench.report.update_readme`), so ``pushpush bench all`` regenerates
+``benchmarks/README.md``.
 
 Example::
 
@@ -18,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
-from .report import write_result, write_summary
+from .report import update_readme, write_result, write_summary
 
 __all__ = ["EXPERIMENTS", "run_experiment", "run_all"]
 
@@ -57,5 +60,7 @@ def run_all(out: Path, smoke: bool = False, jobs: Optional[int] = None, simulato
         t1 = time.monotonic()
         results.append(run_experiment(name, out, smoke, jobs, simulator, log))
         log(f"{name}: {time.monotonic() - t1:.0f} s")
-    write_summary(out, results, time.monotonic() - t0, command, smoke)
+    summary = write_summary(out, results, time.monotonic() - t0, command, smoke)
+    if not smoke and update_readme(out.parent / "README.md", summary):
+        log(f"updated {out.parent / 'README.md'}")
     return results

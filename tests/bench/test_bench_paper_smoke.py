@@ -96,3 +96,34 @@ def test_bench_all_full(tmp_path):
     summary = (out / "summary.md").read_text()
     print(summary)
     assert "Machine:" in summary and "commit" in summary
+
+
+def test_fit_growth_tells_linear_from_quadratic():
+    from pushpush.bench.report import fit_growth
+
+    xs = [1, 2, 4, 8, 16]
+    lin = fit_growth(xs, [300 + 1250 * x for x in xs])
+    assert lin["best"] == "linear" and lin["linear"]["r2"] == pytest.approx(1.0)
+    quad = fit_growth(xs, [500 + 100 * x + 300 * x * x for x in xs])
+    assert quad["best"] == "quadratic" and quad["quadratic"]["r2"] == pytest.approx(1.0)
+    assert quad["linear"]["r2"] < 0.99
+
+
+def test_update_readme_replaces_only_the_marked_section(tmp_path):
+    from pushpush.bench.report import README_BEGIN, README_END, update_readme
+
+    results = tmp_path / "results"
+    results.mkdir()
+    summary = results / "summary.md"
+    summary.write_text("# pushpush bench: x\n\n## calls: y\n\n![calls](calls.png)\n")
+    readme = tmp_path / "README.md"
+    assert not update_readme(readme, summary)                 # no file: nothing written
+    readme.write_text("intro\n")
+    assert not update_readme(readme, summary)                 # no markers: untouched
+    assert readme.read_text() == "intro\n"
+    readme.write_text(f"intro\n{README_BEGIN}\nold\n{README_END}\nend\n")
+    assert update_readme(readme, summary)
+    text = readme.read_text()
+    assert text.startswith("intro\n") and text.endswith(f"{README_END}\nend\n")
+    assert "old" not in text and "## Latest results: x" in text and "### calls: y" in text
+    assert "](results/calls.png)" in text
