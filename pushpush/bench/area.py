@@ -42,7 +42,7 @@ def synth_point(point: dict[str, Any]) -> dict[str, Any]:
     from .gen import caller_module, callee_module, write_pairs_system
 
     t0 = time.monotonic()
-    n, work = point["components"], Path(point["work"])
+    n, work = point["components"], Path(point["work"]).resolve()
     ic = {"topology": point["topology"], "arbitration": "round_robin"}
     if n == 1:
         yaml = write_pairs_system(work, 1, 1, 0, ic, name=f"area_{point['topology']}_1",

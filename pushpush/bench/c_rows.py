@@ -46,6 +46,7 @@ def run_c_rows(work: Path, c_calls: int = 100, hw_n: tuple[int, int] = (10, 60),
     ``wall_calls_per_s``). Raises RuntimeError with the process's last output on failure."""
     from pushpush.resources import examples_dir
 
+    work = work.resolve()
     work.mkdir(parents=True, exist_ok=True)
     script = _SCRIPT.format(example=str(examples_dir() / "pingpong" / "c"), outdir=str(work / "board"),
                             c_calls=c_calls, n1=hw_n[0], n2=hw_n[1], py_calls=py_calls,

@@ -68,7 +68,7 @@ def _signed(v: int) -> int:
     return v - (1 << 32) if v & 0x8000_0000 else v
 
 
-async def _rtl_callers(dut: Any, ps: SimulatedPS, host: Any, pairs: int, calls: int) -> dict[str, Any]:
+async def _rtl_callers(dut: Any, host: Any, pairs: int, calls: int) -> dict[str, Any]:
     mon = ResultMonitor(dut, pairs)
     cocotb.start_soon(mon.run())
     tasks = [cocotb.start_soon(getattr(host, f"caller{p}").run(calls)) for p in range(pairs)]
@@ -104,22 +104,20 @@ async def chain(dut: Any) -> None:
 
             async with host, sw:
                 sw.export("f", f)
-                out = await _rtl_callers(dut, ps, host, pairs, calls)
+                out = await _rtl_callers(dut, host, pairs, calls)
             assert not sw.errors, f"the Python callee raised: {sw.errors}"
         else:
             async with host:
-                out = await _rtl_callers(dut, ps, host, pairs, calls)
+                out = await _rtl_callers(dut, host, pairs, calls)
             for p in range(pairs):
                 callee = getattr(dut, f"callee{p}_inst").pp_user_inst
                 assert int(callee.calls_reg.value) == calls, (
                     f"callee{p} served {int(callee.calls_reg.value)} calls, caller{p} made {calls}")
     elif mode in ("py2rtl", "py2py"):
         host = ps.runtime("host", timeout)
-        runtimes = [host]
         state = [0]
         if mode == "py2py":
             sw = ps.runtime("callee0", timeout)
-            runtimes.append(sw)
 
             def f(*args: int) -> int:
                 state[0] = _model(state[0], list(args))

@@ -186,7 +186,7 @@ def run_scaling(pairs: Optional[list[int]] = None, configs: Optional[list[str]] 
             raise ValueError(f"unknown configuration '{n}' (known: {', '.join(known)})")
     if calls < 10:
         raise ValueError(f"calls={calls}: at least 10 calls per pair are needed for a window")
-    work = Path(outdir) if outdir else Path(tempfile.mkdtemp(prefix="pp_bench_"))
+    work = (Path(outdir) if outdir else Path(tempfile.mkdtemp(prefix="pp_bench_"))).resolve()
     t0 = time.monotonic()
     points = [{"config": name, "pairs": n, "calls": calls, "simulator": simulator,
                "work": str(work / f"{name}_{n}"),

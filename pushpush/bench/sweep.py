@@ -74,7 +74,7 @@ def simulate_chain(point: dict[str, Any]) -> dict[str, Any]:
     from .gen import write_pairs_system
 
     t0 = time.monotonic()
-    work = Path(point["work"])
+    work = Path(point["work"]).resolve()  # the simulator runs in another folder
     mode = point["mode"]
     caller_kind = "python" if mode in ("py2rtl", "py2py") else "rtl"
     callee_kind = "python" if mode in ("rtl2py", "py2py") else "rtl"
