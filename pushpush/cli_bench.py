@@ -28,10 +28,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Optional
 
 from .cli_common import EXIT_INVALID, EXIT_OK, Command, UsageError
 
-BENCHMARKS = ("fairness", "scaling", "simboard", "callpath", "calls", "area", "args", "all")
+BENCHMARKS = ("fairness", "scaling", "simboard", "callpath", "calls", "area", "args", "all", "summary")
 DEFAULT_OUT = "benchmarks/results"
 
 
@@ -57,6 +58,9 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", "-j", type=int, default=None,
                    help="calls, scaling, area, args, all: sweep points run in parallel (default: "
                         "$PUSHPUSH_BENCH_JOBS, else one per core)")
+    p.add_argument("--args-grid", metavar="NARGS:PAIRS",
+                   help="args: a sub-grid, argument counts and pair counts, e.g. 0,8,32:1,8 "
+                        "(default 0,1,2,4,8,16,24,32:1,3,6,8)")
     p.add_argument("--check", action="store_true",
                    help="exit 1 if a target is missed (fairness: round robin within 1 point of "
                         "Eq. 1, ABE and fair arbitration within 1 point of the fair share, ABE +1 "
@@ -82,14 +86,34 @@ def _paper(args: argparse.Namespace) -> int:
         raise UsageError(f"--jobs {args.jobs}: at least 1")
     out = Path(args.output)
     say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+    if args.benchmark == "summary":
+        from .bench.suite import summarise
+        try:
+            path = summarise(out, "pushpush bench summary" + (f" --out {args.output}"
+                                                              if args.output != DEFAULT_OUT else ""), say)
+        except FileNotFoundError as exc:
+            raise UsageError(str(exc)) from None
+        print(f"summary: {path}")
+        return EXIT_OK
     if args.benchmark == "all":
         cmd = "pushpush bench all" + (" --smoke" if args.smoke else "") + \
               (f" --out {args.output}" if args.output != DEFAULT_OUT else "")
         results = run_all(out, smoke=args.smoke, jobs=args.jobs, simulator=args.sim,
                           only=EXPERIMENTS, command=cmd, log=say)
     else:
+        grid: list[Optional[list[int]]] = [None, None]
+        if args.args_grid:
+            try:
+                grid = [[int(x) for x in part.split(",")] for part in args.args_grid.split(":")]
+                if len(grid) != 2 or min(grid[0]) < 0 or max(grid[0]) > 64 or min(grid[1]) < 1 \
+                        or max(grid[1]) > 15:
+                    raise ValueError
+            except ValueError:
+                raise UsageError(f"--args-grid {args.args_grid}: give argument counts (0..64) and "
+                                 "pair counts (1..15), e.g. --args-grid 0,8,32:1,8") from None
         results = [run_experiment(args.benchmark, out, smoke=args.smoke, jobs=args.jobs,
-                                  simulator=args.sim, log=say)]
+                                  simulator=args.sim, log=say, args_nargs=grid[0],
+                                  args_pairs=grid[1])]
     missed = []
     for r in results:
         print((out / f"{r['experiment']}.md").read_text())
@@ -203,7 +227,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.sim not in available_simulators():
         raise UsageError(f"simulator '{args.sim}' is not available here "
                           f"(available: {', '.join(available_simulators()) or 'none'})")
-    if args.benchmark in ("calls", "area", "args", "all") or (args.benchmark == "scaling" and args.smoke):
+    if args.benchmark in ("calls", "area", "args", "all", "summary") or (args.benchmark == "scaling" and args.smoke):
         return _paper(args)
     if args.benchmark == "scaling":
         return _run_scaling(args)
@@ -262,6 +286,8 @@ _C1 = Command(
            "  pushpush bench all                  # benchmarks/results/summary.md\n"
            "  pushpush bench all --smoke --out /tmp/smoke\n"
            "  pushpush bench calls --jobs 2\n"
+           "  pushpush bench args --args-grid 0,8,32:1,8\n"
+           "  pushpush bench summary              # summary.md from the JSON already there\n"
            "  pushpush bench fairness --quick\n"
            "  pushpush bench fairness --sim verilator -o results/\n"
            "  pushpush bench fairness --quick --topology shared\n"

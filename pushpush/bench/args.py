@@ -30,13 +30,15 @@ TOPOLOGIES = ["shared", "crossbar"]
 TARGET_FRACTION = 0.85
 
 
-def _points(work: Path, smoke: bool, simulator: str) -> list[dict[str, Any]]:
-    if smoke:
+def _points(work: Path, smoke: bool, simulator: str, nargs: Optional[list[int]] = None,
+            pairs: Optional[list[int]] = None) -> list[dict[str, Any]]:
+    if smoke and nargs is None and pairs is None:
         grid = [("crossbar", 1, 0), ("crossbar", 1, 32), ("shared", 3, 8)]
         calls = 20
     else:
-        grid = [(t, p, a) for t in TOPOLOGIES for p in FULL_PAIRS for a in FULL_NARGS]
-        calls = 80
+        grid = [(t, p, a) for t in TOPOLOGIES for p in (pairs or FULL_PAIRS)
+                for a in (nargs or FULL_NARGS)]
+        calls = 20 if smoke else 80
     return [{"work": str(work / f"{t}_p{p}_a{a}"), "label": f"args {t} {p} pair(s) {a} args",
              "pairs": p, "nargs": a, "delay": 0, "mode": "rtl", "calls": calls,
              "interconnect": {"topology": t, "arbitration": "round_robin"}, "simulator": simulator}
@@ -44,10 +46,12 @@ def _points(work: Path, smoke: bool, simulator: str) -> list[dict[str, Any]]:
 
 
 def run_args(out: Path, smoke: bool = False, jobs: Optional[int] = None, simulator: str = "icarus",
-             log: Callable[[str], None] = print) -> dict[str, Any]:
-    """Run the experiment; returns the common result dict (see :mod:`pushpush.bench.report`)."""
+             log: Callable[[str], None] = print, nargs: Optional[list[int]] = None,
+             pairs: Optional[list[int]] = None) -> dict[str, Any]:
+    """Run the experiment (``nargs``/``pairs``: a sub-grid of :data:`FULL_NARGS` x
+    :data:`FULL_PAIRS`); returns the common result dict (see :mod:`pushpush.bench.report`)."""
     t0 = time.monotonic()
-    pts = _points(out / "work" / "args", smoke, simulator)
+    pts = _points(out / "work" / "args", smoke, simulator, nargs, pairs)
     log(f"args: {len(pts)} points")
     sims = run_points(simulate_chain, pts, jobs, log)
     rows = []
@@ -78,6 +82,7 @@ def run_args(out: Path, smoke: bool = False, jobs: Optional[int] = None, simulat
     plots = _plot(rows, out)
     return {"experiment": "args", "title": "args: int f(int, ..., int), 0..32 arguments (Fig. 5, 6)",
             "meta": meta(simulator, jobs), "smoke": smoke, "rows": rows, "targets": targets,
+            "grid": {"nargs": sorted({r["nargs"] for r in rows}), "pairs": sorted({r["pairs"] for r in rows})},
             "markdown": _markdown(rows), "plots": plots, "wall_s": round(time.monotonic() - t0, 1)}
 
 

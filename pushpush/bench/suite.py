@@ -23,14 +23,17 @@ from typing import Any, Callable, Optional, Sequence
 
 from .report import update_readme, write_result, write_summary
 
-__all__ = ["EXPERIMENTS", "run_experiment", "run_all"]
+__all__ = ["EXPERIMENTS", "run_experiment", "run_all", "summarise"]
 
 EXPERIMENTS = ("calls", "scaling", "area", "args")
 
 
 def run_experiment(name: str, out: Path, smoke: bool = False, jobs: Optional[int] = None,
-                   simulator: str = "icarus", log: Callable[[str], None] = print) -> dict[str, Any]:
-    """Run one experiment and write its JSON and Markdown (and plots) into ``out``."""
+                   simulator: str = "icarus", log: Callable[[str], None] = print,
+                   args_nargs: Optional[list[int]] = None,
+                   args_pairs: Optional[list[int]] = None) -> dict[str, Any]:
+    """Run one experiment and write its JSON and Markdown (and plots) into ``out``
+    (``args_nargs``/``args_pairs``: a sub-grid for ``args``)."""
     out.mkdir(parents=True, exist_ok=True)
     if name == "calls":
         from .calls import run_calls
@@ -43,7 +46,8 @@ def run_experiment(name: str, out: Path, smoke: bool = False, jobs: Optional[int
         res = run_area(out, smoke=smoke, jobs=jobs, log=log)
     elif name == "args":
         from .args import run_args
-        res = run_args(out, smoke=smoke, jobs=jobs, simulator=simulator, log=log)
+        res = run_args(out, smoke=smoke, jobs=jobs, simulator=simulator, log=log,
+                       nargs=args_nargs, pairs=args_pairs)
     else:
         raise ValueError(f"unknown experiment '{name}' (known: {', '.join(EXPERIMENTS)})")
     write_result(out, res)
@@ -64,3 +68,20 @@ def run_all(out: Path, smoke: bool = False, jobs: Optional[int] = None, simulato
     if not smoke and update_readme(out.parent / "README.md", summary):
         log(f"updated {out.parent / 'README.md'}")
     return results
+
+
+def summarise(out: Path, command: str, log: Callable[[str], None] = print) -> Path:
+    """``summary.md`` (and the README's results section) from the ``<experiment>.json`` files
+    already in ``out`` (e.g. experiments run one by one); the wall time is their sum."""
+    import json
+
+    results = [json.loads((out / f"{n}.json").read_text()) for n in EXPERIMENTS
+               if (out / f"{n}.json").is_file()]
+    if not results:
+        raise FileNotFoundError(f"no results in {out}: run pushpush bench all (or an experiment) first")
+    smoke = any(r.get("smoke") for r in results)
+    summary = write_summary(out, results, sum(float(r.get("wall_s") or 0) for r in results),
+                            command, smoke)
+    if not smoke and update_readme(out.parent / "README.md", summary):
+        log(f"updated {out.parent / 'README.md'}")
+    return summary
