@@ -168,7 +168,9 @@ def write_summary(out: Path, results: Sequence[dict[str, Any]], wall_s: float,
         f"Machine: {m.get('machine')}, {m.get('cores')} cores (load average at start "
         f"{m.get('load_avg')}); simulator {m.get('simulator')} ({m.get('simulator_version')}); "
         f"{m.get('yosys')}; Python {m.get('python')}; commit {m.get('commit')}; {m.get('date')}. "
-        f"Total wall time {wall_s:.0f} s with {m.get('jobs')} parallel job(s).",
+        f"Total wall time {wall_s:.0f} s with "
+        f"{m.get('jobs') or 'one per core:'} {m.get('cores') if not m.get('jobs') else ''} "
+        "parallel job(s).".replace("  ", " "),
         "",
         "Cycle counts are exact (simulation); MCalls/s and MB/s are at the 100 MHz system clock. "
         "Rows with software (Python, C) are cycles of the *simulated* board: the ARM there is a "
