@@ -89,6 +89,8 @@ def run_area(out: Path, smoke: bool = False, jobs: Optional[int] = None,
     fits: dict[str, dict[str, Any]] = {}
     for t in TOPOLOGIES:
         rs = [r for r in rows if r["topology"] == t]
+        if not rs:
+            continue
         for res in ("luts", "ffs"):
             fits[f"{t}_{res}"] = fit_growth([r["components"] for r in rs],
                                             [r["pushpush"][res] for r in rs])

@@ -118,6 +118,8 @@ def fit_growth(xs: Sequence[float], ys: Sequence[float]) -> dict[str, Any]:
 
     x, y = np.asarray(xs, float), np.asarray(ys, float)
     out: dict[str, Any] = {}
+    if len(x) == 0:
+        return {"best": None}
     ss_tot = float(((y - y.mean()) ** 2).sum()) or 1.0
     for name, deg in (("linear", 1), ("quadratic", 2)):
         if len(x) <= deg:
