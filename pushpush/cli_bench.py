@@ -20,6 +20,10 @@ in-memory bus, no simulator, see :mod:`pushpush.bench.callpath`.
 the wake-up latency of a Python handler (trigger write -> handler running) per wait mode, idle
 and with a CPU hog per core, and the waiting process's CPU use, laid out like the FSL driver
 paper's Table 1 with its numbers; a histogram (wait.png). See :mod:`pushpush.bench.wait`.
+``pushpush bench calls|area|args|all [--smoke] [--jobs N] [--out DIR] [--check]``: the
+PushPush paper's evaluation (Table II/III, Fig. 4, Fig. 5/6; ``all`` adds scaling, Fig. 3):
+JSON, PNG plots and Markdown into DIR (default ``benchmarks/results``), sweep points in
+parallel, see :mod:`pushpush.bench.suite`.
 """
 
 from __future__ import annotations
@@ -28,10 +32,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Optional
 
 from .cli_common import EXIT_INVALID, EXIT_OK, Command, UsageError
 
-BENCHMARKS = ("fairness", "scaling", "simboard", "callpath", "wait")
+BENCHMARKS = ("fairness", "scaling", "simboard", "callpath", "wait", "calls", "area", "args", "all",
+              "summary")
+DEFAULT_OUT = "benchmarks/results"
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -47,20 +54,30 @@ def _configure(p: argparse.ArgumentParser) -> None:
                    help="simboard, callpath: also measure the pushpush checkout at PATH (e.g. a "
                         "worktree of an older commit), for a before/after table")
     p.add_argument("--label", default="before", help="simboard, callpath: the name of --tree's rows")
-    p.add_argument("-o", "--output", metavar="DIR", default="bench_results",
-                   help="results folder: <benchmark>.json (fairness.png), the simulation builds "
-                        "(default: bench_results)")
+    p.add_argument("-o", "--output", "--out", metavar="DIR", default=DEFAULT_OUT,
+                   help="results folder: <benchmark>.json, .md, .png, summary.md (all), the "
+                        f"simulation and synthesis builds under work/ (default: {DEFAULT_OUT})")
+    p.add_argument("--smoke", action="store_true",
+                   help="calls, scaling, area, args, all: a few points per experiment (what CI "
+                        "runs), so the benchmark code cannot rot")
+    p.add_argument("--jobs", "-j", type=int, default=None,
+                   help="calls, scaling, area, args, all: sweep points run in parallel (default: "
+                        "$PUSHPUSH_BENCH_JOBS, else one per core)")
+    p.add_argument("--args-grid", metavar="NARGS:PAIRS",
+                   help="args: a sub-grid, argument counts and pair counts, e.g. 0,8,32:1,8 "
+                        "(default 0,1,2,4,8,16,24,32:1,3,6,8)")
     p.add_argument("--check", action="store_true",
                    help="exit 1 if a target is missed (fairness: round robin within 1 point of "
                         "Eq. 1, ABE and fair arbitration within 1 point of the fair share, ABE +1 "
                         "cycle; scaling: at least 20 MCalls/s on the shared bus from 4 pairs; "
-                        "callpath: at most 7 µs of runtime CPU per sync call)")
+                        "callpath: at most 7 µs of runtime CPU per sync call; calls, area, args, all: "
+                        "any target of theirs)")
     p.add_argument("--rounds", type=int, default=3,
                    help="callpath: rounds, the trees alternating; the best round is shown (default 3)")
     p.add_argument("--topology", choices=("crossbar", "shared"), default="crossbar",
                    help="fairness: the interconnect's topology (default: crossbar)")
     p.add_argument("--pairs", metavar="N,N,...", default=None,
-                   help="scaling: pair counts (default 1,2,4,8; --quick 1,4)")
+                   help="scaling: pair counts (default 1,2,4,8,12,15; --quick 1,4)")
     p.add_argument("--calls", type=int, default=None,
                    help="scaling: calls per pair (default 200); simboard: Python -> Verilog "
                         "calls per measurement (default 300); callpath: calls per path "
@@ -72,8 +89,57 @@ def _configure(p: argparse.ArgumentParser) -> None:
                    help="wait: idle, loaded (one CPU hog per core) or both (default)")
 
 
+def _paper(args: argparse.Namespace) -> int:
+    from .bench.suite import EXPERIMENTS, run_all, run_experiment
+
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs {args.jobs}: at least 1")
+    out = Path(args.output)
+    say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+    if args.benchmark == "summary":
+        from .bench.suite import summarise
+        try:
+            path = summarise(out, "pushpush bench summary" + (f" --out {args.output}"
+                                                              if args.output != DEFAULT_OUT else ""), say)
+        except FileNotFoundError as exc:
+            raise UsageError(str(exc)) from None
+        print(f"summary: {path}")
+        return EXIT_OK
+    if args.benchmark == "all":
+        cmd = "pushpush bench all" + (" --smoke" if args.smoke else "") + \
+              (f" --out {args.output}" if args.output != DEFAULT_OUT else "")
+        results = run_all(out, smoke=args.smoke, jobs=args.jobs, simulator=args.sim,
+                          only=EXPERIMENTS, command=cmd, log=say)
+    else:
+        grid: list[Optional[list[int]]] = [None, None]
+        if args.args_grid:
+            try:
+                grid = [[int(x) for x in part.split(",")] for part in args.args_grid.split(":")]
+                if len(grid) != 2 or min(grid[0]) < 0 or max(grid[0]) > 64 or min(grid[1]) < 1 \
+                        or max(grid[1]) > 15:
+                    raise ValueError
+            except ValueError:
+                raise UsageError(f"--args-grid {args.args_grid}: give argument counts (0..64) and "
+                                 "pair counts (1..15), e.g. --args-grid 0,8,32:1,8") from None
+        results = [run_experiment(args.benchmark, out, smoke=args.smoke, jobs=args.jobs,
+                                  simulator=args.sim, log=say, args_nargs=grid[0],
+                                  args_pairs=grid[1])]
+    missed = []
+    for r in results:
+        print((out / f"{r['experiment']}.md").read_text())
+        missed += [f"{r['experiment']}: {t['target']}: {t['ours']}" for t in r["targets"] if not t["met"]]
+    if args.benchmark == "all":
+        print(f"summary: {out / 'summary.md'}")
+    print(f"results: {', '.join(str(out / (r['experiment'] + '.json')) for r in results)}")
+    if missed:
+        print("targets missed:\n  " + "\n  ".join(missed))
+    return EXIT_INVALID if (missed and args.check) else EXIT_OK
+
+
 def _run_scaling(args: argparse.Namespace) -> int:
-    from .bench.scaling import FULL_PAIRS, QUICK_PAIRS, TARGET_MCALLS, check_targets, format_table, run_scaling
+    from .bench.report import write_result
+    from .bench.scaling import QUICK_PAIRS, TARGET_MCALLS, check_targets, format_table, run_scaling
+    from .bench.scaling_report import FULL_PAIRS, add_common
 
     if args.pairs:
         try:
@@ -92,12 +158,14 @@ def _run_scaling(args: argparse.Namespace) -> int:
         raise UsageError(f"--calls {args.calls}: at least 10 calls per pair")
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
-    result = run_scaling(pairs=pairs, calls=args.calls, simulator=args.sim, outdir=out / "scaling",
-                         log=lambda m: print(m, file=sys.stderr))
+    result = run_scaling(pairs=pairs, calls=args.calls, simulator=args.sim,
+                         outdir=out / "work" / "scaling", log=lambda m: print(m, file=sys.stderr),
+                         jobs=args.jobs)
+    add_common(result, out, args.jobs, smoke=False)
     missed = check_targets(result)
     result["targets_missed"] = missed
     print(format_table(result))
-    (out / "scaling.json").write_text(json.dumps(result, indent=1))
+    write_result(out, result)
     print(f"\nresults: {out / 'scaling.json'}")
     print(f"simulation time: {result['runtime_s']} s ({args.sim})")
     if missed:
@@ -195,6 +263,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.sim not in available_simulators():
         raise UsageError(f"simulator '{args.sim}' is not available here "
                           f"(available: {', '.join(available_simulators()) or 'none'})")
+    if args.benchmark in ("calls", "area", "args", "all", "summary") or (args.benchmark == "scaling" and args.smoke):
+        return _paper(args)
     if args.benchmark == "scaling":
         return _run_scaling(args)
     out = Path(args.output)
@@ -218,7 +288,8 @@ def _run(args: argparse.Namespace) -> int:
 
 _C1 = Command(
     name="bench",
-    help="run a benchmark in simulation (fairness: the ABE paper's Table 1 / Fig. 2; "
+    help="run a benchmark in simulation (all: the PushPush paper's evaluation; "
+         "fairness: the ABE paper's Table 1 / Fig. 2; "
          "scaling: MCalls/s of concurrent callers; simboard: the simulated board's speed; "
          "callpath: the Python runtime's CPU per call)",
     description="Benchmarks in simulation (cocotb on Icarus or Verilator).\n\n"
@@ -237,11 +308,22 @@ _C1 = Command(
                 "Verilog->Python calls/s, simulated cycles/s and idle CPU, for each simulator\n"
                 "and PS model (hdl: the default; cocotb: the previous one); --tree adds another\n"
                 "checkout's numbers (before/after). Writes DIR/simboard.json.\n\n"
+                "calls, scaling, area, args (the PushPush paper's Table II/III, Fig. 3, Fig. 4,\n"
+                "Fig. 5/6), all (every one, plus DIR/summary.md): systems generated from YAML by\n"
+                "pushpush (pushpush/bench/gen.py), simulated (exact cycle counts; MCalls/s and\n"
+                "MB/s at 100 MHz) or synthesised with Yosys; sweep points in parallel (--jobs);\n"
+                "the Yosys runs go through Edalize, so EDALIZE_LAUNCHER (e.g. srun) prefixes\n"
+                "them. Writes DIR/<experiment>.json, .md and .png; --smoke: a few points each.\n\n"
                 "callpath (no simulator): the Python runtime's CPU time per int f(int) call\n"
                 "against the in-memory bus: sync calls, asyncio calls and a served call (mean,\n"
                 "median, p99 over --calls calls), the bus's own share and the runtime's;\n"
                 "--tree adds another checkout's numbers. Writes DIR/callpath.json.",
     epilog="examples:\n"
+           "  pushpush bench all                  # benchmarks/results/summary.md\n"
+           "  pushpush bench all --smoke --out /tmp/smoke\n"
+           "  pushpush bench calls --jobs 2\n"
+           "  pushpush bench args --args-grid 0,8,32:1,8\n"
+           "  pushpush bench summary              # summary.md from the JSON already there\n"
            "  pushpush bench fairness --quick\n"
            "  pushpush bench fairness --sim verilator -o results/\n"
            "  pushpush bench fairness --quick --topology shared\n"

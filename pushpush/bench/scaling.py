@@ -153,14 +153,31 @@ def _simulate(pairs: int, interconnect: dict[str, str], calls: int, simulator: s
     return json.loads(out.read_text())
 
 
+def _point(point: dict[str, Any]) -> dict[str, Any]:
+    """One (configuration, pair count) point (a module-level function for the process pool)."""
+    _, label, ic = {c[0]: c for c in CONFIGS}[point["config"]]
+    n = point["pairs"]
+    r = _simulate(n, ic, point["calls"], point["simulator"], Path(point["work"]))
+    clock = 100.0
+    window, done = r["window"], r["window_calls"]
+    return {"config": point["config"], "label": label, "pairs": n, "window": window,
+            "window_calls": done,
+            "mcalls": round(clock * done / window, 2),
+            "cpc": [round(window / c, 2) for c in r["per_pair_calls"]],
+            "run_cycles": r["run_cycles"]}
+
+
 def run_scaling(pairs: Optional[list[int]] = None, configs: Optional[list[str]] = None,
                 calls: int = 200, simulator: str = "icarus",
                 outdir: Optional[str | os.PathLike[str]] = None,
-                log: Callable[[str], None] = print) -> dict[str, Any]:
-    """Simulate every (configuration, pair count); returns ``{"rows": [...], "clock_mhz",
-    "calls", "runtime_s"}``, one row per point with ``config``, ``pairs``, ``window``
-    (cycles), ``window_calls``, ``mcalls`` (total MCalls/s), ``cpc`` (cycles per call of
-    every pair) and ``run_cycles`` (what every ``caller<k>.run(calls)`` returned)."""
+                log: Callable[[str], None] = print, jobs: Optional[int] = 1) -> dict[str, Any]:
+    """Simulate every (configuration, pair count), ``jobs`` points at a time (None: one per
+    core); returns ``{"rows": [...], "clock_mhz", "calls", "runtime_s"}``, one row per point
+    with ``config``, ``pairs``, ``window`` (cycles), ``window_calls``, ``mcalls`` (total
+    MCalls/s), ``cpc`` (cycles per call of every pair) and ``run_cycles`` (what every
+    ``caller<k>.run(calls)`` returned)."""
+    from .sweep import run_points
+
     ps = pairs or FULL_PAIRS
     names = configs or [c[0] for c in CONFIGS]
     known = {c[0]: c for c in CONFIGS}
@@ -169,21 +186,13 @@ def run_scaling(pairs: Optional[list[int]] = None, configs: Optional[list[str]] 
             raise ValueError(f"unknown configuration '{n}' (known: {', '.join(known)})")
     if calls < 10:
         raise ValueError(f"calls={calls}: at least 10 calls per pair are needed for a window")
-    work = Path(outdir) if outdir else Path(tempfile.mkdtemp(prefix="pp_bench_"))
+    work = (Path(outdir) if outdir else Path(tempfile.mkdtemp(prefix="pp_bench_"))).resolve()
     t0 = time.monotonic()
-    rows = []
-    for name in names:
-        _, label, ic = known[name]
-        for n in ps:
-            log(f"scaling: {label}, {n} pair(s), {calls} calls each ({simulator})")
-            r = _simulate(n, ic, calls, simulator, work / f"{name}_{n}")
-            clock = 100.0
-            window, done = r["window"], r["window_calls"]
-            rows.append({"config": name, "label": label, "pairs": n, "window": window,
-                         "window_calls": done,
-                         "mcalls": round(clock * done / window, 2),
-                         "cpc": [round(window / c, 2) for c in r["per_pair_calls"]],
-                         "run_cycles": r["run_cycles"]})
+    points = [{"config": name, "pairs": n, "calls": calls, "simulator": simulator,
+               "work": str(work / f"{name}_{n}"),
+               "label": f"scaling: {known[name][1]}, {n} pair(s), {calls} calls each ({simulator})"}
+              for name in names for n in ps]
+    rows = run_points(_point, points, jobs, log)
     return {"rows": rows, "clock_mhz": 100.0, "calls": calls, "simulator": simulator,
             "runtime_s": round(time.monotonic() - t0, 1)}
 

@@ -1,0 +1,148 @@
+"""Smoke runs of the PushPush paper's evaluation (``pushpush bench ... --smoke``, issue 19).
+
+A few points per experiment, through the CLI, so the benchmark code cannot rot. What is
+asserted are exact simulated cycle counts and the results' shape, never wall-clock time:
+
+- calls: rtl -> rtl ``int f(int)`` takes 6 cycles through the crossbar, a callee answering
+  k = 4 cycles later adds exactly 4 (the protocol's cycles do not change); the software rows
+  are there and say their time is the simulated board's;
+- scaling, args: rows for every point, the common format (JSON, Markdown, PNG);
+- area: one Yosys synth_xilinx run through FuseSoC/Edalize with ``EDALIZE_LAUNCHER`` set to
+  a launcher script that records its calls and then execs the command: the Yosys run went
+  through it (the hook a sweep uses to spread tool runs over a cluster, e.g. ``srun``);
+- all: summary.md names the machine, the simulator, the commit and every target.
+
+The full sweeps are benchmarks (``pushpush bench all``, marker ``bench`` below), not tests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+
+from pushpush.bench.report import write_summary
+from pushpush.cli import main
+
+
+def _load(out, name):
+    return json.loads((out / f"{name}.json").read_text())
+
+
+def test_calls_scaling_args_smoke(tmp_path, capsys):
+    out = tmp_path / "res"
+    for exp in ("calls", "scaling", "args"):
+        status = main(["bench", exp, "--smoke", "--jobs", "2", "--out", str(out)])
+        assert status == 0, exp
+    text = capsys.readouterr().out
+    calls = _load(out, "calls")
+    rows = {(r["caller"], r["callee"], r["k"]): r for r in calls["rows"]}
+    assert rows[("rtl", "rtl", 0)]["cycles_per_call"] == 6.0
+    assert rows[("rtl", "rtl", 4)]["cycles_per_call"] == 10.0
+    assert rows[("rtl", "rtl", 0)]["protocol_cycles"] == rows[("rtl", "rtl", 4)]["protocol_cycles"]
+    assert rows[("rtl", "rtl", 0)]["mcalls"] == pytest.approx(100 / 6, abs=0.01)
+    for kinds in (("python", "rtl", 0), ("rtl", "python", 0)):
+        assert rows[kinds]["cycles_per_call"] > 0
+        assert "not a Cortex-A9" in rows[kinds]["note"]
+    assert calls["c"]["ok"], calls["c"]
+    assert {("c", "rtl"), ("rtl", "c"), ("c", "c")} <= {(r["caller"], r["callee"]) for r in calls["rows"]}
+    assert calls["targets"][0]["met"]
+    scaling = _load(out, "scaling")
+    assert {(r["config"], r["pairs"]) for r in scaling["rows"]} == {("crossbar", 1), ("crossbar", 2)}
+    # every caller's own count: 30 calls x 6 cycles (the window carries a short run's quantisation)
+    assert all(r["run_cycles"] == [180] * r["pairs"] for r in scaling["rows"]), scaling["rows"]
+    args = _load(out, "args")
+    by = {(r["topology"], r["pairs"], r["nargs"]): r for r in args["rows"]}
+    assert by[("crossbar", 1, 0)]["cycles_per_call"] == 5.0   # no argument: trigger only
+    assert by[("crossbar", 1, 32)]["payload_mbs_per_pair"] > 300
+    for exp in ("calls", "scaling", "args"):
+        assert (out / f"{exp}.md").read_text().startswith("## ")
+    for png in ("calls.png", "scaling.png", "args_mcalls.png", "args_bandwidth.png"):
+        assert (out / png).stat().st_size > 1000, png
+    assert "paper" in text
+    # what `pushpush bench all` adds: the summary of every result
+    summary = write_summary(out, [calls, scaling, args], 1.0, "pushpush bench all --smoke", True)
+    md = summary.read_text()
+    assert "Machine:" in md and calls["meta"]["commit"] in md and "icarus" in md
+    for r in (calls, scaling, args):
+        for t in r["targets"]:
+            assert f"| {r['experiment']} | {t['target']} | {t['ours']} |" in md, t
+
+
+def test_area_smoke_through_edalize_launcher(tmp_path, monkeypatch):
+    record = tmp_path / "launched.txt"
+    launcher = tmp_path / "launcher.sh"
+    launcher.write_text(f'#!/bin/sh\necho "$@" >> {record}\nexec "$@"\n')
+    launcher.chmod(launcher.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("EDALIZE_LAUNCHER", str(launcher))
+    out = tmp_path / "res"
+    assert main(["bench", "area", "--smoke", "--jobs", "1", "--out", str(out)]) == 0
+    area = _load(out, "area")
+    (row,) = area["rows"]
+    assert row["components"] == 1 and row["topology"] == "shared"
+    assert 0 < row["interconnect"]["luts"] < row["pushpush"]["luts"] < row["total"]["luts"]
+    launched = record.read_text().splitlines()
+    assert any(line.startswith("yosys ") for line in launched), launched
+    assert os.environ["EDALIZE_LAUNCHER"] == str(launcher)
+
+
+@pytest.mark.bench
+def test_bench_all_full(tmp_path):
+    """The full evaluation (``pytest -m bench``; what benchmarks/README.md shows)."""
+    out = tmp_path / "res"
+    assert main(["bench", "all", "--out", str(out)]) == 0
+    summary = (out / "summary.md").read_text()
+    print(summary)
+    assert "Machine:" in summary and "commit" in summary
+
+
+def test_fit_growth_tells_linear_from_quadratic():
+    from pushpush.bench.report import fit_growth
+
+    xs = [1, 2, 4, 8, 16]
+    lin = fit_growth(xs, [300 + 1250 * x for x in xs])
+    assert lin["best"] == "linear" and lin["linear"]["r2"] == pytest.approx(1.0)
+    quad = fit_growth(xs, [500 + 100 * x + 300 * x * x for x in xs])
+    assert quad["best"] == "quadratic" and quad["quadratic"]["r2"] == pytest.approx(1.0)
+    assert quad["linear"]["r2"] < 0.99
+
+
+def test_update_readme_replaces_only_the_marked_section(tmp_path):
+    from pushpush.bench.report import README_BEGIN, README_END, update_readme
+
+    results = tmp_path / "results"
+    results.mkdir()
+    summary = results / "summary.md"
+    summary.write_text("# pushpush bench: x\n\n## calls: y\n\n![calls](calls.png)\n")
+    readme = tmp_path / "README.md"
+    assert not update_readme(readme, summary)                 # no file: nothing written
+    readme.write_text("intro\n")
+    assert not update_readme(readme, summary)                 # no markers: untouched
+    assert readme.read_text() == "intro\n"
+    readme.write_text(f"intro\n{README_BEGIN}\nold\n{README_END}\nend\n")
+    assert update_readme(readme, summary)
+    text = readme.read_text()
+    assert text.startswith("intro\n") and text.endswith(f"{README_END}\nend\n")
+    assert "old" not in text and "## Latest results: x" in text and "### calls: y" in text
+    assert "](results/calls.png)" in text
+
+
+@pytest.mark.parametrize("nargs,delay", [(0, 0), (1, 0), (4, 4), (32, 8)])
+def test_generated_components_lint_clean(tmp_path, nargs, delay):
+    import shutil
+    import subprocess
+
+    from pushpush.bench.gen import callee_module, callee_verilog, caller_module, caller_verilog
+
+    files = [tmp_path / f"{callee_module(nargs, delay)}.v", tmp_path / f"{caller_module(0, nargs)}.v"]
+    files[0].write_text(callee_verilog(nargs, delay))
+    files[1].write_text(caller_verilog(0, nargs))
+    for f in files:
+        assert f.read_text().startswith("// generated by pushpush/bench/gen.py")
+        r = subprocess.run(["iverilog", "-g2005", "-o", os.devnull, str(f)], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        if shutil.which("verilator"):
+            r = subprocess.run(["verilator", "--lint-only", "-Wall", str(f)], capture_output=True, text=True)
+            assert r.returncode == 0 and "%Warning" not in r.stderr, r.stderr
