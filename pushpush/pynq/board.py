@@ -218,6 +218,7 @@ class PynqBackend:
                     "interrupt block, e.g. a stand-in or a bitstream built before it existed); "
                     "rebuild it with this pushpush, or use wait 'sleep', 'poll' or 'yield'")
             if self.simulated and getattr(self.device, "interrupts", None) is None:
+                self.device.check()   # no overlay loaded (freed or replaced): say that
                 raise ValueError(
                     f"component '{self.component.name}' cannot wait for interrupts: the "
                     "simulated board carries the interrupt only with its HDL PS model "

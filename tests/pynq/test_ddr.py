@@ -202,6 +202,34 @@ def test_the_ocm_check_applies_only_to_ocm_windows(hof_ddr, monkeypatch):
             0, hof_ddr.system.windows.phys_base | 1)
 
 
+def test_interrupt_mode_with_ddr_windows(hof_ddr, monkeypatch):
+    """The interrupt block watches the PL's writes at their link addresses (before the
+    window register translates them to the buffer): with DDR windows a runtime in
+    ``interrupt`` mode, with no fallback sweep, is woken for every call and reply."""
+    from pushpush.pynq import board
+
+    assert hof_ddr.system.linked.irq is not None
+    assert hof_ddr.system.linked.irq.base != hof_ddr.system.linked.ps_window_register
+    monkeypatch.setattr(board, "IRQ_WAIT_S", 30.0)
+    rt = hof_ddr.runtime()
+    rt.wait = "interrupt"
+    rt.timeout = 20.0
+    try:
+        logs: list[int] = []
+        hof_ddr.export("log", logs.append)
+        hub = rt.backend._hub
+        fired = hub.generation
+        for i in range(15):
+            hof_ddr.mixer.store(1000 + i)                       # hardware calls host.log
+            assert hof_ddr.mapper.apply(lambda y: y + 7, i) == i + 15
+        assert logs == [1000 + i for i in range(15)]
+        assert hub.generation > fired                           # the interrupt did the waking
+    finally:
+        rt.wait = "sleep"
+
+
+# Last in this file: it loads its own overlay, and loading (and freeing) one stops the
+# simulator of the module's hof_ddr overlay (one simulated board per process, as on the board).
 def test_the_pl_waits_while_the_window_register_is_disabled(tmp_path):
     """BASE's ENABLE cleared: the PL's write toward software waits (nothing lands anywhere);
     set again, the held write lands in the buffer, and the system serves on (the late
@@ -229,29 +257,3 @@ def test_the_pl_waits_while_the_window_register_is_disabled(tmp_path):
         assert ol.mapper.apply(lambda x: 2 * x, 3) == 13   # f(f(3)) + 1
     finally:
         ol.free()
-
-
-def test_interrupt_mode_with_ddr_windows(hof_ddr, monkeypatch):
-    """The interrupt block watches the PL's writes at their link addresses (before the
-    window register translates them to the buffer): with DDR windows a runtime in
-    ``interrupt`` mode, with no fallback sweep, is woken for every call and reply."""
-    from pushpush.pynq import board
-
-    assert hof_ddr.system.linked.irq is not None
-    assert hof_ddr.system.linked.irq.base != hof_ddr.system.linked.ps_window_register
-    monkeypatch.setattr(board, "IRQ_WAIT_S", 30.0)
-    rt = hof_ddr.runtime()
-    rt.wait = "interrupt"
-    rt.timeout = 20.0
-    try:
-        logs: list[int] = []
-        hof_ddr.export("log", logs.append)
-        hub = rt.backend._hub
-        fired = hub.generation
-        for i in range(15):
-            hof_ddr.mixer.store(1000 + i)                       # hardware calls host.log
-            assert hof_ddr.mapper.apply(lambda y: y + 7, i) == i + 15
-        assert logs == [1000 + i for i in range(15)]
-        assert hub.generation > fired                           # the interrupt did the waking
-    finally:
-        rt.wait = "sleep"
