@@ -162,7 +162,9 @@ def buffer_error(status: int) -> Optional[tuple[int, int]]:
     """
     status &= ~ECHO_BIT
     if status & ERROR_BIT and status & 0xFF == ErrorCode.BUFFER & 0xFF and not status & 0x3FF8_0000:
-        return (status >> 8) & 0xFF, (status >> 16) & 0x7
+        cause = (status >> 16) & 0x7
+        if cause:
+            return (status >> 8) & 0xFF, cause
     return None
 
 

@@ -5,8 +5,11 @@
 // one element per beat on m_axis (tdata, tvalid, tready, tlast on the count-th element).
 // done pulses once the last element was taken (or the transfer failed), with done_code:
 //   0 ok, 1 timeout (no element taken for TIMEOUT cycles: the transfer is aborted, the
-//   stream cut without tlast), 2 SLVERR, 3 DECERR (a read answered so; the stream is cut),
-//   4 too long (count * ELEM_BITS/8 bytes >= 2**LEN_WIDTH: nothing read).
+//   stream cut without tlast), 2 SLVERR, 3 DECERR (a read answered so: the rest of the
+//   stream is zeros, still count elements with tlast on the last, so that the module
+//   finishes its call and the caller gets the error; done once it took them, or after
+//   TIMEOUT cycles without taking one), 4 too long (count * ELEM_BITS/8 bytes >=
+//   2**LEN_WIDTH: nothing read).
 // count = 0: done (ok) the cycle after start, nothing read, no beat.
 `default_nettype none
 
@@ -56,10 +59,13 @@ module pp_buf_rd #(
     localparam [33:0] EB34  = {2'b00, EB32};
     localparam [2:0]  EB3   = EB32[2:0];
 
-    localparam [1:0] S_IDLE = 2'd0, S_RUN = 2'd1, S_STOP = 2'd2;
+    localparam [1:0] S_IDLE = 2'd0, S_RUN = 2'd1, S_STOP = 2'd2, S_PAD = 2'd3;
     reg [1:0]  state;
     reg [31:0] idle_cycles;
     reg        sub_done_seen;
+    reg [31:0] count;      // elements of the transfer
+    reg [31:0] sent;       // elements taken by the module
+    reg [2:0]  err_code;   // the read error being padded over
 
     wire [33:0] bytes = {2'b00, start_count} * EB34;
     wire        zero  = (start_count == 32'd0);
@@ -105,9 +111,10 @@ module pp_buf_rd #(
     assign s_tready = (state == S_RUN) && !abort && hold_empty_next;
     wire        s_fire = s_tvalid && s_tready;
 
-    assign m_axis_tdata  = hold[ELEM_BITS-1:0];
-    assign m_axis_tvalid = (state == S_RUN) && !abort && (left != 3'd0);
-    assign m_axis_tlast  = hold_last && (left == 3'd1);
+    wire        pad = (state == S_PAD);
+    assign m_axis_tdata  = pad ? {ELEM_BITS{1'b0}} : hold[ELEM_BITS-1:0];
+    assign m_axis_tvalid = (pad && sent != count) || ((state == S_RUN) && !abort && (left != 3'd0));
+    assign m_axis_tlast  = pad ? (sent + 32'd1 == count) : (hold_last && (left == 3'd1));
     assign busy = (state != S_IDLE);
 
     wire unused = &{1'b0, sub_busy, sub_done_abort, keep_bytes, bytes[33:LEN_WIDTH]};
@@ -117,6 +124,7 @@ module pp_buf_rd #(
         if (out_fire) begin
             hold <= hold >> ELEM_BITS;
             left <= left - 3'd1;
+            sent <= sent + 32'd1;
         end
         if (s_fire) begin
             hold      <= s_tdata;
@@ -128,6 +136,8 @@ module pp_buf_rd #(
                 if (start) begin
                     idle_cycles   <= 32'd0;
                     sub_done_seen <= 1'b0;
+                    count         <= start_count;
+                    sent          <= 32'd0;
                     if (zero || too_long) begin
                         done      <= 1'b1;
                         done_code <= too_long ? 3'd4 : 3'd0;
@@ -152,15 +162,24 @@ module pp_buf_rd #(
                         state <= S_STOP;
                     end
                 end else if (sub_done && sub_done_err[1]) begin
-                    // a read error cut the stream: drop what is held
-                    left      <= 3'd0;
-                    done      <= 1'b1;
-                    done_code <= {1'b0, sub_done_err};
-                    state     <= S_IDLE;
+                    // a read error cut the stream: drop what is held, pad with zeros
+                    left        <= 3'd0;
+                    err_code    <= {1'b0, sub_done_err};
+                    idle_cycles <= 32'd0;
+                    state       <= S_PAD;
                 end else if ((sub_done || sub_done_seen) && hold_empty_next && !s_fire) begin
                     // the last element was taken: the buffer has been read whole
                     done      <= 1'b1;
                     done_code <= 3'd0;
+                    state     <= S_IDLE;
+                end
+            end
+            S_PAD: begin
+                idle_cycles <= out_fire ? 32'd0 : idle_cycles + 32'd1;
+                if ((out_fire && m_axis_tlast) || sent == count
+                        || (TIMEOUT != 0 && idle_cycles == TIMEOUT)) begin
+                    done      <= 1'b1;
+                    done_code <= err_code;
                     state     <= S_IDLE;
                 end
             end
@@ -184,12 +203,16 @@ module pp_buf_rd #(
             hold_last   <= 1'b0;
             idle_cycles <= 32'd0;
             sub_done_seen <= 1'b0;
+            count       <= 32'd0;
+            sent        <= 32'd0;
+            err_code    <= 3'd0;
         end
     end
 
     initial begin
         state = S_IDLE; done = 1'b0; done_code = 3'd0; abort = 1'b0; left = 3'd0; hold = 32'd0;
         hold_last = 1'b0; idle_cycles = 32'd0; sub_done_seen = 1'b0;
+        count = 32'd0; sent = 32'd0; err_code = 3'd0;
     end
 endmodule
 
