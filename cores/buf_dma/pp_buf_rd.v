@@ -22,7 +22,9 @@ module pp_buf_rd #(
     parameter integer MAX_BURST = 16,
     parameter integer FIFO_LOG2 = 5,
     // cycles without a taken element before the transfer is aborted (0: never)
-    parameter integer TIMEOUT   = 65536
+    parameter integer TIMEOUT   = 65536,
+    // width of the AXI IDs (every transaction uses ID 0)
+    parameter integer ID_WIDTH  = 1
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -34,6 +36,7 @@ module pp_buf_rd #(
     output reg                   done,
     output reg  [2:0]            done_code,
     // AXI4 read channels (memory)
+    output wire [ID_WIDTH-1:0]   m_axi_arid,
     output wire [31:0]           m_axi_araddr,
     output wire [7:0]            m_axi_arlen,
     output wire [2:0]            m_axi_arsize,
@@ -43,6 +46,7 @@ module pp_buf_rd #(
     output wire                  m_axi_arvalid,
     input  wire                  m_axi_arready,
     input  wire [31:0]           m_axi_rdata,
+    input  wire [ID_WIDTH-1:0]   m_axi_rid,
     input  wire [1:0]            m_axi_rresp,
     input  wire                  m_axi_rlast,
     input  wire                  m_axi_rvalid,
@@ -117,7 +121,8 @@ module pp_buf_rd #(
     assign m_axis_tlast  = pad ? (sent + 32'd1 == count) : (hold_last && (left == 3'd1));
     assign busy = (state != S_IDLE);
 
-    wire unused = &{1'b0, sub_busy, sub_done_abort, keep_bytes, bytes[33:LEN_WIDTH]};
+    assign m_axi_arid = {ID_WIDTH{1'b0}};
+    wire unused = &{1'b0, m_axi_rid, sub_busy, sub_done_abort, keep_bytes, bytes[33:LEN_WIDTH]};
 
     always @(posedge clk) begin
         done <= 1'b0;

@@ -23,7 +23,9 @@ module pp_buf_wr #(
     parameter integer FIFO_LOG2 = 5,
     // cycles without an element (or, after the last, without the engine finishing) before
     // the transfer is aborted (0: never)
-    parameter integer TIMEOUT   = 65536
+    parameter integer TIMEOUT   = 65536,
+    // width of the AXI IDs (every transaction uses ID 0)
+    parameter integer ID_WIDTH  = 1
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -37,6 +39,7 @@ module pp_buf_wr #(
     output reg  [31:0]           done_count,
     output wire                  dropped,
     // AXI4 write channels (memory)
+    output wire [ID_WIDTH-1:0]   m_axi_awid,
     output wire [31:0]           m_axi_awaddr,
     output wire [7:0]            m_axi_awlen,
     output wire [2:0]            m_axi_awsize,
@@ -50,6 +53,7 @@ module pp_buf_wr #(
     output wire                  m_axi_wlast,
     output wire                  m_axi_wvalid,
     input  wire                  m_axi_wready,
+    input  wire [ID_WIDTH-1:0]   m_axi_bid,
     input  wire [1:0]            m_axi_bresp,
     input  wire                  m_axi_bvalid,
     output wire                  m_axi_bready,
@@ -128,7 +132,8 @@ module pp_buf_wr #(
     wire [2:0]  nbytes   = (k + 3'd1) * EB32[2:0];
     assign busy = (state != S_IDLE);
 
-    wire unused = &{1'b0, sub_busy, sub_done_abort, bytes[33:LEN_WIDTH], sub_done_bytes};
+    assign m_axi_awid = {ID_WIDTH{1'b0}};
+    wire unused = &{1'b0, m_axi_bid, sub_busy, sub_done_abort, bytes[33:LEN_WIDTH], sub_done_bytes};
 
     always @(posedge clk) begin
         done <= 1'b0;
