@@ -192,5 +192,5 @@ def test_scale_mib(rt_fast, mib):
     dst = _alloc(n, np.uint32)
     src[:] = np.arange(n, dtype=np.uint32) * np.uint32(2654435761)
     dst[:] = 0
-    assert rt.hw.scale.with_timeout(60.0 * mib)(src, dst, 3) == n
+    assert rt.hw.scale.with_timeout(300.0 * mib)(src, dst, 3) == n   # wall time: a loaded machine
     assert np.array_equal(dst, src * np.uint32(3))
