@@ -776,6 +776,8 @@ def render_stub(linked: LinkedSystem, component: str) -> str:
             calls.append({"name": f"{e.name}_{cb.param}", "sig": cb.signature})
     for imp in comp.imports:
         calls.append({"name": f"{imp.component}_{imp.function}", "sig": imp.signature})
+    streams = [{"name": b.group, "is_in": b.type.is_in, "width": b.type.element.bits}
+               for b in buffer_engines(comp)]
     used = {f"{e['name']}_{n}" for e in exports for n in ("valid", "result_ready")}
     if exports:
         used |= {"clk", "rst"}
@@ -788,6 +790,7 @@ def render_stub(linked: LinkedSystem, component: str) -> str:
         ports=ports,
         exports=exports,
         calls=calls,
+        streams=streams,
         unused_inputs=unused_inputs,
         vrange=_vrange,
         type_width=type_width,
