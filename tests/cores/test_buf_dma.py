@@ -125,6 +125,32 @@ async def rd_transfers(dut):
         assert code == 0, (step, code)
         assert got == elements(ram.read(addr, count * eb), eb), (step, addr, count)
         assert lasts == [0] * (count - 1) + [1] if count else lasts == []
+    if not p["pause"] and not p["stall"]:
+        # latency and rate with no pauses: start -> first element, start -> done (exact)
+        n = 256 // eb
+        dut.start_addr.value = 0x1000
+        dut.start_count.value = n
+        dut.start.value = 1
+        dut.m_axis_tready.value = 1
+        await RisingEdge(dut.clk)
+        dut.start.value = 0
+        cycles, first, taken = 1, None, 0
+        while True:
+            await ReadOnly()
+            if int(dut.m_axis_tvalid.value):
+                taken += 1
+                if first is None:
+                    first = cycles
+            if int(dut.done.value):
+                break
+            await RisingEdge(dut.clk)
+            cycles += 1
+        await RisingEdge(dut.clk)
+        dut.m_axis_tready.value = 0
+        dut._log.info("pp_buf_rd ELEM_BITS=%d MAX_BURST=%d: %d elements, first after %d cycles, "
+                      "done after %d", p["ELEM_BITS"], p["MAX_BURST"], n, first, cycles)
+        assert taken == n
+        assert (first, cycles) == tuple(p["rd_cycles"]), (first, cycles)
     # nobody reads: timeout, then a whole transfer
     got, _, code = await read_transfer(dut, rng, p, 0x100, 64, ready_p=0)
     assert code == 1 and got == []
@@ -205,7 +231,8 @@ async def wr_transfers(dut):
 PARAM_SETS = [
     {"ELEM_BITS": 32, "MAX_BURST": 16, "FIFO_LOG2": 5, "pause": 0.3, "stall": 0.5},
     {"ELEM_BITS": 8, "MAX_BURST": 16, "FIFO_LOG2": 5, "pause": 0.5, "stall": 0.3},
-    {"ELEM_BITS": 16, "MAX_BURST": 4, "FIFO_LOG2": 3, "pause": 0.0, "stall": 0.0},
+    {"ELEM_BITS": 16, "MAX_BURST": 4, "FIFO_LOG2": 3, "pause": 0.0, "stall": 0.0,
+     "rd_cycles": [7, 135]},
 ]
 
 
