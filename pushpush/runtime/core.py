@@ -57,7 +57,6 @@ from ..protocol import (
     TRIGGER_IDLE,
     WORD_BYTES,
     Allocation,
-    BUFFER_CAUSES,
     BusWriteError,
     CallError,
     CallTimeout,
@@ -269,8 +268,8 @@ class RuntimeCore:
         info = getattr(fn, "info", None)
         group = f"{info.function}_{names[index]}" if info is not None else names[index]
         where = f" of component '{info.component}'" if info is not None else ""
-        detail = (f"buffer '{names[index]}' ({t}): {BUFFER_CAUSES.get(cause, f'cause {cause}')}; "
-                  f"engine {engine}{where}, stream {group}_tdata/_tvalid/_tready/_tlast")
+        detail = (f"buffer '{names[index]}' ({t}); engine {engine}{where}, stream "
+                  f"{group}_tdata/_tvalid/_tready/_tlast")
         return CallError(e.function, e.address, code, detail)
 
     def start(self) -> Any:
