@@ -523,7 +523,7 @@ MAX_BUFFER_ENGINES = 32
 
 def _check_buffers(spec: SystemSpec) -> list[Diagnostic]:
     """Buffer parameters (``in u32[]``) are carried end to end for an rtl export called from
-    Python: everything else is reported at its line with what to do instead."""
+    Python or C: everything else is reported at its line with what to do instead."""
     diags: list[Diagnostic] = []
     engines = 0
     for comp in spec.components:
@@ -553,13 +553,13 @@ def _check_buffers(spec: SystemSpec) -> list[Diagnostic]:
         for imp in comp.imports:
             callee = spec.component(imp.component)
             export = callee.export(imp.function) if callee else None
-            if export is None or not export.signature.buffer_params() or comp.kind == "python":
+            if export is None or not export.signature.buffer_params() or comp.kind != "rtl":
                 continue
             diags.append(Diagnostic.at(spec.where(imp.loc or comp.loc), (
-                f"import '{imp.target}' of {comp.kind} component '{comp.name}': its signature "
-                f"({export.signature}) has buffer parameters, which only python components can "
-                "pass so far (a pynq.allocate buffer or a numpy array); call it from a python "
-                "component")))
+                f"import '{imp.target}' of rtl component '{comp.name}': its signature "
+                f"({export.signature}) has buffer parameters, which only python and c components "
+                "can pass so far (physically contiguous memory: a pynq.allocate buffer, or a "
+                "pp_buf in C); call it from a python or c component")))
     return diags
 
 

@@ -140,8 +140,9 @@ def test_linked_rtl_ports_and_top():
     (lambda t: t.replace('g: "(x: i32) -> i32"', 'g: "(cb: (in u8[]) -> void) -> i32"'), 9,
      "a buffer inside a function-typed parameter or a result"),
     # a c importer
-    (lambda t: t + '  cc:\n    kind: c\n    imports: [hw.f]\n', 15,
-     "only python components can pass so far"),
+    # an rtl importer
+    (lambda t: t + '  r2:\n    kind: rtl\n    module: m2\n    sources: [m2.v]\n    imports: [hw.f]\n', 17,
+     "only python and c components can pass so far"),
 ])
 def test_link_errors_at_the_yaml_line(edit, line, fragment):
     with pytest.raises(LinkError) as info:
