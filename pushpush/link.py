@@ -49,7 +49,7 @@ from .spec import (
     check_references,
 )
 from .protocol import WordSpan
-from .types import WORD_BYTES, FunctionType
+from .types import WORD_BYTES, FunctionType, nested_buffer
 
 __all__ = [
     "WORD_BYTES",
@@ -462,6 +462,7 @@ def link(spec: SystemSpec) -> LinkedSystem:
             importers.setdefault((imp.component, imp.function), []).append(comp.name)
 
     diags.extend(_check_ports(spec))
+    diags.extend(_check_buffers(spec))
     layouts = [_layout(spec, comp, importers) for comp in spec.components]
     for lay in layouts:
         comp = lay.spec
@@ -513,6 +514,53 @@ def _check_window_register(spec: SystemSpec, rtl: Sequence[_Layout]) -> list[Dia
         f"software_windows: ddr needs a 4 KiB register block after the last rtl window (at "
         f"0x{end:08X}), but region 'pl' ends at 0x{spec.pl.end:08X}; set regions.pl.size to at "
         f"least 0x{end + MIN_WINDOW - spec.pl.base:X}")]
+
+
+#: Buffer parameters of rtl exports a system may have in all (their DMA engines share the
+#: top's S_AXI_HP0 port, whose AXI IDs are 6 bits wide on the Zynq-7000).
+MAX_BUFFER_ENGINES = 32
+
+
+def _check_buffers(spec: SystemSpec) -> list[Diagnostic]:
+    """Buffer parameters (``in u32[]``) are carried end to end for an rtl export called from
+    Python or C: everything else is reported at its line with what to do instead."""
+    diags: list[Diagnostic] = []
+    engines = 0
+    for comp in spec.components:
+        for e in comp.exports:
+            sig = e.signature
+            where = spec.where(e.loc or comp.loc)
+            if nested_buffer(sig):
+                diags.append(Diagnostic.at(where, (
+                    f"export '{e.name}' of '{comp.name}': a buffer inside a function-typed parameter "
+                    f"or a result ({sig}) is not supported; buffers are parameters of the "
+                    "export's own signature only: pass the buffer as a parameter of this export")))
+            bufs = sig.buffer_params()
+            if not bufs:
+                continue
+            if comp.kind != "rtl":
+                diags.append(Diagnostic.at(where, (
+                    f"export '{e.name}' of {comp.kind} component '{comp.name}' takes buffer "
+                    f"parameter(s) {', '.join(repr(b.name) for b in bufs)}: buffers are supported "
+                    "for rtl exports only (not yet for python or c exports); make the exporter an "
+                    "rtl component, or pass the data as scalar parameters")))
+            engines += len(bufs)
+            if engines > MAX_BUFFER_ENGINES and engines - len(bufs) <= MAX_BUFFER_ENGINES:
+                diags.append(Diagnostic.at(where, (
+                    f"export '{e.name}' of '{comp.name}': the system has more than "
+                    f"{MAX_BUFFER_ENGINES} buffer parameters in rtl exports (each has its own DMA "
+                    f"engine on S_AXI_HP0, whose IDs are 6 bits); use at most {MAX_BUFFER_ENGINES}")))
+        for imp in comp.imports:
+            callee = spec.component(imp.component)
+            export = callee.export(imp.function) if callee else None
+            if export is None or not export.signature.buffer_params() or comp.kind != "rtl":
+                continue
+            diags.append(Diagnostic.at(spec.where(imp.loc or comp.loc), (
+                f"import '{imp.target}' of rtl component '{comp.name}': its signature "
+                f"({export.signature}) has buffer parameters, which only python and c components "
+                "can pass so far (physically contiguous memory: a pynq.allocate buffer, or a "
+                "pp_buf in C); call it from a python or c component")))
+    return diags
 
 
 def _check_ports(spec: SystemSpec) -> list[Diagnostic]:

@@ -62,6 +62,8 @@ __all__ = [
     "Counters",
     "ErrorCode",
     "describe_status",
+    "BUFFER_CAUSES",
+    "buffer_error",
     "Trigger",
     "make_trigger",
     "parse_trigger",
@@ -111,6 +113,9 @@ class ErrorCode(enum.IntEnum):
     ``COLLISION``        0x80000004    the callee's slot stayed busy: the call was refused
                                        (AXI SLVERR) until the timeout
     ``BUS_ERROR``        0x80000005    the call's write failed for another reason
+    ``BUFFER``           0x80000006    a buffer parameter's DMA transfer failed; bits 15..8
+                                       hold the parameter's index, bits 18..16 the cause
+                                       (:data:`BUFFER_CAUSES`), e.g. ``0x80010106``
     ===================  ============  ===================================================
 
     ``CALLEE_RAISED``, ``BAD_FUNCTION`` and ``BAD_RESULT`` are written by callees into the
@@ -123,6 +128,7 @@ class ErrorCode(enum.IntEnum):
     BAD_RESULT = 0x8000_0003
     COLLISION = 0x8000_0004
     BUS_ERROR = 0x8000_0005
+    BUFFER = 0x8000_0006
 
     @property
     def description(self) -> str:
@@ -135,7 +141,31 @@ _DESCRIPTIONS = {
     ErrorCode.BAD_RESULT: "the callee's result does not fit the result type",
     ErrorCode.COLLISION: "the callee's slot stayed busy (collision)",
     ErrorCode.BUS_ERROR: "the call's write failed on the bus",
+    ErrorCode.BUFFER: "a buffer's DMA transfer failed",
 }
+
+#: Causes of a ``BUFFER`` error status (bits 18..16), as the buffer engines (cores/buf_dma)
+#: report them.
+BUFFER_CAUSES = {
+    1: "timed out: the module took or gave no element of its stream for the engine's timeout",
+    2: "the memory answered SLVERR",
+    3: "the memory answered DECERR (nothing there: is it a physical address in DDR?)",
+    4: "it is too long for the engine (2**26 bytes or more)",
+}
+
+
+def buffer_error(status: int) -> Optional[tuple[int, int]]:
+    """(parameter index, cause) of a ``BUFFER`` error status, else None.
+
+    >>> buffer_error(0x8001_0106), buffer_error(0x8000_0001)
+    ((1, 1), None)
+    """
+    status &= ~ECHO_BIT
+    if status & ERROR_BIT and status & 0xFF == ErrorCode.BUFFER & 0xFF and not status & 0x3FF8_0000:
+        cause = (status >> 16) & 0x7
+        if cause:
+            return (status >> 8) & 0xFF, cause
+    return None
 
 
 def describe_status(status: int) -> str:
@@ -152,6 +182,10 @@ def describe_status(status: int) -> str:
     if status == TRIGGER_IDLE:
         return "idle (no reply yet)"
     if status & ERROR_BIT:
+        buf = buffer_error(status)
+        if buf is not None:
+            cause = BUFFER_CAUSES.get(buf[1], f"cause {buf[1]}")
+            return f"the DMA transfer of buffer parameter {buf[0]} failed: {cause}"
         try:
             return ErrorCode(status).description
         except ValueError:

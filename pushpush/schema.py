@@ -94,7 +94,8 @@ def _value(v: Value, defs: dict[str, Schema]) -> Schema:
     if isinstance(v, Signature):
         # every function signature has an arrow: "(x: i32) -> i32"
         return {"type": "string", "pattern": "->",
-                "description": "A function signature, e.g. \"(x: i32) -> i32\"; quote it in YAML."}
+                "description": "A function signature, e.g. \"(x: i32) -> i32\" or, with buffer "
+                               "parameters (rtl exports), \"(src: in u32[], dst: out u32[]) -> u32\"; quote it in YAML."}
     if isinstance(v, ListOf):
         s = {"type": "array", "items": _value(v.item, defs)}
         if v.min_items:

@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pushpush.link import LinkedComponent, LinkedSystem
-from pushpush.types import FunctionType, Scalar, Type, format_type
+from pushpush.types import BufferType, FunctionType, Scalar, Type, format_type
 
 from .render import GenerateError, generated_header, render_template
 
@@ -71,6 +71,8 @@ def c_type(t: Type) -> str:
     """The C type of a PushPush type (``pp_fn`` for function values, ``void``)."""
     if isinstance(t, FunctionType):
         return "pp_fn"
+    if isinstance(t, BufferType):
+        return "pp_buf"
     assert isinstance(t, Scalar)
     return "void" if t.is_void else _C_TYPES[t.name]
 
@@ -81,6 +83,8 @@ def mangle(t: Type) -> str:
     ``Fi32_ret_i32E_ret_void``."""
     if isinstance(t, Scalar):
         return t.name
+    if isinstance(t, BufferType):
+        return f"{t.direction}_{t.element.name}_buf"
     assert isinstance(t, FunctionType)
     ps = "_".join(_mangle_inner(p.type) for p in t.params) or "void"
     return f"{ps}_ret_{_mangle_inner(t.result)}"
@@ -94,6 +98,8 @@ def _encode(t: Type, e: str) -> list[str]:
     """Word expressions (uint32_t) of value expression ``e``."""
     if isinstance(t, FunctionType):
         return [f"({e}).addr"]
+    if isinstance(t, BufferType):
+        return [f"({e}).phys", f"({e}).len"]
     assert isinstance(t, Scalar)
     n = t.name
     if n == "void":
@@ -117,6 +123,8 @@ def _decode(t: Type, w: list[str]) -> str:
     """A value expression of type ``t`` from word expressions ``w``."""
     if isinstance(t, FunctionType):
         return f"pp_fn_at({w[0]})"
+    if isinstance(t, BufferType):
+        return f"pp_buf_at({w[0]}, {w[1]})"
     assert isinstance(t, Scalar)
     n = t.name
     if n == "bool":

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pushpush.link import WORD_BYTES, LinkedComponent, LinkedSystem
-from pushpush.types import FunctionType, Type, format_type
+from pushpush.types import BufferType, FunctionType, Type, format_type
 
 from .render import GenerateError, generated_header, render_template
 
@@ -76,6 +76,9 @@ def _n(n: int) -> str:
 
 def _fields_for(name: str, t: Type, what: str) -> list[_Field]:
     ty = format_type(t)
+    if isinstance(t, BufferType):
+        return [_Field(f"{name}_addr", f"{what} {ty}: physical byte address"),
+                _Field(f"{name}_len", f"{what} {ty}: length in elements")]
     if t.words == 2:
         return [_Field(f"{name}_lo", f"{what} {ty}, low word"),
                 _Field(f"{name}_hi", f"{what} {ty}, high word")]

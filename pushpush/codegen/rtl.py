@@ -33,7 +33,7 @@ from typing import Any, Optional
 
 from pushpush.codegen.render import GenerateError, generated_header, render_template
 from pushpush.link import IRQ_BLOCK_BYTES, WORD_BYTES, LinkedComponent, LinkedSystem
-from pushpush.types import FunctionType, Scalar, Type
+from pushpush.types import BufferType, FunctionType, Scalar, Type
 
 __all__ = [
     "UserPort",
@@ -51,6 +51,14 @@ __all__ = [
     "core_dependencies",
     "top_id_widths",
     "rtl_components",
+    "BufferEngine",
+    "buffer_engines",
+    "system_buffers",
+    "buffer_port",
+    "BUF_ID_WIDTH",
+    "BUF_DATA_WIDTH",
+    "BUFFER_TIMEOUT_CYCLES",
+    "buf_id_width",
 ]
 
 #: ID width of the top's ``s_axi`` port (the Zynq M_AXI_GP0 master has 12-bit IDs); every
@@ -65,7 +73,17 @@ MAX_WINDOW_BITS = 18
 #: Words of the engine's done-tag FIFO (>= ENGINE_MAX_OUTSTANDING + 1, a power of two).
 TAG_FIFO_BITS = 3
 
-_CORES = ["call_engine", "endpoint_mem", "req_arbiter", "interconnect", "abe", "ps_window", "irq"]
+_CORES = ["call_engine", "endpoint_mem", "req_arbiter", "interconnect", "abe", "ps_window", "irq",
+          "axi_dma", "buf_dma"]
+
+#: Buffer engines (cores/buf_dma): AXI ID width of each engine's port, data width of the
+#: engines and of the top's ``buf_axi`` port (S_AXI_HP0), beats per burst, log2 FIFO words,
+#: and the cycles without a stream element after which a transfer is aborted.
+BUF_ID_WIDTH = 1
+BUF_DATA_WIDTH = 32
+BUF_MAX_BURST = 16
+BUF_FIFO_LOG2 = 5
+BUFFER_TIMEOUT_CYCLES = 65536
 #: ``interconnect: {arbitration: ...}`` -> pp_axi_interconnect's ARBITRATION parameter.
 _ARBITRATION = {"round_robin": 0, "fair": 1}
 #: Parameter names that would collide with a group's control ports.
@@ -137,10 +155,64 @@ def top_id_widths(linked: LinkedSystem) -> tuple[int, int]:
 
 def type_width(t: Type) -> int:
     """Port width of a value of type ``t`` (0 for void)."""
-    if isinstance(t, FunctionType):
+    if isinstance(t, (FunctionType, BufferType)):
         return 32
     assert isinstance(t, Scalar)
     return t.bits
+
+
+@dataclass(frozen=True)
+class BufferEngine:
+    """A buffer parameter of an rtl export and the DMA engine (cores/buf_dma) that serves it:
+    ``group`` is the port group ``<export>_<param>``, ``local`` its index among the
+    component's engines (its wrapper port ``b<local>_axi_*``), ``param_index`` the
+    parameter's position (in the error status)."""
+
+    export: str
+    param: str
+    param_index: int
+    type: BufferType
+    local: int
+
+    @property
+    def group(self) -> str:
+        return f"{self.export}_{self.param}"
+
+
+def buffer_engines(comp: LinkedComponent) -> list[BufferEngine]:
+    """The buffer engines of an rtl component, exports and parameters in declaration order."""
+    out: list[BufferEngine] = []
+    for e in comp.exports:
+        for a in e.signature.buffer_params():
+            assert isinstance(a.type, BufferType)
+            out.append(BufferEngine(e.name, a.name, a.index, a.type, len(out)))
+    return out
+
+
+def system_buffers(linked: LinkedSystem) -> list[tuple[LinkedComponent, BufferEngine]]:
+    """Every buffer engine of the system, in the order of the top's buffer interconnect."""
+    return [(c, b) for c in rtl_components(linked) for b in buffer_engines(c)]
+
+
+def buffer_port(linked: LinkedSystem) -> Optional[str]:
+    """The Zynq port the top's ``buf_axi`` master stands for: ``S_AXI_HP0``, or ``S_AXI_HP1``
+    when ``m_axi`` is on HP0 (``software_windows: ddr``); None without buffer engines."""
+    if not system_buffers(linked):
+        return None
+    return "S_AXI_HP1" if linked.software_windows == "ddr" else "S_AXI_HP0"
+
+
+def buf_id_width(linked: LinkedSystem) -> int:
+    """ID width of the top's ``buf_axi`` port (the engines' IDs plus the engine index)."""
+    return BUF_ID_WIDTH + _clog2(max(1, len(system_buffers(linked))))
+
+
+def _stream_ports(b: BufferEngine) -> list[UserPort]:
+    """The user's stream of a buffer: ``in``: the module takes elements; ``out``: it gives."""
+    g = b.group
+    i, o = ("input", "output") if b.type.is_in else ("output", "input")
+    return [UserPort(f"{g}_tdata", i, b.type.element.bits, g), UserPort(f"{g}_tvalid", i, 1, g),
+            UserPort(f"{g}_tready", o, 1, g), UserPort(f"{g}_tlast", i, 1, g)]
 
 
 def _call_group_ports(group: str, sig: FunctionType, issue: bool) -> list[UserPort]:
@@ -149,7 +221,8 @@ def _call_group_ports(group: str, sig: FunctionType, issue: bool) -> list[UserPo
     i, o = ("output", "input") if issue else ("input", "output")
     ports = [UserPort(f"{group}_valid", i, 1, group), UserPort(f"{group}_ready", o, 1, group)]
     for a in sig.arg_layout():
-        ports.append(UserPort(f"{group}_{a.name}", i, type_width(a.type), group))
+        suffix = "_len" if isinstance(a.type, BufferType) else ""
+        ports.append(UserPort(f"{group}_{a.name}{suffix}", i, type_width(a.type), group))
     ports.append(UserPort(f"{group}_result_valid", o, 1, group))
     ports.append(UserPort(f"{group}_result_ready", i, 1, group))
     rw = type_width(sig.result)
@@ -162,11 +235,16 @@ def _call_group_ports(group: str, sig: FunctionType, issue: bool) -> list[UserPo
 
 def user_ports(comp: LinkedComponent) -> list[UserPort]:
     """Every port the wrapper connects on ``comp``'s module, in order: ``clk``, ``rst``, then
-    per export its group, the optional ``<f>_handle`` and one group per function-typed
+    per export its group, the optional ``<f>_handle``, one stream per buffer parameter
+    (``<f>_<buf>_tdata/_tvalid/_tready/_tlast``) and one group per function-typed
     parameter, then per import its group (declaration order throughout)."""
     ports = [UserPort("clk", "input", 1, ""), UserPort("rst", "input", 1, "")]
+    engines = buffer_engines(comp)
     for e in comp.exports:
         ports += _call_group_ports(e.name, e.signature, issue=False)
+        for b in engines:
+            if b.export == e.name:
+                ports += _stream_ports(b)
         if e.dynamic_slots:
             ports.append(UserPort(f"{e.name}_handle", "input", 32, e.name, optional=True))
         for cb in e.callbacks:
@@ -314,6 +392,7 @@ class _Model:
     def __init__(self, linked: LinkedSystem, comp: LinkedComponent,
                  present: Optional[set[str]]) -> None:
         self.comp = comp
+        self.engines = buffer_engines(comp)
         dw = linked.interconnect.data_width
         self.data_width = dw
         self.lanes = dw // 32
@@ -401,6 +480,10 @@ class _Model:
                     arg_words.append((name, self._read_port(f"g_{g}_sel", slots,
                                                             a.offset + k)))
                     names.append(name)
+                if isinstance(a.type, BufferType):  # the module sees the length; the engine both
+                    args.append({"name": a.name, "port": f"{g}_{a.name}_len", "width": 32,
+                                 "expr": names[1], "word": names[0], "count": names[1]})
+                    continue
                 args.append({"name": a.name, "port": f"{g}_{a.name}", "width": type_width(a.type),
                              "expr": _decode(a.type, names), "word": names[0]})
             static = set(e.static_slots)
@@ -409,8 +492,21 @@ class _Model:
             trig = _onehot_mux(f"g_{g}_sel", [f"g_{g}_t{k}" for k in range(n)])
             rw = type_width(sig.result)
             result_words = _encode(sig.result, f"usr_{g}_result") if rw else []
-            # status: ok (1), echo (bit 30) = the SEQ (trigger bit 1) of the call answered
-            data = result_words + [f"{{1'b0, g_{g}_rep[1], 30'd1}}"]
+            buffers = []
+            for b in buffer_engines(comp):
+                if b.export != g:
+                    continue
+                arg = next(x for x in args if x["name"] == b.param)
+                buffers.append({"name": b.group, "local": b.local, "param_index": b.param_index,
+                                "is_in": b.type.is_in, "elem_bits": b.type.element.bits,
+                                "addr": arg["word"], "count": arg["count"]})
+            # status: ok (1), echo (bit 30) = the SEQ (trigger bit 1) of the call answered; a
+            # failed buffer transfer: error BUFFER (6), bits 15..8 the parameter, 18..16 why
+            status = f"{{1'b0, g_{g}_rep[1], 30'd1}}"
+            if buffers:
+                status = (f"(g_{g}_berr_reg != 3'd0 ? {{1'b1, g_{g}_rep[1], 11'd0, g_{g}_berr_reg, "
+                          f"g_{g}_bidx_reg, 8'd6}} : {status})")
+            data = result_words + [status]
             max_words = max(max_words, len(data))
             exp = {
                 "name": g, "n": n, "slots": slots,
@@ -422,6 +518,7 @@ class _Model:
                 "handle_connected": bool(e.dynamic_slots) and self.present is not None
                 and f"{g}_handle" in self.present,
                 "callbacks": [],
+                "buffers": buffers,
             }
             self.exports.append(exp)
             self.reqs.append({"kind": "result", "name": g, "valid": f"g_{g}_req_valid",
@@ -521,6 +618,11 @@ def render_wrapper(linked: LinkedSystem, comp: LinkedComponent,
         m_decls=axi_port_decls("m_axi", axi_signals(m.data_width, m.s_id_width), master=True),
         tag_bits=TAG_FIFO_BITS,
         max_outstanding=ENGINE_MAX_OUTSTANDING,
+        b_decls=[[d for d in axi_port_decls(f"b{b.local}_axi", axi_signals(BUF_DATA_WIDTH, BUF_ID_WIDTH),
+                                            master=True)] for b in m.engines],
+        b_sig=axi_signals(BUF_DATA_WIDTH, BUF_ID_WIDTH),
+        buf_params={"max_burst": BUF_MAX_BURST, "fifo_log2": BUF_FIFO_LOG2,
+                    "timeout": BUFFER_TIMEOUT_CYCLES},
     )
 
 
@@ -588,6 +690,17 @@ def render_top(linked: LinkedSystem) -> str:
     slaves.append({"name": "ps", "base": linked.ps.base, "bits": _clog2(linked.ps.size)})
     masters = ["ps"] + [c.name for c in rtl]
     s_count, m_count = len(masters), len(slaves)
+    engines = system_buffers(linked)
+    buf_id = buf_id_width(linked)
+    bufs = None
+    if engines:
+        bufs = {"n": len(engines), "id": buf_id, "port": buffer_port(linked),
+                "timeout": BUFFER_TIMEOUT_CYCLES,
+                "engines": [{"comp": c.name, "local": b.local, "group": b.group,
+                             "dir": b.type.direction} for c, b in engines],
+                "s_sig": axi_signals(BUF_DATA_WIDTH, BUF_ID_WIDTH),
+                "m_sig": axi_signals(BUF_DATA_WIDTH, buf_id),
+                "decls": axi_port_decls("buf_axi", axi_signals(BUF_DATA_WIDTH, buf_id), master=True)}
     topology = {"crossbar": 0, "shared": 1}[linked.interconnect.topology]
     return render_template(
         "verilog/top.v.j2",
@@ -595,7 +708,10 @@ def render_top(linked: LinkedSystem) -> str:
         module=top_module_name(linked),
         linked=linked,
         rtl=[{"comp": c, "wrapper": wrapper_module_name(c), "master": 1 + i, "slave": i,
-              "abe": c.abe} for i, c in enumerate(rtl)],
+              "abe": c.abe,
+              "engines": [k for k, (cc, _) in enumerate(engines) if cc.name == c.name]}
+             for i, c in enumerate(rtl)],
+        bufs=bufs,
         slaves=slaves,
         masters=masters,
         s_count=s_count,
@@ -660,6 +776,8 @@ def render_stub(linked: LinkedSystem, component: str) -> str:
             calls.append({"name": f"{e.name}_{cb.param}", "sig": cb.signature})
     for imp in comp.imports:
         calls.append({"name": f"{imp.component}_{imp.function}", "sig": imp.signature})
+    streams = [{"name": b.group, "is_in": b.type.is_in, "width": b.type.element.bits}
+               for b in buffer_engines(comp)]
     used = {f"{e['name']}_{n}" for e in exports for n in ("valid", "result_ready")}
     if exports:
         used |= {"clk", "rst"}
@@ -672,6 +790,7 @@ def render_stub(linked: LinkedSystem, component: str) -> str:
         ports=ports,
         exports=exports,
         calls=calls,
+        streams=streams,
         unused_inputs=unused_inputs,
         vrange=_vrange,
         type_width=type_width,

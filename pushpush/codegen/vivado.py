@@ -25,7 +25,7 @@ from typing import Optional
 from pushpush.link import IRQ_BLOCK_BYTES, LinkedSystem
 
 from .render import GenerateError, generated_header, render_template
-from .rtl import rtl_components, top_module_name
+from .rtl import BUF_DATA_WIDTH, buffer_port, rtl_components, top_module_name
 
 __all__ = [
     "PYNQ_Z1_BOARD_PART_PATTERN",
@@ -265,9 +265,21 @@ def ps_pl_settings(linked: LinkedSystem) -> tuple[tuple[str, str], ...]:
         settings.append(("PCW_USE_S_AXI_GP0", "1"))
         if "HIGH_OCM" in seg:
             settings.append(("PCW_USE_HIGH_OCM", "1"))
+    settings += buffer_port_settings(linked)
     if linked.irq is not None:   # the top's interrupt, through axi_intc_0, on IRQ_F2P[0]
         settings += [("PCW_USE_FABRIC_INTERRUPT", "1"), ("PCW_IRQ_F2P_INTR", "1")]
     return tuple(settings)
+
+
+def buffer_port_settings(linked: LinkedSystem) -> list[tuple[str, str]]:
+    """The PS7 settings of the buffer engines' port (the top's ``buf_axi``,
+    docs/rtl-ports.md): ``S_AXI_HP0`` (``HP1`` when ``m_axi`` already uses HP0) at 32 bits;
+    none without buffer parameters."""
+    port = buffer_port(linked)
+    if port is None:
+        return []
+    n = port[-1]
+    return [(f"PCW_USE_S_AXI_HP{n}", "1"), (f"PCW_S_AXI_HP{n}_DATA_WIDTH", str(BUF_DATA_WIDTH))]
 
 
 def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
@@ -305,6 +317,7 @@ def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
         ps_window_register=linked.ps_window_register,
         ps_preset=PYNQ_Z1_PS7_PRESET,
         ps_pl=ps_pl_settings(linked),
+        buf=None if buffer_port(linked) is None else {"port": buffer_port(linked)},
         intc=None if linked.irq is None else {
             "instance": INTC_INSTANCE, "vlnv": INTC_VLNV,
             "base": intc_address_block(linked)[0], "size": INTC_SIZE},  # type: ignore[index]

@@ -186,6 +186,16 @@ class PynqBackend:
         self._hub: Any = None
         self.set_wait(wait or self.component.wait or "sleep")
 
+    # ------------------------------------------------------------------ buffers
+
+    def allocate(self, n: int, dtype: str) -> Any:
+        """A physically contiguous buffer of ``n`` elements (``pynq.allocate`` on this
+        backend's device): where the runtime copies a numpy array passed for a buffer
+        parameter (docs/runtime.md, "Buffers")."""
+        import pynq
+
+        return pynq.allocate(shape=(n,), dtype=dtype, target=self.device)
+
     # ------------------------------------------------------------------ wait modes
 
     @property

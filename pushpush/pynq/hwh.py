@@ -78,6 +78,8 @@ HP0_SEGMENT = ("HP0_DDR_LOWOCM", 0x0000_0000, 0x2000_0000)
 #: The SmartConnects between the GP0 ports (AXI3) and the top's ports (AXI4), as the
 #: block-design tcl names them: (cell, PS interface, top interface).
 CONVERTERS = (("axi_gp0_to_pl", "M_AXI_GP0", "s_axi"), ("axi_pl_to_ps", "S_AXI_GP0", "m_axi"))
+#: The SmartConnect between the top's buffer engines (``buf_axi``) and their HP port.
+BUF_CONVERTER = "axi_buf_to_ps"
 #: The reset block of the block design.
 RESET_INSTANCE = "rst_fclk0"
 
@@ -210,6 +212,10 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         high = False
         ps_seg, seg_base, seg_size = HP0_SEGMENT
     ps_dw = dw if hp else 32
+    # the buffer engines' master (buffer parameters): buf_axi -> axi_buf_to_ps -> S_AXI_HP0
+    # (HP1 when m_axi has HP0), 32 bits, over all of DDR
+    buf_port = _rtl.buffer_port(linked)
+    buf_sc = BUF_CONVERTER if buf_port else None
 
     d = _Design()
     clk_net, ps_rst_net = "processing_system7_0_FCLK_CLK0", "processing_system7_0_FCLK_RESET0_N"
@@ -218,6 +224,9 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
     clocked = [(PS_INSTANCE, "M_AXI_GP0_ACLK"), (PS_INSTANCE, f"{pl_to_ps}_ACLK"),
                (RESET_INSTANCE, "slowest_sync_clk"), (sc_in, "aclk"), (sc_out, "aclk"),
                (instance, "clk")]
+    if buf_sc:
+        clocked[-1:-1] = [(PS_INSTANCE, f"{buf_port}_ACLK"), (buf_sc, "aclk")]
+    scs = (sc_in, sc_out) + ((buf_sc,) if buf_sc else ())
     d.port(PS_INSTANCE, "FCLK_CLK0", "O", 1, clk_net, clocked, sigis="clk", clkfrequency=fclk.hz)
     d.port(PS_INSTANCE, "FCLK_RESET0_N", "O", 1, ps_rst_net, [(RESET_INSTANCE, "ext_reset_in")],
            sigis="rst")
@@ -227,10 +236,10 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
     d.port(RESET_INSTANCE, "ext_reset_in", "I", 1, ps_rst_net, [(PS_INSTANCE, "FCLK_RESET0_N")],
            sigis="rst", polarity="ACTIVE_LOW")
     d.port(RESET_INSTANCE, "interconnect_aresetn", "O", 1, ic_rst_net,
-           [(sc_in, "aresetn"), (sc_out, "aresetn")], sigis="rst", polarity="ACTIVE_LOW")
+           [(sc, "aresetn") for sc in scs], sigis="rst", polarity="ACTIVE_LOW")
     d.port(RESET_INSTANCE, "peripheral_reset", "O", 1, rst_net, [(instance, "rst")], sigis="rst",
            polarity="ACTIVE_HIGH")
-    for sc in (sc_in, sc_out):
+    for sc in scs:
         d.port(sc, "aresetn", "I", 1, ic_rst_net, [(RESET_INSTANCE, "interconnect_aresetn")],
                sigis="rst", polarity="ACTIVE_LOW")
     d.port(instance, "rst", "I", 1, rst_net, [(RESET_INSTANCE, "peripheral_reset")], sigis="rst",
@@ -249,6 +258,13 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
            top_sigs(m_id), fclk, (dw, m_id, "AXI4"), (dw, m_id, "AXI4"))
     d.link(f"{sc_out}_M00_AXI", (sc_out, "sc", "M00_AXI"), (PS_INSTANCE, "ps", pl_to_ps),
            _axi3(ps_dw, 6), fclk, (ps_dw, 6, "AXI3"), (ps_dw, 6, "AXI3"))
+    if buf_sc:
+        bid, bdw = _rtl.buf_id_width(linked), _rtl.BUF_DATA_WIDTH
+        bsigs = [(n.upper(), w, dr == "out") for n, w, dr in _rtl.axi_signals(bdw, bid)]
+        d.link(f"{instance}_buf_axi", (instance, "top", "buf_axi"), (buf_sc, "sc", "S00_AXI"),
+               bsigs, fclk, (bdw, bid, "AXI4"), (bdw, bid, "AXI4"))
+        d.link(f"{buf_sc}_M00_AXI", (buf_sc, "sc", "M00_AXI"), (PS_INSTANCE, "ps", buf_port),
+               _axi3(bdw, 6), fclk, (bdw, 6, "AXI3"), (bdw, 6, "AXI3"))
 
     intc = None
     if (linked.irq is not None) if irq is None else irq:
@@ -288,6 +304,8 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         ("PCW_USE_S_AXI_GP0", "0" if hp else "1"),
         ("PCW_USE_S_AXI_HP0", "1" if hp else "0"),
         *((("PCW_S_AXI_HP0_DATA_WIDTH", str(ps_dw)),) if hp else ()),
+        *(((f"PCW_USE_S_AXI_HP{buf_port[-1]}", "1"),
+           (f"PCW_S_AXI_HP{buf_port[-1]}_DATA_WIDTH", str(_rtl.BUF_DATA_WIDTH))) if buf_port else ()),
         ("PCW_USE_HIGH_OCM", "1" if high else "0"),
         ("PCW_EN_CLK0_PORT", "1"),
         ("PCW_EN_RST0_PORT", "1"),
@@ -320,7 +338,9 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         instance=instance,
         ps_instance=PS_INSTANCE,
         reset_instance=RESET_INSTANCE,
-        converters=[c for c, _, _ in CONVERTERS],
+        converters=[c for c, _, _ in CONVERTERS] + ([buf_sc] if buf_sc else []),
+        buf=None if not buf_port else {"port": buf_port, "seg": f"HP{buf_port[-1]}_DDR_LOWOCM",
+                                       "base": HP0_SEGMENT[1], "size": HP0_SEGMENT[2]},
         fclk=fclk,
         pl_block={"base": base, "size": size},
         ps_block={"base": seg_base, "size": seg_size},

@@ -129,6 +129,18 @@ def _ports(linked: LinkedSystem, hwh_options: Optional[dict[str, Any]],
             "m_id_width": int(opts.get("m_id_width", m_id))}
 
 
+def _buffer_mem_ports(linked: LinkedSystem) -> list[Any]:
+    """The generated top's buffer engines' master ``buf_axi`` (S_AXI_HP0, or HP1 with
+    ``software_windows: ddr``) as a PS memory port of the harness; none without buffers."""
+    from pushpush.codegen.rtl import BUF_DATA_WIDTH, buf_id_width, buffer_port
+    from pushpush.codegen.simboard import PsMemPort
+
+    label = buffer_port(linked)
+    if label is None:
+        return []
+    return [PsMemPort("bufmem", "buf_axi", BUF_DATA_WIDTH, buf_id_width(linked), label)]
+
+
 def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
                       top: Optional[str] = None,
                       sources: Optional[Sequence[str | os.PathLike[str]]] = None,
@@ -165,6 +177,8 @@ def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
         "ports": _ports(linked, hwh_options, None if sources is None else (top, srcs)),
     }
     manifest["ports"]["m_axi"] = "S_AXI_HP0" if linked.software_windows == "ddr" else "S_AXI_GP0"
+    if sources is None:
+        mem_ports = list(mem_ports) + _buffer_mem_ports(linked)
     if mem_ports:
         manifest["ports"]["mem_ports"] = [p.to_json() for p in mem_ports]
     hwh_opts = {"irq": bool(manifest["ports"]["irq"]), **(hwh_options or {})}

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Awaitable, Optional
 
 from ..link import LinkedSystem
-from ..protocol import BusWriteError, CallTimeout
+from ..protocol import BusWriteError, CallError, CallTimeout
 from ..types import structurally_equal
 from .backend import AsyncBackend
 from .core import DEFAULT_TIMEOUT, Incoming, RuntimeCore, Served, Write, log
@@ -70,6 +70,21 @@ class AsyncRuntime(RuntimeCore):
 
     async def _invoke(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
                       timeout: Optional[float], one_way: bool) -> Any:
+        if (fn._codec or fn.codec).buffer_params:  # buffers: arrays into (address, length)
+            args, kwargs, after = self._buffer_args(fn, args, kwargs, one_way)
+            ok = False
+            try:
+                value = await self._invoke_words(fn, args, kwargs, timeout, one_way)
+                ok = True
+                return value
+            except CallError as e:
+                raise self._buffer_error(fn, e) from None
+            finally:
+                after(ok)
+        return await self._invoke_words(fn, args, kwargs, timeout, one_way)
+
+    async def _invoke_words(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
+                            timeout: Optional[float], one_way: bool) -> Any:
         if timeout is None:
             timeout = self.timeout
         if self._live:

@@ -65,6 +65,7 @@ from ..protocol import (
     SlotAllocator,
     Trigger,
     WordSpan,
+    buffer_error,
     decode_return,
     encode_error,
     make_trigger,
@@ -72,6 +73,7 @@ from ..protocol import (
     status_echo,
 )
 from ..types import FunctionType, SignatureCodec, codec_of, format_type, parse_signature
+from .buffers import prepare_buffers
 from .functions import ComponentNamespace, ExportedFunction, ImportedFunction, RemoteFunction
 
 __all__ = ["DEFAULT_TIMEOUT", "RuntimeCore", "Served", "RepSlot", "Incoming", "Write", "SLEEP"]
@@ -191,6 +193,9 @@ class RuntimeCore:
         self.component: LinkedComponent = comp
         self.backend = backend
         self.timeout = timeout
+        #: Buffer arguments: copy plain numpy arrays into temporary ``pynq.allocate`` buffers
+        #: (True, the default) or refuse them (docs/runtime.md, "Buffers").
+        self.copy_buffers = True
         self.allocator = SlotAllocator(comp.base, comp.runtime_offset, comp.runtime_words, comp.name)
         self._lock = threading.RLock()
         self._served: dict[int, Served] = {}  # trigger offset -> slot
@@ -234,6 +239,38 @@ class RuntimeCore:
                 timeout: Optional[float], one_way: bool) -> Any:
         """Make a call of ``fn`` (the drivers: blocking, or returning an awaitable)."""
         raise NotImplementedError
+
+    def _buffer_args(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
+                     one_way: bool) -> tuple[list[Any], dict[str, Any], Callable[[bool], None]]:
+        """A call with buffer parameters: arrays into (address, length) pairs, and what to do
+        after the reply (:func:`pushpush.runtime.buffers.prepare_buffers`)."""
+        if one_way:
+            raise ValueError(f"{fn.name} takes buffers: a one-way call (post) has no reply to say "
+                             "when the DMA is done with them; call it and wait for the result")
+        return prepare_buffers(fn._codec or fn.codec, fn.name, args, kwargs,
+                               getattr(self.backend, "allocate", None), self.copy_buffers)
+
+    @staticmethod
+    def _buffer_error(fn: RemoteFunction, e: CallError) -> CallError:
+        """A ``BUFFER`` error status, with the buffer and its engine named."""
+        code = int(e.code) if not isinstance(e, CallTimeout) else 0
+        which = buffer_error(code) if code else None
+        if which is None:
+            return e
+        index, cause = which
+        sig = fn.signature
+        names = sig.param_names()
+        if index >= len(names):
+            return e
+        t = sig.params[index].type
+        engine = "pp_buf_rd (reads it into the module's stream)" if getattr(t, "is_in", True) \
+            else "pp_buf_wr (writes the module's stream into it)"
+        info = getattr(fn, "info", None)
+        group = f"{info.function}_{names[index]}" if info is not None else names[index]
+        where = f" of component '{info.component}'" if info is not None else ""
+        detail = (f"buffer '{names[index]}' ({t}); engine {engine}{where}, stream "
+                  f"{group}_tdata/_tvalid/_tready/_tlast")
+        return CallError(e.function, e.address, code, detail)
 
     def start(self) -> Any:
         """Start serving (the drivers: a thread, or a task)."""

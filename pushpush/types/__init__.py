@@ -12,11 +12,15 @@ type                      words  encoding
 ``i64 u64 f64``           2      low word first
 ``void``                  0      nothing
 function type             1      byte address of the first word of a cep slot
+buffer ``in u32[]``       2      physical byte address, then length in elements
 ========================  =====  ==================================================
 
 Signatures are written ``"(a: i32, b: (u32) -> i32) -> i32"``: a parenthesised, comma
 separated list of parameters, each an optional ``name:`` followed by a type, then ``->`` and
-the result type. Function types nest anywhere a type may appear; ``->`` is right
+the result type. A parameter may be a **buffer**: ``in T[]`` (the callee reads it) or
+``out T[]`` (the callee writes it), ``T`` one of ``i8 i16 i32 u8 u16 u32 f32``; it travels
+as 2 words (physical byte address, length in elements), its data moves by DMA, and it is
+never a result. Function types nest anywhere a type may appear; ``->`` is right
 associative (``() -> (u32) -> i32`` returns a function). Whitespace (including newlines) is
 insignificant. Parameter names are ASCII identifiers (``[A-Za-z_][A-Za-z0-9_]*``); an unnamed
 parameter N is called ``argN`` and effective names must be unique. ``void`` is only a result
@@ -54,6 +58,9 @@ Marshalling rules (what :func:`encode_value` accepts):
   too large ones :class:`OverflowError`. The runtime layer turns Python callables into
   addresses before calling into this module.
 * ``void``: only ``None``.
+* buffers: a pair ``(physical address, length in elements)`` or an object with
+  ``physical_address`` and ``size`` (a ``pynq.allocate`` buffer); the runtime checks dtypes
+  and copies plain numpy arrays (docs/runtime.md). Decoding gives the pair.
 
 Decoding (:func:`decode_value`) is total for every word pattern: integer types take the low
 N bits of the word (sign-extending signed types), ``bool`` maps non-zero to ``True``, floats
@@ -84,9 +91,9 @@ from .codec import (
     encode_value,
 )
 from .model import (
-    BOOL, F32, F64, I8, I16, I32, I64, MAX_NESTING, SCALAR_NAMES, SCALARS, U8, U16, U32, U64, VOID,
-    WORD_BYTES, WORD_MASK, ArgSlot, FunctionType, Param, Scalar, Type, erase_names, format_type,
-    structurally_equal, words_of,
+    BOOL, BUFFER_DIRECTIONS, BUFFER_ELEMENTS, F32, F64, I8, I16, I32, I64, MAX_NESTING, SCALAR_NAMES,
+    SCALARS, U8, U16, U32, U64, VOID, WORD_BYTES, WORD_MASK, ArgSlot, BufferType, FunctionType, Param,
+    Scalar, Type, erase_names, format_type, nested_buffer, structurally_equal, words_of,
 )
 from .parse import TypeSyntaxError, parse_signature, parse_type
 
@@ -99,6 +106,10 @@ __all__ = [
     "Param",
     "ArgSlot",
     "FunctionType",
+    "BufferType",
+    "BUFFER_ELEMENTS",
+    "BUFFER_DIRECTIONS",
+    "nested_buffer",
     "Type",
     "VOID",
     "BOOL",
@@ -131,6 +142,6 @@ __all__ = [
 ]
 
 # The public classes live at their public path (reprs, tracebacks, pickles).
-for _cls in (TypeSyntaxError, Scalar, Param, ArgSlot, FunctionType):
+for _cls in (TypeSyntaxError, Scalar, Param, ArgSlot, FunctionType, BufferType):
     _cls.__module__ = __name__
 del _cls

@@ -11,7 +11,7 @@ import struct
 import sys
 from collections.abc import Callable, Mapping, Sequence
 
-from .model import WORD_MASK, ArgSlot, FunctionType, Scalar, Type, _show, format_type
+from .model import WORD_MASK, ArgSlot, BufferType, FunctionType, Scalar, Type, _show, format_type
 
 # --------------------------------------------------------------------------------------------
 # Marshalling
@@ -72,7 +72,32 @@ def _as_float(value: object, label: str, t: Scalar) -> float:
         raise OverflowError(f"{label}: {_show(value)} is out of range for {t.name}") from None
 
 
+def _encode_buffer(t: BufferType, value: object, label: str) -> list[int]:
+    """A buffer's 2 words: physical byte address, length in elements. ``value`` is a pair
+    ``(address, length)`` or an object with ``physical_address`` and ``size`` (elements), as a
+    ``pynq.allocate`` buffer has (the runtime checks its dtype and copies plain arrays)."""
+    if hasattr(value, "physical_address") and hasattr(value, "size"):
+        pair: object = (getattr(value, "physical_address"), getattr(value, "size"))
+    else:
+        pair = value
+    if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+        raise TypeError(f"{label}: expected a pynq.allocate buffer or a pair (physical address, "
+                        f"length in elements) for {t}, got {type(value).__name__} {_show(value)}")
+    addr = _as_int(pair[0], label, f"a physical address (int) for {t}")
+    n = _as_int(pair[1], label, f"a length in elements (int) for {t}")
+    if not 0 <= addr <= WORD_MASK:
+        raise OverflowError(f"{label}: physical address {_show(addr)} is not a 32-bit address")
+    if not 0 <= n <= WORD_MASK:
+        raise OverflowError(f"{label}: length {_show(n)} is out of range (0..{WORD_MASK} elements)")
+    if addr + n * t.element_bytes > 1 << 32:
+        raise OverflowError(f"{label}: {n} elements of {t.element_bytes} bytes from "
+                            f"0x{addr:08X} run past the end of the 32-bit address space")
+    return [addr, n]
+
+
 def _encode(t: Type, value: object, label: str) -> list[int]:
+    if isinstance(t, BufferType):
+        return _encode_buffer(t, value, label)
     if isinstance(t, FunctionType):
         target = value
         if not isinstance(value, int) and hasattr(value, "address"):
@@ -141,6 +166,8 @@ def _decode(t: Type, words: Sequence[int], label: str) -> object:
     ws = _check_words(words, t.words, label)
     if isinstance(t, FunctionType):
         return ws[0]
+    if isinstance(t, BufferType):
+        return (ws[0], ws[1])
     name = t.name
     if name == "void":
         return None
@@ -307,6 +334,10 @@ def _encoder(t: Type, label: str) -> Encoder:
                 return [a]
             return _encode(t, value, label)
         return enc_function
+    if isinstance(t, BufferType):
+        def enc_buffer(value: object) -> list[int]:
+            return _encode(t, value, label)
+        return enc_buffer
     if not isinstance(t, Scalar):
         raise TypeError(f"not a type: {_show(t)}")
     name = t.name
@@ -403,7 +434,7 @@ class SignatureCodec:
     """
 
     __slots__ = ("ft", "text", "names", "arg_words", "result_words", "cep_words", "rep_words",
-                 "result_is_function", "function_params", "_arity", "_encoders", "_decoders",
+                 "result_is_function", "function_params", "buffer_params", "_arity", "_encoders", "_decoders",
                  "encode_result", "decode_result", "encode_args")
 
     def __init__(self, ft: FunctionType) -> None:
@@ -421,6 +452,8 @@ class SignatureCodec:
         layout = ft.arg_layout()
         #: The function-typed parameters' :class:`ArgSlot` (index, name, type, word offset).
         self.function_params = tuple(s for s in layout if isinstance(s.type, FunctionType))
+        #: The buffer parameters' :class:`ArgSlot` (the runtime turns arrays into their words).
+        self.buffer_params = tuple(s for s in layout if isinstance(s.type, BufferType))
         self._arity = len(layout)
         self._encoders = tuple(_encoder(s.type, f"argument {s.name!r} of {text}") for s in layout)
         self._decoders = tuple((s.offset, s.offset + s.words, _decoder(s.type, f"argument {s.name!r} of {text}"))

@@ -11,8 +11,9 @@ from typing import TypeAlias, Union
 
 __all__ = [
     "SCALAR_NAMES", "MAX_NESTING", "WORD_BYTES", "WORD_MASK", "Scalar", "Param", "ArgSlot",
-    "FunctionType", "Type", "BOOL", "I8", "I16", "I32", "U8", "U16", "U32", "F32", "I64", "U64",
+    "FunctionType", "BufferType", "BUFFER_ELEMENTS", "BUFFER_DIRECTIONS", "Type", "BOOL", "I8", "I16", "I32", "U8", "U16", "U32", "F32", "I64", "U64",
     "F64", "VOID", "SCALARS", "format_type", "erase_names", "structurally_equal", "words_of",
+    "nested_buffer",
 ]
 
 
@@ -183,10 +184,57 @@ class Param:
     def __post_init__(self) -> None:
         if self.name is not None and (not isinstance(self.name, str) or not _IDENT_RE.match(self.name)):
             raise ValueError(f"invalid parameter name {self.name!r}: expected an identifier [A-Za-z_][A-Za-z0-9_]*")
-        if not isinstance(self.type, (Scalar, FunctionType)):
-            raise TypeError(f"parameter type must be a Scalar or FunctionType, not {type(self.type).__name__}")
+        if not isinstance(self.type, (Scalar, FunctionType, BufferType)):
+            raise TypeError(f"parameter type must be a Scalar, FunctionType or BufferType, not {type(self.type).__name__}")
         if self.type == VOID:
             raise ValueError("void is not allowed as a parameter type")
+
+#: Element types a buffer may hold (1-word scalars but ``bool``), and the directions.
+BUFFER_ELEMENTS: tuple[str, ...] = ("i8", "i16", "i32", "u8", "u16", "u32", "f32")
+BUFFER_DIRECTIONS: tuple[str, ...] = ("in", "out")
+
+
+@dataclass(frozen=True)
+class BufferType:
+    """A buffer parameter: ``in u32[]`` (the callee reads it) or ``out u32[]`` (the callee
+    writes it). Only a parameter type (never a result).
+
+    A buffer travels as 2 words: the physical byte address of its first element, then its
+    length in **elements** (not bytes). The data itself never goes through the endpoint
+    window: the callee's DMA engine reads or writes it in memory (docs/architecture.md §2).
+
+    >>> b = BufferType(U16, "out")
+    >>> b.words, b.element_bytes, str(b)
+    (2, 2, 'out u16[]')
+    """
+
+    element: Scalar
+    direction: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.element, Scalar) or self.element.name not in BUFFER_ELEMENTS:
+            raise ValueError(f"a buffer's elements are one of {', '.join(BUFFER_ELEMENTS)}, "
+                             f"not {self.element}")
+        if self.direction not in BUFFER_DIRECTIONS:
+            raise ValueError(f"a buffer's direction is 'in' or 'out', not {self.direction!r}")
+
+    @property
+    def words(self) -> int:
+        """A buffer is passed as 2 words: physical byte address, length in elements."""
+        return 2
+
+    @property
+    def element_bytes(self) -> int:
+        """Bytes per element (1, 2 or 4)."""
+        return self.element.bits // 8
+
+    @property
+    def is_in(self) -> bool:
+        """True for ``in`` (the callee reads the buffer)."""
+        return self.direction == "in"
+
+    def __str__(self) -> str:
+        return f"{self.direction} {self.element.name}[]"
 
 
 @dataclass(frozen=True)
@@ -235,6 +283,8 @@ class FunctionType:
         for p in params:
             if not isinstance(p, Param):
                 raise TypeError(f"FunctionType params must be Param objects, not {type(p).__name__}")
+        if isinstance(self.result, BufferType):
+            raise ValueError("a buffer is not a result type; pass an 'out' buffer parameter instead")
         if not isinstance(self.result, (Scalar, FunctionType)):
             raise TypeError(f"result type must be a Scalar or FunctionType, not {type(self.result).__name__}")
         dup = _duplicate_name(params)
@@ -287,12 +337,16 @@ class FunctionType:
         """The function-typed parameters (each gets its own port group in RTL wrappers)."""
         return [s for s in self.arg_layout() if isinstance(s.type, FunctionType)]
 
+    def buffer_params(self) -> list[ArgSlot]:
+        """The buffer parameters (each gets a DMA engine and a stream in RTL wrappers)."""
+        return [s for s in self.arg_layout() if isinstance(s.type, BufferType)]
+
     def __str__(self) -> str:
         return format_type(self)
 
 
 #: A PushPush type (usable with ``isinstance``).
-Type: TypeAlias = Union[Scalar, FunctionType]
+Type: TypeAlias = Union[Scalar, FunctionType, BufferType]
 
 BOOL = Scalar("bool")
 I8 = Scalar("i8")
@@ -346,6 +400,8 @@ def format_type(t: Type, names: bool = True) -> str:
     """
     if isinstance(t, Scalar):
         return t.name
+    if isinstance(t, BufferType):
+        return str(t)
     if not isinstance(t, FunctionType):
         raise TypeError(f"not a type: {_show(t)}")
     parts = []
@@ -361,7 +417,7 @@ def erase_names(t: Type) -> Type:
     >>> erase_names(parse_type("(f: (x: i32) -> void) -> u8")) == parse_type("((i32) -> void) -> u8")
     True
     """
-    if isinstance(t, Scalar):
+    if isinstance(t, (Scalar, BufferType)):
         return t
     return FunctionType(tuple(Param(None, erase_names(p.type)) for p in t.params), erase_names(t.result))
 
@@ -392,3 +448,23 @@ def words_of(t: Type) -> int:
     return t.words
 
 
+
+
+def nested_buffer(t: Type) -> bool:
+    """Whether a buffer type appears inside a function type nested in ``t`` (a function-typed
+    parameter's or a result's signature): buffers are supported as parameters of a component's
+    own signature only.
+
+    >>> nested_buffer(parse_type("(a: in u8[]) -> void")), nested_buffer(parse_type("(f: (in u8[]) -> void) -> void"))
+    (False, True)
+    """
+    def inside(x: Type) -> bool:
+        if isinstance(x, BufferType):
+            return True
+        if isinstance(x, FunctionType):
+            return any(inside(p.type) for p in x.params) or inside(x.result)
+        return False
+
+    if not isinstance(t, FunctionType):
+        return False
+    return any(isinstance(p.type, FunctionType) and inside(p.type) for p in t.params) or inside(t.result)

@@ -8,7 +8,8 @@ import re
 from dataclasses import dataclass
 
 from .model import (
-    _ALIASES, _IDENT_RE, _SCALAR_INFO, MAX_NESTING, SCALAR_NAMES, SCALARS, VOID, FunctionType, Param, Type,
+    _ALIASES, _IDENT_RE, _SCALAR_INFO, BUFFER_DIRECTIONS, BUFFER_ELEMENTS, MAX_NESTING, SCALAR_NAMES, SCALARS,
+    VOID, BufferType, FunctionType, Param, Type,
 )
 
 class TypeSyntaxError(ValueError):
@@ -53,7 +54,7 @@ class TypeSyntaxError(ValueError):
 
 @dataclass(frozen=True)
 class _Token:
-    kind: str  # "word", "(", ")", ",", ":", "->", "end", "bad" (text: the error message)
+    kind: str  # "word", "(", ")", ",", ":", "->", "[", "]", "end", "bad" (text: the error message)
     text: str
     pos: int  # 0-based index into the text
 
@@ -70,7 +71,7 @@ def _tokenize(text: str) -> list[_Token]:
         c = text[i]
         if c.isspace():
             i += 1
-        elif c in "(),:":
+        elif c in "(),:[]":
             tokens.append(_Token(c, c, i))
             i += 1
         elif text.startswith("->", i):
@@ -86,7 +87,7 @@ def _tokenize(text: str) -> list[_Token]:
             hint = ""
             if c == "-" or text.startswith("=>", i) or c in "→⟶":
                 hint = "; did you mean '->'?"
-            elif c in "[{":
+            elif c == "{":
                 hint = "; parameter lists are written in '(' ')'"
             elif c == ";":
                 hint = "; parameters are separated by ','"
@@ -147,10 +148,15 @@ class _Parser:
                              "that every '(' has its ')' before the '->'", tok)
         return t
 
-    def type(self, depth: int) -> Type:
+    def type(self, depth: int, param: bool = False) -> Type:
         tok = self.next()
+        if tok.kind == "word" and tok.text in BUFFER_DIRECTIONS and self.peek().kind == "word":
+            return self.buffer(tok, param)
         if tok.kind == "word":
             if tok.text in _SCALAR_INFO:
+                if self.peek().kind == "[":
+                    raise self.error(f"a buffer needs its direction; write 'in {tok.text}[]' (the callee "
+                                     f"reads it) or 'out {tok.text}[]' (the callee writes it)", tok)
                 return SCALARS[tok.text]
             hint = _unknown_type_hint(tok.text)
             if "did you mean" not in hint and self.peek().kind in ("word", "(") and _IDENT_RE.match(tok.text):
@@ -160,12 +166,32 @@ class _Parser:
             if depth >= MAX_NESTING:
                 raise self.error(f"function types nested more than {MAX_NESTING} deep; flatten the type", tok)
             return self.function(tok, depth + 1)
+        if tok.kind in ("[", "]"):
+            raise self.error(f"unexpected character {tok.text!r}; parameter lists are written in '(' ')', "
+                             "and a buffer parameter as 'in u32[]' or 'out u32[]'", tok)
         hint = "; write a type such as 'i32' or '(i32) -> void' here"
         if tok.kind == ")":
             prev = self.tokens[self.i - 2] if self.i >= 2 else None
             if prev is not None and prev.kind == ",":
                 hint = "; delete the trailing ','"
         raise self.error(f"expected a type, found {_describe(tok)}{hint}", tok)
+
+    def buffer(self, dir_tok: _Token, param: bool) -> BufferType:
+        """``in <elem>[]`` / ``out <elem>[]`` after the direction word ``dir_tok``."""
+        elem = self.next()
+        if elem.text not in BUFFER_ELEMENTS:
+            hint = _unknown_type_hint(elem.text) if elem.text not in _SCALAR_INFO else ""
+            raise self.error(f"a buffer's elements are one of {', '.join(BUFFER_ELEMENTS)}, not "
+                             f"{elem.text!r}{hint}", elem)
+        for want in ("[", "]"):
+            tok = self.next()
+            if tok.kind != want:
+                raise self.error(f"expected '{want}' in the buffer type '{dir_tok.text} {elem.text}[]', "
+                                 f"found {_describe(tok)}; write '{dir_tok.text} {elem.text}[]'", tok)
+        if not param:
+            raise self.error(f"a buffer ('{dir_tok.text} {elem.text}[]') is only a parameter type, not a "
+                             "result; return data through an 'out' buffer parameter", dir_tok)
+        return BufferType(SCALARS[elem.text], dir_tok.text)
 
     def function(self, open_tok: _Token, depth: int) -> FunctionType:
         params: list[Param] = []
@@ -188,7 +214,7 @@ class _Parser:
                         raise self.error(f"expected a type after '{name}:', found {_describe(self.peek())}; "
                                          f"write e.g. '{name}: i32'", self.peek())
                 type_tok = self.peek()
-                t = self.type(depth)
+                t = self.type(depth, param=True)
                 if t == VOID:
                     raise self.error(
                         "void is not allowed as a parameter type; write '()' for a function without parameters",

@@ -30,6 +30,7 @@ SYSTEMS = {
     "audio_fir": REPO / "examples" / "audio_fir" / "system.yaml",
     "tiny": REPO / "tests" / "gen" / "fixtures" / "tiny" / "system.yaml",
     "pingpong_ddr": REPO / "tests" / "board" / "fixtures" / "pingpong_ddr" / "system.yaml",
+    "bufargs": REPO / "examples" / "bufargs" / "system.yaml",
 }  # every example, the generate/build tests' PYNQ-Z1 fixture (the others are board: none), and
 #    a system with its software windows in DDR (software_windows: ddr: S_AXI_HP0)
 
@@ -120,6 +121,13 @@ def test_project_and_block_design_run_under_the_standin(name: str, tmp_path: Pat
     else:
         assert ("{system_top_0/m_axi processing_system7_0/S_AXI_GP0/GP0_HIGH_OCM 0xFFFC0000 0x00040000}"
                 in summary["=assigned"])
+    if name == "bufargs":
+        # buffer parameters: the engines' buf_axi on S_AXI_HP0 (32 bits) over DDR
+        assert ("{system_top_0/buf_axi processing_system7_0/S_AXI_HP0/HP0_DDR_LOWOCM 0x00000000 0x20000000}"
+                in summary["=assigned"])
+        ps_pl = next(c for c in cmds if "CONFIG.PCW_USE_M_AXI_GP0" in c)
+        assert "CONFIG.PCW_USE_S_AXI_HP0 1 CONFIG.PCW_S_AXI_HP0_DATA_WIDTH 32" in ps_pl
+        assert any("system_top_0/buf_axi" in c and "axi_buf_to_ps/S00_AXI" in c for c in cmds)
     # no Vivado refusal can be swallowed
     bd = next(root.glob(f"src/*/vivado/{linked.name}_bd.tcl")).read_text()  # type: ignore[attr-defined]
     assert "catch" not in bd

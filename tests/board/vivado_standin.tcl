@@ -9,7 +9,7 @@
 #     positional arguments is an error;
 #   * works on a small model of the project and the block design: the files read, the cells
 #     with their pins (the PS7's pins follow its CONFIG, e.g. S_AXI_GP0_ACLK exists only with
-#     PCW_USE_S_AXI_GP0 1, S_AXI_HP0 only with PCW_USE_S_AXI_HP0 1), the module reference's
+#     PCW_USE_S_AXI_GP0 1, S_AXI_HPn only with PCW_USE_S_AXI_HPn 1), the module reference's
 #     ports read from its Verilog, the nets, the address segments (the PS7's GP0_HIGH_OCM
 #     exists only with PCW_USE_HIGH_OCM 1; HP0_DDR_LOWOCM only with PCW_USE_S_AXI_HP0 1).
 # A command that is not defined here is an error (the 'unknown' handler), so a Vivado
@@ -140,10 +140,12 @@ proc standin::cell_pins {cell} {
         if {[ps_config PCW_EN_RST0_PORT] eq "1"} { lappend pins FCLK_RESET0_N }
         if {[ps_config PCW_USE_M_AXI_GP0] eq "1"} { lappend pins M_AXI_GP0_ACLK; lappend intf M_AXI_GP0 }
         if {[ps_config PCW_USE_S_AXI_GP0] eq "1"} { lappend pins S_AXI_GP0_ACLK; lappend intf S_AXI_GP0 }
-        if {[ps_config PCW_USE_S_AXI_HP0] eq "1"} {
-            set hpw [ps_config PCW_S_AXI_HP0_DATA_WIDTH]
-            if {$hpw ne "" && $hpw ni {32 64}} { error "processing_system7_0: PCW_S_AXI_HP0_DATA_WIDTH is 32 or 64, not '$hpw'" }
-            lappend pins S_AXI_HP0_ACLK; lappend intf S_AXI_HP0
+        foreach hp {0 1 2 3} {
+            if {[ps_config PCW_USE_S_AXI_HP$hp] eq "1"} {
+                set hpw [ps_config PCW_S_AXI_HP${hp}_DATA_WIDTH]
+                if {$hpw ne "" && $hpw ni {32 64}} { error "processing_system7_0: PCW_S_AXI_HP${hp}_DATA_WIDTH is 32 or 64, not '$hpw'" }
+                lappend pins S_AXI_HP${hp}_ACLK; lappend intf S_AXI_HP$hp
+            }
         }
         if {[ps_config PCW_USE_FABRIC_INTERRUPT] eq "1" && [ps_config PCW_IRQ_F2P_INTR] eq "1"} { lappend pins IRQ_F2P }
         return [list pins $pins intf $intf]
@@ -168,7 +170,7 @@ proc standin::cell_pins {cell} {
         set pins {}
         set intf {}
         foreach p $ports {
-            if {[regexp {^([sm]_axi)_} $p -> bus]} {
+            if {[regexp {^([sm]_axi|buf_axi)_} $p -> bus]} {
                 if {$bus ni $intf} { lappend intf $bus }
             } else {
                 lappend pins $p
@@ -383,8 +385,10 @@ standin::cmd get_bd_addr_spaces [standin::spec flags {-regexp -hierarchical -noc
     set spaces {}
     if {[info exists ::standin::cells(/processing_system7_0)] && [standin::ps_config PCW_USE_M_AXI_GP0] eq "1"} { lappend spaces processing_system7_0/Data }
     foreach cell [array names ::standin::cells] {
-        if {[string match module:* $::standin::cells($cell)] && "m_axi" in [dict get [standin::cell_pins $cell] intf]} {
-            lappend spaces [string range $cell 1 end]/m_axi
+        foreach master {m_axi buf_axi} {
+            if {[string match module:* $::standin::cells($cell)] && $master in [dict get [standin::cell_pins $cell] intf]} {
+                lappend spaces [string range $cell 1 end]/$master
+            }
         }
     }
     set out {}
@@ -406,10 +410,12 @@ standin::cmd get_bd_addr_segs [standin::spec flags {-regexp -hierarchical -nocas
             processing_system7_0/S_AXI_GP0/GP0_QSPI_LINEAR
         if {[standin::ps_config PCW_USE_HIGH_OCM] eq "1"} { lappend segs processing_system7_0/S_AXI_GP0/GP0_HIGH_OCM }
     }
-    if {[info exists ::standin::cells(/processing_system7_0)] && [standin::ps_config PCW_USE_S_AXI_HP0] eq "1"} {
-        # an HP port reaches DDR and the on-chip memory (UG585 Table 4-1), not the IOP
-        lappend segs processing_system7_0/S_AXI_HP0/HP0_DDR_LOWOCM
-        if {[standin::ps_config PCW_USE_HIGH_OCM] eq "1"} { lappend segs processing_system7_0/S_AXI_HP0/HP0_HIGH_OCM }
+    foreach hp {0 1 2 3} {
+        if {[info exists ::standin::cells(/processing_system7_0)] && [standin::ps_config PCW_USE_S_AXI_HP$hp] eq "1"} {
+            # an HP port reaches DDR and the on-chip memory (UG585 Table 4-1), not the IOP
+            lappend segs processing_system7_0/S_AXI_HP$hp/HP${hp}_DDR_LOWOCM
+            if {[standin::ps_config PCW_USE_HIGH_OCM] eq "1"} { lappend segs processing_system7_0/S_AXI_HP$hp/HP${hp}_HIGH_OCM }
+        }
     }
     set want {}
     if {[dict exists $opts -filter]} {
@@ -436,10 +442,10 @@ standin::cmd assign_bd_address [standin::spec flags {-force -boundary -export_to
             set off 0xFFFC0000; set rng 0x00040000
         } elseif {[string match *GP0_DDR_LOWOCM $seg]} {
             set off 0x00000000; set rng 0x40000000
-        } elseif {[string match *HP0_DDR_LOWOCM $seg]} {
+        } elseif {[string match *HP?_DDR_LOWOCM $seg]} {
             # the PYNQ-Z1's 512 MiB of DDR, as PYNQ's own base-overlay .hwh lists HP0_DDR_LOWOCM
             set off 0x00000000; set rng 0x20000000
-        } elseif {[string match *HP0_HIGH_OCM $seg]} {
+        } elseif {[string match *HP?_HIGH_OCM $seg]} {
             set off 0xFFFC0000; set rng 0x00040000
         } else {
             set off [expr {[dict exists $opts -offset] ? [dict get $opts -offset] : ""}]

@@ -232,3 +232,34 @@ def test_ddr_windows_are_reached_through_hp0_as_vivado_writes_it(tmp_path):
     top = _parse(path).ip_dict["system_top_0"]
     reg = linked.ps_window_register
     assert top["phys_addr"] <= reg and reg + 4096 <= top["phys_addr"] + top["addr_range"]
+
+
+def test_buffer_engines_reach_ddr_through_hp0(tmp_path):
+    """A system with buffer parameters (examples/bufargs): the top's buf_axi goes through
+    its own SmartConnect to S_AXI_HP0 (AXI3, 32-bit, 6-bit IDs) over HP0_DDR_LOWOCM, the
+    range Vivado writes for HP0 in resizer.hwh; m_axi stays on S_AXI_GP0; PYNQ's parser
+    reads it."""
+    from pathlib import Path
+
+    from pushpush.link import load
+
+    linked = load(Path(__file__).resolve().parents[2] / "examples" / "bufargs" / "system.yaml")
+    path = tmp_path / "bufargs.hwh"
+    path.write_text(render_hwh(linked))
+    ours = ElementTree.parse(path).getroot()
+    theirs = ElementTree.parse(_resizer()).getroot()
+    ranges = [r.attrib for r in ours.iter("MEMRANGE") if r.get("SLAVEBUSINTERFACE") == "S_AXI_HP0"]
+    assert [r["MASTERBUSINTERFACE"] for r in ranges] == ["buf_axi"]
+    want = next(r.attrib for r in theirs.iter("MEMRANGE") if r.get("SLAVEBUSINTERFACE") == "S_AXI_HP0")
+    assert {k: v for k, v in ranges[0].items() if k != "MASTERBUSINTERFACE"} == \
+        {k: v for k, v in want.items() if k != "MASTERBUSINTERFACE"}
+    assert [r.get("MASTERBUSINTERFACE") for r in ours.iter("MEMRANGE")
+            if r.get("SLAVEBUSINTERFACE") == "S_AXI_GP0"] == ["m_axi"]
+    proto, peer, _ = _gp0_path(ours, "S_AXI_HP0")
+    assert (proto, peer.get("MODTYPE"), peer.get("INSTANCE")) == ("AXI3", "smartconnect", "axi_buf_to_ps")
+    ps = next(m for m in ours.iter("MODULE") if m.get("MODTYPE") == "processing_system7")
+    params = {p.get("NAME"): p.get("VALUE") for p in ps.find("PARAMETERS").iter("PARAMETER")}
+    assert (params["PCW_USE_S_AXI_HP0"], params["PCW_S_AXI_HP0_DATA_WIDTH"]) == ("1", "32")
+    assert params["PCW_USE_S_AXI_GP0"] == "1"
+    p = _parse(path)
+    assert "system_top_0" in p.ip_dict
