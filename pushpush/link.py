@@ -559,7 +559,7 @@ def _place_dmas(spec: SystemSpec) -> tuple[list[DmaBlock], list[Diagnostic]]:
     """Each ``dma:`` gets the next free 64 KiB page from :data:`DMA_FIRST_PAGE` (pages that
     overlap region ``pl`` are skipped: its windows, the interrupt block and the windows'
     base register live there) and the next HP port of :data:`DMA_HP_PORTS`."""
-    from .spec_fields import GP0_RANGE
+    from .spec import GP0_RANGE
 
     out: list[DmaBlock] = []
     diags: list[Diagnostic] = []

@@ -661,7 +661,9 @@ def _top_dma(dma: DmaBlock) -> dict[str, Any]:
     decls = []
     for (top_port, _, w), p in zip(dma_top_ports(dma), ports):
         rng = f"[{w - 1}:0]" if w > 1 else ""
-        decls.append(f"{'input ' if p.direction == 'input' else 'output'} wire {rng:<7} {top_port}")
+        iface, sig = top_port.rsplit("_", 1)
+        decls.append((f'(* X_INTERFACE_INFO = "xilinx.com:interface:axis:1.0 {iface} {sig.upper()}" *)',
+                       f"{'input ' if p.direction == 'input' else 'output'} wire {rng:<7} {top_port}"))
     return {"name": dma.name, "component": dma.component, "decls": decls,
             "conns": [(port, top_port) for top_port, port, _ in dma_top_ports(dma)]}
 

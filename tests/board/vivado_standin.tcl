@@ -90,6 +90,12 @@ proc standin::flatten {lst} {
     return $out
 }
 
+# user parameters of xilinx.com:ip:axi_dma:7.1 (PG021, "User Parameters") the stand-in knows
+set ::standin::axi_dma_params {c_include_sg c_sg_length_width c_sg_include_stscntrl_strm c_micro_dma
+    c_include_mm2s c_include_s2mm c_m_axi_mm2s_data_width c_m_axis_mm2s_tdata_width
+    c_m_axi_s2mm_data_width c_s_axis_s2mm_tdata_width c_mm2s_burst_size c_s2mm_burst_size
+    c_include_mm2s_dre c_include_s2mm_dre c_addr_width c_enable_multi_channel}
+
 proc standin::obj_props {obj} {
     variable props
     if {![info exists props($obj)]} { set props($obj) [dict create] }
@@ -106,6 +112,9 @@ proc standin::setprop {obj name value} {
         set vlnv $cells([string range $obj 5 end])
         if {[string match *processing_system7* $vlnv] && ![string match CONFIG.PCW_* $name]} {
             error "set_property: processing_system7 parameters are CONFIG.PCW_*, not '$name'"
+        }
+        if {[string match *axi_dma* $vlnv] && [string range $name 7 end] ni $::standin::axi_dma_params} {
+            error "set_property: axi_dma has no parameter '$name' (the stand-in knows: $::standin::axi_dma_params)"
         }
         if {[string match module:* $vlnv]} {
             error "set_property $name on module reference [string range $obj 5 end]: its interface properties come from X_INTERFACE attributes in its Verilog"
@@ -140,10 +149,12 @@ proc standin::cell_pins {cell} {
         if {[ps_config PCW_EN_RST0_PORT] eq "1"} { lappend pins FCLK_RESET0_N }
         if {[ps_config PCW_USE_M_AXI_GP0] eq "1"} { lappend pins M_AXI_GP0_ACLK; lappend intf M_AXI_GP0 }
         if {[ps_config PCW_USE_S_AXI_GP0] eq "1"} { lappend pins S_AXI_GP0_ACLK; lappend intf S_AXI_GP0 }
-        if {[ps_config PCW_USE_S_AXI_HP0] eq "1"} {
-            set hpw [ps_config PCW_S_AXI_HP0_DATA_WIDTH]
-            if {$hpw ne "" && $hpw ni {32 64}} { error "processing_system7_0: PCW_S_AXI_HP0_DATA_WIDTH is 32 or 64, not '$hpw'" }
-            lappend pins S_AXI_HP0_ACLK; lappend intf S_AXI_HP0
+        foreach hp {HP0 HP1 HP2 HP3} {
+            if {[ps_config PCW_USE_S_AXI_$hp] eq "1"} {
+                set hpw [ps_config PCW_S_AXI_${hp}_DATA_WIDTH]
+                if {$hpw ne "" && $hpw ni {32 64}} { error "processing_system7_0: PCW_S_AXI_${hp}_DATA_WIDTH is 32 or 64, not '$hpw'" }
+                lappend pins S_AXI_${hp}_ACLK; lappend intf S_AXI_$hp
+            }
         }
         if {[ps_config PCW_USE_FABRIC_INTERRUPT] eq "1" && [ps_config PCW_IRQ_F2P_INTR] eq "1"} { lappend pins IRQ_F2P }
         return [list pins $pins intf $intf]
@@ -153,6 +164,12 @@ proc standin::cell_pins {cell} {
     }
     if {[string match *axi_intc* $kind]} {
         return [list pins {s_axi_aclk s_axi_aresetn intr irq} intf {s_axi}]
+    }
+    if {[string match *axi_dma* $kind]} {
+        # PG021, simple mode (c_include_sg 0: no M_AXI_SG, no SG interrupt ports)
+        if {[getprop cell:$cell CONFIG.c_include_sg] ne "0"} { error "stand-in: $cell is modelled in simple mode only (CONFIG.c_include_sg 0)" }
+        return [list pins {s_axi_lite_aclk m_axi_mm2s_aclk m_axi_s2mm_aclk axi_resetn mm2s_introut s2mm_introut} \
+                     intf {S_AXI_LITE M_AXI_MM2S M_AXI_S2MM M_AXIS_MM2S S_AXIS_S2MM}]
     }
     if {[string match *smartconnect* $kind]} {
         set intf {}
@@ -169,6 +186,9 @@ proc standin::cell_pins {cell} {
         set intf {}
         foreach p $ports {
             if {[regexp {^([sm]_axi)_} $p -> bus]} {
+                if {$bus ni $intf} { lappend intf $bus }
+            } elseif {[regexp {^(.+)_t(data|keep|last|valid|ready)$} $p -> bus]} {
+                # AXI4-Stream ports (Vivado infers the interface from the suffixes)
                 if {$bus ni $intf} { lappend intf $bus }
             } else {
                 lappend pins $p
@@ -386,6 +406,9 @@ standin::cmd get_bd_addr_spaces [standin::spec flags {-regexp -hierarchical -noc
         if {[string match module:* $::standin::cells($cell)] && "m_axi" in [dict get [standin::cell_pins $cell] intf]} {
             lappend spaces [string range $cell 1 end]/m_axi
         }
+        if {[string match *axi_dma* $::standin::cells($cell)]} {
+            lappend spaces [string range $cell 1 end]/Data_MM2S [string range $cell 1 end]/Data_S2MM
+        }
     }
     set out {}
     foreach s $spaces { if {[string match $p $s]} { lappend out addr_space:$s } }
@@ -400,16 +423,21 @@ standin::cmd get_bd_addr_segs [standin::spec flags {-regexp -hierarchical -nocas
         if {[string match *axi_intc* $::standin::cells($cell)]} {
             lappend segs [string range $cell 1 end]/S_AXI/Reg
         }
+        if {[string match *axi_dma* $::standin::cells($cell)]} {
+            lappend segs [string range $cell 1 end]/S_AXI_LITE/Reg
+        }
     }
     if {[info exists ::standin::cells(/processing_system7_0)] && [standin::ps_config PCW_USE_S_AXI_GP0] eq "1"} {
         lappend segs processing_system7_0/S_AXI_GP0/GP0_DDR_LOWOCM processing_system7_0/S_AXI_GP0/GP0_IOP \
             processing_system7_0/S_AXI_GP0/GP0_QSPI_LINEAR
         if {[standin::ps_config PCW_USE_HIGH_OCM] eq "1"} { lappend segs processing_system7_0/S_AXI_GP0/GP0_HIGH_OCM }
     }
-    if {[info exists ::standin::cells(/processing_system7_0)] && [standin::ps_config PCW_USE_S_AXI_HP0] eq "1"} {
-        # an HP port reaches DDR and the on-chip memory (UG585 Table 4-1), not the IOP
-        lappend segs processing_system7_0/S_AXI_HP0/HP0_DDR_LOWOCM
-        if {[standin::ps_config PCW_USE_HIGH_OCM] eq "1"} { lappend segs processing_system7_0/S_AXI_HP0/HP0_HIGH_OCM }
+    foreach hp {HP0 HP1 HP2 HP3} {
+        if {[info exists ::standin::cells(/processing_system7_0)] && [standin::ps_config PCW_USE_S_AXI_$hp] eq "1"} {
+            # an HP port reaches DDR and the on-chip memory (UG585 Table 4-1), not the IOP
+            lappend segs processing_system7_0/S_AXI_$hp/${hp}_DDR_LOWOCM
+            if {[standin::ps_config PCW_USE_HIGH_OCM] eq "1"} { lappend segs processing_system7_0/S_AXI_$hp/${hp}_HIGH_OCM }
+        }
     }
     set want {}
     if {[dict exists $opts -filter]} {
@@ -436,10 +464,10 @@ standin::cmd assign_bd_address [standin::spec flags {-force -boundary -export_to
             set off 0xFFFC0000; set rng 0x00040000
         } elseif {[string match *GP0_DDR_LOWOCM $seg]} {
             set off 0x00000000; set rng 0x40000000
-        } elseif {[string match *HP0_DDR_LOWOCM $seg]} {
+        } elseif {[string match *HP?_DDR_LOWOCM $seg]} {
             # the PYNQ-Z1's 512 MiB of DDR, as PYNQ's own base-overlay .hwh lists HP0_DDR_LOWOCM
             set off 0x00000000; set rng 0x20000000
-        } elseif {[string match *HP0_HIGH_OCM $seg]} {
+        } elseif {[string match *HP?_HIGH_OCM $seg]} {
             set off 0xFFFC0000; set rng 0x00040000
         } else {
             set off [expr {[dict exists $opts -offset] ? [dict get $opts -offset] : ""}]

@@ -7,7 +7,8 @@
  * Exports (PushPush calls from software):
  *   set_gain(gain, offset)  the coefficients for the words that follow (reset: 1, 0)
  *   set_stall(mask)         test hook: s_axis_tready is held low in the cycles where
- *                           (lfsr & mask) != 0 (a 32-bit Galois LFSR; mask 0: never)
+ *                           (lfsr & mask) != 0 (a 32-bit Galois LFSR: with k bits in mask it
+ *                           stalls in about 1 - 2**-k of the cycles; mask 0: never)
  *
  * One register stage: full throughput (a word per cycle) while m_axis_tready is high.
  */
