@@ -37,7 +37,7 @@ from typing import Optional
 from .cli_common import EXIT_INVALID, EXIT_OK, Command, UsageError
 
 BENCHMARKS = ("fairness", "scaling", "simboard", "callpath", "wait", "calls", "area", "args", "all",
-              "summary")
+              "summary", "dma")
 DEFAULT_OUT = "benchmarks/results"
 
 
@@ -249,6 +249,24 @@ def _wait(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _dma(args: argparse.Namespace) -> int:
+    from .bench.dma import run_dma
+    from .bench.report import write_result
+
+    out = Path(args.output)
+    out.mkdir(parents=True, exist_ok=True)
+    say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+    sim = args.sim if args.sim not in (None, "both") else "auto"
+    res = run_dma(out, smoke=args.smoke, simulator=sim, log=say)
+    write_result(out, res)
+    print((out / "dma.md").read_text())
+    print(f"results: {out / 'dma.json'}" + (f", plot: {out / res['plots'][0]}" if res["plots"] else ""))
+    missed = [f"dma: {t['target']}: {t['ours']}" for t in res["targets"] if not t["met"]]
+    if missed:
+        print("targets missed:\n  " + "\n  ".join(missed))
+    return EXIT_INVALID if (missed and args.check) else EXIT_OK
+
+
 def _run(args: argparse.Namespace) -> int:
     from .bench.fairness import check_targets, format_table, plot, run_fairness
     from .build.sim import available_simulators
@@ -259,6 +277,8 @@ def _run(args: argparse.Namespace) -> int:
         return _callpath(args)
     if args.benchmark == "wait":
         return _wait(args)
+    if args.benchmark == "dma":
+        return _dma(args)
     args.sim = args.sim if args.sim not in (None, "both") else "icarus"
     if args.sim not in available_simulators():
         raise UsageError(f"simulator '{args.sim}' is not available here "
