@@ -712,6 +712,9 @@ def render_stub(linked: LinkedSystem, component: str) -> str:
     used = {f"{e['name']}_{n}" for e in exports for n in ("valid", "result_ready")}
     if exports:
         used |= {"clk", "rst"}
+    stream = linked.dma_of(component) is not None
+    if stream:   # the stub passes the DMA's stream through (stub.v.j2)
+        used |= {p.name for p in stream_ports(8) if p.direction == "input"}
     unused_inputs = [p.name for p in ports if p.direction == "input" and p.name not in used]
     return render_template(
         "verilog/stub.v.j2",
@@ -722,6 +725,7 @@ def render_stub(linked: LinkedSystem, component: str) -> str:
         exports=exports,
         calls=calls,
         unused_inputs=unused_inputs,
+        stream=stream,
         vrange=_vrange,
         type_width=type_width,
         word_bytes=WORD_BYTES,
