@@ -64,7 +64,7 @@ y = np.array(out_buffer)
 expected = dma_app.model(x, GAIN, OFFSET)
 assert dma.recvchannel.transferred == 4 * n
 assert np.array_equal(y, expected)
-print(f"{n} words through the hardware and back: all equal to {GAIN} * x + {OFFSET} (numpy)")
+print(f"{n} words through the hardware and back: all equal to {GAIN} * x {OFFSET:+d} (numpy)")
 
 # %%
 fig, ax = plt.subplots(figsize=(10, 3.5))
