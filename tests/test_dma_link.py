@@ -143,3 +143,10 @@ def test_hwh_describes_the_dma_for_pynq(tmp_path: Path) -> None:
     assert par["c_m_axi_mm2s_data_width"] == par["c_m_axi_s2mm_data_width"] == "64"
     assert par["c_include_mm2s_dre"] == par["c_include_s2mm_dre"] == "1"
     assert "system_top_0" in ip
+
+
+def test_map_table_lists_the_dma(tmp_path: Path) -> None:
+    from pushpush.cli_check import map_table
+    text = map_table(link(load_system(_system(tmp_path, ["{}"]))))
+    assert ("  dma axi_dma_0: registers 0x40400000-0x4040FFFF (64 KiB), 32-bit streams s_axis_* "
+            "(MM2S) and m_axis_* (S2MM), bursts of 16 on S_AXI_HP2") in text
