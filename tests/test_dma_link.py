@@ -150,3 +150,14 @@ def test_map_table_lists_the_dma(tmp_path: Path) -> None:
     text = map_table(link(load_system(_system(tmp_path, ["{}"]))))
     assert ("  dma axi_dma_0: registers 0x40400000-0x4040FFFF (64 KiB), 32-bit streams s_axis_* "
             "(MM2S) and m_axis_* (S2MM), bursts of 16 on S_AXI_HP2") in text
+
+
+def test_interrupt_controller_avoids_dma_pages(tmp_path: Path) -> None:
+    from pushpush.codegen.vivado import intc_address_block
+    # region pl right below 0x41800000: the DMA pages land after it, where the interrupt
+    # controller's default page is; the controller moves past them
+    extra = "regions:\n  pl: {base: 0x40400000, size: 0x1400000}\n"
+    linked = link(load_system(_system(tmp_path, ["{}", "{name: axi_dma_1}"], extra)))
+    assert [d.base for d in linked.dmas] == [0x4180_0000, 0x4181_0000]
+    base, size = intc_address_block(linked)
+    assert all(base >= d.end or base + size <= d.base for d in linked.dmas), hex(base)

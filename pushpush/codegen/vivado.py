@@ -166,6 +166,8 @@ def intc_address_block(linked: LinkedSystem) -> Optional[tuple[int, int]]:
     base = INTC_BASE
     if base < pb + ps and pb < base + INTC_SIZE:
         base = (pb + ps + INTC_SIZE - 1) // INTC_SIZE * INTC_SIZE
+    while any(base < d.end and d.base < base + INTC_SIZE for d in linked.dmas):
+        base += INTC_SIZE       # past the AXI DMAs' register pages (LinkedSystem.dmas)
     return base, INTC_SIZE
 
 
