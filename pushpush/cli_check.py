@@ -151,6 +151,11 @@ def map_table(linked: LinkedSystem) -> str:
     for c in linked.components:
         lines.append("")
         lines.extend(_component_table(c))
+        d = linked.dma_of(c.name)
+        if d is not None:
+            lines.append(f"  dma {d.name}: registers 0x{d.base:08X}-0x{d.end - 1:08X} "
+                         f"({_size(d.size)}), {d.data_width}-bit streams s_axis_* (MM2S) and "
+                         f"m_axis_* (S2MM), bursts of {d.max_burst} on {d.hp_port}")
     return "\n".join(lines) + "\n"
 
 

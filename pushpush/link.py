@@ -43,6 +43,7 @@ from .spec import (
     TOPOLOGIES,
     Abe,
     ComponentSpec,
+    Dma,
     Interconnect,
     Region,
     SystemSpec,
@@ -63,6 +64,10 @@ __all__ = [
     "LinkedComponent",
     "LinkedSystem",
     "IrqBlock",
+    "DmaBlock",
+    "DMA_PAGE_BYTES",
+    "DMA_FIRST_PAGE",
+    "DMA_HP_PORTS",
     "IRQ_BLOCK_BYTES",
     "IRQ_MAX_BITS",
     "IRQ_PENDING_OFFSET",
@@ -284,6 +289,45 @@ class IrqBlock:
                              f"{IRQ_MAX_BITS} software components have one)") from None
 
 
+#: An AXI DMA's register page in GP0: 64 KiB, as Vivado assigns an AXI DMA (PG021's 10-bit
+#: register space, the rest of the page reads 0); the first page Vivado gives one.
+DMA_PAGE_BYTES = 0x1_0000
+DMA_FIRST_PAGE = 0x4040_0000
+#: The PS ports the DMAs' memory masters use, in order (docs/board.md: HP0 is the PL-to-PS
+#: port of ``software_windows: ddr`` and of the buffer-argument engine; HP0/HP1 share one
+#: DDR controller port, HP2/HP3 the other, so the first DMA gets HP2 to itself).
+DMA_HP_PORTS = ("S_AXI_HP2", "S_AXI_HP3", "S_AXI_HP1")
+
+
+@dataclass(frozen=True)
+class DmaBlock:
+    """An AXI DMA in simple mode on an rtl component's streams (``dma:`` in the YAML): the
+    Xilinx AXI DMA 7.1 in the block design, ``pp_axi_dma`` on the simulated board. Its MM2S
+    stream feeds the module's ``s_axis_*``, its S2MM channel takes ``m_axis_*``.
+
+    >>> linked.dmas[0].name, hex(linked.dmas[0].base), linked.dmas[0].hp_port  # doctest: +SKIP
+    ('axi_dma_0', '0x40400000', 'S_AXI_HP2')
+    """
+
+    name: str
+    component: str
+    #: The register page (GP0 byte address, :data:`DMA_PAGE_BYTES` long).
+    base: int
+    data_width: int
+    max_burst: int
+    #: The Zynq slave port its memory master uses (:data:`DMA_HP_PORTS`).
+    hp_port: str
+    loc: Optional[Location] = field(default=None, compare=False, repr=False)
+
+    @property
+    def size(self) -> int:
+        return DMA_PAGE_BYTES
+
+    @property
+    def end(self) -> int:
+        return self.base + DMA_PAGE_BYTES
+
+
 @dataclass(frozen=True)
 class LinkedSystem:
     name: str
@@ -302,6 +346,15 @@ class LinkedSystem:
     #: Where the software windows live: "ocm" (the on-chip memory at ``ps``) or "ddr" (a
     #: ``pynq.allocate`` buffer; ``ps`` are then link addresses, see :attr:`ps_window_register`).
     software_windows: str = "ocm"
+    #: The AXI DMAs on rtl components' streams, in component declaration order.
+    dmas: tuple[DmaBlock, ...] = ()
+
+    def dma_of(self, component: str) -> Optional[DmaBlock]:
+        """The DMA on a component's streams, or None."""
+        for d in self.dmas:
+            if d.component == component:
+                return d
+        return None
 
     @property
     def ps_window_register(self) -> Optional[int]:
@@ -487,6 +540,9 @@ def link(spec: SystemSpec) -> LinkedSystem:
     if spec.software_windows == "ddr" and not diags:
         diags.extend(_check_window_register(spec, [lay for lay in layouts if lay.spec.region == "pl"]))
 
+    dmas, dma_diags = _place_dmas(spec)
+    diags.extend(dma_diags)
+
     if diags:
         raise LinkError(sorted(diags, key=lambda d: (d.line, d.column)))
 
@@ -496,8 +552,63 @@ def link(spec: SystemSpec) -> LinkedSystem:
         name=spec.name, board=spec.board, clock_mhz=spec.clock_mhz,
         interconnect=spec.interconnect, pl=spec.pl, ps=spec.ps, components=components,
         source_file=os.path.basename(spec.file), base_dir=spec.base_dir, loc=spec.loc,
-        software_windows=spec.software_windows,
+        software_windows=spec.software_windows, dmas=tuple(dmas),
     )
+
+
+def _place_dmas(spec: SystemSpec) -> tuple[list[DmaBlock], list[Diagnostic]]:
+    """Each ``dma:`` gets the next free 64 KiB page from :data:`DMA_FIRST_PAGE` (pages that
+    overlap region ``pl`` are skipped: its windows, the interrupt block and the windows'
+    base register live there) and the next HP port of :data:`DMA_HP_PORTS`."""
+    from .spec import GP0_RANGE
+
+    out: list[DmaBlock] = []
+    diags: list[Diagnostic] = []
+    names = {c.name for c in spec.components}
+    reserved = {"axi_intc_0": "the interrupt controller", "processing_system7_0": "the PS",
+                "system_top_0": "the system top"}
+    seen: dict[str, str] = {}
+    page = DMA_FIRST_PAGE
+    # buffer parameters' engines take S_AXI_HP0, or HP1 when the windows are on HP0
+    # (pushpush.codegen.rtl.buffer_port): a DMA never shares their port
+    has_buffers = any(e.signature.buffer_params() for c in spec.components for e in c.exports)
+    buf_port = ("S_AXI_HP1" if spec.software_windows == "ddr" else "S_AXI_HP0") if has_buffers else None
+    hp_ports = [hp for hp in DMA_HP_PORTS if hp != buf_port]
+    for comp in spec.components:
+        dma: Optional[Dma] = comp.dma
+        if dma is None:
+            continue
+        where = spec.where(dma.loc or comp.loc)
+        if dma.name in seen:
+            diags.append(Diagnostic.at(where, f"component '{comp.name}' has a dma named "
+                                              f"'{dma.name}', as component '{seen[dma.name]}' has; "
+                                              f"give it another name, e.g. name: axi_dma_{len(out)}"))
+            continue
+        if dma.name in names or dma.name in reserved:
+            what = f"component '{dma.name}'" if dma.name in names else reserved[dma.name]
+            diags.append(Diagnostic.at(where, f"the dma of component '{comp.name}' is named "
+                                              f"'{dma.name}', the name of {what} in the overlay; "
+                                              f"name it e.g. axi_dma_{len(out)}"))
+            continue
+        seen[dma.name] = comp.name
+        if len(out) == len(hp_ports):
+            taken = (f" ({buf_port} carries the buffer parameters' engines)" if buf_port in DMA_HP_PORTS
+                     else "")
+            diags.append(Diagnostic.at(where, f"component '{comp.name}' would be DMA "
+                                              f"{len(out) + 1}, but the PS has "
+                                              f"{len(hp_ports)} HP ports for DMAs "
+                                              f"({', '.join(hp_ports)}){taken}; remove a dma"))
+            continue
+        while spec.pl.base < page + DMA_PAGE_BYTES and page < spec.pl.end:
+            page += DMA_PAGE_BYTES
+        if page + DMA_PAGE_BYTES > GP0_RANGE[1]:
+            diags.append(Diagnostic.at(where, f"no free 64 KiB page in GP0 for the dma of "
+                                              f"component '{comp.name}'; move regions.pl"))
+            continue
+        out.append(DmaBlock(dma.name, comp.name, page, dma.data_width, dma.max_burst,
+                            hp_ports[len(out)], loc=dma.loc))
+        page += DMA_PAGE_BYTES
+    return out, diags
 
 
 def _check_window_register(spec: SystemSpec, rtl: Sequence[_Layout]) -> list[Diagnostic]:

@@ -43,6 +43,7 @@ __all__ = [
     "Region",
     "Interconnect",
     "Abe",
+    "Dma",
     "ExportSpec",
     "ImportSpec",
     "ComponentSpec",
@@ -56,7 +57,7 @@ __all__ = [
 # from the same declarations).
 from .spec_fields import (  # noqa: E402
     ARBITRATIONS, BOARDS, DATA_WIDTHS, DEFAULT_DYNAMIC_SLOTS, DEFAULT_RUNTIME_WORDS, DEFAULT_WAIT,
-    GP0_RANGE, WAIT_MODES,
+    GP0_RANGE, WAIT_MODES, DMA_DATA_WIDTHS, DMA_DEFAULT_BURST, DMA_DEFAULT_NAME, DMA_MAX_BURSTS,
     KINDS, MAX_BURST, MAX_DYNAMIC_SLOTS, MAX_RUNTIME_WORDS, MAX_WINDOW, MIN_WINDOW, SOFTWARE_KINDS,
     SOFTWARE_WINDOWS,
     TOPOLOGIES,
@@ -100,6 +101,17 @@ class Abe:
 
 
 @dataclass(frozen=True)
+class Dma:
+    """``dma:`` of an rtl component: an AXI DMA in simple mode between PS memory and the
+    module's streams (``s_axis_*`` in from MM2S, ``m_axis_*`` out to S2MM)."""
+
+    name: str = DMA_DEFAULT_NAME
+    data_width: int = 32
+    max_burst: int = DMA_DEFAULT_BURST
+    loc: Optional[Location] = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
 class ExportSpec:
     """``exports: {name: signature}`` or ``{name: {signature: ..., dynamic_slots: n}}``."""
 
@@ -136,6 +148,8 @@ class ComponentSpec:
     #: Window size in bytes if the user fixed it, else None (the linker picks one).
     window: Optional[int] = None
     abe: Optional[Abe] = None
+    #: An AXI DMA on the module's streams (rtl only).
+    dma: Optional[Dma] = None
     #: Free words at the end of a software component's window (run-time reps and ceps);
     #: ignored for rtl components (the loader sets 0 for them).
     runtime_words: int = DEFAULT_RUNTIME_WORDS
@@ -216,6 +230,7 @@ def is_identifier(name: str) -> bool:
 
 from .spec_fields import ABE_KEYS as _ABE_KEYS  # noqa: E402
 from .spec_fields import COMPONENT_KEYS as _COMPONENT_KEYS  # noqa: E402
+from .spec_fields import DMA_KEYS as _DMA_KEYS  # noqa: E402
 from .spec_fields import EXPORT_KEYS as _EXPORT_KEYS  # noqa: E402
 from .spec_fields import INTERCONNECT_KEYS as _INTERCONNECT_KEYS  # noqa: E402
 from .spec_fields import REGION_KEYS as _REGION_KEYS  # noqa: E402
@@ -783,7 +798,7 @@ class _Loader:
             for key in forbidden:
                 if key in by_key:
                     if kind in SOFTWARE_KINDS:
-                        why = "only rtl components have Verilog modules, sources and burst settings"
+                        why = "only rtl components have Verilog modules, sources, burst settings and DMA streams"
                         fix = "remove it or use 'kind: rtl'"
                     elif key == "wait":
                         why = "only python and c components wait for calls in software"
@@ -838,6 +853,9 @@ class _Loader:
         abe: Optional[Abe] = None
         if "abe" in by_key and kind == "rtl":
             abe = self.abe(by_key["abe"][1], what)
+        dma: Optional[Dma] = None
+        if "dma" in by_key and kind == "rtl":
+            dma = self.dma(by_key["dma"][0], by_key["dma"][1], what)
 
         runtime_words = DEFAULT_RUNTIME_WORDS if kind in SOFTWARE_KINDS else 0
         if "runtime_words" in by_key and kind in SOFTWARE_KINDS:
@@ -854,7 +872,7 @@ class _Loader:
             return None
         return ComponentSpec(
             name=name, kind=kind, module=module, sources=tuple(sources), exports=tuple(exports),
-            imports=tuple(imports), window=window, abe=abe, runtime_words=runtime_words,
+            imports=tuple(imports), window=window, abe=abe, dma=dma, runtime_words=runtime_words,
             wait=wait, loc=cloc, window_loc=window_loc, source_locs=tuple(source_locs),
         )
 
@@ -959,6 +977,30 @@ class _Loader:
         if nb is None or mo is None:
             return None
         return Abe(nb, mo)
+
+
+    def dma(self, key_node: Node, node: Node, what: str) -> Optional[Dma]:
+        """``dma: {name: axi_dma_0, data_width: 32, max_burst: 16}`` (every key optional;
+        ``dma: {}`` or ``dma:`` alone takes the defaults)."""
+        if _is_null(node):
+            return Dma(loc=self.loc(key_node))
+        items = self.mapping(node, f"dma of {what}")
+        if items is None:
+            return None
+        self.check_keys(items, _DMA_KEYS, f"dma of {what}")
+        by_key = {k: v for k, _, v in items}
+        name: Optional[str] = DMA_DEFAULT_NAME
+        if "name" in by_key:
+            name = self.get_identifier(by_key["name"], f"dma name of {what}", "name: axi_dma_0")
+        width = DMA_DATA_WIDTHS[0]
+        if "data_width" in by_key:
+            width = self.get_choice(by_key["data_width"], f"dma.data_width of {what}", DMA_DATA_WIDTHS)
+        burst = DMA_DEFAULT_BURST
+        if "max_burst" in by_key:
+            burst = self.get_choice(by_key["max_burst"], f"dma.max_burst of {what}", DMA_MAX_BURSTS)
+        if name is None or width is None or burst is None:
+            return None
+        return Dma(name, int(width), int(burst), loc=self.loc(key_node))
 
 
 def _is_null(node: Node) -> bool:

@@ -34,6 +34,7 @@ __all__ = [
     "VERILOG_KEYWORDS", "C_KEYWORDS", "RESERVED",
     "Value", "Str", "Int", "Num", "Choice", "Signature", "ListOf", "MapOf", "AnyOf", "Record",
     "Field", "SYSTEM", "INTERCONNECT", "REGION", "REGIONS", "COMPONENT", "EXPORT", "ABE",
+    "DMA", "DMA_KEYS", "DMA_DEFAULT_NAME", "DMA_DATA_WIDTHS", "DMA_MAX_BURSTS", "DMA_DEFAULT_BURST",
     "TOP_KEYS", "INTERCONNECT_KEYS", "REGION_NAMES", "REGION_KEYS", "COMPONENT_KEYS",
     "RTL_ONLY", "SOFTWARE_ONLY", "EXPORT_KEYS", "ABE_KEYS",
 ]
@@ -243,6 +244,24 @@ ABE = Record("abe", "AXI burst equalizer settings of an rtl component's master p
 
 _RTL = ("rtl",)
 
+#: An AXI DMA in simple mode between PS memory and an rtl component's streams (issue 17,
+#: the DMA-driver form; docs/pynq.md): PYNQ's ``pynq.lib.dma.DMA`` drives it by its name.
+DMA_DEFAULT_NAME = "axi_dma_0"
+DMA_DATA_WIDTHS = (32, 64)
+DMA_MAX_BURSTS = (2, 4, 8, 16, 32, 64, 128, 256)
+DMA_DEFAULT_BURST = 16
+
+DMA = Record("dma", "An AXI DMA (Xilinx AXI DMA 7.1 in simple mode; pushpush's pp_axi_dma on the "
+                    "simulated board) whose MM2S stream feeds the module's s_axis_* ports and whose "
+                    "S2MM channel takes its m_axis_* ports; PYNQ's DMA driver runs it.", (
+    Field("name", _NAME, "The DMA's name in the block design and the overlay (ol.<name>).",
+          default=DMA_DEFAULT_NAME),
+    Field("data_width", Choice(DMA_DATA_WIDTHS), "Stream and memory data width in bits.",
+          default=DMA_DATA_WIDTHS[0]),
+    Field("max_burst", Choice(DMA_MAX_BURSTS), "Beats per AXI burst into PS memory.",
+          default=DMA_DEFAULT_BURST),
+), ref="dma")
+
 COMPONENT = Record("component", "One component: a Verilog module (rtl) or software on the ARM "
                                 "(python, c).", (
     Field("kind", Choice(KINDS), "rtl (Verilog), python or c.", required=True),
@@ -259,6 +278,8 @@ COMPONENT = Record("component", "One component: a Verilog module (rtl) or softwa
     Field("window", Int(minimum=MIN_WINDOW, maximum=MAX_WINDOW, power_of_two=True),
           "Endpoint window size in bytes, a power of two of at least 0x1000 (default: the linker's)."),
     Field("abe", ABE, "AXI burst equalizer settings.", kinds=_RTL),
+    Field("dma", DMA, "An AXI DMA feeding the module's s_axis_* stream and taking its m_axis_* "
+                      "stream (PYNQ's DMA driver).", kinds=_RTL),
     Field("runtime_words", Int(minimum=0, maximum=MAX_RUNTIME_WORDS), "Free words at the end of the window for run-time callers.",
           kinds=SOFTWARE_KINDS, default=DEFAULT_RUNTIME_WORDS),
     Field("wait", Choice(WAIT_MODES), "How the runtime waits for calls and replies: sleep (short "
@@ -295,3 +316,4 @@ RTL_ONLY = tuple(f.name for f in COMPONENT.fields if f.kinds == _RTL)
 SOFTWARE_ONLY = tuple(f.name for f in COMPONENT.fields if f.kinds == SOFTWARE_KINDS)
 EXPORT_KEYS = EXPORT.keys
 ABE_KEYS = ABE.keys
+DMA_KEYS = DMA.keys

@@ -21,6 +21,7 @@ from .errors import SystemMapError
 from .link import (
     WORD_BYTES,
     CallbackInfo,
+    DmaBlock,
     ExportInfo,
     ImportInfo,
     LinkedComponent,
@@ -66,8 +67,23 @@ def to_dict(linked: LinkedSystem) -> dict[str, Any]:
         },
         "counters": dict(COUNTERS),
         **_software_windows(linked),
+        **_dmas(linked),
         "components": [_component(c) for c in linked.components],
     }
+
+
+def _dmas(linked: LinkedSystem) -> dict[str, Any]:
+    """The ``dmas`` entry (only when the system has a ``dma:``; docs/system-map.md)."""
+    if not linked.dmas:
+        return {}
+    return {"dmas": [{"name": d.name, "component": d.component, "base": _hex(d.base),
+                      "size": _hex(d.size), "data_width": d.data_width,
+                      "max_burst": d.max_burst, "hp_port": d.hp_port} for d in linked.dmas]}
+
+
+def _read_dmas(data: dict[str, Any]) -> tuple[DmaBlock, ...]:
+    return tuple(DmaBlock(d["name"], d["component"], _int(d["base"]), int(d["data_width"]),
+                          int(d["max_burst"]), d["hp_port"]) for d in data.get("dmas") or [])
 
 
 def _software_windows(linked: LinkedSystem) -> dict[str, Any]:
@@ -189,6 +205,7 @@ def from_dict(data: Any, base_dir: Optional[Path] = None) -> LinkedSystem:
             components=tuple(_read_component(c) for c in data["components"]),
             source_file=data["source"], base_dir=base_dir,
             software_windows=(data.get("software_windows") or {}).get("memory", "ocm"),
+            dmas=_read_dmas(data),
         )
     except (KeyError, TypeError, ValueError, AttributeError, TypeSyntaxError) as e:
         raise SystemMapError(f"malformed system map: {type(e).__name__}: {e}") from None

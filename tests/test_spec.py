@@ -305,7 +305,7 @@ def test_bad_module_and_sources(tmp_path: Path) -> None:
 
 def test_python_with_sources_and_module(tmp_path: Path) -> None:
     text = GOOD + "    module: m\n    sources: [a.v]\n    abe: {nominal_burst: 1, max_outstanding: 1}\n"
-    why = "(only rtl components have Verilog modules, sources and burst settings); remove it or use 'kind: rtl'"
+    why = "(only rtl components have Verilog modules, sources, burst settings and DMA streams); remove it or use 'kind: rtl'"
     assert errors(tmp_path, text) == [
         at(tmp_path, 12, 5, f"python component 'host' cannot have 'module' {why}"),
         at(tmp_path, 13, 5, f"python component 'host' cannot have 'sources' {why}"),
@@ -317,7 +317,7 @@ def test_c_with_module(tmp_path: Path) -> None:
     text = GOOD.replace("kind: python", "kind: c") + "    module: m\n"
     assert one_error(tmp_path, text) == at(
         tmp_path, 12, 5, "c component 'host' cannot have 'module' (only rtl components have Verilog "
-                         "modules, sources and burst settings); remove it or use 'kind: rtl'")
+                         "modules, sources, burst settings and DMA streams); remove it or use 'kind: rtl'")
 
 
 def test_rtl_with_runtime_words(tmp_path: Path) -> None:

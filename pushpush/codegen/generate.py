@@ -71,7 +71,7 @@ def check_sources(linked: LinkedSystem) -> tuple[list[str], dict[str, set[str]]]
     present: dict[str, set[str]] = {}
     for c in _rtl.rtl_components(linked):
         where, src_where = component_where(linked, c.name)
-        found, ports = inspect_component(linked, c.name, _rtl.user_ports(c), where, src_where)
+        found, ports = inspect_component(linked, c.name, _rtl.user_ports(c, linked.dma_of(c.name)), where, src_where)
         problems.extend(found)
         if ports is not None:
             present[c.name] = {p.name for p in ports.ports}

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from pushpush.codegen.render import GenerateError, generated_header, render_template
-from pushpush.link import IRQ_BLOCK_BYTES, WORD_BYTES, LinkedComponent, LinkedSystem
+from pushpush.link import IRQ_BLOCK_BYTES, WORD_BYTES, DmaBlock, LinkedComponent, LinkedSystem
 from pushpush.types import BufferType, FunctionType, Scalar, Type
 
 __all__ = [
@@ -233,11 +233,31 @@ def _call_group_ports(group: str, sig: FunctionType, issue: bool) -> list[UserPo
     return ports
 
 
-def user_ports(comp: LinkedComponent) -> list[UserPort]:
+#: The group name of a DMA's stream ports (``dma:`` of an rtl component).
+DMA_GROUP = "dma"
+
+
+def stream_ports(width: int) -> list[UserPort]:
+    """The AXI4-Stream ports of a module with a ``dma:`` (seen from the module): ``s_axis_*``
+    in from the DMA's MM2S channel, ``m_axis_*`` out to its S2MM channel, ``width`` bits of
+    data (TKEEP: a bit per byte, all ones but possibly on the TLAST beat)."""
+    out = []
+    for prefix, into in (("s_axis", True), ("m_axis", False)):
+        i, o = ("input", "output") if into else ("output", "input")
+        out += [UserPort(f"{prefix}_tdata", i, width, DMA_GROUP),
+                UserPort(f"{prefix}_tkeep", i, width // 8, DMA_GROUP),
+                UserPort(f"{prefix}_tlast", i, 1, DMA_GROUP),
+                UserPort(f"{prefix}_tvalid", i, 1, DMA_GROUP),
+                UserPort(f"{prefix}_tready", o, 1, DMA_GROUP)]
+    return out
+
+
+def user_ports(comp: LinkedComponent, dma: Optional[DmaBlock] = None) -> list[UserPort]:
     """Every port the wrapper connects on ``comp``'s module, in order: ``clk``, ``rst``, then
     per export its group, the optional ``<f>_handle``, one stream per buffer parameter
     (``<f>_<buf>_tdata/_tvalid/_tready/_tlast``) and one group per function-typed
-    parameter, then per import its group (declaration order throughout)."""
+    parameter, then per import its group (declaration order throughout), then with a ``dma``
+    (:meth:`LinkedSystem.dma_of`) its stream ports (:func:`stream_ports`)."""
     ports = [UserPort("clk", "input", 1, ""), UserPort("rst", "input", 1, "")]
     engines = buffer_engines(comp)
     for e in comp.exports:
@@ -251,6 +271,8 @@ def user_ports(comp: LinkedComponent) -> list[UserPort]:
             ports += _call_group_ports(f"{e.name}_{cb.param}", cb.signature, issue=True)
     for imp in comp.imports:
         ports += _call_group_ports(f"{imp.component}_{imp.function}", imp.signature, issue=True)
+    if dma is not None:
+        ports += stream_ports(dma.data_width)
     return ports
 
 
@@ -402,7 +424,9 @@ class _Model:
         self.words = comp.slot_words
         self.slot_first = "{" + ", ".join(f"16'd{v}" for v in reversed(comp.slot_first)) + "}"
         self.slot_trig = "{" + ", ".join(f"16'd{v}" for v in reversed(comp.slot_trig)) + "}"
-        self.ports = user_ports(comp)
+        self.dma = linked.dma_of(comp.name)
+        self.ports = user_ports(comp, self.dma)
+        self.stream_ports = stream_ports(self.dma.data_width) if self.dma else []
         self.present = present
         # read ports of the window (argument and result words): address expressions, in
         # port order; at least one port (address 0, unused) for a component without any
@@ -701,6 +725,7 @@ def render_top(linked: LinkedSystem) -> str:
                 "s_sig": axi_signals(BUF_DATA_WIDTH, BUF_ID_WIDTH),
                 "m_sig": axi_signals(BUF_DATA_WIDTH, buf_id),
                 "decls": axi_port_decls("buf_axi", axi_signals(BUF_DATA_WIDTH, buf_id), master=True)}
+    dmas = {d.component: _top_dma(d) for d in linked.dmas}
     topology = {"crossbar": 0, "shared": 1}[linked.interconnect.topology]
     return render_template(
         "verilog/top.v.j2",
@@ -708,10 +733,11 @@ def render_top(linked: LinkedSystem) -> str:
         module=top_module_name(linked),
         linked=linked,
         rtl=[{"comp": c, "wrapper": wrapper_module_name(c), "master": 1 + i, "slave": i,
-              "abe": c.abe,
+              "abe": c.abe, "dma": dmas.get(c.name),
               "engines": [k for k, (cc, _) in enumerate(engines) if cc.name == c.name]}
              for i, c in enumerate(rtl)],
         bufs=bufs,
+        dmas=[dmas[d.component] for d in linked.dmas],
         slaves=slaves,
         masters=masters,
         s_count=s_count,
@@ -733,6 +759,29 @@ def render_top(linked: LinkedSystem) -> str:
         m_decls=axi_port_decls("m_axi", axi_signals(dw, m_id), master=True),
         vrange=_vrange,
     )
+
+
+def dma_top_ports(dma: DmaBlock) -> list[tuple[str, str, int]]:
+    """The system top's stream ports for ``dma`` as (top port, the component's port,
+    width): ``<dma>_mm2s_*`` (the DMA's MM2S stream, into the top) to the component's
+    ``s_axis_*``, the component's ``m_axis_*`` to ``<dma>_s2mm_*`` (out of the top)."""
+    out = []
+    for p in stream_ports(dma.data_width):
+        side = "mm2s" if p.name.startswith("s_axis") else "s2mm"
+        out.append((f"{dma.name}_{side}_{p.name.split('_', 2)[2]}", p.name, p.width))
+    return out
+
+
+def _top_dma(dma: DmaBlock) -> dict[str, Any]:
+    ports = stream_ports(dma.data_width)
+    decls = []
+    for (top_port, _, w), p in zip(dma_top_ports(dma), ports):
+        rng = f"[{w - 1}:0]" if w > 1 else ""
+        iface, sig = top_port.rsplit("_", 1)
+        decls.append((f'(* X_INTERFACE_INFO = "xilinx.com:interface:axis:1.0 {iface} {sig.upper()}" *)',
+                       f"{'input ' if p.direction == 'input' else 'output'} wire {rng:<7} {top_port}"))
+    return {"name": dma.name, "component": dma.component, "decls": decls,
+            "conns": [(port, top_port) for top_port, port, _ in dma_top_ports(dma)]}
 
 
 def render_rtl(linked: LinkedSystem,
@@ -768,7 +817,7 @@ def render_stub(linked: LinkedSystem, component: str) -> str:
     comp = linked.component(component)
     if comp.kind != "rtl":
         raise GenerateError(f"component '{component}' is {comp.kind}, not rtl: no Verilog stub")
-    ports = [p for p in user_ports(comp) if not p.optional]
+    ports = [p for p in user_ports(comp, linked.dma_of(comp.name)) if not p.optional]
     exports = [{"name": e.name, "result_width": type_width(e.signature.result)} for e in comp.exports]
     calls = []
     for e in comp.exports:
@@ -781,6 +830,9 @@ def render_stub(linked: LinkedSystem, component: str) -> str:
     used = {f"{e['name']}_{n}" for e in exports for n in ("valid", "result_ready")}
     if exports:
         used |= {"clk", "rst"}
+    stream = linked.dma_of(component) is not None
+    if stream:   # the stub passes the DMA's stream through (stub.v.j2)
+        used |= {p.name for p in stream_ports(8) if p.direction == "input"}
     unused_inputs = [p.name for p in ports if p.direction == "input" and p.name not in used]
     return render_template(
         "verilog/stub.v.j2",
@@ -792,6 +844,7 @@ def render_stub(linked: LinkedSystem, component: str) -> str:
         calls=calls,
         streams=streams,
         unused_inputs=unused_inputs,
+        stream=stream,
         vrange=_vrange,
         type_width=type_width,
         word_bytes=WORD_BYTES,

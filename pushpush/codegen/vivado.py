@@ -34,6 +34,8 @@ __all__ = [
     "bd_design_name",
     "bd_tcl_path",
     "bd_wrapper_name",
+    "dma_cells",
+    "DMA_VLNV",
     "intc_address_block",
     "INTC_INSTANCE",
     "INTC_VLNV",
@@ -164,6 +166,8 @@ def intc_address_block(linked: LinkedSystem) -> Optional[tuple[int, int]]:
     base = INTC_BASE
     if base < pb + ps and pb < base + INTC_SIZE:
         base = (pb + ps + INTC_SIZE - 1) // INTC_SIZE * INTC_SIZE
+    while any(base < d.end and d.base < base + INTC_SIZE for d in linked.dmas):
+        base += INTC_SIZE       # past the AXI DMAs' register pages (LinkedSystem.dmas)
     return base, INTC_SIZE
 
 
@@ -268,6 +272,9 @@ def ps_pl_settings(linked: LinkedSystem) -> tuple[tuple[str, str], ...]:
     settings += buffer_port_settings(linked)
     if linked.irq is not None:   # the top's interrupt, through axi_intc_0, on IRQ_F2P[0]
         settings += [("PCW_USE_FABRIC_INTERRUPT", "1"), ("PCW_IRQ_F2P_INTR", "1")]
+    for d in linked.dmas:        # the AXI DMAs' memory masters, each on its HP port
+        hp = d.hp_port.replace("S_AXI_", "")
+        settings += [(f"PCW_USE_S_AXI_{hp}", "1"), (f"PCW_S_AXI_{hp}_DATA_WIDTH", str(d.data_width))]
     return tuple(settings)
 
 
@@ -280,6 +287,29 @@ def buffer_port_settings(linked: LinkedSystem) -> list[tuple[str, str]]:
         return []
     n = port[-1]
     return [(f"PCW_USE_S_AXI_HP{n}", "1"), (f"PCW_S_AXI_HP{n}_DATA_WIDTH", str(BUF_DATA_WIDTH))]
+
+
+#: The Xilinx AXI DMA that takes pp_axi_dma's place in the block design (PG021).
+DMA_VLNV = "xilinx.com:ip:axi_dma:7.1"
+
+
+def dma_cells(linked: LinkedSystem) -> list[dict[str, object]]:
+    """The block design's AXI DMAs: name, its GP0 SmartConnect master port, its HP port,
+    register page and the IP's CONFIG values (simple mode, as pp_axi_dma is configured on
+    the simulated board and as the .hwh describes it)."""
+    first = 2 if linked.irq is not None else 1
+    out = []
+    for k, d in enumerate(linked.dmas):
+        w = str(d.data_width)
+        config = [("c_include_sg", "0"), ("c_sg_length_width", "26"),
+                  ("c_m_axi_mm2s_data_width", w), ("c_m_axis_mm2s_tdata_width", w),
+                  ("c_m_axi_s2mm_data_width", w), ("c_s_axis_s2mm_tdata_width", w),
+                  ("c_mm2s_burst_size", str(d.max_burst)), ("c_s2mm_burst_size", str(d.max_burst)),
+                  ("c_include_mm2s_dre", "1"), ("c_include_s2mm_dre", "1")]
+        out.append({"name": d.name, "component": d.component, "mi": f"M{first + k:02d}_AXI",
+                    "hp_port": d.hp_port, "hp_seg": f"{d.hp_port.replace('S_AXI_', '')}_DDR_LOWOCM",
+                    "base": d.base, "size": d.size, "config": config, "vlnv": DMA_VLNV})
+    return out
 
 
 def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
@@ -321,4 +351,5 @@ def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
         intc=None if linked.irq is None else {
             "instance": INTC_INSTANCE, "vlnv": INTC_VLNV,
             "base": intc_address_block(linked)[0], "size": INTC_SIZE},  # type: ignore[index]
+        dmas=dma_cells(linked),
     )

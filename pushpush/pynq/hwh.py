@@ -295,6 +295,8 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         d.link(f"{sc_in}_M01_AXI", (sc_in, "sc", "M01_AXI"), (INTC_INSTANCE, "intc", "s_axi"),
                _AXI_LITE, fclk, (32, 0, "AXI4LITE"), (32, 0, "AXI4LITE"))
 
+    dmas = _dma_modules(linked, d, fclk, sc_in, first_mi=2 if intc else 1)
+
     ps_params: list[tuple[str, str]] = [
         ("C_FCLK_CLK0_BUF", "TRUE"),
         ("PCW_CRYSTAL_PERIPHERAL_FREQMHZ", "50"),
@@ -316,6 +318,7 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         ("PCW_USE_FABRIC_INTERRUPT", "1" if intc else "0"),
         ("PCW_IRQ_F2P_INTR", "1" if intc else "0"),
         ("PCW_NUM_F2P_INTR_INPUTS", "1"),
+        *[p for dma in dmas for p in dma["ps_params"]],
     ]
     for i in range(4):
         d0, d1 = (fclk.div0, fclk.div1) if i == 0 else (1, 1)
@@ -350,4 +353,52 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         ports=d.ports,
         buses=d.buses,
         intc=intc,
+        dmas=dmas,
     )
+
+
+#: What the Xilinx AXI DMA 7.1 calls its AXI4-Lite register port, and its parameters that do
+#: not depend on the system (simple mode: no scatter-gather, no micro DMA, one channel each
+#: way, DRE on both channels as pp_axi_dma always realigns, 26-bit LENGTH).
+DMA_VLNV = "xilinx.com:ip:axi_dma:7.1"
+_DMA_FIXED = (("c_include_sg", "0"), ("c_micro_dma", "0"), ("c_enable_multi_channel", "0"),
+              ("c_num_mm2s_channels", "1"), ("c_num_s2mm_channels", "1"),
+              ("c_sg_include_stscntrl_strm", "0"), ("c_sg_use_stsapp_length", "0"),
+              ("c_include_mm2s", "1"), ("c_include_s2mm", "1"), ("c_include_mm2s_dre", "1"),
+              ("c_include_s2mm_dre", "1"), ("c_include_mm2s_sf", "1"), ("c_include_s2mm_sf", "1"),
+              ("c_addr_width", "32"), ("c_single_interface", "0"), ("c_increase_throughput", "0"),
+              ("c_prmry_is_aclk_async", "0"), ("c_dlytmr_resolution", "125"))
+#: The AXI4-Lite signals of the DMA's register port (10-bit addresses, PG021).
+_DMA_LITE = [(n, 10 if n.endswith("ADDR") else w, m) for n, w, m in _AXI_LITE]
+
+
+def dma_parameters(dma: Any, len_width: int = 26) -> list[tuple[str, str]]:
+    """The ``.hwh`` parameters of an AXI DMA (:class:`pushpush.link.DmaBlock`), lower-case as
+    PYNQ's ``pynq.lib.dma.DMA`` reads them and upper-case as Vivado also writes them."""
+    w = str(dma.data_width)
+    burst = str(dma.max_burst)
+    low = list(_DMA_FIXED) + [
+        ("c_sg_length_width", str(len_width)), ("c_m_axi_mm2s_data_width", w),
+        ("c_m_axis_mm2s_tdata_width", w), ("c_m_axi_s2mm_data_width", w),
+        ("c_s_axis_s2mm_tdata_width", w), ("c_mm2s_burst_size", burst),
+        ("c_s2mm_burst_size", burst)]
+    return low + [(k.upper(), v) for k, v in low if k.upper() != k]
+
+
+def _dma_modules(linked: LinkedSystem, d: "_Design", fclk: Fclk, sc_in: str,
+                 first_mi: int) -> list[dict[str, Any]]:
+    """Each DMA of ``linked`` as the block design has it: its registers on the GP0
+    SmartConnect's next master port, its memory masters on its HP port."""
+    out = []
+    for k, dma in enumerate(linked.dmas):
+        mi = f"M{first_mi + k:02d}_AXI"
+        d.link(f"{sc_in}_{mi}", (sc_in, "sc", mi), (dma.name, "sc", "S_AXI_LITE"), _DMA_LITE,
+               fclk, (32, 0, "AXI4LITE"), (32, 0, "AXI4LITE"))
+        hp = dma.hp_port.replace("S_AXI_", "")
+        out.append({
+            "instance": dma.name, "base": dma.base, "size": dma.size, "hp_port": dma.hp_port,
+            "hp_seg": f"{hp}_DDR_LOWOCM", "params": dma_parameters(dma),
+            "ps_params": [(f"PCW_USE_S_{hp.replace('HP', 'AXI_HP')}", "1"),
+                          (f"PCW_S_{hp.replace('HP', 'AXI_HP')}_DATA_WIDTH", str(dma.data_width))],
+        })
+    return out

@@ -103,6 +103,14 @@ def _generated_sources(linked: LinkedSystem, outdir: Path) -> tuple[str, list[Pa
     written = generate(linked, outdir)
     files = cores_rtl(core_dependencies())
     files += [w for w in written if w.suffix == ".v"]
+    if linked.dmas:
+        # the DMA-driver form: the simulator runs the PL the block design has around the top
+        from pushpush.codegen.dma import DMA_CORES, dma_shell_name, render_dma_shell
+        shell = outdir / "rtl" / f"{dma_shell_name(linked)}.v"
+        shell.parent.mkdir(parents=True, exist_ok=True)
+        shell.write_text(render_dma_shell(linked), encoding="utf-8")
+        files += [f for f in cores_rtl(list(DMA_CORES)) if f not in files] + [shell]
+        return dma_shell_name(linked), files
     return top_module_name(linked), files
 
 
@@ -179,10 +187,19 @@ def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
     manifest["ports"]["m_axi"] = "S_AXI_HP0" if linked.software_windows == "ddr" else "S_AXI_GP0"
     if sources is None:
         mem_ports = list(mem_ports) + _buffer_mem_ports(linked)
+    if sources is None and linked.dmas:
+        from pushpush.codegen.dma import dma_mem_ports
+        from pushpush.codegen.rtl import top_module_name
+        mem_ports = list(mem_ports) + dma_mem_ports(linked)
+        hwh_top: Optional[str] = top_module_name(linked)   # the shell stands for the block design
+        manifest["dmas"] = [{"name": d.name, "component": d.component, "base": d.base,
+                             "size": d.size} for d in linked.dmas]
+    else:
+        hwh_top = top
     if mem_ports:
         manifest["ports"]["mem_ports"] = [p.to_json() for p in mem_ports]
     hwh_opts = {"irq": bool(manifest["ports"]["irq"]), **(hwh_options or {})}
-    (out / f"{name}.hwh").write_text(render_hwh(linked, top=top, **hwh_opts), encoding="utf-8")
+    (out / f"{name}.hwh").write_text(render_hwh(linked, top=hwh_top, **hwh_opts), encoding="utf-8")
     (out / f"{name}.map.json").write_text(to_json(linked), encoding="utf-8")
     (out / f"{name}.dtbo").write_bytes(b"")
     return write_sim_bitstream(out / f"{name}.bit", manifest)

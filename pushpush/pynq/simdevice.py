@@ -225,6 +225,10 @@ class SimDevice(Device):
         #: The interrupt path of the loaded overlay (pushpush.pynq.siminterrupt), if its
         #: top has an interrupt.
         self.interrupts: Optional[Any] = None
+        #: The DMAs' watchdog of the loaded overlay (pushpush.pynq.simdma), if it has DMAs,
+        #: and the cycle budget of a DMA transfer (None: by its length, see simdma).
+        self.dma_watch: Optional[Any] = None
+        self.dma_timeout_cycles: Optional[int] = None
         self.pl_writes = os.environ.get("PUSHPUSH_SIM_PL_WRITES", "words")
         if self.pl_writes not in PL_WRITE_MODES:
             raise ValueError(f"PUSHPUSH_SIM_PL_WRITES={self.pl_writes!r}: use one of "
@@ -303,6 +307,8 @@ class SimDevice(Device):
         status, data = self._bridge().read(address, length)
         if status not in (0, 1):
             raise BusWriteError(address, max(1, length // 4), "SLVERR" if status == 2 else "DECERR")
+        if self.dma_watch is not None:
+            self.dma_watch.read(address, data)   # PYNQ's DMA wait(): a timeout (simdma)
         return data
 
     def write_registers(self, address: int, data: bytes) -> None:
@@ -321,6 +327,8 @@ class SimDevice(Device):
             mem[off:off + len(data)] = data
             return
         bridge = self._bridge()
+        if self.dma_watch is not None:
+            self.dma_watch.wrote(address, data)
         if self.pl_writes == "words" and len(data) > 4 and len(data) % 4 == 0 and address % 4 == 0:
             # the board: one 32-bit store per word, in order (the trigger word last), all in
             # one request to the simulator
@@ -422,6 +430,12 @@ class SimDevice(Device):
         self.simulator = cfg.simulator
         self._free_seen = False
         self.bridge = SimBridge(cfg, self.ps_mem, self.ddr_mem).start()
+        self.dma_watch = None
+        if manifest.get("dmas"):
+            from .simdma import DmaWatch
+            bridge = self.bridge
+            self.dma_watch = DmaWatch(manifest["dmas"], lambda: int(bridge.info()["cycle"]),
+                                      lambda: self.dma_timeout_cycles)
         if cfg.irq and cfg.ps_model == "hdl":   # the cocotb PS model does not watch irq
             self._start_interrupts(bitstream, parser)
         self.post_download(bitstream, parser, self.name)
@@ -493,6 +507,7 @@ class SimDevice(Device):
         """Stop the simulator of the loaded overlay (if any)."""
         bridge, self.bridge = self.bridge, None
         irq, self.interrupts = self.interrupts, None
+        self.dma_watch = None
         if irq is not None:
             irq.stop()
         if bridge is not None:

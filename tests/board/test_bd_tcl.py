@@ -31,6 +31,7 @@ SYSTEMS = {
     "tiny": REPO / "tests" / "gen" / "fixtures" / "tiny" / "system.yaml",
     "pingpong_ddr": REPO / "tests" / "board" / "fixtures" / "pingpong_ddr" / "system.yaml",
     "bufargs": REPO / "examples" / "bufargs" / "system.yaml",
+    "dma_stream": REPO / "examples" / "dma_stream" / "system.yaml",
 }  # every example, the generate/build tests' PYNQ-Z1 fixture (the others are board: none), and
 #    a system with its software windows in DDR (software_windows: ddr: S_AXI_HP0)
 
@@ -128,6 +129,19 @@ def test_project_and_block_design_run_under_the_standin(name: str, tmp_path: Pat
         ps_pl = next(c for c in cmds if "CONFIG.PCW_USE_M_AXI_GP0" in c)
         assert "CONFIG.PCW_USE_S_AXI_HP0 1 CONFIG.PCW_S_AXI_HP0_DATA_WIDTH 32" in ps_pl
         assert any("system_top_0/buf_axi" in c and "axi_buf_to_ps/S00_AXI" in c for c in cmds)
+    for d in linked.dmas:  # type: ignore[attr-defined]
+        # the Xilinx AXI DMA in simple mode where pp_axi_dma is on the simulated board
+        assert f"create_bd_cell -type ip -vlnv xilinx.com:ip:axi_dma:7.1 {d.name}" in cmds
+        conf = next(c for c in cmds if c.startswith("set_property -dict") and "c_include_sg" in c)
+        assert "CONFIG.c_include_sg 0" in conf and f"CONFIG.c_m_axi_mm2s_data_width {d.data_width}" in conf
+        assert (f"{{processing_system7_0/Data {d.name}/S_AXI_LITE/Reg 0x{d.base:08X} 0x00010000}}"
+                in summary["=assigned"])
+        hp = d.hp_port.replace("S_AXI_", "")
+        for space in ("Data_MM2S", "Data_S2MM"):
+            assert (f"{{{d.name}/{space} processing_system7_0/{d.hp_port}/{hp}_DDR_LOWOCM 0x00000000 "
+                    "0x20000000}" in summary["=assigned"])
+        assert any(f"pin:/system_top_0/{d.name}_mm2s" in c and "M_AXIS_MM2S" in c for c in cmds)
+        assert any(f"pin:/system_top_0/{d.name}_s2mm" in c and "S_AXIS_S2MM" in c for c in cmds)
     # no Vivado refusal can be swallowed
     bd = next(root.glob(f"src/*/vivado/{linked.name}_bd.tcl")).read_text()  # type: ignore[attr-defined]
     assert "catch" not in bd

@@ -90,6 +90,12 @@ proc standin::flatten {lst} {
     return $out
 }
 
+# user parameters of xilinx.com:ip:axi_dma:7.1 (PG021, "User Parameters") the stand-in knows
+set ::standin::axi_dma_params {c_include_sg c_sg_length_width c_sg_include_stscntrl_strm c_micro_dma
+    c_include_mm2s c_include_s2mm c_m_axi_mm2s_data_width c_m_axis_mm2s_tdata_width
+    c_m_axi_s2mm_data_width c_s_axis_s2mm_tdata_width c_mm2s_burst_size c_s2mm_burst_size
+    c_include_mm2s_dre c_include_s2mm_dre c_addr_width c_enable_multi_channel}
+
 proc standin::obj_props {obj} {
     variable props
     if {![info exists props($obj)]} { set props($obj) [dict create] }
@@ -106,6 +112,9 @@ proc standin::setprop {obj name value} {
         set vlnv $cells([string range $obj 5 end])
         if {[string match *processing_system7* $vlnv] && ![string match CONFIG.PCW_* $name]} {
             error "set_property: processing_system7 parameters are CONFIG.PCW_*, not '$name'"
+        }
+        if {[string match *axi_dma* $vlnv] && [string range $name 7 end] ni $::standin::axi_dma_params} {
+            error "set_property: axi_dma has no parameter '$name' (the stand-in knows: $::standin::axi_dma_params)"
         }
         if {[string match module:* $vlnv]} {
             error "set_property $name on module reference [string range $obj 5 end]: its interface properties come from X_INTERFACE attributes in its Verilog"
@@ -156,6 +165,12 @@ proc standin::cell_pins {cell} {
     if {[string match *axi_intc* $kind]} {
         return [list pins {s_axi_aclk s_axi_aresetn intr irq} intf {s_axi}]
     }
+    if {[string match *axi_dma* $kind]} {
+        # PG021, simple mode (c_include_sg 0: no M_AXI_SG, no SG interrupt ports)
+        if {[getprop cell:$cell CONFIG.c_include_sg] ne "0"} { error "stand-in: $cell is modelled in simple mode only (CONFIG.c_include_sg 0)" }
+        return [list pins {s_axi_lite_aclk m_axi_mm2s_aclk m_axi_s2mm_aclk axi_resetn mm2s_introut s2mm_introut} \
+                     intf {S_AXI_LITE M_AXI_MM2S M_AXI_S2MM M_AXIS_MM2S S_AXIS_S2MM}]
+    }
     if {[string match *smartconnect* $kind]} {
         set intf {}
         set nsi [getprop cell:$cell CONFIG.NUM_SI]; if {$nsi eq ""} { set nsi 1 }
@@ -171,6 +186,9 @@ proc standin::cell_pins {cell} {
         set intf {}
         foreach p $ports {
             if {[regexp {^([sm]_axi|buf_axi)_} $p -> bus]} {
+                if {$bus ni $intf} { lappend intf $bus }
+            } elseif {[regexp {^(.+)_t(data|keep|last|valid|ready)$} $p -> bus]} {
+                # AXI4-Stream ports (Vivado infers the interface from the suffixes)
                 if {$bus ni $intf} { lappend intf $bus }
             } else {
                 lappend pins $p
@@ -390,6 +408,9 @@ standin::cmd get_bd_addr_spaces [standin::spec flags {-regexp -hierarchical -noc
                 lappend spaces [string range $cell 1 end]/$master
             }
         }
+        if {[string match *axi_dma* $::standin::cells($cell)]} {
+            lappend spaces [string range $cell 1 end]/Data_MM2S [string range $cell 1 end]/Data_S2MM
+        }
     }
     set out {}
     foreach s $spaces { if {[string match $p $s]} { lappend out addr_space:$s } }
@@ -403,6 +424,9 @@ standin::cmd get_bd_addr_segs [standin::spec flags {-regexp -hierarchical -nocas
         }
         if {[string match *axi_intc* $::standin::cells($cell)]} {
             lappend segs [string range $cell 1 end]/S_AXI/Reg
+        }
+        if {[string match *axi_dma* $::standin::cells($cell)]} {
+            lappend segs [string range $cell 1 end]/S_AXI_LITE/Reg
         }
     }
     if {[info exists ::standin::cells(/processing_system7_0)] && [standin::ps_config PCW_USE_S_AXI_GP0] eq "1"} {
