@@ -1,0 +1,283 @@
+"""Wait modes of C components on the simulated board (docs/c.md, "Waiting").
+
+tests/c/data/cboard.yaml through PYNQ's API: the C program tests/c/src/cwait_callee.c is
+the component ``callee`` (attached through pushpush.pynq.cattach, compiled -Wall -Wextra
+-Werror -pedantic, ASan + UBSan). Hardware calls it (``caller.run(n)``: Verilog calls
+``callee.f`` n times, each argument the previous result) and it calls hardware (``hw.f``).
+In ``interrupt`` mode it sleeps on the stand-in of ``/dev/uioN`` that cattach serves, fed by
+the simulated top's ``irq`` through the modelled ``axi_intc_0`` (the same line PYNQ's
+``pynq.Interrupt`` waits on). Checked:
+
+- every mode serves and calls, switching modes at run time (``pp_set_wait``);
+- ``interrupt`` mode built with a 30 s fallback sweep (a lost wake-up would time a call
+  out): many randomized back-to-back calls both ways, none lost, woken by the interrupt,
+  while a second C process (``c2``, ``wait: interrupt`` in the YAML) and Python (PYNQ's
+  ``pynq.Interrupt``) wait on the same controller;
+- an idle ``interrupt``-mode C process uses almost no CPU (its CPU time over one second);
+- ``interrupt`` in a system without the interrupt block is refused (PP_EINVAL).
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import random
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pynq.pl_server")
+psutil = pytest.importorskip("psutil")
+os.environ.setdefault("PUSHPUSH_BOARD", "sim")
+
+import pushpush.pynq as ppq  # noqa: E402
+from cbuild import DATA, SANITIZE, SRC, compile_c, generate_c, linked_of  # noqa: E402
+from pushpush.pynq.cattach import CAttach  # noqa: E402
+
+MASK = 0xFFFF_FFFF
+GOLDEN = 0x9E37_79B9
+RUNTIME = ["pp_runtime.c", "pp_platform_linux.c", "pp_platform_simboard.c"]
+MODES = ("sleep", "poll", "yield", "interrupt")
+
+
+def model(state: int, x: int) -> int:
+    rot = ((state << 5) | (state >> 27)) & MASK
+    return ((rot ^ (x & MASK)) + GOLDEN) & MASK
+
+
+class Program:
+    """The C program: commands on stdin, each delivered with SIGUSR1 (it serves until one)."""
+
+    def __init__(self, proc: subprocess.Popen) -> None:
+        self.proc = proc
+        self.lines: "queue.Queue[str]" = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line)
+        self.lines.put("")
+
+    def expect(self, prefix: str, timeout: float, out: list[str] | None = None) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"no '{prefix}' from the C program within {timeout} s") from None
+            if line == "" or line.startswith("FAIL"):
+                err = self.proc.stderr.read() if line == "" and self.proc.stderr else ""
+                raise AssertionError(f"C program: {line or 'ended'} {err}")
+            if line.startswith(prefix):
+                return line.split(None, 1)[1].strip() if " " in line.strip() else ""
+            if out is not None:
+                out.append(line)
+
+    def command(self, text: str, reply: str, timeout: float = 120) -> tuple[str, list[str]]:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(text + "\n")
+        self.proc.stdin.flush()
+        got: list[str] = []
+        result: list[str] = []
+        done = threading.Event()
+
+        def wait() -> None:
+            try:
+                result.append(self.expect(reply, timeout, got))
+            finally:
+                done.set()
+
+        threading.Thread(target=wait, daemon=True).start()
+        # a signal that lands just before the program sleeps is missed: repeat it until the
+        # program answers (a late one only makes it look at stdin once more)
+        while not done.wait(0.3):
+            if self.proc.poll() is None:
+                self.proc.send_signal(signal.SIGUSR1)
+        assert result, f"no '{reply}' from the C program"
+        return result[0], got
+
+    def stats(self) -> dict[str, int | str]:
+        v, _ = self.command("stats", "STATS")
+        f = v.split()
+        keys = ("wakes", "timeouts", "pauses", "clears", "errors", "c", "d", "s", "w")
+        return {"mode": f[0], **{k: int(x) for k, x in zip(keys, f[1:])}}
+
+    def served(self) -> list[tuple[int, int]]:
+        _, lines = self.command("served", "SERVED")
+        return [(int(a), int(b)) for ln in lines if ln.startswith("served ")
+                for a, b in [ln.split()[1:3]]]
+
+    def calls(self, n: int, seed: int) -> list[tuple[int, int]]:
+        _, lines = self.command(f"call {n} {seed}", "CALLED", timeout=300)
+        return [(int(a), int(b)) for ln in lines if ln.startswith("pair ")
+                for a, b in [ln.split()[1:3]]]
+
+    def quit(self) -> None:
+        self.command("quit", "BYE")
+        self.proc.wait(30)
+        assert self.proc.returncode == 0, self.proc.stderr.read() if self.proc.stderr else ""
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cwait")
+    ol = ppq.load(DATA / "cboard.yaml", outdir=out)
+    cdir = out / "c"
+    exes = {
+        # a lost wake-up must show: the fallback sweep of interrupt mode after 30 s, not 0.1 s
+        "callee": compile_c(cdir, [SRC / "cwait_callee.c", "callee_pp.c", *RUNTIME], out / "cwait_callee",
+                            flags=[*SANITIZE, "-DPP_IRQ_WAIT_US=30000000u"]),
+        "c2": compile_c(cdir, [SRC / "cboard_c2.c", "c2_pp.c", *RUNTIME], out / "c2",
+                        flags=[*SANITIZE, "-DPP_IRQ_WAIT_US=30000000u"]),
+    }
+    att = CAttach(ol.device)
+    yield ol, att, exes, cdir
+    att.close()
+    ol.free()
+
+
+def start(att: CAttach, exe: Path, mode: str) -> Program:
+    p = Program(att.popen([str(exe), mode], stdin=subprocess.PIPE))
+    assert p.expect("READY", 300) == (mode if mode != "default" else "sleep")
+    return p
+
+
+def check_served(served: list[tuple[int, int]], n: int, state: int) -> int:
+    """caller.run(n): n calls, the first with x = n, each later x the previous result."""
+    assert len(served) == n, served
+    x = n
+    for sx, sr in served:
+        assert sx & MASK == x & MASK
+        state = model(state, sx)
+        assert sr & MASK == state
+        x = sr
+    return state
+
+
+def test_the_header_has_the_wait_mode_and_the_interrupt(board):
+    _, _, _, cdir = board
+    c2 = (cdir / "c2_pp.h").read_text()
+    assert "#define C2_WAIT PP_WAIT_INTERRUPT" in c2          # the YAML's wait: interrupt
+    assert "#define C2_IRQ_RAW 61u" in c2 and "#define C2_INTC_BASE 0x41800000u" in c2
+    callee = (cdir / "callee_pp.h").read_text()
+    assert "#define CALLEE_WAIT PP_WAIT_SLEEP" in callee      # the YAML says nothing
+
+
+def test_every_mode_serves_and_calls_switching_at_run_time(board):
+    ol, att, exes, _ = board
+    p = start(att, exes["callee"], "default")
+    try:
+        state = 0
+        for i, mode in enumerate(MODES + ("sleep", "interrupt", "poll", "yield", "interrupt")):
+            v, _ = p.command(f"mode {mode}", "MODE")
+            assert v == f"{mode} 0"
+            n = 2 + i % 3
+            ol.caller.run(n, timeout=120)                     # Verilog -> C, n times
+            state = check_served(p.served(), n, state)
+            pairs = p.calls(3, i)                             # C -> Verilog
+            assert len(pairs) == 3
+            assert p.stats()["mode"] == mode
+        v, _ = p.command("mode spin", "MODE")
+        assert v == "interrupt -102"                          # unknown: PP_EINVAL, unchanged
+        st = p.stats()
+        assert st["wakes"] > 0 and st["errors"] == 0
+        assert (st["c"], st["d"], st["s"], st["w"]) == (0, 0, 0, 0)
+        p.quit()
+    finally:
+        if p.proc.poll() is None:
+            p.proc.kill()
+
+
+def test_interrupt_mode_loses_no_trigger(board):
+    ol, att, exes, _ = board
+    rt = ol.runtime("py")                    # Python waits on the same axi_intc through PYNQ
+    rt.export("g", lambda x, y: x * y)
+    rt.start()
+    rt.wait = "interrupt"
+    p = start(att, exes["callee"], "interrupt")
+    c2 = att.popen([str(exes["c2"]), "40"])  # a second C process in interrupt mode (YAML)
+    try:
+        rng = random.Random(16)
+        state = 0
+        before = p.stats()
+        total_served = total_called = 0
+        for rnd in range(12):
+            if rng.random() < 0.5:
+                n = rng.randrange(1, 12)
+                ol.caller.run(n, timeout=60)                  # back-to-back triggers into C
+                state = check_served(p.served(), n, state)
+                total_served += n
+            else:
+                n = rng.randrange(1, 12)
+                pairs = p.calls(n, rnd)                       # replies wake C, random gaps
+                assert len(pairs) == n
+                total_called += n
+            if rng.random() < 0.5:
+                time.sleep(rng.random() * 2e-3)
+        out2, err2 = c2.communicate(timeout=300)
+        assert c2.returncode == 0 and "ALL OK" in out2, out2 + err2
+        assert "wait interrupt" in out2
+        st = p.stats()
+        assert st["mode"] == "interrupt" and st["errors"] == 0
+        assert st["wakes"] > before["wakes"]                   # the interrupt did the waking
+        assert st["timeouts"] == before["timeouts"]            # never the 30 s fallback
+        assert (st["c"], st["d"], st["s"], st["w"]) == (0, 0, 0, 0)
+        assert total_served + total_called > 0
+        p.quit()
+    finally:
+        for q in (p.proc, c2):
+            if q.poll() is None:
+                q.kill()
+        rt.wait = "sleep"
+        rt.stop()
+
+
+def test_interrupt_mode_idles_without_cpu(board):
+    ol, att, exes, _ = board
+    p = start(att, exes["callee"], "interrupt")
+    try:
+        ol.caller.run(2, timeout=60)                          # serving, and warmed up
+        assert len(p.served()) == 2
+        time.sleep(0.3)
+        proc = psutil.Process(p.proc.pid)
+        c0, t0 = proc.cpu_times(), time.monotonic()
+        time.sleep(1.0)
+        c1, wall = proc.cpu_times(), time.monotonic() - t0
+        cpu = (c1.user + c1.system) - (c0.user + c0.system)
+        # a polling C runtime uses a whole core; the interrupt-mode one sleeps in poll(2)
+        assert cpu < 0.05 * wall, f"{cpu:.3f} s of CPU in {wall:.3f} s idle"
+        ol.caller.run(1, timeout=60)                          # and still wakes for a call
+        assert len(p.served()) == 1
+        p.quit()
+    finally:
+        if p.proc.poll() is None:
+            p.proc.kill()
+
+
+def test_no_interrupt_without_the_block(tmp_path):
+    # two C components and no rtl: no top, no interrupt block; the platform would allow it
+    cdir = generate_c(linked_of(DATA / "cc.yaml"), tmp_path)
+    assert "_IRQ_PENDING" not in (cdir / "cli_pp.h").read_text()
+    src = tmp_path / "noirq.c"
+    src.write_text(
+        '#include <stdio.h>\n#include <string.h>\n#include "cli_pp.h"\n'
+        "static int no_irq(void *c, uint32_t a, uint32_t b) { (void)c; (void)a; (void)b; return PP_OK; }\n"
+        "static int no_wait(void *c, uint64_t t, int p) { (void)c; (void)t; (void)p; return 0; }\n"
+        "static int wr(void *c, uint32_t a, const uint32_t *w, unsigned n)"
+        " { (void)c; (void)a; (void)w; (void)n; return PP_OK; }\n"
+        "int cli_cb(pp_rt *rt, int32_t x, int32_t *result) { (void)rt; *result = x; return PP_OK; }\n"
+        "static uint32_t win[0x4000];\n"
+        "int main(void) { static pp_rt rt; pp_platform p; memset(&p, 0, sizeof p);\n"
+        "  p.write = wr; p.window = win; p.irq_open = no_irq; p.irq_wait = no_wait;\n"
+        "  if (cli_open(&rt, &p) != PP_OK) return 1;\n"
+        "  printf(\"%d %d %s\\n\", pp_set_wait(&rt, PP_WAIT_INTERRUPT), pp_set_wait(&rt, PP_WAIT_YIELD),\n"
+        "         pp_wait_name(pp_get_wait(&rt)));\n"
+        "  p.irq_open = NULL; return 0; }\n")
+    exe = compile_c(cdir, [src, "cli_pp.c", "pp_runtime.c"], tmp_path / "noirq", flags=SANITIZE)
+    r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.split() == ["-102", "0", "yield"], r.stdout + r.stderr
