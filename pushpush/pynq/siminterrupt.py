@@ -37,9 +37,11 @@ writes its level into the control page and a byte on the interrupt pipe at every
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
 import select
 import struct
+import termios
 import threading
 from typing import Any, Optional
 
@@ -72,7 +74,15 @@ class SimUio(UioController):
         self.count = 0
         #: Other open files of the device (objects with ``event(count)``), see :meth:`attach`.
         self.openers: list[Any] = []
-        self._unread = False
+
+    def _unread(self) -> bool:
+        """Whether the pipe holds a count nobody has read yet."""
+        buf = bytearray(4)
+        try:
+            fcntl.ioctl(self._r, termios.FIONREAD, buf)
+        except OSError:  # pragma: no cover - closed
+            return False
+        return struct.unpack("<i", buf)[0] > 0
 
     def attach(self, opener: Any) -> None:
         """Another open file of this device: ``opener.event(count)`` is called (under the
@@ -115,8 +125,7 @@ class SimUio(UioController):
         if self._enabled and self._line:
             self._enabled = False            # uio_pdrv_genirq masks it until re-enabled
             self.count += 1
-            if not self._unread:     # a read returns the latest count once, as the kernel's
-                self._unread = True
+            if not self._unread():   # a read returns the latest count once, as the kernel's
                 try:
                     os.write(self._w, struct.pack("<I", self.count & 0xFFFFFFFF))
                 except OSError:  # pragma: no cover - closed
@@ -150,7 +159,6 @@ class _PipeFile:
         self.dev = dev
 
     def read(self, n: int) -> bytes:
-        self.dev._unread = False
         try:
             return os.read(self.dev._r, n)
         except BlockingIOError:
