@@ -15,7 +15,10 @@ has on the board:
 
 Framing (little-endian): request ``<III`` (op, address, nwords) + nwords words; reply
 ``<IIQ`` (status, 0, value). op 1 WRITE: status = AXI response (0 OKAY, 2 SLVERR, 3 DECERR,
-0xFF the simulated board failed); op 2 CYCLE: value = the simulated clock cycle.
+0xFF the simulated board failed); op 2 CYCLE: value = the simulated clock cycle; op 3
+PL_WRITE_NS: value = the host ``CLOCK_MONOTONIC`` nanoseconds at which the simulator stored
+the PL's last write into PS memory (0 before the first; ``pushpush bench wait`` measures
+wake-up latencies from it).
 
 * **the interrupt** (wait mode ``interrupt``, when the loaded top has one): on the board a C
   program opens ``/dev/uioN`` of the PS interrupt that ``axi_intc_0`` drives; here it
@@ -53,11 +56,11 @@ from typing import Any, Optional, Sequence
 
 from pushpush.protocol import BusWriteError
 
-__all__ = ["CAttach", "OP_WRITE", "OP_CYCLE", "REQUEST", "REPLY"]
+__all__ = ["CAttach", "OP_WRITE", "OP_CYCLE", "OP_PL_WRITE_NS", "REQUEST", "REPLY"]
 
 log = logging.getLogger("pushpush.pynq")
 
-OP_WRITE, OP_CYCLE = 1, 2
+OP_WRITE, OP_CYCLE, OP_PL_WRITE_NS = 1, 2, 3
 REQUEST = struct.Struct("<III")
 REPLY = struct.Struct("<IIQ")
 _MAX_WORDS = 4096
@@ -182,6 +185,8 @@ class CAttach:
                 return 0, 0
             if op == OP_CYCLE:
                 return 0, int(self.device.bridge.info()["cycle"])
+            if op == OP_PL_WRITE_NS:
+                return 0, int(self.device.bridge.last_pl_write()[1])
             log.error("attached C program: unknown request %d", op)
             return 0xFF, 0
         except Exception as e:  # the simulated board failed or stopped

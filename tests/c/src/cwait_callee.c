@@ -9,6 +9,9 @@
  *                                       -> "pair <x> <r>" per call, then "CALLED <n>"
  *   served                              -> "served <x> <r>" per call of f since the last
  *                                       "served", then "SERVED <count>"
+ *   lat                                 -> "lat <us>" per call of f since the last "lat" (its
+ *                                       wake-up latency: first line of f - the simulator's
+ *                                       store of the call), then "LAT <count>"
  *   stats                               -> "STATS <mode> <wakes> <timeouts> <pauses> <clears>
  *                                       <errors> <c> <d> <s> <w>"
  *   quit                                -> "BYE", exit 0
@@ -42,8 +45,22 @@ static void on_usr1(int sig)
     command = 1;
 }
 
+/* wake-up latencies of f: the handler's first line - the simulator's store of the call
+ * (pushpush bench wait reads them with "lat") */
+static double lat_us[MAX_LOG];
+static unsigned nlat = 0;
+
 int callee_f(pp_rt *r, int32_t x, int32_t *result)
 {
+    struct timespec ts;
+    uint64_t now, stored;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    stored = pp_simboard_pl_write_ns(&sb);
+    /* the simulator stamps a write just after storing it: a handler that sees the words
+     * first measures a value <= 0 ("at once") */
+    if (stored != 0 && nlat < MAX_LOG)
+        lat_us[nlat++] = (double)(int64_t)(now - stored) / 1000.0;
     (void)r;
     state = (((state << 5) | (state >> 27)) ^ (uint32_t)x) + GOLDEN;
     *result = (int32_t)state;
@@ -163,6 +180,12 @@ int main(int argc, char **argv)
                     printf("served %d %d\n", (int)log_x[i], (int)log_r[i]);
                 nlog = 0;
                 printf("SERVED %u\n", n);
+            } else if (strncmp(line, "lat", 3) == 0) {
+                unsigned i, n = nlat;
+                for (i = 0; i < n; i++)
+                    printf("lat %.3f\n", lat_us[i]);
+                nlat = 0;
+                printf("LAT %u\n", n);
             } else if (strncmp(line, "stats", 5) == 0) {
                 printf("STATS %s %u %u %u %u %u %u %u %u %u\n", pp_wait_name(pp_get_wait(&rt)), rt.irq.wakes,
                        rt.irq.timeouts, rt.irq.pauses, rt.irq.clears, rt.irq.errors, rt.counters.collisions,
