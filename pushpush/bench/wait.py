@@ -223,6 +223,10 @@ def format_table(result: dict[str, Any]) -> str:
               "time while making the calls (busy) and over an idle second (idle). pushpush C: the",
               "same for a C component (Verilog calls it; to the C handler's first line; interrupt:",
               "poll(2) on the stand-in /dev/uioN), CPU of the C process."]
+    late = [(r, r["late_stamps"]) for r in result["rows"] if r.get("late_stamps")]
+    if late:
+        lines.append("C samples left out (the simulator stamped the call's store late, after the "
+                     "handler saw it): " + ", ".join(f"{r['mode']}/{r['load']} {n}" for r, n in late))
     return "\n".join(lines)
 
 

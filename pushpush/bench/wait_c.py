@@ -6,9 +6,12 @@ attached through :mod:`pushpush.pynq.cattach`). Python calls the Verilog ``calle
 which calls the C export ``callee.f`` once (hardware -> C). The **wake-up latency** is, as
 for the Python rows, from the simulator's store of that call's words in the C component's
 window (its host ``CLOCK_MONOTONIC`` stamp, which the C program asks for over its socket:
-``pp_simboard_pl_write_ns``) to the first line of the C handler (``CLOCK_MONOTONIC``; the
-simulator stamps a write just after storing it, so a handler polling the shared memory may
-see the words first and measure a value <= 0: at once). The
+``pp_simboard_pl_write_ns``) to the first line of the C handler (``CLOCK_MONOTONIC``). The
+simulator stamps a write just after storing it; when its process is descheduled in between
+(a loaded host), a C handler polling the shared memory sees the words before the stamp and
+would read the stamp of an older write or one after its own start: such a sample (stamp
+before the call was made, or after the handler started) is left out and counted
+(``late_stamps``). The
 CPU use is the C process's (user + system time, psutil) while the calls run and over an
 idle second. In ``interrupt`` mode the C runtime sleeps in ``poll(2)`` on the stand-in of
 ``/dev/uioN`` (docs/c.md).
@@ -137,15 +140,21 @@ def run_c_wait(calls: int = 200, *, modes: Sequence[str], loads: Sequence[str], 
                     for _ in range(warmup):
                         ol.caller.run(1, timeout=60)
                     prog.command("lat", "LAT")
+                    starts = []
                     c0, t0 = _cpu(ps), time.monotonic()
                     for _ in range(calls):
+                        starts.append(time.monotonic_ns())
                         ol.caller.run(1, timeout=60)
                     wall = time.monotonic() - t0
                     cpu = _cpu(ps) - c0
                     n, lines = prog.command("lat", "LAT")
-                    lat = [float(ln.split()[1]) for ln in lines if ln.startswith("lat ")]
-                    if int(n) != calls or len(lat) != calls:
-                        raise RuntimeError(f"C wait mode {mode}: {n} latencies for {calls} calls")
+                    stamps = [(int(ln.split()[1]), int(ln.split()[2])) for ln in lines
+                              if ln.startswith("lat ")]
+                    if int(n) != calls or len(stamps) != calls:
+                        raise RuntimeError(f"C wait mode {mode}: the handler ran {n} times for "
+                                           f"{calls} calls")
+                    lat = [(now - stored) / 1000.0 for t, (now, stored) in zip(starts, stamps)
+                           if t <= stored <= now]
                     time.sleep(0.2)
                     i0, w0 = _cpu(ps), time.monotonic()
                     time.sleep(idle_s)
@@ -154,7 +163,7 @@ def run_c_wait(calls: int = 200, *, modes: Sequence[str], loads: Sequence[str], 
                                  "wall_s": wall, "calls_per_s": calls / wall,
                                  "cpu_share_busy": cpu / wall, "cpu_share_idle": idle,
                                  "latency_us": summarize(lat), "samples_us": lat,
-                                 "trigger_cycles": []})
+                                 "late_stamps": calls - len(lat), "trigger_cycles": []})
             finally:
                 stop_hogs(hogs)
     finally:

@@ -20,12 +20,12 @@ def test_bench_wait_smoke(tmp_path):
     assert [(r["lang"], r["load"], r["mode"]) for r in rows] == \
         [(lang, load, m) for lang in ("python", "c") for load in ("idle", "loaded") for m in MODES]
     for r in rows:
-        assert r["calls"] == 3 and len(r["samples_us"]) == 3
+        # (C: a sample whose stamp came late, the simulator descheduled between storing a
+        # call and stamping it, is left out and counted)
+        assert r["calls"] == 3 and len(r["samples_us"]) + r.get("late_stamps", 0) == 3
         s = r["latency_us"]
-        assert s["min"] <= s["median"] <= s["max"] and s["p99.9"] == s["max"]
-        # the simulator stamps a write just after storing it: a C handler polling the shared
-        # memory may see the words first (a value <= 0); Python's is always later
-        assert 0 < s["min"] or r["lang"] == "c"
+        if r["samples_us"]:
+            assert 0 <= s["min"] <= s["median"] <= s["max"] and s["p99.9"] == s["max"]
         assert 0 <= r["cpu_share_idle"] and 0 <= r["cpu_share_busy"]
         if r["lang"] == "python":
             assert len(r["trigger_cycles"]) == 3

@@ -9,9 +9,10 @@
  *                                       -> "pair <x> <r>" per call, then "CALLED <n>"
  *   served                              -> "served <x> <r>" per call of f since the last
  *                                       "served", then "SERVED <count>"
- *   lat                                 -> "lat <us>" per call of f since the last "lat" (its
- *                                       wake-up latency: first line of f - the simulator's
- *                                       store of the call), then "LAT <count>"
+ *   lat                                 -> "lat <ns> <stored ns>" per call of f since the last
+ *                                       "lat" (CLOCK_MONOTONIC of its first line, and of the
+ *                                       simulator's stamp of the PL's last write into PS
+ *                                       memory: pp_simboard_pl_write_ns), then "LAT <count>"
  *   stats                               -> "STATS <mode> <wakes> <timeouts> <pauses> <clears>
  *                                       <errors> <c> <d> <s> <w>"
  *   quit                                -> "BYE", exit 0
@@ -45,9 +46,9 @@ static void on_usr1(int sig)
     command = 1;
 }
 
-/* wake-up latencies of f: the handler's first line - the simulator's store of the call
- * (pushpush bench wait reads them with "lat") */
-static double lat_us[MAX_LOG];
+/* per call of f: its first line and the simulator's stamp of its last PL write into PS
+ * memory, CLOCK_MONOTONIC ns (pushpush bench wait reads them with "lat") */
+static uint64_t lat_now[MAX_LOG], lat_stored[MAX_LOG];
 static unsigned nlat = 0;
 
 int callee_f(pp_rt *r, int32_t x, int32_t *result)
@@ -57,10 +58,11 @@ int callee_f(pp_rt *r, int32_t x, int32_t *result)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
     stored = pp_simboard_pl_write_ns(&sb);
-    /* the simulator stamps a write just after storing it: a handler that sees the words
-     * first measures a value <= 0 ("at once") */
-    if (stored != 0 && nlat < MAX_LOG)
-        lat_us[nlat++] = (double)(int64_t)(now - stored) / 1000.0;
+    if (nlat < MAX_LOG) {
+        lat_now[nlat] = now;
+        lat_stored[nlat] = stored;
+        nlat++;
+    }
     (void)r;
     state = (((state << 5) | (state >> 27)) ^ (uint32_t)x) + GOLDEN;
     *result = (int32_t)state;
@@ -183,7 +185,8 @@ int main(int argc, char **argv)
             } else if (strncmp(line, "lat", 3) == 0) {
                 unsigned i, n = nlat;
                 for (i = 0; i < n; i++)
-                    printf("lat %.3f\n", lat_us[i]);
+                    printf("lat %llu %llu\n", (unsigned long long)lat_now[i],
+                           (unsigned long long)lat_stored[i]);
                 nlat = 0;
                 printf("LAT %u\n", n);
             } else if (strncmp(line, "stats", 5) == 0) {
