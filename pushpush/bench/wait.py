@@ -202,16 +202,16 @@ def format_table(result: dict[str, Any]) -> str:
     lines = [f"Wake-up latency, trigger write -> handler running (µs; {result['calls']} calls "
              f"per row, simulated board on {result.get('simulator', '?')}, {result.get('cpus', '?')} "
              "host cores; loaded = one CPU hog per core)", ""]
-    hdr = f"{'':<20}{'load':<8}" + "".join(f"{s:>10}" for s in STATS) + f"{'CPU busy':>10}{'CPU idle':>10}"
+    hdr = f"{'':<22}{'load':<8}" + "".join(f"{s:>10}" for s in STATS) + f"{'CPU busy':>10}{'CPU idle':>10}"
     lines.append(hdr)
     lines.append("-" * len(hdr))
     for r in result["rows"]:
         s = r["latency_us"]
-        lines.append(f"{_label(r):<20}{r['load']:<8}"
+        lines.append(f"{_label(r):<22}{r['load']:<8}"
                      + "".join(f"{s[k]:>10.1f}" for k in STATS)
                      + f"{100 * r['cpu_share_busy']:>9.0f}%{100 * r['cpu_share_idle']:>9.1f}%")
     for (t, load), vals in FSL_TABLE1.items():
-        lines.append(f"{'FSL paper ' + t:<20}{load:<8}" + "".join(f"{_us(v):>10.1f}" for v in vals)
+        lines.append(f"{'FSL paper ' + t:<22}{load:<8}" + "".join(f"{_us(v):>10.1f}" for v in vals)
                      + f"{'':>10}{'':>10}")
     lines += ["",
               "FSL paper: Mayer et al., a FSL device driver for MicroBlaze Linux (seeds 004), Table 1,",
