@@ -13,7 +13,9 @@ would read the stamp of an older write or one after its own start: such a sample
 before the call was made, or after the handler started) is left out and counted
 (``late_stamps``). The
 CPU use is the C process's (user + system time, psutil) while the calls run and over an
-idle second. In ``interrupt`` mode the C runtime sleeps in ``poll(2)`` on the stand-in of
+idle second. The Python component ``py`` (whose runtime makes the calls of ``caller.run``
+and gets their replies by PL writes) waits in ``interrupt`` mode too, so that its pending
+bit does not hold the shared line high (docs/c.md, "Interrupts through UIO"). In ``interrupt`` mode the C runtime sleeps in ``poll(2)`` on the stand-in of
 ``/dev/uioN`` (docs/c.md).
 
 Example::
@@ -127,6 +129,10 @@ def run_c_wait(calls: int = 200, *, modes: Sequence[str], loads: Sequence[str], 
     try:
         exe = compile_program(out / "cboard" / "c", [CSOURCE], components=["callee"],
                               platform="simboard", output=out / "cwait_callee")
+        rt = ol.runtime("py")
+        rt.export("g", lambda x, y: x * y)
+        rt.start()
+        rt.wait = "interrupt"     # its bit would hold the line high otherwise (docs/c.md)
         prog = CProgram(att.popen([str(exe), "sleep"], stdin=subprocess.PIPE))
         prog.expect("READY", 300)
         ps = psutil.Process(prog.proc.pid)
