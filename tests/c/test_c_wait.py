@@ -280,3 +280,29 @@ def test_no_interrupt_without_the_block(tmp_path):
     exe = compile_c(cdir, [src, "cli_pp.c", "pp_runtime.c"], tmp_path / "noirq", flags=SANITIZE)
     r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and r.stdout.split() == ["-102", "0", "yield"], r.stdout + r.stderr
+
+
+def test_uio_device_found_as_pynq_finds_it(tmp_path):
+    # a PYNQ-Z1's /proc/interrupts and /sys/class/uio, in a folder (the lookup's paths are
+    # -D macros): the line whose third-last column is 61 names the device, whose uioN has it
+    cdir = generate_c(linked_of(DATA / "cboard.yaml"), tmp_path)
+    (tmp_path / "interrupts").write_text(
+        "           CPU0       CPU1       \n"
+        " 16:          1          0     GIC-0  27 Edge      gt\n"
+        " 17:          0          0     GIC-0  43 Level     ttc_clockevent\n"
+        " 25:         61          0     GIC-0  82 Level     xuartps\n"
+        " 45:          3          0     GIC-0  61 Level     fabric\n"
+        "IPI0:          0          0  CPU wakeup interrupts\n")
+    for dev, name in (("uio0", "audio-codec-ctrl"), ("uio1", "fabric")):
+        (tmp_path / "uio" / dev).mkdir(parents=True)
+        (tmp_path / "uio" / dev / "name").write_text(name + "\n")
+    src = tmp_path / "finduio.c"
+    src.write_text('#include <stdio.h>\n#include "pp_platform.h"\n'
+                   "int main(void) { char p[64] = \"\"; int a = pp_linux_find_uio(61u, p, sizeof p);\n"
+                   "  char q[64] = \"\"; int b = pp_linux_find_uio(62u, q, sizeof q);\n"
+                   "  printf(\"%d %s %d\\n\", a, p, b); return 0; }\n")
+    exe = compile_c(cdir, [src, "pp_platform_linux.c"], tmp_path / "finduio",
+                    flags=[*SANITIZE, f'-DPP_PROC_INTERRUPTS="{tmp_path / "interrupts"}"',
+                           f'-DPP_SYS_CLASS_UIO="{tmp_path / "uio"}"'])
+    r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.split() == ["0", "/dev/uio1", "-103"], r.stdout + r.stderr
