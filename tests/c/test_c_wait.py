@@ -14,6 +14,9 @@ the simulated top's ``irq`` through the modelled ``axi_intc_0`` (the same line P
   while a second C process (``c2``, ``wait: interrupt`` in the YAML) and Python (PYNQ's
   ``pynq.Interrupt``) wait on the same controller;
 - an idle ``interrupt``-mode C process uses almost no CPU (its CPU time over one second);
+- a line held high by another component's bit (Python in ``sleep`` mode) makes it pause
+  between checks, not spin, and it still serves;
+- the UIO device is found as PYNQ finds it (a PYNQ-Z1's /proc/interrupts and sysfs);
 - ``interrupt`` in a system without the interrupt block is refused (PP_EINVAL).
 """
 
@@ -244,18 +247,44 @@ def test_interrupt_mode_loses_no_trigger(board):
 def test_interrupt_mode_idles_without_cpu(board):
     ol, p = board[0], board[4]
     set_mode(p, "interrupt")
-    ol.caller.run(2, timeout=60)                              # serving, and warmed up
-    check_served(p.served(), 2)
-    time.sleep(0.3)
-    proc = psutil.Process(p.proc.pid)
-    c0, t0 = proc.cpu_times(), time.monotonic()
-    time.sleep(1.0)
-    c1, wall = proc.cpu_times(), time.monotonic() - t0
-    cpu = (c1.user + c1.system) - (c0.user + c0.system)
-    # a polling C runtime uses a whole core; the interrupt-mode one sleeps in poll(2)
-    assert cpu < 0.05 * wall, f"{cpu:.3f} s of CPU in {wall:.3f} s idle"
-    ol.caller.run(1, timeout=60)                              # and it still wakes for a call
+    rt = ol.runtime("py")          # makes the calls of caller.run: its replies are PL writes
+    rt.start()
+    rt.wait = "interrupt"          # so it clears its bit too: the line really goes quiet
+    try:
+        ol.caller.run(2, timeout=60)                          # serving, and warmed up
+        check_served(p.served(), 2)
+        time.sleep(0.3)
+        proc = psutil.Process(p.proc.pid)
+        c0, t0 = proc.cpu_times(), time.monotonic()
+        time.sleep(1.0)
+        c1, wall = proc.cpu_times(), time.monotonic() - t0
+        cpu = (c1.user + c1.system) - (c0.user + c0.system)
+        # a polling C runtime uses a whole core; the interrupt-mode one sleeps in poll(2)
+        assert cpu < 0.05 * wall, f"{cpu:.3f} s of CPU in {wall:.3f} s idle"
+        ol.caller.run(1, timeout=60)                          # and it still wakes for a call
+        check_served(p.served(), 1)
+    finally:
+        rt.wait = "sleep"
+
+
+def test_interrupt_mode_does_not_spin_on_a_held_line(board):
+    # py waits in sleep mode and never clears its bit: after its call into hardware the
+    # line stays high. The C runtime sees wakes that find nothing, and then pauses
+    # PP_IRQ_HELD_US (1 ms) between checks instead of spinning (docs/c.md)
+    ol, p = board[0], board[4]
+    set_mode(p, "interrupt")
+    ol.caller.run(1, timeout=60)                              # py's bit is set, and stays
     check_served(p.served(), 1)
+    time.sleep(0.3)
+    s0, t0 = p.stats(), time.monotonic()
+    time.sleep(1.0)
+    s1, wall = p.stats(), time.monotonic() - t0
+    pauses, wakes = s1["pauses"] - s0["pauses"], s1["wakes"] - s0["wakes"]
+    assert pauses > 0, (s0, s1)
+    # every check is a pause of >= 1 ms and one wake: at most ~1000 of each per second
+    assert pauses <= 1000 * wall + 5 and wakes <= 1000 * wall + 5, (wall, s0, s1)
+    ol.caller.run(3, timeout=60)                              # and it serves meanwhile
+    check_served(p.served(), 3)
 
 
 def test_no_interrupt_without_the_block(tmp_path):
