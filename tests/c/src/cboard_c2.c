@@ -34,6 +34,7 @@ int main(int argc, char **argv)
         x = (int32_t)((uint32_t)r + (uint32_t)i);
     }
     printf("wait %s wakes %u\n", pp_wait_name(pp_get_wait(&rt)), rt.irq.wakes);
+    pp_set_wait(&rt, PP_WAIT_SLEEP); /* clears our pending bit: it must not hold the line */
     printf("counters c%u d%u s%u w%u\nALL OK\n", rt.counters.collisions, rt.counters.duplicates,
            rt.counters.strays, rt.counters.write_errors);
     pp_simboard_close(&sb);

@@ -194,6 +194,7 @@ int main(int argc, char **argv)
                        rt.irq.timeouts, rt.irq.pauses, rt.irq.clears, rt.irq.errors, rt.counters.collisions,
                        rt.counters.duplicates, rt.counters.strays, rt.counters.write_errors);
             } else if (strncmp(line, "quit", 4) == 0) {
+                pp_set_wait(&rt, PP_WAIT_SLEEP); /* clears our pending bit (if interrupt) */
                 printf("BYE\n");
                 pp_simboard_close(&sb);
                 return 0;
