@@ -22,7 +22,8 @@ buffer), exact cycles, MB/s against the HP port's limit, the seed paper's Table 
 ``dma.json``, ``dma.md``, ``dma.png``. See :mod:`pushpush.bench.dma`.
 
 ``pushpush bench wait [--calls N] [--modes sleep,poll,yield,interrupt] [--sim ...] [-o DIR]``:
-the wake-up latency of a Python handler (trigger write -> handler running) per wait mode, idle
+the wake-up latency of a Python handler and of a C one (trigger write -> handler running) per
+wait mode, idle
 and with a CPU hog per core, and the waiting process's CPU use, laid out like the FSL driver
 paper's Table 1 with its numbers; a histogram (wait.png). See :mod:`pushpush.bench.wait`.
 ``pushpush bench calls|area|args|all [--smoke] [--jobs N] [--out DIR] [--check]``: the

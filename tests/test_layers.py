@@ -32,7 +32,7 @@ ALLOWED: dict[str, set[str]] = {
     "pynq": {"simboard", "runtime", "codegen", "build", "link", "sysmap", "protocol", "types", "errors",
              "resources"},
     "bench": {"build", "codegen", "link", "sysmap", "sim", "pynq", "runtime", "protocol", "types",
-              "errors", "resources"},
+              "errors", "resources", "c"},
     "testing": {"build"},
     "c": {"codegen", "link", "errors", "resources"},
     "scaffold": {"codegen", "link", "schema", "spec", "errors", "resources"},

@@ -18,6 +18,11 @@ waiting, nothing to do). The table is laid out like Table 1 of the FSL driver pa
 et al., interrupt latency t1 and preemption latency t1+t2 of a MicroBlaze at 125 MHz under
 Linux), whose numbers are printed beside ours, converted to µs.
 
+The C rows (``pushpush C <mode>``, :mod:`pushpush.bench.wait_c`) measure the same for a C
+component: the Verilog ``caller`` calls the C export ``callee.f`` of tests/c/data/cboard.yaml,
+from the simulator's store of the call to the C handler's first line, and the C process's
+CPU use.
+
 Caveats, on purpose in the table's notes: the simulated board is not the board (the PL
 runs in a simulator process on the same host; the wake-up path of ``interrupt`` is the
 simulated one: the simulator's interrupt pipe, the modelled ``axi_intc``, the stand-in UIO
@@ -132,16 +137,18 @@ def _run_mode(ol: Any, rt: Any, mode: str, calls: int, warmup: int, idle_s: floa
     i0, w0 = time.process_time(), time.monotonic()
     time.sleep(idle_s)
     idle_cpu = (time.process_time() - i0) / (time.monotonic() - w0)
-    return {"mode": mode, "calls": calls, "wall_s": wall, "calls_per_s": calls / wall,
+    return {"lang": "python", "mode": mode, "calls": calls, "wall_s": wall, "calls_per_s": calls / wall,
             "cpu_share_busy": cpu / wall, "cpu_share_idle": idle_cpu,
             "latency_us": summarize(lat), "samples_us": lat, "trigger_cycles": cycles}
 
 
 def run_wait(calls: int = 200, *, modes: Sequence[str] = MODES, loads: Sequence[str] = LOADS,
              warmup: int = 5, idle_s: float = 1.0, simulator: str = "auto",
-             outdir: Optional[str] = None, hogs: Optional[int] = None) -> dict[str, Any]:
+             outdir: Optional[str] = None, hogs: Optional[int] = None,
+             c: bool = True) -> dict[str, Any]:
     """Measure every mode under every load (see the module docstring); returns the rows and
-    the raw samples."""
+    the raw samples. ``c``: also the C rows (:mod:`pushpush.bench.wait_c`; needs a C
+    compiler)."""
     os.environ.setdefault("PUSHPUSH_BOARD", "sim")
     import tempfile
 
@@ -171,7 +178,19 @@ def run_wait(calls: int = 200, *, modes: Sequence[str] = MODES, loads: Sequence[
                 "clock_mhz": float(ol.device.manifest.get("clock_mhz", 100.0))}
     finally:
         ol.free()
+    if c:
+        from .wait_c import run_c_wait
+
+        nhogs = hogs if hogs is not None else (os.cpu_count() or 1)
+        rows += run_c_wait(calls, modes=modes, loads=loads, warmup=warmup, idle_s=idle_s,
+                           simulator=simulator, outdir=str(out / "c"),
+                           start_hogs=lambda load: _start_hogs(nhogs) if load == "loaded" else [],
+                           stop_hogs=_stop_hogs, summarize=summarize)
     return {"calls": calls, "rows": rows, **info}
+
+
+def _label(row: dict[str, Any]) -> str:
+    return ("pushpush C " if row.get("lang") == "c" else "pushpush ") + row["mode"]
 
 
 def _us(cycles: float) -> float:
@@ -183,16 +202,16 @@ def format_table(result: dict[str, Any]) -> str:
     lines = [f"Wake-up latency, trigger write -> handler running (µs; {result['calls']} calls "
              f"per row, simulated board on {result.get('simulator', '?')}, {result.get('cpus', '?')} "
              "host cores; loaded = one CPU hog per core)", ""]
-    hdr = f"{'':<20}{'load':<8}" + "".join(f"{s:>10}" for s in STATS) + f"{'CPU busy':>10}{'CPU idle':>10}"
+    hdr = f"{'':<22}{'load':<8}" + "".join(f"{s:>10}" for s in STATS) + f"{'CPU busy':>10}{'CPU idle':>10}"
     lines.append(hdr)
     lines.append("-" * len(hdr))
     for r in result["rows"]:
         s = r["latency_us"]
-        lines.append(f"{'pushpush ' + r['mode']:<20}{r['load']:<8}"
+        lines.append(f"{_label(r):<22}{r['load']:<8}"
                      + "".join(f"{s[k]:>10.1f}" for k in STATS)
                      + f"{100 * r['cpu_share_busy']:>9.0f}%{100 * r['cpu_share_idle']:>9.1f}%")
     for (t, load), vals in FSL_TABLE1.items():
-        lines.append(f"{'FSL paper ' + t:<20}{load:<8}" + "".join(f"{_us(v):>10.1f}" for v in vals)
+        lines.append(f"{'FSL paper ' + t:<22}{load:<8}" + "".join(f"{_us(v):>10.1f}" for v in vals)
                      + f"{'':>10}{'':>10}")
     lines += ["",
               "FSL paper: Mayer et al., a FSL device driver for MicroBlaze Linux (seeds 004), Table 1,",
@@ -201,7 +220,13 @@ def format_table(result: dict[str, Any]) -> str:
               "loaded). Ours: x86 host µs from the simulator's store of the call's trigger word to",
               "the Python handler's first line, through PYNQ (interrupt: simulated irq -> modelled",
               "axi_intc -> stand-in UIO -> pynq.Interrupt). CPU: the PYNQ process's CPU time / wall",
-              "time while making the calls (busy) and over an idle second (idle)."]
+              "time while making the calls (busy) and over an idle second (idle). pushpush C: the",
+              "same for a C component (Verilog calls it; to the C handler's first line; interrupt:",
+              "poll(2) on the stand-in /dev/uioN), CPU of the C process."]
+    late = [(r, r["late_stamps"]) for r in result["rows"] if r.get("late_stamps")]
+    if late:
+        lines.append("C samples left out (the simulator stamped the call's store late, after the "
+                     "handler saw it): " + ", ".join(f"{r['mode']}/{r['load']} {n}" for r, n in late))
     return "\n".join(lines)
 
 
@@ -225,7 +250,7 @@ def plot_histogram(result: dict[str, Any], path: str | os.PathLike[str]) -> Opti
         bins = [lo * (hi / lo) ** (i / 40) for i in range(41)] if hi > lo else 10
         for r in rows:
             ax.hist([max(v, lo) for v in r["samples_us"]], bins=bins, histtype="step",
-                    label=f"{r['mode']} (median {r['latency_us']['median']:.0f} µs)")
+                    label=f"{_label(r)[9:]} (median {r['latency_us']['median']:.0f} µs)")
         ax.set_xscale("log")
         ax.set_xlabel("trigger write -> handler running (µs)")
         ax.set_ylabel("calls")

@@ -40,6 +40,10 @@ from .render import GenerateError, generated_header, render_template
 
 __all__ = ["render_c", "c_components", "RUNTIME_FILES", "c_type", "mangle"]
 
+#: The PS interrupt the system top's interrupt reaches through axi_intc_0: IRQ_F2P[0] is GIC
+#: interrupt 61 on a Zynq-7000 (PYNQ's ``raw_irq`` of the controller).
+IRQ_F2P0_RAW = 61
+
 #: (template under templates/c/, output path) of the files shared by every c component.
 RUNTIME_FILES = (
     ("pp_runtime.h.j2", "c/pp_runtime.h"),
@@ -295,8 +299,16 @@ def _component_model(linked: LinkedSystem, c: LinkedComponent) -> dict[str, obje
             raise GenerateError(f"component '{c.name}': the C names of {names[n]} and {what} are "
                                 f"both '{n}'; rename one of them in the system description")
         names[n] = what
+    irq = None
+    if linked.irq is not None and c.name in linked.irq.components:
+        from .vivado import intc_address_block
+        block = intc_address_block(linked)
+        if block is not None:
+            irq = {"pending": linked.irq.pending_address, "bit": linked.irq.bit(c.name),
+                   "intc": block[0], "raw": IRQ_F2P0_RAW}
     return {"prefix": p, "upper": p.upper(), "comp": c, "imports": imports, "exports": exports,
-            "fntypes": list(fntypes.values())}
+            "fntypes": list(fntypes.values()), "irq": irq,
+            "wait": "PP_WAIT_" + (c.wait or "sleep").upper()}
 
 
 def render_c(linked: LinkedSystem) -> dict[str, str]:

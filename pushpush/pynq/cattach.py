@@ -15,7 +15,21 @@ has on the board:
 
 Framing (little-endian): request ``<III`` (op, address, nwords) + nwords words; reply
 ``<IIQ`` (status, 0, value). op 1 WRITE: status = AXI response (0 OKAY, 2 SLVERR, 3 DECERR,
-0xFF the simulated board failed); op 2 CYCLE: value = the simulated clock cycle.
+0xFF the simulated board failed); op 2 CYCLE: value = the simulated clock cycle; op 3
+PL_WRITE_NS: value = the host ``CLOCK_MONOTONIC`` nanoseconds at which the simulator stored
+the PL's last write into PS memory (0 before the first; ``pushpush bench wait`` measures
+wake-up latencies from it).
+
+* **the interrupt** (wait mode ``interrupt``, when the loaded top has one): on the board a C
+  program opens ``/dev/uioN`` of the PS interrupt that ``axi_intc_0`` drives; here it
+  connects to a second Unix socket (``PUSHPUSH_SIMBOARD_UIO``) that stands in for that
+  file: each connection is one more open file of the simulated board's UIO device
+  (:class:`~pushpush.pynq.siminterrupt.SimUio`, the one PYNQ's ``pynq.Interrupt`` waits on
+  in this process): when the interrupt fires (and is not masked) the connection gets the
+  4-byte event count, as a ``read`` of ``/dev/uioN`` returns it, and the device masks the
+  interrupt; 4 bytes written by the program are the ``write`` of ``/dev/uioN``: non-zero
+  re-enables, zero masks. Several events before the program reads are one count, as the
+  kernel's. The ``axi_intc_0`` registers are reached as on the board, by PL writes (op 1).
 
 Example::
 
@@ -42,11 +56,11 @@ from typing import Any, Optional, Sequence
 
 from pushpush.protocol import BusWriteError
 
-__all__ = ["CAttach", "OP_WRITE", "OP_CYCLE", "REQUEST", "REPLY"]
+__all__ = ["CAttach", "OP_WRITE", "OP_CYCLE", "OP_PL_WRITE_NS", "REQUEST", "REPLY"]
 
 log = logging.getLogger("pushpush.pynq")
 
-OP_WRITE, OP_CYCLE = 1, 2
+OP_WRITE, OP_CYCLE, OP_PL_WRITE_NS = 1, 2, 3
 REQUEST = struct.Struct("<III")
 REPLY = struct.Struct("<IIQ")
 _MAX_WORDS = 4096
@@ -73,14 +87,31 @@ class CAttach:
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._accept, name="pushpush-cattach", daemon=True)
         self._thread.start()
+        #: The stand-in for /dev/uioN (None: the loaded top has no interrupt).
+        self.uio_path: Optional[str] = None
+        self._uio_listener: Optional[socket.socket] = None
+        self._uio_thread: Optional[threading.Thread] = None
+        self._openers: list["_UioFile"] = []
+        irq = getattr(device, "interrupts", None)
+        if irq is not None:
+            self.uio_path = str(self.dir / "uio.sock")
+            self._uio_listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self._uio_listener.bind(self.uio_path)
+            self._uio_listener.listen(16)
+            self._uio_thread = threading.Thread(target=self._accept_uio, args=(irq.uio,),
+                                                name="pushpush-cattach-uio", daemon=True)
+            self._uio_thread.start()
 
     def env(self) -> dict[str, str]:
         """The environment of an attached C program (added to ``os.environ``)."""
         mem = self.device.ps_mem
-        return {"PUSHPUSH_SIMBOARD_PS": mem.path,
-                "PUSHPUSH_SIMBOARD_PS_BASE": f"0x{self.device.ps_base:08X}",
-                "PUSHPUSH_SIMBOARD_PS_SIZE": f"0x{self.device.ps_size:X}",
-                "PUSHPUSH_SIMBOARD_SOCK": self.path}
+        env = {"PUSHPUSH_SIMBOARD_PS": mem.path,
+               "PUSHPUSH_SIMBOARD_PS_BASE": f"0x{self.device.ps_base:08X}",
+               "PUSHPUSH_SIMBOARD_PS_SIZE": f"0x{self.device.ps_size:X}",
+               "PUSHPUSH_SIMBOARD_SOCK": self.path}
+        if self.uio_path is not None:
+            env["PUSHPUSH_SIMBOARD_UIO"] = self.uio_path
+        return env
 
     def _full_env(self, extra: Optional[dict[str, str]]) -> dict[str, str]:
         env = dict(os.environ)
@@ -154,16 +185,40 @@ class CAttach:
                 return 0, 0
             if op == OP_CYCLE:
                 return 0, int(self.device.bridge.info()["cycle"])
+            if op == OP_PL_WRITE_NS:
+                return 0, int(self.device.bridge.last_pl_write()[1])
             log.error("attached C program: unknown request %d", op)
             return 0xFF, 0
         except Exception as e:  # the simulated board failed or stopped
             log.error("attached C program: %s", str(e).splitlines()[0] if str(e) else type(e).__name__)
             return 0xFF, 0
 
+    def _accept_uio(self, uio: Any) -> None:
+        assert self._uio_listener is not None
+        while not self._closed:
+            try:
+                conn, _ = self._uio_listener.accept()
+            except OSError:
+                return
+            f = _UioFile(uio, conn)
+            with self._lock:
+                self._openers.append(f)
+            threading.Thread(target=f.serve, name="pushpush-cattach-uio-conn", daemon=True).start()
+
     def close(self) -> None:
         if self._closed:
             return
         self._closed = True
+        if self._uio_listener is not None:
+            try:
+                self._uio_listener.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            self._uio_listener.close()
+        with self._lock:
+            openers = list(self._openers)
+        for f in openers:
+            f.close()
         try:
             self._listener.shutdown(socket.SHUT_RDWR)
         except OSError:
@@ -183,3 +238,48 @@ class CAttach:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _UioFile:
+    """One C program's open stand-in for ``/dev/uioN`` (see the module docstring): an opener
+    of the simulated board's UIO device whose reads and writes travel over ``conn``."""
+
+    def __init__(self, uio: Any, conn: socket.socket) -> None:
+        self.uio = uio
+        self.conn = conn
+        self._unread = False     # an event count is on its way that the program has not read
+        uio.attach(self)
+
+    def event(self, count: int) -> None:
+        """The device fired (called under its lock: never blocks)."""
+        if self._unread:
+            return               # the program reads the latest count once, as from the kernel
+        try:
+            self.conn.send(struct.pack("<I", count), socket.MSG_DONTWAIT)
+            self._unread = True
+        except OSError:
+            pass
+
+    def serve(self) -> None:
+        try:
+            while True:
+                data = CAttach._recv(self.conn, 4)
+                if data is None:
+                    return
+                self._unread = False   # it writes (re-enables) only after reading, or on a timeout
+                self.uio.control(data)
+        except OSError:
+            return
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        self.uio.detach(self)
+        try:
+            self.conn.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        try:
+            self.conn.close()
+        except OSError:
+            pass

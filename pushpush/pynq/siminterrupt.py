@@ -27,14 +27,21 @@ writes its level into the control page and a byte on the interrupt pipe at every
   the one it found, so ``pynq.Interrupt`` and ``_InterruptController`` run unchanged.
 * :class:`SimInterrupts` ties them to a running simulator: a thread blocks on the interrupt
   pipe (no CPU while the line is quiet) and feeds the line's level into the controller.
+* Other openers of the same device (C programs attached through
+  :mod:`pushpush.pynq.cattach`, each reading its own stand-in file) are added with
+  :meth:`SimUio.attach`: like the kernel's UIO device, there is one mask for everyone
+  (masked when it fires, any opener's non-zero write re-enables it) and every opener
+  gets every event's count.
 """
 
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
 import select
 import struct
+import termios
 import threading
 from typing import Any, Optional
 
@@ -65,6 +72,28 @@ class SimUio(UioController):
         self._line = False
         #: Interrupts delivered (the count a read of /dev/uioN returns).
         self.count = 0
+        #: Other open files of the device (objects with ``event(count)``), see :meth:`attach`.
+        self.openers: list[Any] = []
+
+    def _unread(self) -> bool:
+        """Whether the pipe holds a count nobody has read yet."""
+        buf = bytearray(4)
+        try:
+            fcntl.ioctl(self._r, termios.FIONREAD, buf)
+        except OSError:  # pragma: no cover - closed
+            return False
+        return struct.unpack("<i", buf)[0] > 0
+
+    def attach(self, opener: Any) -> None:
+        """Another open file of this device: ``opener.event(count)`` is called (under the
+        device's lock, so it must not block) every time the interrupt fires."""
+        with self._lock:
+            self.openers.append(opener)
+
+    def detach(self, opener: Any) -> None:
+        with self._lock:
+            if opener in self.openers:
+                self.openers.remove(opener)
 
     def add_event(self, event: Any, number: int) -> None:
         loop = asyncio.get_event_loop()
@@ -96,10 +125,13 @@ class SimUio(UioController):
         if self._enabled and self._line:
             self._enabled = False            # uio_pdrv_genirq masks it until re-enabled
             self.count += 1
-            try:
-                os.write(self._w, struct.pack("<I", self.count & 0xFFFFFFFF))
-            except OSError:  # pragma: no cover - closed
-                pass
+            if not self._unread():   # a read returns the latest count once, as the kernel's
+                try:
+                    os.write(self._w, struct.pack("<I", self.count & 0xFFFFFFFF))
+                except OSError:  # pragma: no cover - closed
+                    pass
+            for opener in self.openers:
+                opener.event(self.count & 0xFFFFFFFF)
 
     def close(self) -> None:
         loop, self._loop = self._loop, None

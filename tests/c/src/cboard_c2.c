@@ -1,7 +1,8 @@
 /*
  * Component 'c2' of tests/c/data/cboard.yaml on the simulated board: a second C caller of
- * hw.f (Verilog), running at the same time as 'callee' (each through its own static slot).
- * Prints "pair <x> <result>" per call, its counters and "ALL OK".
+ * hw.f (Verilog), running at the same time as 'callee' (each through its own static slot),
+ * in the YAML's wait mode (interrupt). Prints "pair <x> <result>" per call, its wait mode
+ * and interrupt wakes, its counters and "ALL OK".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,8 @@ int main(int argc, char **argv)
         printf("pair %d %d\n", (int)x, (int)r);
         x = (int32_t)((uint32_t)r + (uint32_t)i);
     }
+    printf("wait %s wakes %u\n", pp_wait_name(pp_get_wait(&rt)), rt.irq.wakes);
+    pp_set_wait(&rt, PP_WAIT_SLEEP); /* clears our pending bit: it must not hold the line */
     printf("counters c%u d%u s%u w%u\nALL OK\n", rt.counters.collisions, rt.counters.duplicates,
            rt.counters.strays, rt.counters.write_errors);
     pp_simboard_close(&sb);
