@@ -70,7 +70,7 @@ __all__ = [
     "DMA_HP_PORTS",
     "IRQ_BLOCK_BYTES",
     "IRQ_MAX_BITS",
-    "IRQ_PENDING_OFFSET",
+    "IRQ_PENDING_OFFSET", "IRQ_ENABLE_SET", "IRQ_ENABLE_CLEAR",
     "link",
     "load",
     "window_size_for",
@@ -265,6 +265,11 @@ IRQ_MAX_BITS = 32
 #: Byte offset of the pending register in the interrupt block (read: the bits; write:
 #: write-1-to-clear).
 IRQ_PENDING_OFFSET = 0x0
+#: Byte offsets of the enable bits (0 after reset; the interrupt is the OR of the pending bits
+#: that are enabled): a write sets the bits written as 1 at IRQ_ENABLE_SET (a read there
+#: returns the enable bits), clears them at IRQ_ENABLE_CLEAR.
+IRQ_ENABLE_SET = 0x4
+IRQ_ENABLE_CLEAR = 0x8
 
 
 @dataclass(frozen=True)
@@ -279,6 +284,14 @@ class IrqBlock:
     @property
     def pending_address(self) -> int:
         return self.base + IRQ_PENDING_OFFSET
+
+    @property
+    def enable_set_address(self) -> int:
+        return self.base + IRQ_ENABLE_SET
+
+    @property
+    def enable_clear_address(self) -> int:
+        return self.base + IRQ_ENABLE_CLEAR
 
     def bit(self, component: str) -> int:
         """The pending bit of a software component (ValueError if it has none)."""

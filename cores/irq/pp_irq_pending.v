@@ -15,8 +15,13 @@
  *   bit is only ever set by a write into its window.
  * - Clear: the PS writes 1s to the pending register (byte offset 0 of this slave;
  *   write-1-to-clear, byte strobes honoured). A set in the same cycle as a clear wins.
- * - Read: offset 0 returns the pending bits (zero-extended); other offsets read 0.
- * - irq = OR of the pending bits (level, active high), from registers.
+ * - Enable: one enable bit per pending bit (0 after reset). Writing 1s at byte offset 0x4
+ *   sets enable bits, at 0x8 clears them (so runtimes of several processes never
+ *   read-modify-write); a runtime that sleeps on the interrupt enables its own bit, and the
+ *   bits of components that do not wait for it never hold the line.
+ * - Read: offset 0 returns the pending bits, offset 0x4 the enable bits (zero-extended);
+ *   other offsets read 0.
+ * - irq = OR of the pending bits that are enabled (level, active high), from registers.
  *
  * The register slave is a full AXI4 slave (IDs, INCR/FIXED bursts, one read and one write
  * transaction at a time, OKAY responses). The runtime clears its bit, then sweeps its
@@ -142,24 +147,33 @@ wire aw_hs = mon_awvalid && mon_awready;
 wire b_hs = mon_bvalid && mon_bready;
 wire [CNT_WIDTH-1:0] out_next = out_reg + {{CNT_WIDTH-1{1'b0}}, aw_hs} - {{CNT_WIDTH-1{1'b0}}, b_hs};
 
-// the clear of this cycle (a W beat on register 0)
+// the writes of this cycle (a W beat on offset 0, 0x4, 0x8): pending clear, enable set/clear
 wire [N-1:0] clr;
+wire [N-1:0] en_set;
+wire [N-1:0] en_clr;
+reg [N-1:0] enable_reg;
+reg irq_reg;
 
 always @(posedge clk) begin
     if (rst) begin
         pending_reg <= {N{1'b0}};
         armed_reg <= {N{1'b0}};
         out_reg <= {CNT_WIDTH{1'b0}};
+        enable_reg <= {N{1'b0}};
+        irq_reg <= 1'b0;
     end else begin
         out_reg <= out_next;
         armed_reg <= ((b_hs && out_next == {CNT_WIDTH{1'b0}}) ? {N{1'b0}} : armed_reg)
                      | (aw_hs ? hit : {N{1'b0}});
         pending_reg <= (pending_reg & ~clr) | (b_hs ? armed_reg : {N{1'b0}});
+        enable_reg <= (enable_reg & ~en_clr) | en_set;
+        irq_reg <= |(((pending_reg & ~clr) | (b_hs ? armed_reg : {N{1'b0}}))
+                     & ((enable_reg & ~en_clr) | en_set));
     end
 end
 
 assign pending = pending_reg;
-assign irq = |pending_reg;
+assign irq = irq_reg;
 
 /*
  * Register slave: writes
@@ -176,10 +190,25 @@ assign s_axi_bid = w_id;
 assign s_axi_bresp = 2'b00;
 
 wire w_hs = s_axi_wvalid && s_axi_wready;
-wire w_reg0 = (w_addr[11:BB_LOG] == {(12-BB_LOG){1'b0}});
-wire [31:0] w_mask = {{8{s_axi_wstrb[3]}}, {8{s_axi_wstrb[2]}}, {8{s_axi_wstrb[1]}}, {8{s_axi_wstrb[0]}}};
-wire [31:0] w_clr32 = (w_hs && w_reg0) ? (s_axi_wdata[31:0] & w_mask) : 32'd0;
+// the beat's 32-bit lanes: lane 0 is word w_word0 (offset 0x4 * w_word0), lane 1 (64-bit
+// data only) the next word
+localparam [9:0] LANE_MASK = (DATA_WIDTH == 64) ? 10'd1 : 10'd0;
+wire [9:0] w_word0 = w_addr[11:2] & ~LANE_MASK;
+wire [9:0] w_word1 = w_word0 | 10'd1;
+wire lane1_on = (DATA_WIDTH == 64);
+wire [31:0] w_lane0 = s_axi_wdata[31:0] & {{8{s_axi_wstrb[3]}}, {8{s_axi_wstrb[2]}},
+                                           {8{s_axi_wstrb[1]}}, {8{s_axi_wstrb[0]}}};
+wire [31:0] w_lane1 = s_axi_wdata[DATA_WIDTH-1 -: 32]
+                      & {{8{s_axi_wstrb[BB-1]}}, {8{s_axi_wstrb[BB-2]}},
+                         {8{s_axi_wstrb[BB-3]}}, {8{s_axi_wstrb[BB-4]}}};
+wire [31:0] w_clr32 = !w_hs ? 32'd0 : (w_word0 == 10'd0) ? w_lane0 : 32'd0;
+wire [31:0] w_set32 = !w_hs ? 32'd0 : ((w_word0 == 10'd1) ? w_lane0 : 32'd0)
+                                     | ((lane1_on && w_word1 == 10'd1) ? w_lane1 : 32'd0);
+wire [31:0] w_dis32 = !w_hs ? 32'd0 : ((w_word0 == 10'd2) ? w_lane0 : 32'd0)
+                                     | ((lane1_on && w_word1 == 10'd2) ? w_lane1 : 32'd0);
 assign clr = w_clr32[N-1:0];
+assign en_set = w_set32[N-1:0];
+assign en_clr = w_dis32[N-1:0];
 
 always @(posedge clk) begin
     if (rst) begin
@@ -218,6 +247,8 @@ initial begin
     pending_reg = {N{1'b0}};
     armed_reg = {N{1'b0}};
     out_reg = {CNT_WIDTH{1'b0}};
+    enable_reg = {N{1'b0}};
+    irq_reg = 1'b0;
     w_state = 2'd0;
     w_id = {ID_WIDTH{1'b0}};
     w_addr = {ADDR_WIDTH{1'b0}};
@@ -234,14 +265,28 @@ assign s_axi_rvalid = r_busy;
 assign s_axi_rid = r_id;
 assign s_axi_rresp = 2'b00;
 assign s_axi_rlast = (r_left == 8'd0);
-wire [DATA_WIDTH-1:0] r_word;
-assign r_word[N-1:0] = pending_reg;
+// the registers as 32-bit words: 0 pending, 1 enable, others 0
+wire [31:0] pend32;
+wire [31:0] en32;
+assign pend32[N-1:0] = pending_reg;
+assign en32[N-1:0] = enable_reg;
 generate
-    if (N < DATA_WIDTH) begin : g_rpad
-        assign r_word[DATA_WIDTH-1:N] = {(DATA_WIDTH-N){1'b0}};
+    if (N < 32) begin : g_rpad
+        assign pend32[31:N] = {(32-N){1'b0}};
+        assign en32[31:N] = {(32-N){1'b0}};
     end
 endgenerate
-assign s_axi_rdata = (r_addr[11:BB_LOG] == {(12-BB_LOG){1'b0}}) ? r_word : {DATA_WIDTH{1'b0}};
+wire [9:0] r_word0 = r_addr[11:2] & ~LANE_MASK;
+wire [9:0] r_word1 = r_word0 | 10'd1;
+wire [31:0] r_lane0 = (r_word0 == 10'd0) ? pend32 : (r_word0 == 10'd1) ? en32 : 32'd0;
+wire [31:0] r_lane1 = (r_word1 == 10'd1) ? en32 : 32'd0;
+generate
+    if (DATA_WIDTH == 64) begin : g_r64
+        assign s_axi_rdata = {r_lane1, r_lane0};
+    end else begin : g_r32
+        assign s_axi_rdata = r_lane0;
+    end
+endgenerate
 
 always @(posedge clk) begin
     if (rst) begin
@@ -268,8 +313,8 @@ end
 // inputs a register has no use for
 wire unused = &{1'b0, s_axi_awlen, s_axi_awsize, s_axi_awlock, s_axi_awcache, s_axi_awprot,
                 s_axi_arsize, s_axi_arlock, s_axi_arcache, s_axi_arprot, s_axi_wstrb,
-                s_axi_wdata, w_clr32, w_addr[ADDR_WIDTH-1:12], r_addr[ADDR_WIDTH-1:12],
-                w_addr[BB_LOG-1:0], r_addr[BB_LOG-1:0]};
+                s_axi_wdata, w_clr32, w_set32, w_dis32, w_addr[ADDR_WIDTH-1:12],
+                r_addr[ADDR_WIDTH-1:12], w_addr[1:0], r_addr[1:0], r_lane1};
 
 endmodule
 

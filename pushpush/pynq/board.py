@@ -57,7 +57,7 @@ from typing import Any, Mapping, Optional
 
 import numpy as np
 
-from pushpush.link import LinkedSystem
+from pushpush.link import IRQ_ENABLE_CLEAR, IRQ_ENABLE_SET, LinkedSystem
 from pushpush.protocol import BusWriteError
 
 __all__ = ["PynqBackend", "OverlayReplaced", "OcmMappingError", "DEFAULT_POLL_S",
@@ -236,7 +236,22 @@ class PynqBackend:
             self._irq_bit = 1 << irq.bit(self.component.name)
             self._irq_offset = irq.pending_address - self.pl_base
             self._hub = hub_for(self.device)
+        if mode == "interrupt" and self._wait != "interrupt":
+            self._irq_enable(True)
+        elif mode != "interrupt" and self._wait == "interrupt":
+            self._irq_enable(False)
         self._wait = mode
+
+    def _irq_enable(self, on: bool) -> None:
+        """Set (0x4) or clear (0x8) this component's enable bit in the interrupt block: only
+        a runtime that sleeps on the interrupt lets its pending bit raise it, so the bits of
+        components in other modes never hold the shared line (docs/architecture.md §2.3).
+        Leaving interrupt mode also clears the pending bit."""
+        assert self.pl_mmio is not None
+        self.pl_mmio.write(self._irq_offset + (IRQ_ENABLE_SET if on else IRQ_ENABLE_CLEAR),
+                           self._irq_bit)
+        if not on:
+            self.clear_pending()
 
     def clear_pending(self) -> None:
         """Write-1-to-clear this component's pending bit in the top's interrupt block."""
@@ -253,10 +268,14 @@ class PynqBackend:
     def close(self) -> None:
         """Stop the interrupt waiter of this backend's overlay (if one runs)."""
         hub, self._hub = self._hub, None
+        if self._wait == "interrupt":
+            try:
+                self._irq_enable(False)
+            except Exception:   # the overlay is gone already: nothing to tidy
+                pass
+            self._wait = "sleep"
         if hub is not None:
             hub.release()
-        if self._wait == "interrupt":
-            self._wait = "sleep"
 
     # ------------------------------------------------------------------ backend interface
 

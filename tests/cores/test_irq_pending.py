@@ -6,19 +6,22 @@ One lock-step cocotb loop drives, at random with random back-pressure on every c
   AW handshakes), and their B responses in any order (random B handshakes), with up to 12
   bursts outstanding;
 - the register slave: write bursts (INCR and FIXED, 1..4 beats, random strobes, mostly
-  write-1-to-clear of random masks at offset 0, some at other offsets) and read bursts, each
-  channel's valid and ready held back at random.
+  write-1-to-clear of random masks at offset 0, enable set (0x4) and clear (0x8) of random
+  masks, some at other offsets) and read bursts, each channel's valid and ready held back
+  at random.
 
 Every cycle it checks, against a model of README.md:
 
 - ``pending`` equals the model (armed windows, outstanding count, set on B, clear by W1C,
-  a set winning over a clear in the same cycle) and ``irq`` is the OR of the bits;
+  a set winning over a clear in the same cycle) and ``irq`` is the OR of the pending bits
+  that are enabled (enable bits: 0 after reset, write-1-to-set at 0x4, write-1-to-clear at
+  0x8);
 - **no lost wake-up**: in the cycle after the B handshake of any burst into window i,
   ``pending[i]`` is 1, whatever the register slave cleared in that cycle;
 - **no spurious bit**: ``pending[i]`` only rises after a B handshake while a burst into
   window i was outstanding;
-- read beats of offset 0 return the pending bits, other offsets 0; B and R carry the
-  request's ID, R the right ``rlast``.
+- read beats return, per 32-bit lane, the pending bits at offset 0, the enable bits at 0x4,
+  0 elsewhere; B and R carry the request's ID, R the right ``rlast``.
 
 Parameter sets: 1, 3 and 32 bits, 32- and 64-bit data. Icarus, the first set on Verilator
 too. Without IRQ_CFG (the ``cocotb`` target of irq.core) the bench takes its configuration
@@ -96,8 +99,16 @@ if cocotb is not None:
             return m
 
         full = (1 << n) - 1
+        lanes_per_beat = bb // 4
+
+        def lane_words(a: int) -> list[int]:
+            """The register word (0 pending, 1 enable set/read, 2 enable clear) of each
+            32-bit lane of the beat at byte address a."""
+            w0 = ((a & 0xFFF) >> 2) & ~(lanes_per_beat - 1)
+            return [w0 + k for k in range(lanes_per_beat)]
+
         # model
-        pending = armed = out = 0
+        pending = armed = out = enable = 0
         outstanding: list[tuple[int, int]] = []   # (burst number, window) AW taken, B not yet
         burst_no = 0
         must_be_set = 0                          # bits the next cycle must show set
@@ -105,19 +116,23 @@ if cocotb is not None:
         # register slave drivers
         wtx = None   # dict(id, addr, fixed, beats, sent, aw_done)
         rtx = None   # dict(id, addr, fixed, left)
-        stats = {"b": 0, "clears": 0, "cleared_bits": 0, "reads": 0, "rises": 0}
+        stats = {"b": 0, "clears": 0, "cleared_bits": 0, "reads": 0, "rises": 0, "enables": 0,
+                 "disables": 0, "irq_cycles": 0}
         prev_pending = 0
         for cycle in range(cycles):
             # ---- check the state after the last rising edge
             got = _u(dut.pending)
             assert got == pending, f"cycle {cycle}: pending {got:#x}, model {pending:#x}"
-            assert _u(dut.irq) == (1 if pending else 0), f"cycle {cycle}: irq != OR of pending"
+            assert _u(dut.irq) == (1 if pending & enable else 0), (
+                f"cycle {cycle}: irq != OR of the enabled pending bits (pending {pending:#x}, "
+                f"enable {enable:#x})")
             assert got & must_be_set == must_be_set, (
                 f"cycle {cycle}: lost wake-up: bits {must_be_set & ~got:#x} not set after their B")
             rose = got & ~prev_pending
             assert rose & ~may_rise == 0, f"cycle {cycle}: bits {rose & ~may_rise:#x} rose with no write"
             stats["rises"] += bin(rose).count("1")
             prev_pending = got
+            stats["irq_cycles"] += _u(dut.irq)
 
             # ---- the watched port: this cycle's handshakes (both sides are ours)
             aw_hs = rng.random() < p * 0.6 and len(outstanding) < 12
@@ -148,7 +163,7 @@ if cocotb is not None:
 
             # ---- register slave: writes
             awready, wready, bvalid = _u(dut.s_axi_awready), _u(dut.s_axi_wready), _u(dut.s_axi_bvalid)
-            clr = 0
+            clr = en_set = en_clr = 0
             if bvalid:
                 assert wtx is not None and wtx["sent"] == wtx["beats"], f"cycle {cycle}: B without a burst"
                 assert _u(dut.s_axi_bid) == wtx["id"] and _u(dut.s_axi_bresp) == 0
@@ -162,7 +177,7 @@ if cocotb is not None:
             dut.s_axi_wvalid.value = 0
             if wtx is None and not bvalid and rng.random() < p * 0.5:
                 beats = rng.randint(1, 4)
-                off = 0 if rng.random() < 0.7 else rng.randrange(0, 64, 4)
+                off = rng.choice([0, 0, 0, 4, 8]) if rng.random() < 0.8 else rng.randrange(0, 64, 4)
                 off -= off % bb if rng.random() < 0.5 else 0
                 wtx = {"id": rng.randrange(1 << idw), "addr": 0x43C01000 + off,
                        "fixed": rng.random() < 0.3, "beats": beats, "sent": 0, "aw_done": False}
@@ -189,10 +204,18 @@ if cocotb is not None:
                 dut.s_axi_wlast.value = int(last)
                 if v and wready:
                     a = wtx["beat_addr"]
-                    if (a & 0xFFF) >> (2 if bb == 4 else 3) == 0:
-                        lanes = sum(0xFF << (8 * k) for k in range(4) if strb >> k & 1)
-                        clr = data & lanes & full
-                        stats["clears"] += 1
+                    for k, word in enumerate(lane_words(a)):
+                        lanes = sum(0xFF << (8 * j) for j in range(4) if strb >> (4 * k + j) & 1)
+                        bits = (data >> (32 * k)) & lanes & full
+                        if word == 0:
+                            clr = bits
+                            stats["clears"] += 1
+                        elif word == 1:
+                            en_set = bits
+                            stats["enables"] += 1
+                        elif word == 2:
+                            en_clr = bits
+                            stats["disables"] += 1
                     wtx["sent"] += 1
                     if not wtx["fixed"]:
                         wtx["beat_addr"] = (a - a % bb) + bb
@@ -204,7 +227,8 @@ if cocotb is not None:
             if rvalid:
                 assert rtx is not None and rtx.get("ar_done"), f"cycle {cycle}: R without a burst"
                 a = rtx["beat_addr"]
-                want = pending if (a & 0xFFF) >> (2 if bb == 4 else 3) == 0 else 0
+                want = sum({0: pending, 1: enable}.get(word, 0) << (32 * k)
+                           for k, word in enumerate(lane_words(a)))
                 assert _u(dut.s_axi_rdata) == want, f"cycle {cycle}: read {_u(dut.s_axi_rdata):#x}, want {want:#x}"
                 assert _u(dut.s_axi_rid) == rtx["id"] and _u(dut.s_axi_rlast) == int(rtx["left"] == 0)
                 r = rng.random() < p
@@ -220,7 +244,7 @@ if cocotb is not None:
             else:
                 dut.s_axi_rready.value = int(rng.random() < 0.5)
                 if rtx is None and rng.random() < p * 0.3:
-                    off = 0 if rng.random() < 0.6 else rng.randrange(0, 32, 4)
+                    off = rng.choice([0, 0, 4]) if rng.random() < 0.6 else rng.randrange(0, 32, 4)
                     rtx = {"id": rng.randrange(1 << idw), "addr": 0x43C01000 + off,
                            "fixed": rng.random() < 0.3, "left": rng.randint(0, 3), "ar_done": False}
                 if rtx is not None and not rtx["ar_done"]:
@@ -251,6 +275,7 @@ if cocotb is not None:
             assert must_be_set & ~armed == 0 or not b_hs, "model: the B's window was not armed"
             stats["cleared_bits"] += bin(pending & clr).count("1")
             pending = (pending & ~clr) | set_bits
+            enable = (enable & ~en_clr) | en_set
             armed = (0 if (b_hs and out_next == 0) else armed) | hit
             out = out_next
             if aw_hs:
@@ -259,6 +284,7 @@ if cocotb is not None:
             await FallingEdge(dut.clk)
         dut._log.info("%d cycles: %s", cycles, stats)
         assert stats["b"] > 50 and stats["clears"] > 20 and stats["reads"] > 20 and stats["rises"] > 10, stats
+        assert stats["enables"] > 5 and stats["disables"] > 5 and stats["irq_cycles"] > 10, stats
 
 
 # -------------------------------------------------------------------------------------

@@ -12,6 +12,8 @@ simulated board's interrupt path (pushpush.pynq.siminterrupt). Checked:
   gaps, each making hardware call into Python and wait for its reply, none lost;
 - an ``interrupt``-mode runtime uses almost no CPU while idle (process CPU time over one
   idle second);
+- only a runtime in ``interrupt`` mode enables its bit in the interrupt block (a runtime
+  in another mode, whose replies set its bit, holds no line);
 - the YAML's ``wait`` is the runtime's default; a system without an interrupt refuses
   ``interrupt`` with a message that says why.
 """
@@ -63,6 +65,29 @@ def test_every_mode_calls_and_serves_switching_at_run_time(hof_ol):
         assert hof_ol.mapper.apply(lambda x: 3 * x, i) == 9 * i + 1  # two calls into Python
     with pytest.raises(ValueError, match="use one of sleep, poll, yield, interrupt"):
         rt.wait = "spin"
+    rt.wait = "sleep"
+
+
+def test_only_a_runtime_in_interrupt_mode_enables_its_bit(hof_ol):
+    # the interrupt is the OR of the pending bits that are enabled (docs/architecture.md
+    # section 2.3): a runtime in another mode, whose bit every reply sets, holds no line
+    rt = hof_ol.runtime()
+    rt.wait = "sleep"
+    backend = rt.backend
+    irq = backend.linked.irq
+    bit = 1 << irq.bit("host")
+
+    def enabled() -> int:
+        return int(backend.pl_mmio.read(irq.enable_set_address - backend.pl_base))
+
+    assert enabled() & bit == 0
+    assert hof_ol.mixer.mix(1, 2, 3, True) == 4              # the reply sets the pending bit
+    assert backend.pending() & bit and enabled() & bit == 0
+    rt.wait = "interrupt"
+    assert enabled() & bit
+    assert hof_ol.mixer.mix(1, 2, 4, True) == 5
+    rt.wait = "poll"                                          # leaving: disabled and cleared
+    assert enabled() & bit == 0 and backend.pending() & bit == 0
     rt.wait = "sleep"
 
 
