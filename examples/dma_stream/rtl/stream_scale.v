@@ -11,6 +11,9 @@
  *                           buffer src in (scale_src_*) and dst out (scale_dst_*, over the
  *                           top's buf_axi on S_AXI_HP0); dst[i] = gain * src[i] + offset
  *                           until src's last element; returns the number of elements
+ *   stuck(src)              test hook: answers len at once and never reads its stream, so
+ *                           the buffer engine times out (BUFFER_TIMEOUT cycles) and the
+ *                           call fails with the BUFFER status
  *   set_stall(mask)         test hook: s_axis_tready is held low in the cycles where
  *                           (lfsr & mask) != 0 (a 32-bit Galois LFSR: with k bits in mask it
  *                           stalls in about 1 - 2**-k of the cycles; mask 0: never);
@@ -58,6 +61,18 @@ module stream_scale (
     output wire        scale_dst_tvalid,
     input  wire        scale_dst_tready,
     output wire        scale_dst_tlast,
+
+    // stuck(src: in i32[]) -> u32
+    input  wire        stuck_valid,
+    output wire        stuck_ready,
+    input  wire [31:0] stuck_src_len,
+    output wire        stuck_result_valid,
+    input  wire        stuck_result_ready,
+    output wire [31:0] stuck_result,
+    input  wire [31:0] stuck_src_tdata,
+    input  wire        stuck_src_tvalid,
+    output wire        stuck_src_tready,
+    input  wire        stuck_src_tlast,
 
     // the stream in (from the DMA's MM2S)
     input  wire [31:0] s_axis_tdata,
@@ -172,6 +187,26 @@ always @(posedge clk) begin
         scale_busy_reg <= 1'b0;
         scale_done_reg <= 1'b0;
     end
+end
+
+// stuck: answered (len) in the next cycle, its stream never taken
+reg        stuck_done_reg = 1'b0;
+reg [31:0] stuck_len_reg = 32'd0;
+
+assign stuck_ready = !stuck_done_reg;
+assign stuck_result_valid = stuck_done_reg;
+assign stuck_result = stuck_len_reg;
+assign stuck_src_tready = 1'b0;
+wire unused_stuck = &{1'b0, stuck_src_tdata, stuck_src_tvalid, stuck_src_tlast};
+
+always @(posedge clk) begin
+    if (stuck_valid && stuck_ready) begin
+        stuck_len_reg <= stuck_src_len;
+        stuck_done_reg <= 1'b1;
+    end else if (stuck_result_ready) begin
+        stuck_done_reg <= 1'b0;
+    end
+    if (rst) stuck_done_reg <= 1'b0;
 end
 
 endmodule
