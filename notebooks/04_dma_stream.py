@@ -13,14 +13,20 @@
 # ---
 
 # %% [markdown]
-# # dma_stream: PYNQ's DMA driver, unchanged, against your own stream core
+# # dma_stream: a block of data through your own Verilog, both ways, in both forms
 #
-# The Verilog component `scaler` computes `y = gain * x + offset` on every 32-bit word of an
-# AXI4-Stream. Its stream ports are on an AXI DMA, declared in `system.yaml` with one line,
-# `dma: {name: axi_dma_0}`. The data path below is PYNQ code exactly as a PYNQ notebook
-# writes it: `pynq.allocate`, `ol.axi_dma_0.sendchannel.transfer(...)`, `.wait()`. On a
-# PYNQ-Z1 the DMA is the Xilinx AXI DMA of the block design; here, on the simulated board,
-# it is pushpush's register-compatible `pp_axi_dma`, and PYNQ's driver cannot tell.
+# The Verilog component `scaler` computes `y = gain * x + offset` on every 32-bit word. It
+# takes the data in the two forms of bulk data pushpush has:
+#
+# 1. **PYNQ's DMA driver, unchanged**: its AXI4-Stream ports are on an AXI DMA, declared in
+#    `system.yaml` with one line, `dma: {name: axi_dma_0}`. The data path is PYNQ code exactly
+#    as a PYNQ notebook writes it: `pynq.allocate`, `ol.axi_dma_0.sendchannel.transfer(...)`,
+#    `.wait()`. On a PYNQ-Z1 the DMA is the Xilinx AXI DMA of the block design (on
+#    S_AXI_HP2); here, on the simulated board, it is pushpush's register-compatible
+#    `pp_axi_dma`, and PYNQ's driver cannot tell.
+# 2. **Buffer parameters**: the same core exports `scale: "(src: in i32[], dst: out i32[]) ->
+#    u32"`; one call `ol.scaler.scale(src, dst)` streams `src` in and `dst` out through the
+#    wrapper's own DMA engines (on S_AXI_HP0) and returns when `dst` is written.
 
 # %%
 import numpy as np
@@ -92,15 +98,36 @@ assert np.array_equal(np.array(out_buffer), dma_app.model(x, -2, 7))
 print("in 4 pieces: equal to -2 * x + 7")
 
 # %% [markdown]
-# ## The whole check, as `pushpush run examples/dma_stream` prints it
+# ## The same block as buffer parameters: one call
 #
-# (The buffer-argument form of the same computation, a buffer passed as a function
-# argument, comes with buffer arguments in signatures.)
+# `scale(src, dst)` uses the coefficients of the last `set_gain`; it returns the number of
+# elements it streamed. The DMA and the buffer engines use different HP ports, so both forms
+# can be busy at once.
+
+# %%
+ol.scaler.set_gain(GAIN, OFFSET)
+buf_out = pynq.allocate(shape=(n,), dtype=np.int32)
+count = ol.scaler.scale(in_buffer, buf_out)
+y_buf = np.array(buf_out)
+assert count == n and np.array_equal(y_buf, expected)
+print(f"scaler.scale(src, dst): {count} words, equal to numpy and to the DMA's output")
+
+# %%
+fig, ax = plt.subplots(figsize=(10, 3.5))
+ax.plot(expected, label=f"numpy: {GAIN} x {OFFSET:+d}", lw=6, alpha=0.35)
+ax.plot(y, label="DMA driver (recvchannel)", lw=2)
+ax.plot(y_buf, "--", label="buffer parameters (scaler.scale)", lw=1.5)
+ax.set_xlabel("word"); ax.set_ylabel("int32 value"); ax.legend(loc="upper left")
+ax.set_title("dma_stream: both forms of bulk data give numpy's result")
+plt.show()
+
+# %% [markdown]
+# ## The whole check, as `pushpush run examples/dma_stream` prints it
 
 # %%
 result = dma_app.main(ol, words=1024)
 assert result["ok"]
 
 # %%
-del in_buffer, out_buffer
+del in_buffer, out_buffer, buf_out
 ol.free()

@@ -1,5 +1,5 @@
 """dma_stream: a block of data streamed through a Verilog core and back with PYNQ's DMA
-driver, on a PYNQ-Z1 or the simulated board.
+driver and as buffer parameters of a call, on a PYNQ-Z1 or the simulated board.
 
 The rtl component ``scaler`` (``rtl/stream_scale.v``) computes ``y = gain * x + offset`` on
 every 32-bit word of an AXI4-Stream. Its stream ports are on an AXI DMA (``dma:`` in
@@ -17,16 +17,20 @@ PYNQ user writes it, unchanged::
 
 and the coefficients are a PushPush call into the same core: ``ol.scaler.set_gain(3, -100)``.
 
-Checks: the output equals ``gain * x + offset`` in int32 arithmetic (numpy), for the whole
-block and for the same block sent in pieces; ``recvchannel.transferred`` is the byte count.
+The same transform in the other form of bulk data, **buffer parameters**: the core also
+exports ``scale: "(src: in i32[], dst: out i32[]) -> u32"``; the call passes two
+``pynq.allocate`` buffers, the wrapper's DMA engines stream ``src`` into the core and its
+output into ``dst`` over the top's ``buf_axi`` (S_AXI_HP0; the AXI DMA is on S_AXI_HP2), and
+the call returns when ``dst`` is written::
 
-The buffer-argument form (the same data as a buffer argument of a function call,
-``(buf: ...) -> ...``, issue 17 items 1-2) is not in this example yet: it needs the
-buffer-argument support of the signatures, which is being built separately. Its place is
-:func:`run_buffer_args` below.
+    count = ol.scaler.scale(src, dst)       # dst[i] = gain * src[i] + offset; count = n
+
+Checks: both forms equal ``gain * x + offset`` in int32 arithmetic (numpy); the DMA form for
+the whole block and for the same block sent in pieces (``recvchannel.transferred`` is the
+byte count); the buffer form returns the element count (:func:`run_buffer_args`).
 
 Run: ``pushpush run examples/dma_stream`` (or in a notebook: ``r = main(ol)`` and plot
-``r["x"]``, ``r["y"]``).
+``r["x"]``, ``r["y"]``, ``r["y_buf"]``).
 """
 
 from __future__ import annotations
@@ -68,17 +72,29 @@ def stream(dma: Any, src: Any, dst: Any) -> int:
     return int(dma.recvchannel.transferred)
 
 
-def run_buffer_args(ol: Any, x: np.ndarray, gain: int, offset: int) -> Optional[np.ndarray]:
-    """The buffer-argument form of the same computation: not available yet (returns None).
-    When signatures take buffers, this passes ``x`` as a buffer argument of a call into
-    the core and returns the output buffer."""
-    return None
+def run_buffer_args(ol: Any, x: np.ndarray) -> tuple[np.ndarray, int]:
+    """The buffer-parameter form: ``x`` in a ``pynq.allocate`` buffer as ``scale``'s ``src``,
+    the core's output in ``dst``; returns (a copy of ``dst``, the count ``scale`` returned).
+    Uses the coefficients of the last ``set_gain``."""
+    import pynq
+
+    src = pynq.allocate((len(x),), np.int32)
+    dst = pynq.allocate((len(x),), np.int32)
+    try:
+        src[:] = x
+        dst[:] = 0
+        count = ol.scaler.scale(src, dst)
+        return np.array(dst), int(count)
+    finally:
+        src.freebuffer()
+        dst.freebuffer()
 
 
 def main(ol: Any, *, words: int = 4096, gain: int = 3, offset: int = -100, blocks: int = 4,
          out: Callable[[str], None] = print) -> dict[str, Any]:
-    """Stream ``words`` int32 words through the core (whole, then in ``blocks`` pieces),
-    check against numpy; returns ``{"ok", "x", "y", "cycles", "mb_s", "lines"}``."""
+    """Stream ``words`` int32 words through the core with the DMA (whole, then in ``blocks``
+    pieces) and as buffer parameters of ``scale``, check both against numpy; returns
+    ``{"ok", "x", "y" (DMA), "y_buf" (buffers), "cycles", "mb_s", "lines"}``."""
     import pynq
 
     lines: list[str] = []
@@ -122,9 +138,14 @@ def main(ol: Any, *, words: int = 4096, gain: int = 3, offset: int = -100, block
     ok_blocks = bool((np.array(dst) == want).all())
     say(f"in {blocks} blocks of {piece} bytes: {'matches numpy' if ok_blocks else 'MISMATCH'}")
 
-    buf = run_buffer_args(ol, x, gain, offset)
-    if buf is None:
-        say("buffer-argument form: not available yet (signatures with buffers are being built)")
+    # the buffer-parameter form of the same transform: one call
+    t0 = time.perf_counter()
+    y_buf, count = run_buffer_args(ol, x)
+    wall = time.perf_counter() - t0
+    ok_buf = count == words and bool((y_buf == want).all())
+    say(f"buffer parameters: scaler.scale(src, dst) on {words} words in {wall * 1e3:.1f} ms "
+        f"(wall), returned {count}: {'matches numpy' if ok_buf else 'MISMATCH'}")
     del src, dst
-    return {"ok": ok_whole and ok_blocks, "x": x, "y": y, "cycles": cycles,
-            "mb_s": (4 * words / (cycles / clock)) if cycles else None, "lines": lines}
+    return {"ok": ok_whole and ok_blocks and ok_buf, "x": x, "y": y, "y_buf": y_buf,
+            "cycles": cycles, "mb_s": (4 * words / (cycles / clock)) if cycles else None,
+            "lines": lines}

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from pushpush.build.fusesoc import build, work_root
-from pushpush.codegen.rtl import top_module_name
+from pushpush.codegen.rtl import buffer_port, top_module_name
 from pushpush.codegen.vivado import pl_address_block
 from pushpush.link import link
 from pushpush.spec import load_system
@@ -122,13 +122,20 @@ def test_project_and_block_design_run_under_the_standin(name: str, tmp_path: Pat
     else:
         assert ("{system_top_0/m_axi processing_system7_0/S_AXI_GP0/GP0_HIGH_OCM 0xFFFC0000 0x00040000}"
                 in summary["=assigned"])
-    if name == "bufargs":
-        # buffer parameters: the engines' buf_axi on S_AXI_HP0 (32 bits) over DDR
-        assert ("{system_top_0/buf_axi processing_system7_0/S_AXI_HP0/HP0_DDR_LOWOCM 0x00000000 0x20000000}"
+    ps_pl = next(c for c in cmds if "CONFIG.PCW_USE_M_AXI_GP0" in c)
+    port = buffer_port(linked)  # type: ignore[arg-type]
+    assert (port is not None) == (name in ("bufargs", "dma_stream"))
+    if port is not None:
+        # buffer parameters: the engines' buf_axi on S_AXI_HP0 (32 bits) over DDR (dma_stream:
+        # beside its AXI DMA's HP2, through the DMA shell's pass-through)
+        hp = port.replace("S_AXI_", "")
+        assert (f"{{system_top_0/buf_axi processing_system7_0/{port}/{hp}_DDR_LOWOCM 0x00000000 0x20000000}}"
                 in summary["=assigned"])
-        ps_pl = next(c for c in cmds if "CONFIG.PCW_USE_M_AXI_GP0" in c)
-        assert "CONFIG.PCW_USE_S_AXI_HP0 1 CONFIG.PCW_S_AXI_HP0_DATA_WIDTH 32" in ps_pl
+        assert f"CONFIG.PCW_USE_{port} 1 CONFIG.PCW_{port}_DATA_WIDTH 32" in ps_pl
         assert any("system_top_0/buf_axi" in c and "axi_buf_to_ps/S00_AXI" in c for c in cmds)
+        assert all(d.hp_port != port for d in linked.dmas)  # type: ignore[attr-defined]
+    if name == "dma_stream":
+        assert port == "S_AXI_HP0" and [d.hp_port for d in linked.dmas] == ["S_AXI_HP2"]  # type: ignore[attr-defined]
     for d in linked.dmas:  # type: ignore[attr-defined]
         # the Xilinx AXI DMA in simple mode where pp_axi_dma is on the simulated board
         assert f"create_bd_cell -type ip -vlnv xilinx.com:ip:axi_dma:7.1 {d.name}" in cmds
@@ -137,6 +144,7 @@ def test_project_and_block_design_run_under_the_standin(name: str, tmp_path: Pat
         assert (f"{{processing_system7_0/Data {d.name}/S_AXI_LITE/Reg 0x{d.base:08X} 0x00010000}}"
                 in summary["=assigned"])
         hp = d.hp_port.replace("S_AXI_", "")
+        assert f"CONFIG.PCW_USE_{d.hp_port} 1 CONFIG.PCW_{d.hp_port}_DATA_WIDTH {d.data_width}" in ps_pl
         for space in ("Data_MM2S", "Data_S2MM"):
             assert (f"{{{d.name}/{space} processing_system7_0/{d.hp_port}/{hp}_DDR_LOWOCM 0x00000000 "
                     "0x20000000}" in summary["=assigned"])

@@ -1,7 +1,9 @@
 """The DMA-driver form with the other system options: a 64-bit shared interconnect (the DMA
 shell's GP0 bridge on a 64-bit bus) and the software windows in DDR (``software_windows:
 ddr``: the top's m_axi on S_AXI_HP0, the DMA on S_AXI_HP2), a 64-bit DMA with bursts of 256.
-PYNQ's driver moves the data, a PushPush call sets the core, numpy checks the result."""
+PYNQ's driver moves the data, a PushPush call sets the core, numpy checks the result. And
+both forms of bulk data with the windows in DDR: the windows on HP0, the buffer engines on
+HP1, the DMA on HP2."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ os.environ.setdefault("PUSHPUSH_BOARD", "sim")
 import pynq  # noqa: E402
 
 import pushpush.pynq as ppq  # noqa: E402
+from pushpush.codegen.rtl import buffer_port  # noqa: E402
 from pushpush.link import link  # noqa: E402
 from pushpush.spec import load_system  # noqa: E402
 
@@ -51,6 +54,39 @@ def test_wide_bus_ddr_windows_and_a_64_bit_dma(tmp_path):
         assert dma.recvchannel.transferred == 4 * 3001
         assert (dst == 5 * src + 3).all()
         ol.scaler.set_gain(-1, 0)                       # calls still go both ways
+        assert ol.counters()["scaler"]["collisions"] == 0
+    finally:
+        ol.free()
+
+
+def test_ddr_windows_buffers_on_hp1_and_a_dma_on_hp2(tmp_path):
+    text = (EXAMPLE / "system.yaml").read_text()
+    text = text.replace("system: dma_stream", "system: dma_ddr_bufs\nsoftware_windows: ddr")
+    (tmp_path / "rtl").mkdir()
+    (tmp_path / "rtl" / "stream_scale.v").write_text((EXAMPLE / "rtl" / "stream_scale.v").read_text())
+    (tmp_path / "system.yaml").write_text(text)
+    linked = link(load_system(tmp_path / "system.yaml"))
+    assert linked.software_windows == "ddr"
+    assert buffer_port(linked) == "S_AXI_HP1" and linked.dmas[0].hp_port == "S_AXI_HP2"
+    bit = ppq.write_sim_overlay(linked, tmp_path / "overlay")
+    ol = ppq.load(str(bit))
+    try:
+        ol.scaler.set_gain(-3, 11)
+        n = 2500
+        x = (np.arange(n) * 7919 - 10_000_000).astype(np.int32)
+        want = (x.astype(np.int64) * -3 + 11).astype(np.int32)
+        src = pynq.allocate((n,), np.int32)
+        dst = pynq.allocate((n,), np.int32)
+        out = pynq.allocate((n,), np.int32)
+        src[:] = x
+        dma = ol.axi_dma_0
+        dma.recvchannel.transfer(dst)
+        dma.sendchannel.transfer(src)
+        assert ol.scaler.scale(src, out) == n        # while the DMA transfer runs
+        dma.sendchannel.wait()
+        dma.recvchannel.wait()
+        assert dma.recvchannel.transferred == 4 * n
+        assert (dst == want).all() and (out == want).all()
         assert ol.counters()["scaler"]["collisions"] == 0
     finally:
         ol.free()

@@ -263,3 +263,32 @@ def test_buffer_engines_reach_ddr_through_hp0(tmp_path):
     assert params["PCW_USE_S_AXI_GP0"] == "1"
     p = _parse(path)
     assert "system_top_0" in p.ip_dict
+
+
+def test_dma_and_buffer_engines_in_one_hwh(tmp_path):
+    """Both forms of bulk data in one system (examples/dma_stream: an AXI DMA and buffer
+    parameters): buf_axi on S_AXI_HP0, the DMA's MM2S and S2MM on S_AXI_HP2, both ports on
+    in the PS's parameters; PYNQ's parser binds the DMA by its VLNV and the system top."""
+    from pathlib import Path
+
+    from pushpush.link import load
+
+    linked = load(Path(__file__).resolve().parents[2] / "examples" / "dma_stream" / "system.yaml")
+    path = tmp_path / "dma_stream.hwh"
+    path.write_text(render_hwh(linked))
+    ours = ElementTree.parse(path).getroot()
+    by_port: dict = {}
+    for r in ours.iter("MEMRANGE"):
+        by_port.setdefault(r.get("SLAVEBUSINTERFACE"), []).append(r.get("MASTERBUSINTERFACE"))
+    assert by_port["S_AXI_HP0"] == ["buf_axi"]
+    assert sorted(by_port["S_AXI_HP2"]) == ["M_AXI_MM2S", "M_AXI_S2MM"]
+    assert by_port["S_AXI_GP0"] == ["m_axi"]
+    ps = next(m for m in ours.iter("MODULE") if m.get("MODTYPE") == "processing_system7")
+    params = {p.get("NAME"): p.get("VALUE") for p in ps.find("PARAMETERS").iter("PARAMETER")}
+    assert (params["PCW_USE_S_AXI_HP0"], params["PCW_S_AXI_HP0_DATA_WIDTH"]) == ("1", "32")
+    assert (params["PCW_USE_S_AXI_HP2"], params["PCW_S_AXI_HP2_DATA_WIDTH"]) == ("1", "32")
+    ip = _parse(path).ip_dict
+    assert ip["axi_dma_0"]["type"] == "xilinx.com:ip:axi_dma:7.1"
+    assert ip["axi_dma_0"]["phys_addr"] == linked.dmas[0].base
+    top = ip["system_top_0"]
+    assert top["phys_addr"] == min(c.base for c in linked.components if c.kind == "rtl")

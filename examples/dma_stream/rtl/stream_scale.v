@@ -6,11 +6,22 @@
  *
  * Exports (PushPush calls from software):
  *   set_gain(gain, offset)  the coefficients for the words that follow (reset: 1, 0)
+ *   scale(src, dst)         the same transform with buffer parameters (docs/rtl-ports.md,
+ *                           "Buffer parameter"): the wrapper's DMA engines stream the
+ *                           buffer src in (scale_src_*) and dst out (scale_dst_*, over the
+ *                           top's buf_axi on S_AXI_HP0); dst[i] = gain * src[i] + offset
+ *                           until src's last element; returns the number of elements
+ *   stuck(src)              test hook: answers len at once and never reads its stream, so
+ *                           the buffer engine times out (BUFFER_TIMEOUT cycles) and the
+ *                           call fails with the BUFFER status
  *   set_stall(mask)         test hook: s_axis_tready is held low in the cycles where
  *                           (lfsr & mask) != 0 (a 32-bit Galois LFSR: with k bits in mask it
- *                           stalls in about 1 - 2**-k of the cycles; mask 0: never)
+ *                           stalls in about 1 - 2**-k of the cycles; mask 0: never);
+ *                           it stalls scale's streams alike
  *
- * One register stage: full throughput (a word per cycle) while m_axis_tready is high.
+ * The DMA stream: one register stage, full throughput (a word per cycle) while
+ * m_axis_tready is high. scale: combinational from scale_src to scale_dst, a word per
+ * cycle; it runs alongside a DMA transfer (separate paths, the same coefficients).
  */
 
 `default_nettype none
@@ -33,6 +44,35 @@ module stream_scale (
     input  wire [31:0] set_stall_mask,
     output wire        set_stall_result_valid,
     input  wire        set_stall_result_ready,
+
+    // scale(src: in i32[], dst: out i32[]) -> u32
+    input  wire        scale_valid,
+    output wire        scale_ready,
+    input  wire [31:0] scale_src_len,
+    input  wire [31:0] scale_dst_len,
+    output wire        scale_result_valid,
+    input  wire        scale_result_ready,
+    output wire [31:0] scale_result,
+    input  wire [31:0] scale_src_tdata,
+    input  wire        scale_src_tvalid,
+    output wire        scale_src_tready,
+    input  wire        scale_src_tlast,
+    output wire [31:0] scale_dst_tdata,
+    output wire        scale_dst_tvalid,
+    input  wire        scale_dst_tready,
+    output wire        scale_dst_tlast,
+
+    // stuck(src: in i32[]) -> u32
+    input  wire        stuck_valid,
+    output wire        stuck_ready,
+    input  wire [31:0] stuck_src_len,
+    output wire        stuck_result_valid,
+    input  wire        stuck_result_ready,
+    output wire [31:0] stuck_result,
+    input  wire [31:0] stuck_src_tdata,
+    input  wire        stuck_src_tvalid,
+    output wire        stuck_src_tready,
+    input  wire        stuck_src_tlast,
 
     // the stream in (from the DMA's MM2S)
     input  wire [31:0] s_axis_tdata,
@@ -111,6 +151,63 @@ assign m_axis_tdata = data_reg;
 assign m_axis_tkeep = keep_reg;
 assign m_axis_tlast = last_reg;
 assign m_axis_tvalid = valid_reg;
+
+// scale: the buffer form, a word per cycle from scale_src to scale_dst
+reg        scale_busy_reg = 1'b0;
+reg        scale_done_reg = 1'b0;
+reg [31:0] scale_count_reg = 32'd0;
+
+assign scale_ready = !scale_busy_reg && !scale_done_reg;
+assign scale_result_valid = scale_done_reg;
+assign scale_result = scale_count_reg;
+assign scale_dst_tdata = gain_reg * scale_src_tdata + offset_reg;
+assign scale_dst_tlast = scale_src_tlast;
+assign scale_dst_tvalid = scale_busy_reg && scale_src_tvalid && !stall;
+assign scale_src_tready = scale_busy_reg && scale_dst_tready && !stall;
+
+wire scale_fire = scale_src_tvalid && scale_src_tready;
+// dst's length is the engine's business: it stops writing at dst_len elements and drops the rest
+wire unused_scale = &{1'b0, scale_dst_len};
+
+always @(posedge clk) begin
+    if (scale_valid && scale_ready) begin
+        scale_count_reg <= 32'd0;
+        scale_busy_reg <= (scale_src_len != 32'd0);
+        scale_done_reg <= (scale_src_len == 32'd0);
+    end
+    if (scale_fire) begin
+        scale_count_reg <= scale_count_reg + 32'd1;
+        if (scale_src_tlast) begin
+            scale_busy_reg <= 1'b0;
+            scale_done_reg <= 1'b1;
+        end
+    end
+    if (scale_done_reg && scale_result_ready) scale_done_reg <= 1'b0;
+    if (rst) begin
+        scale_busy_reg <= 1'b0;
+        scale_done_reg <= 1'b0;
+    end
+end
+
+// stuck: answered (len) in the next cycle, its stream never taken
+reg        stuck_done_reg = 1'b0;
+reg [31:0] stuck_len_reg = 32'd0;
+
+assign stuck_ready = !stuck_done_reg;
+assign stuck_result_valid = stuck_done_reg;
+assign stuck_result = stuck_len_reg;
+assign stuck_src_tready = 1'b0;
+wire unused_stuck = &{1'b0, stuck_src_tdata, stuck_src_tvalid, stuck_src_tlast};
+
+always @(posedge clk) begin
+    if (stuck_valid && stuck_ready) begin
+        stuck_len_reg <= stuck_src_len;
+        stuck_done_reg <= 1'b1;
+    end else if (stuck_result_ready) begin
+        stuck_done_reg <= 1'b0;
+    end
+    if (rst) stuck_done_reg <= 1'b0;
+end
 
 endmodule
 
