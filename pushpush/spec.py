@@ -985,8 +985,12 @@ class _Loader:
                                  f"the core into two components")
                 return []
             return out
-        n = self.get_int(node, f"channels of {what}", example, minimum=1, maximum=MAX_CHANNELS)
+        n = self.get_int(node, f"channels of {what}", example, minimum=1)
         if n is None:
+            return []
+        if n > MAX_CHANNELS:
+            self.error(node, f"{what} has {n} channels; RIFFA's limit is {MAX_CHANNELS}: use at "
+                             f"most {MAX_CHANNELS} or split the core into two components")
             return []
         return [ChannelSpec(f"ch{i}", i, loc=self.loc(node)) for i in range(n)]
 

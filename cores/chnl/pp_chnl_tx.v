@@ -87,7 +87,7 @@ module pp_chnl_tx #(
                 if (call_valid) begin
                     cap    <= call_len;
                     n      <= 32'd0;
-                    c_off  <= t_off + t_sent[30:0];
+                    c_off  <= txn ? t_off + t_sent[30:0] : 31'd0;
                     r_last <= 1'b0;
                     tmo    <= 1'b0;
                     state  <= (call_len == 32'd0) ? S_DONE : S_WAIT;

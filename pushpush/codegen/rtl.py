@@ -830,6 +830,11 @@ def render_stub(linked: LinkedSystem, component: str) -> str:
     comp = linked.component(component)
     if comp.kind != "rtl":
         raise GenerateError(f"component '{component}' is {comp.kind}, not rtl: no Verilog stub")
+    if linked.channels_of(component):
+        raise GenerateError(
+            f"component '{component}' has channels: no generated stub for RIFFA's CHNL_* ports "
+            f"yet; start from examples/channels/chnl_demo.v (docs/rtl-ports.md, \"Channels\", "
+            f"lists the ports)")
     ports = [p for p in user_ports(comp, linked.dma_of(comp.name)) if not p.optional]
     exports = [{"name": e.name, "result_width": type_width(e.signature.result)} for e in comp.exports]
     calls = []
