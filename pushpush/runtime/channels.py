@@ -22,10 +22,14 @@ direction); sends and receives of one channel, and every other channel, run conc
 Timeouts: the hardware adapter (cores/chnl) ends a transfer that makes no progress for
 ``CHNL_TIMEOUT`` cycles (default 16384) and reports the words moved so far; a
 :class:`ChannelTimeout` then names the channel, the direction and that count (and for a
-receive carries the data that arrived). The ``timeout`` argument (seconds, default the
-runtime's) bounds the whole operation in software: a receive re-posts its buffer until the
-deadline; a send whose call does not return in time raises ``ChannelTimeout`` with
-``words=None`` (the hardware still ends that transfer after its timeout).
+receive carries the data that arrived). So every call of a channel returns, and software
+never abandons one: a call in flight owns its DMA buffer and its call slot (a second call
+into a busy slot would be dropped by the wrapper). The ``timeout`` argument (seconds,
+default the runtime's) is the deadline of a receive: it re-posts its buffer until a last
+transaction or the deadline, so it returns at most one ``CHNL_TIMEOUT`` period after it.
+A send returns when the core took every word or stopped taking them. The runtime's
+``timeout`` (``rt.timeout``) stays the safety net of each call: past it (a stopped
+simulation, a missing bitstream) a ``ChannelTimeout`` with ``words=None`` is raised.
 
 >>> ch = rt.channel("hw.loop")                      # doctest: +SKIP
 >>> ch.send(np.arange(100, dtype=np.uint32), offset=0, last=True)  # doctest: +SKIP
@@ -183,10 +187,12 @@ class Channel:
              timeout: Optional[float] = None) -> int:
         """Send ``data`` (32-bit words: a ``pynq.allocate`` u32 buffer is used in place,
         anything else is copied into the channel's buffer) with RIFFA's ``offset`` and
-        ``last``; returns the number of words the core took (all of them)."""
+        ``last``; returns the number of words the core took (all of them), or raises
+        :class:`ChannelTimeout` with the count when the core stopped taking them. The call
+        waits at most ``max(timeout, rt.timeout)`` seconds."""
         if not 0 <= int(offset) < (1 << 31):
             raise ValueError(f"channel '{self.name}' send: offset {offset} is not in 0..2**31-1")
-        t = self._timeout(timeout)
+        t = max(self._timeout(timeout), float(self._runtime.timeout))
         with self._send_lock:
             buf, n = self._send_args(data)
             try:
@@ -230,7 +236,7 @@ class Channel:
                                          f"words arrived", data=out[:end].copy())
                 buf = self._buffer("r", cap)
                 try:
-                    result = self._tx((buf, cap), timeout=max(left, 1.0))
+                    result = self._tx((buf, cap), timeout=max(left, float(self._runtime.timeout)))
                 except CallTimeout:
                     self.last_recv = info
                     raise ChannelTimeout(self.name, "recv", info.words,
