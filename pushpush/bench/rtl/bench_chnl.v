@@ -6,9 +6,10 @@
 //   always high (a sink); rx_stamps = {cycle of the last word (or of the ACK, LEN 0), cycle
 //   CHNL_RX was first seen};
 // - transmit side (software receives): arm(n, echo) prepares one transaction of n words
-//   (OFF 0, LAST 1, data = word index); without echo CHNL_TX rises at once (the ACK comes
-//   when software posts its buffer), with echo only after the next receive transaction
-//   ended (a round trip); tx_stamps = {cycle of the last word, cycle of the ACK}.
+//   (OFF 0, LAST 1, data = word index); mode 0: CHNL_TX rises at once (the ACK comes when
+//   software posts its buffer); mode 1: after the next receive transaction ended (a round
+//   trip); mode 2: when the next receive transaction is acknowledged (both directions from
+//   the same cycle); tx_stamps = {cycle of the last word, cycle of the ACK}.
 `default_nettype none
 
 module bench_chnl (
@@ -33,7 +34,7 @@ module bench_chnl (
     input  wire        arm_valid,
     output wire        arm_ready,
     input  wire [31:0] arm_n,
-    input  wire        arm_echo,
+    input  wire [31:0] arm_mode,
     output wire        arm_result_valid,
     input  wire        arm_result_ready,
     input  wire        rx_stamps_valid,
@@ -86,9 +87,9 @@ module bench_chnl (
     end
 
     // transmit side: a source of n words
-    reg        tx_armed, tx_wait_rx, tx_acked;
+    reg        tx_armed, tx_wait_rx, tx_wait_ack, tx_acked;
     reg [31:0] tx_len, tx_sent, tx_start, tx_end;
-    assign c_CHNL_TX            = tx_armed && !tx_wait_rx;
+    assign c_CHNL_TX            = tx_armed && !tx_wait_rx && !tx_wait_ack;
     assign c_CHNL_TX_LAST       = 1'b1;
     assign c_CHNL_TX_LEN        = tx_len;
     assign c_CHNL_TX_OFF        = 31'd0;
@@ -114,12 +115,14 @@ module bench_chnl (
     always @(posedge clk) begin
         if (arm_valid && arm_ready) begin
             tx_armed   <= 1'b1;
-            tx_wait_rx <= arm_echo;
+            tx_wait_rx <= (arm_mode == 32'd1);
+            tx_wait_ack <= (arm_mode == 32'd2);
             tx_acked   <= 1'b0;
             tx_len     <= arm_n;
             tx_sent    <= 32'd0;
         end
         if (tx_wait_rx && rx_done_pulse) tx_wait_rx <= 1'b0;
+        if (tx_wait_ack && c_CHNL_RX_ACK) tx_wait_ack <= 1'b0;
         if (c_CHNL_TX && c_CHNL_TX_ACK) begin
             tx_acked <= 1'b1;
             tx_start <= cycle;
@@ -139,6 +142,7 @@ module bench_chnl (
         if (rst) begin
             tx_armed   <= 1'b0;
             tx_wait_rx <= 1'b0;
+            tx_wait_ack <= 1'b0;
             tx_acked   <= 1'b0;
             tx_len     <= 32'd0;
             tx_sent    <= 32'd0;
