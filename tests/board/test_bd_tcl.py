@@ -32,6 +32,7 @@ SYSTEMS = {
     "pingpong_ddr": REPO / "tests" / "board" / "fixtures" / "pingpong_ddr" / "system.yaml",
     "bufargs": REPO / "examples" / "bufargs" / "system.yaml",
     "dma_stream": REPO / "examples" / "dma_stream" / "system.yaml",
+    "channels": REPO / "examples" / "channels" / "system.yaml",
 }  # every example, the generate/build tests' PYNQ-Z1 fixture (the others are board: none), and
 #    a system with its software windows in DDR (software_windows: ddr: S_AXI_HP0)
 
@@ -122,7 +123,7 @@ def test_project_and_block_design_run_under_the_standin(name: str, tmp_path: Pat
     else:
         assert ("{system_top_0/m_axi processing_system7_0/S_AXI_GP0/GP0_HIGH_OCM 0xFFFC0000 0x00040000}"
                 in summary["=assigned"])
-    if name == "bufargs":
+    if name in ("bufargs", "channels"):
         # buffer parameters: the engines' buf_axi on S_AXI_HP0 (32 bits) over DDR
         assert ("{system_top_0/buf_axi processing_system7_0/S_AXI_HP0/HP0_DDR_LOWOCM 0x00000000 0x20000000}"
                 in summary["=assigned"])
