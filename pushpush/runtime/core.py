@@ -231,7 +231,10 @@ class RuntimeCore:
         by_comp: dict[str, dict[str, ImportedFunction]] = {}
         for i in comp.imports:
             by_comp.setdefault(i.component, {})[i.function] = self.imports[i.target]
-        self._namespaces = {c: ComponentNamespace(c, fs) for c, fs in by_comp.items()}
+        for ch in linked.channels:   # rt.<comp>.channel("name") for components with channels
+            by_comp.setdefault(ch.component, {})
+        self._namespaces = {c: ComponentNamespace(c, fs, channel=self.channel)
+                            for c, fs in by_comp.items()}
 
     # ------------------------------------------------------------------ driver hooks
 

@@ -210,5 +210,5 @@ def test_channel_lookup_errors(rt):
         rt.channel("hw.nope")
     with pytest.raises(ValueError, match="component.channel"):
         rt.channel("loop")
-    assert rt.channel("hw.1") is not rt.channel("hw.acc") or True
-    assert rt.channel("hw.loop") is rt.channel("hw.loop")
+    assert rt.channel("hw.loop") is rt.channel("hw.loop") is rt.hw.channel("loop")
+    assert rt.channel("hw.1").info.name == "acc"
