@@ -53,6 +53,7 @@ from .protocol import WordSpan
 from .types import WORD_BYTES, FunctionType, nested_buffer
 
 __all__ = [
+    "ChannelInfo",
     "WORD_BYTES",
     "SLOT_KINDS",
     "SlotKind",
@@ -342,6 +343,25 @@ class DmaBlock:
 
 
 @dataclass(frozen=True)
+class ChannelInfo:
+    """A RIFFA-style channel (``channels:`` of an rtl component; docs/rtl-ports.md,
+    "Channels"): software sends with one call of export ``<name>_rx`` and receives with
+    calls of ``<name>_tx``; ``index`` is RIFFA's channel number (0..11)."""
+
+    component: str
+    name: str
+    index: int
+
+    @property
+    def rx(self) -> str:
+        return f"{self.name}_rx"
+
+    @property
+    def tx(self) -> str:
+        return f"{self.name}_tx"
+
+
+@dataclass(frozen=True)
 class LinkedSystem:
     name: str
     board: str
@@ -361,6 +381,22 @@ class LinkedSystem:
     software_windows: str = "ocm"
     #: The AXI DMAs on rtl components' streams, in component declaration order.
     dmas: tuple[DmaBlock, ...] = ()
+    #: The RIFFA-style channels, by component (declaration order) then channel number.
+    channels: tuple[ChannelInfo, ...] = ()
+
+    def channels_of(self, component: str) -> tuple[ChannelInfo, ...]:
+        """A component's channels (empty without ``channels:``)."""
+        return tuple(c for c in self.channels if c.component == component)
+
+    def channel(self, component: str, name: str) -> ChannelInfo:
+        """The channel ``name`` (or RIFFA number, as a string) of ``component``; KeyError
+        naming the channels there are."""
+        chans = self.channels_of(component)
+        for c in chans:
+            if c.name == name or str(c.index) == name:
+                return c
+        have = ", ".join(c.name for c in chans) or "none"
+        raise KeyError(f"component '{component}' has no channel '{name}' (its channels: {have})")
 
     def dma_of(self, component: str) -> Optional[DmaBlock]:
         """The DMA on a component's streams, or None."""
@@ -566,6 +602,8 @@ def link(spec: SystemSpec) -> LinkedSystem:
         interconnect=spec.interconnect, pl=spec.pl, ps=spec.ps, components=components,
         source_file=os.path.basename(spec.file), base_dir=spec.base_dir, loc=spec.loc,
         software_windows=spec.software_windows, dmas=tuple(dmas),
+        channels=tuple(ChannelInfo(c.name, ch.name, ch.index) for c in spec.components
+                       for ch in c.channels),
     )
 
 

@@ -26,6 +26,9 @@ from .types import FunctionType, TypeSyntaxError, format_type, parse_signature, 
 
 __all__ = [
     "is_identifier",
+    "ChannelSpec",
+    "CHANNEL_RX_SIGNATURE",
+    "CHANNEL_TX_SIGNATURE",
     "KINDS",
     "SOFTWARE_KINDS",
     "BOARDS",
@@ -58,7 +61,7 @@ __all__ = [
 from .spec_fields import (  # noqa: E402
     ARBITRATIONS, BOARDS, DATA_WIDTHS, DEFAULT_DYNAMIC_SLOTS, DEFAULT_RUNTIME_WORDS, DEFAULT_WAIT,
     GP0_RANGE, WAIT_MODES, DMA_DATA_WIDTHS, DMA_DEFAULT_BURST, DMA_DEFAULT_NAME, DMA_MAX_BURSTS,
-    KINDS, MAX_BURST, MAX_DYNAMIC_SLOTS, MAX_RUNTIME_WORDS, MAX_WINDOW, MIN_WINDOW, SOFTWARE_KINDS,
+    KINDS, MAX_BURST, MAX_CHANNELS, MAX_DYNAMIC_SLOTS, MAX_RUNTIME_WORDS, MAX_WINDOW, MIN_WINDOW, SOFTWARE_KINDS,
     SOFTWARE_WINDOWS,
     TOPOLOGIES,
 )
@@ -136,6 +139,34 @@ class ImportSpec:
         return f"{self.component}.{self.function}"
 
 
+#: The exports a channel ``c`` adds to its component (docs/rtl-ports.md, "Channels"): a
+#: send (software to hardware) is one call of ``c_rx``; a receive posts a buffer with one
+#: call of ``c_tx``, whose result packs the words written (bits 31..0), the hardware's
+#: offset (bits 62..32) and ``last`` (bit 63).
+CHANNEL_RX_SIGNATURE = "(data: in u32[], off: u32, last: bool) -> u32"
+CHANNEL_TX_SIGNATURE = "(data: out u32[]) -> u64"
+
+
+@dataclass(frozen=True)
+class ChannelSpec:
+    """One RIFFA-style channel of an rtl component (``channels:``): its name and number
+    (RIFFA's ``chnl``, 0..11, in declaration order)."""
+
+    name: str
+    index: int
+    loc: Optional[Location] = field(default=None, compare=False, repr=False)
+
+    @property
+    def rx(self) -> str:
+        """The export software sends through (``<name>_rx``)."""
+        return f"{self.name}_rx"
+
+    @property
+    def tx(self) -> str:
+        """The export software receives through (``<name>_tx``)."""
+        return f"{self.name}_tx"
+
+
 @dataclass(frozen=True)
 class ComponentSpec:
     name: str
@@ -150,6 +181,8 @@ class ComponentSpec:
     abe: Optional[Abe] = None
     #: An AXI DMA on the module's streams (rtl only).
     dma: Optional[Dma] = None
+    #: RIFFA-style channels (rtl only); their exports are in ``exports`` too.
+    channels: tuple[ChannelSpec, ...] = ()
     #: Free words at the end of a software component's window (run-time reps and ceps);
     #: ignored for rtl components (the loader sets 0 for them).
     runtime_words: int = DEFAULT_RUNTIME_WORDS
@@ -857,6 +890,11 @@ class _Loader:
         if "dma" in by_key and kind == "rtl":
             dma = self.dma(by_key["dma"][0], by_key["dma"][1], what)
 
+        channels: list[ChannelSpec] = []
+        if "channels" in by_key and kind == "rtl":
+            channels = self.channels(by_key["channels"][1], what)
+            exports = self.channel_exports(channels, exports, name)
+
         runtime_words = DEFAULT_RUNTIME_WORDS if kind in SOFTWARE_KINDS else 0
         if "runtime_words" in by_key and kind in SOFTWARE_KINDS:
             rw = self.get_int(by_key["runtime_words"][1], f"runtime_words of {what}",
@@ -872,7 +910,8 @@ class _Loader:
             return None
         return ComponentSpec(
             name=name, kind=kind, module=module, sources=tuple(sources), exports=tuple(exports),
-            imports=tuple(imports), window=window, abe=abe, dma=dma, runtime_words=runtime_words,
+            imports=tuple(imports), window=window, abe=abe, dma=dma, channels=tuple(channels),
+            runtime_words=runtime_words,
             wait=wait, loc=cloc, window_loc=window_loc, source_locs=tuple(source_locs),
         )
 
@@ -919,6 +958,61 @@ class _Loader:
                 out.append(ExportSpec(fname, sig, dynamic, loc=self.loc(fnode)))
             else:
                 self.declared.add(f"{comp}.{fname}")
+        return out
+
+    def channels(self, node: Node, what: str) -> list[ChannelSpec]:
+        """``channels: 2`` (named ch0, ch1) or ``channels: [audio, video]``: at most
+        :data:`MAX_CHANNELS` (RIFFA's 12), names unique identifiers."""
+        example = "channels: 2 or channels: [audio, video]"
+        if isinstance(node, SequenceNode):
+            out: list[ChannelSpec] = []
+            seen: set[str] = set()
+            if not node.value:
+                self.error(node, f"channels of {what} is empty; give a count or names, e.g. {example}")
+            for item in node.value:
+                n = self.get_identifier(item, f"a channel name of {what}", "channels: [audio, video]")
+                if n is None:
+                    continue
+                if n in seen:
+                    self.error(item, f"channel '{n}' of {what} is listed twice; give each channel "
+                                     f"its own name")
+                    continue
+                seen.add(n)
+                out.append(ChannelSpec(n, len(out), loc=self.loc(item)))
+            if len(node.value) > MAX_CHANNELS:
+                self.error(node, f"{what} has {len(node.value)} channels; RIFFA's limit is "
+                                 f"{MAX_CHANNELS}: remove {len(node.value) - MAX_CHANNELS} or split "
+                                 f"the core into two components")
+                return []
+            return out
+        n = self.get_int(node, f"channels of {what}", example, minimum=1)
+        if n is None:
+            return []
+        if n > MAX_CHANNELS:
+            self.error(node, f"{what} has {n} channels; RIFFA's limit is {MAX_CHANNELS}: use at "
+                             f"most {MAX_CHANNELS} or split the core into two components")
+            return []
+        return [ChannelSpec(f"ch{i}", i, loc=self.loc(node)) for i in range(n)]
+
+    def channel_exports(self, channels: list[ChannelSpec], exports: list[ExportSpec],
+                        comp: str) -> list[ExportSpec]:
+        """``exports`` plus each channel's ``<c>_rx`` and ``<c>_tx``; a name the user
+        exports already is an error at the channel."""
+        out = list(exports)
+        names = {e.name: e for e in exports}
+        rx_sig = parse_signature(CHANNEL_RX_SIGNATURE)
+        tx_sig = parse_signature(CHANNEL_TX_SIGNATURE)
+        for ch in channels:
+            for fname, sig in ((ch.rx, rx_sig), (ch.tx, tx_sig)):
+                if fname in names:
+                    self.error(ch.loc or Location(self.file, 1, 1),
+                               f"channel '{ch.name}' of component '{comp}' needs the export "
+                               f"'{fname}', which the component exports already; rename the "
+                               f"channel or the export")
+                    continue
+                e = ExportSpec(fname, sig, DEFAULT_DYNAMIC_SLOTS, loc=ch.loc)
+                names[fname] = e
+                out.append(e)
         return out
 
     def imports(self, node: Node, comp: str) -> list[ImportSpec]:

@@ -30,7 +30,7 @@ from typing import Any, Optional, Union
 __all__ = [
     "KINDS", "SOFTWARE_KINDS", "BOARDS", "SOFTWARE_WINDOWS", "TOPOLOGIES", "DATA_WIDTHS", "ARBITRATIONS",
     "GP0_RANGE", "MIN_WINDOW", "DEFAULT_DYNAMIC_SLOTS", "DEFAULT_RUNTIME_WORDS", "MAX_BURST",
-    "CLOCK_MHZ_MAX", "WAIT_MODES", "DEFAULT_WAIT", "MAX_DYNAMIC_SLOTS", "MAX_RUNTIME_WORDS", "MAX_WINDOW", "IDENT", "VERILOG_IDENT", "IMPORT_TARGET",
+    "CLOCK_MHZ_MAX", "WAIT_MODES", "DEFAULT_WAIT", "MAX_DYNAMIC_SLOTS", "MAX_RUNTIME_WORDS", "MAX_WINDOW", "MAX_CHANNELS", "IDENT", "VERILOG_IDENT", "IMPORT_TARGET",
     "VERILOG_KEYWORDS", "C_KEYWORDS", "RESERVED",
     "Value", "Str", "Int", "Num", "Choice", "Signature", "ListOf", "MapOf", "AnyOf", "Record",
     "Field", "SYSTEM", "INTERCONNECT", "REGION", "REGIONS", "COMPONENT", "EXPORT", "ABE",
@@ -72,6 +72,8 @@ CLOCK_MHZ_MAX = 1000
 MAX_DYNAMIC_SLOTS = 1024
 MAX_RUNTIME_WORDS = 1 << 16
 MAX_WINDOW = 1 << 28
+#: RIFFA 2.1's limit: at most 12 channels per component (``channels:``).
+MAX_CHANNELS = 12
 
 #: Regular expressions (unanchored) of names: Verilog/C/Python identifiers, Verilog module
 #: names, and ``component.function`` import targets.
@@ -280,6 +282,10 @@ COMPONENT = Record("component", "One component: a Verilog module (rtl) or softwa
     Field("abe", ABE, "AXI burst equalizer settings.", kinds=_RTL),
     Field("dma", DMA, "An AXI DMA feeding the module's s_axis_* stream and taking its m_axis_* "
                       "stream (PYNQ's DMA driver).", kinds=_RTL),
+    Field("channels", AnyOf((Int(minimum=1, maximum=MAX_CHANNELS), ListOf(_NAME, min_items=1))),
+          "RIFFA-style channels (docs/rtl-ports.md, \"Channels\"): a count (channels ch0, ch1, "
+          "...) or a list of names, at most 12; each adds the exports <c>_rx and <c>_tx and gives "
+          "the module RIFFA's CHNL_RX*/CHNL_TX* ports, prefixed <c>_.", kinds=_RTL),
     Field("runtime_words", Int(minimum=0, maximum=MAX_RUNTIME_WORDS), "Free words at the end of the window for run-time callers.",
           kinds=SOFTWARE_KINDS, default=DEFAULT_RUNTIME_WORDS),
     Field("wait", Choice(WAIT_MODES), "How the runtime waits for calls and replies: sleep (short "

@@ -19,6 +19,7 @@ from typing import Any, Optional
 from . import __version__
 from .errors import SystemMapError
 from .link import (
+    ChannelInfo,
     WORD_BYTES,
     CallbackInfo,
     DmaBlock,
@@ -68,6 +69,7 @@ def to_dict(linked: LinkedSystem) -> dict[str, Any]:
         "counters": dict(COUNTERS),
         **_software_windows(linked),
         **_dmas(linked),
+        **_channels(linked),
         "components": [_component(c) for c in linked.components],
     }
 
@@ -84,6 +86,19 @@ def _dmas(linked: LinkedSystem) -> dict[str, Any]:
 def _read_dmas(data: dict[str, Any]) -> tuple[DmaBlock, ...]:
     return tuple(DmaBlock(d["name"], d["component"], _int(d["base"]), int(d["data_width"]),
                           int(d["max_burst"]), d["hp_port"]) for d in data.get("dmas") or [])
+
+
+def _channels(linked: LinkedSystem) -> dict[str, Any]:
+    """The ``channels`` entry (only when a component has ``channels:``; docs/system-map.md)."""
+    if not linked.channels:
+        return {}
+    return {"channels": [{"component": c.component, "name": c.name, "index": c.index,
+                          "rx": c.rx, "tx": c.tx} for c in linked.channels]}
+
+
+def _read_channels(data: dict[str, Any]) -> tuple[ChannelInfo, ...]:
+    return tuple(ChannelInfo(str(c["component"]), str(c["name"]), int(c["index"]))
+                 for c in data.get("channels") or [])
 
 
 def _software_windows(linked: LinkedSystem) -> dict[str, Any]:
@@ -206,6 +221,7 @@ def from_dict(data: Any, base_dir: Optional[Path] = None) -> LinkedSystem:
             source_file=data["source"], base_dir=base_dir,
             software_windows=(data.get("software_windows") or {}).get("memory", "ocm"),
             dmas=_read_dmas(data),
+            channels=_read_channels(data),
         )
     except (KeyError, TypeError, ValueError, AttributeError, TypeSyntaxError) as e:
         raise SystemMapError(f"malformed system map: {type(e).__name__}: {e}") from None

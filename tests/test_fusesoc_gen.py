@@ -158,7 +158,7 @@ def test_unknown_parameter(pingpong: Path) -> None:
 def test_cores_with_a_cocotb_target() -> None:
     from pushpush.build.cocotb_fusesoc import cores_with_bench
 
-    assert cores_with_bench() == ["abe", "axi_dma", "axil_bridge", "buf_dma", "call_engine", "endpoint_mem", "interconnect", "irq",
+    assert cores_with_bench() == ["abe", "axi_dma", "axil_bridge", "buf_dma", "call_engine", "chnl", "endpoint_mem", "interconnect", "irq",
                                   "ps_window",
                                   "req_arbiter", "sim_ps", "traffic_gen"]
 
@@ -172,6 +172,8 @@ def test_abe_bench_through_fusesoc(tmp_path: Path) -> None:
 
 #: core -> (cocotb tests in its bench, the configuration the bench must read from the DUT)
 DUT_CONFIGURED = {
+    # the channel adapters' default timeout, moderate gaps (pp_chnl_rx, the target's toplevel)
+    "chnl": (2, '{"TIMEOUT": 16384, "gap": 0.3, "seed": 1}'),
     # the 8-slot table the .core's comment spells out, 32-bit bus, 256-byte window
     "endpoint_mem": (10, '{"data_width": 32, "addr_width": 8, "words": 42, "slots": [[1, 3], [4, 4], '
                         '[6, 9], [12, 12], [13, 17], [20, 27], [30, 31], [40, 41]], "enable_read": 1}'),

@@ -44,6 +44,7 @@ from . import rtl as _rtl
 from .c import render_c
 from .chdr import header_path, render_c_header
 from .fusesoc import core_path, render_system_core, system_vlnv, user_source_copies
+from .chnl import module_ports
 from .portcheck import check_sources_exist, inspect_component
 from .render import GenerateError, write_tree
 from .vivado import bd_tcl_path, render_bd_tcl
@@ -71,7 +72,7 @@ def check_sources(linked: LinkedSystem) -> tuple[list[str], dict[str, set[str]]]
     present: dict[str, set[str]] = {}
     for c in _rtl.rtl_components(linked):
         where, src_where = component_where(linked, c.name)
-        found, ports = inspect_component(linked, c.name, _rtl.user_ports(c, linked.dma_of(c.name)), where, src_where)
+        found, ports = inspect_component(linked, c.name, module_ports(linked, c), where, src_where)
         problems.extend(found)
         if ports is not None:
             present[c.name] = {p.name for p in ports.ports}

@@ -48,6 +48,7 @@ __all__ = [
     "render_stub",
     "top_module_name",
     "wrapper_module_name",
+    "channel_shell_name",
     "core_dependencies",
     "top_id_widths",
     "rtl_components",
@@ -74,7 +75,7 @@ MAX_WINDOW_BITS = 18
 TAG_FIFO_BITS = 3
 
 _CORES = ["call_engine", "endpoint_mem", "req_arbiter", "interconnect", "abe", "ps_window", "irq",
-          "axi_dma", "buf_dma"]
+          "axi_dma", "buf_dma", "chnl"]
 
 #: Buffer engines (cores/buf_dma): AXI ID width of each engine's port, data width of the
 #: engines and of the top's ``buf_axi`` port (S_AXI_HP0), beats per burst, log2 FIFO words,
@@ -125,6 +126,12 @@ def top_module_name(linked: LinkedSystem) -> str:
 def wrapper_module_name(comp: LinkedComponent) -> str:
     """``<component>_wrapper``."""
     return f"{comp.name}_wrapper"
+
+
+def channel_shell_name(comp: LinkedComponent) -> str:
+    """``<component>_chnl_shell``: the module between the wrapper and the user's module of a
+    component with ``channels:`` (:mod:`pushpush.codegen.chnl`)."""
+    return f"{comp.name}_chnl_shell"
 
 
 def core_dependencies() -> list[str]:
@@ -298,6 +305,8 @@ def check_names(linked: LinkedSystem) -> list[str]:
     rtl = rtl_components(linked)
     generated = {top_module_name(linked): "the system top"}
     for c in rtl:
+        if linked.channels_of(c.name):
+            generated[channel_shell_name(c)] = f"the channel shell of component '{c.name}'"
         generated[wrapper_module_name(c)] = f"the wrapper of component '{c.name}'"
     for c in rtl:
         where = f"{src}: component '{c.name}'"
@@ -631,6 +640,7 @@ def render_wrapper(linked: LinkedSystem, comp: LinkedComponent,
         "verilog/wrapper.v.j2",
         header=generated_header("//", linked.source_file),
         module=wrapper_module_name(comp),
+        user_module=(channel_shell_name(comp) if linked.channels_of(comp.name) else comp.module),
         m=m,
         comp=comp,
         linked=linked,
@@ -803,6 +813,9 @@ def render_rtl(linked: LinkedSystem,
     for c in rtl:
         present = None if present_ports is None else set(present_ports.get(c.name, set()))
         out[f"rtl/{wrapper_module_name(c)}.v"] = render_wrapper(linked, c, present)
+        if linked.channels_of(c.name):
+            from .chnl import render_channel_shell  # chnl builds on this module
+            out[f"rtl/{channel_shell_name(c)}.v"] = render_channel_shell(linked, c, present)
     out[f"rtl/{top_module_name(linked)}.v"] = render_top(linked)
     return out
 
@@ -817,6 +830,11 @@ def render_stub(linked: LinkedSystem, component: str) -> str:
     comp = linked.component(component)
     if comp.kind != "rtl":
         raise GenerateError(f"component '{component}' is {comp.kind}, not rtl: no Verilog stub")
+    if linked.channels_of(component):
+        raise GenerateError(
+            f"component '{component}' has channels: no generated stub for RIFFA's CHNL_* ports "
+            f"yet; start from examples/channels/chnl_demo.v (docs/rtl-ports.md, \"Channels\", "
+            f"lists the ports)")
     ports = [p for p in user_ports(comp, linked.dma_of(comp.name)) if not p.optional]
     exports = [{"name": e.name, "result_width": type_width(e.signature.result)} for e in comp.exports]
     calls = []

@@ -231,7 +231,10 @@ class RuntimeCore:
         by_comp: dict[str, dict[str, ImportedFunction]] = {}
         for i in comp.imports:
             by_comp.setdefault(i.component, {})[i.function] = self.imports[i.target]
-        self._namespaces = {c: ComponentNamespace(c, fs) for c, fs in by_comp.items()}
+        for ch in linked.channels:   # rt.<comp>.channel("name") for components with channels
+            by_comp.setdefault(ch.component, {})
+        self._namespaces = {c: ComponentNamespace(c, fs, channel=self.channel)
+                            for c, fs in by_comp.items()}
 
     # ------------------------------------------------------------------ driver hooks
 
@@ -305,6 +308,32 @@ class RuntimeCore:
         """
         ft = parse_signature(signature) if isinstance(signature, str) else signature
         return RemoteFunction(address, ft, self, name=name)
+
+    def channel(self, name: str, capacity: Optional[int] = None) -> Any:
+        """The RIFFA-style channel ``"comp.name"`` (or ``"comp.3"``, by RIFFA number) of an
+        rtl component with ``channels:`` (:class:`pushpush.runtime.channels.Channel`, made
+        once per name; docs/runtime.md, "Channels").
+
+        >>> ch = rt.channel("hw.loop")   # doctest: +SKIP
+        >>> ch.send(words); ch.recv()    # doctest: +SKIP
+        """
+        from .channels import Channel
+
+        comp, _, chan = name.partition(".")
+        if not chan:
+            raise ValueError(f"channel '{name}': name it as 'component.channel', e.g. 'hw.loop'")
+        with self._lock:
+            cache: dict[str, Any] = self.__dict__.setdefault("_channels", {})
+            ch = cache.get(name)
+            if ch is None:
+                try:
+                    info = self.linked.channel(comp, chan)
+                except KeyError as e:
+                    raise KeyError(e.args[0]) from None
+                ch = cache[name] = Channel(self, self.linked, info)
+            if capacity is not None:
+                ch.capacity = int(capacity)
+            return ch
 
     def describe_address(self, address: int) -> str:
         """What lives at a cep address: ``"comp.f"``, a lent callback, or ``"function at 0x.."``."""

@@ -199,9 +199,16 @@ class ExportedFunction:
 class ComponentNamespace:
     """``runtime.<component>``: the imports of one component as attributes."""
 
-    def __init__(self, component: str, functions: dict[str, ImportedFunction]) -> None:
+    def __init__(self, component: str, functions: dict[str, ImportedFunction],
+                 channel: Optional[Callable[..., Any]] = None) -> None:
         self._component = component
         self._functions = functions
+        if channel is not None and "channel" not in functions:
+            # rt.hw.channel("audio") = rt.channel("hw.audio") (docs/runtime.md, "Channels");
+            # an import called 'channel' keeps its name
+            def _chan(name: str, capacity: Optional[int] = None) -> Any:
+                return channel(f"{component}.{name}", capacity)
+            self.channel = _chan
 
     def __getattr__(self, name: str) -> ImportedFunction:
         try:

@@ -32,6 +32,7 @@ SYSTEMS = {
     "pingpong_ddr": REPO / "tests" / "board" / "fixtures" / "pingpong_ddr" / "system.yaml",
     "bufargs": REPO / "examples" / "bufargs" / "system.yaml",
     "dma_stream": REPO / "examples" / "dma_stream" / "system.yaml",
+    "channels": REPO / "examples" / "channels" / "system.yaml",
 }  # every example, the generate/build tests' PYNQ-Z1 fixture (the others are board: none), and
 #    a system with its software windows in DDR (software_windows: ddr: S_AXI_HP0)
 
@@ -124,7 +125,7 @@ def test_project_and_block_design_run_under_the_standin(name: str, tmp_path: Pat
                 in summary["=assigned"])
     ps_pl = next(c for c in cmds if "CONFIG.PCW_USE_M_AXI_GP0" in c)
     port = buffer_port(linked)  # type: ignore[arg-type]
-    assert (port is not None) == (name in ("bufargs", "dma_stream"))
+    assert (port is not None) == (name in ("bufargs", "dma_stream", "channels"))
     if port is not None:
         # buffer parameters: the engines' buf_axi on S_AXI_HP0 (32 bits) over DDR (dma_stream:
         # beside its AXI DMA's HP2, through the DMA shell's pass-through)

@@ -39,7 +39,8 @@ _spec.loader.exec_module(make_notebooks)
 
 def test_notebooks_exist() -> None:
     names = [p.stem for p in SOURCES]
-    assert names == ["01_getting_started", "02_audio_fir", "03_calls_per_second", "04_dma_stream"]
+    assert names == ["01_getting_started", "02_audio_fir", "03_calls_per_second", "04_dma_stream",
+                     "05_channels"]
     assert sorted(p.stem for p in (REPO / "notebooks").glob("*.ipynb")) == names
 
 
@@ -77,7 +78,7 @@ def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
         images = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
                   if "image/png" in o.get("data", {})]
         assert len(images) >= 2, "the input vs output plots are missing"
-    if path.stem.startswith("04"):
+    if path.stem.startswith(("04", "05")):
         images = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
                   if "image/png" in o.get("data", {})]
         assert len(images) >= 2, "the DMA plot or the two forms' plot (DMA, buffer parameters) is missing"
