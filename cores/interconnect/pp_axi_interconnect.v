@@ -500,7 +500,14 @@ if (TOPOLOGY == 0) begin : xbar
     wire [S_COUNT*MW-1:0] wr_dst;
     wire [S_COUNT*CW-1:0] rd_cnt;
     wire [S_COUNT*MW-1:0] rd_dst;
-    reg  [S_COUNT-1:0]    w_pend;
+    // a master's AW granted, its WLAST not yet taken (its next AW waits)
+    wire [S_COUNT-1:0]    w_pend;
+    // per master the slave it writes to, one-hot [master*MI + slave]
+    wire [S_COUNT*MI-1:0] wr_dst_oh;
+    // per master: a write response may be taken (its B register is ready, writes outstanding)
+    wire [S_COUNT-1:0]    b_ok;
+    // one-hot decode of aw_sel, [master*MI + slave]
+    reg  [S_COUNT*MI-1:0] aw_sel_oh;
     reg  [S_COUNT-1:0]    aw_ok;
     reg  [S_COUNT-1:0]    ar_ok;
     reg  [S_COUNT-1:0]    awready;
@@ -511,7 +518,6 @@ if (TOPOLOGY == 0) begin : xbar
     wire [MI-1:0]         aw_in_ready;
     wire [MI-1:0]         w_in_ready;
     wire [MI-1:0]         w_busy;
-    wire [MI*SW-1:0]      w_owner;
     wire [MI-1:0]         w_src_valid;
     wire [MI*SW-1:0]      w_src;
     wire [S_COUNT-1:0]    b_in_ready;
@@ -519,19 +525,13 @@ if (TOPOLOGY == 0) begin : xbar
     integer xi, xj;
     always @* begin
         for (xi = 0; xi < S_COUNT; xi = xi + 1) begin
-            w_pend[xi] = 1'b0;
-            for (xj = 0; xj < MI; xj = xj + 1) begin
-                if (w_busy[xj] && w_owner[xj*SW +: SW] == xi[SW-1:0]) begin
-                    w_pend[xi] = 1'b1;
-                end
-            end
             aw_ok[xi] = !w_pend[xi] && (wr_cnt[xi*CW +: CW] == {CW{1'b0}} ||
                 (wr_dst[xi*MW +: MW] == aw_sel[xi*MW +: MW] && wr_cnt[xi*CW +: CW] != CNT_MAX));
             ar_ok[xi] = rd_cnt[xi*CW +: CW] == {CW{1'b0}} ||
                 (rd_dst[xi*MW +: MW] == ar_sel[xi*MW +: MW] && rd_cnt[xi*CW +: CW] != CNT_MAX);
             for (xj = 0; xj < MI; xj = xj + 1) begin
-                aw_req[xj*S_COUNT+xi] = s_axi_awvalid[xi] && aw_ok[xi] &&
-                    aw_sel[xi*MW +: MW] == xj[MW-1:0];
+                aw_sel_oh[xi*MI+xj] = aw_sel[xi*MW +: MW] == xj[MW-1:0];
+                aw_req[xj*S_COUNT+xi] = s_axi_awvalid[xi] && aw_ok[xi] && aw_sel_oh[xi*MI+xj];
             end
         end
     end
@@ -555,16 +555,27 @@ if (TOPOLOGY == 0) begin : xbar
     assign s_axi_awready = awready;
     assign s_axi_wready = wready;
 
-    integer bi, bj;
-    always @* begin
-        for (bj = 0; bj < MI; bj = bj + 1) begin
-            int_bready[bj] = 1'b0;
-            for (bi = 0; bi < S_COUNT; bi = bi + 1) begin
-                if (b_in_ready[bi] && int_b_mst[bj*SW +: SW] == bi[SW-1:0] &&
-                        wr_dst[bi*MW +: MW] == bj[MW-1:0] &&
-                        wr_cnt[bi*CW +: CW] != {CW{1'b0}}) begin
-                    int_bready[bj] = 1'b1;
-                end
+    // a slave's B is taken when the master named by its ID writes to this slave and can
+    // take a response: per slave a 1-bit multiplexer over the masters, selected by the ID
+    for (j = 0; j < MI; j = j + 1) begin : b_rdy
+        wire [S_COUNT-1:0] col;
+        wire               pick;
+        for (i = 0; i < S_COUNT; i = i + 1) begin : m
+            assign col[i] = b_ok[i] && wr_dst_oh[i*MI+j];
+        end
+        pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(1), .SEL_WIDTH(SW))
+        b_rdy_mux_inst (.in(col), .sel(int_b_mst[j*SW +: SW]), .out(pick));
+        // (only with BVALID: the ID is undefined without it; an ID naming no master is
+        // never taken)
+        if (S_COUNT > 1 && S_COUNT < (1 << SW)) begin : range
+            localparam integer LAST_I = S_COUNT - 1;
+            localparam [SW-1:0] LAST = LAST_I[SW-1:0];
+            always @* begin
+                int_bready[j] = int_bvalid[j] && pick && int_b_mst[j*SW +: SW] <= LAST;
+            end
+        end else begin : all
+            always @* begin
+                int_bready[j] = int_bvalid[j] && pick;
             end
         end
     end
@@ -640,7 +651,6 @@ if (TOPOLOGY == 0) begin : xbar
         w_mux_inst (.in(w_pay_v), .sel(w_sel), .out(w_in));
 
         assign w_busy[j] = w_busy_reg;
-        assign w_owner[j*SW +: SW] = w_owner_reg;
         assign w_src_valid[j] = w_sel_valid;
         assign w_src[j*SW +: SW] = w_sel;
 
@@ -681,20 +691,30 @@ if (TOPOLOGY == 0) begin : xbar
         initial rd_cnt_reg = {CW{1'b0}};
         reg [MW-1:0] rd_dst_reg;
         initial rd_dst_reg = {MW{1'b0}};
+        reg [MI-1:0] wr_dst_oh_reg;
+        initial wr_dst_oh_reg = {MI{1'b0}};
+        reg          w_pend_reg;
+        initial w_pend_reg = 1'b0;
 
         assign wr_cnt[i*CW +: CW] = wr_cnt_reg;
         assign wr_dst[i*MW +: MW] = wr_dst_reg;
         assign rd_cnt[i*CW +: CW] = rd_cnt_reg;
         assign rd_dst[i*MW +: MW] = rd_dst_reg;
+        assign wr_dst_oh[i*MI +: MI] = wr_dst_oh_reg;
+        assign w_pend[i] = w_pend_reg;
+        assign b_ok[i] = b_in_ready[i] && wr_cnt_reg != {CW{1'b0}};
 
         wire aw_fire = s_axi_awvalid[i] && s_axi_awready[i];
+        wire w_last_fire = s_axi_wvalid[i] && s_axi_wready[i] && s_axi_wlast[i];
         wire b_fire = s_axi_bvalid[i] && s_axi_bready[i];
         wire ar_fire = s_axi_arvalid[i] && s_axi_arready[i];
         wire r_fire = s_axi_rvalid[i] && s_axi_rready[i] && s_axi_rlast[i];
 
         always @(posedge clk) begin
+            w_pend_reg <= (w_pend_reg || aw_fire) && !w_last_fire;
             if (aw_fire) begin
                 wr_dst_reg <= aw_sel[i*MW +: MW];
+                wr_dst_oh_reg <= aw_sel_oh[i*MI +: MI];
             end
             if (aw_fire && !b_fire) begin
                 wr_cnt_reg <= wr_cnt_reg + 1'b1;
@@ -712,6 +732,7 @@ if (TOPOLOGY == 0) begin : xbar
             if (rst) begin
                 wr_cnt_reg <= {CW{1'b0}};
                 rd_cnt_reg <= {CW{1'b0}};
+                w_pend_reg <= 1'b0;
             end
         end
 
@@ -755,12 +776,20 @@ if (TOPOLOGY == 0) begin : xbar
         integer qi, qj;
         always @* begin
             for (qi = 0; qi < S_COUNT; qi = qi + 1) begin
-                arready[qi] = 1'b0;
                 for (qj = 0; qj < MI; qj = qj + 1) begin
                     ar_req[qj*S_COUNT+qi] = s_axi_arvalid[qi] && ar_ok[qi] &&
                         ar_sel[qi*MW +: MW] == qj[MW-1:0];
-                    if (ar_grant[qj*S_COUNT+qi] && ar_open[qj] && ar_in_ready[qj]) begin
-                        arready[qi] = 1'b1;
+                end
+            end
+        end
+
+        integer ui, uj;
+        always @* begin
+            for (ui = 0; ui < S_COUNT; ui = ui + 1) begin
+                arready[ui] = 1'b0;
+                for (uj = 0; uj < MI; uj = uj + 1) begin
+                    if (ar_grant[uj*S_COUNT+ui] && ar_open[uj] && ar_in_ready[uj]) begin
+                        arready[ui] = 1'b1;
                     end
                 end
             end
