@@ -487,9 +487,9 @@ if cocotb is not None:
     @cocotb.test()
     async def run_reads(dut):
         """Reads only, from every master to several slaves at once (each master switches
-        slaves with reads in flight, the same ID to both slaves), with random back-pressure: every read's data
-        and response checked, per-ID order at every master (IdMonitor), no deadlock (every
-        read within a timeout). With READ_TOPOLOGY = 1 (crossbar) the R beats reach the
+        slaves with reads in flight, the same ID to both slaves), with random back-pressure:
+        every read's data and response checked, per-ID order at every master (IdMonitor), no
+        deadlock (every read within a timeout). With READ_TOPOLOGY = 1 (crossbar) the R beats reach the
         masters one per cycle in total (one shared R register): asserted on every cycle."""
         tb = TB(dut)
         cfg = tb.cfg
