@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -83,6 +84,10 @@ def _configure(p: argparse.ArgumentParser) -> None:
                         "cycle; scaling: at least 20 MCalls/s on the shared bus from 4 pairs; "
                         "callpath: at most 7 µs of runtime CPU per sync call; calls, area, args, all: "
                         "any target of theirs)")
+    p.add_argument("--reference-verilog-axi", metavar="PATH", default=None,
+                   help="area: also synthesise verilog-axi's axi_crossbar from this checkout of "
+                        "https://github.com/alexforencich/verilog-axi at the same sizes, as the "
+                        "reference point (default: $PUSHPUSH_VERILOG_AXI; without one: not measured)")
     p.add_argument("--rounds", type=int, default=3,
                    help="callpath: rounds, the trees alternating; the best round is shown (default 3)")
     p.add_argument("--topology", choices=("crossbar", "shared"), default="crossbar",
@@ -312,6 +317,14 @@ def _run(args: argparse.Namespace) -> int:
     if args.sim not in available_simulators():
         raise UsageError(f"simulator '{args.sim}' is not available here "
                           f"(available: {', '.join(available_simulators()) or 'none'})")
+    if args.reference_verilog_axi:
+        # read by pushpush.bench.area (also under 'all'); checked before any synthesis runs
+        from .bench.xbar_area import ENV_VERILOG_AXI, verilog_axi_checkout
+        try:
+            verilog_axi_checkout(args.reference_verilog_axi)
+        except ValueError as exc:
+            raise UsageError(f"--reference-verilog-axi: {exc}") from None
+        os.environ[ENV_VERILOG_AXI] = str(Path(args.reference_verilog_axi).expanduser().resolve())
     if args.benchmark in ("calls", "area", "args", "all", "summary") or (args.benchmark == "scaling" and args.smoke):
         return _paper(args)
     if args.benchmark == "scaling":

@@ -1,9 +1,12 @@
 /*
  * pushpush: AXI interconnect N:1 multiplexer.
  *
- * out = in[sel*WIDTH +: WIDTH], written as an AND-OR tree of constant slices so that
- * synthesis builds a plain multiplexer (a variable part-select becomes a barrel shifter
- * over the whole input vector in Yosys). sel >= N gives zero.
+ * out = in[sel*WIDTH +: WIDTH] for sel < N (sel >= N gives in[N-1]), written as a binary
+ * tree of 2:1 multiplexers (sel's most significant bit at the root), which Yosys maps onto
+ * LUT6 + MUXF7/MUXF8 (a variable part-select becomes a barrel shifter over the whole input
+ * vector in Yosys; an AND-OR tree of sel == k terms costs about half as much again). The
+ * tree is padded to 2**SEL_WIDTH leaves with copies of the last input, whose 2:1
+ * multiplexers then fold away.
  */
 
 `default_nettype none
@@ -20,19 +23,36 @@ module pp_axi_ic_mux #
 (
     input  wire [N*WIDTH-1:0]   in,
     input  wire [SEL_WIDTH-1:0] sel,
-    output reg  [WIDTH-1:0]     out
+    output wire [WIDTH-1:0]     out
 );
 
-integer k;
+// level l of the tree (l = 0: the root, l = SEL_WIDTH: the 2**SEL_WIDTH leaves) has 2**l
+// nodes; node k of level l selects between nodes 2k and 2k+1 of level l+1 by
+// sel[SEL_WIDTH-1-l]
+localparam P = 1 << SEL_WIDTH;
 
-always @* begin
-    out = {WIDTH{1'b0}};
-    for (k = 0; k < N; k = k + 1) begin
-        if (sel == k[SEL_WIDTH-1:0]) begin
-            out = out | in[k*WIDTH +: WIDTH];
+genvar l, k;
+generate
+for (l = 0; l <= SEL_WIDTH; l = l + 1) begin : lvl
+    wire [(1<<l)*WIDTH-1:0] v;
+    if (l == SEL_WIDTH) begin : leaves
+        for (k = 0; k < P; k = k + 1) begin : leaf
+            if (k < N) begin : used
+                assign v[k*WIDTH +: WIDTH] = in[k*WIDTH +: WIDTH];
+            end else begin : pad
+                assign v[k*WIDTH +: WIDTH] = in[(N-1)*WIDTH +: WIDTH];
+            end
+        end
+    end else begin : nodes
+        for (k = 0; k < (1<<l); k = k + 1) begin : node
+            assign v[k*WIDTH +: WIDTH] = sel[SEL_WIDTH-1-l] ? lvl[l+1].v[(2*k+1)*WIDTH +: WIDTH]
+                                                            : lvl[l+1].v[(2*k)*WIDTH +: WIDTH];
         end
     end
 end
+endgenerate
+
+assign out = lvl[0].v;
 
 endmodule
 

@@ -75,7 +75,18 @@ module pp_axi_interconnect #
     // ARBITRATION = 1: a read is granted only while fewer than this many read beats are
     // outstanding at the slave (crossbar) or on the bus (shared) (keeps decisions fair;
     // raise it for slow slaves)
-    parameter ARB_READ_AHEAD = ARB_QUANTUM
+    parameter ARB_READ_AHEAD = ARB_QUANTUM,
+    // TOPOLOGY = 0: the read path. 0 = a crossbar like the write path (an AR arbiter per
+    // slave, an R path per master); 1 = one shared AR path (one arbiter over the masters'
+    // reads, one register) and one shared R path (round robin over the slaves' beats, one
+    // register), routed back by the ID's master bits: reads to different slaves no longer
+    // proceed in parallel, for a fraction of the area (PushPush's protocol traffic is all
+    // writes; reads are counters and register pages)
+    parameter READ_TOPOLOGY = 0,
+    // 1 = every register stage is a skid buffer (registered ready towards the upstream
+    // side); 0 = single registers (half the flip-flops, no multiplexer per bit; each ready
+    // is combinational from the downstream ready). Latency and throughput are the same.
+    parameter SKID_BUFFERS = 1
 )
 (
     input  wire                             clk,
@@ -189,6 +200,9 @@ localparam AX_CACHE = AX_LOCK + 1;
 localparam AX_PROT  = AX_CACHE + 4;
 localparam AX_QOS   = AX_PROT + 3;
 localparam AXP      = AX_QOS + 4;
+// an address payload without the ID's master bits
+localparam [AXP-1:0] AX_NO_MST = {AXP{1'b1}} ^ ({{(AXP-M_ID_WIDTH){1'b0}}, {M_ID_WIDTH{1'b1}}} ^
+                                                {{(AXP-S_ID_WIDTH){1'b0}}, {S_ID_WIDTH{1'b1}}});
 // write data payload
 localparam W_DATA = 0;
 localparam W_STRB = DATA_WIDTH;
@@ -223,6 +237,41 @@ genvar i, j;
  */
 function [ADDR_WIDTH-1:0] win_mask(input integer n);
     win_mask = {ADDR_WIDTH{1'b1}} << M_ADDR_WIDTH[n*32 +: 32];
+endfunction
+
+// address payload bits a slave's register carries (crossbar): the address bits inside the
+// slave's window and everything else but the ID's master bits; for the default slave
+// (n = M_COUNT) no address bits
+function [AXP-1:0] ax_keep(input integer n);
+    begin
+        ax_keep = AX_NO_MST;
+        if (n < M_COUNT) begin
+            ax_keep[AX_ADDR +: ADDR_WIDTH] = ~win_mask(n);
+        end else begin
+            ax_keep[AX_ADDR +: ADDR_WIDTH] = {ADDR_WIDTH{1'b0}};
+        end
+    end
+endfunction
+
+// the constant bits a slave's address payload gets back after its register: the window's
+// base above the window's size (the address decoded to this window has exactly those)
+function [AXP-1:0] ax_fill(input integer n);
+    begin
+        ax_fill = {AXP{1'b0}};
+        if (n < M_COUNT) begin
+            ax_fill[AX_ADDR +: ADDR_WIDTH] = M_BASE_ADDR[n*ADDR_WIDTH +: ADDR_WIDTH] & win_mask(n);
+        end
+    end
+endfunction
+
+// the ID's master bits of an address payload, from the grant index (not multiplexed)
+function [AXP-1:0] ax_mst(input [SW-1:0] m);
+    begin
+        ax_mst = {AXP{1'b0}};
+        if (S_COUNT > 1) begin
+            ax_mst = {{(AXP-SW){1'b0}}, m} << (AX_ID + S_ID_WIDTH);
+        end
+    end
 endfunction
 
 reg  [S_COUNT*MW-1:0]  aw_sel;
@@ -451,47 +500,38 @@ if (TOPOLOGY == 0) begin : xbar
     wire [S_COUNT*MW-1:0] wr_dst;
     wire [S_COUNT*CW-1:0] rd_cnt;
     wire [S_COUNT*MW-1:0] rd_dst;
-    reg  [S_COUNT-1:0]    w_pend;
+    // a master's AW granted, its WLAST not yet taken (its next AW waits)
+    wire [S_COUNT-1:0]    w_pend;
+    // per master the slave it writes to, one-hot [master*MI + slave]
+    wire [S_COUNT*MI-1:0] wr_dst_oh;
+    // per master: a write response may be taken (its B register is ready, writes outstanding)
+    wire [S_COUNT-1:0]    b_ok;
+    // one-hot decode of aw_sel, [master*MI + slave]
+    reg  [S_COUNT*MI-1:0] aw_sel_oh;
     reg  [S_COUNT-1:0]    aw_ok;
     reg  [S_COUNT-1:0]    ar_ok;
     reg  [S_COUNT-1:0]    awready;
     reg  [S_COUNT-1:0]    wready;
-    reg  [S_COUNT-1:0]    arready;
     // per slave state and requests, transposed: [slave*S_COUNT + master]
     reg  [MI*S_COUNT-1:0] aw_req;
-    reg  [MI*S_COUNT-1:0] ar_req;
     wire [MI*S_COUNT-1:0] aw_grant;
-    wire [MI*S_COUNT-1:0] ar_grant;
     wire [MI-1:0]         aw_in_ready;
     wire [MI-1:0]         w_in_ready;
-    wire [MI-1:0]         ar_in_ready;
-    // ARBITRATION = 1: the slave may take another read (fewer than ARB_READ_AHEAD beats outstanding)
-    wire [MI-1:0]         ar_open;
     wire [MI-1:0]         w_busy;
-    wire [MI*SW-1:0]      w_owner;
     wire [MI-1:0]         w_src_valid;
     wire [MI*SW-1:0]      w_src;
     wire [S_COUNT-1:0]    b_in_ready;
-    wire [S_COUNT-1:0]    r_in_ready;
 
     integer xi, xj;
     always @* begin
         for (xi = 0; xi < S_COUNT; xi = xi + 1) begin
-            w_pend[xi] = 1'b0;
-            for (xj = 0; xj < MI; xj = xj + 1) begin
-                if (w_busy[xj] && w_owner[xj*SW +: SW] == xi[SW-1:0]) begin
-                    w_pend[xi] = 1'b1;
-                end
-            end
             aw_ok[xi] = !w_pend[xi] && (wr_cnt[xi*CW +: CW] == {CW{1'b0}} ||
                 (wr_dst[xi*MW +: MW] == aw_sel[xi*MW +: MW] && wr_cnt[xi*CW +: CW] != CNT_MAX));
             ar_ok[xi] = rd_cnt[xi*CW +: CW] == {CW{1'b0}} ||
                 (rd_dst[xi*MW +: MW] == ar_sel[xi*MW +: MW] && rd_cnt[xi*CW +: CW] != CNT_MAX);
             for (xj = 0; xj < MI; xj = xj + 1) begin
-                aw_req[xj*S_COUNT+xi] = s_axi_awvalid[xi] && aw_ok[xi] &&
-                    aw_sel[xi*MW +: MW] == xj[MW-1:0];
-                ar_req[xj*S_COUNT+xi] = s_axi_arvalid[xi] && ar_ok[xi] &&
-                    ar_sel[xi*MW +: MW] == xj[MW-1:0];
+                aw_sel_oh[xi*MI+xj] = aw_sel[xi*MW +: MW] == xj[MW-1:0];
+                aw_req[xj*S_COUNT+xi] = s_axi_awvalid[xi] && aw_ok[xi] && aw_sel_oh[xi*MI+xj];
             end
         end
     end
@@ -501,7 +541,6 @@ if (TOPOLOGY == 0) begin : xbar
         for (ri = 0; ri < S_COUNT; ri = ri + 1) begin
             awready[ri] = 1'b0;
             wready[ri] = 1'b0;
-            arready[ri] = 1'b0;
             for (rj = 0; rj < MI; rj = rj + 1) begin
                 if (aw_grant[rj*S_COUNT+ri] && !w_busy[rj] && aw_in_ready[rj]) begin
                     awready[ri] = 1'b1;
@@ -509,38 +548,45 @@ if (TOPOLOGY == 0) begin : xbar
                 if (w_src_valid[rj] && w_src[rj*SW +: SW] == ri[SW-1:0] && w_in_ready[rj]) begin
                     wready[ri] = 1'b1;
                 end
-                if (ar_grant[rj*S_COUNT+ri] && ar_open[rj] && ar_in_ready[rj]) begin
-                    arready[ri] = 1'b1;
-                end
             end
         end
     end
 
     assign s_axi_awready = awready;
     assign s_axi_wready = wready;
-    assign s_axi_arready = arready;
 
-    integer bi, bj;
-    always @* begin
-        for (bj = 0; bj < MI; bj = bj + 1) begin
-            int_bready[bj] = 1'b0;
-            int_rready[bj] = 1'b0;
-            for (bi = 0; bi < S_COUNT; bi = bi + 1) begin
-                if (b_in_ready[bi] && int_b_mst[bj*SW +: SW] == bi[SW-1:0] &&
-                        wr_dst[bi*MW +: MW] == bj[MW-1:0] &&
-                        wr_cnt[bi*CW +: CW] != {CW{1'b0}}) begin
-                    int_bready[bj] = 1'b1;
-                end
-                if (r_in_ready[bi] && int_r_mst[bj*SW +: SW] == bi[SW-1:0] &&
-                        rd_dst[bi*MW +: MW] == bj[MW-1:0] &&
-                        rd_cnt[bi*CW +: CW] != {CW{1'b0}}) begin
-                    int_rready[bj] = 1'b1;
-                end
+    // a slave's B is taken when the master named by its ID writes to this slave and can
+    // take a response: per slave a 1-bit multiplexer over the masters, selected by the ID
+    for (j = 0; j < MI; j = j + 1) begin : b_rdy
+        wire [S_COUNT-1:0] col;
+        wire               pick;
+        for (i = 0; i < S_COUNT; i = i + 1) begin : m
+            assign col[i] = b_ok[i] && wr_dst_oh[i*MI+j];
+        end
+        pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(1), .SEL_WIDTH(SW))
+        b_rdy_mux_inst (.in(col), .sel(int_b_mst[j*SW +: SW]), .out(pick));
+        // (only with BVALID: the ID is undefined without it; an ID naming no master is
+        // never taken)
+        if (S_COUNT > 1 && S_COUNT < (1 << SW)) begin : range
+            localparam integer LAST_I = S_COUNT - 1;
+            localparam [SW-1:0] LAST = LAST_I[SW-1:0];
+            always @* begin
+                int_bready[j] = int_bvalid[j] && pick && int_b_mst[j*SW +: SW] <= LAST;
+            end
+        end else begin : all
+            always @* begin
+                int_bready[j] = int_bvalid[j] && pick;
             end
         end
     end
 
     for (j = 0; j < MI; j = j + 1) begin : slv
+
+        // address bits the slave's register carries: those inside the slave's window (the
+        // ones above are the window's base: the address decoded to it) and not the ID's
+        // master bits (the grant index); none for the default slave
+        localparam [AXP-1:0] KEEP = ax_keep(j);
+        localparam [AXP-1:0] FILL = ax_fill(j);
 
         // write data lock: the W path belongs to the granted master from AW grant to WLAST
         reg           w_busy_reg;
@@ -554,6 +600,7 @@ if (TOPOLOGY == 0) begin : xbar
         wire           aw_in_valid = aw_gv && !w_busy_reg;
         wire           aw_fire = aw_in_valid && aw_in_ready[j];
         wire [AXP-1:0] aw_in;
+        wire [AXP-1:0] aw_out;
 
         pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(AXP), .SEL_WIDTH(SW))
         aw_mux_inst (.in(aw_pay), .sel(aw_idx), .out(aw_in));
@@ -577,18 +624,21 @@ if (TOPOLOGY == 0) begin : xbar
         );
 
         pp_axi_ic_reg #(
+            .SKID(SKID_BUFFERS),
             .WIDTH(AXP)
         )
         aw_reg_inst (
             .clk(clk),
             .rst(rst),
-            .s_data(aw_in),
+            .s_data((aw_in & KEEP) | ax_mst(aw_idx)),
             .s_valid(aw_in_valid),
             .s_ready(aw_in_ready[j]),
-            .m_data(int_aw_pay[j*AXP +: AXP]),
+            .m_data(aw_out),
             .m_valid(int_awvalid[j]),
             .m_ready(int_awready[j])
         );
+
+        assign int_aw_pay[j*AXP +: AXP] = aw_out | FILL;
 
         // write data
         wire [SW-1:0] w_sel = w_busy_reg ? w_owner_reg : aw_idx;
@@ -601,7 +651,6 @@ if (TOPOLOGY == 0) begin : xbar
         w_mux_inst (.in(w_pay_v), .sel(w_sel), .out(w_in));
 
         assign w_busy[j] = w_busy_reg;
-        assign w_owner[j*SW +: SW] = w_owner_reg;
         assign w_src_valid[j] = w_sel_valid;
         assign w_src[j*SW +: SW] = w_sel;
 
@@ -616,6 +665,7 @@ if (TOPOLOGY == 0) begin : xbar
         end
 
         pp_axi_ic_reg #(
+            .SKID(SKID_BUFFERS),
             .WIDTH(WP)
         )
         w_reg_inst (
@@ -627,70 +677,6 @@ if (TOPOLOGY == 0) begin : xbar
             .m_data(int_w_pay[j*WP +: WP]),
             .m_valid(int_wvalid[j]),
             .m_ready(int_wready[j])
-        );
-
-        // read address
-        wire [SW-1:0]  ar_idx;
-        wire           ar_gv;
-        wire           ar_fire = ar_gv && ar_open[j] && ar_in_ready[j];
-        wire [AXP-1:0] ar_in;
-
-        pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(AXP), .SEL_WIDTH(SW))
-        ar_mux_inst (.in(ar_pay), .sel(ar_idx), .out(ar_in));
-
-        // deficit round robin: read grants run ahead of the read data (a slave queues the
-        // requests), and a grant decided while the slave still has a long queue is decided
-        // without the masters whose requests are all waiting in that queue. So a read is
-        // granted only while fewer than ARB_READ_AHEAD beats are outstanding at this slave:
-        // decisions are taken close to when the data moves, as for writes (whose W path is
-        // held from AW to WLAST), and the beat credits share the data fairly.
-        if (ARBITRATION == 1) begin : g_rd_beats
-            reg [OBW-1:0] rd_beats_reg;
-            initial rd_beats_reg = {OBW{1'b0}};
-            wire [8:0] ar_gbeats = ar_beats[ar_idx*9 +: 9];
-            wire r_beat = int_rvalid[j] && int_rready[j];
-            always @(posedge clk) begin
-                rd_beats_reg <= rd_beats_reg + (ar_fire ? {{(OBW-9){1'b0}}, ar_gbeats} : {OBW{1'b0}})
-                    - {{(OBW-1){1'b0}}, r_beat};
-                if (rst) begin
-                    rd_beats_reg <= {OBW{1'b0}};
-                end
-            end
-            assign ar_open[j] = rd_beats_reg < ARB_READ_AHEAD;
-        end else begin : g_rd_open
-            assign ar_open[j] = 1'b1;
-        end
-
-        pp_arbiter #(
-            .PORTS(S_COUNT),
-            .ARBITRATION(ARBITRATION),
-            .INDEX_WIDTH(SW),
-            .BEATS_WIDTH(9),
-            .QUANTUM(ARB_QUANTUM)
-        )
-        ar_arb_inst (
-            .clk(clk),
-            .rst(rst),
-            .req(ar_req[j*S_COUNT +: S_COUNT]),
-            .grant(ar_grant[j*S_COUNT +: S_COUNT]),
-            .grant_valid(ar_gv),
-            .grant_index(ar_idx),
-            .req_beats(ar_beats),
-            .accept(ar_fire)
-        );
-
-        pp_axi_ic_reg #(
-            .WIDTH(AXP)
-        )
-        ar_reg_inst (
-            .clk(clk),
-            .rst(rst),
-            .s_data(ar_in),
-            .s_valid(ar_gv && ar_open[j]),
-            .s_ready(ar_in_ready[j]),
-            .m_data(int_ar_pay[j*AXP +: AXP]),
-            .m_valid(int_arvalid[j]),
-            .m_ready(int_arready[j])
         );
     end
 
@@ -705,20 +691,30 @@ if (TOPOLOGY == 0) begin : xbar
         initial rd_cnt_reg = {CW{1'b0}};
         reg [MW-1:0] rd_dst_reg;
         initial rd_dst_reg = {MW{1'b0}};
+        reg [MI-1:0] wr_dst_oh_reg;
+        initial wr_dst_oh_reg = {MI{1'b0}};
+        reg          w_pend_reg;
+        initial w_pend_reg = 1'b0;
 
         assign wr_cnt[i*CW +: CW] = wr_cnt_reg;
         assign wr_dst[i*MW +: MW] = wr_dst_reg;
         assign rd_cnt[i*CW +: CW] = rd_cnt_reg;
         assign rd_dst[i*MW +: MW] = rd_dst_reg;
+        assign wr_dst_oh[i*MI +: MI] = wr_dst_oh_reg;
+        assign w_pend[i] = w_pend_reg;
+        assign b_ok[i] = b_in_ready[i] && wr_cnt_reg != {CW{1'b0}};
 
         wire aw_fire = s_axi_awvalid[i] && s_axi_awready[i];
+        wire w_last_fire = s_axi_wvalid[i] && s_axi_wready[i] && s_axi_wlast[i];
         wire b_fire = s_axi_bvalid[i] && s_axi_bready[i];
         wire ar_fire = s_axi_arvalid[i] && s_axi_arready[i];
         wire r_fire = s_axi_rvalid[i] && s_axi_rready[i] && s_axi_rlast[i];
 
         always @(posedge clk) begin
+            w_pend_reg <= (w_pend_reg || aw_fire) && !w_last_fire;
             if (aw_fire) begin
                 wr_dst_reg <= aw_sel[i*MW +: MW];
+                wr_dst_oh_reg <= aw_sel_oh[i*MI +: MI];
             end
             if (aw_fire && !b_fire) begin
                 wr_cnt_reg <= wr_cnt_reg + 1'b1;
@@ -736,6 +732,7 @@ if (TOPOLOGY == 0) begin : xbar
             if (rst) begin
                 wr_cnt_reg <= {CW{1'b0}};
                 rd_cnt_reg <= {CW{1'b0}};
+                w_pend_reg <= 1'b0;
             end
         end
 
@@ -747,6 +744,7 @@ if (TOPOLOGY == 0) begin : xbar
         b_mux_inst (.in(int_b_bun), .sel(wr_dst_reg), .out(b_in));
 
         pp_axi_ic_reg #(
+            .SKID(SKID_BUFFERS),
             .WIDTH(BP)
         )
         b_reg_inst (
@@ -759,29 +757,325 @@ if (TOPOLOGY == 0) begin : xbar
             .m_valid(out_bvalid[i]),
             .m_ready(s_axi_bready[i])
         );
+    end
 
-        // read data from the slave this master reads from
-        wire [RBW-1:0] r_in;
-        wire r_in_valid = r_in[RB_VALID] && r_in[RB_MST +: SW] == IDX && rd_cnt_reg != {CW{1'b0}};
+    if (READ_TOPOLOGY == 0) begin : rd_xbar
 
-        pp_axi_ic_mux #(.N(MI), .WIDTH(RBW), .SEL_WIDTH(MW))
-        r_mux_inst (.in(int_r_bun), .sel(rd_dst_reg), .out(r_in));
+        /*
+         * Read path as a crossbar: per slave an AR arbiter and register, per master an R
+         * register fed from the one slave the master reads from
+         */
+        reg  [MI*S_COUNT-1:0] ar_req;
+        wire [MI*S_COUNT-1:0] ar_grant;
+        wire [MI-1:0]         ar_in_ready;
+        // ARBITRATION = 1: the slave may take another read (fewer than ARB_READ_AHEAD beats outstanding)
+        wire [MI-1:0]         ar_open;
+        wire [S_COUNT-1:0]    r_in_ready;
+        reg  [S_COUNT-1:0]    arready;
+
+        integer qi, qj;
+        always @* begin
+            for (qi = 0; qi < S_COUNT; qi = qi + 1) begin
+                for (qj = 0; qj < MI; qj = qj + 1) begin
+                    ar_req[qj*S_COUNT+qi] = s_axi_arvalid[qi] && ar_ok[qi] &&
+                        ar_sel[qi*MW +: MW] == qj[MW-1:0];
+                end
+            end
+        end
+
+        integer ui, uj;
+        always @* begin
+            for (ui = 0; ui < S_COUNT; ui = ui + 1) begin
+                arready[ui] = 1'b0;
+                for (uj = 0; uj < MI; uj = uj + 1) begin
+                    if (ar_grant[uj*S_COUNT+ui] && ar_open[uj] && ar_in_ready[uj]) begin
+                        arready[ui] = 1'b1;
+                    end
+                end
+            end
+        end
+
+        assign s_axi_arready = arready;
+
+        integer ti, tj;
+        always @* begin
+            for (tj = 0; tj < MI; tj = tj + 1) begin
+                int_rready[tj] = 1'b0;
+                for (ti = 0; ti < S_COUNT; ti = ti + 1) begin
+                    if (r_in_ready[ti] && int_r_mst[tj*SW +: SW] == ti[SW-1:0] &&
+                            rd_dst[ti*MW +: MW] == tj[MW-1:0] &&
+                            rd_cnt[ti*CW +: CW] != {CW{1'b0}}) begin
+                        int_rready[tj] = 1'b1;
+                    end
+                end
+            end
+        end
+
+        for (j = 0; j < MI; j = j + 1) begin : slv
+            localparam [AXP-1:0] KEEP = ax_keep(j);
+            localparam [AXP-1:0] FILL = ax_fill(j);
+
+            wire [SW-1:0]  ar_idx;
+            wire           ar_gv;
+            wire           ar_fire = ar_gv && ar_open[j] && ar_in_ready[j];
+            wire [AXP-1:0] ar_in;
+            wire [AXP-1:0] ar_out;
+
+            pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(AXP), .SEL_WIDTH(SW))
+            ar_mux_inst (.in(ar_pay), .sel(ar_idx), .out(ar_in));
+
+            // deficit round robin: read grants run ahead of the read data (a slave queues the
+            // requests), and a grant decided while the slave still has a long queue is decided
+            // without the masters whose requests are all waiting in that queue. So a read is
+            // granted only while fewer than ARB_READ_AHEAD beats are outstanding at this slave:
+            // decisions are taken close to when the data moves, as for writes (whose W path is
+            // held from AW to WLAST), and the beat credits share the data fairly.
+            if (ARBITRATION == 1) begin : g_rd_beats
+                reg [OBW-1:0] rd_beats_reg;
+                initial rd_beats_reg = {OBW{1'b0}};
+                wire [8:0] ar_gbeats = ar_beats[ar_idx*9 +: 9];
+                wire r_beat = int_rvalid[j] && int_rready[j];
+                always @(posedge clk) begin
+                    rd_beats_reg <= rd_beats_reg + (ar_fire ? {{(OBW-9){1'b0}}, ar_gbeats} : {OBW{1'b0}})
+                        - {{(OBW-1){1'b0}}, r_beat};
+                    if (rst) begin
+                        rd_beats_reg <= {OBW{1'b0}};
+                    end
+                end
+                assign ar_open[j] = rd_beats_reg < ARB_READ_AHEAD;
+            end else begin : g_rd_open
+                assign ar_open[j] = 1'b1;
+            end
+
+            pp_arbiter #(
+                .PORTS(S_COUNT),
+                .ARBITRATION(ARBITRATION),
+                .INDEX_WIDTH(SW),
+                .BEATS_WIDTH(9),
+                .QUANTUM(ARB_QUANTUM)
+            )
+            ar_arb_inst (
+                .clk(clk),
+                .rst(rst),
+                .req(ar_req[j*S_COUNT +: S_COUNT]),
+                .grant(ar_grant[j*S_COUNT +: S_COUNT]),
+                .grant_valid(ar_gv),
+                .grant_index(ar_idx),
+                .req_beats(ar_beats),
+                .accept(ar_fire)
+            );
+
+            pp_axi_ic_reg #(
+                .SKID(SKID_BUFFERS),
+                .WIDTH(AXP)
+            )
+            ar_reg_inst (
+                .clk(clk),
+                .rst(rst),
+                .s_data((ar_in & KEEP) | ax_mst(ar_idx)),
+                .s_valid(ar_gv && ar_open[j]),
+                .s_ready(ar_in_ready[j]),
+                .m_data(ar_out),
+                .m_valid(int_arvalid[j]),
+                .m_ready(int_arready[j])
+            );
+
+            assign int_ar_pay[j*AXP +: AXP] = ar_out | FILL;
+        end
+
+        for (i = 0; i < S_COUNT; i = i + 1) begin : mst
+            localparam [SW-1:0] IDX = i;
+
+            // read data from the slave this master reads from
+            wire [RBW-1:0] r_in;
+            wire r_in_valid = r_in[RB_VALID] && r_in[RB_MST +: SW] == IDX &&
+                rd_cnt[i*CW +: CW] != {CW{1'b0}};
+
+            pp_axi_ic_mux #(.N(MI), .WIDTH(RBW), .SEL_WIDTH(MW))
+            r_mux_inst (.in(int_r_bun), .sel(rd_dst[i*MW +: MW]), .out(r_in));
+
+            pp_axi_ic_reg #(
+                .SKID(SKID_BUFFERS),
+                .WIDTH(RP)
+            )
+            r_reg_inst (
+                .clk(clk),
+                .rst(rst),
+                .s_data(r_in[RB_ID +: RP]),
+                .s_valid(r_in_valid),
+                .s_ready(r_in_ready[i]),
+                .m_data(out_r_pay[i*RP +: RP]),
+                .m_valid(out_rvalid[i]),
+                .m_ready(s_axi_rready[i])
+            );
+        end
+
+    end else begin : rd_shared
+
+        /*
+         * Shared read path: one AR arbiter over the masters' reads and one AR register
+         * (presented to the decoded slave), one R arbiter over the slaves' beats (round
+         * robin per beat) and one R register, routed back by the ID's master bits. The
+         * ordering rule above (one slave per master at a time) keeps each master's
+         * responses in order.
+         */
+        reg  [S_COUNT-1:0] ar_req;
+        wire [S_COUNT-1:0] ar_grant;
+        wire               ar_gv;
+        wire [SW-1:0]      ar_idx;
+        wire               ar_in_ready;
+        // ARBITRATION = 1: fewer than ARB_READ_AHEAD read beats outstanding
+        wire               r_open;
+        wire               ar_fire = ar_gv && ar_in_ready;
+
+        integer qi;
+        always @* begin
+            for (qi = 0; qi < S_COUNT; qi = qi + 1) begin
+                ar_req[qi] = s_axi_arvalid[qi] && ar_ok[qi] && r_open;
+            end
+        end
+
+        wire [S_COUNT*(AXP+MW)-1:0] ar_cand;
+        for (i = 0; i < S_COUNT; i = i + 1) begin : cand
+            assign ar_cand[i*(AXP+MW) +: AXP+MW] = {ar_sel[i*MW +: MW], ar_pay[i*AXP +: AXP]};
+        end
+
+        wire [AXP-1:0] g_pay;
+        wire [MW-1:0]  g_sel;
+
+        pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(AXP+MW), .SEL_WIDTH(SW))
+        ar_mux_inst (.in(ar_cand), .sel(ar_idx), .out({g_sel, g_pay}));
+
+        pp_arbiter #(
+            .PORTS(S_COUNT),
+            .ARBITRATION(ARBITRATION),
+            .INDEX_WIDTH(SW),
+            .BEATS_WIDTH(9),
+            .QUANTUM(ARB_QUANTUM)
+        )
+        ar_arb_inst (
+            .clk(clk),
+            .rst(rst),
+            .req(ar_req),
+            .grant(ar_grant),
+            .grant_valid(ar_gv),
+            .grant_index(ar_idx),
+            .req_beats(ar_beats),
+            .accept(ar_fire)
+        );
+
+        assign s_axi_arready = ar_grant & {S_COUNT{ar_in_ready}};
+
+        wire [AXP-1:0] ar_out;
+        wire [MW-1:0]  ar_out_s;
+        wire           ar_out_valid;
 
         pp_axi_ic_reg #(
-            .WIDTH(RP)
+            .SKID(SKID_BUFFERS),
+            .WIDTH(MW+AXP)
+        )
+        ar_reg_inst (
+            .clk(clk),
+            .rst(rst),
+            .s_data({g_sel, (g_pay & AX_NO_MST) | ax_mst(ar_idx)}),
+            .s_valid(ar_gv),
+            .s_ready(ar_in_ready),
+            .m_data({ar_out_s, ar_out}),
+            .m_valid(ar_out_valid),
+            .m_ready(int_arready[ar_out_s])
+        );
+
+        assign int_ar_pay = {MI{ar_out}};
+
+        for (j = 0; j < MI; j = j + 1) begin : sel
+            localparam [MW-1:0] JDX = j;
+            assign int_arvalid[j] = ar_out_valid && ar_out_s == JDX;
+        end
+
+        // reads outstanding in beats (ARBITRATION = 1 only)
+        wire r_beat;
+        if (ARBITRATION == 1) begin : g_rd_beats
+            reg [OBW-1:0] rd_beats_reg;
+            initial rd_beats_reg = {OBW{1'b0}};
+            wire [8:0] ar_gbeats;
+            pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(9), .SEL_WIDTH(SW))
+            ar_beats_mux_inst (.in(ar_beats), .sel(ar_idx), .out(ar_gbeats));
+            always @(posedge clk) begin
+                rd_beats_reg <= rd_beats_reg +
+                    (ar_fire ? {{(OBW-9){1'b0}}, ar_gbeats} : {OBW{1'b0}}) -
+                    {{(OBW-1){1'b0}}, r_beat};
+                if (rst) begin
+                    rd_beats_reg <= {OBW{1'b0}};
+                end
+            end
+            assign r_open = rd_beats_reg < ARB_READ_AHEAD;
+        end else begin : g_rd_open
+            assign r_open = 1'b1;
+        end
+
+        // read data: from any slave with a beat (round robin per beat), to the master in its ID
+        wire [MI-1:0]    r_grant;
+        wire             r_gv;
+        wire [MW-1:0]    r_idx;
+        // (bit 0, the slave's valid, is the arbiter's request)
+        /* verilator lint_off UNUSED */
+        wire [RBW-1:0]   r_in;
+        /* verilator lint_on UNUSED */
+        wire             r_in_ready;
+        wire [RP+SW-1:0] r_out;
+        wire             r_out_valid;
+        wire [SW-1:0]    r_out_m = r_out[RP +: SW];
+
+        assign r_beat = r_gv && r_in_ready;
+
+        pp_arbiter #(
+            .PORTS(MI),
+            .ARBITRATION(0),
+            .INDEX_WIDTH(MW)
+        )
+        r_arb_inst (
+            .clk(clk),
+            .rst(rst),
+            .req(int_rvalid),
+            .grant(r_grant),
+            .grant_valid(r_gv),
+            .grant_index(r_idx),
+            .req_beats({(MI*9){1'b0}}),
+            .accept(r_beat)
+        );
+
+        pp_axi_ic_mux #(.N(MI), .WIDTH(RBW), .SEL_WIDTH(MW))
+        r_mux_inst (.in(int_r_bun), .sel(r_idx), .out(r_in));
+
+        pp_axi_ic_reg #(
+            .SKID(SKID_BUFFERS),
+            .WIDTH(RP+SW)
         )
         r_reg_inst (
             .clk(clk),
             .rst(rst),
-            .s_data(r_in[RB_ID +: RP]),
-            .s_valid(r_in_valid),
-            .s_ready(r_in_ready[i]),
-            .m_data(out_r_pay[i*RP +: RP]),
-            .m_valid(out_rvalid[i]),
-            .m_ready(s_axi_rready[i])
+            .s_data(r_in[RB_ID +: RP+SW]),
+            .s_valid(r_gv),
+            .s_ready(r_in_ready),
+            .m_data(r_out),
+            .m_valid(r_out_valid),
+            .m_ready(s_axi_rready[r_out_m])
         );
-    end
 
+        integer si;
+        always @* begin
+            for (si = 0; si < MI; si = si + 1) begin
+                int_rready[si] = r_grant[si] && r_in_ready;
+            end
+        end
+
+        assign out_r_pay = {S_COUNT{r_out[RP-1:0]}};
+
+        for (i = 0; i < S_COUNT; i = i + 1) begin : mst
+            localparam [SW-1:0] IDX = i;
+            assign out_rvalid[i] = r_out_valid && r_out_m == IDX;
+        end
+    end
 end else begin : shared
 
     /*
@@ -894,6 +1188,7 @@ end else begin : shared
     wire           a_out_ready = a_out_write ? int_awready[a_out_s] : int_arready[a_out_s];
 
     pp_axi_ic_reg #(
+        .SKID(SKID_BUFFERS),
         .WIDTH(1+MW+AXP)
     )
     a_reg_inst (
@@ -927,6 +1222,7 @@ end else begin : shared
     w_mux_inst (.in(w_pay_v), .sel(w_sel), .out(w_in));
 
     pp_axi_ic_reg #(
+        .SKID(SKID_BUFFERS),
         .WIDTH(MW+WP)
     )
     w_reg_inst (
@@ -1034,6 +1330,7 @@ end else begin : shared
     b_mux_inst (.in(int_b_bun), .sel(b_idx), .out(b_in));
 
     pp_axi_ic_reg #(
+        .SKID(SKID_BUFFERS),
         .WIDTH(BP+SW)
     )
     b_reg_inst (
@@ -1082,6 +1379,7 @@ end else begin : shared
     r_mux_inst (.in(int_r_bun), .sel(r_idx), .out(r_in));
 
     pp_axi_ic_reg #(
+        .SKID(SKID_BUFFERS),
         .WIDTH(RP+SW)
     )
     r_reg_inst (

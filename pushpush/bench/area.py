@@ -11,6 +11,11 @@ LUT and FF counts are fitted against N (linear and quadratic, R^2) and drawn wit
 Z-7020's capacity (53,200 LUT, 106,400 FF). Yosys numbers are estimates: Vivado usually
 lands within a few tens of percent.
 
+The interconnect alone is also swept (:mod:`pushpush.bench.xbar_area`): the crossbar at
+2x2 .. 16x16 against verilog-axi's ``axi_crossbar`` at the same sizes in the same run, when a
+checkout of verilog-axi is given (``pushpush bench area --reference-verilog-axi PATH`` or
+``$PUSHPUSH_VERILOG_AXI``; otherwise its column says "not measured").
+
 The Yosys runs go through Edalize's generated Makefile, so ``EDALIZE_LAUNCHER`` (e.g.
 ``srun``) prefixes every tool run: a sweep can be spread over a cluster by the launcher.
 """
@@ -76,15 +81,29 @@ def synth_point(point: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_area(out: Path, smoke: bool = False, jobs: Optional[int] = None,
-             log: Callable[[str], None] = print) -> dict[str, Any]:
-    """Run the experiment; returns the common result dict (see :mod:`pushpush.bench.report`)."""
+             log: Callable[[str], None] = print,
+             verilog_axi: Optional[Path] = None) -> dict[str, Any]:
+    """Run the experiment; returns the common result dict (see :mod:`pushpush.bench.report`).
+    ``verilog_axi``: a checkout of verilog-axi to measure as the reference (default
+    ``$PUSHPUSH_VERILOG_AXI``, else not measured)."""
+    from .xbar_area import SIZES, SMOKE_SIZES, alone_markdown, alone_point, verilog_axi_checkout
+
     t0 = time.monotonic()
+    checkout = verilog_axi_checkout(verilog_axi)
     comps = SMOKE_COMPONENTS if smoke else FULL_COMPONENTS
     work = out / "work" / "area"
     pts = [{"work": str(work / f"{t}_{n}"), "label": f"area {t} {n} component(s)",
             "topology": t, "components": n} for t in TOPOLOGIES for n in comps
            if not smoke or t == "shared"]
     log(f"area: {len(pts)} Yosys synth_xilinx runs")
+    sizes = SMOKE_SIZES if smoke else SIZES
+    alone_pts = [{"design": d, "n": n, "label": f"area {d} {n}x{n} alone",
+                  **({"checkout": str(checkout)} if d == "verilog-axi" else {})}
+                 for d in (["pushpush"] + (["verilog-axi"] if checkout else [])) for n in sizes]
+    log(f"area: {len(alone_pts)} Yosys runs of the interconnect alone")
+    # the slowest (largest) first, so that parallel workers finish together
+    alone = run_points(alone_point, sorted(alone_pts, key=lambda p: -p["n"]), jobs, log)
+    alone.sort(key=lambda r: (r["design"], r["n"]))
     rows = run_points(synth_point, pts, jobs, log)
     fits: dict[str, dict[str, Any]] = {}
     for t in TOPOLOGIES:
@@ -97,7 +116,9 @@ def run_area(out: Path, smoke: bool = False, jobs: Optional[int] = None,
     plots = _plot(rows, fits, out)
     return {"experiment": "area", "title": "area: PushPush logic against component count (Fig. 4)",
             "meta": meta("yosys", jobs), "smoke": smoke, "rows": rows, "fits": fits,
-            "targets": [], "markdown": _markdown(rows, fits), "plots": plots,
+            "interconnect_alone": alone,
+            "targets": [], "markdown": _markdown(rows, fits) + "\n\n" + alone_markdown(alone, checkout),
+            "plots": plots,
             "wall_s": round(time.monotonic() - t0, 1)}
 
 

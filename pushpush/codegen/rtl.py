@@ -85,6 +85,13 @@ BUF_DATA_WIDTH = 32
 BUF_MAX_BURST = 16
 BUF_FIFO_LOG2 = 5
 BUFFER_TIMEOUT_CYCLES = 65536
+#: The crossbar's read path (pp_axi_interconnect READ_TOPOLOGY): PushPush's calls and returns
+#: are writes; reads are only the windows' counters and register pages, rare and never on
+#: a call's path, so one shared AR/R path serves them (a fraction of a crossbar's area).
+CROSSBAR_READ_TOPOLOGY = 1
+#: The crossbar's register stages (pp_axi_interconnect SKID_BUFFERS): single registers (same
+#: latency and throughput, half the flip-flops; each ready passes the downstream ready on).
+CROSSBAR_SKID_BUFFERS = 0
 #: ``interconnect: {arbitration: ...}`` -> pp_axi_interconnect's ARBITRATION parameter.
 _ARBITRATION = {"round_robin": 0, "fair": 1}
 #: Parameter names that would collide with a group's control ports.
@@ -761,6 +768,9 @@ def render_top(linked: LinkedSystem) -> str:
         m_id=m_id,
         topology=topology,
         arbitration=_ARBITRATION[linked.interconnect.arbitration],
+        # crossbar only; the shared topology keeps its defaults (skid buffers)
+        read_topology=CROSSBAR_READ_TOPOLOGY if topology == 0 else 0,
+        skid_buffers=CROSSBAR_SKID_BUFFERS if topology == 0 else 1,
         base_addr="{" + ", ".join(f"32'h{s['base']:08X}" for s in reversed(slaves)) + "}",
         addr_bits="{" + ", ".join(f"32'd{s['bits']}" for s in reversed(slaves)) + "}",
         s_sig=axi_signals(dw, s_id),

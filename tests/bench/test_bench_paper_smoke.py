@@ -77,12 +77,17 @@ def test_area_smoke_through_edalize_launcher(tmp_path, monkeypatch):
     launcher.write_text(f'#!/bin/sh\necho "$@" >> {record}\nexec "$@"\n')
     launcher.chmod(launcher.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setenv("EDALIZE_LAUNCHER", str(launcher))
+    monkeypatch.delenv("PUSHPUSH_VERILOG_AXI", raising=False)
     out = tmp_path / "res"
     assert main(["bench", "area", "--smoke", "--jobs", "1", "--out", str(out)]) == 0
     area = _load(out, "area")
     (row,) = area["rows"]
     assert row["components"] == 1 and row["topology"] == "shared"
     assert 0 < row["interconnect"]["luts"] < row["pushpush"]["luts"] < row["total"]["luts"]
+    # the interconnect alone: the 2x2 crossbar; verilog-axi not measured without a checkout
+    (alone,) = area["interconnect_alone"]
+    assert alone["design"] == "pushpush" and alone["n"] == 2 and alone["luts"] > 0
+    assert "| 2 | " in area["markdown"] and "not measured" in area["markdown"]
     launched = record.read_text().splitlines()
     assert any(line.startswith("yosys ") for line in launched), launched
     assert os.environ["EDALIZE_LAUNCHER"] == str(launcher)

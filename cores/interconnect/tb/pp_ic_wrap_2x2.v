@@ -8,7 +8,11 @@ module pp_ic_wrap_2x2 #
     // 0 = crossbar, 1 = shared
     parameter TOPOLOGY = 0,
     // arbitration policy: 0 = round robin, 1 = deficit round robin over beats
-    parameter ARBITRATION = 0
+    parameter ARBITRATION = 0,
+    // crossbar's read path: 0 = crossbar, 1 = one shared AR and R path
+    parameter READ_TOPOLOGY = 0,
+    // 1 = skid buffers, 0 = single registers
+    parameter SKID_BUFFERS = 1
 )
 (
     input  wire clk,
@@ -180,7 +184,9 @@ pp_axi_interconnect #(
     .M_BASE_ADDR({32'h40010000, 32'h40000000}),
     .M_ADDR_WIDTH({32'd12, 32'd12}),
     .TOPOLOGY(TOPOLOGY),
-    .ARBITRATION(ARBITRATION)
+    .ARBITRATION(ARBITRATION),
+    .READ_TOPOLOGY(READ_TOPOLOGY),
+    .SKID_BUFFERS(SKID_BUFFERS)
 )
 dut (
     .clk(clk),
