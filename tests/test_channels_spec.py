@@ -101,8 +101,7 @@ def test_module_ports_are_riffa_and_stub_refused(tmp_path: Path) -> None:
 
 def test_generated_channels_example_lints(tmp_path: Path) -> None:
     verilator = shutil.which("verilator")
-    if verilator is None:
-        pytest.skip("verilator is not installed")
+    assert verilator is not None, "verilator not found: ./bootstrap.sh setup installs it"
     linked = link(load_system(ROOT / "examples" / "channels" / "system.yaml"))
     generate(linked, tmp_path / "out")
     files = sorted(str(p) for p in (tmp_path / "out").rglob("*.v"))

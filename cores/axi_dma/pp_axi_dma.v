@@ -293,7 +293,7 @@ module pp_axi_dma #(
     ) u_mm2s (
         .clk(clk), .rst(rst),
         .start(start_q[0]), .start_addr(mm2s_addr), .start_len(len_q[0]),
-        .abort(!rs[0] || soft_rst),
+        .cancel(!rs[0] || soft_rst),
         .busy(busy[0]), .done(done[0]), .done_err(done_err[0]), .done_abort(done_abt[0]),
         .m_axi_araddr(m_axi_araddr), .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize),
         .m_axi_arburst(m_axi_arburst), .m_axi_arcache(m_axi_arcache), .m_axi_arprot(m_axi_arprot),
@@ -311,7 +311,7 @@ module pp_axi_dma #(
     ) u_s2mm (
         .clk(clk), .rst(rst),
         .start(start_q[1]), .start_addr(s2mm_addr), .start_len(len_q[1]),
-        .abort(!rs[1] || soft_rst),
+        .cancel(!rs[1] || soft_rst),
         .busy(busy[1]), .done(done[1]), .done_err(done_err[1]), .done_abort(done_abt[1]),
         .done_bytes(s2mm_bytes),
         .m_axi_awaddr(m_axi_awaddr), .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize),

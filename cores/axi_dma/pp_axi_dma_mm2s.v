@@ -5,7 +5,7 @@
 // low-justified (all ones but on the last beat), TLAST on the last beat. Any start address:
 // the bursts read whole aligned words and the realigner drops the bytes before addr.
 // A burst is issued only when the read FIFO has room for all its beats, so R is never
-// stalled (RREADY stays 1). An RRESP of SLVERR/DECERR, or abort, stops the channel: no new
+// stalled (RREADY stays 1). An RRESP of SLVERR/DECERR, or cancel, stops the channel: no new
 // bursts, the outstanding beats are taken and dropped, the stream is cut (no TLAST), the
 // buffers are emptied; then done pulses with done_err (2'b10 SLVERR, 2'b11 DECERR, the
 // first seen) and done_abort.
@@ -24,7 +24,7 @@ module pp_axi_dma_mm2s #(
     input  wire                      start,
     input  wire [ADDR_WIDTH-1:0]     start_addr,
     input  wire [LEN_WIDTH-1:0]      start_len,
-    input  wire                      abort,
+    input  wire                      cancel,
     output reg                       busy,
     output reg                       done,
     output reg  [1:0]                done_err,
@@ -198,7 +198,7 @@ module pp_axi_dma_mm2s #(
                 if (r_err) begin
                     stopping <= 1'b1;
                     done_err <= m_axi_rresp;
-                end else if (abort) begin
+                end else if (cancel) begin
                     stopping   <= 1'b1;
                     done_abort <= 1'b1;
                 end else if (last_out) begin
@@ -206,7 +206,7 @@ module pp_axi_dma_mm2s #(
                     done <= 1'b1;
                 end
             end else if (busy && stopping) begin
-                if (abort)
+                if (cancel)
                     done_abort <= 1'b1;
                 if (!ar_valid && outstanding == 0 && !(r_fire)) begin
                     busy       <= 1'b0;

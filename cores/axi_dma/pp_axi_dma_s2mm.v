@@ -9,7 +9,7 @@
 // done pulses once every B came back; done_bytes is the number of bytes taken (TLAST may
 // come before len bytes). A packet longer than len: the first len bytes are written, the
 // beat that fills the buffer is taken, the rest of the packet stays on the stream, and
-// done_err = 2'b01 (internal error). A BRESP of SLVERR/DECERR, or abort: the stream is no
+// done_err = 2'b01 (internal error). A BRESP of SLVERR/DECERR, or cancel: the stream is no
 // longer taken, the bursts already issued are completed, everything else is dropped, then
 // done with done_err (2'b10 / 2'b11, the first seen) and done_abort.
 `default_nettype none
@@ -27,7 +27,7 @@ module pp_axi_dma_s2mm #(
     input  wire                      start,
     input  wire [ADDR_WIDTH-1:0]     start_addr,
     input  wire [LEN_WIDTH-1:0]      start_len,
-    input  wire                      abort,
+    input  wire                      cancel,
     output reg                       busy,
     output reg                       done,
     output reg  [1:0]                done_err,
@@ -246,7 +246,7 @@ module pp_axi_dma_s2mm #(
                 if (b_err) begin
                     stopping <= 1'b1;
                     done_err <= m_axi_bresp;
-                end else if (abort) begin
+                end else if (cancel) begin
                     stopping   <= 1'b1;
                     done_abort <= 1'b1;
                 end else if (all_written) begin
@@ -256,7 +256,7 @@ module pp_axi_dma_s2mm #(
                     done_err   <= overflow ? 2'b01 : 2'b00;
                 end
             end else if (busy && stopping) begin
-                if (abort)
+                if (cancel)
                     done_abort <= 1'b1;
                 if (!aw_valid && w_credit == 9'd0 && b_pending == 9'd0) begin
                     busy       <= 1'b0;

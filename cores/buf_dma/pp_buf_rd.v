@@ -85,13 +85,13 @@ module pp_buf_rd #(
     wire                 s_tlast;
     wire                 s_tvalid;
     wire                 s_tready;
-    reg                  abort;
+    reg                  cancel;
 
     pp_axi_dma_mm2s #(.DATA_WIDTH(32), .ADDR_WIDTH(32), .LEN_WIDTH(LEN_WIDTH),
                       .MAX_BURST(MAX_BURST), .FIFO_LOG2(FIFO_LOG2)) u_mm2s (
         .clk(clk), .rst(rst),
         .start(start && state == S_IDLE && !zero && !too_long),
-        .start_addr(start_addr), .start_len(bytes[LEN_WIDTH-1:0]), .abort(abort),
+        .start_addr(start_addr), .start_len(bytes[LEN_WIDTH-1:0]), .cancel(cancel),
         .busy(sub_busy), .done(sub_done), .done_err(sub_done_err), .done_abort(sub_done_abort),
         .m_axi_araddr(m_axi_araddr), .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize),
         .m_axi_arburst(m_axi_arburst), .m_axi_arcache(m_axi_arcache), .m_axi_arprot(m_axi_arprot),
@@ -112,12 +112,12 @@ module pp_buf_rd #(
     // keep is low-justified: the word's bytes are its popcount
     wire [2:0]  keep_bytes = {2'b00, s_tkeep[0]} + {2'b00, s_tkeep[1]} + {2'b00, s_tkeep[2]} + {2'b00, s_tkeep[3]};
     wire [2:0]  keep_elems = keep_bytes / EB3;
-    assign s_tready = (state == S_RUN) && !abort && hold_empty_next;
+    assign s_tready = (state == S_RUN) && !cancel && hold_empty_next;
     wire        s_fire = s_tvalid && s_tready;
 
     wire        pad = (state == S_PAD);
     assign m_axis_tdata  = pad ? {ELEM_BITS{1'b0}} : hold[ELEM_BITS-1:0];
-    assign m_axis_tvalid = (pad && sent != count) || ((state == S_RUN) && !abort && (left != 3'd0));
+    assign m_axis_tvalid = (pad && sent != count) || ((state == S_RUN) && !cancel && (left != 3'd0));
     assign m_axis_tlast  = pad ? (sent + 32'd1 == count) : (hold_last && (left == 3'd1));
     assign busy = (state != S_IDLE);
 
@@ -163,7 +163,7 @@ module pp_buf_rd #(
                         done_code <= 3'd1;
                         state     <= S_IDLE;
                     end else begin
-                        abort <= 1'b1;
+                        cancel <= 1'b1;
                         state <= S_STOP;
                     end
                 end else if (sub_done && sub_done_err[1]) begin
@@ -191,7 +191,7 @@ module pp_buf_rd #(
             default: begin  // S_STOP: aborting after a timeout; wait for the engine
                 left <= 3'd0;
                 if (sub_done) begin
-                    abort     <= 1'b0;
+                    cancel     <= 1'b0;
                     done      <= 1'b1;
                     done_code <= 3'd1;
                     state     <= S_IDLE;
@@ -202,7 +202,7 @@ module pp_buf_rd #(
             state       <= S_IDLE;
             done        <= 1'b0;
             done_code   <= 3'd0;
-            abort       <= 1'b0;
+            cancel       <= 1'b0;
             left        <= 3'd0;
             hold        <= 32'd0;
             hold_last   <= 1'b0;
@@ -215,7 +215,7 @@ module pp_buf_rd #(
     end
 
     initial begin
-        state = S_IDLE; done = 1'b0; done_code = 3'd0; abort = 1'b0; left = 3'd0; hold = 32'd0;
+        state = S_IDLE; done = 1'b0; done_code = 3'd0; cancel = 1'b0; left = 3'd0; hold = 32'd0;
         hold_last = 1'b0; idle_cycles = 32'd0; sub_done_seen = 1'b0;
         count = 32'd0; sent = 32'd0; err_code = 3'd0;
     end

@@ -76,7 +76,7 @@ module pp_buf_wr #(
     reg [31:0] idle_cycles;
     reg [31:0] taken;
     reg [31:0] count;
-    reg        abort;
+    reg        cancel;
 
     wire [33:0] bytes = {2'b00, start_count} * EB34;
     wire        zero  = (start_count == 32'd0);
@@ -98,7 +98,7 @@ module pp_buf_wr #(
                       .MAX_BURST(MAX_BURST), .FIFO_LOG2(FIFO_LOG2)) u_s2mm (
         .clk(clk), .rst(rst),
         .start(start && state == S_IDLE && !zero && !too_long),
-        .start_addr(start_addr), .start_len(bytes[LEN_WIDTH-1:0]), .abort(abort),
+        .start_addr(start_addr), .start_len(bytes[LEN_WIDTH-1:0]), .cancel(cancel),
         .busy(sub_busy), .done(sub_done), .done_err(sub_done_err), .done_abort(sub_done_abort),
         .done_bytes(sub_done_bytes),
         .m_axi_awaddr(m_axi_awaddr), .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize),
@@ -114,7 +114,7 @@ module pp_buf_wr #(
     // ---------------------------------------------------------------- elements -> words
     reg  [31:0] acc;       // the word being filled, low element first
     reg  [2:0]  k;         // elements in acc
-    wire        run_ready = (state == S_RUN) && !abort && (!beat_valid || sub_tready);
+    wire        run_ready = (state == S_RUN) && !cancel && (!beat_valid || sub_tready);
     assign s_axis_tready = run_ready || (state == S_IDLE && !start);
     wire        in_fire  = s_axis_tvalid && s_axis_tready && (state == S_RUN);
     assign dropped = s_axis_tvalid && s_axis_tready && (state == S_IDLE);
@@ -184,13 +184,13 @@ module pp_buf_wr #(
                     done_count <= taken + (in_fire ? 32'd1 : 32'd0);
                     state      <= S_IDLE;
                 end else if (TIMEOUT != 0 && idle_cycles == TIMEOUT) begin
-                    abort <= 1'b1;
+                    cancel <= 1'b1;
                     state <= S_STOP;
                 end
             end
             default: begin  // S_STOP: aborting after a timeout; wait for the engine
                 if (sub_done) begin
-                    abort      <= 1'b0;
+                    cancel      <= 1'b0;
                     beat_valid <= 1'b0;
                     done       <= 1'b1;
                     done_code  <= 3'd1;
@@ -204,7 +204,7 @@ module pp_buf_wr #(
             done        <= 1'b0;
             done_code   <= 3'd0;
             done_count  <= 32'd0;
-            abort       <= 1'b0;
+            cancel       <= 1'b0;
             idle_cycles <= 32'd0;
             taken       <= 32'd0;
             count       <= 32'd0;
@@ -218,7 +218,7 @@ module pp_buf_wr #(
     end
 
     initial begin
-        state = S_IDLE; done = 1'b0; done_code = 3'd0; done_count = 32'd0; abort = 1'b0;
+        state = S_IDLE; done = 1'b0; done_code = 3'd0; done_count = 32'd0; cancel = 1'b0;
         idle_cycles = 32'd0; taken = 32'd0; count = 32'd0; acc = 32'd0; k = 3'd0;
         beat_valid = 1'b0; beat_data = 32'd0; beat_keep = 4'd0; beat_last = 1'b0;
     end
