@@ -136,21 +136,21 @@ endfunction
  */
 localparam [2:0] W_IDLE = 3'd0, W_BEAT = 3'd1, W_LANE = 3'd2, W_LITE = 3'd3, W_RESP = 3'd4;
 
-reg [2:0]              w_state_reg = W_IDLE;
-reg [ID_WIDTH-1:0]     w_id_reg = {ID_WIDTH{1'b0}};
-reg [ADDR_WIDTH-1:0]   w_addr_reg = {ADDR_WIDTH{1'b0}};
-reg [2:0]              w_size_reg = 3'd0;
-reg [1:0]              w_burst_reg = 2'b01;
-reg [1:0]              w_resp_reg = 2'b00;
-reg                    w_last_reg = 1'b0;
-reg [DATA_WIDTH-1:0]   w_data_reg = {DATA_WIDTH{1'b0}};
-reg [DATA_WIDTH/8-1:0] w_strb_reg = {DATA_WIDTH/8{1'b0}};
-reg                    w_lane_reg = 1'b0;
-reg                    lw_aw_reg = 1'b0;
-reg                    lw_w_reg = 1'b0;
-reg [ADDR_WIDTH-1:0]   lw_addr_reg = {ADDR_WIDTH{1'b0}};
-reg [31:0]             lw_data_reg = 32'd0;
-reg [3:0]              lw_strb_reg = 4'd0;
+reg [2:0]              w_state_reg;
+reg [ID_WIDTH-1:0]     w_id_reg;
+reg [ADDR_WIDTH-1:0]   w_addr_reg;
+reg [2:0]              w_size_reg;
+reg [1:0]              w_burst_reg;
+reg [1:0]              w_resp_reg;
+reg                    w_last_reg;
+reg [DATA_WIDTH-1:0]   w_data_reg;
+reg [DATA_WIDTH/8-1:0] w_strb_reg;
+reg                    w_lane_reg;
+reg                    lw_aw_reg;
+reg                    lw_w_reg;
+reg [ADDR_WIDTH-1:0]   lw_addr_reg;
+reg [31:0]             lw_data_reg;
+reg [3:0]              lw_strb_reg;
 
 // strobes of lane w_lane_reg and whether a later lane of the beat has any
 wire [3:0] w_lane_strb = w_strb_reg[w_lane_reg * 4 +: 4];
@@ -246,16 +246,16 @@ end
  */
 localparam [1:0] R_IDLE = 2'd0, R_LITE = 2'd1, R_WAIT = 2'd2, R_OUT = 2'd3;
 
-reg [1:0]              r_state_reg = R_IDLE;
-reg [ID_WIDTH-1:0]     r_id_reg = {ID_WIDTH{1'b0}};
-reg [ADDR_WIDTH-1:0]   r_addr_reg = {ADDR_WIDTH{1'b0}};
-reg [2:0]              r_size_reg = 3'd0;
-reg [1:0]              r_burst_reg = 2'b01;
-reg [7:0]              r_count_reg = 8'd0;
-reg [1:0]              r_resp_reg = 2'b00;
-reg [DATA_WIDTH-1:0]   r_data_reg = {DATA_WIDTH{1'b0}};
-reg                    r_lane_reg = 1'b0;
-reg                    r_ar_reg = 1'b0;
+reg [1:0]              r_state_reg;
+reg [ID_WIDTH-1:0]     r_id_reg;
+reg [ADDR_WIDTH-1:0]   r_addr_reg;
+reg [2:0]              r_size_reg;
+reg [1:0]              r_burst_reg;
+reg [7:0]              r_count_reg;
+reg [1:0]              r_resp_reg;
+reg [DATA_WIDTH-1:0]   r_data_reg;
+reg                    r_lane_reg;
+reg                    r_ar_reg;
 
 wire [ADDR_WIDTH-1:0] r_next_addr = next_addr(r_addr_reg, r_size_reg, r_burst_reg);
 
@@ -337,6 +337,36 @@ end
 // AXI4 fields a register bridge does not use
 wire unused = &{1'b0, s_axi_awlen, s_axi_awlock, s_axi_awcache, s_axi_awprot,
                 s_axi_arlock, s_axi_arcache, s_axi_arprot};
+
+// defined from time 0 in simulation (reset sets what matters; no declaration
+// initialisers: Verilator -Wall's PROCASSINIT)
+initial begin
+    w_state_reg = W_IDLE;
+    w_id_reg = {ID_WIDTH{1'b0}};
+    w_addr_reg = {ADDR_WIDTH{1'b0}};
+    w_size_reg = 3'd0;
+    w_burst_reg = 2'b01;
+    w_resp_reg = 2'b00;
+    w_last_reg = 1'b0;
+    w_data_reg = {DATA_WIDTH{1'b0}};
+    w_strb_reg = {DATA_WIDTH/8{1'b0}};
+    w_lane_reg = 1'b0;
+    lw_aw_reg = 1'b0;
+    lw_w_reg = 1'b0;
+    lw_addr_reg = {ADDR_WIDTH{1'b0}};
+    lw_data_reg = 32'd0;
+    lw_strb_reg = 4'd0;
+    r_state_reg = R_IDLE;
+    r_id_reg = {ID_WIDTH{1'b0}};
+    r_addr_reg = {ADDR_WIDTH{1'b0}};
+    r_size_reg = 3'd0;
+    r_burst_reg = 2'b01;
+    r_count_reg = 8'd0;
+    r_resp_reg = 2'b00;
+    r_data_reg = {DATA_WIDTH{1'b0}};
+    r_lane_reg = 1'b0;
+    r_ar_reg = 1'b0;
+end
 
 endmodule
 
