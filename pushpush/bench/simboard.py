@@ -186,7 +186,7 @@ def run_simboard_bench(simulators: Sequence[str] = ("icarus", "verilator"),
                                       text=True, timeout=3600, cwd=tmp)
                 lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("PUSHPUSH-BENCH ")]
                 if proc.returncode or not lines:
-                    tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-15:])
+                    tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-40:])
                     raise RuntimeError(f"the simboard bench failed for {sim}/{ps}:\n{tail}")
                 row = json.loads(lines[-1][len("PUSHPUSH-BENCH "):])
                 row["ps_requested"] = ps

@@ -227,7 +227,8 @@ class PynqBackend:
                     f"overlay has no interrupt pin {IRQ_PIN} in its .hwh (a top without the "
                     "interrupt block, e.g. a stand-in or a bitstream built before it existed); "
                     "rebuild it with this pushpush, or use wait 'sleep', 'poll' or 'yield'")
-            if self.simulated and getattr(self.device, "interrupts", None) is None:
+            if self.simulated and not getattr(getattr(self.device, "interrupts", None),
+                                              "watching", False):
                 self.device.check()   # no overlay loaded (freed or replaced): say that
                 raise ValueError(
                     f"component '{self.component.name}' cannot wait for interrupts: the "

@@ -436,11 +436,11 @@ class SimDevice(Device):
             bridge = self.bridge
             self.dma_watch = DmaWatch(manifest["dmas"], lambda: int(bridge.info()["cycle"]),
                                       lambda: self.dma_timeout_cycles)
-        if cfg.irq and cfg.ps_model == "hdl":   # the cocotb PS model does not watch irq
-            self._start_interrupts(bitstream, parser)
+        if cfg.irq:   # the cocotb PS model has the controller, but does not carry the line
+            self._start_interrupts(bitstream, parser, watch=cfg.ps_model == "hdl")
         self.post_download(bitstream, parser, self.name)
 
-    def _start_interrupts(self, bitstream: Any, parser: Any) -> None:
+    def _start_interrupts(self, bitstream: Any, parser: Any, watch: bool = True) -> None:
         """The interrupt path (pushpush.pynq.siminterrupt) of an overlay whose top has an
         interrupt: the axi_intc of its .hwh, modelled, and the UIO device PYNQ looks up."""
         from .siminterrupt import SimInterrupts, install
@@ -452,7 +452,7 @@ class SimDevice(Device):
             if entry.get("parent", "") == "" and ip is not None:
                 assert self.bridge is not None
                 self.interrupts = SimInterrupts(self.bridge, int(ip["phys_addr"]),
-                                                int(ip["addr_range"]))
+                                                int(ip["addr_range"]), watch)
                 install(parser, self.interrupts)
                 return
 

@@ -239,17 +239,23 @@ class SimIntc:
 
 class SimInterrupts:
     """The interrupt path of one simulator run: a thread reads the interrupt pipe of
-    ``bridge`` and feeds the top's line into :attr:`intc` at ``base`` (``size`` bytes)."""
+    ``bridge`` and feeds the top's line into :attr:`intc` at ``base`` (``size`` bytes).
 
-    def __init__(self, bridge: Any, base: int, size: int) -> None:
+    ``watch=False`` (the cocotb PS model, which does not carry the line): the controller's
+    registers are there, so PYNQ's ``DefaultIP`` can make its ``pynq.Interrupt`` objects as
+    on the board, but its input stays low (:attr:`watching` is False)."""
+
+    def __init__(self, bridge: Any, base: int, size: int, watch: bool = True) -> None:
         self.bridge = bridge
         self.base, self.size = base, size
         self.uio = SimUio()
         self.intc = SimIntc(self.uio)
-        self._fd = bridge.irq_r
+        self.watching = watch
+        self._fd = bridge.irq_r if watch else -1
         self._stop = False
         self._thread = threading.Thread(target=self._run, daemon=True, name="pushpush-sim-irq")
-        self._thread.start()
+        if watch:
+            self._thread.start()
 
     def contains(self, address: int, length: int) -> bool:
         return self.base <= address and address + length <= self.base + self.size
