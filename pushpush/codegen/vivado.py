@@ -5,8 +5,10 @@ the project has the board part, else the board's values set explicitly), FCLK_CL
 system's ``clock_mhz``, the generated system top as a module reference, M_AXI_GP0 (AXI3)
 through a SmartConnect into the top's ``s_axi``, the top's ``m_axi`` through a SmartConnect
 into S_AXI_GP0 toward the on-chip memory that holds the software windows, the top's
-interrupt (when it has the interrupt block, ``LinkedSystem.irq``) through ``axi_intc_0`` to
-``IRQ_F2P`` (what PYNQ's ``pynq.Interrupt`` needs), and the address map of the linked model
+interrupt (when it has the interrupt block, ``LinkedSystem.irq``) and the AXI DMAs'
+``mm2s_introut``/``s2mm_introut`` through an ``xlconcat`` into ``axi_intc_0`` to ``IRQ_F2P``
+(what PYNQ's ``pynq.Interrupt`` needs; :func:`interrupt_sources` numbers its inputs), and
+the address map of the linked model
 (``assign_bd_address``). The block design's HDL wrapper
 (``<system>_bd_wrapper``) is made the project's top. The top's clock and reset are declared
 by ``X_INTERFACE_INFO``/``X_INTERFACE_PARAMETER`` attributes in its Verilog
@@ -37,6 +39,8 @@ __all__ = [
     "dma_cells",
     "DMA_VLNV",
     "intc_address_block",
+    "interrupt_sources",
+    "INTC_CONCAT",
     "INTC_INSTANCE",
     "INTC_VLNV",
     "pl_address_block",
@@ -147,20 +151,41 @@ def ps_port(linked: LinkedSystem) -> str:
     is wired to: ``S_AXI_GP0`` toward the on-chip memory, ``S_AXI_HP0`` toward a DDR buffer
     (``software_windows: ddr``; docs/board.md says why HP0 and not the ACP)."""
     return "S_AXI_HP0" if linked.software_windows == "ddr" else "S_AXI_GP0"
-#: The AXI interrupt controller between the top's ``irq`` and the PS's IRQ_F2P[0] (PYNQ's
-#: ``pynq.Interrupt`` finds interrupts through an ``axi_intc``): cell, VLNV, preferred base
-#: (Vivado's default for it), and its 64 KiB register block.
+#: The AXI interrupt controller between the PL's interrupt lines and the PS's IRQ_F2P[0]
+#: (PYNQ's ``pynq.Interrupt`` finds interrupts through an ``axi_intc``): cell, VLNV, preferred
+#: base (Vivado's default for it), and its 64 KiB register block.
 INTC_INSTANCE = "axi_intc_0"
 INTC_VLNV = "xilinx.com:ip:axi_intc:4.1"
 INTC_BASE = 0x4180_0000
 INTC_SIZE = 0x1_0000
+#: The concat cell in front of the controller's ``intr`` when it has more than one input
+#: (as PYNQ's base overlay gathers its interrupt sources), and its VLNV.
+INTC_CONCAT = "xlconcat_0"
+CONCAT_VLNV = "xilinx.com:ip:xlconcat:2.1"
+#: The AXI DMA's interrupt outputs (PG021), in the order they enter the controller.
+DMA_INTERRUPTS = ("mm2s_introut", "s2mm_introut")
+
+
+def interrupt_sources(linked: LinkedSystem) -> list[tuple[str, str]]:
+    """The interrupt lines into ``axi_intc_0``, as (cell, pin) in the order of its inputs:
+    input 0 is the system top's ``irq`` (when it has the interrupt block,
+    :attr:`LinkedSystem.irq`), then every AXI DMA's ``mm2s_introut`` and ``s2mm_introut`` in
+    the order of :attr:`LinkedSystem.dmas`. Empty: the design has no interrupt controller.
+
+    >>> interrupt_sources(linked)           # doctest: +SKIP
+    [('system_top_0', 'irq'), ('axi_dma_0', 'mm2s_introut'), ('axi_dma_0', 's2mm_introut')]
+    """
+    out = [(TOP_INSTANCE, "irq")] if linked.irq is not None else []
+    for d in linked.dmas:
+        out += [(d.name, pin) for pin in DMA_INTERRUPTS]
+    return out
 
 
 def intc_address_block(linked: LinkedSystem) -> Optional[tuple[int, int]]:
     """(base, size) of the interrupt controller's registers in the GP0 map (0x41800000, or
-    the first 64 KiB block above the top's block if that overlaps it); None when the top
-    has no interrupt (:attr:`LinkedSystem.irq`)."""
-    if linked.irq is None:
+    the first 64 KiB block above the top's block if that overlaps it, and past the DMAs'
+    pages); None when the design has no interrupt line (:func:`interrupt_sources`)."""
+    if not interrupt_sources(linked):
         return None
     pb, ps = pl_address_block(linked)
     base = INTC_BASE
@@ -253,7 +278,7 @@ def ps_pl_settings(linked: LinkedSystem) -> tuple[tuple[str, str], ...]:
     """The PS7 settings of the PS-PL side: FCLK0, its reset, GP0 master, the PL-to-PS port
     (GP0 slave, with ``PCW_USE_HIGH_OCM`` for windows in the high on-chip memory: without it
     the PS7 offers S_AXI_GP0 no high-OCM address segment, see docs/board.md; or HP0 for
-    ``software_windows: ddr``) and, when the top has its interrupt, the fabric interrupt."""
+    ``software_windows: ddr``) and, with an interrupt line (:func:`interrupt_sources`), the fabric interrupt."""
     seg, _ = ps_target(linked)
     settings = [
         ("PCW_FPGA0_PERIPHERAL_FREQMHZ", f"{linked.clock_mhz:g}"),
@@ -270,7 +295,7 @@ def ps_pl_settings(linked: LinkedSystem) -> tuple[tuple[str, str], ...]:
         if "HIGH_OCM" in seg:
             settings.append(("PCW_USE_HIGH_OCM", "1"))
     settings += buffer_port_settings(linked)
-    if linked.irq is not None:   # the top's interrupt, through axi_intc_0, on IRQ_F2P[0]
+    if interrupt_sources(linked):   # the PL's interrupts, through axi_intc_0, on IRQ_F2P[0]
         settings += [("PCW_USE_FABRIC_INTERRUPT", "1"), ("PCW_IRQ_F2P_INTR", "1")]
     for d in linked.dmas:        # the AXI DMAs' memory masters, each on its HP port
         hp = d.hp_port.replace("S_AXI_", "")
@@ -297,7 +322,7 @@ def dma_cells(linked: LinkedSystem) -> list[dict[str, object]]:
     """The block design's AXI DMAs: name, its GP0 SmartConnect master port, its HP port,
     register page and the IP's CONFIG values (simple mode, as pp_axi_dma is configured on
     the simulated board and as the .hwh describes it)."""
-    first = 2 if linked.irq is not None else 1
+    first = 2 if interrupt_sources(linked) else 1
     out = []
     for k, d in enumerate(linked.dmas):
         w = str(d.data_width)
@@ -310,6 +335,18 @@ def dma_cells(linked: LinkedSystem) -> list[dict[str, object]]:
                     "hp_port": d.hp_port, "hp_seg": f"{d.hp_port.replace('S_AXI_', '')}_DDR_LOWOCM",
                     "base": d.base, "size": d.size, "config": config, "vlnv": DMA_VLNV})
     return out
+
+
+def _intc_cell(linked: LinkedSystem) -> Optional[dict[str, object]]:
+    """The interrupt controller of the block design (None without interrupt lines): its
+    sources in input order and, with more than one, the concat in front of it."""
+    sources = interrupt_sources(linked)
+    block = intc_address_block(linked)
+    if not sources or block is None:
+        return None
+    return {"instance": INTC_INSTANCE, "vlnv": INTC_VLNV, "base": block[0], "size": block[1],
+            "sources": [f"{cell}/{pin}" for cell, pin in sources],
+            "concat": INTC_CONCAT if len(sources) > 1 else None, "concat_vlnv": CONCAT_VLNV}
 
 
 def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
@@ -348,8 +385,6 @@ def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
         ps_preset=PYNQ_Z1_PS7_PRESET,
         ps_pl=ps_pl_settings(linked),
         buf=None if buffer_port(linked) is None else {"port": buffer_port(linked)},
-        intc=None if linked.irq is None else {
-            "instance": INTC_INSTANCE, "vlnv": INTC_VLNV,
-            "base": intc_address_block(linked)[0], "size": INTC_SIZE},  # type: ignore[index]
+        intc=_intc_cell(linked),
         dmas=dma_cells(linked),
     )

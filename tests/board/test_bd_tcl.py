@@ -19,7 +19,7 @@ import pytest
 
 from pushpush.build.fusesoc import build, work_root
 from pushpush.codegen.rtl import buffer_port, top_module_name
-from pushpush.codegen.vivado import pl_address_block
+from pushpush.codegen.vivado import interrupt_sources, intc_address_block, pl_address_block
 from pushpush.link import link
 from pushpush.spec import load_system
 
@@ -151,6 +151,30 @@ def test_project_and_block_design_run_under_the_standin(name: str, tmp_path: Pat
                     "0x20000000}" in summary["=assigned"])
         assert any(f"pin:/system_top_0/{d.name}_mm2s" in c and "M_AXIS_MM2S" in c for c in cmds)
         assert any(f"pin:/system_top_0/{d.name}_s2mm" in c and "S_AXIS_S2MM" in c for c in cmds)
+    # the interrupt lines (the top's irq first, then each DMA's mm2s/s2mm_introut) into
+    # axi_intc_0, through an xlconcat when there are several, its irq on IRQ_F2P[0]
+    sources = interrupt_sources(linked)  # type: ignore[arg-type]
+    if name == "dma_stream":
+        assert sources == [("system_top_0", "irq"), ("axi_dma_0", "mm2s_introut"),
+                           ("axi_dma_0", "s2mm_introut")]
+    nets = [c for c in cmds if c.startswith("connect_bd_net")]
+    if sources:
+        assert "CONFIG.PCW_USE_FABRIC_INTERRUPT 1 CONFIG.PCW_IRQ_F2P_INTR 1" in ps_pl
+        assert "connect_bd_net pin:/axi_intc_0/irq pin:/processing_system7_0/IRQ_F2P" in nets
+        ib, isz = intc_address_block(linked)  # type: ignore[arg-type, misc]
+        assert (f"{{processing_system7_0/Data axi_intc_0/S_AXI/Reg 0x{ib:08X} 0x{isz:08X}}}"
+                in summary["=assigned"])
+    if len(sources) > 1:
+        assert "create_bd_cell -type ip -vlnv xilinx.com:ip:xlconcat:2.1 xlconcat_0" in cmds
+        assert f"set_property -dict {{CONFIG.NUM_PORTS {len(sources)}}} cell:/xlconcat_0" in cmds
+        for i, (cell, pin) in enumerate(sources):
+            assert f"connect_bd_net pin:/{cell}/{pin} pin:/xlconcat_0/In{i}" in nets
+        assert "connect_bd_net pin:/xlconcat_0/dout pin:/axi_intc_0/intr" in nets
+    elif sources:
+        assert "connect_bd_net pin:/system_top_0/irq pin:/axi_intc_0/intr" in nets
+        assert "xlconcat" not in "\n".join(cmds)
+    else:
+        assert "axi_intc" not in "\n".join(cmds) and "IRQ_F2P" not in "\n".join(cmds)
     # no Vivado refusal can be swallowed
     bd = next(root.glob(f"src/*/vivado/{linked.name}_bd.tcl")).read_text()  # type: ignore[attr-defined]
     assert "catch" not in bd
@@ -220,10 +244,18 @@ def _mutate(root: Path, linked: object, rel_glob: str, old: str, new: str) -> No
      "FREQ_HZ 125000000", "differs from FCLK_CLK0 (100000000)"),
     ("a Verilog source that is not there", "src/*/rtl/tiny_top.v", "module tiny_top", "module tiny_top",
      None),
+    ("a DMA interrupt into a concat input that is not there", "src/*/vivado/dma_stream_bd.tcl",
+     "CONFIG.NUM_PORTS {3}", "CONFIG.NUM_PORTS {2}", "connect_bd_net: needs two or more pins, each found"),
+    ("a concat input left open", "src/*/vivado/dma_stream_bd.tcl",
+     "connect_bd_net [get_bd_pins axi_dma_0/s2mm_introut] [get_bd_pins xlconcat_0/In2]\n", "",
+     "xlconcat_0/In2 is not connected"),
+    ("the controller's intr left open", "src/*/vivado/dma_stream_bd.tcl",
+     "connect_bd_net [get_bd_pins xlconcat_0/dout] [get_bd_pins axi_intc_0/intr]\n", "",
+     "axi_intc_0/intr is not connected"),
 ])
 def test_the_standin_refuses(tmp_path: Path, what: str, where: str, old: str, new: str,
                              error: str | None, setups) -> None:  # type: ignore[no-untyped-def]
-    linked, root = setups("tiny", tmp_path)
+    linked, root = setups(where.split("/")[-1].removesuffix("_bd.tcl").removesuffix("_top.v"), tmp_path)
     if error is None:   # a source Edalize lists that is missing
         next(root.glob(where)).unlink()
         error = "read_verilog: no file"

@@ -113,6 +113,14 @@ proc standin::setprop {obj name value} {
         if {[string match *processing_system7* $vlnv] && ![string match CONFIG.PCW_* $name]} {
             error "set_property: processing_system7 parameters are CONFIG.PCW_*, not '$name'"
         }
+        if {[string match *xlconcat* $vlnv]} {
+            if {[string range $name 7 end] ne "NUM_PORTS"} {
+                error "set_property: the stand-in's xlconcat has only CONFIG.NUM_PORTS, not '$name'"
+            }
+            if {![string is integer -strict $value] || $value < 1 || $value > 32} {
+                error "set_property: xlconcat CONFIG.NUM_PORTS is 1..32, not '$value'"
+            }
+        }
         if {[string match *axi_dma* $vlnv] && [string range $name 7 end] ni $::standin::axi_dma_params} {
             error "set_property: axi_dma has no parameter '$name' (the stand-in knows: $::standin::axi_dma_params)"
         }
@@ -164,6 +172,14 @@ proc standin::cell_pins {cell} {
     }
     if {[string match *axi_intc* $kind]} {
         return [list pins {s_axi_aclk s_axi_aresetn intr irq} intf {s_axi}]
+    }
+    if {[string match *xlconcat* $kind]} {
+        # In0..In<NUM_PORTS-1> (1 bit each, IN<i>_WIDTH left at 1) and dout; the IP's default is 2
+        set n [getprop cell:$cell CONFIG.NUM_PORTS]; if {$n eq ""} { set n 2 }
+        set pins {}
+        for {set i 0} {$i < $n} {incr i} { lappend pins In$i }
+        lappend pins dout
+        return [list pins $pins intf {}]
     }
     if {[string match *axi_dma* $kind]} {
         # PG021, simple mode (c_include_sg 0: no M_AXI_SG, no SG interrupt ports)
@@ -513,6 +529,15 @@ standin::cmd validate_bd_design [standin::spec flags {-force -include_ooc} value
                 }
             }
         }
+    }
+    foreach cell [array names ::standin::cells] {
+        # an interrupt path with a loose end: every concat input and output, the
+        # controller's intr and irq connected (Vivado ties a loose concat input to 0)
+        set kind $::standin::cells($cell)
+        set must {}
+        if {[string match *xlconcat* $kind]} { set must [dict get [standin::cell_pins $cell] pins] }
+        if {[string match *axi_intc* $kind]} { set must {intr irq} }
+        foreach p $must { if {"pin:$cell/$p" ni $connected} { error "validate_bd_design: $cell/$p is not connected" } }
     }
     set ::standin::validated 1
     return ""
