@@ -26,7 +26,7 @@ from .rtl import (BUF_DATA_WIDTH, buf_id_width, system_buffers, _clog2, _vrange,
 from .simboard import PsMemPort
 
 __all__ = ["DMA_CORES", "DMA_ID_WIDTH", "DMA_LEN_WIDTH", "dma_shell_name", "dma_mem_ports",
-           "render_dma_shell"]
+           "render_dma_shell", "shell_interrupt_ports"]
 
 #: The cores the shell instantiates (besides the top's).
 DMA_CORES = ("interconnect", "axil_bridge", "axi_dma")
@@ -49,6 +49,19 @@ def dma_mem_ports(linked: LinkedSystem) -> list[PsMemPort]:
     """One :class:`PsMemPort` per DMA: ``<dma>_mem`` serving the shell's ``<dma>_axi_*``."""
     return [PsMemPort(f"{d.name}_mem", f"{d.name}_axi", d.data_width, DMA_ID_WIDTH, d.hp_port)
             for d in linked.dmas]
+
+
+def shell_interrupt_ports(linked: LinkedSystem) -> list[str]:
+    """The shell's interrupt outputs in the order of the block design's ``axi_intc_0``
+    inputs (:func:`pushpush.codegen.vivado.interrupt_sources`): ``irq`` (the top's, when it
+    has one), then ``<dma>_mm2s_introut`` and ``<dma>_s2mm_introut`` of every DMA.
+
+    >>> shell_interrupt_ports(linked)     # doctest: +SKIP
+    ['irq', 'axi_dma_0_mm2s_introut', 'axi_dma_0_s2mm_introut']
+    """
+    from .vivado import TOP_INSTANCE, interrupt_sources
+    return [pin if cell == TOP_INSTANCE else f"{cell}_{pin}"
+            for cell, pin in interrupt_sources(linked)]
 
 
 def _fifo_log2(d: DmaBlock) -> int:

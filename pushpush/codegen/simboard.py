@@ -80,15 +80,19 @@ def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
                     timeout_cycles: int = 1_000_000,
                     port_names: Sequence[str] = (),
                     mem_ports: Sequence[PsMemPort] = (),
-                    m_axi_label: str = "S_AXI_GP0", irq: bool = False) -> str:
+                    m_axi_label: str = "S_AXI_GP0", irq: bool = False,
+                    intr: Sequence[str] = ()) -> str:
     """The harness Verilog for ``top`` (its parameters overridden by ``parameters``).
 
     ``port_names``: the ports ``top`` has, when it is a stand-in that may lack optional AXI
     signals (:data:`OPTIONAL`); empty: every AXI4 signal (a generated top). ``mem_ports``:
     the top's other masters into PS memory (:class:`PsMemPort`, all AXI4 signals each).
     ``m_axi_label``: the Zynq port the top's ``m_axi`` stands for (a comment). ``irq``: the
-    top has the interrupt output ``irq`` (the harness wire ``irq``, watched by the
-    simulator's Python, :mod:`pushpush.simboard.hdl`)."""
+    top has the interrupt output ``irq``. ``intr``: the top's interrupt outputs in the order
+    of the interrupt controller's inputs (default ``["irq"]`` with ``irq``; a DMA shell adds
+    its DMAs' ``<dma>_mm2s_introut``/``<dma>_s2mm_introut``): the harness wire
+    ``pp_intr`` holds them, bit i = input i, watched by the simulator's Python
+    (:mod:`pushpush.simboard.hdl`)."""
     if not top.isidentifier():
         raise ValueError(f"'{top}' is not a Verilog module name")
     if ports.data_width not in (32, 64):
@@ -120,8 +124,12 @@ def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
         wires += [{"name": f"{mp.prefix}_{n}", "range": f"[{w - 1}:0]" if w > 1 else ""}
                   for n, w, _ in sig]
         extra.append({"port": mp, "signals": [n for n, _, _ in sig]})
-    if irq:
-        wires.append({"name": "irq", "range": ""})
+    lines = list(intr) or (["irq"] if irq else [])
+    for name in lines:
+        if not name.isidentifier() or any(w["name"] == name for w in wires):
+            raise ValueError(f"interrupt output {name!r}: not a Verilog name, or one the "
+                             "harness already uses")
+        wires.append({"name": name, "range": ""})
     return render_template(
         "verilog/simboard.v.j2",
         header=generated_header("//", f"{top} (simulated board)"),
@@ -139,6 +147,7 @@ def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
         timeout_cycles=int(timeout_cycles),
         mem_ports=extra,
         m_axi_label=m_axi_label,
+        intr=lines,
     )
 
 

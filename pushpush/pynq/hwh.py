@@ -267,17 +267,45 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
                _axi3(bdw, 6), fclk, (bdw, 6, "AXI3"), (bdw, 6, "AXI3"))
 
     intc = None
-    if (linked.irq is not None) if irq is None else irq:
-        # the top's irq -> axi_intc_0/intr, axi_intc_0/irq -> IRQ_F2P[0]; the controller's
-        # AXI4-Lite registers on the GP0 SmartConnect's second master port
-        from pushpush.codegen.vivado import INTC_INSTANCE, INTC_VLNV, intc_address_block
-        ib, isz = intc_address_block(linked)  # type: ignore[misc]
-        intc = {"instance": INTC_INSTANCE, "vlnv": INTC_VLNV, "base": ib, "size": isz}
-        top_irq, intc_irq = f"{instance}_irq", f"{INTC_INSTANCE}_irq"
-        d.port(instance, "irq", "O", 1, top_irq, [(INTC_INSTANCE, "intr")], sigis="INTERRUPT",
-               sensitivity="LEVEL_HIGH")
-        d.port(INTC_INSTANCE, "intr", "I", 1, top_irq, [(instance, "irq")], sigis="INTERRUPT",
-               sensitivity="LEVEL_HIGH", vector=True)
+    has_irq = (linked.irq is not None) if irq is None else irq
+    from pushpush.codegen.vivado import (CONCAT_VLNV, INTC_CONCAT, INTC_INSTANCE, INTC_SIZE,
+                                         INTC_VLNV, TOP_INSTANCE, interrupt_sources,
+                                         intc_address_block)
+    sources = [(instance if cell == TOP_INSTANCE else cell, pin)
+               for cell, pin in interrupt_sources(linked) if cell != TOP_INSTANCE or has_irq]
+    if has_irq and linked.irq is None:      # a hand-written top with an irq (test fixtures)
+        sources.insert(0, (instance, "irq"))
+    if sources:
+        # the interrupt lines (the top's irq first, then each DMA's mm2s/s2mm_introut) ->
+        # xlconcat_0/In<i> -> dout -> axi_intc_0/intr[i] (one line: straight into intr),
+        # axi_intc_0/irq -> IRQ_F2P[0]; the controller's AXI4-Lite registers on the GP0
+        # SmartConnect's second master port
+        ib, isz = intc_address_block(linked) or (None, INTC_SIZE)
+        if ib is None:   # only for a hand-written top's irq: the controller's default place
+            from pushpush.codegen.vivado import INTC_BASE
+            ib = INTC_BASE
+        n = len(sources)
+        concat = INTC_CONCAT if n > 1 else None
+        intc = {"instance": INTC_INSTANCE, "vlnv": INTC_VLNV, "base": ib, "size": isz,
+                "inputs": n, "kind_of_intr": f"0x{(0xFFFFFFFF << n) & 0xFFFFFFFF:08X}",
+                "concat": concat, "concat_vlnv": CONCAT_VLNV,
+                "sources": [f"{c}/{p}" for c, p in sources]}
+        level = ":".join(["LEVEL_HIGH"] * n)
+        into = f"{concat}_dout" if concat else f"{sources[0][0]}_{sources[0][1]}"
+        intc_irq = f"{INTC_INSTANCE}_irq"
+        for i, (cell, pin) in enumerate(sources):
+            net = f"{cell}_{pin}"
+            dest = (concat, f"In{i}") if concat else (INTC_INSTANCE, "intr")
+            d.port(cell, pin, "O", 1, net, [dest], sigis="INTERRUPT", sensitivity="LEVEL_HIGH")
+            if concat:
+                d.port(concat, f"In{i}", "I", 1, net, [(cell, pin)], sigis="INTERRUPT",
+                       sensitivity="LEVEL_HIGH", vector=True)
+        if concat:
+            d.port(concat, "dout", "O", n, into, [(INTC_INSTANCE, "intr")], sigis="INTERRUPT",
+                   sensitivity=level, vector=True)
+        d.port(INTC_INSTANCE, "intr", "I", n, into,
+               [(concat, "dout")] if concat else [sources[0]], sigis="INTERRUPT",
+               sensitivity=level, vector=True)
         d.port(INTC_INSTANCE, "irq", "O", 1, intc_irq, [(PS_INSTANCE, "IRQ_F2P")],
                sigis="INTERRUPT", sensitivity="LEVEL_HIGH")
         d.port(PS_INSTANCE, "IRQ_F2P", "I", 1, intc_irq, [(INTC_INSTANCE, "irq")],

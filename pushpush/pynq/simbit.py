@@ -196,6 +196,11 @@ def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
                              "size": d.size} for d in linked.dmas]
     else:
         hwh_top = top
+    if sources is None and linked.dmas:
+        # the shell's interrupt outputs: the top's irq and the DMAs' introuts, in the order
+        # of the block design's axi_intc_0 inputs (as the .hwh numbers them)
+        from pushpush.codegen.dma import shell_interrupt_ports
+        manifest["ports"]["intr"] = shell_interrupt_ports(linked)
     if mem_ports:
         manifest["ports"]["mem_ports"] = [p.to_json() for p in mem_ports]
     hwh_opts = {"irq": bool(manifest["ports"]["irq"]), **(hwh_options or {})}

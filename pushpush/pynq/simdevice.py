@@ -421,7 +421,10 @@ class SimDevice(Device):
         cfg.port_names = list(ports.get("names", []))
         cfg.mem_ports = list(ports.get("mem_ports", []))
         cfg.m_axi_label = str(ports.get("m_axi", "S_AXI_GP0"))
-        cfg.irq = bool(ports.get("irq"))
+        # the interrupt lines in the controller's input order (a manifest without "intr":
+        # the top's irq only)
+        cfg.intr = [str(n) for n in ports.get("intr") or (["irq"] if ports.get("irq") else [])]
+        cfg.irq = bool(cfg.intr)
         if os.environ.get("PUSHPUSH_SIM_POLL_US"):
             cfg.poll_us = float(os.environ["PUSHPUSH_SIM_POLL_US"])
         cfg.simulator, self.simulator_reason = self._pick_simulator(simulator, cfg)
@@ -436,13 +439,15 @@ class SimDevice(Device):
             bridge = self.bridge
             self.dma_watch = DmaWatch(manifest["dmas"], lambda: int(bridge.info()["cycle"]),
                                       lambda: self.dma_timeout_cycles)
-        if cfg.irq:   # the cocotb PS model has the controller, but does not carry the line
-            self._start_interrupts(bitstream, parser, watch=cfg.ps_model == "hdl")
+        if cfg.irq:   # the cocotb PS model has the controller, but does not carry the lines
+            self._start_interrupts(bitstream, parser, cfg.intr, watch=cfg.ps_model == "hdl")
         self.post_download(bitstream, parser, self.name)
 
-    def _start_interrupts(self, bitstream: Any, parser: Any, watch: bool = True) -> None:
-        """The interrupt path (pushpush.pynq.siminterrupt) of an overlay whose top has an
-        interrupt: the axi_intc of its .hwh, modelled, and the UIO device PYNQ looks up."""
+    def _start_interrupts(self, bitstream: Any, parser: Any, lines: list[str],
+                          watch: bool = True) -> None:
+        """The interrupt path (pushpush.pynq.siminterrupt) of an overlay with interrupt
+        lines (``lines``, in the controller's input order): the axi_intc of its .hwh,
+        modelled with as many inputs as the .hwh gives it, and the UIO device PYNQ looks up."""
         from .siminterrupt import SimInterrupts, install
 
         if parser is None:
@@ -451,8 +456,16 @@ class SimDevice(Device):
             ip = parser.ip_dict.get(name)
             if entry.get("parent", "") == "" and ip is not None:
                 assert self.bridge is not None
+                params = ip.get("parameters") or {}
+                inputs = int(params.get("C_NUM_INTR_INPUTS", 1))
+                if inputs != len(lines):
+                    raise ValueError(
+                        f"{bitstream.bitfile_name}: the .hwh gives {name} {inputs} interrupt "
+                        f"input(s), the simulated PL has {len(lines)} ({', '.join(lines)}); "
+                        "regenerate the overlay (pushpush.pynq.write_sim_overlay) so both "
+                        "come from the same system")
                 self.interrupts = SimInterrupts(self.bridge, int(ip["phys_addr"]),
-                                                int(ip["addr_range"]), watch)
+                                                int(ip["addr_range"]), watch, inputs=inputs)
                 install(parser, self.interrupts)
                 return
 

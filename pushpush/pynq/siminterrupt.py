@@ -1,5 +1,5 @@
-"""The simulated board's interrupt path, from the simulated top's ``irq`` up to PYNQ's own
-``pynq.Interrupt``.
+"""The simulated board's interrupt path, from the simulated PL's interrupt lines (the top's
+``irq``, the AXI DMAs' interrupts) up to PYNQ's own ``pynq.Interrupt``.
 
 On the board: the top's ``irq`` -> ``axi_intc_0`` (an AXI interrupt controller, PG099) ->
 the PS's ``IRQ_F2P[0]`` (GIC interrupt 61) -> the kernel's ``uio_pdrv_genirq`` driver ->
@@ -9,13 +9,16 @@ interrupt until user space writes a non-zero 32-bit word to re-enable it).
 ``pynq.Interrupt("system_top_0/irq")`` drives the controller's registers over MMIO and waits
 on that file with asyncio.
 
-On the simulated board the top's ``irq`` is the simulated RTL's own output: the simulator
-writes its level into the control page and a byte on the interrupt pipe at every change
+On the simulated board the top's ``irq`` (and, in a system with ``dma:``, the DMAs'
+interrupts) are the simulated RTL's own outputs: the simulator writes their levels into the
+control page and a byte on the interrupt pipe at every change
 (:mod:`pushpush.simboard.hdl`). Here:
 
 * :class:`SimIntc` models ``axi_intc`` v4.1's registers (ISR, IPR, IER, IAR, SIE, CIE, IVR,
-  MER; one level-sensitive input ``intr[0]``; an ISR bit acknowledged while its input is
-  still high is set again, as PG099 describes for level inputs). PYNQ's MMIO accesses to
+  MER) with N level-sensitive inputs ``intr[N-1:0]`` (the .hwh's ``C_NUM_INTR_INPUTS``: the
+  top's ``irq`` at input 0, then each AXI DMA's ``mm2s_introut``/``s2mm_introut``; an ISR bit
+  acknowledged while its input is still high is set again, as PG099 describes for level
+  inputs). PYNQ's MMIO accesses to
   its address block (``ip_dict["axi_intc_0"]``) reach it through the simulated device.
 * :class:`SimUio` stands in for the GIC and ``uio_pdrv_genirq``: a
   :class:`pynq.uio.UioController` whose "file" is a pipe. A level-high controller output
@@ -176,23 +179,48 @@ class _PipeFile:
 
 
 class SimIntc:
-    """``axi_intc`` v4.1 registers with one level-sensitive input (see the module doc);
-    its ``irq`` output drives ``uio`` (the GIC line)."""
+    """``axi_intc`` v4.1 registers with ``inputs`` level-sensitive, active-high inputs
+    ``intr[inputs-1:0]`` (PG099; no fast interrupt mode, no nesting, as the block design
+    configures it); its ``irq`` output drives ``uio`` (the GIC line).
 
-    def __init__(self, uio: SimUio) -> None:
+    Per input bit i (bits at and above ``inputs`` read 0 and ignore writes):
+
+    * ISR bit i is set while input i is high (level); it stays set when the input falls, until
+      an acknowledge (a 1 in IAR) clears it, and an acknowledge while the input is still high
+      leaves it set (PG099: a level input is sampled again). Before MER.HIE is set, writes to
+      ISR set its bits (software interrupts); from then on they are ignored.
+    * IER bit i enables it; SIE sets and CIE clears IER bits (reading SIE/CIE/IAR gives 0).
+    * IPR = ISR & IER; IVR = the lowest pending input (input 0 has the highest priority), or
+      0xFFFFFFFF when none is.
+    * MER: ME (bit 0) enables the ``irq`` output, HIE (bit 1) cannot be cleared once set.
+    * ``irq`` = ME and any IPR bit (level, active high, as C_IRQ_IS_LEVEL = 1).
+    """
+
+    def __init__(self, uio: SimUio, inputs: int = 1) -> None:
+        if not 1 <= inputs <= 32:
+            raise ValueError(f"axi_intc has 1 to 32 inputs, not {inputs}")
         self.uio = uio
+        self.inputs = inputs
+        self.mask = (1 << inputs) - 1
         self._lock = threading.Lock()
         self.isr = self.ier = self.mer = 0
+        #: The levels of the inputs (bit i = input i).
         self.input = 0
 
     def set_input(self, level: int) -> None:
+        """Input 0 (the only one of a one-input controller) is now ``level``."""
         with self._lock:
-            self.input = 1 if level else 0
+            self.input = (self.input & ~1) | (1 if level else 0)
+            self._update()
+
+    def set_inputs(self, levels: int) -> None:
+        """All inputs at once: bit i of ``levels`` is input i's level."""
+        with self._lock:
+            self.input = levels & self.mask
             self._update()
 
     def _update(self) -> None:
-        if self.input:
-            self.isr |= 1                      # level input: set while high
+        self.isr |= self.input                 # level inputs: set while high
         self.uio.set_line(bool(self.mer & 1) and bool(self.isr & self.ier))
 
     def _reg(self, off: int) -> int:
@@ -223,14 +251,15 @@ class SimIntc:
             self._update()
 
     def _write_reg(self, off: int, v: int) -> None:
+        v &= 0xFFFFFFFF
         if off == ISR and not self.mer & 2:     # software interrupts until HIE is set
-            self.isr = v & 1
+            self.isr = v & self.mask
         elif off == IER:
-            self.ier = v & 1
+            self.ier = v & self.mask
         elif off == IAR:
-            self.isr &= ~v
+            self.isr &= ~v                       # a level input still high sets it again
         elif off == SIE:
-            self.ier |= v & 1
+            self.ier |= v & self.mask
         elif off == CIE:
             self.ier &= ~v
         elif off == MER:
@@ -239,17 +268,19 @@ class SimIntc:
 
 class SimInterrupts:
     """The interrupt path of one simulator run: a thread reads the interrupt pipe of
-    ``bridge`` and feeds the top's line into :attr:`intc` at ``base`` (``size`` bytes).
+    ``bridge`` and feeds the interrupt lines (bit i of the control page's level: input i)
+    into :attr:`intc` (``inputs`` inputs) at ``base`` (``size`` bytes).
 
     ``watch=False`` (the cocotb PS model, which does not carry the line): the controller's
     registers are there, so PYNQ's ``DefaultIP`` can make its ``pynq.Interrupt`` objects as
     on the board, but its input stays low (:attr:`watching` is False)."""
 
-    def __init__(self, bridge: Any, base: int, size: int, watch: bool = True) -> None:
+    def __init__(self, bridge: Any, base: int, size: int, watch: bool = True,
+                 inputs: int = 1) -> None:
         self.bridge = bridge
         self.base, self.size = base, size
         self.uio = SimUio()
-        self.intc = SimIntc(self.uio)
+        self.intc = SimIntc(self.uio, inputs)
         self.watching = watch
         self._fd = bridge.irq_r if watch else -1
         self._stop = False
@@ -263,7 +294,7 @@ class SimInterrupts:
     def _run(self) -> None:
         fd = self._fd
         try:
-            self.intc.set_input(self.bridge.irq_state()[0])
+            self.intc.set_inputs(self.bridge.irq_state()[0])
             while not self._stop:
                 r, _, _ = select.select([fd], [], [], 1.0)
                 if not r:
@@ -275,7 +306,7 @@ class SimInterrupts:
                     continue
                 if self._stop or not self.bridge.alive:
                     break
-                self.intc.set_input(self.bridge.irq_state()[0])
+                self.intc.set_inputs(self.bridge.irq_state()[0])
         except (OSError, ValueError):  # the pipe closed: the simulator stopped
             pass
         finally:

@@ -110,7 +110,7 @@ def _harness(cfg: SimConfig, rundir: Path) -> tuple[str, list[Path], dict[str, A
                            clock_mhz=cfg.clock_mhz, parameters=cfg.parameters,
                            timeout_cycles=cfg.gp0_timeout_cycles, port_names=cfg.port_names,
                            mem_ports=[PsMemPort.from_json(p) for p in cfg.mem_ports],
-                           m_axi_label=cfg.m_axi_label, irq=cfg.irq)
+                           m_axi_label=cfg.m_axi_label, irq=cfg.irq, intr=cfg.intr)
     harness = rundir / "pushpush_simboard.v"
     harness.write_text(text, encoding="utf-8")
     return HARNESS_TOP, [Path(s) for s in cfg.sources] + cores_rtl(list(HARNESS_CORES)) + [harness], {}

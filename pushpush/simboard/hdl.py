@@ -336,14 +336,20 @@ async def serve_hdl(dut: Any) -> None:
         return int((get_sim_time(unit="ps") - t_zero) // period_ps)
 
     async def watch_irq() -> None:
-        """The top's interrupt line: every change goes into the control page (level, count,
-        cycle, host time) and a byte on the interrupt pipe wakes the PYNQ process's
-        interrupt controller model (pushpush.pynq.siminterrupt)."""
+        """The interrupt lines (the harness's ``pp_intr``, bit i = the interrupt
+        controller's input i: the top's ``irq``, a DMA shell's DMA interrupts): every change
+        goes into the control page (levels, count, cycle, host time) and a byte on the
+        interrupt pipe wakes the PYNQ process's interrupt controller model
+        (pushpush.pynq.siminterrupt)."""
         from cocotb.triggers import ValueChange
+        lines = dut.pp_intr
         level = -1
         while True:
-            v = dut.irq.value
-            now = int(v) if v.is_resolvable else 0
+            v = lines.value
+            if v.is_resolvable:
+                now = int(v)
+            else:   # X/Z (before the first reset edge): low
+                now = int("".join("1" if c == "1" else "0" for c in str(v)) or "0", 2)
             if now != level:
                 level = now
                 touch()
@@ -352,7 +358,7 @@ async def serve_hdl(dut: Any) -> None:
                     os.write(irq_fd, b"\1")
                 except (BlockingIOError, BrokenPipeError):
                     pass
-            await ValueChange(dut.irq)
+            await ValueChange(lines)
 
     if irq_fd >= 0:
         import cocotb

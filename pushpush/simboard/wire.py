@@ -33,10 +33,11 @@ PS_MODELS = ("hdl", "cocotb")
 CTL_WAIT_STAMP = 0
 #: Offset in the control page: writes of the PL into PS memory so far (u64, the simulator's).
 CTL_PL_WRITES = 8
-#: Offsets in the control page of the top's interrupt line (the simulator writes them when
-#: the line changes, then writes a byte on the interrupt pipe): its level (u64, 0/1), the
-#: number of changes so far (u64), the clock cycle of the last change (u64, counted from
-#: the end of reset) and CLOCK_MONOTONIC ns when the simulator saw it (u64).
+#: Offsets in the control page of the interrupt lines (the simulator writes them when a
+#: line changes, then writes a byte on the interrupt pipe): their levels (u64, bit i = the
+#: interrupt controller's input i, :attr:`SimConfig.intr`; bit 0 is the top's ``irq`` when
+#: it has one), the number of changes so far (u64), the clock cycle of the last change (u64,
+#: counted from the end of reset) and CLOCK_MONOTONIC ns when the simulator saw it (u64).
 CTL_IRQ_LEVEL = 16
 CTL_IRQ_EDGES = 24
 CTL_IRQ_CYCLE = 32
@@ -106,10 +107,13 @@ class SimConfig:
     #: Filled in by SimBridge: the notification pipe's write end, the control page.
     notify_fd: int = -1
     ctl_mem_path: str = ""
-    #: The top has an interrupt output ``irq`` (manifest ``ports.irq``), and the write end
-    #: of the interrupt pipe (filled in by SimBridge).
+    #: There are interrupt lines to watch (manifest ``ports.irq``/``ports.intr``), and the
+    #: write end of the interrupt pipe (filled in by SimBridge).
     irq: bool = False
     irq_fd: int = -1
+    #: The top's interrupt outputs in the order of the interrupt controller's inputs
+    #: (manifest ``ports.intr``; empty with ``irq``: just ``irq``); the harness's ``pp_intr``.
+    intr: list[str] = field(default_factory=list)
     #: Use the content-addressed build cache (pushpush.build.cache).
     cache: bool = True
 
@@ -234,7 +238,8 @@ class SimulatedPSMemory:
         self.log = logging.getLogger("pushpush.sim.m_axi")
 
     def set_irq(self, level: int, cycle: int) -> None:
-        """Record a change of the top's interrupt line in the control page."""
+        """Record a change of the interrupt lines (``level``: bit i = input i) in the
+        control page."""
         if self.control is not None:
             edges = struct.unpack_from("<Q", self.control, CTL_IRQ_EDGES)[0]
             struct.pack_into("<QQQQ", self.control, CTL_IRQ_LEVEL, level, edges + 1, cycle,

@@ -292,3 +292,74 @@ def test_dma_and_buffer_engines_in_one_hwh(tmp_path):
     assert ip["axi_dma_0"]["phys_addr"] == linked.dmas[0].base
     top = ip["system_top_0"]
     assert top["phys_addr"] == min(c.base for c in linked.components if c.kind == "rtl")
+
+
+def test_dma_interrupts_reach_pynqs_dma_driver(tmp_path):
+    """examples/dma_stream: the top's irq and axi_dma_0's mm2s_introut/s2mm_introut through
+    xlconcat_0 into axi_intc_0 (three inputs) on IRQ_F2P[0]. PYNQ's parser gives the DMA
+    both interrupts (so pynq.lib.dma.DMA's channels get one each and wait_async() works)
+    and keeps the top's irq at input 0."""
+    from pathlib import Path
+
+    from pushpush.codegen.vivado import interrupt_sources
+    from pushpush.link import load
+
+    linked = load(Path(__file__).resolve().parents[2] / "examples" / "dma_stream" / "system.yaml")
+    assert interrupt_sources(linked) == [("system_top_0", "irq"), ("axi_dma_0", "mm2s_introut"),
+                                         ("axi_dma_0", "s2mm_introut")]
+    path = tmp_path / "dma_stream.hwh"
+    path.write_text(render_hwh(linked))
+    root = ElementTree.parse(path).getroot()
+    mods = {m.get("INSTANCE"): m for m in root.iter("MODULE")}
+    concat = mods["xlconcat_0"]
+    assert concat.get("MODTYPE") == "xlconcat" and concat.get("VLNV") == "xilinx.com:ip:xlconcat:2.1"
+    cparams = {p.get("NAME"): p.get("VALUE") for p in concat.iter("PARAMETER")}
+    assert cparams["NUM_PORTS"] == cparams["dout_width"] == "3"
+    ports = {p.get("NAME"): p for p in concat.iter("PORT")}
+    assert [ports[f"In{i}"].get("SIGNAME") for i in range(3)] == [
+        "system_top_0_irq", "axi_dma_0_mm2s_introut", "axi_dma_0_s2mm_introut"]
+    assert (ports["dout"].get("LEFT"), ports["dout"].get("RIGHT")) == ("2", "0")
+    intc = mods["axi_intc_0"]
+    iparams = {p.get("NAME"): p.get("VALUE") for p in intc.iter("PARAMETER")}
+    assert iparams["C_NUM_INTR_INPUTS"] == "3" and iparams["C_KIND_OF_INTR"] == "0xFFFFFFF8"
+    intr = next(p for p in intc.iter("PORT") if p.get("NAME") == "intr")
+    assert (intr.get("LEFT"), intr.get("SIGNAME")) == ("2", ports["dout"].get("SIGNAME"))
+    for pin in ("mm2s_introut", "s2mm_introut"):
+        port = next(p for p in mods["axi_dma_0"].iter("PORT") if p.get("NAME") == pin)
+        assert (port.get("DIR"), port.get("SIGIS"), port.get("SENSITIVITY")) == ("O", "INTERRUPT", "LEVEL_HIGH")
+
+    p = _parse(path)
+    intcs = {k: {f: v for f, v in e.items() if f != "name"} for k, e in p.interrupt_controllers.items()}
+    assert intcs == {"axi_intc_0": {"parent": "", "index": 0, "raw_irq": 61}}
+    for pin, index in (("system_top_0/irq", 0), ("axi_dma_0/mm2s_introut", 1),
+                       ("axi_dma_0/s2mm_introut", 2)):
+        assert p.interrupt_pins[pin] == {"controller": "axi_intc_0", "index": index, "fullpath": pin}
+    dma = p.ip_dict["axi_dma_0"]["interrupts"]
+    assert sorted(dma) == ["mm2s_introut", "s2mm_introut"]
+    assert dma["mm2s_introut"]["index"] == 1 and dma["s2mm_introut"]["index"] == 2
+    assert p.ip_dict["system_top_0"]["interrupts"]["irq"]["index"] == 0
+    assert p.ip_dict["axi_intc_0"]["parameters"]["C_NUM_INTR_INPUTS"] == "3"
+
+
+def test_dma_interrupts_without_a_software_component(tmp_path):
+    """A DMA in a system without software components (no interrupt block in the top): the
+    controller is there for the DMA's two lines alone (inputs 0 and 1)."""
+    from pushpush.codegen.vivado import interrupt_sources
+    from pushpush.link import link
+    from pushpush.spec import parse_system
+
+    rtl = tmp_path / "s.v"
+    rtl.write_text("module s(input wire clk); endmodule\n")
+    linked = link(parse_system(
+        "system: hwdma\nboard: none\ncomponents:\n  a:\n    kind: rtl\n    module: s\n"
+        f"    sources: [{rtl}]\n    exports: {{f: \"(x: i32) -> void\"}}\n"
+        "    dma: {name: axi_dma_0}\n", file=str(tmp_path / "hwdma.yaml")))
+    assert linked.irq is None
+    assert interrupt_sources(linked) == [("axi_dma_0", "mm2s_introut"), ("axi_dma_0", "s2mm_introut")]
+    path = tmp_path / "hwdma.hwh"
+    path.write_text(render_hwh(linked))
+    p = _parse(path)
+    assert "system_top_0/irq" not in p.interrupt_pins
+    assert p.interrupt_pins["axi_dma_0/mm2s_introut"]["index"] == 0
+    assert p.interrupt_pins["axi_dma_0/s2mm_introut"]["index"] == 1
+    assert p.ip_dict["axi_intc_0"]["parameters"]["C_NUM_INTR_INPUTS"] == "2"

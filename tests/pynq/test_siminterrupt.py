@@ -84,3 +84,65 @@ def test_pynq_uiocontroller_code_waits_on_it():
         assert asyncio.run(main())
     finally:
         uio.close()
+
+
+def test_n_input_controller_masks_and_acknowledges_per_input():
+    """Three level inputs, as dma_stream's axi_intc_0 has them (0: the top's irq, 1 and 2:
+    axi_dma_0's mm2s_introut and s2mm_introut): each bit pends, is enabled, acknowledged
+    and prioritised on its own; bits above the inputs do not exist."""
+    uio = SimUio()
+    intc = SimIntc(uio, inputs=3)
+    try:
+        uio.control(struct.pack("<I", 1))
+        _w(intc, MER, 3)
+        intc.set_inputs(0b100)                        # s2mm high, not enabled
+        assert _r(intc, ISR) == 0b100 and _r(intc, IPR) == 0 and _r(intc, IVR) == 0xFFFFFFFF
+        assert _events(uio) == []
+        _w(intc, SIE, 0b010)                          # mm2s enabled: still nothing pending
+        assert _r(intc, IER) == 0b010 and _events(uio) == []
+        intc.set_inputs(0b110)                        # mm2s rises
+        assert _r(intc, IPR) == 0b010 and _r(intc, IVR) == 1
+        assert _events(uio) == [1]
+        _w(intc, SIE, 0b101)                          # input 0 and 2 enabled too
+        assert _r(intc, IER) == 0b111
+        assert _r(intc, IPR) == 0b110 and _r(intc, IVR) == 1   # the lowest input first
+        intc.set_inputs(0b000)                        # every input falls: ISR stays set
+        assert _r(intc, ISR) == 0b110
+        _w(intc, IAR, 0b010)                          # acknowledge mm2s only
+        assert _r(intc, ISR) == 0b100 and _r(intc, IVR) == 2
+        _w(intc, CIE, 0b100)                          # disable s2mm: nothing pending
+        assert _r(intc, IER) == 0b011 and _r(intc, IPR) == 0 and _r(intc, IVR) == 0xFFFFFFFF
+        uio.control(struct.pack("<I", 1))
+        assert _events(uio) == []                     # the line is low
+        intc.set_input(1)                             # input 0 (the top's irq) alone
+        assert _r(intc, ISR) == 0b101 and _r(intc, IPR) == 0b001 and _r(intc, IVR) == 0
+        assert _events(uio) == [2]
+        _w(intc, IAR, 0b001)                          # acknowledged while high: set again
+        assert _r(intc, ISR) & 1
+        intc.set_inputs(0b1000 | 0b001)               # a bit above the inputs is ignored
+        assert _r(intc, ISR) == 0b101
+        _w(intc, IAR, 0xFFFFFFFF)
+        _w(intc, SIE, 0xFFFFFFF8)                     # no such inputs: no enable bits
+        assert _r(intc, IER) == 0b011
+        assert _r(intc, ISR) == 0b001                 # input 0 still high
+        intc.set_input(0)
+        _w(intc, IAR, 1)
+        assert _r(intc, ISR) == 0
+    finally:
+        uio.close()
+
+
+def test_software_interrupts_until_hardware_enable():
+    uio = SimUio()
+    intc = SimIntc(uio, inputs=3)
+    try:
+        _w(intc, ISR, 0xFF)                           # MER.HIE clear: ISR writes set bits
+        assert _r(intc, ISR) == 0b111
+        _w(intc, IAR, 0b111)
+        _w(intc, MER, 3)
+        _w(intc, ISR, 0b010)                          # HIE set: ignored
+        assert _r(intc, ISR) == 0
+        with pytest.raises(ValueError, match="1 to 32 inputs"):
+            SimIntc(uio, inputs=33)
+    finally:
+        uio.close()
