@@ -13,6 +13,7 @@ raises naming the DMA and channel, and the system goes on serving calls and tran
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 
@@ -111,6 +112,55 @@ def test_back_pressure_from_a_stalling_core(ol):
         assert (dst == _model(src, 5, -1)).all(), hex(mask)
     ol.scaler.set_stall(0)
     assert spans[0] < spans[1] < spans[2]                   # the stalls really slowed it
+
+
+def test_the_channels_have_the_dma_interrupts(ol):
+    # the .hwh wires mm2s_introut/s2mm_introut through xlconcat_0 into axi_intc_0 (inputs 1
+    # and 2; the top's irq keeps input 0), so PYNQ's driver gives each channel its interrupt
+    intr = ol.ip_dict["axi_dma_0"]["interrupts"]
+    assert {k: v["index"] for k, v in intr.items()} == {"mm2s_introut": 1, "s2mm_introut": 2}
+    assert ol.interrupt_pins["system_top_0/irq"]["index"] == 0
+    assert ol.axi_dma_0.sendchannel._interrupt is not None
+    assert ol.axi_dma_0.recvchannel._interrupt is not None
+    assert ol.device.interrupts.intc.inputs == 3
+
+
+def test_wait_async_on_both_channels(ol):
+    """PYNQ's ``wait_async()`` on both channels in one asyncio loop: each sleeps on its
+    channel's interrupt (the DMA's IOC through axi_intc_0 and the simulated GIC/UIO) until
+    the channel is idle, then clears the DMA's interrupt; results checked against numpy."""
+    dma = ol.axi_dma_0
+    irq = ol.device.interrupts
+    ol.scaler.set_gain(3, -7)
+    ol.scaler.set_stall(0x3)              # the core takes 1 word in 4 cycles: the waits sleep
+    rounds = []
+
+    async def main() -> None:
+        for words in (1, 1000, 4099):
+            src = pynq.allocate((words,), np.int32)
+            dst = pynq.allocate((words,), np.int32)
+            src[:] = np.arange(words, dtype=np.int32) * 11 - 300
+            dst[:] = 0
+            fired = irq.uio.count
+            dma.recvchannel.transfer(dst)
+            dma.sendchannel.transfer(src)
+            await asyncio.wait_for(asyncio.gather(dma.sendchannel.wait_async(),
+                                                  dma.recvchannel.wait_async()), 120)
+            rounds.append((words, src, dst, dma.recvchannel.transferred, irq.uio.count - fired,
+                           ol.device.bridge.irq_state()[0]))
+
+    try:
+        asyncio.run(main())
+    finally:
+        ol.scaler.set_stall(0)
+    for words, src, dst, transferred, fired, lines in rounds:
+        assert transferred == 4 * words
+        assert (dst == _model(src, 3, -7)).all(), words
+        assert lines & 0b110 == 0          # PYNQ cleared both channels' IOC: lines 1, 2 low
+    assert rounds[-1][4] >= 1              # the long transfer woke its waiters by interrupt
+    for off in (0x04, 0x34):               # DMASR: IOC_Irq cleared, channel idle
+        sr = dma.mmio.read(off)
+        assert sr & 0x1000 == 0 and sr & 0x2
 
 
 def test_a_receive_that_never_completes_raises_and_the_system_goes_on(ol):
