@@ -25,9 +25,14 @@ structure Vivado writes for the block design of ``vivado/<system>_bd.tcl``
   PS's AXI3 GP0 ports to the top's AXI4 ports (``axi_gp0_to_pl``, ``axi_pl_to_ps``; AXI3 on
   the PS side, AXI4 on the top's, ports named as Vivado names them) and the reset block
   ``rst_fclk0`` (the top's ``rst`` is its active-high ``peripheral_reset``);
-* when the top has an interrupt (:attr:`pushpush.link.LinkedSystem.irq`): its ``irq`` into
-  ``axi_intc_0/intr``, ``axi_intc_0/irq`` into the PS's ``IRQ_F2P`` (so PYNQ lists
-  ``system_top_0/irq`` in ``interrupt_pins`` and ``axi_intc_0`` in
+* the interrupt lines (:func:`pushpush.codegen.vivado.interrupt_sources`: the top's ``irq``
+  when it has one, :attr:`pushpush.link.LinkedSystem.irq`, then each AXI DMA's
+  ``mm2s_introut`` and ``s2mm_introut``): one straight into ``axi_intc_0/intr``, several
+  into ``xlconcat_0/In<i>`` (``MODTYPE="xlconcat"``, ``NUM_PORTS``) whose ``dout`` is the
+  controller's ``intr[N-1:0]`` (``C_NUM_INTR_INPUTS`` = N), ``axi_intc_0/irq`` into the PS's
+  ``IRQ_F2P`` (so PYNQ lists ``system_top_0/irq`` at index 0 and
+  ``axi_dma_0/mm2s_introut``/``s2mm_introut`` after it in ``interrupt_pins``, the DMA's
+  ``ip_dict`` entry has both in ``interrupts``, and ``axi_intc_0`` is in
   ``interrupt_controllers``, raw IRQ 61), the controller's AXI4-Lite registers on the GP0
   SmartConnect's ``M01_AXI`` (:func:`pushpush.codegen.vivado.intc_address_block`).
 
