@@ -363,3 +363,35 @@ def test_dma_interrupts_without_a_software_component(tmp_path):
     assert p.interrupt_pins["axi_dma_0/mm2s_introut"]["index"] == 0
     assert p.interrupt_pins["axi_dma_0/s2mm_introut"]["index"] == 1
     assert p.ip_dict["axi_intc_0"]["parameters"]["C_NUM_INTR_INPUTS"] == "2"
+
+
+def test_two_dmas_number_their_interrupts_after_the_tops(tmp_path):
+    """Two DMAs: inputs 0 (the top's irq), 1-2 (the first DMA's mm2s, s2mm), 3-4 (the
+    second's), in the .hwh PYNQ reads and in the block design's Tcl alike."""
+    from pushpush.codegen.vivado import interrupt_sources, render_bd_tcl
+    from pushpush.link import link
+    from pushpush.spec import parse_system
+
+    for n in ("a", "b"):
+        (tmp_path / f"{n}.v").write_text(f"module m_{n}(input wire clk); endmodule\n")
+    linked = link(parse_system(
+        "system: two\nboard: pynq-z1\ncomponents:\n"
+        f"  a:\n    kind: rtl\n    module: m_a\n    sources: [{tmp_path / 'a.v'}]\n"
+        "    exports: {f: \"(x: i32) -> i32\"}\n    dma: {name: dma_a}\n"
+        f"  b:\n    kind: rtl\n    module: m_b\n    sources: [{tmp_path / 'b.v'}]\n"
+        "    exports: {f: \"(x: i32) -> i32\"}\n    dma: {name: dma_b, data_width: 64}\n"
+        "  host:\n    kind: python\n    imports: [a.f, b.f]\n", file=str(tmp_path / "two.yaml")))
+    want = [("system_top_0/irq", 0), ("dma_a/mm2s_introut", 1), ("dma_a/s2mm_introut", 2),
+            ("dma_b/mm2s_introut", 3), ("dma_b/s2mm_introut", 4)]
+    assert [f"{c}/{p}" for c, p in interrupt_sources(linked)] == [w for w, _ in want]
+    path = tmp_path / "two.hwh"
+    path.write_text(render_hwh(linked))
+    p = _parse(path)
+    for pin, index in want:
+        assert p.interrupt_pins[pin]["index"] == index, pin
+    assert sorted(p.ip_dict["dma_b"]["interrupts"]) == ["mm2s_introut", "s2mm_introut"]
+    assert p.ip_dict["axi_intc_0"]["parameters"]["C_NUM_INTR_INPUTS"] == "5"
+    tcl = render_bd_tcl(linked, "pushpush:system:two:0.1.0")
+    assert "set_property -dict [list CONFIG.NUM_PORTS {5}] $concat" in tcl
+    for pin, index in want:
+        assert f"connect_bd_net [get_bd_pins {pin}] [get_bd_pins xlconcat_0/In{index}]" in tcl
