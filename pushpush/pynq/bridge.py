@@ -45,10 +45,10 @@ clock cycles, then reply).
 
 Besides the socket: the notification pipe (a byte per PL write into PS memory), the control
 page (shared memory: the count of those writes, the last one's cycle and host time, a
-runtime's "waiting for a reply" stamp, and the top's interrupt line: level, changes, cycle
-and host time of the last change), and, when the top has an interrupt, the interrupt pipe
-(a byte per change of the line; its read end is :attr:`SimBridge.irq_r`, read by
-:mod:`pushpush.pynq.siminterrupt`).
+runtime's "waiting for a reply" stamp, and the interrupt lines (the top's ``irq``, a DMA
+shell's DMA interrupts): levels, changes, cycle and host time of the last change), and,
+when there are interrupt lines, the interrupt pipe (a byte per change; its read end is
+:attr:`SimBridge.irq_r`, read by :mod:`pushpush.pynq.siminterrupt`).
 """
 
 from __future__ import annotations
@@ -151,8 +151,8 @@ class SimBridge:
         #: writes into PS memory made by software of this process (note_write)
         self._local_writes = 0
         self._notify_r = self._notify_w = -1
-        #: The interrupt pipe (the simulator writes a byte when the top's irq changes; the
-        #: line's state is in the control page): its read end, or -1
+        #: The interrupt pipe (the simulator writes a byte when an interrupt line changes;
+        #: the lines' state is in the control page): its read end, or -1
         self.irq_r = self._irq_w = -1
         self.ctl = SharedMemory(CTL_SIZE, "pushpush-ctl")
 
@@ -236,8 +236,9 @@ class SimBridge:
         return struct.unpack_from("<Q", self.ctl.mem, CTL_PL_WRITES)[0] + self._local_writes
 
     def irq_state(self) -> tuple[int, int, int, int]:
-        """The top's interrupt line as the simulator last wrote it: (level, changes so far,
-        clock cycle of the last change, CLOCK_MONOTONIC ns when the simulator saw it)."""
+        """The interrupt lines as the simulator last wrote them: (levels, bit i = the
+        interrupt controller's input i, bit 0 the top's ``irq`` when it has one; changes so
+        far, clock cycle of the last change, CLOCK_MONOTONIC ns when the simulator saw it)."""
         if self._stopped:
             return 0, 0, 0, 0
         return struct.unpack_from("<QQQQ", self.ctl.mem, CTL_IRQ_LEVEL)
