@@ -6,7 +6,7 @@
  * board's shared memory, owned by Python (pushpush.simboard.hdl), so the PYNQ process polls
  * it in place as the ARM polls its OCM; Python is woken once per burst, not per clock edge.
  *
- * Like a Zynq-7000 HP port (UG585, ch. 5: read and write acceptance of 8), it accepts up to
+ * Like a Zynq-7000 HP port (read and write acceptance of 8, UG585 ch. 5), it accepts up to
  * ACCEPT bursts per direction before answering the first, and streams the data of
  * consecutive bursts back to back. Each accepted burst owns a slot (0..ACCEPT-1) and the
  * slot's 256 beats of wbuf/wstrb or rbuf (beat i of slot s at index 256*s + i):
