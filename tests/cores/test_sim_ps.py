@@ -12,7 +12,10 @@ that answers SLVERR inside one region, with pause generators on all five channel
 
 ``pp_sim_mem`` (the PS memory port) serves a cocotbext-axi AxiMaster doing random writes
 and reads (unaligned, narrow, every length) into a byte model, DECERR outside the memory,
-one notification per write burst.
+one notification per write burst; and (``mem_pipeline``) many bursts in flight: responses
+in request order, never more than ACCEPT outstanding per direction (exactly ACCEPT while
+the master holds BREADY/RREADY low), the beats of consecutive bursts back to back and a
+lone burst's fixed timing without pauses, for ACCEPT 8 (the HP ports'), 2 and 4.
 """
 
 from __future__ import annotations
