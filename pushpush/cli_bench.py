@@ -382,7 +382,7 @@ _C1 = Command(
                 "median, p99 over --calls calls), the bus's own share and the runtime's;\n"
                 "--tree adds another checkout's numbers. Writes DIR/callpath.json.\n\n"
                 "dma: PYNQ's pynq.lib.dma.DMA on the simulated board against an AXI DMA\n"
-                "(pp_axi_dma, 64-bit, bursts of 256): TX, RX and loop-back from 8 B to 6 MiB,\n"
+                "(pp_axi_dma, 64-bit, bursts of 16): TX, RX and loop-back from 8 B to 6 MiB,\n"
                 "whole and in 64 KiB blocks (single and double buffer), exact cycles from the\n"
                 "DMA shell's probe, MB/s against the HP port's limit (97% target from 64 KiB),\n"
                 "the simulated board's software time apart, the seed paper's Table I beside\n"

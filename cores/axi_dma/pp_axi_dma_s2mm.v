@@ -5,7 +5,10 @@
 // into memory words at the destination's byte offset; the words go into a FIFO in bursts
 // of up to MAX_BURST beats that end at a 4 KiB boundary or at the packet's end, and a
 // burst's AW is issued only once all its beats are in the FIFO (store and forward per
-// burst, so WVALID never waits on the stream). WSTRB covers exactly the packet's bytes.
+// burst, so WVALID never waits on the stream); its W beats follow from the cycle its AW is
+// presented, not only once AW is taken (AXI lets W lead AW), so behind an interconnect that
+// takes a master's next AW only after its previous WLAST the bursts' beats still come back
+// to back. WSTRB covers exactly the packet's bytes.
 // done pulses once every B came back; done_bytes is the number of bytes taken (TLAST may
 // come before len bytes). A packet longer than len: the first len bytes are written, the
 // beat that fills the buffer is taken, the rest of the packet stays on the stream, and
@@ -77,7 +80,7 @@ module pp_axi_dma_s2mm #(
     reg [ADDR_WIDTH-1:0] wr_addr;        // address of the next word into the FIFO
     reg [ADDR_WIDTH-1:0] burst_addr;     // first word of the burst being gathered
     reg [8:0]            burst_beats;    // words gathered in it
-    reg [8:0]            w_credit;       // bursts whose AW went and whose W is not done
+    reg [8:0]            w_credit;       // bursts whose AW is presented and whose W is not done
     reg [8:0]            b_pending;      // AWs sent whose B has not come
     reg                  flush;
 
@@ -240,7 +243,7 @@ module pp_axi_dma_s2mm #(
             end else if (aw_fire) begin
                 aw_valid <= 1'b0;
             end
-            w_credit  <= w_credit + (aw_fire ? 9'd1 : 9'd0) - (w_done ? 9'd1 : 9'd0);
+            w_credit  <= w_credit + (c_pop ? 9'd1 : 9'd0) - (w_done ? 9'd1 : 9'd0);
             b_pending <= b_pending + (aw_fire ? 9'd1 : 9'd0) - (b_fire ? 9'd1 : 9'd0);
             if (busy && !stopping) begin
                 if (b_err) begin

@@ -4,8 +4,9 @@
 // byte address) through pp_axi_dma_mm2s (cores/axi_dma) and hands them to the user's module
 // one element per beat on m_axis (tdata, tvalid, tready, tlast on the count-th element).
 // done pulses once the last element was taken (or the transfer failed), with done_code:
-//   0 ok, 1 timeout (no element taken for TIMEOUT cycles: the transfer is aborted, the
-//   stream cut without tlast), 2 SLVERR, 3 DECERR (a read answered so: the rest of the
+//   0 ok, 1 timeout (no element taken for TIMEOUT cycles: the transfer is aborted; the
+//   stream still ends cleanly: the elements not taken follow as zeros, tlast on the
+//   count-th, offered until the module took them or the next start), 2 SLVERR, 3 DECERR (a read answered so: the rest of the
 //   stream is zeros, still count elements with tlast on the last, so that the module
 //   finishes its call and the caller gets the error; done once it took them, or after
 //   TIMEOUT cycles without taking one), 4 too long (count * ELEM_BITS/8 bytes >=
@@ -70,6 +71,7 @@ module pp_buf_rd #(
     reg [31:0] count;      // elements of the transfer
     reg [31:0] sent;       // elements taken by the module
     reg [2:0]  err_code;   // the read error being padded over
+    reg        owe;        // idle after a timeout: the rest of the stream is owed as zeros
 
     wire [33:0] bytes = {2'b00, start_count} * EB34;
     wire        zero  = (start_count == 32'd0);
@@ -115,7 +117,7 @@ module pp_buf_rd #(
     assign s_tready = (state == S_RUN) && !cancel && hold_empty_next;
     wire        s_fire = s_tvalid && s_tready;
 
-    wire        pad = (state == S_PAD);
+    wire        pad = (state == S_PAD) || (state == S_IDLE && owe);
     assign m_axis_tdata  = pad ? {ELEM_BITS{1'b0}} : hold[ELEM_BITS-1:0];
     assign m_axis_tvalid = (pad && sent != count) || ((state == S_RUN) && !cancel && (left != 3'd0));
     assign m_axis_tlast  = pad ? (sent + 32'd1 == count) : (hold_last && (left == 3'd1));
@@ -127,9 +129,11 @@ module pp_buf_rd #(
     always @(posedge clk) begin
         done <= 1'b0;
         if (out_fire) begin
-            hold <= hold >> ELEM_BITS;
-            left <= left - 3'd1;
             sent <= sent + 32'd1;
+            if (!pad) begin   // (a padded zero leaves the held word alone: left stays 0)
+                hold <= hold >> ELEM_BITS;
+                left <= left - 3'd1;
+            end
         end
         if (s_fire) begin
             hold      <= s_tdata;
@@ -138,7 +142,10 @@ module pp_buf_rd #(
         end
         case (state)
             S_IDLE: begin
+                if (out_fire && m_axis_tlast)   // the owed stream's last zero was taken
+                    owe <= 1'b0;
                 if (start) begin
+                    owe           <= 1'b0;      // a new call: what is still owed is dropped
                     idle_cycles   <= 32'd0;
                     sub_done_seen <= 1'b0;
                     count         <= start_count;
@@ -161,6 +168,7 @@ module pp_buf_rd #(
                         left      <= 3'd0;
                         done      <= 1'b1;
                         done_code <= 3'd1;
+                        owe       <= 1'b1;
                         state     <= S_IDLE;
                     end else begin
                         cancel <= 1'b1;
@@ -194,6 +202,7 @@ module pp_buf_rd #(
                     cancel     <= 1'b0;
                     done      <= 1'b1;
                     done_code <= 3'd1;
+                    owe       <= 1'b1;
                     state     <= S_IDLE;
                 end
             end
@@ -211,13 +220,14 @@ module pp_buf_rd #(
             count       <= 32'd0;
             sent        <= 32'd0;
             err_code    <= 3'd0;
+            owe         <= 1'b0;
         end
     end
 
     initial begin
         state = S_IDLE; done = 1'b0; done_code = 3'd0; cancel = 1'b0; left = 3'd0; hold = 32'd0;
         hold_last = 1'b0; idle_cycles = 32'd0; sub_done_seen = 1'b0;
-        count = 32'd0; sent = 32'd0; err_code = 3'd0;
+        count = 32'd0; sent = 32'd0; err_code = 3'd0; owe = 1'b0;
     end
 endmodule
 

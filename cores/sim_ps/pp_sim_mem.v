@@ -4,17 +4,31 @@
  * The PS side of the PL's AXI master (the top's m_axi: writes into the software windows in
  * on-chip memory, DDR buffers) as an AXI4 slave in HDL. The memory itself is the simulated
  * board's shared memory, owned by Python (pushpush.simboard.hdl), so the PYNQ process polls
- * it in place as the ARM polls its OCM; Python is woken once per burst, not per clock edge:
+ * it in place as the ARM polls its OCM; Python is woken once per burst, not per clock edge.
  *
- *   write: AW is taken, then every W beat into wbuf/wstrb; then wr_toggle flips with the
- *          burst in wr_id/addr/len/size/burst. Python stores the beats, sets wr_resp and
- *          flips wr_ack; the B response (wr_resp) follows in the next cycle.
- *   read:  AR is taken; rd_toggle flips with rd_addr/len/size/burst. Python fills rbuf,
- *          sets rd_resp and flips rd_ack; the R beats follow, one per cycle (rready
- *          permitting).
+ * Like a Zynq-7000 HP port (read and write acceptance of 8, UG585 ch. 5), it accepts up to
+ * ACCEPT bursts per direction before answering the first, and streams the data of
+ * consecutive bursts back to back. Each accepted burst owns a slot (0..ACCEPT-1) and the
+ * slot's 256 beats of wbuf/wstrb or rbuf (beat i of slot s at index 256*s + i):
  *
- * One write and one read burst at a time (reads and writes are independent). Python answers
- * within the clock edge it is woken at, so cycle counts do not depend on the host.
+ *   write: AW is taken into a slot (AWREADY: a slot is free) and W beats into the slot of
+ *          their burst (WREADY: a slot is free; the beats may come before their AW, as into
+ *          the HP port's write data FIFO, and the next burst's beats follow the last one's
+ *          without a gap; WLAST ends a burst's data); once a burst's AW and data are in,
+ *          wr_toggle flips with the burst in wr_slot/id/addr/len/size/burst. Python stores the beats, sets wr_resp
+ *          and flips wr_ack; the bursts' B responses follow in order, the first in the cycle
+ *          after wr_ack flips.
+ *   read:  AR is taken into a slot (ARREADY: a slot is free); rd_toggle flips with the burst
+ *          in rd_slot/addr/len/size/burst (in the cycle AR is taken when Python is idle).
+ *          Python fills the slot's rbuf, sets rd_resp and flips rd_ack; the R beats follow,
+ *          one per cycle (rready permitting), the first in the cycle after rd_ack flips (or
+ *          right after the previous burst's last beat), so consecutive bursts stream back
+ *          to back.
+ *
+ * Python gets one burst per direction at a time (a toggle, then its ack) and answers within
+ * the clock edge it is woken at, so cycle counts do not depend on the host: a lone burst
+ * keeps the timing of one burst at a time (B 2 cycles after the last W beat; the first R
+ * beat valid 1 cycle after AR is taken), and responses come in the order of the requests.
  */
 
 `default_nettype none
@@ -23,7 +37,12 @@ module pp_sim_mem #
 (
     parameter DATA_WIDTH = 32,
     parameter ADDR_WIDTH = 32,
-    parameter ID_WIDTH = 14
+    parameter ID_WIDTH = 14,
+    // bursts accepted and not yet answered, per direction: 2, 4, 8 (the Zynq-7000 HP
+    // ports' read and write acceptance) or 16
+    parameter ACCEPT = 8,
+    // log2(ACCEPT): not to be set
+    parameter SW = (ACCEPT <= 2) ? 1 : (ACCEPT <= 4) ? 2 : (ACCEPT <= 8) ? 3 : 4
 )
 (
     input  wire                      clk,
@@ -33,6 +52,7 @@ module pp_sim_mem #
      * To and from Python
      */
     output reg                       wr_toggle /* verilator public_flat_rw */,
+    output reg  [SW-1:0]             wr_slot /* verilator public_flat_rw */,
     output reg  [ID_WIDTH-1:0]       wr_id /* verilator public_flat_rw */,
     output reg  [ADDR_WIDTH-1:0]     wr_addr /* verilator public_flat_rw */,
     output reg  [7:0]                wr_len /* verilator public_flat_rw */,
@@ -41,6 +61,7 @@ module pp_sim_mem #
     input  wire                      wr_ack,
     input  wire [1:0]                wr_resp,
     output reg                       rd_toggle /* verilator public_flat_rw */,
+    output reg  [SW-1:0]             rd_slot /* verilator public_flat_rw */,
     output reg  [ID_WIDTH-1:0]       rd_id /* verilator public_flat_rw */,
     output reg  [ADDR_WIDTH-1:0]     rd_addr /* verilator public_flat_rw */,
     output reg  [7:0]                rd_len /* verilator public_flat_rw */,
@@ -61,8 +82,8 @@ module pp_sim_mem #
     input  wire                      s_axi_awlock,
     input  wire [3:0]                s_axi_awcache,
     input  wire [2:0]                s_axi_awprot,
-    input  wire                      s_axi_wlast,
     /* verilator lint_on UNUSEDSIGNAL */
+    input  wire                      s_axi_wlast,
     input  wire                      s_axi_awvalid,
     output reg                       s_axi_awready,
     input  wire [DATA_WIDTH-1:0]     s_axi_wdata,
@@ -94,29 +115,63 @@ module pp_sim_mem #
 );
 
 localparam STRB_WIDTH = DATA_WIDTH / 8;
-localparam [1:0] W_ADDR = 2'd0, W_DATA = 2'd1, W_PY = 2'd2, W_RESP = 2'd3;
-localparam [1:0] R_ADDR = 2'd0, R_PY = 2'd1, R_DATA = 2'd2;
+localparam [31:0] ACCEPT32 = ACCEPT;
+localparam [SW:0] NSLOTS = ACCEPT32[SW:0];   // pointers are SW+1 bits: slot, then a wrap bit
 
-// A burst's data: wbuf/wstrb read by Python, rbuf written by Python (through VPI).
-reg [DATA_WIDTH-1:0]  wbuf  [0:255] /* verilator public_flat_rw */;
-reg [STRB_WIDTH-1:0]  wstrb [0:255] /* verilator public_flat_rw */;
+// The bursts' data: wbuf/wstrb read by Python, rbuf written by Python (through VPI).
+reg [DATA_WIDTH-1:0]  wbuf  [0:256*ACCEPT-1] /* verilator public_flat_rw */;
+reg [STRB_WIDTH-1:0]  wstrb [0:256*ACCEPT-1] /* verilator public_flat_rw */;
 /* verilator lint_off UNDRIVEN */
-reg [DATA_WIDTH-1:0]  rbuf  [0:255] /* verilator public_flat_rw */;
+reg [DATA_WIDTH-1:0]  rbuf  [0:256*ACCEPT-1] /* verilator public_flat_rw */;
 /* verilator lint_on UNDRIVEN */
 
-reg [1:0] wstate;
-reg [7:0] wbeat;
-reg       wr_seen;
-reg [1:0] rstate;
-reg [7:0] rbeat;
-reg       rd_seen;
+// ------------------------------------------------------------------------------ write
+// Slot pointers, in order: wb_p (B next out) <= wa_p (answered by Python) <= wq_p (handed
+// to Python) <= both wd_p (receiving W data, up to WLAST) and aw_p (next AW): the k-th
+// burst's AW and data share slot k, its W beats may come before its AW (as into the HP
+// port's write data FIFO).
+reg [ID_WIDTH-1:0]   aw_id_q    [0:ACCEPT-1];
+reg [ADDR_WIDTH-1:0] aw_addr_q  [0:ACCEPT-1];
+reg [7:0]            aw_len_q   [0:ACCEPT-1];
+reg [2:0]            aw_size_q  [0:ACCEPT-1];
+reg [1:0]            aw_burst_q [0:ACCEPT-1];
+reg [1:0]            b_resp_q   [0:ACCEPT-1];
+reg [SW:0] aw_p, wd_p, wq_p, wa_p, wb_p;
+reg [7:0]  wbeat;
+reg        wr_seen;
+reg        w_py_busy;
+
+wire [SW-1:0] wd_slot   = wd_p[SW-1:0];
+wire          aw_hs     = s_axi_awvalid && s_axi_awready;
+wire          w_hs      = s_axi_wvalid && s_axi_wready;
+wire          w_last_hs = w_hs && s_axi_wlast;
+wire          w_ack     = (wr_ack != wr_seen);              // Python answered its burst
+wire          b_hs      = s_axi_bvalid && s_axi_bready;
+wire [SW:0]   aw_p_n    = aw_p + {{SW{1'b0}}, aw_hs};
+wire [SW:0]   wd_p_n    = wd_p + {{SW{1'b0}}, w_last_hs};
+wire [SW:0]   wa_p_n    = wa_p + {{SW{1'b0}}, w_ack};
+wire [SW:0]   wb_p_n    = wb_p + {{SW{1'b0}}, b_hs};
+// a burst is complete when both its AW and its last W beat are in
+wire          w_req     = (!w_py_busy || w_ack) && (wq_p != wd_p_n) && (wq_p != aw_p_n);
+wire          w_req_bus = (wq_p == aw_p);                   // its AW is taken in this cycle
+wire [SW-1:0] wq_slot   = wq_p[SW-1:0];
+wire          b_load    = (!s_axi_bvalid || b_hs) && (wb_p_n != wa_p_n);
+wire [SW-1:0] b_slot    = wb_p_n[SW-1:0];
+wire [SW:0]   aw_used_n = aw_p_n - wb_p_n;
+wire [SW:0]   wd_used_n = wd_p_n - wb_p_n;
 
 always @(posedge clk) begin
     if (rst) begin
-        wstate <= W_ADDR;
+        aw_p <= {(SW+1){1'b0}};
+        wd_p <= {(SW+1){1'b0}};
+        wq_p <= {(SW+1){1'b0}};
+        wa_p <= {(SW+1){1'b0}};
+        wb_p <= {(SW+1){1'b0}};
         wbeat <= 8'd0;
         wr_seen <= wr_ack;
+        w_py_busy <= 1'b0;
         wr_toggle <= wr_ack;
+        wr_slot <= {SW{1'b0}};
         wr_id <= {ID_WIDTH{1'b0}};
         wr_addr <= {ADDR_WIDTH{1'b0}};
         wr_len <= 8'd0;
@@ -128,59 +183,92 @@ always @(posedge clk) begin
         s_axi_bresp <= 2'b00;
         s_axi_bvalid <= 1'b0;
     end else begin
-        case (wstate)
-        W_ADDR: begin
-            s_axi_awready <= 1'b1;
-            if (s_axi_awvalid && s_axi_awready) begin
-                s_axi_awready <= 1'b0;
-                s_axi_wready <= 1'b1;
-                wr_id <= s_axi_awid;
-                wr_addr <= s_axi_awaddr;
-                wr_len <= s_axi_awlen;
-                wr_size <= s_axi_awsize;
-                wr_burst <= s_axi_awburst;
-                wbeat <= 8'd0;
-                wstate <= W_DATA;
-            end
+        if (aw_hs) begin
+            aw_id_q[aw_p[SW-1:0]] <= s_axi_awid;
+            aw_addr_q[aw_p[SW-1:0]] <= s_axi_awaddr;
+            aw_len_q[aw_p[SW-1:0]] <= s_axi_awlen;
+            aw_size_q[aw_p[SW-1:0]] <= s_axi_awsize;
+            aw_burst_q[aw_p[SW-1:0]] <= s_axi_awburst;
         end
-        W_DATA: begin
-            if (s_axi_wvalid && s_axi_wready) begin
-                wbuf[wbeat] <= s_axi_wdata;
-                wstrb[wbeat] <= s_axi_wstrb;
-                wbeat <= wbeat + 8'd1;
-                if (wbeat == wr_len) begin
-                    s_axi_wready <= 1'b0;
-                    wr_toggle <= ~wr_toggle;   // Python: store the burst
-                    wstate <= W_PY;
-                end
-            end
+        if (w_hs) begin
+            // before wr_toggle (below): Python, woken by the toggle, reads the last beat
+            wbuf[{wd_slot, wbeat}] <= s_axi_wdata;
+            wstrb[{wd_slot, wbeat}] <= s_axi_wstrb;
+            wbeat <= w_last_hs ? 8'd0 : wbeat + 8'd1;
         end
-        W_PY: begin
-            if (wr_ack != wr_seen) begin
-                wr_seen <= wr_ack;
-                s_axi_bid <= wr_id;
-                s_axi_bresp <= wr_resp;
-                s_axi_bvalid <= 1'b1;
-                wstate <= W_RESP;
-            end
+        if (w_ack)
+            b_resp_q[wa_p[SW-1:0]] <= wr_resp;
+        wr_seen <= wr_ack;
+        if (w_req) begin
+            wr_slot <= wq_slot;
+            wr_id <= w_req_bus ? s_axi_awid : aw_id_q[wq_slot];
+            wr_addr <= w_req_bus ? s_axi_awaddr : aw_addr_q[wq_slot];
+            wr_len <= w_req_bus ? s_axi_awlen : aw_len_q[wq_slot];
+            wr_size <= w_req_bus ? s_axi_awsize : aw_size_q[wq_slot];
+            wr_burst <= w_req_bus ? s_axi_awburst : aw_burst_q[wq_slot];
+            wr_toggle <= ~wr_toggle;       // Python: store the burst
+            w_py_busy <= 1'b1;
+        end else if (w_ack) begin
+            w_py_busy <= 1'b0;
         end
-        default: begin  // W_RESP
-            if (s_axi_bready) begin
-                s_axi_bvalid <= 1'b0;
-                s_axi_awready <= 1'b1;
-                wstate <= W_ADDR;
-            end
+        if (b_load) begin
+            s_axi_bid <= aw_id_q[b_slot];
+            s_axi_bresp <= (w_ack && b_slot == wa_p[SW-1:0]) ? wr_resp : b_resp_q[b_slot];
+            s_axi_bvalid <= 1'b1;
+        end else if (b_hs) begin
+            s_axi_bvalid <= 1'b0;
         end
-        endcase
+        aw_p <= aw_p_n;
+        wd_p <= wd_p_n;
+        wq_p <= wq_p + {{SW{1'b0}}, w_req};
+        wa_p <= wa_p_n;
+        wb_p <= wb_p_n;
+        s_axi_awready <= (aw_used_n != NSLOTS);
+        s_axi_wready <= (wd_used_n != NSLOTS);
     end
 end
 
+// ------------------------------------------------------------------------------ read
+// Slot pointers, in order: rr_p (streaming R, or next to) <= ra_p (answered by Python)
+// <= rq_p (next to hand to Python) <= ar_p (next AR).
+reg [ID_WIDTH-1:0]   ar_id_q    [0:ACCEPT-1];
+reg [ADDR_WIDTH-1:0] ar_addr_q  [0:ACCEPT-1];
+reg [7:0]            ar_len_q   [0:ACCEPT-1];
+reg [2:0]            ar_size_q  [0:ACCEPT-1];
+reg [1:0]            ar_burst_q [0:ACCEPT-1];
+reg [1:0]            r_resp_q   [0:ACCEPT-1];
+reg [SW:0] ar_p, rq_p, ra_p, rr_p;
+reg [7:0]  rbeat;
+reg        rd_seen;
+reg        r_py_busy;
+
+wire          ar_hs     = s_axi_arvalid && s_axi_arready;
+wire          r_hs      = s_axi_rvalid && s_axi_rready;
+wire          r_last_hs = r_hs && s_axi_rlast;
+wire          r_ack     = (rd_ack != rd_seen);              // Python filled its burst
+wire [SW:0]   ar_p_n    = ar_p + {{SW{1'b0}}, ar_hs};
+wire [SW:0]   ra_p_n    = ra_p + {{SW{1'b0}}, r_ack};
+wire [SW:0]   rr_p_n    = rr_p + {{SW{1'b0}}, r_last_hs};
+wire          r_req     = (!r_py_busy || r_ack) && (rq_p != ar_p_n);
+wire          r_req_bus = (rq_p == ar_p);                   // the AR taken in this cycle
+wire [SW-1:0] rq_slot   = rq_p[SW-1:0];
+wire          r_load    = (!s_axi_rvalid || r_last_hs) && (rr_p_n != ra_p_n);
+wire [SW-1:0] r_slot    = rr_p_n[SW-1:0];
+wire [SW-1:0] rr_slot   = rr_p[SW-1:0];
+wire [7:0]    rbeat_n   = rbeat + 8'd1;
+wire [SW:0]   ar_used_n = ar_p_n - rr_p_n;
+
 always @(posedge clk) begin
     if (rst) begin
-        rstate <= R_ADDR;
+        ar_p <= {(SW+1){1'b0}};
+        rq_p <= {(SW+1){1'b0}};
+        ra_p <= {(SW+1){1'b0}};
+        rr_p <= {(SW+1){1'b0}};
         rbeat <= 8'd0;
         rd_seen <= rd_ack;
+        r_py_busy <= 1'b0;
         rd_toggle <= rd_ack;
+        rd_slot <= {SW{1'b0}};
         rd_id <= {ID_WIDTH{1'b0}};
         rd_addr <= {ADDR_WIDTH{1'b0}};
         rd_len <= 8'd0;
@@ -193,47 +281,48 @@ always @(posedge clk) begin
         s_axi_rlast <= 1'b0;
         s_axi_rvalid <= 1'b0;
     end else begin
-        case (rstate)
-        R_ADDR: begin
-            s_axi_arready <= 1'b1;
-            if (s_axi_arvalid && s_axi_arready) begin
-                s_axi_arready <= 1'b0;
-                rd_id <= s_axi_arid;
-                rd_addr <= s_axi_araddr;
-                rd_len <= s_axi_arlen;
-                rd_size <= s_axi_arsize;
-                rd_burst <= s_axi_arburst;
-                rd_toggle <= ~rd_toggle;       // Python: fill rbuf
-                rstate <= R_PY;
-            end
+        if (ar_hs) begin
+            ar_id_q[ar_p[SW-1:0]] <= s_axi_arid;
+            ar_addr_q[ar_p[SW-1:0]] <= s_axi_araddr;
+            ar_len_q[ar_p[SW-1:0]] <= s_axi_arlen;
+            ar_size_q[ar_p[SW-1:0]] <= s_axi_arsize;
+            ar_burst_q[ar_p[SW-1:0]] <= s_axi_arburst;
         end
-        R_PY: begin
-            if (rd_ack != rd_seen) begin
-                rd_seen <= rd_ack;
-                rbeat <= 8'd0;
-                s_axi_rid <= rd_id;
-                s_axi_rdata <= rbuf[0];
-                s_axi_rresp <= rd_resp;
-                s_axi_rlast <= (rd_len == 8'd0);
-                s_axi_rvalid <= 1'b1;
-                rstate <= R_DATA;
-            end
+        if (r_ack)
+            r_resp_q[ra_p[SW-1:0]] <= rd_resp;
+        rd_seen <= rd_ack;
+        if (r_req) begin
+            rd_slot <= rq_slot;
+            rd_id <= r_req_bus ? s_axi_arid : ar_id_q[rq_slot];
+            rd_addr <= r_req_bus ? s_axi_araddr : ar_addr_q[rq_slot];
+            rd_len <= r_req_bus ? s_axi_arlen : ar_len_q[rq_slot];
+            rd_size <= r_req_bus ? s_axi_arsize : ar_size_q[rq_slot];
+            rd_burst <= r_req_bus ? s_axi_arburst : ar_burst_q[rq_slot];
+            rd_toggle <= ~rd_toggle;       // Python: fill the slot's rbuf
+            r_py_busy <= 1'b1;
+        end else if (r_ack) begin
+            r_py_busy <= 1'b0;
         end
-        default: begin  // R_DATA
-            if (s_axi_rready) begin
-                if (s_axi_rlast) begin
-                    s_axi_rvalid <= 1'b0;
-                    s_axi_rlast <= 1'b0;
-                    s_axi_arready <= 1'b1;
-                    rstate <= R_ADDR;
-                end else begin
-                    s_axi_rdata <= rbuf[rbeat + 8'd1];
-                    s_axi_rlast <= (rbeat + 8'd1 == rd_len);
-                end
-                rbeat <= rbeat + 8'd1;
-            end
+        if (r_load) begin
+            rbeat <= 8'd0;
+            s_axi_rid <= ar_id_q[r_slot];
+            s_axi_rdata <= rbuf[{r_slot, 8'd0}];
+            s_axi_rresp <= (r_ack && r_slot == ra_p[SW-1:0]) ? rd_resp : r_resp_q[r_slot];
+            s_axi_rlast <= (ar_len_q[r_slot] == 8'd0);
+            s_axi_rvalid <= 1'b1;
+        end else if (r_last_hs) begin
+            s_axi_rvalid <= 1'b0;
+            s_axi_rlast <= 1'b0;
+        end else if (r_hs) begin
+            rbeat <= rbeat_n;
+            s_axi_rdata <= rbuf[{rr_slot, rbeat_n}];
+            s_axi_rlast <= (rbeat_n == ar_len_q[rr_slot]);
         end
-        endcase
+        ar_p <= ar_p_n;
+        rq_p <= rq_p + {{SW{1'b0}}, r_req};
+        ra_p <= ra_p_n;
+        rr_p <= rr_p_n;
+        s_axi_arready <= (ar_used_n != NSLOTS);
     end
 end
 

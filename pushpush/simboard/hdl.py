@@ -156,8 +156,9 @@ class HdlPS:
             size = 1 << int(m.wr_size.value)
             burst = int(m.wr_burst.value)
             full = (1 << bb) - 1
-            beats = [int(m.wbuf[i].value) for i in range(n)]
-            strbs = [int(m.wstrb[i].value) for i in range(n)]
+            base = MAX_BEATS * int(m.wr_slot.value)   # the burst's slot in wbuf/wstrb
+            beats = [int(m.wbuf[base + i].value) for i in range(n)]
+            strbs = [int(m.wstrb[base + i].value) for i in range(n)]
             if (burst == 1 and size == bb and addr % bb == 0 and all(s == full for s in strbs)):
                 data = b"".join(b.to_bytes(bb, "little") for b in beats)
                 ok = self.memory.write(addr, data)
@@ -186,6 +187,7 @@ class HdlPS:
             n = int(m.rd_len.value) + 1
             size = 1 << int(m.rd_size.value)
             burst = int(m.rd_burst.value)
+            slot = MAX_BEATS * int(m.rd_slot.value)   # the burst's slot in rbuf
             ok = True
             for i, a in enumerate(_beat_addresses(addr, n, size, burst)):
                 base = a - a % bb
@@ -193,7 +195,7 @@ class HdlPS:
                 if data is None:
                     ok = False
                     data = bytes(bb)
-                m.rbuf[i].value = int.from_bytes(data, "little")
+                m.rbuf[slot + i].value = int.from_bytes(data, "little")
             port.rd_resp.value = 0 if ok else 3
             ack ^= 1
             port.rd_ack.value = ack

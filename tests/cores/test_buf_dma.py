@@ -5,7 +5,8 @@ the user's stream, for 8-, 16- and 32-bit elements.
 
 - rd: random counts (0 .. a few hundred) from any byte address: the elements in order, tlast
   on the last only, done_code 0; a stream nobody reads: done_code 1 after TIMEOUT cycles,
-  and the next transfer is whole; count too long: code 4, nothing read.
+  and the next transfer is whole; a module that stops reading past TIMEOUT and reads on gets
+  the rest as zeros with tlast on the count-th (owed zeros are dropped at the next start); count too long: code 4, nothing read.
 - wr: random counts to any byte address, streams ending at the count or earlier with tlast:
   exactly those elements written (WSTRB), bytes around untouched, done_count; elements
   beyond the count are dropped while idle (never in the next buffer); a stream that never
@@ -174,6 +175,39 @@ async def rd_transfers(dut):
     assert code == 1 and got == []
     got, lasts, code = await read_transfer(dut, rng, p, 0x203, 40)
     assert code == 0 and got == elements(ram.read(0x203, 40 * eb), eb) and lasts[-1] == 1
+    # the module stops reading after 7 of 30 elements, long enough for the timeout, then
+    # reads on: the stream still ends cleanly, the 23 elements left as zeros with tlast on
+    # the 30th (so a module counting elements or waiting for tlast finishes its call), then
+    # nothing more; the next transfer is whole
+    await start(dut, 0x300, 30)
+    taken, code, cycles = [], None, 0
+    while code is None:
+        dut.m_axis_tready.value = int(len(taken) < 7)
+        await ReadOnly()
+        if len(taken) < 7 and int(dut.m_axis_tvalid.value):
+            taken.append((int(dut.m_axis_tdata.value), int(dut.m_axis_tlast.value)))
+        if int(dut.done.value):
+            code = int(dut.done_code.value)
+        await RisingEdge(dut.clk)
+        cycles += 1
+        assert cycles < 200000, "no done"
+    assert code == 1
+    assert [v for v, _ in taken] == elements(ram.read(0x300, 7 * eb), eb)
+    rest = []
+    dut.m_axis_tready.value = 1
+    for _ in range(200):
+        await ReadOnly()
+        if int(dut.m_axis_tvalid.value):
+            rest.append((int(dut.m_axis_tdata.value), int(dut.m_axis_tlast.value)))
+        await RisingEdge(dut.clk)
+    dut.m_axis_tready.value = 0
+    assert rest == [(0, 0)] * 22 + [(0, 1)], rest
+    # owed zeros not taken when the next call starts are dropped: it is whole
+    got, _, code = await read_transfer(dut, rng, p, 0x100, 12, ready_p=0)
+    assert code == 1 and got == []
+    got, lasts, code = await read_transfer(dut, rng, p, 0x207, 33)
+    assert code == 0 and got == elements(ram.read(0x207, 33 * eb), eb)
+    assert lasts == [0] * 32 + [1]
     # too long for LEN_WIDTH
     got, _, code = await read_transfer(dut, rng, p, 0, (1 << p["LEN_WIDTH"]) // eb)
     assert code == 4 and got == []

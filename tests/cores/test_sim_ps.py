@@ -12,7 +12,10 @@ that answers SLVERR inside one region, with pause generators on all five channel
 
 ``pp_sim_mem`` (the PS memory port) serves a cocotbext-axi AxiMaster doing random writes
 and reads (unaligned, narrow, every length) into a byte model, DECERR outside the memory,
-one notification per write burst.
+one notification per write burst; and (``mem_pipeline``) many bursts in flight: responses
+in request order, never more than ACCEPT outstanding per direction (exactly ACCEPT while
+the master holds BREADY/RREADY low), the beats of consecutive bursts back to back and a
+lone burst's fixed timing without pauses, for ACCEPT 8 (the HP ports'), 2 and 4.
 """
 
 from __future__ import annotations
@@ -89,7 +92,8 @@ def _params(dut) -> dict:
     if os.environ.get("SIMPS_PARAMS"):
         return json.loads(os.environ["SIMPS_PARAMS"])
     return {"DATA_WIDTH": int(dut.DATA_WIDTH.value), "pause": 0.3, "steps": 30,
-            "TIMEOUT": int(dut.TIMEOUT.value) if hasattr(dut, "TIMEOUT") else 0, "seed": 1}
+            "TIMEOUT": int(dut.TIMEOUT.value) if hasattr(dut, "TIMEOUT") else 0, "seed": 1,
+            "ACCEPT": int(dut.ACCEPT.value) if hasattr(dut, "ACCEPT") else 8}
 
 
 def _not_top(module: str) -> bool:
@@ -253,22 +257,155 @@ async def mem_port(dut):
     assert notes["n"] == aw["n"], (notes, aw)
 
 
+@cocotb.test(skip=_not_top("pp_sim_mem"))
+async def mem_pipeline(dut):
+    """Bursts in flight: a master (bursts of 16 beats, several commands at once) keeps up
+    to ACCEPT bursts outstanding per direction, never more; responses come in request
+    order; with no pauses the W and R beats of consecutive bursts are back to back and a
+    lone burst keeps its fixed timing; the data is right under pauses too."""
+    params = _params(dut)
+    dw = params["DATA_WIDTH"]
+    bb = dw // 8
+    accept = params.get("ACCEPT", 8)
+    pause = params["pause"]
+    rng = random.Random(params.get("seed", 1) + 7)
+    for name in ("wr_ack", "wr_resp", "rd_ack", "rd_resp"):
+        getattr(dut, name).value = 0
+    master = AxiMaster(AxiBus.from_prefix(dut, "s_axi"), dut.clk, dut.rst, max_burst_len=16)
+    set_pauses(master, pause, rng)
+    await start(dut)
+    memory = DictMemory()
+    ps = HdlPS(Handles(None, dut, wr_ack=dut.wr_ack, wr_resp=dut.wr_resp, rd_ack=dut.rd_ack,
+                       rd_resp=dut.rd_resp), memory, data_width=dw)
+    ps.start()
+    base = DictMemory.BASE
+    mon = {"cycle": 0, "aw": [], "w": [], "b": [], "ar": [], "r": [], "wo": 0, "ro": 0,
+           "wo_max": 0, "ro_max": 0}
+
+    async def monitor():
+        while True:
+            await RisingEdge(dut.clk)
+            mon["cycle"] += 1
+            c = mon["cycle"]
+            if int(dut.s_axi_awvalid.value) and int(dut.s_axi_awready.value):
+                mon["aw"].append((c, int(dut.s_axi_awid.value)))
+                mon["wo"] += 1
+            if int(dut.s_axi_wvalid.value) and int(dut.s_axi_wready.value):
+                mon["w"].append((c, int(dut.s_axi_wlast.value)))
+            if int(dut.s_axi_bvalid.value) and int(dut.s_axi_bready.value):
+                mon["b"].append((c, int(dut.s_axi_bid.value)))
+                mon["wo"] -= 1
+            if int(dut.s_axi_arvalid.value) and int(dut.s_axi_arready.value):
+                mon["ar"].append((c, int(dut.s_axi_arid.value)))
+                mon["ro"] += 1
+            if int(dut.s_axi_rvalid.value) and int(dut.s_axi_rready.value):
+                mon["r"].append((c, int(dut.s_axi_rlast.value), int(dut.s_axi_rid.value)))
+                if int(dut.s_axi_rlast.value):
+                    mon["ro"] -= 1
+            mon["wo_max"] = max(mon["wo_max"], mon["wo"])
+            mon["ro_max"] = max(mon["ro_max"], mon["ro"])
+
+    def clear():
+        for k in ("aw", "w", "b", "ar", "r"):
+            mon[k].clear()
+
+    cocotb.start_soon(monitor())
+    model = bytearray(RAM_SIZE)
+
+    # a lone one-beat write and read: the fixed timing (B and the R beat handshaken 2 cycles
+    # after the last W beat and after AR)
+    if pause == 0:
+        clear()
+        await master.write(base + 64, bytes(range(bb)))
+        model[64:64 + bb] = bytes(range(bb))
+        assert mon["b"][0][0] - mon["w"][-1][0] == 2, (mon["w"], mon["b"])
+        await master.read(base + 64, bb)
+        assert mon["r"][0][0] - mon["ar"][0][0] == 2, (mon["ar"], mon["r"])
+
+    # many bursts at once, each direction alone, then both together
+    nbursts = 3 * accept
+    span = 16 * bb * nbursts
+    for phase in ("write", "read", "both"):
+        clear()
+        mon["wo_max"] = mon["ro_max"] = 0
+        jobs = []
+        wdata = bytes(rng.getrandbits(8) for _ in range(span))
+        if phase in ("write", "both"):
+            jobs.append(cocotb.start_soon(master.write(base + 0x1000, wdata)))
+        if phase in ("read", "both"):
+            jobs.append(cocotb.start_soon(master.read(base + 0x2000, span)))
+        results = [await j for j in jobs]
+        if phase in ("write", "both"):
+            model[0x1000:0x1000 + span] = wdata
+        if phase in ("read", "both"):
+            assert bytes(results[-1].data) == bytes(model[0x2000:0x2000 + span]), phase
+        await ClockCycles(dut.clk, 4)
+        if phase in ("write", "both"):
+            assert len(mon["aw"]) == len(mon["b"]) == nbursts, phase
+            assert [i for _, i in mon["b"]] == [i for _, i in mon["aw"]], "B out of order"
+            assert 1 <= mon["wo_max"] <= accept, mon["wo_max"]
+            if pause == 0:
+                ws = [c for c, _ in mon["w"]]
+                assert ws[-1] - ws[0] + 1 == len(ws) == 16 * nbursts, "gaps between W beats"
+                assert mon["wo_max"] >= 2, "never more than one write in flight"
+        if phase in ("read", "both"):
+            rs = mon["r"]
+            assert sum(last for _, last, _ in rs) == len(mon["ar"]) == nbursts, phase
+            ids = [i for _, last, i in rs if last]
+            assert ids == [i for _, i in mon["ar"]], "R out of order"
+            assert 1 <= mon["ro_max"] <= accept, mon["ro_max"]
+            if pause == 0:
+                assert rs[-1][0] - rs[0][0] + 1 == len(rs) == 16 * nbursts, "gaps between R beats"
+                assert mon["ro_max"] >= 2, "never more than one read in flight"
+
+    # responses held back (BREADY/RREADY mostly low): exactly ACCEPT bursts are accepted
+    master.write_if.b_channel.set_pause_generator(pause_gen(0.97, random.Random(3)))
+    master.read_if.r_channel.set_pause_generator(pause_gen(0.97, random.Random(4)))
+    master.write_if.max_burst_len = 2
+    master.read_if.max_burst_len = 2
+    clear()
+    mon["wo_max"] = mon["ro_max"] = 0
+    n = 2 * bb * (accept + 6)
+    wdata = bytes(rng.getrandbits(8) for _ in range(n))
+    jw = cocotb.start_soon(master.write(base + 0x3000, wdata))
+    jr = cocotb.start_soon(master.read(base + 0x1000, n))
+    await jw
+    r = await jr
+    model[0x3000:0x3000 + n] = wdata
+    assert bytes(r.data) == bytes(model[0x1000:0x1000 + n])
+    assert mon["wo_max"] == accept, mon["wo_max"]
+    assert mon["ro_max"] == accept, mon["ro_max"]
+    await ClockCycles(dut.clk, 4)
+    assert memory.data == model
+
+
 PARAM_SETS = [
     {"DATA_WIDTH": 32, "pause": 0.0},
     {"DATA_WIDTH": 32, "pause": 0.3},
     {"DATA_WIDTH": 64, "pause": 0.3},
     {"DATA_WIDTH": 64, "pause": 0.0},
 ]
+#: pp_sim_mem's acceptance (default 8, the Zynq-7000 HP ports') at other depths
+MEM_SETS = [
+    {"DATA_WIDTH": 32, "pause": 0.0, "ACCEPT": 2},
+    {"DATA_WIDTH": 64, "pause": 0.3, "ACCEPT": 4},
+]
 
 
-@pytest.mark.parametrize("simulator,params", sim_matrix(PARAM_SETS))
-@pytest.mark.parametrize("core", ["pp_sim_gp0", "pp_sim_mem"])
+@pytest.mark.parametrize("simulator,params,core",
+                         [pytest.param(*p.values, core, id=f"{core}-{p.id}")
+                          for core in ("pp_sim_gp0", "pp_sim_mem")
+                          for p in sim_matrix(PARAM_SETS)]
+                         + [pytest.param(*p.values, "pp_sim_mem", id=f"pp_sim_mem-{p.id}")
+                            for p in sim_matrix(MEM_SETS, verilator_sets=0)])
 def test_sim_ps(simulator, params, core):
     p = dict(params, steps=40, TIMEOUT=10000, seed=zlib.crc32(json.dumps(params, sort_keys=True).encode()))
     hdl = {"DATA_WIDTH": p["DATA_WIDTH"]}
     if core == "pp_sim_gp0":
         hdl["TIMEOUT"] = p["TIMEOUT"]
+    if "ACCEPT" in p:
+        hdl["ACCEPT"] = p["ACCEPT"]
     run_cocotb(toplevel=core, sources=cores_rtl(["sim_ps"]), test_module="test_sim_ps",
                test_dir=Path(__file__).parent, parameters=hdl, simulator=simulator,
                extra_env={"SIMPS_PARAMS": json.dumps(p)},
-               testcase="gp0_commands" if core == "pp_sim_gp0" else "mem_port")
+               testcase="gp0_commands" if core == "pp_sim_gp0" else ["mem_port", "mem_pipeline"])
