@@ -89,12 +89,20 @@ module stream_scale (
     input  wire        m_axis_tready
 );
 
-reg [31:0] gain_reg = 32'd1;
-reg [31:0] offset_reg = 32'd0;
-reg [31:0] mask_reg = 32'd0;
-reg [31:0] lfsr_reg = 32'hACE1_2468;
-reg        gain_done_reg = 1'b0;
-reg        stall_done_reg = 1'b0;
+reg [31:0] gain_reg;
+reg [31:0] offset_reg;
+reg [31:0] mask_reg;
+reg [31:0] lfsr_reg;
+reg        gain_done_reg;
+reg        stall_done_reg;
+initial begin
+    gain_reg = 32'd1;
+    offset_reg = 32'd0;
+    mask_reg = 32'd0;
+    lfsr_reg = 32'hACE1_2468;
+    gain_done_reg = 1'b0;
+    stall_done_reg = 1'b0;
+end
 
 // calls: taken at once, answered (void) in the next cycle
 assign set_gain_ready = !gain_done_reg;
@@ -127,10 +135,16 @@ always @(posedge clk) begin
 end
 
 // the stream: one output register
-reg [31:0] data_reg = 32'd0;
-reg [3:0]  keep_reg = 4'd0;
-reg        last_reg = 1'b0;
-reg        valid_reg = 1'b0;
+reg [31:0] data_reg;
+reg [3:0]  keep_reg;
+reg        last_reg;
+reg        valid_reg;
+initial begin
+    data_reg = 32'd0;
+    keep_reg = 4'd0;
+    last_reg = 1'b0;
+    valid_reg = 1'b0;
+end
 
 wire stall = |(lfsr_reg & mask_reg);
 assign s_axis_tready = (!valid_reg || m_axis_tready) && !stall;
@@ -153,9 +167,14 @@ assign m_axis_tlast = last_reg;
 assign m_axis_tvalid = valid_reg;
 
 // scale: the buffer form, a word per cycle from scale_src to scale_dst
-reg        scale_busy_reg = 1'b0;
-reg        scale_done_reg = 1'b0;
-reg [31:0] scale_count_reg = 32'd0;
+reg        scale_busy_reg;
+reg        scale_done_reg;
+reg [31:0] scale_count_reg;
+initial begin
+    scale_busy_reg = 1'b0;
+    scale_done_reg = 1'b0;
+    scale_count_reg = 32'd0;
+end
 
 assign scale_ready = !scale_busy_reg && !scale_done_reg;
 assign scale_result_valid = scale_done_reg;
@@ -190,8 +209,12 @@ always @(posedge clk) begin
 end
 
 // stuck: answered (len) in the next cycle, its stream never taken
-reg        stuck_done_reg = 1'b0;
-reg [31:0] stuck_len_reg = 32'd0;
+reg        stuck_done_reg;
+reg [31:0] stuck_len_reg;
+initial begin
+    stuck_done_reg = 1'b0;
+    stuck_len_reg = 32'd0;
+end
 
 assign stuck_ready = !stuck_done_reg;
 assign stuck_result_valid = stuck_done_reg;
