@@ -74,7 +74,7 @@ MAX_WINDOW_BITS = 18
 #: Words of the engine's done-tag FIFO (>= ENGINE_MAX_OUTSTANDING + 1, a power of two).
 TAG_FIFO_BITS = 3
 
-_CORES = ["call_engine", "endpoint_mem", "req_arbiter", "interconnect", "abe", "ps_window", "irq",
+_CORES = ["call_engine", "endpoint_mem", "req_arbiter", "call_site", "interconnect", "abe", "ps_window", "irq",
           "axi_dma", "buf_dma", "chnl"]
 
 #: Buffer engines (cores/buf_dma): AXI ID width of each engine's port, data width of the
@@ -155,6 +155,27 @@ def rtl_components(linked: LinkedSystem) -> list[LinkedComponent]:
 
 def _clog2(n: int) -> int:
     return max(0, (n - 1).bit_length())
+
+
+#: AXI's burst boundary: no burst may cross a 4 KiB page.
+PAGE_BYTES = 4096
+
+
+def engine_split(linked: LinkedSystem, max_words: int) -> bool:
+    """Whether a call engine of ``linked`` must split requests (``pp_call_engine`` SPLIT).
+
+    An engine writes a call into a cep slot and a result into a rep slot; the rep address
+    comes from the trigger at run time and may be any rep slot of the system, including the
+    run-time area of a software window. When no slot and no run-time area crosses a 4 KiB
+    page and ``max_words`` words fit one burst of 256 beats from any start lane, every
+    request is one burst, and the engine needs no splitter."""
+    lanes = linked.interconnect.data_width // 32
+    if (max_words + 2 * (lanes - 1)) // lanes > 256:
+        return True
+    spans = [(s.address, s.words) for c in linked.components for s in c.slots]
+    spans += [(c.runtime_address, c.runtime_words) for c in linked.components
+              if c.runtime_words]
+    return any(a // PAGE_BYTES != (a + WORD_BYTES * max(1, n) - 1) // PAGE_BYTES for a, n in spans)
 
 
 def top_id_widths(linked: LinkedSystem) -> tuple[int, int]:
@@ -475,6 +496,41 @@ class _Model:
         assert sn is not None
         return f"(({sn[0]}) ? {sn[1]} : {word})"
 
+    def _trig_bit(self, s: int, bit: int) -> str:
+        """Bit ``bit`` of slot ``s``'s trigger word as seen in the cycle of its pulse or later
+        (one LUT, where the whole word would take 32)."""
+        sn = self._snoop(s, self.comp.slots[s].trigger_offset)
+        assert sn is not None
+        lane = self.comp.slots[s].trigger_offset % self.lanes
+        return (f"(({sn[0]}) ? s_axi_wdata[{32 * lane + bit}] : "
+                f"pp_trig_word[{32 * s + bit}])")
+
+    def _trig_bits(self, s: int, hi: int, lo: int, bus: bool) -> str:
+        """Bits ``hi``..``lo`` of slot ``s``'s trigger (or status) word: on the bus (its lane
+        of the W beat, valid with the slot's pulse) or in the window's register."""
+        if bus:
+            lane = self.comp.slots[s].trigger_offset % self.lanes
+            return f"s_axi_wdata[{32 * lane + hi}:{32 * lane + lo}]"
+        return f"pp_trig_word[{32 * s + hi}:{32 * s + lo}]"
+
+    def _selected_trig(self, sel: str, slots: list[int]) -> str:
+        """The trigger word of the slot that the one-hot ``sel`` picks among ``slots``: from
+        the bus when that slot's trigger beat is being written (one multiplexer per bus lane
+        after the slots' multiplexer, not one per slot), else from the window's register."""
+        regs = _onehot_mux(sel, [f"pp_trig_word[{32 * s + 31}:{32 * s}]" for s in slots])
+        if len(slots) > 1:
+            regs = f"({regs})"
+        expr = regs
+        for lane in reversed(range(self.lanes)):
+            bits = [f"pp_trig_pulse[{s}]" if self.comp.slots[s].trigger_offset % self.lanes == lane
+                    else "1'b0" for s in slots]
+            if all(b == "1'b0" for b in bits):
+                continue
+            pulses = bits[0] if len(bits) == 1 else "{" + ", ".join(reversed(bits)) + "}"
+            hit = f"(|({sel} & {pulses}))"
+            expr = f"({hit} ? s_axi_wdata[{32 * lane + 31}:{32 * lane}] : {expr})"
+        return expr
+
     def _read_port(self, sel: Optional[str], slots: list[int], index: int) -> str:
         """A read port of the window on word ``index`` (0 = first word) of the slot that the
         one-hot ``sel`` picks among ``slots`` (``sel`` None: the only slot), with the words of
@@ -527,9 +583,11 @@ class _Model:
                 args.append({"name": a.name, "port": f"{g}_{a.name}", "width": type_width(a.type),
                              "expr": _decode(a.type, names), "word": names[0]})
             static = set(e.static_slots)
-            slot_info = [{"k": k, "slot": s, "static": s in static, "trig": self._trig_value(s)}
+            slot_info = [{"k": k, "slot": s, "static": s in static,
+                          "trig": self._trig_value(s),
+                          "seq": self._trig_bit(s, 1)}
                          for k, s in enumerate(slots)]
-            trig = _onehot_mux(f"g_{g}_sel", [f"g_{g}_t{k}" for k in range(n)])
+            trig = self._selected_trig(f"g_{g}_sel", slots)
             rw = type_width(sig.result)
             result_words = _encode(sig.result, f"usr_{g}_result") if rw else []
             buffers = []
@@ -618,7 +676,7 @@ class _Model:
         for a in sig.arg_layout():
             data += _encode(a.type, f"usr_{g}_{a.name}")
         # trigger: the rep address, SEQ (bit 1) = the flipped SEQ of the previous call
-        data.append(f"{{30'h{rep_address >> 2:08X}, !g_{g}_seq_reg, 1'b0}}")
+        data.append(f"{{30'h{rep_address >> 2:08X}, g_{g}_req_seq, 1'b0}}")
         rw = type_width(sig.result)
         result = ""
         result_words = []
@@ -629,7 +687,8 @@ class _Model:
         return {"name": g, "sig": sig, "rep_slot": rep_slot, "target": target, "data": data,
                 "nwords": len(data), "result_width": rw, "result": result,
                 "result_words": result_words,
-                "status": self._trig_value(rep_slot), "parent": parent}
+                "status_bus": self._trig_bits(rep_slot, 31, 30, bus=True),
+                "status_reg": self._trig_bits(rep_slot, 31, 30, bus=False), "parent": parent}
 
 
 def _concat(words: list[str], max_words: int) -> str:
@@ -659,6 +718,7 @@ def render_wrapper(linked: LinkedSystem, comp: LinkedComponent,
         m_decls=axi_port_decls("m_axi", axi_signals(m.data_width, m.s_id_width), master=True),
         tag_bits=TAG_FIFO_BITS,
         max_outstanding=ENGINE_MAX_OUTSTANDING,
+        engine_split=1 if engine_split(linked, m.max_words) else 0,
         b_decls=[[d for d in axi_port_decls(f"b{b.local}_axi", axi_signals(BUF_DATA_WIDTH, BUF_ID_WIDTH),
                                             master=True)] for b in m.engines],
         b_sig=axi_signals(BUF_DATA_WIDTH, BUF_ID_WIDTH),
