@@ -3,8 +3,10 @@
 The wrapper (``templates/verilog/wrapper.v.j2``) puts a user's Verilog module on the
 PushPush fabric. It instantiates the component's endpoint window (``pp_endpoint_mem``, slot
 tables from the linked model), one call engine (``pp_call_engine``, the component's only AXI
-master) and the user module, and between them the glue that turns triggers into valid/ready
-calls and results into bursts. The user module sees only typed valid/ready port groups (the
+master, behind ``pp_req_arbiter``), a ``pp_export`` per export and a ``pp_call_site`` per
+import and function-typed parameter (they turn triggers into valid/ready calls and results
+into requests), and the user module; what remains in the template is wiring (argument and
+result words from the window's read ports), the fault counters and the buffer engines. The user module sees only typed valid/ready port groups (the
 contract in ``docs/rtl-ports.md``, computed here by :func:`user_ports`).
 
 The system top (``templates/verilog/top.v.j2``) instantiates every wrapper and one
@@ -74,7 +76,7 @@ MAX_WINDOW_BITS = 18
 #: Words of the engine's done-tag FIFO (>= ENGINE_MAX_OUTSTANDING + 1, a power of two).
 TAG_FIFO_BITS = 3
 
-_CORES = ["call_engine", "endpoint_mem", "req_arbiter", "call_site", "interconnect", "abe", "ps_window", "irq",
+_CORES = ["call_engine", "endpoint_mem", "req_arbiter", "call_site", "export", "interconnect", "abe", "ps_window", "irq",
           "axi_dma", "buf_dma", "chnl"]
 
 #: Buffer engines (cores/buf_dma): AXI ID width of each engine's port, data width of the
@@ -489,22 +491,6 @@ class _Model:
             cond += f" && (&s_axi_wstrb[{4 * lane + 3}:{4 * lane}])"
         return cond, snoop
 
-    # trigger word of slot s as seen in the cycle of its pulse or later
-    def _trig_value(self, s: int) -> str:
-        word = f"pp_trig_word[{32 * s + 31}:{32 * s}]"
-        sn = self._snoop(s, self.comp.slots[s].trigger_offset)
-        assert sn is not None
-        return f"(({sn[0]}) ? {sn[1]} : {word})"
-
-    def _trig_bit(self, s: int, bit: int) -> str:
-        """Bit ``bit`` of slot ``s``'s trigger word as seen in the cycle of its pulse or later
-        (one LUT, where the whole word would take 32)."""
-        sn = self._snoop(s, self.comp.slots[s].trigger_offset)
-        assert sn is not None
-        lane = self.comp.slots[s].trigger_offset % self.lanes
-        return (f"(({sn[0]}) ? s_axi_wdata[{32 * lane + bit}] : "
-                f"pp_trig_word[{32 * s + bit}])")
-
     def _trig_bits(self, s: int, hi: int, lo: int, bus: bool) -> str:
         """Bits ``hi``..``lo`` of slot ``s``'s trigger (or status) word: on the bus (its lane
         of the W beat, valid with the slot's pulse) or in the window's register."""
@@ -512,24 +498,6 @@ class _Model:
             lane = self.comp.slots[s].trigger_offset % self.lanes
             return f"s_axi_wdata[{32 * lane + hi}:{32 * lane + lo}]"
         return f"pp_trig_word[{32 * s + hi}:{32 * s + lo}]"
-
-    def _selected_trig(self, sel: str, slots: list[int]) -> str:
-        """The trigger word of the slot that the one-hot ``sel`` picks among ``slots``: from
-        the bus when that slot's trigger beat is being written (one multiplexer per bus lane
-        after the slots' multiplexer, not one per slot), else from the window's register."""
-        regs = _onehot_mux(sel, [f"pp_trig_word[{32 * s + 31}:{32 * s}]" for s in slots])
-        if len(slots) > 1:
-            regs = f"({regs})"
-        expr = regs
-        for lane in reversed(range(self.lanes)):
-            bits = [f"pp_trig_pulse[{s}]" if self.comp.slots[s].trigger_offset % self.lanes == lane
-                    else "1'b0" for s in slots]
-            if all(b == "1'b0" for b in bits):
-                continue
-            pulses = bits[0] if len(bits) == 1 else "{" + ", ".join(reversed(bits)) + "}"
-            hit = f"(|({sel} & {pulses}))"
-            expr = f"({hit} ? s_axi_wdata[{32 * lane + 31}:{32 * lane}] : {expr})"
-        return expr
 
     def _read_port(self, sel: Optional[str], slots: list[int], index: int) -> str:
         """A read port of the window on word ``index`` (0 = first word) of the slot that the
@@ -583,11 +551,10 @@ class _Model:
                 args.append({"name": a.name, "port": f"{g}_{a.name}", "width": type_width(a.type),
                              "expr": _decode(a.type, names), "word": names[0]})
             static = set(e.static_slots)
-            slot_info = [{"k": k, "slot": s, "static": s in static,
-                          "trig": self._trig_value(s),
-                          "seq": self._trig_bit(s, 1)}
-                         for k, s in enumerate(slots)]
-            trig = self._selected_trig(f"g_{g}_sel", slots)
+            # pp_export's STATIC and SLOT_LANE masks, slot k at bit k (written MSB first)
+            static_bits = "".join("1" if s in static else "0" for s in reversed(slots))
+            lane_bits = "".join(str(comp.slots[s].trigger_offset % self.lanes)
+                                for s in reversed(slots))
             rw = type_width(sig.result)
             result_words = _encode(sig.result, f"usr_{g}_result") if rw else []
             buffers = []
@@ -600,17 +567,17 @@ class _Model:
                                 "addr": arg["word"], "count": arg["count"]})
             # status: ok (1), echo (bit 30) = the SEQ (trigger bit 1) of the call answered; a
             # failed buffer transfer: error BUFFER (6), bits 15..8 the parameter, 18..16 why
-            status = f"{{1'b0, g_{g}_rep[1], 30'd1}}"
+            status = f"{{1'b0, g_{g}_rep_seq, 30'd1}}"
             if buffers:
-                status = (f"(g_{g}_berr_reg != 3'd0 ? {{1'b1, g_{g}_rep[1], 11'd0, g_{g}_berr_reg, "
+                status = (f"(g_{g}_berr_reg != 3'd0 ? {{1'b1, g_{g}_rep_seq, 11'd0, g_{g}_berr_reg, "
                           f"g_{g}_bidx_reg, 8'd6}} : {status})")
             data = result_words + [status]
             max_words = max(max_words, len(data))
             exp = {
                 "name": g, "n": n, "slots": slots,
                 "slot_list": ", ".join(str(s) for s in slots),
-                "args": args, "arg_words": arg_words, "trig": trig, "result_width": rw,
-                "slot_info": slot_info,
+                "args": args, "arg_words": arg_words, "result_width": rw,
+                "static_bits": static_bits, "lane_bits": lane_bits,
                 "handle": (_hexw(comp.slots[e.dynamic_slots[0]].address)
                            if e.dynamic_slots else None),
                 "handle_connected": bool(e.dynamic_slots) and self.present is not None
