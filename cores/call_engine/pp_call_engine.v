@@ -35,7 +35,13 @@ module pp_call_engine #
     // Maximum number of bursts issued and awaiting their B response (>= 1)
     parameter MAX_OUTSTANDING = 4,
     // Maximum INCR burst length in beats (1..256)
-    parameter MAX_BURST_LEN = 256
+    parameter MAX_BURST_LEN = 256,
+    // 1: split requests at 4 KiB boundaries and after MAX_BURST_LEN beats; 0: every request
+    // is one burst (the user guarantees that no request crosses a 4 KiB boundary and that
+    // MAX_WORDS words fit MAX_BURST_LEN beats): no splitter, one done per B, shallower logic
+    parameter SPLIT = 1,
+    // 1: err_flag and err_count are kept; 0: they read 0 (no counter logic)
+    parameter STATUS = 1
 )
 (
     input  wire                       clk,
@@ -114,8 +120,9 @@ localparam ADDR_LSB = (DATA_WIDTH == 64) ? 3 : 2;
 localparam LANE_SHIFT = ADDR_LSB-2;
 // width of req_nwords
 localparam NW_W = $clog2(MAX_WORDS+1);
-// width of the internal word/beat counters: holds MAX_WORDS+LANES and 1024
-localparam CW = (NW_W > 11 ? NW_W : 11) + 1;
+// width of the internal word/beat counters: holds MAX_WORDS+LANES and 1024 (with SPLIT;
+// without, MAX_WORDS+LANES)
+localparam CW = SPLIT ? ((NW_W > 11 ? NW_W : 11) + 1) : (NW_W + 1);
 // data shift register: request words placed by lane, first beat at the bottom
 localparam DREG_W = (MAX_WORDS+LANES-1)*32;
 // outstanding burst counter and last-burst flag FIFO pointer widths
@@ -158,6 +165,10 @@ initial begin
     end
     if (MAX_BURST_LEN < 1 || MAX_BURST_LEN > 256) begin
         $error("Error: MAX_BURST_LEN must be in 1..256 (instance %m)");
+        $finish;
+    end
+    if (SPLIT == 0 && (MAX_WORDS + 2 * (LANES - 1)) / LANES > MAX_BURST_LEN) begin
+        $error("Error: SPLIT = 0 needs MAX_WORDS words from any start lane to fit MAX_BURST_LEN beats (instance %m)");
         $finish;
     end
 end
@@ -252,8 +263,8 @@ assign req_ready = start_ok && !cont_reg;
 assign done_valid = done_valid_reg;
 assign done_resp = done_resp_reg;
 assign busy = cont_reg || m_axi_awvalid_reg || m_axi_wvalid_reg || (out_cnt_reg != {OW{1'b0}});
-assign err_flag = err_flag_reg;
-assign err_count = err_count_reg;
+assign err_flag = (STATUS != 0) && err_flag_reg;
+assign err_count = (STATUS != 0) ? err_count_reg : 16'd0;
 
 assign m_axi_awid = C_AXI_ID;
 assign m_axi_awaddr = m_axi_awaddr_reg;
@@ -299,6 +310,43 @@ generate
     end
 endgenerate
 
+// beats of the next burst, padded so that its low 9 bits exist for any CW
+wire [CW+8:0] s_beats_pad = {9'd0, s_beats};
+
+// beats of the next burst and whether it is the request's last
+generate
+    if (SPLIT != 0) begin : splitter
+        // width of the page offset, in beats, padded to CW bits
+        wire [CW-1:0] s_page_beat = {{(CW-12+ADDR_LSB){1'b0}}, s_addr[11:ADDR_LSB]};
+        always @* begin
+            // beats: min(to end of request, to 4 KiB boundary, MAX_BURST_LEN)
+            s_beats_4k = C_BEATS_4K - s_page_beat;
+            s_beats = s_beats_total;
+            if (s_beats_4k < s_beats) begin
+                s_beats = s_beats_4k;
+            end
+            if (C_MAX_BURST_LEN < s_beats) begin
+                s_beats = C_MAX_BURST_LEN;
+            end
+            // words this burst carries; the burst is the request's last if it carries all
+            s_cap = (s_beats << LANE_SHIFT) - s_off;
+            s_last = s_n <= s_cap;
+            // a following burst starts beat aligned right after this one
+            s_next_addr = s_addr + ({{(ADDR_WIDTH-9){1'b0}}, s_beats[8:0]} << ADDR_LSB);
+            s_next_addr[ADDR_LSB-1:0] = {ADDR_LSB{1'b0}};
+        end
+    end else begin : one_burst
+        // every request is one burst
+        always @* begin
+            s_beats_4k = {CW{1'b0}};
+            s_beats = s_beats_total;
+            s_cap = s_n;
+            s_last = 1'b1;
+            s_next_addr = s_addr;
+        end
+    end
+endgenerate
+
 always @* begin
     // source of the next burst: the request port or the rest of the current request
     if (cont_reg) begin
@@ -311,25 +359,7 @@ always @* begin
 
     // word lane of the start address within the first beat
     s_off = {{(CW-1){1'b0}}, s_addr[2] && (LANES > 1)};
-
-    // beats: min(to end of request, to 4 KiB boundary, MAX_BURST_LEN)
     s_beats_total = (s_off + s_n + C_LANES_M1) >> LANE_SHIFT;
-    s_beats_4k = C_BEATS_4K - {{(CW-12+ADDR_LSB){1'b0}}, s_addr[11:ADDR_LSB]};
-    s_beats = s_beats_total;
-    if (s_beats_4k < s_beats) begin
-        s_beats = s_beats_4k;
-    end
-    if (C_MAX_BURST_LEN < s_beats) begin
-        s_beats = C_MAX_BURST_LEN;
-    end
-
-    // words this burst carries; the burst is the request's last if it carries all
-    s_cap = (s_beats << LANE_SHIFT) - s_off;
-    s_last = s_n <= s_cap;
-
-    // a following burst starts beat aligned right after this one
-    s_next_addr = s_addr + ({{(ADDR_WIDTH-9){1'b0}}, s_beats[8:0]} << ADDR_LSB);
-    s_next_addr[ADDR_LSB-1:0] = {ADDR_LSB{1'b0}};
 end
 
 always @* begin
@@ -353,12 +383,12 @@ always @(posedge clk) begin
         cur_rem_reg <= s_n - s_cap;
 
         m_axi_awaddr_reg <= s_addr;
-        m_axi_awlen_reg <= s_beats[7:0] - 8'd1;
+        m_axi_awlen_reg <= s_beats_pad[7:0] - 8'd1;
         m_axi_awvalid_reg <= 1'b1;
 
         m_axi_wvalid_reg <= 1'b1;
         m_axi_wlast_reg <= s_beats == C_ONE;
-        w_left_reg <= s_beats[8:0];
+        w_left_reg <= s_beats_pad[8:0];
     end else begin
         if (m_axi_awready) begin
             m_axi_awvalid_reg <= 1'b0;
@@ -399,7 +429,7 @@ always @(posedge clk) begin
     done_valid_reg <= 1'b0;
     if (b_hs) begin
         flag_rd_ptr_reg <= (flag_rd_ptr_reg == C_PTR_MAX) ? {PW{1'b0}} : flag_rd_ptr_reg + C_PTR_ONE;
-        if (last_flag_reg[flag_rd_ptr_reg]) begin
+        if (last_flag_reg[flag_rd_ptr_reg] || SPLIT == 0) begin
             done_valid_reg <= 1'b1;
             done_resp_reg <= b_worst;
             acc_resp_reg <= 2'b00;
@@ -431,6 +461,11 @@ always @(posedge clk) begin
         err_count_reg <= 16'd0;
     end
 end
+
+// with STATUS = 0 the error counter is not shown; with SPLIT = 0 the last-burst flags are
+// all set and not read
+wire unused_regs = &{1'b0, err_flag_reg, err_count_reg, last_flag_reg, s_beats_4k, s_cap,
+                     s_beats_pad[CW+8:9]};
 
 endmodule
 

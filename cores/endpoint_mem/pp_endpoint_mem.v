@@ -400,7 +400,13 @@ generate
             tw = 32'd0;
             pend = 1'b0;
         end
-        wire we = beat_we && beat_row_full == T/NW && lane_strb[L];
+        // the beat writes this trigger word. On a 32-bit bus that beat holds nothing else,
+        // so of the beat's rejection causes only these can apply (the word is inside slot i,
+        // below WORDS, and only slot i can collide): the same condition as beat_we, with
+        // fewer logic levels on the path to trig_pulse
+        wire hit = beat_row_full == T/NW && lane_strb[L];
+        wire ok = (NW == 1) ? (w_fire && !cur_bad && !cur_ovf && !pend_eff[i]) : beat_we;
+        wire we = ok && hit;
         wire [31:0] wval = merge(32'd0, s_axi_wdata[32*L +: 32], s_axi_wstrb[4*L +: 4]);
         // byte by byte: a strobed byte takes the data; the others keep their 0, or are
         // cleared by rearm (a synchronous clear: it maps onto the flip-flops' reset)

@@ -3,8 +3,10 @@
 The wrapper (``templates/verilog/wrapper.v.j2``) puts a user's Verilog module on the
 PushPush fabric. It instantiates the component's endpoint window (``pp_endpoint_mem``, slot
 tables from the linked model), one call engine (``pp_call_engine``, the component's only AXI
-master) and the user module, and between them the glue that turns triggers into valid/ready
-calls and results into bursts. The user module sees only typed valid/ready port groups (the
+master, behind ``pp_req_arbiter``), a ``pp_export`` per export and a ``pp_call_site`` per
+import and function-typed parameter (they turn triggers into valid/ready calls and results
+into requests), and the user module; what remains in the template is wiring (argument and
+result words from the window's read ports), the fault counters and the buffer engines. The user module sees only typed valid/ready port groups (the
 contract in ``docs/rtl-ports.md``, computed here by :func:`user_ports`).
 
 The system top (``templates/verilog/top.v.j2``) instantiates every wrapper and one
@@ -74,7 +76,7 @@ MAX_WINDOW_BITS = 18
 #: Words of the engine's done-tag FIFO (>= ENGINE_MAX_OUTSTANDING + 1, a power of two).
 TAG_FIFO_BITS = 3
 
-_CORES = ["call_engine", "endpoint_mem", "req_arbiter", "interconnect", "abe", "ps_window", "irq",
+_CORES = ["call_engine", "endpoint_mem", "req_arbiter", "call_site", "export", "interconnect", "abe", "ps_window", "irq",
           "axi_dma", "buf_dma", "chnl"]
 
 #: Buffer engines (cores/buf_dma): AXI ID width of each engine's port, data width of the
@@ -155,6 +157,27 @@ def rtl_components(linked: LinkedSystem) -> list[LinkedComponent]:
 
 def _clog2(n: int) -> int:
     return max(0, (n - 1).bit_length())
+
+
+#: AXI's burst boundary: no burst may cross a 4 KiB page.
+PAGE_BYTES = 4096
+
+
+def engine_split(linked: LinkedSystem, max_words: int) -> bool:
+    """Whether a call engine of ``linked`` must split requests (``pp_call_engine`` SPLIT).
+
+    An engine writes a call into a cep slot and a result into a rep slot; the rep address
+    comes from the trigger at run time and may be any rep slot of the system, including the
+    run-time area of a software window. When no slot and no run-time area crosses a 4 KiB
+    page and ``max_words`` words fit one burst of 256 beats from any start lane, every
+    request is one burst, and the engine needs no splitter."""
+    lanes = linked.interconnect.data_width // 32
+    if (max_words + 2 * (lanes - 1)) // lanes > 256:
+        return True
+    spans = [(s.address, s.words) for c in linked.components for s in c.slots]
+    spans += [(c.runtime_address, c.runtime_words) for c in linked.components
+              if c.runtime_words]
+    return any(a // PAGE_BYTES != (a + WORD_BYTES * max(1, n) - 1) // PAGE_BYTES for a, n in spans)
 
 
 def top_id_widths(linked: LinkedSystem) -> tuple[int, int]:
@@ -468,12 +491,13 @@ class _Model:
             cond += f" && (&s_axi_wstrb[{4 * lane + 3}:{4 * lane}])"
         return cond, snoop
 
-    # trigger word of slot s as seen in the cycle of its pulse or later
-    def _trig_value(self, s: int) -> str:
-        word = f"pp_trig_word[{32 * s + 31}:{32 * s}]"
-        sn = self._snoop(s, self.comp.slots[s].trigger_offset)
-        assert sn is not None
-        return f"(({sn[0]}) ? {sn[1]} : {word})"
+    def _trig_bits(self, s: int, hi: int, lo: int, bus: bool) -> str:
+        """Bits ``hi``..``lo`` of slot ``s``'s trigger (or status) word: on the bus (its lane
+        of the W beat, valid with the slot's pulse) or in the window's register."""
+        if bus:
+            lane = self.comp.slots[s].trigger_offset % self.lanes
+            return f"s_axi_wdata[{32 * lane + hi}:{32 * lane + lo}]"
+        return f"pp_trig_word[{32 * s + hi}:{32 * s + lo}]"
 
     def _read_port(self, sel: Optional[str], slots: list[int], index: int) -> str:
         """A read port of the window on word ``index`` (0 = first word) of the slot that the
@@ -527,9 +551,10 @@ class _Model:
                 args.append({"name": a.name, "port": f"{g}_{a.name}", "width": type_width(a.type),
                              "expr": _decode(a.type, names), "word": names[0]})
             static = set(e.static_slots)
-            slot_info = [{"k": k, "slot": s, "static": s in static, "trig": self._trig_value(s)}
-                         for k, s in enumerate(slots)]
-            trig = _onehot_mux(f"g_{g}_sel", [f"g_{g}_t{k}" for k in range(n)])
+            # pp_export's STATIC and SLOT_LANE masks, slot k at bit k (written MSB first)
+            static_bits = "".join("1" if s in static else "0" for s in reversed(slots))
+            lane_bits = "".join(str(comp.slots[s].trigger_offset % self.lanes)
+                                for s in reversed(slots))
             rw = type_width(sig.result)
             result_words = _encode(sig.result, f"usr_{g}_result") if rw else []
             buffers = []
@@ -542,17 +567,17 @@ class _Model:
                                 "addr": arg["word"], "count": arg["count"]})
             # status: ok (1), echo (bit 30) = the SEQ (trigger bit 1) of the call answered; a
             # failed buffer transfer: error BUFFER (6), bits 15..8 the parameter, 18..16 why
-            status = f"{{1'b0, g_{g}_rep[1], 30'd1}}"
+            status = f"{{1'b0, g_{g}_rep_seq, 30'd1}}"
             if buffers:
-                status = (f"(g_{g}_berr_reg != 3'd0 ? {{1'b1, g_{g}_rep[1], 11'd0, g_{g}_berr_reg, "
+                status = (f"(g_{g}_berr_reg != 3'd0 ? {{1'b1, g_{g}_rep_seq, 11'd0, g_{g}_berr_reg, "
                           f"g_{g}_bidx_reg, 8'd6}} : {status})")
             data = result_words + [status]
             max_words = max(max_words, len(data))
             exp = {
                 "name": g, "n": n, "slots": slots,
                 "slot_list": ", ".join(str(s) for s in slots),
-                "args": args, "arg_words": arg_words, "trig": trig, "result_width": rw,
-                "slot_info": slot_info,
+                "args": args, "arg_words": arg_words, "result_width": rw,
+                "static_bits": static_bits, "lane_bits": lane_bits,
                 "handle": (_hexw(comp.slots[e.dynamic_slots[0]].address)
                            if e.dynamic_slots else None),
                 "handle_connected": bool(e.dynamic_slots) and self.present is not None
@@ -618,7 +643,7 @@ class _Model:
         for a in sig.arg_layout():
             data += _encode(a.type, f"usr_{g}_{a.name}")
         # trigger: the rep address, SEQ (bit 1) = the flipped SEQ of the previous call
-        data.append(f"{{30'h{rep_address >> 2:08X}, !g_{g}_seq_reg, 1'b0}}")
+        data.append(f"{{30'h{rep_address >> 2:08X}, g_{g}_req_seq, 1'b0}}")
         rw = type_width(sig.result)
         result = ""
         result_words = []
@@ -629,7 +654,8 @@ class _Model:
         return {"name": g, "sig": sig, "rep_slot": rep_slot, "target": target, "data": data,
                 "nwords": len(data), "result_width": rw, "result": result,
                 "result_words": result_words,
-                "status": self._trig_value(rep_slot), "parent": parent}
+                "status_bus": self._trig_bits(rep_slot, 31, 30, bus=True),
+                "status_reg": self._trig_bits(rep_slot, 31, 30, bus=False), "parent": parent}
 
 
 def _concat(words: list[str], max_words: int) -> str:
@@ -659,6 +685,7 @@ def render_wrapper(linked: LinkedSystem, comp: LinkedComponent,
         m_decls=axi_port_decls("m_axi", axi_signals(m.data_width, m.s_id_width), master=True),
         tag_bits=TAG_FIFO_BITS,
         max_outstanding=ENGINE_MAX_OUTSTANDING,
+        engine_split=1 if engine_split(linked, m.max_words) else 0,
         b_decls=[[d for d in axi_port_decls(f"b{b.local}_axi", axi_signals(BUF_DATA_WIDTH, BUF_ID_WIDTH),
                                             master=True)] for b in m.engines],
         b_sig=axi_signals(BUF_DATA_WIDTH, BUF_ID_WIDTH),

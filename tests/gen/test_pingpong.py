@@ -80,16 +80,20 @@ class Timeline:
         c, e = dut.caller_inst, dut.callee_inst
         self.dut = dut
         self.steps = [
-            ("caller module: call handshake (callee_f_valid & ready)", lambda: c.g_callee_f_call),
+            ("caller module: call handshake (callee_f_valid & ready)",
+             lambda: c.usr_callee_f_valid.value & c.usr_callee_f_ready.value),
             ("caller engine: AW + W beat 0 handshake", lambda: c.m_axi_awvalid.value & c.m_axi_awready.value),
             ("callee window: AW + W beat 0 accepted", lambda: e.s_axi_awvalid.value & e.s_axi_awready.value),
             ("callee window: trigger beat, trig_pulse", lambda: e.pp_trig_pulse),
-            ("callee module: call handshake (f_valid & f_ready)", lambda: e.g_f_call),
-            ("callee module: result handshake", lambda: e.g_f_done),
+            ("callee module: call handshake (f_valid & f_ready)",
+             lambda: e.usr_f_valid.value & e.usr_f_ready.value),
+            ("callee module: result handshake",
+             lambda: e.usr_f_result_valid.value & e.usr_f_result_ready.value),
             ("callee engine: AW + W beat 0 handshake", lambda: e.m_axi_awvalid.value & e.m_axi_awready.value),
             ("caller window: AW + W beat 0 accepted", lambda: c.s_axi_awvalid.value & c.s_axi_awready.value),
             ("caller window: status beat, trig_pulse", lambda: c.pp_trig_pulse),
-            ("caller module: result handshake", lambda: c.g_callee_f_res_fire),
+            ("caller module: result handshake",
+             lambda: c.usr_callee_f_result_valid.value & c.usr_callee_f_result_ready.value),
         ]
         self.first: dict[str, int] = {}
 
