@@ -28,31 +28,30 @@ module pp_axi_ic_mux #
 
 // level l of the tree (l = 0: the root, l = SEL_WIDTH: the 2**SEL_WIDTH leaves) has 2**l
 // nodes; node k of level l selects between nodes 2k and 2k+1 of level l+1 by
-// sel[SEL_WIDTH-1-l]
-localparam P = 1 << SEL_WIDTH;
+// sel[SEL_WIDTH-1-l]. Every node is a wire of its own with one driver (not a part of a
+// level-wide vector): Icarus then propagates a change only along the path it takes, in
+// 4-state vectors, where a vector driven part by part is rebuilt whole, with strengths,
+// for every receiver on every change of any part.
 
 genvar l, k;
 generate
 for (l = 0; l <= SEL_WIDTH; l = l + 1) begin : lvl
-    wire [(1<<l)*WIDTH-1:0] v;
-    if (l == SEL_WIDTH) begin : leaves
-        for (k = 0; k < P; k = k + 1) begin : leaf
+    for (k = 0; k < (1<<l); k = k + 1) begin : node
+        wire [WIDTH-1:0] v;
+        if (l == SEL_WIDTH) begin : leaf
             if (k < N) begin : used
-                assign v[k*WIDTH +: WIDTH] = in[k*WIDTH +: WIDTH];
+                assign v = in[k*WIDTH +: WIDTH];
             end else begin : pad
-                assign v[k*WIDTH +: WIDTH] = in[(N-1)*WIDTH +: WIDTH];
+                assign v = in[(N-1)*WIDTH +: WIDTH];
             end
-        end
-    end else begin : nodes
-        for (k = 0; k < (1<<l); k = k + 1) begin : node
-            assign v[k*WIDTH +: WIDTH] = sel[SEL_WIDTH-1-l] ? lvl[l+1].v[(2*k+1)*WIDTH +: WIDTH]
-                                                            : lvl[l+1].v[(2*k)*WIDTH +: WIDTH];
+        end else begin : mux
+            assign v = sel[SEL_WIDTH-1-l] ? lvl[l+1].node[2*k+1].v : lvl[l+1].node[2*k].v;
         end
     end
 end
 endgenerate
 
-assign out = lvl[0].v;
+assign out = lvl[0].node[0].v;
 
 endmodule
 

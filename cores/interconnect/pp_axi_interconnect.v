@@ -274,16 +274,19 @@ function [AXP-1:0] ax_mst(input [SW-1:0] m);
     end
 endfunction
 
+// (Simulation speed: a vector that many instances read is built in one always block, not
+// part by part with an assign per port: Icarus rebuilds a part-driven vector whole, with
+// strengths, for every reader on every change of any part, which grows with the square of
+// the port count; a variable is passed on as it is.)
 reg  [S_COUNT*MW-1:0]  aw_sel;
 reg  [S_COUNT*MW-1:0]  ar_sel;
-wire [S_COUNT*AXP-1:0] aw_pay;
-wire [S_COUNT*AXP-1:0] ar_pay;
-wire [S_COUNT*WP-1:0]  w_pay;
+reg  [S_COUNT*AXP-1:0] aw_pay;
+reg  [S_COUNT*AXP-1:0] ar_pay;
 // beats of each master's pending AW / AR (AxLEN+1), for the arbiters
-wire [S_COUNT*9-1:0]   aw_beats;
-wire [S_COUNT*9-1:0]   ar_beats;
+reg  [S_COUNT*9-1:0]   aw_beats;
+reg  [S_COUNT*9-1:0]   ar_beats;
 // W payload with wvalid on top, for the W multiplexers
-wire [S_COUNT*(WP+1)-1:0] w_pay_v;
+reg  [S_COUNT*(WP+1)-1:0] w_pay_v;
 
 integer di, dj;
 always @* begin
@@ -303,33 +306,44 @@ always @* begin
     end
 end
 
-generate
-for (i = 0; i < S_COUNT; i = i + 1) begin : s_pay
-    wire [M_ID_WIDTH-1:0] awid_ext;
-    wire [M_ID_WIDTH-1:0] arid_ext;
-    if (S_COUNT > 1) begin : ext
-        localparam [SW-1:0] IDX = i;
-        assign awid_ext = {IDX, s_axi_awid[i*S_ID_WIDTH +: S_ID_WIDTH]};
-        assign arid_ext = {IDX, s_axi_arid[i*S_ID_WIDTH +: S_ID_WIDTH]};
-    end else begin : noext
-        assign awid_ext = s_axi_awid[i*S_ID_WIDTH +: S_ID_WIDTH];
-        assign arid_ext = s_axi_arid[i*S_ID_WIDTH +: S_ID_WIDTH];
+// payloads per master, the ID extended by the master index (the upper bits)
+integer pa;
+always @* begin
+    for (pa = 0; pa < S_COUNT; pa = pa + 1) begin
+        aw_pay[pa*AXP+AX_ADDR +: AXP-AX_ADDR] = {
+            s_axi_awqos[pa*4 +: 4], s_axi_awprot[pa*3 +: 3], s_axi_awcache[pa*4 +: 4],
+            s_axi_awlock[pa], s_axi_awburst[pa*2 +: 2], s_axi_awsize[pa*3 +: 3],
+            s_axi_awlen[pa*8 +: 8], s_axi_awaddr[pa*ADDR_WIDTH +: ADDR_WIDTH]};
+        aw_pay[pa*AXP+AX_ID +: S_ID_WIDTH] = s_axi_awid[pa*S_ID_WIDTH +: S_ID_WIDTH];
+        if (S_COUNT > 1) begin
+            aw_pay[pa*AXP+AX_ID+S_ID_WIDTH +: SW] = pa[SW-1:0];
+        end
+        aw_beats[pa*9 +: 9] = {1'b0, s_axi_awlen[pa*8 +: 8]} + 9'd1;
     end
-    assign aw_pay[i*AXP +: AXP] = {
-        s_axi_awqos[i*4 +: 4], s_axi_awprot[i*3 +: 3], s_axi_awcache[i*4 +: 4],
-        s_axi_awlock[i], s_axi_awburst[i*2 +: 2], s_axi_awsize[i*3 +: 3],
-        s_axi_awlen[i*8 +: 8], s_axi_awaddr[i*ADDR_WIDTH +: ADDR_WIDTH], awid_ext};
-    assign ar_pay[i*AXP +: AXP] = {
-        s_axi_arqos[i*4 +: 4], s_axi_arprot[i*3 +: 3], s_axi_arcache[i*4 +: 4],
-        s_axi_arlock[i], s_axi_arburst[i*2 +: 2], s_axi_arsize[i*3 +: 3],
-        s_axi_arlen[i*8 +: 8], s_axi_araddr[i*ADDR_WIDTH +: ADDR_WIDTH], arid_ext};
-    assign w_pay[i*WP +: WP] = {s_axi_wlast[i], s_axi_wstrb[i*STRB_WIDTH +: STRB_WIDTH],
-        s_axi_wdata[i*DATA_WIDTH +: DATA_WIDTH]};
-    assign w_pay_v[i*(WP+1) +: WP+1] = {s_axi_wvalid[i], w_pay[i*WP +: WP]};
-    assign aw_beats[i*9 +: 9] = {1'b0, s_axi_awlen[i*8 +: 8]} + 9'd1;
-    assign ar_beats[i*9 +: 9] = {1'b0, s_axi_arlen[i*8 +: 8]} + 9'd1;
 end
-endgenerate
+
+integer pr;
+always @* begin
+    for (pr = 0; pr < S_COUNT; pr = pr + 1) begin
+        ar_pay[pr*AXP+AX_ADDR +: AXP-AX_ADDR] = {
+            s_axi_arqos[pr*4 +: 4], s_axi_arprot[pr*3 +: 3], s_axi_arcache[pr*4 +: 4],
+            s_axi_arlock[pr], s_axi_arburst[pr*2 +: 2], s_axi_arsize[pr*3 +: 3],
+            s_axi_arlen[pr*8 +: 8], s_axi_araddr[pr*ADDR_WIDTH +: ADDR_WIDTH]};
+        ar_pay[pr*AXP+AX_ID +: S_ID_WIDTH] = s_axi_arid[pr*S_ID_WIDTH +: S_ID_WIDTH];
+        if (S_COUNT > 1) begin
+            ar_pay[pr*AXP+AX_ID+S_ID_WIDTH +: SW] = pr[SW-1:0];
+        end
+        ar_beats[pr*9 +: 9] = {1'b0, s_axi_arlen[pr*8 +: 8]} + 9'd1;
+    end
+end
+
+integer pw;
+always @* begin
+    for (pw = 0; pw < S_COUNT; pw = pw + 1) begin
+        w_pay_v[pw*(WP+1) +: WP+1] = {s_axi_wvalid[pw], s_axi_wlast[pw],
+            s_axi_wstrb[pw*STRB_WIDTH +: STRB_WIDTH], s_axi_wdata[pw*DATA_WIDTH +: DATA_WIDTH]};
+    end
+end
 
 /*
  * Internal slave side: M_COUNT ports plus the default slave at index M_COUNT
@@ -344,6 +358,11 @@ wire [MI-1:0]            int_wready;
 wire [MI*M_ID_WIDTH-1:0] int_bid;
 wire [MI*2-1:0]          int_bresp;
 wire [MI-1:0]            int_bvalid;
+wire [M_ID_WIDTH-1:0]    dec_bid;
+wire                     dec_bvalid;
+wire [M_ID_WIDTH-1:0]    dec_rid;
+wire                     dec_rlast;
+wire                     dec_rvalid;
 reg  [MI-1:0]            int_bready;
 wire [MI*AXP-1:0]        int_ar_pay;
 wire [MI-1:0]            int_arvalid;
@@ -355,8 +374,8 @@ wire [MI-1:0]            int_rlast;
 wire [MI-1:0]            int_rvalid;
 reg  [MI-1:0]            int_rready;
 // master index carried in the upper ID bits of each slave's responses
-wire [MI*SW-1:0]         int_b_mst;
-wire [MI*SW-1:0]         int_r_mst;
+reg  [MI*SW-1:0]         int_b_mst;
+reg  [MI*SW-1:0]         int_r_mst;
 /* verilator lint_on UNUSED */
 
 // response bundles per slave, for the response multiplexers:
@@ -374,8 +393,8 @@ localparam RB_RESP  = RB_DATA + DATA_WIDTH;
 localparam RB_LAST  = RB_RESP + 2;
 localparam RB_MST   = RB_LAST + 1;
 localparam RBW      = RB_MST + SW;
-wire [MI*BBW-1:0]        int_b_bun;
-wire [MI*RBW-1:0]        int_r_bun;
+reg  [MI*BBW-1:0]        int_b_bun;
+reg  [MI*RBW-1:0]        int_r_bun;
 
 generate
 for (j = 0; j < M_COUNT; j = j + 1) begin : m_port
@@ -397,9 +416,6 @@ for (j = 0; j < M_COUNT; j = j + 1) begin : m_port
     assign m_axi_wvalid[j] = int_wvalid[j];
     assign int_wready[j] = m_axi_wready[j];
 
-    assign int_bid[j*M_ID_WIDTH +: M_ID_WIDTH] = m_axi_bid[j*M_ID_WIDTH +: M_ID_WIDTH];
-    assign int_bresp[j*2 +: 2] = m_axi_bresp[j*2 +: 2];
-    assign int_bvalid[j] = m_axi_bvalid[j];
     assign m_axi_bready[j] = int_bready[j];
 
     assign m_axi_arid[j*M_ID_WIDTH +: M_ID_WIDTH] = int_ar_pay[j*AXP+AX_ID +: M_ID_WIDTH];
@@ -414,11 +430,6 @@ for (j = 0; j < M_COUNT; j = j + 1) begin : m_port
     assign m_axi_arvalid[j] = int_arvalid[j];
     assign int_arready[j] = m_axi_arready[j];
 
-    assign int_rid[j*M_ID_WIDTH +: M_ID_WIDTH] = m_axi_rid[j*M_ID_WIDTH +: M_ID_WIDTH];
-    assign int_rdata[j*DATA_WIDTH +: DATA_WIDTH] = m_axi_rdata[j*DATA_WIDTH +: DATA_WIDTH];
-    assign int_rresp[j*2 +: 2] = m_axi_rresp[j*2 +: 2];
-    assign int_rlast[j] = m_axi_rlast[j];
-    assign int_rvalid[j] = m_axi_rvalid[j];
     assign m_axi_rready[j] = int_rready[j];
 end
 endgenerate
@@ -435,38 +446,44 @@ decerr_inst (
     .s_axi_wlast(int_w_pay[M_COUNT*WP+W_LAST]),
     .s_axi_wvalid(int_wvalid[M_COUNT]),
     .s_axi_wready(int_wready[M_COUNT]),
-    .s_axi_bid(int_bid[M_COUNT*M_ID_WIDTH +: M_ID_WIDTH]),
-    .s_axi_bvalid(int_bvalid[M_COUNT]),
+    .s_axi_bid(dec_bid),
+    .s_axi_bvalid(dec_bvalid),
     .s_axi_bready(int_bready[M_COUNT]),
     .s_axi_arid(int_ar_pay[M_COUNT*AXP+AX_ID +: M_ID_WIDTH]),
     .s_axi_arlen(int_ar_pay[M_COUNT*AXP+AX_LEN +: 8]),
     .s_axi_arvalid(int_arvalid[M_COUNT]),
     .s_axi_arready(int_arready[M_COUNT]),
-    .s_axi_rid(int_rid[M_COUNT*M_ID_WIDTH +: M_ID_WIDTH]),
-    .s_axi_rlast(int_rlast[M_COUNT]),
-    .s_axi_rvalid(int_rvalid[M_COUNT]),
+    .s_axi_rid(dec_rid),
+    .s_axi_rlast(dec_rlast),
+    .s_axi_rvalid(dec_rvalid),
     .s_axi_rready(int_rready[M_COUNT])
 );
 
-assign int_bresp[M_COUNT*2 +: 2] = 2'b11;
-assign int_rresp[M_COUNT*2 +: 2] = 2'b11;
-assign int_rdata[M_COUNT*DATA_WIDTH +: DATA_WIDTH] = {DATA_WIDTH{1'b0}};
+// the slaves' responses, the default slave's last (one concatenation each, see above)
+assign int_bid = {dec_bid, m_axi_bid};
+assign int_bresp = {2'b11, m_axi_bresp};
+assign int_bvalid = {dec_bvalid, m_axi_bvalid};
+assign int_rid = {dec_rid, m_axi_rid};
+assign int_rdata = {{DATA_WIDTH{1'b0}}, m_axi_rdata};
+assign int_rresp = {2'b11, m_axi_rresp};
+assign int_rlast = {dec_rlast, m_axi_rlast};
+assign int_rvalid = {dec_rvalid, m_axi_rvalid};
 
-generate
-for (j = 0; j < MI; j = j + 1) begin : mst_bits
-    if (S_COUNT > 1) begin : ext
-        assign int_b_mst[j*SW +: SW] = int_bid[j*M_ID_WIDTH+S_ID_WIDTH +: SW];
-        assign int_r_mst[j*SW +: SW] = int_rid[j*M_ID_WIDTH+S_ID_WIDTH +: SW];
-    end else begin : noext
-        assign int_b_mst[j*SW +: SW] = 1'b0;
-        assign int_r_mst[j*SW +: SW] = 1'b0;
+integer bj;
+always @* begin
+    for (bj = 0; bj < MI; bj = bj + 1) begin
+        int_b_mst[bj*SW +: SW] = {SW{1'b0}};
+        int_r_mst[bj*SW +: SW] = {SW{1'b0}};
+        if (S_COUNT > 1) begin
+            int_b_mst[bj*SW +: SW] = int_bid[bj*M_ID_WIDTH+S_ID_WIDTH +: SW];
+            int_r_mst[bj*SW +: SW] = int_rid[bj*M_ID_WIDTH+S_ID_WIDTH +: SW];
+        end
+        int_b_bun[bj*BBW +: BBW] = {int_b_mst[bj*SW +: SW], int_bresp[bj*2 +: 2],
+            int_bid[bj*M_ID_WIDTH +: S_ID_WIDTH], int_bvalid[bj]};
+        int_r_bun[bj*RBW +: RBW] = {int_r_mst[bj*SW +: SW], int_rlast[bj], int_rresp[bj*2 +: 2],
+            int_rdata[bj*DATA_WIDTH +: DATA_WIDTH], int_rid[bj*M_ID_WIDTH +: S_ID_WIDTH], int_rvalid[bj]};
     end
-    assign int_b_bun[j*BBW +: BBW] = {int_b_mst[j*SW +: SW], int_bresp[j*2 +: 2],
-        int_bid[j*M_ID_WIDTH +: S_ID_WIDTH], int_bvalid[j]};
-    assign int_r_bun[j*RBW +: RBW] = {int_r_mst[j*SW +: SW], int_rlast[j], int_rresp[j*2 +: 2],
-        int_rdata[j*DATA_WIDTH +: DATA_WIDTH], int_rid[j*M_ID_WIDTH +: S_ID_WIDTH], int_rvalid[j]};
 end
-endgenerate
 
 /*
  * Master side response outputs
