@@ -278,6 +278,8 @@ endfunction
 // part by part with an assign per port: Icarus rebuilds a part-driven vector whole, with
 // strengths, for every reader on every change of any part, which grows with the square of
 // the port count; a variable is passed on as it is.)
+wire [S_COUNT*MW-1:0]  aw_sel_w;
+wire [S_COUNT*MW-1:0]  ar_sel_w;
 reg  [S_COUNT*MW-1:0]  aw_sel;
 reg  [S_COUNT*MW-1:0]  ar_sel;
 reg  [S_COUNT*AXP-1:0] aw_pay;
@@ -288,22 +290,45 @@ reg  [S_COUNT*9-1:0]   ar_beats;
 // W payload with wvalid on top, for the W multiplexers
 reg  [S_COUNT*(WP+1)-1:0] w_pay_v;
 
-integer di, dj;
-always @* begin
-    for (di = 0; di < S_COUNT; di = di + 1) begin
-        aw_sel[di*MW +: MW] = DEC_SEL;
-        ar_sel[di*MW +: MW] = DEC_SEL;
-        for (dj = M_COUNT-1; dj >= 0; dj = dj - 1) begin
-            if ((s_axi_awaddr[di*ADDR_WIDTH +: ADDR_WIDTH] & win_mask(dj)) ==
-                    (M_BASE_ADDR[dj*ADDR_WIDTH +: ADDR_WIDTH] & win_mask(dj))) begin
-                aw_sel[di*MW +: MW] = dj[MW-1:0];
-            end
-            if ((s_axi_araddr[di*ADDR_WIDTH +: ADDR_WIDTH] & win_mask(dj)) ==
-                    (M_BASE_ADDR[dj*ADDR_WIDTH +: ADDR_WIDTH] & win_mask(dj))) begin
-                ar_sel[di*MW +: MW] = dj[MW-1:0];
+// the decoded slave of each master's AW and AR address: per master and channel a function
+// of that address alone (re-evaluated only when it changes), the windows as constants
+function [M_COUNT*ADDR_WIDTH-1:0] win_masks(input integer unused);
+    integer n;
+    begin
+        win_masks = {(M_COUNT*ADDR_WIDTH){1'b0}};
+        for (n = 0; n < M_COUNT; n = n + 1) begin
+            win_masks[n*ADDR_WIDTH +: ADDR_WIDTH] = win_mask(n);
+        end
+    end
+endfunction
+
+localparam [M_COUNT*ADDR_WIDTH-1:0] WIN_MASK = win_masks(0);
+localparam [M_COUNT*ADDR_WIDTH-1:0] WIN_BASE = M_BASE_ADDR & WIN_MASK;
+
+function [MW-1:0] decode(input [ADDR_WIDTH-1:0] addr);
+    integer n;
+    begin
+        decode = DEC_SEL;
+        for (n = M_COUNT-1; n >= 0; n = n - 1) begin
+            if ((addr & WIN_MASK[n*ADDR_WIDTH +: ADDR_WIDTH]) == WIN_BASE[n*ADDR_WIDTH +: ADDR_WIDTH]) begin
+                decode = n[MW-1:0];
             end
         end
     end
+endfunction
+
+generate
+for (i = 0; i < S_COUNT; i = i + 1) begin : dec
+    wire [ADDR_WIDTH-1:0] awaddr = s_axi_awaddr[i*ADDR_WIDTH +: ADDR_WIDTH];
+    wire [ADDR_WIDTH-1:0] araddr = s_axi_araddr[i*ADDR_WIDTH +: ADDR_WIDTH];
+    assign aw_sel_w[i*MW +: MW] = decode(awaddr);
+    assign ar_sel_w[i*MW +: MW] = decode(araddr);
+end
+endgenerate
+
+always @* begin
+    aw_sel = aw_sel_w;
+    ar_sel = ar_sel_w;
 end
 
 // payloads per master, the ID extended by the master index (the upper bits)
@@ -358,6 +383,9 @@ wire [MI-1:0]            int_wready;
 wire [MI*M_ID_WIDTH-1:0] int_bid;
 wire [MI*2-1:0]          int_bresp;
 wire [MI-1:0]            int_bvalid;
+wire                     dec_awready;
+wire                     dec_wready;
+wire                     dec_arready;
 wire [M_ID_WIDTH-1:0]    dec_bid;
 wire                     dec_bvalid;
 wire [M_ID_WIDTH-1:0]    dec_rid;
@@ -396,43 +424,99 @@ localparam RBW      = RB_MST + SW;
 reg  [MI*BBW-1:0]        int_b_bun;
 reg  [MI*RBW-1:0]        int_r_bun;
 
-generate
-for (j = 0; j < M_COUNT; j = j + 1) begin : m_port
-    assign m_axi_awid[j*M_ID_WIDTH +: M_ID_WIDTH] = int_aw_pay[j*AXP+AX_ID +: M_ID_WIDTH];
-    assign m_axi_awaddr[j*ADDR_WIDTH +: ADDR_WIDTH] = int_aw_pay[j*AXP+AX_ADDR +: ADDR_WIDTH];
-    assign m_axi_awlen[j*8 +: 8] = int_aw_pay[j*AXP+AX_LEN +: 8];
-    assign m_axi_awsize[j*3 +: 3] = int_aw_pay[j*AXP+AX_SIZE +: 3];
-    assign m_axi_awburst[j*2 +: 2] = int_aw_pay[j*AXP+AX_BURST +: 2];
-    assign m_axi_awlock[j] = int_aw_pay[j*AXP+AX_LOCK];
-    assign m_axi_awcache[j*4 +: 4] = int_aw_pay[j*AXP+AX_CACHE +: 4];
-    assign m_axi_awprot[j*3 +: 3] = int_aw_pay[j*AXP+AX_PROT +: 3];
-    assign m_axi_awqos[j*4 +: 4] = int_aw_pay[j*AXP+AX_QOS +: 4];
-    assign m_axi_awvalid[j] = int_awvalid[j];
-    assign int_awready[j] = m_axi_awready[j];
+// the master ports' payload fields, each port's from its slot of int_*_pay (one always
+// block per channel: a vector read by the next modules' many part-selects is not built
+// part by part, see above)
+reg [M_COUNT*M_ID_WIDTH-1:0] mo_awid;
+reg [M_COUNT*ADDR_WIDTH-1:0] mo_awaddr;
+reg [M_COUNT*8-1:0]          mo_awlen;
+reg [M_COUNT*3-1:0]          mo_awsize;
+reg [M_COUNT*2-1:0]          mo_awburst;
+reg [M_COUNT-1:0]            mo_awlock;
+reg [M_COUNT*4-1:0]          mo_awcache;
+reg [M_COUNT*3-1:0]          mo_awprot;
+reg [M_COUNT*4-1:0]          mo_awqos;
+reg [M_COUNT*DATA_WIDTH-1:0] mo_wdata;
+reg [M_COUNT*STRB_WIDTH-1:0] mo_wstrb;
+reg [M_COUNT-1:0]            mo_wlast;
+reg [M_COUNT*M_ID_WIDTH-1:0] mo_arid;
+reg [M_COUNT*ADDR_WIDTH-1:0] mo_araddr;
+reg [M_COUNT*8-1:0]          mo_arlen;
+reg [M_COUNT*3-1:0]          mo_arsize;
+reg [M_COUNT*2-1:0]          mo_arburst;
+reg [M_COUNT-1:0]            mo_arlock;
+reg [M_COUNT*4-1:0]          mo_arcache;
+reg [M_COUNT*3-1:0]          mo_arprot;
+reg [M_COUNT*4-1:0]          mo_arqos;
 
-    assign m_axi_wdata[j*DATA_WIDTH +: DATA_WIDTH] = int_w_pay[j*WP+W_DATA +: DATA_WIDTH];
-    assign m_axi_wstrb[j*STRB_WIDTH +: STRB_WIDTH] = int_w_pay[j*WP+W_STRB +: STRB_WIDTH];
-    assign m_axi_wlast[j] = int_w_pay[j*WP+W_LAST];
-    assign m_axi_wvalid[j] = int_wvalid[j];
-    assign int_wready[j] = m_axi_wready[j];
-
-    assign m_axi_bready[j] = int_bready[j];
-
-    assign m_axi_arid[j*M_ID_WIDTH +: M_ID_WIDTH] = int_ar_pay[j*AXP+AX_ID +: M_ID_WIDTH];
-    assign m_axi_araddr[j*ADDR_WIDTH +: ADDR_WIDTH] = int_ar_pay[j*AXP+AX_ADDR +: ADDR_WIDTH];
-    assign m_axi_arlen[j*8 +: 8] = int_ar_pay[j*AXP+AX_LEN +: 8];
-    assign m_axi_arsize[j*3 +: 3] = int_ar_pay[j*AXP+AX_SIZE +: 3];
-    assign m_axi_arburst[j*2 +: 2] = int_ar_pay[j*AXP+AX_BURST +: 2];
-    assign m_axi_arlock[j] = int_ar_pay[j*AXP+AX_LOCK];
-    assign m_axi_arcache[j*4 +: 4] = int_ar_pay[j*AXP+AX_CACHE +: 4];
-    assign m_axi_arprot[j*3 +: 3] = int_ar_pay[j*AXP+AX_PROT +: 3];
-    assign m_axi_arqos[j*4 +: 4] = int_ar_pay[j*AXP+AX_QOS +: 4];
-    assign m_axi_arvalid[j] = int_arvalid[j];
-    assign int_arready[j] = m_axi_arready[j];
-
-    assign m_axi_rready[j] = int_rready[j];
+integer oa;
+always @* begin
+    for (oa = 0; oa < M_COUNT; oa = oa + 1) begin
+        mo_awid[oa*M_ID_WIDTH +: M_ID_WIDTH] = int_aw_pay[oa*AXP+AX_ID +: M_ID_WIDTH];
+        mo_awaddr[oa*ADDR_WIDTH +: ADDR_WIDTH] = int_aw_pay[oa*AXP+AX_ADDR +: ADDR_WIDTH];
+        mo_awlen[oa*8 +: 8] = int_aw_pay[oa*AXP+AX_LEN +: 8];
+        mo_awsize[oa*3 +: 3] = int_aw_pay[oa*AXP+AX_SIZE +: 3];
+        mo_awburst[oa*2 +: 2] = int_aw_pay[oa*AXP+AX_BURST +: 2];
+        mo_awlock[oa] = int_aw_pay[oa*AXP+AX_LOCK];
+        mo_awcache[oa*4 +: 4] = int_aw_pay[oa*AXP+AX_CACHE +: 4];
+        mo_awprot[oa*3 +: 3] = int_aw_pay[oa*AXP+AX_PROT +: 3];
+        mo_awqos[oa*4 +: 4] = int_aw_pay[oa*AXP+AX_QOS +: 4];
+    end
 end
-endgenerate
+
+integer ow;
+always @* begin
+    for (ow = 0; ow < M_COUNT; ow = ow + 1) begin
+        mo_wdata[ow*DATA_WIDTH +: DATA_WIDTH] = int_w_pay[ow*WP+W_DATA +: DATA_WIDTH];
+        mo_wstrb[ow*STRB_WIDTH +: STRB_WIDTH] = int_w_pay[ow*WP+W_STRB +: STRB_WIDTH];
+        mo_wlast[ow] = int_w_pay[ow*WP+W_LAST];
+    end
+end
+
+integer oq;
+always @* begin
+    for (oq = 0; oq < M_COUNT; oq = oq + 1) begin
+        mo_arid[oq*M_ID_WIDTH +: M_ID_WIDTH] = int_ar_pay[oq*AXP+AX_ID +: M_ID_WIDTH];
+        mo_araddr[oq*ADDR_WIDTH +: ADDR_WIDTH] = int_ar_pay[oq*AXP+AX_ADDR +: ADDR_WIDTH];
+        mo_arlen[oq*8 +: 8] = int_ar_pay[oq*AXP+AX_LEN +: 8];
+        mo_arsize[oq*3 +: 3] = int_ar_pay[oq*AXP+AX_SIZE +: 3];
+        mo_arburst[oq*2 +: 2] = int_ar_pay[oq*AXP+AX_BURST +: 2];
+        mo_arlock[oq] = int_ar_pay[oq*AXP+AX_LOCK];
+        mo_arcache[oq*4 +: 4] = int_ar_pay[oq*AXP+AX_CACHE +: 4];
+        mo_arprot[oq*3 +: 3] = int_ar_pay[oq*AXP+AX_PROT +: 3];
+        mo_arqos[oq*4 +: 4] = int_ar_pay[oq*AXP+AX_QOS +: 4];
+    end
+end
+
+assign m_axi_awid = mo_awid;
+assign m_axi_awaddr = mo_awaddr;
+assign m_axi_awlen = mo_awlen;
+assign m_axi_awsize = mo_awsize;
+assign m_axi_awburst = mo_awburst;
+assign m_axi_awlock = mo_awlock;
+assign m_axi_awcache = mo_awcache;
+assign m_axi_awprot = mo_awprot;
+assign m_axi_awqos = mo_awqos;
+assign m_axi_awvalid = int_awvalid[M_COUNT-1:0];
+assign int_awready = {dec_awready, m_axi_awready};
+assign m_axi_wdata = mo_wdata;
+assign m_axi_wstrb = mo_wstrb;
+assign m_axi_wlast = mo_wlast;
+assign m_axi_wvalid = int_wvalid[M_COUNT-1:0];
+assign int_wready = {dec_wready, m_axi_wready};
+assign m_axi_bready = int_bready[M_COUNT-1:0];
+assign m_axi_arid = mo_arid;
+assign m_axi_araddr = mo_araddr;
+assign m_axi_arlen = mo_arlen;
+assign m_axi_arsize = mo_arsize;
+assign m_axi_arburst = mo_arburst;
+assign m_axi_arlock = mo_arlock;
+assign m_axi_arcache = mo_arcache;
+assign m_axi_arprot = mo_arprot;
+assign m_axi_arqos = mo_arqos;
+assign m_axi_arvalid = int_arvalid[M_COUNT-1:0];
+assign int_arready = {dec_arready, m_axi_arready};
+assign m_axi_rready = int_rready[M_COUNT-1:0];
 
 pp_axi_ic_decerr #(
     .ID_WIDTH(M_ID_WIDTH)
@@ -442,17 +526,17 @@ decerr_inst (
     .rst(rst),
     .s_axi_awid(int_aw_pay[M_COUNT*AXP+AX_ID +: M_ID_WIDTH]),
     .s_axi_awvalid(int_awvalid[M_COUNT]),
-    .s_axi_awready(int_awready[M_COUNT]),
+    .s_axi_awready(dec_awready),
     .s_axi_wlast(int_w_pay[M_COUNT*WP+W_LAST]),
     .s_axi_wvalid(int_wvalid[M_COUNT]),
-    .s_axi_wready(int_wready[M_COUNT]),
+    .s_axi_wready(dec_wready),
     .s_axi_bid(dec_bid),
     .s_axi_bvalid(dec_bvalid),
     .s_axi_bready(int_bready[M_COUNT]),
     .s_axi_arid(int_ar_pay[M_COUNT*AXP+AX_ID +: M_ID_WIDTH]),
     .s_axi_arlen(int_ar_pay[M_COUNT*AXP+AX_LEN +: 8]),
     .s_axi_arvalid(int_arvalid[M_COUNT]),
-    .s_axi_arready(int_arready[M_COUNT]),
+    .s_axi_arready(dec_arready),
     .s_axi_rid(dec_rid),
     .s_axi_rlast(dec_rlast),
     .s_axi_rvalid(dec_rvalid),
@@ -493,18 +577,39 @@ wire [S_COUNT-1:0]    out_bvalid;
 wire [S_COUNT*RP-1:0] out_r_pay;
 wire [S_COUNT-1:0]    out_rvalid;
 
-generate
-for (i = 0; i < S_COUNT; i = i + 1) begin : s_port
-    assign s_axi_bid[i*S_ID_WIDTH +: S_ID_WIDTH] = out_b_pay[i*BP+B_ID +: S_ID_WIDTH];
-    assign s_axi_bresp[i*2 +: 2] = out_b_pay[i*BP+B_RESP +: 2];
-    assign s_axi_bvalid[i] = out_bvalid[i];
-    assign s_axi_rid[i*S_ID_WIDTH +: S_ID_WIDTH] = out_r_pay[i*RP+R_ID +: S_ID_WIDTH];
-    assign s_axi_rdata[i*DATA_WIDTH +: DATA_WIDTH] = out_r_pay[i*RP+R_DATA +: DATA_WIDTH];
-    assign s_axi_rresp[i*2 +: 2] = out_r_pay[i*RP+R_RESP +: 2];
-    assign s_axi_rlast[i] = out_r_pay[i*RP+R_LAST];
-    assign s_axi_rvalid[i] = out_rvalid[i];
+reg [S_COUNT*S_ID_WIDTH-1:0] so_bid;
+reg [S_COUNT*2-1:0]          so_bresp;
+reg [S_COUNT*S_ID_WIDTH-1:0] so_rid;
+reg [S_COUNT*DATA_WIDTH-1:0] so_rdata;
+reg [S_COUNT*2-1:0]          so_rresp;
+reg [S_COUNT-1:0]            so_rlast;
+
+integer ob;
+always @* begin
+    for (ob = 0; ob < S_COUNT; ob = ob + 1) begin
+        so_bid[ob*S_ID_WIDTH +: S_ID_WIDTH] = out_b_pay[ob*BP+B_ID +: S_ID_WIDTH];
+        so_bresp[ob*2 +: 2] = out_b_pay[ob*BP+B_RESP +: 2];
+    end
 end
-endgenerate
+
+integer orr;
+always @* begin
+    for (orr = 0; orr < S_COUNT; orr = orr + 1) begin
+        so_rid[orr*S_ID_WIDTH +: S_ID_WIDTH] = out_r_pay[orr*RP+R_ID +: S_ID_WIDTH];
+        so_rdata[orr*DATA_WIDTH +: DATA_WIDTH] = out_r_pay[orr*RP+R_DATA +: DATA_WIDTH];
+        so_rresp[orr*2 +: 2] = out_r_pay[orr*RP+R_RESP +: 2];
+        so_rlast[orr] = out_r_pay[orr*RP+R_LAST];
+    end
+end
+
+assign s_axi_bid = so_bid;
+assign s_axi_bresp = so_bresp;
+assign s_axi_bvalid = out_bvalid;
+assign s_axi_rid = so_rid;
+assign s_axi_rdata = so_rdata;
+assign s_axi_rresp = so_rresp;
+assign s_axi_rlast = so_rlast;
+assign s_axi_rvalid = out_rvalid;
 
 generate
 if (TOPOLOGY == 0) begin : xbar
@@ -523,6 +628,13 @@ if (TOPOLOGY == 0) begin : xbar
     wire [S_COUNT*MI-1:0] wr_dst_oh;
     // per master: a write response may be taken (its B register is ready, writes outstanding)
     wire [S_COUNT-1:0]    b_ok;
+    // the same as variables, for the S x M readers below (see "Simulation speed" above)
+    reg  [S_COUNT*MI-1:0] wr_dst_oh_q;
+    reg  [S_COUNT-1:0]    b_ok_q;
+    always @* begin
+        wr_dst_oh_q = wr_dst_oh;
+        b_ok_q = b_ok;
+    end
     // one-hot decode of aw_sel, [master*MI + slave]
     reg  [S_COUNT*MI-1:0] aw_sel_oh;
     reg  [S_COUNT-1:0]    aw_ok;
@@ -578,7 +690,7 @@ if (TOPOLOGY == 0) begin : xbar
         wire [S_COUNT-1:0] col;
         wire               pick;
         for (i = 0; i < S_COUNT; i = i + 1) begin : m
-            assign col[i] = b_ok[i] && wr_dst_oh[i*MI+j];
+            assign col[i] = b_ok_q[i] && wr_dst_oh_q[i*MI+j];
         end
         pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(1), .SEL_WIDTH(SW))
         b_rdy_mux_inst (.in(col), .sel(int_b_mst[j*SW +: SW]), .out(pick));
@@ -952,9 +1064,12 @@ if (TOPOLOGY == 0) begin : xbar
             end
         end
 
-        wire [S_COUNT*(AXP+MW)-1:0] ar_cand;
-        for (i = 0; i < S_COUNT; i = i + 1) begin : cand
-            assign ar_cand[i*(AXP+MW) +: AXP+MW] = {ar_sel[i*MW +: MW], ar_pay[i*AXP +: AXP]};
+        reg [S_COUNT*(AXP+MW)-1:0] ar_cand;
+        integer ci;
+        always @* begin
+            for (ci = 0; ci < S_COUNT; ci = ci + 1) begin
+                ar_cand[ci*(AXP+MW) +: AXP+MW] = {ar_sel[ci*MW +: MW], ar_pay[ci*AXP +: AXP]};
+            end
         end
 
         wire [AXP-1:0] g_pay;
@@ -1151,11 +1266,14 @@ end else begin : shared
     wire                 g_write = |grant[S_COUNT-1:0];
     wire                 fire = grant_valid && a_in_ready;
     wire                 aw_fire = fire && g_write;
-    wire [2*S_COUNT*(AXP+MW)-1:0] a_cand;
+    reg  [2*S_COUNT*(AXP+MW)-1:0] a_cand;
 
-    for (i = 0; i < S_COUNT; i = i + 1) begin : cand
-        assign a_cand[i*(AXP+MW) +: AXP+MW] = {aw_sel[i*MW +: MW], aw_pay[i*AXP +: AXP]};
-        assign a_cand[(S_COUNT+i)*(AXP+MW) +: AXP+MW] = {ar_sel[i*MW +: MW], ar_pay[i*AXP +: AXP]};
+    integer ci;
+    always @* begin
+        for (ci = 0; ci < S_COUNT; ci = ci + 1) begin
+            a_cand[ci*(AXP+MW) +: AXP+MW] = {aw_sel[ci*MW +: MW], aw_pay[ci*AXP +: AXP]};
+            a_cand[(S_COUNT+ci)*(AXP+MW) +: AXP+MW] = {ar_sel[ci*MW +: MW], ar_pay[ci*AXP +: AXP]};
+        end
     end
 
     integer gi;
