@@ -6,7 +6,9 @@
  * LUT6 + MUXF7/MUXF8 (a variable part-select becomes a barrel shifter over the whole input
  * vector in Yosys; an AND-OR tree of sel == k terms costs about half as much again). The
  * tree is padded to 2**SEL_WIDTH leaves with copies of the last input, whose 2:1
- * multiplexers then fold away.
+ * multiplexers then fold away. The tree is what synthesis reads (`SYNTHESIS, defined by
+ * Yosys and Vivado); simulators read the same function as one indexed part-select, which
+ * Icarus evaluates in time independent of N (see the end of this file).
  */
 
 `default_nettype none
@@ -26,32 +28,48 @@ module pp_axi_ic_mux #
     output wire [WIDTH-1:0]     out
 );
 
+`ifdef SYNTHESIS
+
 // level l of the tree (l = 0: the root, l = SEL_WIDTH: the 2**SEL_WIDTH leaves) has 2**l
 // nodes; node k of level l selects between nodes 2k and 2k+1 of level l+1 by
-// sel[SEL_WIDTH-1-l]. Every node is a wire of its own with one driver (not a part of a
-// level-wide vector): Icarus then propagates a change only along the path it takes, in
-// 4-state vectors, where a vector driven part by part is rebuilt whole, with strengths,
-// for every receiver on every change of any part.
+// sel[SEL_WIDTH-1-l]
+localparam P = 1 << SEL_WIDTH;
 
 genvar l, k;
 generate
 for (l = 0; l <= SEL_WIDTH; l = l + 1) begin : lvl
-    for (k = 0; k < (1<<l); k = k + 1) begin : node
-        wire [WIDTH-1:0] v;
-        if (l == SEL_WIDTH) begin : leaf
+    wire [(1<<l)*WIDTH-1:0] v;
+    if (l == SEL_WIDTH) begin : leaves
+        for (k = 0; k < P; k = k + 1) begin : leaf
             if (k < N) begin : used
-                assign v = in[k*WIDTH +: WIDTH];
+                assign v[k*WIDTH +: WIDTH] = in[k*WIDTH +: WIDTH];
             end else begin : pad
-                assign v = in[(N-1)*WIDTH +: WIDTH];
+                assign v[k*WIDTH +: WIDTH] = in[(N-1)*WIDTH +: WIDTH];
             end
-        end else begin : mux
-            assign v = sel[SEL_WIDTH-1-l] ? lvl[l+1].node[2*k+1].v : lvl[l+1].node[2*k].v;
+        end
+    end else begin : nodes
+        for (k = 0; k < (1<<l); k = k + 1) begin : node
+            assign v[k*WIDTH +: WIDTH] = sel[SEL_WIDTH-1-l] ? lvl[l+1].v[(2*k+1)*WIDTH +: WIDTH]
+                                                            : lvl[l+1].v[(2*k)*WIDTH +: WIDTH];
         end
     end
 end
 endgenerate
 
-assign out = lvl[0].node[0].v;
+assign out = lvl[0].v;
+
+`else
+
+// The same function for simulators: one indexed part-select. (The tree above, a vector
+// per level driven part by part, is slow in Icarus: a part-driven vector is rebuilt whole,
+// with strengths, for each of its readers on every change of any part, so each change of
+// one input costs the whole tree, in every multiplexer reading that input.)
+localparam integer NUM_I = N;
+localparam [SEL_WIDTH:0] NUM = NUM_I[SEL_WIDTH:0];
+
+assign out = ({1'b0, sel} < NUM) ? in[sel*WIDTH +: WIDTH] : in[(N-1)*WIDTH +: WIDTH];
+
+`endif
 
 endmodule
 
