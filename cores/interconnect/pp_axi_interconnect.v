@@ -651,34 +651,54 @@ if (TOPOLOGY == 0) begin : xbar
     wire [MI*SW-1:0]      w_src;
     wire [S_COUNT-1:0]    b_in_ready;
 
-    integer xi, xj;
+    localparam [MI-1:0]      ONE_MI = 1;
+    localparam [S_COUNT-1:0] ONE_S = 1;
+
+    integer xi;
     always @* begin
         for (xi = 0; xi < S_COUNT; xi = xi + 1) begin
             aw_ok[xi] = !w_pend[xi] && (wr_cnt[xi*CW +: CW] == {CW{1'b0}} ||
                 (wr_dst[xi*MW +: MW] == aw_sel[xi*MW +: MW] && wr_cnt[xi*CW +: CW] != CNT_MAX));
             ar_ok[xi] = rd_cnt[xi*CW +: CW] == {CW{1'b0}} ||
                 (rd_dst[xi*MW +: MW] == ar_sel[xi*MW +: MW] && rd_cnt[xi*CW +: CW] != CNT_MAX);
-            for (xj = 0; xj < MI; xj = xj + 1) begin
-                aw_sel_oh[xi*MI+xj] = aw_sel[xi*MW +: MW] == xj[MW-1:0];
-                aw_req[xj*S_COUNT+xi] = s_axi_awvalid[xi] && aw_ok[xi] && aw_sel_oh[xi*MI+xj];
-            end
+            aw_sel_oh[xi*MI +: MI] = ONE_MI << aw_sel[xi*MW +: MW];
         end
     end
 
-    integer ri, rj;
+    // the requests transposed to [slave*S_COUNT + master], bit by bit as assignments (each
+    // evaluated only when its master's inputs change), then passed on as a variable (one
+    // always block looping over S x M bits would run whole on every change of any input)
+    wire [MI*S_COUNT-1:0] aw_req_w;
+    for (i = 0; i < S_COUNT; i = i + 1) begin : req_t
+        wire [MI-1:0] req = {MI{s_axi_awvalid[i] && aw_ok[i]}} & aw_sel_oh[i*MI +: MI];
+        for (j = 0; j < MI; j = j + 1) begin : s
+            assign aw_req_w[j*S_COUNT+i] = req[j];
+        end
+    end
+
     always @* begin
-        for (ri = 0; ri < S_COUNT; ri = ri + 1) begin
-            awready[ri] = 1'b0;
-            wready[ri] = 1'b0;
-            for (rj = 0; rj < MI; rj = rj + 1) begin
-                if (aw_grant[rj*S_COUNT+ri] && !w_busy[rj] && aw_in_ready[rj]) begin
-                    awready[ri] = 1'b1;
-                end
-                if (w_src_valid[rj] && w_src[rj*SW +: SW] == ri[SW-1:0] && w_in_ready[rj]) begin
-                    wready[ri] = 1'b1;
-                end
+        aw_req = aw_req_w;
+    end
+
+    // a master's AWREADY: its grant at a slave whose register takes it; its WREADY: the
+    // slave whose W path it owns takes the beat (OR over the slaves, a vector per slave,
+    // each computed once: no ready glitches through 0)
+    integer rj;
+    reg [S_COUNT-1:0] awready_acc;
+    reg [S_COUNT-1:0] wready_acc;
+    always @* begin
+        awready_acc = {S_COUNT{1'b0}};
+        wready_acc = {S_COUNT{1'b0}};
+        for (rj = 0; rj < MI; rj = rj + 1) begin
+            if (!w_busy[rj] && aw_in_ready[rj]) begin
+                awready_acc = awready_acc | aw_grant[rj*S_COUNT +: S_COUNT];
+            end
+            if (w_src_valid[rj] && w_in_ready[rj]) begin
+                wready_acc = wready_acc | (ONE_S << w_src[rj*SW +: SW]);
             end
         end
+        awready = awready_acc;
+        wready = wready_acc;
     end
 
     assign s_axi_awready = awready;
