@@ -6,7 +6,9 @@
  * LUT6 + MUXF7/MUXF8 (a variable part-select becomes a barrel shifter over the whole input
  * vector in Yosys; an AND-OR tree of sel == k terms costs about half as much again). The
  * tree is padded to 2**SEL_WIDTH leaves with copies of the last input, whose 2:1
- * multiplexers then fold away.
+ * multiplexers then fold away. The tree is what synthesis reads (`SYNTHESIS, defined by
+ * Yosys and Vivado); simulators read the same function as one indexed part-select, which
+ * Icarus evaluates in time independent of N (see the end of this file).
  */
 
 `default_nettype none
@@ -25,6 +27,8 @@ module pp_axi_ic_mux #
     input  wire [SEL_WIDTH-1:0] sel,
     output wire [WIDTH-1:0]     out
 );
+
+`ifdef SYNTHESIS
 
 // level l of the tree (l = 0: the root, l = SEL_WIDTH: the 2**SEL_WIDTH leaves) has 2**l
 // nodes; node k of level l selects between nodes 2k and 2k+1 of level l+1 by
@@ -53,6 +57,19 @@ end
 endgenerate
 
 assign out = lvl[0].v;
+
+`else
+
+// The same function for simulators: one indexed part-select. (The tree above, a vector
+// per level driven part by part, is slow in Icarus: a part-driven vector is rebuilt whole,
+// with strengths, for each of its readers on every change of any part, so each change of
+// one input costs the whole tree, in every multiplexer reading that input.)
+localparam integer NUM_I = N;
+localparam [SEL_WIDTH:0] NUM = NUM_I[SEL_WIDTH:0];
+
+assign out = ({1'b0, sel} < NUM) ? in[sel*WIDTH +: WIDTH] : in[(N-1)*WIDTH +: WIDTH];
+
+`endif
 
 endmodule
 
