@@ -728,7 +728,7 @@ def write_wrapper(s_count: int, m_count: int, out_dir: Path) -> Path:
     return path
 
 
-def run_config(simulator, params, ops=20, seed=1, testcase=None, pause=0.3):
+def run_config(simulator, params, ops=20, seed=1, testcase=None, pause=0.3, build_args=()):
     from pushpush.build.sim import default_build_root, run_cocotb
 
     s_count, m_count = params["S_COUNT"], params["M_COUNT"]
@@ -758,6 +758,7 @@ def run_config(simulator, params, ops=20, seed=1, testcase=None, pause=0.3):
         },
         testcase=testcase,
         seed=seed,
+        extra_build_args=build_args,
     )
 
 
@@ -817,6 +818,21 @@ LONG_SETS = _sets(
 @pytest.mark.parametrize("simulator,params", _matrix(DEFAULT_SETS))
 def test_interconnect(simulator, params):
     run_config(simulator, params, ops=20)
+
+
+#: pp_axi_interconnect.v and pp_axi_ic_mux.v keep a text for synthesis (`ifdef SYNTHESIS:
+#: the multiplexer tree and the crossbar's request/ready block as Yosys maps them smallest)
+#: beside the one simulators run fastest; the synthesis text, simulated, must pass the same
+#: bench (what the board runs is what was tested).
+SYNTHESIS_SETS = _sets((4, 4, 32, 0), (4, 4, 32, 0, 0, 1, 0), (3, 5, 64, 0, 1, 1, 0),
+                       (2, 3, 32, 1))
+
+
+@pytest.mark.parametrize("params", SYNTHESIS_SETS,
+                         ids=lambda p: f"{p['S_COUNT']}x{p['M_COUNT']}-dw{p['DATA_WIDTH']}-t{p['TOPOLOGY']}"
+                                       f"-r{p.get('READ_TOPOLOGY', 0)}")
+def test_interconnect_synthesis_text(params):
+    run_config("icarus", params, ops=20, seed=5, build_args=("-DSYNTHESIS",))
 
 
 @pytest.mark.long
