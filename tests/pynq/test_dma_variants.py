@@ -93,14 +93,20 @@ def test_ddr_windows_buffers_on_hp1_and_a_dma_on_hp2(tmp_path):
 
 
 def _widen(v: str) -> str:
-    """stream_scale on 64-bit beats: each 32-bit half scaled alike."""
-    v = v.replace("input  wire [31:0] s_axis_tdata", "input  wire [63:0] s_axis_tdata")
-    v = v.replace("input  wire [3:0]  s_axis_tkeep", "input  wire [7:0]  s_axis_tkeep")
-    v = v.replace("output wire [31:0] m_axis_tdata", "output wire [63:0] m_axis_tdata")
-    v = v.replace("output wire [3:0]  m_axis_tkeep", "output wire [7:0]  m_axis_tkeep")
-    v = v.replace("reg [31:0] data_reg = 32'd0;", "reg [63:0] data_reg = 64'd0;")
-    v = v.replace("reg [3:0]  keep_reg = 4'd0;", "reg [7:0]  keep_reg = 8'd0;")
-    v = v.replace("data_reg <= gain_reg * s_axis_tdata + offset_reg;",
-                  "data_reg <= {gain_reg * s_axis_tdata[63:32] + offset_reg, "
-                  "gain_reg * s_axis_tdata[31:0] + offset_reg};")
+    """stream_scale on 64-bit beats: each 32-bit half scaled alike. Every replacement must
+    find its text (an edit of the example fails here, not as a half-widened core)."""
+    for old, new in (
+            ("input  wire [31:0] s_axis_tdata", "input  wire [63:0] s_axis_tdata"),
+            ("input  wire [3:0]  s_axis_tkeep", "input  wire [7:0]  s_axis_tkeep"),
+            ("output wire [31:0] m_axis_tdata", "output wire [63:0] m_axis_tdata"),
+            ("output wire [3:0]  m_axis_tkeep", "output wire [7:0]  m_axis_tkeep"),
+            ("reg [31:0] data_reg;", "reg [63:0] data_reg;"),
+            ("reg [3:0]  keep_reg;", "reg [7:0]  keep_reg;"),
+            ("data_reg = 32'd0;", "data_reg = 64'd0;"),
+            ("keep_reg = 4'd0;", "keep_reg = 8'd0;"),
+            ("data_reg <= gain_reg * s_axis_tdata + offset_reg;",
+             "data_reg <= {gain_reg * s_axis_tdata[63:32] + offset_reg, "
+             "gain_reg * s_axis_tdata[31:0] + offset_reg};")):
+        assert v.count(old) == 1, f"stream_scale.v: {old!r} not found once; update _widen"
+        v = v.replace(old, new)
     return v
