@@ -16,8 +16,8 @@ Python inside the simulator. It is woken only by
 * a timer, to look at the socket: every ``batch`` cycles while the board is busy (the batch
   grows so that it takes about ``poll_us`` of wall clock), and while it is idle (no request,
   no PL access to PS memory and no software waiting for a reply for ``idle_s``) it
-  blocks on the socket for 24 times as long as its last turn took, so an idle board uses at most
-  about 5% of a core while the PL keeps running (slower) in between.
+  blocks on the socket for 40 times as long as its last turn took, so an idle board uses at most
+  about 3% of a core (:data:`IDLE_FACTOR`) while the PL keeps running (slower) in between.
 
 Between wake-ups the simulator free-runs; no Python code runs per clock edge. Cycle counts
 do not depend on the host: the HDL answers in fixed cycles and Python answers within the
@@ -44,6 +44,10 @@ log = logging.getLogger("pushpush.sim")
 
 OP_WRITE_BURST, OP_WRITE_SINGLES, OP_READ_BURST = 0, 1, 2
 MAX_BEATS = 256
+#: While idle, the simulator blocks on its socket for this many times as long as its last
+#: turn (a batch and the loop's Python) took: at most 1/41 of the busy CPU. 24 measured
+#: 5.3 % of a core on Verilator (`pushpush bench simboard`), over issue 15's 5 %.
+IDLE_FACTOR = 40
 
 
 class GP0Timeout(RuntimeError):
@@ -397,7 +401,7 @@ async def serve_hdl(dut: Any) -> None:
                 batch = max(cfg.busy_batch, batch // 2)
             wait = 0.0
         else:
-            wait = max(cfg.idle_ms / 1000, 24 * work)
+            wait = max(cfg.idle_ms / 1000, IDLE_FACTOR * work)
         ready, _, _ = select.select([sock], [], [], wait)
         state["loop"] = time.monotonic()
         if not ready:

@@ -76,7 +76,7 @@ class SimConfig:
     parent_pid: int = 0
     #: Idle throttling: after ``idle_s`` seconds without a request, a PL access to PS memory
     #: or software waiting for a reply, the simulator waits for a request (at least
-    #: ``idle_ms``, and 24 times as long as its last turn took: at most ~4% of a core)
+    #: ``idle_ms``, and IDLE_FACTOR (40) times as long as its last turn took: ~3% of a core)
     #: between batches (``idle_ms`` 0: never). ``idle_cycles``/``idle_batch``: the
     #: "cocotb" PS model's equivalents (cycles without bus activity, batch while idle).
     idle_cycles: int = 20000
