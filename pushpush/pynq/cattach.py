@@ -51,6 +51,7 @@ import struct
 import subprocess
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
@@ -87,6 +88,9 @@ class CAttach:
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._accept, name="pushpush-cattach", daemon=True)
         self._thread.start()
+        self._keeper = threading.Thread(target=self._keep_busy, name="pushpush-cattach-busy",
+                                        daemon=True)
+        self._keeper.start()
         #: The stand-in for /dev/uioN (None: the loaded top has no interrupt).
         self.uio_path: Optional[str] = None
         self._uio_listener: Optional[socket.socket] = None
@@ -145,6 +149,23 @@ class CAttach:
             threading.Thread(target=self._serve, args=(conn,), name="pushpush-cattach-conn",
                              daemon=True).start()
 
+    def _keep_busy(self) -> None:
+        """While a C program is attached, keep the simulator at full speed, as a Python
+        runtime waiting for a reply does (``bridge.note_waiting``): a C program waits by
+        polling the shared PS memory or by sleeping, which the simulator cannot see, and
+        an idle simulator runs the PL at a fortieth of its speed (a channel's 65,536-cycle
+        stall timeout took minutes, past the program's own call timeout)."""
+        while not self._closed:
+            with self._lock:
+                attached = bool(self._conns)
+            bridge = getattr(self.device, "bridge", None)
+            if attached and bridge is not None:
+                try:
+                    bridge.note_waiting()
+                except (OSError, ValueError, AttributeError):   # the board stopped
+                    pass
+            time.sleep(0.05)
+
     @staticmethod
     def _recv(conn: socket.socket, n: int) -> Optional[bytes]:
         buf = bytearray()
@@ -173,6 +194,9 @@ class CAttach:
         except OSError:
             return
         finally:
+            with self._lock:
+                if conn in self._conns:
+                    self._conns.remove(conn)
             conn.close()
 
     def _handle(self, op: int, address: int, payload: bytes) -> tuple[int, int]:
