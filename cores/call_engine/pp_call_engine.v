@@ -281,10 +281,18 @@ assign m_axi_awlock = 1'b0;
 assign m_axi_awcache = 4'b0011;
 assign m_axi_awprot = 3'b010;
 assign m_axi_awvalid = m_axi_awvalid_reg;
-// the data register is loaded once per request (clock enable only) and the beat picked by
-// index: a multiplexer on the output instead of a shifter on every register bit
-wire [(2**BIW)*DATA_WIDTH-1:0] data_pad = {{((2**BIW)*DATA_WIDTH-DREG_W){1'b0}}, data_reg};
-assign m_axi_wdata = data_pad[beat_reg*DATA_WIDTH +: DATA_WIDTH];
+// 32-bit bus: the data register is loaded once per request (clock enable only) and the beat
+// picked by index, a multiplexer on the output instead of a shifter on every register bit
+// (fewer LUTs from MAX_WORDS = 2 on). 64-bit bus, or one beat: the register shifts by a beat (there the
+// shifter is the smaller, as the placement by address already multiplexes its input)
+generate
+    if (LANES == 1 && NBEATS > 1) begin : wsel
+        wire [(2**BIW)*DATA_WIDTH-1:0] data_pad = {{((2**BIW)*DATA_WIDTH-DREG_W){1'b0}}, data_reg};
+        assign m_axi_wdata = data_pad[beat_reg*DATA_WIDTH +: DATA_WIDTH];
+    end else begin : wshift
+        assign m_axi_wdata = data_reg[DATA_WIDTH-1:0];
+    end
+endgenerate
 assign m_axi_wstrb = m_axi_wstrb_reg;
 assign m_axi_wlast = m_axi_wlast_reg;
 assign m_axi_wvalid = m_axi_wvalid_reg;
@@ -419,6 +427,9 @@ always @(posedge clk) begin
         m_axi_wstrb_reg <= load_strb;
     end else if (w_hs) begin
         beat_reg <= beat_reg + 1'b1;
+        if (LANES > 1 || NBEATS == 1) begin
+            data_reg <= data_reg >> DATA_WIDTH;
+        end
         w_pos_reg <= next_pos;
         m_axi_wstrb_reg <= next_strb;
     end
@@ -474,7 +485,7 @@ end
 
 // with STATUS = 0 the error counter is not shown; with SPLIT = 0 the last-burst flags are
 // all set and not read
-wire unused_regs = &{1'b0, err_flag_reg, err_count_reg, last_flag_reg, s_beats_4k, s_cap,
+wire unused_regs = &{1'b0, err_flag_reg, err_count_reg, last_flag_reg, beat_reg, s_beats_4k, s_cap,
                      s_beats_pad[CW+8:9]};
 
 endmodule
