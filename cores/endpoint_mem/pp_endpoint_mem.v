@@ -112,8 +112,13 @@ localparam STRB_WIDTH = DATA_WIDTH/8;
 // 32-bit words per beat
 localparam NW = DATA_WIDTH/32;
 localparam ADDR_LSB = $clog2(STRB_WIDTH);
+// byte address bits the write path keeps: enough for the stored words (a beat at byte
+// 2**CW or above holds no stored word, only that it got there counts)
+localparam WB = (WORDS > 1) ? $clog2(WORDS) : 1;
+localparam CW = (WB + 2 < ADDR_WIDTH) ? WB + 2 : ADDR_WIDTH;
 // pad a word index to 32 bits
-localparam PAD = 34-ADDR_WIDTH;
+localparam PAD = 34-CW;
+localparam RPAD = 34-ADDR_WIDTH;
 // write response FIFO depth (writes whose B is not yet accepted)
 localparam B_PTR = 2;
 localparam B_DEPTH = 2**B_PTR;
@@ -162,12 +167,10 @@ endfunction
 
 // burst in progress (AW taken, not all W beats taken yet)
 reg                  wr_active_reg;
-reg [ID_WIDTH-1:0]   wr_id_reg;
-reg [ADDR_WIDTH-1:0] wr_addr_reg;
-reg [7:0]            wr_cnt_reg;     // beats left after the current one
+reg [CW-1:0]         wr_addr_reg;    // low CW bits of the byte address of the next beat
 reg [2:0]            wr_size_reg;
 reg                  wr_bad_reg;     // unsupported burst type/size: drop every beat
-reg                  wr_ovf_reg;     // the burst ran past the end of the window
+reg                  wr_ovf_reg;     // the beat is at byte 2**CW or above: no stored word
 reg                  wr_err_reg;     // answer SLVERR
 reg                  wr_coll_reg;    // this burst already counted a collision
 
@@ -183,9 +186,7 @@ reg [B_PTR:0]        b_rd_ptr_reg;
 integer n;
 initial begin
     wr_active_reg = 1'b0;
-    wr_id_reg = {ID_WIDTH{1'b0}};
-    wr_addr_reg = {ADDR_WIDTH{1'b0}};
-    wr_cnt_reg = 8'd0;
+    wr_addr_reg = {CW{1'b0}};
     wr_size_reg = 3'd0;
     wr_bad_reg = 1'b0;
     wr_ovf_reg = 1'b0;
@@ -214,21 +215,31 @@ wire w_fire = s_axi_wvalid && s_axi_wready;
 
 wire aw_bad = (s_axi_awburst != BURST_INCR) || (s_axi_awsize > MAX_SIZE);
 
-// context of the current W beat: the registered burst, or the AW taken this cycle
-wire [ID_WIDTH-1:0]   cur_id   = wr_active_reg ? wr_id_reg   : s_axi_awid;
-wire [ADDR_WIDTH-1:0] cur_addr = wr_active_reg ? wr_addr_reg : s_axi_awaddr;
-wire [7:0]            cur_cnt  = wr_active_reg ? wr_cnt_reg  : s_axi_awlen;
+// the AW's start address is at byte 2**CW or above (no stored word there, nor after it)
+wire aw_out;
+generate
+    if (CW < ADDR_WIDTH) begin : hi
+        assign aw_out = |s_axi_awaddr[ADDR_WIDTH-1:CW];
+    end else begin : nohi
+        assign aw_out = 1'b0;
+    end
+endgenerate
+
+// context of the current W beat: the registered burst, or the AW taken this cycle (only the
+// low CW address bits are kept: every beat at or above byte 2**CW is rejected, so it is
+// enough to know that the burst got there). The beat count is wlast's.
+wire [CW-1:0]         cur_addr = wr_active_reg ? wr_addr_reg : s_axi_awaddr[CW-1:0];
 wire [2:0]            cur_size = wr_active_reg ? wr_size_reg : s_axi_awsize;
 wire                  cur_bad  = wr_active_reg ? wr_bad_reg  : aw_bad;
-wire                  cur_ovf  = wr_active_reg && wr_ovf_reg;
+wire                  cur_ovf  = wr_active_reg ? wr_ovf_reg  : aw_out;
 wire                  cur_err  = wr_active_reg ? wr_err_reg  : aw_bad;
 wire                  cur_coll = wr_active_reg && wr_coll_reg;
-wire                  cur_last = cur_cnt == 8'd0;
+wire                  cur_last = s_axi_wlast;
 
-wire [ADDR_WIDTH:0] next_addr = {1'b0, cur_addr} + ({{ADDR_WIDTH{1'b0}}, 1'b1} << cur_size);
+wire [CW:0] next_addr = {1'b0, cur_addr} + ({{CW{1'b0}}, 1'b1} << cur_size);
 
 // word offset of lane 0 of this beat
-wire [31:0] beat_word = {{PAD{1'b0}}, cur_addr[ADDR_WIDTH-1:2]};
+wire [31:0] beat_word = {{PAD{1'b0}}, cur_addr[CW-1:2]};
 wire [31:0] beat_word0 = beat_word & ~(NW-1);
 
 // effective pending: a rearm in this cycle frees the slot for this beat
@@ -280,12 +291,10 @@ wire [RB-1:0] beat_row = beat_row_full[RB-1:0];
 always @(posedge clk) begin
     if (aw_fire || w_fire) begin
         wr_active_reg <= !(w_fire && cur_last);
-        wr_id_reg <= cur_id;
         wr_size_reg <= cur_size;
         wr_bad_reg <= cur_bad;
-        wr_addr_reg <= w_fire ? next_addr[ADDR_WIDTH-1:0] : cur_addr;
-        wr_ovf_reg <= cur_ovf || (w_fire && next_addr[ADDR_WIDTH]);
-        wr_cnt_reg <= w_fire ? cur_cnt - 8'd1 : cur_cnt;
+        wr_addr_reg <= w_fire ? next_addr[CW-1:0] : cur_addr;
+        wr_ovf_reg <= cur_ovf || (w_fire && next_addr[CW]);
         wr_err_reg <= cur_err || (w_fire && beat_err);
         wr_coll_reg <= cur_coll || (w_fire && beat_coll);
     end
@@ -298,8 +307,11 @@ always @(posedge clk) begin
         collision_flag_reg <= 1'b1;
     end
 
+    // the B entry at the write pointer is free while a burst is taken (awready needs room)
+    if (aw_fire) begin
+        b_id_mem[b_wr_ptr_reg[B_PTR-1:0]] <= s_axi_awid;
+    end
     if (w_fire && cur_last) begin
-        b_id_mem[b_wr_ptr_reg[B_PTR-1:0]] <= cur_id;
         b_err_mem[b_wr_ptr_reg[B_PTR-1:0]] <= cur_err || beat_err;
         b_wr_ptr_reg <= b_wr_ptr_reg + 1'b1;
     end
@@ -310,9 +322,7 @@ always @(posedge clk) begin
 
     if (rst) begin
         wr_active_reg <= 1'b0;
-        wr_id_reg <= {ID_WIDTH{1'b0}};
-        wr_addr_reg <= {ADDR_WIDTH{1'b0}};
-        wr_cnt_reg <= 8'd0;
+        wr_addr_reg <= {CW{1'b0}};
         wr_size_reg <= 3'd0;
         wr_bad_reg <= 1'b0;
         wr_ovf_reg <= 1'b0;
@@ -413,10 +423,10 @@ generate
         wire [3:0] wes = {4{we}} & s_axi_wstrb[4*L +: 4];
         wire [3:0] clr = {4{rst}} | ({4{rearm[i]}} & ~wes);
         always @(posedge clk) begin
-            if (clr[0]) tw[7:0] <= 8'd0; else if (wes[0]) tw[7:0] <= wval[7:0];
-            if (clr[1]) tw[15:8] <= 8'd0; else if (wes[1]) tw[15:8] <= wval[15:8];
-            if (clr[2]) tw[23:16] <= 8'd0; else if (wes[2]) tw[23:16] <= wval[23:16];
-            if (clr[3]) tw[31:24] <= 8'd0; else if (wes[3]) tw[31:24] <= wval[31:24];
+            if (clr[0]) tw[7:0] <= 8'd0; else if (wes[0]) tw[7:0] <= s_axi_wdata[32*L+0 +: 8];
+            if (clr[1]) tw[15:8] <= 8'd0; else if (wes[1]) tw[15:8] <= s_axi_wdata[32*L+8 +: 8];
+            if (clr[2]) tw[23:16] <= 8'd0; else if (wes[2]) tw[23:16] <= s_axi_wdata[32*L+16 +: 8];
+            if (clr[3]) tw[31:24] <= 8'd0; else if (wes[3]) tw[31:24] <= s_axi_wdata[32*L+24 +: 8];
             if (rst) begin
                 pend <= 1'b0;
             end else if (we) begin
@@ -472,8 +482,10 @@ wire r_load = rd_active_reg && (!r_valid_reg || s_axi_rready);
 
 wire [ADDR_WIDTH:0] rd_next_addr = {1'b0, rd_addr_reg} + ({{ADDR_WIDTH{1'b0}}, 1'b1} << rd_size_reg);
 wire [DATA_WIDTH-1:0] rd_beat_data;
+// the beat reads 0 (besides an error beat): written as the R data register's synchronous reset
+wire rd_beat_zero;
 
-wire [31:0] rd_word0_full = {{PAD{1'b0}}, rd_addr_reg[ADDR_WIDTH-1:2]} & ~(NW-1);
+wire [31:0] rd_word0_full = {{RPAD{1'b0}}, rd_addr_reg[ADDR_WIDTH-1:2]} & ~(NW-1);
 wire [31:0] rd_row_full = rd_word0_full >> LOG_NW;
 assign rd_axi_row = rd_row_full[RB-1:0];
 
@@ -500,15 +512,19 @@ generate
             assign rd_beat_data[32*j +: 32] = (word >= WORDS) ? 32'd0
                                             : (|hit) ? tw_or : rd_axi_lane[32*j +: 32];
         end
+        assign rd_beat_zero = 1'b0;
     end else if (ENABLE_READ == 2) begin : rd_counters
         // four counter words at byte offsets 0x0..0xF, 0 elsewhere
         wire [127:0] cnt_words = {counters, collisions_reg};
         wire [ADDR_WIDTH+3:0] ra = {4'd0, rd_addr_reg};
         wire in_cnt = (ra >> 4) == {(ADDR_WIDTH+4){1'b0}};
         wire [1:0] widx = ra[3:2] & ((DATA_WIDTH == 64) ? 2'b10 : 2'b11);
-        assign rd_beat_data = in_cnt ? cnt_words[{widx, 5'd0} +: DATA_WIDTH] : {DATA_WIDTH{1'b0}};
+        // (the zero outside 0x0..0xF comes from the output register's synchronous reset)
+        assign rd_beat_data = cnt_words[{widx, 5'd0} +: DATA_WIDTH];
+        assign rd_beat_zero = !in_cnt;
     end else begin : rd_none
         assign rd_beat_data = {DATA_WIDTH{1'b0}};
+        assign rd_beat_zero = 1'b1;
     end
 endgenerate
 
@@ -529,7 +545,6 @@ always @(posedge clk) begin
     if (r_load) begin
         r_valid_reg <= 1'b1;
         r_id_reg <= rd_id_reg;
-        r_data_reg <= rd_err_reg ? {DATA_WIDTH{1'b0}} : rd_beat_data;
         r_err_reg <= rd_err_reg;
         r_last_reg <= rd_cnt_reg == 8'd0;
         rd_addr_reg <= rd_next_addr[ADDR_WIDTH-1:0];
@@ -549,9 +564,17 @@ always @(posedge clk) begin
         rd_err_reg <= 1'b0;
         r_valid_reg <= 1'b0;
         r_id_reg <= {ID_WIDTH{1'b0}};
-        r_data_reg <= {DATA_WIDTH{1'b0}};
         r_err_reg <= 1'b0;
         r_last_reg <= 1'b0;
+    end
+end
+
+// zero data (rst, an error beat, a beat that reads 0) as a synchronous reset of the register
+always @(posedge clk) begin
+    if (rst || (r_load && (rd_err_reg || rd_beat_zero))) begin
+        r_data_reg <= {DATA_WIDTH{1'b0}};
+    end else if (r_load) begin
+        r_data_reg <= rd_beat_data;
     end
 end
 
@@ -561,8 +584,8 @@ assign s_axi_rdata = r_data_reg;
 assign s_axi_rresp = r_err_reg ? RESP_SLVERR : RESP_OKAY;
 assign s_axi_rlast = r_last_reg;
 
-// AXI attributes this slave ignores (wlast: the beat count comes from awlen)
-wire unused_inputs = &{1'b0, s_axi_awlock, s_axi_awcache, s_axi_awprot, s_axi_wlast,
+// AXI attributes this slave ignores (awlen: the beat count is wlast's)
+wire unused_inputs = &{1'b0, s_axi_awlen, s_axi_awlock, s_axi_awcache, s_axi_awprot,
                        s_axi_arlock, s_axi_arcache, s_axi_arprot, counters};
 // word/row indices are computed 32 bits wide; only their low bits address the memories
 wire unused_bits = &{1'b0, beat_row_full, rd_row_full, rd_axi_row, rd_axi_lane};

@@ -63,10 +63,12 @@ localparam DW = MAX_WORDS*32;
 localparam [N-1:0] ONE = 1;
 
 wire [N-1:0] grant;
+wire [N-1:0] win;
 
 generate
     if (N == 1) begin : single
         assign grant = req_valid;
+        assign win = 1'b1;
     end else begin : rr
         // requesters above the last granted one go first
         reg  [N-1:0] mask_reg;
@@ -74,6 +76,16 @@ generate
         wire [N-1:0] hi = req_valid & mask_reg;
         wire [N-1:0] pool = (|hi) ? hi : req_valid;
         assign grant = pool & (~pool + ONE);
+        genvar w;
+        for (w = 0; w < N; w = w + 1) begin : each
+            // others: the valid requesters but w; below: those of them with a lower index
+            wire [N-1:0] others = req_valid & ~(ONE << w);
+            wire [N-1:0] below = others & ((ONE << w) - ONE);
+            // w in the upper pool (mask set): no valid one below it there; else the upper
+            // pool must be empty and no valid one below it
+            assign win[w] = mask_reg[w] ? !(|(below & mask_reg))
+                                        : !(|(others & mask_reg)) && !(|below);
+        end
         always @(posedge clk) begin
             if (out_valid && out_ready) begin
                 mask_reg <= ~({grant[N-2:0], 1'b0} - ONE);
@@ -86,7 +98,11 @@ generate
 endgenerate
 
 assign out_valid = |req_valid;
-assign req_ready = grant & {N{out_ready}};
+// requester i's ready does not depend on its own req_valid (only on out_ready and on the
+// requesters that would win over it: win, in the generate above), so a requester that
+// decides late whether it requests (an export's one-way bit) has a LUT level less to its
+// handshake; among the valid requesters it is the grant
+assign req_ready = win & {N{out_ready}};
 
 // AND-OR multiplexers by the one-hot grant
 reg [31:0] addr_mux;

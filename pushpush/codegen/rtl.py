@@ -623,6 +623,11 @@ class _Model:
         self.stray_bits = [f"g_{c['name']}_stray" for c in self.calls]
         self.dup_width = max(1, _clog2(len(self.dup_bits) + 1))
         self.stray_width = max(1, _clog2(len(self.stray_bits) + 1))
+        # a counter that sees at most one event per cycle counts by one (no adder of a sum):
+        # one source, or a 32-bit bus, where one W beat brings at most one trigger or status
+        # and a duplicate/stray is decided in the cycle it arrives (templates/verilog/wrapper.v.j2)
+        self.dup_single: bool = len(self.dup_bits) <= 1 or self.data_width == 32
+        self.stray_single: bool = len(self.stray_bits) <= 1 or self.data_width == 32
         for c in self.calls:
             c["req_index"] = next(r["index"] for r in self.reqs if r["kind"] == "call"
                                   and r["name"] == c["name"])

@@ -6,7 +6,10 @@ word count and words, until taken, then waits a random time) and a model of the 
 OKAY or SLVERR at random, never more than 2**TAG_BITS - 1 requests in flight). Every cycle it
 checks, against a model of README.md:
 
-- ``out_valid`` = any request, ``req_ready`` = one-hot grant & ``out_ready``;
+- ``out_valid`` = any request; ``req_ready[i]`` = ``out_ready`` and requester i would win
+  the round robin against the other valid requesters, whether or not it is valid itself (so
+  a requester's ready never depends on its own valid), which among the valid ones is the
+  one-hot grant;
 - the grant is exactly round robin (the lowest valid requester above the last one granted,
   else the lowest valid one);
 - the engine side carries the granted requester's address, word count and words;
@@ -113,10 +116,14 @@ if cocotb is not None:
             await ReadOnly()
             assert _u(dut.out_valid) == int(valid != 0), f"cycle {cycle}: out_valid"
             rr = _u(dut.req_ready)
+            order = list(range(last + 1, n)) + list(range(0, last + 1))
+            # requester i's ready: it would win against the other valid ones
+            want_rr = sum(1 << i for i in range(n)
+                          if ready and next(j for j in order if (valid | 1 << i) >> j & 1) == i)
+            assert rr == want_rr, f"cycle {cycle}: req_ready {rr:#x}, want {want_rr:#x}"
             if valid and ready:
-                order = list(range(last + 1, n)) + list(range(0, last + 1))
                 g = next(i for i in order if valid >> i & 1)
-                assert rr == 1 << g, f"cycle {cycle}: req_ready {rr:#x}, round robin wants {g}"
+                assert rr & valid == 1 << g, f"cycle {cycle}: req_ready {rr:#x}, round robin wants {g}"
                 a, nw, data = reqs[g]
                 assert _u(dut.out_addr) == a, f"cycle {cycle}: out_addr"
                 assert _u(dut.out_nwords) == nw, f"cycle {cycle}: out_nwords"
@@ -132,7 +139,7 @@ if cocotb is not None:
                 reqs[g] = None
                 wait[g] = rng.randint(0, 4)
             else:
-                assert rr == 0, f"cycle {cycle}: req_ready {rr:#x} without a handshake"
+                assert rr & valid == 0, f"cycle {cycle}: req_ready {rr:#x}: a handshake without out_ready"
             de = _u(dut.done_err)
             if track and done_now is not None and done_now[1] & 2:
                 assert de == 1 << done_now[0], f"cycle {cycle}: done_err {de:#x}, want requester {done_now[0]}"
