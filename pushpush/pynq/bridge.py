@@ -85,8 +85,8 @@ __all__ = [
     "PS_MODELS",
 ]
 
-from pushpush.simboard.wire import (CTL_IRQ_LEVEL, CTL_PL_WRITES, CTL_PLW_CYCLE, CTL_SIZE,
-                                   CTL_WAIT_STAMP, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
+from pushpush.simboard.wire import (CTL_IRQ_LEVEL, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
+                                   CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
                                    OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig)
 
 log = logging.getLogger("pushpush.pynq")
@@ -151,6 +151,11 @@ class SimBridge:
         #: writes into PS memory made by software of this process (note_write)
         self._local_writes = 0
         self._notify_r = self._notify_w = -1
+        #: The kick pipe: a byte resumes a simulator paused for the next request (see
+        #: wait_pl_write); threads in wait_pl_write, counted in the control page
+        self._kick_r = self._kick_w = -1
+        self._waiters = 0
+        self._waiters_lock = threading.Lock()
         #: The interrupt pipe (the simulator writes a byte when an interrupt line changes;
         #: the lines' state is in the control page): its read end, or -1
         self.irq_r = self._irq_w = -1
@@ -178,7 +183,11 @@ class SimBridge:
         os.set_blocking(notify_w, False)
         self._notify_r, self._notify_w = notify_r, notify_w
         cfg.notify_fd = notify_w
-        fds: tuple[int, ...] = (notify_w,)
+        self._kick_r, self._kick_w = os.pipe()
+        os.set_blocking(self._kick_r, False)
+        os.set_blocking(self._kick_w, False)
+        cfg.kick_fd = self._kick_r
+        fds: tuple[int, ...] = (notify_w, self._kick_r)
         if cfg.irq:
             self.irq_r, self._irq_w = os.pipe()
             os.set_blocking(self.irq_r, False)
@@ -252,9 +261,27 @@ class SimBridge:
 
     def note_waiting(self) -> None:
         """Software waits for a reply: keep the simulator at full speed (as wait_pl_write
-        with ``waiting=True`` does)."""
+        with ``waiting=True`` does), and resume it if it paused for a request."""
         if not self._stopped:
             struct.pack_into("<Q", self.ctl.mem, CTL_WAIT_STAMP, time.monotonic_ns())
+            self._kick()
+
+    def _kick(self) -> None:
+        """Resume the simulator if it paused waiting for the next request (it pauses after
+        a PL write into PS memory that a request or a waiting thread was waiting for)."""
+        try:
+            if struct.unpack_from("<Q", self.ctl.mem, CTL_PAUSED)[0]:
+                os.write(self._kick_w, b"\1")
+        except (OSError, ValueError):  # full (it will wake), or stopped meanwhile
+            pass
+
+    def _count_waiter(self, delta: int) -> None:
+        with self._waiters_lock:
+            self._waiters += delta
+            try:
+                struct.pack_into("<Q", self.ctl.mem, CTL_WAITERS, self._waiters)
+            except ValueError:   # stopped meanwhile (the control page is closed)
+                pass
 
     def note_write(self) -> None:
         """Count a write into PS memory made in this process and wake the waiters."""
@@ -279,12 +306,22 @@ class SimBridge:
         now = self.pl_writes
         if now != seen:
             return now
+        # this thread waits for the PL. A caller (waiting for a reply) needs the simulation
+        # to run: the simulator may have paused after the last reply, expecting a request
+        # from this process, so resume it. A serve thread waits for calls from the PL, which
+        # it waited for before the pause too: it does not (it wakes on every PL write, so it
+        # would end every pause; the pause's limit bounds the wait for its calls)
+        self._count_waiter(1)
         try:
+            if waiting:
+                self._kick()
             ready, _, _ = select.select([self._notify_r], [], [], timeout)
             if ready:
                 os.read(self._notify_r, 4096)
         except (OSError, ValueError):  # drained by another waiter, or closed by stop()
             pass
+        finally:
+            self._count_waiter(-1)
         return self.pl_writes
 
     def stop(self, timeout: float = 10.0) -> None:
@@ -317,13 +354,14 @@ class SimBridge:
                 os.write(self._irq_w, b"\0")   # wakes the interrupt model's thread: it ends
             except OSError:
                 pass
-        for fd in (self._notify_r, self._notify_w, self._irq_w):
+        for fd in (self._notify_r, self._notify_w, self._kick_r, self._kick_w, self._irq_w):
             if fd >= 0:
                 try:
                     os.close(fd)
                 except OSError:
                     pass
         self._notify_r = self._notify_w = -1
+        self._kick_r = self._kick_w = -1
         self._irq_w = -1   # the read end belongs to the interrupt model (it closes it)
         self.ctl.close()
 
