@@ -156,14 +156,14 @@ class HdlPS:
         while True:
             await ValueChange(m.wr_toggle)
             self.on_access()
-            addr = int(m.wr_addr.value)
-            n = int(m.wr_len.value) + 1
-            size = 1 << int(m.wr_size.value)
-            burst = int(m.wr_burst.value)
+            addr = _uint(m.wr_addr)
+            n = _uint(m.wr_len) + 1
+            size = 1 << _uint(m.wr_size)
+            burst = _uint(m.wr_burst)
             full = (1 << bb) - 1
-            base = MAX_BEATS * int(m.wr_slot.value)   # the burst's slot in wbuf/wstrb
-            beats = [int(m.wbuf[base + i].value) for i in range(n)]
-            strbs = [int(m.wstrb[base + i].value) for i in range(n)]
+            base = MAX_BEATS * _uint(m.wr_slot)   # the burst's slot in wbuf/wstrb
+            beats = [_uint(m.wbuf[base + i]) for i in range(n)]
+            strbs = [_uint(m.wstrb[base + i]) for i in range(n)]
             if (burst == 1 and size == bb and addr % bb == 0 and all(s == full for s in strbs)):
                 data = b"".join(b.to_bytes(bb, "little") for b in beats)
                 ok = self.memory.write(addr, data)
@@ -188,11 +188,11 @@ class HdlPS:
         while True:
             await ValueChange(m.rd_toggle)
             self.on_access()
-            addr = int(m.rd_addr.value)
-            n = int(m.rd_len.value) + 1
-            size = 1 << int(m.rd_size.value)
-            burst = int(m.rd_burst.value)
-            slot = MAX_BEATS * int(m.rd_slot.value)   # the burst's slot in rbuf
+            addr = _uint(m.rd_addr)
+            n = _uint(m.rd_len) + 1
+            size = 1 << _uint(m.rd_size)
+            burst = _uint(m.rd_burst)
+            slot = MAX_BEATS * _uint(m.rd_slot)   # the burst's slot in rbuf
             ok = True
             for i, a in enumerate(_beat_addresses(addr, n, size, burst)):
                 base = a - a % bb
@@ -220,12 +220,12 @@ class HdlPS:
         self._toggle ^= 1
         self.h.cmd_toggle.value = self._toggle
         await ValueChange(g.done_toggle)
-        if int(g.done_timeout.value):
+        if _uint(g.done_timeout):
             stuck = {1: "AW/W (the top does not take the write)", 2: "B (no write response)",
-                     3: "AR/R (no read data)"}.get(int(g.done_state.value), "?")
+                     3: "AR/R (no read data)"}.get(_uint(g.done_state), "?")
             raise GP0Timeout(f"GP0 {('write', 'write', 'read')[op]} at 0x{address:08X}: no "
                              f"handshake on {stuck} for {self.timeout_cycles} cycles")
-        return int(g.done_resp.value), int(g.done_beats.value)
+        return _uint(g.done_resp), _uint(g.done_beats)
 
     async def write(self, address: int, data: bytes) -> int:
         """One burst write (split as an AXI master must); returns the worst BRESP."""
@@ -275,9 +275,19 @@ class HdlPS:
         for start, n, rel in beat_plan(address, length, bb):
             resp, _ = await self._command(OP_READ_BURST, start, [], [], n)
             worst = max(worst, resp)
-            raw = b"".join(int(self.gp.rbuf[i].value).to_bytes(bb, "little") for i in range(n))
+            raw = b"".join(_uint(self.gp.rbuf[i]).to_bytes(bb, "little") for i in range(n))
             out += raw[max(0, -rel):]
         return worst, bytes(out[:length])
+
+
+def _uint(handle: Any) -> int:
+    """A signal's value as an unsigned int, read straight from the simulator (cocotb's
+    ``int(handle.value)`` builds a LogicArray first: a few microseconds a read, a dozen reads
+    a call). X or Z: cocotb's own error."""
+    try:
+        return int(handle._handle.get_signal_val_binstr(), 2)
+    except (AttributeError, ValueError):
+        return int(handle.value)
 
 
 def _beat_addresses(addr: int, n: int, size: int, burst: int) -> list[int]:
@@ -310,7 +320,7 @@ async def serve_hdl(dut: Any) -> None:
     memory = SimulatedPSMemory(cfg)
     ctl = memory.control
     # the hand-off (see _Pause): a PL write into PS memory that was waited for
-    pause = _Pause(cfg.pause_us / 1e6 if ctl is not None and kick_fd >= 0 else 0.0)
+    pause = _Pause(cfg.handoff_us / 1e6 if ctl is not None and kick_fd >= 0 else 0.0)
     answered = Event()   # set by such a write: ends the running batch of cycles
 
     def touch() -> None:

@@ -115,7 +115,7 @@ class SimConfig:
     #: served, a thread in ``wait_pl_write``), the simulator pauses for at most this long
     #: (wall clock) waiting for the next request, and resumes at once when a thread starts
     #: waiting for the PL again (the kick pipe); 0: never pause.
-    pause_us: float = 2000.0
+    handoff_us: float = 2000.0
     #: Filled in by SimBridge: the notification pipe's write end, the kick pipe's read end,
     #: the control page.
     notify_fd: int = -1

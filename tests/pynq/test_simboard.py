@@ -351,10 +351,10 @@ def _paused(bridge, want: int, within: float = 30.0) -> bool:
 
 def test_after_a_reply_the_simulator_pauses_for_the_next_request(hof_bit, monkeypatch):
     """A call's return (a PL write into PS memory while its request is served) pauses the
-    simulator until the next request (at most PUSHPUSH_SIM_PAUSE_US); a request ends the
+    simulator until the next request (at most PUSHPUSH_SIM_HANDOFF_US); a request ends the
     pause at once, and so does a thread that starts waiting for the PL (the kick pipe):
     neither waits for the pause's limit (here 60 s)."""
-    monkeypatch.setenv("PUSHPUSH_SIM_PAUSE_US", "60e6")
+    monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "60e6")
     ol = ppq.PushPushOverlay(str(hof_bit))
     try:
         bridge = ol.device.bridge
@@ -377,7 +377,7 @@ def test_after_a_reply_the_simulator_pauses_for_the_next_request(hof_bit, monkey
 
 
 def test_no_pause_when_switched_off(hof_bit, monkeypatch):
-    monkeypatch.setenv("PUSHPUSH_SIM_PAUSE_US", "0")
+    monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "0")
     ol = ppq.PushPushOverlay(str(hof_bit))
     try:
         bridge = ol.device.bridge
