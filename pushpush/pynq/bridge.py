@@ -43,9 +43,12 @@ reply payload ``<I`` = words written before it), READ (length bytes back; status
 RRESP), STOP, INFO (JSON: simulator pid, cycle count, PS model), RUN (advance ``length``
 clock cycles, then reply).
 
-Besides the socket: the notification pipe (a byte per PL write into PS memory), the control
+Besides the socket: the notification pipe (a byte per PL write into PS memory), the kick pipe
+(a byte resumes a simulator paused for the next request after a reply, written when a caller
+starts waiting for the PL while the control page says it is paused), the control
 page (shared memory: the count of those writes, the last one's cycle and host time, a
-runtime's "waiting for a reply" stamp, and the interrupt lines (the top's ``irq``, a DMA
+runtime's "waiting for a reply" stamp, the threads blocked in :meth:`SimBridge.wait_pl_write`,
+the simulator's "paused for a request" flag, and the interrupt lines (the top's ``irq``, a DMA
 shell's DMA interrupts): levels, changes, cycle and host time of the last change), and,
 when there are interrupt lines, the interrupt pipe (a byte per change; its read end is
 :attr:`SimBridge.irq_r`, read by :mod:`pushpush.pynq.siminterrupt`).

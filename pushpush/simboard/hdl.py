@@ -19,6 +19,11 @@ Python inside the simulator. It is woken only by
   blocks on the socket for 40 times as long as its last turn took, so an idle board uses at most
   about 3% of a core (:data:`IDLE_FACTOR`) while the PL keeps running (slower) in between.
 
+After a PL write into PS memory that software likely waits for (a call's return), it does
+not run more batches: it pauses at the next falling edge for the next request (at most
+``handoff_us``; :class:`_Pause`), so a Python -> Verilog call costs only its own cycles.
+Replies to requests go out at the end of their clock edge, after any PL write stored in it.
+
 Between wake-ups the simulator free-runs; no Python code runs per clock edge. Cycle counts
 do not depend on the host: the HDL answers in fixed cycles and Python answers within the
 clock edge it is woken at.
