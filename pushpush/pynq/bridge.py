@@ -159,6 +159,10 @@ class SimBridge:
         self._kick_r = self._kick_w = -1
         self._waiters = 0
         self._waiters_lock = threading.Lock()
+        #: serve threads (they wait with waiting=False): the PL write count each saw when its
+        #: wait began (-1: not waiting, busy); callers (waiting=True) waiting now
+        self._servers: "weakref.WeakKeyDictionary[threading.Thread, int]" = weakref.WeakKeyDictionary()
+        self._callers_waiting = 0
         #: The interrupt pipe (the simulator writes a byte when an interrupt line changes;
         #: the lines' state is in the control page): its read end, or -1
         self.irq_r = self._irq_w = -1
@@ -278,13 +282,26 @@ class SimBridge:
         except (OSError, ValueError):  # full (it will wake), or stopped meanwhile
             pass
 
-    def _count_waiter(self, delta: int) -> None:
+    def _count_waiter(self, delta: int, seen: int, waiting: bool) -> bool:
+        """Count this thread in (delta 1) or out (-1) of the waiters; on the way in, whether
+        it should resume a paused simulator: a caller waits, and every serve thread waits
+        too and has seen the latest PL write (none is running a call of the PL's, whose
+        reply would be the request the simulator waits for, nor about to find one)."""
         with self._waiters_lock:
             self._waiters += delta
+            me = threading.current_thread()
+            if waiting:
+                self._callers_waiting += delta
+            else:
+                self._servers[me] = seen if delta > 0 else -1
             try:
                 struct.pack_into("<Q", self.ctl.mem, CTL_WAITERS, self._waiters)
             except ValueError:   # stopped meanwhile (the control page is closed)
-                pass
+                return False
+            if delta < 0 or not self._callers_waiting:
+                return False
+            latest = self.pl_writes
+            return all(v == latest for t, v in list(self._servers.items()) if t.is_alive())
 
     def note_write(self) -> None:
         """Count a write into PS memory made in this process and wake the waiters."""
@@ -309,14 +326,13 @@ class SimBridge:
         now = self.pl_writes
         if now != seen:
             return now
-        # this thread waits for the PL. A caller (waiting for a reply) needs the simulation
-        # to run: the simulator may have paused after the last reply, expecting a request
-        # from this process, so resume it. A serve thread waits for calls from the PL, which
-        # it waited for before the pause too: it does not (it wakes on every PL write, so it
-        # would end every pause; the pause's limit bounds the wait for its calls)
-        self._count_waiter(1)
+        # this thread waits for the PL. The simulator may have paused after the last reply,
+        # expecting a request from this process: resume it when nobody here will send one
+        # (a caller waits for the PL and no serve thread runs, or is about to find, a call of
+        # the PL's; _count_waiter). A serve thread alone waits for the PL's calls, which it
+        # waited for before the pause too (the pause's limit bounds that wait)
         try:
-            if waiting:
+            if self._count_waiter(1, now, waiting):
                 self._kick()
             ready, _, _ = select.select([self._notify_r], [], [], timeout)
             if ready:
@@ -324,7 +340,7 @@ class SimBridge:
         except (OSError, ValueError):  # drained by another waiter, or closed by stop()
             pass
         finally:
-            self._count_waiter(-1)
+            self._count_waiter(-1, now, waiting)
         return self.pl_writes
 
     def stop(self, timeout: float = 10.0) -> None:

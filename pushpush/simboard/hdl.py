@@ -473,14 +473,16 @@ async def serve_hdl(dut: Any) -> None:
         buf += chunk
         pause.serving = True
         pause.armed = False
+        pause.request()
         try:
             going = await serve_requests(buf, ps, send, info, run, touch)
         finally:
             if out and (get_sim_time(unit="ps") - t_zero) % period_ps == 0:
                 flush()   # a reply to a request that took no clock edge (INFO), or an error
         if not going:
-            log.info("simulated board: %d pauses for a request after a reply, %d ended by "
-                     "one", pause.pauses, pause.hits)
+            log.info("simulated board: %d pauses for a request after a reply: %d ended by one, "
+                     "%d by a kick, %d timed out", pause.pauses, pause.hits, pause.kicks,
+                     pause.pauses - pause.hits - pause.kicks)
             return
 
 
@@ -499,7 +501,8 @@ class _Pause:
     (a byte on the kick pipe while :data:`~pushpush.simboard.wire.CTL_PAUSED` is set). A
     pause that ends without a request makes the next ones rarer (1, 3, 7 ... 63 of these
     writes are skipped), so a stream of writes (a DMA's bursts while software waits for the
-    end) does not pause at every burst; a pause that ends with a request resets that.
+    end) does not pause at every burst; a pause that ends with a request, or a request that comes within ``limit`` of a
+    skipped pause, resets that.
 
     Simulated time stands still while paused: the PS's software takes no cycles between a
     reply and its next request (on the board it takes hundreds). Before, the cycles between
@@ -509,6 +512,13 @@ class _Pause:
 
     MAX_SKIP = 63
 
+    def request(self) -> None:
+        """A request came: if a pause was skipped shortly before, it would have ended with
+        this request: pause again from the next write on."""
+        if self.skipped_at and time.monotonic() - self.skipped_at < self.limit:
+            self.skip = self.backoff = 0
+        self.skipped_at = 0.0
+
     def __init__(self, limit: float) -> None:
         self.limit = limit
         self.due = False
@@ -516,8 +526,10 @@ class _Pause:
         self.armed = False
         self.skip = 0
         self.backoff = 0
+        self.skipped_at = 0.0
         self.pauses = 0
         self.hits = 0
+        self.kicks = 0
 
     def wait(self, sock: Any, kick_fd: int, ctl: Any) -> list[Any]:
         """Pause (see the class): the sockets ready (``[sock]``: a request came) or []."""
@@ -525,7 +537,9 @@ class _Pause:
         self.armed = False
         if self.skip:
             self.skip -= 1
+            self.skipped_at = time.monotonic()
             return []
+        self.skipped_at = 0.0
         self.pauses += 1
         struct.pack_into("<Q", ctl, CTL_PAUSED, 1)
         try:
@@ -533,6 +547,7 @@ class _Pause:
         finally:
             struct.pack_into("<Q", ctl, CTL_PAUSED, 0)
         if kick_fd in ready:
+            self.kicks += sock not in ready
             try:
                 os.read(kick_fd, 4096)
             except BlockingIOError:
