@@ -439,6 +439,7 @@ async def serve_hdl(dut: Any) -> None:
         if pause.due:
             answered.clear()
             ready = pause.wait(sock, kick_fd, ctl)
+            state["loop"] = time.monotonic()   # the next turn's work starts here, not before
         if not ready:
             busy = (cfg.idle_ms <= 0 or time.monotonic() - state["wall"] < cfg.idle_s
                     or software_waiting())
