@@ -94,6 +94,10 @@ from pushpush.simboard.wire import (CTL_IRQ_LEVEL, CTL_PAUSED, CTL_PL_WRITES, CT
 
 log = logging.getLogger("pushpush.pynq")
 
+#: A caller that waits for the PL while the simulator is paused for a request (see
+#: SimBridge.wait_pl_write) resumes it after this long without one.
+KICK_GRACE_S = 3e-4
+
 
 class SimulatorError(RuntimeError):
     """The simulated board failed: it did not build or start, it stopped, or it crashed.
@@ -159,10 +163,6 @@ class SimBridge:
         self._kick_r = self._kick_w = -1
         self._waiters = 0
         self._waiters_lock = threading.Lock()
-        #: serve threads (they wait with waiting=False): the PL write count each saw when its
-        #: wait began (-1: not waiting, busy); callers (waiting=True) waiting now
-        self._servers: "weakref.WeakKeyDictionary[threading.Thread, int]" = weakref.WeakKeyDictionary()
-        self._callers_waiting = 0
         #: The interrupt pipe (the simulator writes a byte when an interrupt line changes;
         #: the lines' state is in the control page): its read end, or -1
         self.irq_r = self._irq_w = -1
@@ -282,26 +282,19 @@ class SimBridge:
         except (OSError, ValueError):  # full (it will wake), or stopped meanwhile
             pass
 
-    def _count_waiter(self, delta: int, seen: int, waiting: bool) -> bool:
-        """Count this thread in (delta 1) or out (-1) of the waiters; on the way in, whether
-        it should resume a paused simulator: a caller waits, and every serve thread waits
-        too and has seen the latest PL write (none is running a call of the PL's, whose
-        reply would be the request the simulator waits for, nor about to find one)."""
+    def _count_waiter(self, delta: int) -> None:
         with self._waiters_lock:
             self._waiters += delta
-            me = threading.current_thread()
-            if waiting:
-                self._callers_waiting += delta
-            else:
-                self._servers[me] = seen if delta > 0 else -1
             try:
                 struct.pack_into("<Q", self.ctl.mem, CTL_WAITERS, self._waiters)
             except ValueError:   # stopped meanwhile (the control page is closed)
-                return False
-            if delta < 0 or not self._callers_waiting:
-                return False
-            latest = self.pl_writes
-            return all(v == latest for t, v in list(self._servers.items()) if t.is_alive())
+                pass
+
+    def _paused(self) -> bool:
+        try:
+            return bool(struct.unpack_from("<Q", self.ctl.mem, CTL_PAUSED)[0])
+        except ValueError:   # stopped meanwhile
+            return False
 
     def note_write(self) -> None:
         """Count a write into PS memory made in this process and wake the waiters."""
@@ -327,21 +320,33 @@ class SimBridge:
         if now != seen:
             return now
         # this thread waits for the PL. The simulator may have paused after the last reply,
-        # expecting a request from this process: resume it when nobody here will send one
-        # (a caller waits for the PL and no serve thread runs, or is about to find, a call of
-        # the PL's; _count_waiter). A serve thread alone waits for the PL's calls, which it
-        # waited for before the pause too (the pause's limit bounds that wait)
+        # expecting a request from this process. A caller (waiting for a reply) needs the
+        # simulation to run: when no request ends the pause within KICK_GRACE_S (another
+        # thread of this process, e.g. one running a call of the PL's, would send it by
+        # then), it resumes the simulator. A serve thread waits for the PL's calls, which it
+        # waited for before the pause too: it does not (the pause's limit bounds that wait)
+        self._count_waiter(1)
         try:
-            if self._count_waiter(1, now, waiting):
-                self._kick()
+            if waiting and self._paused() and timeout > KICK_GRACE_S:
+                self._wait_notify(KICK_GRACE_S)
+                if self.pl_writes == seen:   # nothing came (a byte left over from before)
+                    self._kick()
+                    self._wait_notify(timeout - KICK_GRACE_S)
+            else:
+                self._wait_notify(timeout)
+        finally:
+            self._count_waiter(-1)
+        return self.pl_writes
+
+    def _wait_notify(self, timeout: float) -> bool:
+        """Wait for a byte on the notification pipe (at most ``timeout`` s) and drain it."""
+        try:
             ready, _, _ = select.select([self._notify_r], [], [], timeout)
             if ready:
                 os.read(self._notify_r, 4096)
+            return bool(ready)
         except (OSError, ValueError):  # drained by another waiter, or closed by stop()
-            pass
-        finally:
-            self._count_waiter(-1, now, waiting)
-        return self.pl_writes
+            return False
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the simulator (idempotent): STOP, wait, then kill its process group."""

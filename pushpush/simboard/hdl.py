@@ -498,8 +498,9 @@ class _Pause:
     Instead of running more cycles meanwhile (a batch of them, during which the request
     waits: on Icarus about 30 us a cycle), the simulator ends the running batch, and at the
     next falling edge pauses, blocked on the socket, for at most ``limit`` seconds. A caller
-    thread of the PYNQ process that starts waiting for the PL meanwhile resumes it at once
-    (a byte on the kick pipe while :data:`~pushpush.simboard.wire.CTL_PAUSED` is set). A
+    thread of the PYNQ process that waits for the PL meanwhile resumes it when no request
+    came 0.3 ms into its wait (``pushpush.pynq.bridge.KICK_GRACE_S``: a byte on the kick
+    pipe while :data:`~pushpush.simboard.wire.CTL_PAUSED` is set). A
     pause that ends without a request makes the next ones rarer (1, 3, 7 ... 63 of these
     writes are skipped), so a stream of writes (a DMA's bursts while software waits for the
     end) does not pause at every burst; a pause that ends with a request, or a request that comes within ``limit`` of a
