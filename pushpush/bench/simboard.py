@@ -7,6 +7,11 @@ process each (PYNQ picks its device once per process):
 - **load, cold**: ``pushpush.pynq.load`` of the pingpong example with an empty build cache
   (generate, build, start); **load, warm**: the same again (the build comes from the cache);
 - **py->rtl calls/s**: Python calls ``callee.f`` (``int f(int)`` in Verilog), wall clock;
+  with it the simulated cycles per call (10.0 with the HDL PS side: the simulator pauses
+  between a reply and the next request, docs/pynq.md) and where a call's wall time goes
+  from the PYNQ process's view (``us gp0/wait/cpu``: the GP0 request's round trip, which
+  now brings the call's return along when it arrives in the same clock edge as the
+  trigger word's B, so waiting for the reply is ~0; this process's CPU);
 - **rtl->py calls/s**: Verilog (``pingpong_caller``) calls a Python ``f`` n times in a
   dependency chain, wall clock of ``caller.run(n)``;
 - **cycles/s**: simulated clock cycles per wall second while the board only runs

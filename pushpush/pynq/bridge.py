@@ -43,9 +43,12 @@ reply payload ``<I`` = words written before it), READ (length bytes back; status
 RRESP), STOP, INFO (JSON: simulator pid, cycle count, PS model), RUN (advance ``length``
 clock cycles, then reply).
 
-Besides the socket: the notification pipe (a byte per PL write into PS memory), the control
+Besides the socket: the notification pipe (a byte per PL write into PS memory), the kick pipe
+(a byte resumes a simulator paused for the next request after a reply, written when a caller
+starts waiting for the PL while the control page says it is paused), the control
 page (shared memory: the count of those writes, the last one's cycle and host time, a
-runtime's "waiting for a reply" stamp, and the interrupt lines (the top's ``irq``, a DMA
+runtime's "waiting for a reply" stamp, the threads blocked in :meth:`SimBridge.wait_pl_write`,
+the simulator's "paused for a request" flag, and the interrupt lines (the top's ``irq``, a DMA
 shell's DMA interrupts): levels, changes, cycle and host time of the last change), and,
 when there are interrupt lines, the interrupt pipe (a byte per change; its read end is
 :attr:`SimBridge.irq_r`, read by :mod:`pushpush.pynq.siminterrupt`).
@@ -85,11 +88,15 @@ __all__ = [
     "PS_MODELS",
 ]
 
-from pushpush.simboard.wire import (CTL_IRQ_LEVEL, CTL_PL_WRITES, CTL_PLW_CYCLE, CTL_SIZE,
-                                   CTL_WAIT_STAMP, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
+from pushpush.simboard.wire import (CTL_IRQ_LEVEL, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
+                                   CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
                                    OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig)
 
 log = logging.getLogger("pushpush.pynq")
+
+#: A caller that waits for the PL while the simulator is paused for a request (see
+#: SimBridge.wait_pl_write) resumes it after this long without one.
+KICK_GRACE_S = 3e-4
 
 
 class SimulatorError(RuntimeError):
@@ -151,6 +158,11 @@ class SimBridge:
         #: writes into PS memory made by software of this process (note_write)
         self._local_writes = 0
         self._notify_r = self._notify_w = -1
+        #: The kick pipe: a byte resumes a simulator paused for the next request (see
+        #: wait_pl_write); threads in wait_pl_write, counted in the control page
+        self._kick_r = self._kick_w = -1
+        self._waiters = 0
+        self._waiters_lock = threading.Lock()
         #: The interrupt pipe (the simulator writes a byte when an interrupt line changes;
         #: the lines' state is in the control page): its read end, or -1
         self.irq_r = self._irq_w = -1
@@ -178,7 +190,11 @@ class SimBridge:
         os.set_blocking(notify_w, False)
         self._notify_r, self._notify_w = notify_r, notify_w
         cfg.notify_fd = notify_w
-        fds: tuple[int, ...] = (notify_w,)
+        self._kick_r, self._kick_w = os.pipe()
+        os.set_blocking(self._kick_r, False)
+        os.set_blocking(self._kick_w, False)
+        cfg.kick_fd = self._kick_r
+        fds: tuple[int, ...] = (notify_w, self._kick_r)
         if cfg.irq:
             self.irq_r, self._irq_w = os.pipe()
             os.set_blocking(self.irq_r, False)
@@ -252,9 +268,33 @@ class SimBridge:
 
     def note_waiting(self) -> None:
         """Software waits for a reply: keep the simulator at full speed (as wait_pl_write
-        with ``waiting=True`` does)."""
+        with ``waiting=True`` does), and resume it if it paused for a request."""
         if not self._stopped:
             struct.pack_into("<Q", self.ctl.mem, CTL_WAIT_STAMP, time.monotonic_ns())
+            self._kick()
+
+    def _kick(self) -> None:
+        """Resume the simulator if it paused waiting for the next request (it pauses after
+        a PL write into PS memory that a request or a waiting thread was waiting for)."""
+        try:
+            if struct.unpack_from("<Q", self.ctl.mem, CTL_PAUSED)[0]:
+                os.write(self._kick_w, b"\1")
+        except (OSError, ValueError):  # full (it will wake), or stopped meanwhile
+            pass
+
+    def _count_waiter(self, delta: int) -> None:
+        with self._waiters_lock:
+            self._waiters += delta
+            try:
+                struct.pack_into("<Q", self.ctl.mem, CTL_WAITERS, self._waiters)
+            except ValueError:   # stopped meanwhile (the control page is closed)
+                pass
+
+    def _paused(self) -> bool:
+        try:
+            return bool(struct.unpack_from("<Q", self.ctl.mem, CTL_PAUSED)[0])
+        except ValueError:   # stopped meanwhile
+            return False
 
     def note_write(self) -> None:
         """Count a write into PS memory made in this process and wake the waiters."""
@@ -279,13 +319,34 @@ class SimBridge:
         now = self.pl_writes
         if now != seen:
             return now
+        # this thread waits for the PL. The simulator may have paused after the last reply,
+        # expecting a request from this process. A caller (waiting for a reply) needs the
+        # simulation to run: when no request ends the pause within KICK_GRACE_S (another
+        # thread of this process, e.g. one running a call of the PL's, would send it by
+        # then), it resumes the simulator. A serve thread waits for the PL's calls, which it
+        # waited for before the pause too: it does not (the pause's limit bounds that wait)
+        self._count_waiter(1)
+        try:
+            if waiting and self._paused() and timeout > KICK_GRACE_S:
+                self._wait_notify(KICK_GRACE_S)
+                if self.pl_writes == seen:   # nothing came (a byte left over from before)
+                    self._kick()
+                    self._wait_notify(timeout - KICK_GRACE_S)
+            else:
+                self._wait_notify(timeout)
+        finally:
+            self._count_waiter(-1)
+        return self.pl_writes
+
+    def _wait_notify(self, timeout: float) -> bool:
+        """Wait for a byte on the notification pipe (at most ``timeout`` s) and drain it."""
         try:
             ready, _, _ = select.select([self._notify_r], [], [], timeout)
             if ready:
                 os.read(self._notify_r, 4096)
+            return bool(ready)
         except (OSError, ValueError):  # drained by another waiter, or closed by stop()
-            pass
-        return self.pl_writes
+            return False
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the simulator (idempotent): STOP, wait, then kill its process group."""
@@ -317,13 +378,14 @@ class SimBridge:
                 os.write(self._irq_w, b"\0")   # wakes the interrupt model's thread: it ends
             except OSError:
                 pass
-        for fd in (self._notify_r, self._notify_w, self._irq_w):
+        for fd in (self._notify_r, self._notify_w, self._kick_r, self._kick_w, self._irq_w):
             if fd >= 0:
                 try:
                     os.close(fd)
                 except OSError:
                     pass
         self._notify_r = self._notify_w = -1
+        self._kick_r = self._kick_w = -1
         self._irq_w = -1   # the read end belongs to the interrupt model (it closes it)
         self.ctl.close()
 

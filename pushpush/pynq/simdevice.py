@@ -427,6 +427,8 @@ class SimDevice(Device):
         cfg.irq = bool(cfg.intr)
         if os.environ.get("PUSHPUSH_SIM_POLL_US"):
             cfg.poll_us = float(os.environ["PUSHPUSH_SIM_POLL_US"])
+        if os.environ.get("PUSHPUSH_SIM_HANDOFF_US"):
+            cfg.handoff_us = float(os.environ["PUSHPUSH_SIM_HANDOFF_US"])
         cfg.simulator, self.simulator_reason = self._pick_simulator(simulator, cfg)
         log.info("simulated board: %s (%s)", cfg.simulator, self.simulator_reason)
         self.manifest = manifest

@@ -52,6 +52,8 @@ def main(config_path: str) -> int:
         env = {"PUSHPUSH_SIM_CONFIG": config_path}
         if cfg.notify_fd >= 0:  # the simulator is our child: it opens the pipe through /proc
             env["PUSHPUSH_SIM_NOTIFY"] = f"/proc/{os.getpid()}/fd/{cfg.notify_fd}"
+        if cfg.kick_fd >= 0:    # the kick pipe (read end), the same way
+            env["PUSHPUSH_SIM_KICK"] = f"/proc/{os.getpid()}/fd/{cfg.kick_fd}"
         if cfg.irq_fd >= 0:     # the interrupt pipe, the same way
             env["PUSHPUSH_SIM_IRQ"] = f"/proc/{os.getpid()}/fd/{cfg.irq_fd}"
         top, sources, parameters, build_args = simulation_inputs(cfg, rundir)

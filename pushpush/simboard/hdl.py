@@ -19,6 +19,11 @@ Python inside the simulator. It is woken only by
   blocks on the socket for 40 times as long as its last turn took, so an idle board uses at most
   about 3% of a core (:data:`IDLE_FACTOR`) while the PL keeps running (slower) in between.
 
+After a PL write into PS memory that software likely waits for (a call's return), it does
+not run more batches: it pauses at the next falling edge for the next request (at most
+``handoff_us``; :class:`_Pause`), so a Python -> Verilog call costs only its own cycles.
+Replies to requests go out at the end of their clock edge, after any PL write stored in it.
+
 Between wake-ups the simulator free-runs; no Python code runs per clock edge. Cycle counts
 do not depend on the host: the HDL answers in fixed cycles and Python answers within the
 clock edge it is woken at.
@@ -36,7 +41,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .wire import OP_HELLO, REP, CTL_WAIT_STAMP, SimConfig, SimulatedPSMemory, serve_requests
+from .wire import (OP_HELLO, REP, CTL_PAUSED, CTL_WAIT_STAMP, CTL_WAITERS, SimConfig,
+                   SimulatedPSMemory, serve_requests)
 
 __all__ = ["HdlPS", "Handles", "MemPort", "serve_hdl", "beat_plan", "GP0Timeout"]
 
@@ -155,14 +161,14 @@ class HdlPS:
         while True:
             await ValueChange(m.wr_toggle)
             self.on_access()
-            addr = int(m.wr_addr.value)
-            n = int(m.wr_len.value) + 1
-            size = 1 << int(m.wr_size.value)
-            burst = int(m.wr_burst.value)
+            addr = _uint(m.wr_addr)
+            n = _uint(m.wr_len) + 1
+            size = 1 << _uint(m.wr_size)
+            burst = _uint(m.wr_burst)
             full = (1 << bb) - 1
-            base = MAX_BEATS * int(m.wr_slot.value)   # the burst's slot in wbuf/wstrb
-            beats = [int(m.wbuf[base + i].value) for i in range(n)]
-            strbs = [int(m.wstrb[base + i].value) for i in range(n)]
+            base = MAX_BEATS * _uint(m.wr_slot)   # the burst's slot in wbuf/wstrb
+            beats = [_uint(m.wbuf[base + i]) for i in range(n)]
+            strbs = [_uint(m.wstrb[base + i]) for i in range(n)]
             if (burst == 1 and size == bb and addr % bb == 0 and all(s == full for s in strbs)):
                 data = b"".join(b.to_bytes(bb, "little") for b in beats)
                 ok = self.memory.write(addr, data)
@@ -187,11 +193,11 @@ class HdlPS:
         while True:
             await ValueChange(m.rd_toggle)
             self.on_access()
-            addr = int(m.rd_addr.value)
-            n = int(m.rd_len.value) + 1
-            size = 1 << int(m.rd_size.value)
-            burst = int(m.rd_burst.value)
-            slot = MAX_BEATS * int(m.rd_slot.value)   # the burst's slot in rbuf
+            addr = _uint(m.rd_addr)
+            n = _uint(m.rd_len) + 1
+            size = 1 << _uint(m.rd_size)
+            burst = _uint(m.rd_burst)
+            slot = MAX_BEATS * _uint(m.rd_slot)   # the burst's slot in rbuf
             ok = True
             for i, a in enumerate(_beat_addresses(addr, n, size, burst)):
                 base = a - a % bb
@@ -219,12 +225,12 @@ class HdlPS:
         self._toggle ^= 1
         self.h.cmd_toggle.value = self._toggle
         await ValueChange(g.done_toggle)
-        if int(g.done_timeout.value):
+        if _uint(g.done_timeout):
             stuck = {1: "AW/W (the top does not take the write)", 2: "B (no write response)",
-                     3: "AR/R (no read data)"}.get(int(g.done_state.value), "?")
+                     3: "AR/R (no read data)"}.get(_uint(g.done_state), "?")
             raise GP0Timeout(f"GP0 {('write', 'write', 'read')[op]} at 0x{address:08X}: no "
                              f"handshake on {stuck} for {self.timeout_cycles} cycles")
-        return int(g.done_resp.value), int(g.done_beats.value)
+        return _uint(g.done_resp), _uint(g.done_beats)
 
     async def write(self, address: int, data: bytes) -> int:
         """One burst write (split as an AXI master must); returns the worst BRESP."""
@@ -274,9 +280,19 @@ class HdlPS:
         for start, n, rel in beat_plan(address, length, bb):
             resp, _ = await self._command(OP_READ_BURST, start, [], [], n)
             worst = max(worst, resp)
-            raw = b"".join(int(self.gp.rbuf[i].value).to_bytes(bb, "little") for i in range(n))
+            raw = b"".join(_uint(self.gp.rbuf[i]).to_bytes(bb, "little") for i in range(n))
             out += raw[max(0, -rel):]
         return worst, bytes(out[:length])
+
+
+def _uint(handle: Any) -> int:
+    """A signal's value as an unsigned int, read straight from the simulator (cocotb's
+    ``int(handle.value)`` builds a LogicArray first: a few microseconds a read, a dozen reads
+    a call). X or Z: cocotb's own error."""
+    try:
+        return int(handle._handle.get_signal_val_binstr(), 2)
+    except (AttributeError, ValueError):
+        return int(handle.value)
 
 
 def _beat_addresses(addr: int, n: int, size: int, burst: int) -> list[int]:
@@ -293,7 +309,7 @@ def _beat_addresses(addr: int, n: int, size: int, burst: int) -> list[int]:
 
 async def serve_hdl(dut: Any) -> None:
     """The cocotb side of the simulated board with the HDL PS (see the module docstring)."""
-    from cocotb.triggers import FallingEdge, Timer
+    from cocotb.triggers import Event, FallingEdge, First, Timer
     from cocotb.utils import get_sim_time
 
     from .wire import RESET_CYCLES
@@ -303,8 +319,14 @@ async def serve_hdl(dut: Any) -> None:
     period_ps = int(round(1e6 / cfg.clock_mhz))
     notify_path = os.environ.get("PUSHPUSH_SIM_NOTIFY", "")
     notify_fd = os.open(notify_path, os.O_WRONLY | os.O_NONBLOCK) if notify_path else -1
+    kick_path = os.environ.get("PUSHPUSH_SIM_KICK", "")
+    kick_fd = os.open(kick_path, os.O_RDONLY | os.O_NONBLOCK) if kick_path else -1
     state = {"wall": time.monotonic(), "loop": time.monotonic()}
     memory = SimulatedPSMemory(cfg)
+    ctl = memory.control
+    # the hand-off (see _Pause): a PL write into PS memory that was waited for
+    pause = _Pause(cfg.handoff_us / 1e6 if ctl is not None and kick_fd >= 0 else 0.0)
+    answered = Event()   # set by such a write: ends the running batch of cycles
 
     def touch() -> None:
         state["wall"] = time.monotonic()
@@ -317,13 +339,16 @@ async def serve_hdl(dut: Any) -> None:
                 os.write(notify_fd, b"\1")
             except (BlockingIOError, BrokenPipeError):
                 pass
+        if pause.limit and (pause.serving or pause.armed
+                            or struct.unpack_from("<Q", ctl, CTL_WAITERS)[0]):
+            pause.due = True
+            answered.set()
 
     extra = tuple((str(p["name"]), int(p["data_width"])) for p in cfg.mem_ports)
     ps = HdlPS(Handles.harness(dut, extra), memory, data_width=cfg.data_width, on_access=touch,
                notify=notify, timeout_cycles=cfg.gp0_timeout_cycles)
     irq_path = os.environ.get("PUSHPUSH_SIM_IRQ", "")
     irq_fd = os.open(irq_path, os.O_WRONLY | os.O_NONBLOCK) if irq_path and cfg.irq else -1
-    ctl = memory.control
 
     def software_waiting() -> bool:
         if ctl is None:
@@ -377,42 +402,162 @@ async def serve_hdl(dut: Any) -> None:
         return json.dumps({"pid": os.getpid(), "cycle": cycle(), "ps": "hdl",
                            "time_ns": get_sim_time(unit="ns")}).encode()
 
+    out: list[bytes] = []
+
     def send(op: int, tag: int, status: int, payload: bytes = b"") -> None:
-        sock.sendall(REP.pack(op, tag, status, len(payload)) + payload)
+        # replies go out together at the end of the clock edge (flush): a PL write into PS
+        # memory in the same edge as a request's last response (a call's return, with the
+        # B of its trigger word) is then stored and notified before the reply wakes the
+        # PYNQ process, which finds both at once
+        out.append(REP.pack(op, tag, status, len(payload)) + payload)
+
+    def flush() -> None:
+        if out:
+            data = b"".join(out)
+            out.clear()
+            sock.sendall(data)
 
     send(OP_HELLO, 0, 0, info())
+    flush()
     buf = bytearray()
     batch = max(1, cfg.busy_batch)
     target = cfg.poll_us / 1e6
+
+    async def run(cycles: int) -> None:
+        await Timer(max(1, cycles) * period_ps, unit="ps")
+
     while True:
         if (get_sim_time(unit="ps") - t_zero) % period_ps:
             await FallingEdge(dut.clk)   # back between two rising edges (after a command)
-        busy = cfg.idle_ms <= 0 or time.monotonic() - state["wall"] < cfg.idle_s or software_waiting()
-        t0 = time.monotonic()
-        await Timer(batch * period_ps, unit="ps")
-        now = time.monotonic()
-        took = now - t0
-        work = now - state["loop"]   # the whole turn: the batch and this loop's Python
-        if busy:
-            # about poll_us of wall clock per batch: the socket is looked at that often
-            if took < target / 2 and batch < cfg.max_batch:
-                batch = min(cfg.max_batch, batch * 2)
-            elif took > target * 2 and batch > cfg.busy_batch:
-                batch = max(cfg.busy_batch, batch // 2)
-            wait = 0.0
-        else:
-            wait = max(cfg.idle_ms / 1000, IDLE_FACTOR * work)
-        ready, _, _ = select.select([sock], [], [], wait)
-        state["loop"] = time.monotonic()
+        if pause.serving:
+            # the requests' software waited until their replies went out; it acts next
+            flush()
+            pause.serving = False
+            pause.armed = True
+        flush()
+        ready: list[Any] = []
+        if pause.due:
+            answered.clear()
+            ready = pause.wait(sock, kick_fd, ctl)
+            state["loop"] = time.monotonic()   # the next turn's work starts here, not before
         if not ready:
-            continue
+            busy = (cfg.idle_ms <= 0 or time.monotonic() - state["wall"] < cfg.idle_s
+                    or software_waiting())
+            t0 = time.monotonic()
+            if pause.limit:
+                await First(Timer(batch * period_ps, unit="ps"), answered.wait())
+            else:
+                await Timer(batch * period_ps, unit="ps")
+            now = time.monotonic()
+            took = now - t0
+            work = now - state["loop"]   # the whole turn: the batch and this loop's Python
+            if busy:
+                # about poll_us of wall clock per batch: the socket is looked at that often
+                if pause.due:
+                    pass   # cut short by a write that was waited for: says nothing of speed
+                elif took < target / 2 and batch < cfg.max_batch:
+                    batch = min(cfg.max_batch, batch * 2)
+                elif took > target * 2 and batch > cfg.busy_batch:
+                    batch = max(cfg.busy_batch, batch // 2)
+                wait = 0.0
+            else:
+                wait = max(cfg.idle_ms / 1000, IDLE_FACTOR * work)
+            if pause.due:
+                continue   # to the next falling edge, then pause for the request
+            ready, _, _ = select.select([sock], [], [], wait)
+            state["loop"] = time.monotonic()
+            if not ready:
+                continue
         chunk = sock.recv(1 << 20)
         if not chunk:  # the PYNQ process went away
             return
         buf += chunk
-
-        async def run(cycles: int) -> None:
-            await Timer(max(1, cycles) * period_ps, unit="ps")
-
-        if not await serve_requests(buf, ps, send, info, run, touch):
+        pause.serving = True
+        pause.armed = False
+        pause.request()
+        try:
+            going = await serve_requests(buf, ps, send, info, run, touch)
+        finally:
+            if out and (get_sim_time(unit="ps") - t_zero) % period_ps == 0:
+                flush()   # a reply to a request that took no clock edge (INFO), or an error
+        if not going:
+            log.info("simulated board: %d pauses for a request after a reply: %d ended by one, "
+                     "%d by a kick, %d timed out", pause.pauses, pause.hits, pause.kicks,
+                     pause.pauses - pause.hits - pause.kicks)
             return
+
+
+class _Pause:
+    """The hand-off between a reply and the next request, on the simulator's side.
+
+    A PL write into PS memory that software is likely waiting for (one that comes while a
+    GP0 request is served, the first after a reply went out, or one while a thread of the
+    PYNQ process is blocked in ``wait_pl_write``) is most often what it waited for: a call's
+    return, or a call into Python. The software's next step is then a request (the next
+    call, the return of the call into Python) some tens of microseconds of its Python later.
+    Instead of running more cycles meanwhile (a batch of them, during which the request
+    waits: on Icarus about 30 us a cycle), the simulator ends the running batch, and at the
+    next falling edge pauses, blocked on the socket, for at most ``limit`` seconds. A caller
+    thread of the PYNQ process that waits for the PL meanwhile resumes it when no request
+    came 0.3 ms into its wait (``pushpush.pynq.bridge.KICK_GRACE_S``: a byte on the kick
+    pipe while :data:`~pushpush.simboard.wire.CTL_PAUSED` is set). A
+    pause that ends without a request makes the next ones rarer (1, 3, 7 ... 63 of these
+    writes are skipped), so a stream of writes (a DMA's bursts while software waits for the
+    end) does not pause at every burst; a pause that ends with a request, or a request that comes within ``limit`` of a
+    skipped pause, resets that.
+
+    Simulated time stands still while paused: the PS's software takes no cycles between a
+    reply and its next request (on the board it takes hundreds). Before, the cycles between
+    two requests depended on the host's speed (batches ran meanwhile); no cycle count of
+    the PL's own work, nor of a GP0 access or a PS memory access, changes.
+    """
+
+    MAX_SKIP = 63
+
+    def request(self) -> None:
+        """A request came: if a pause was skipped shortly before, it would have ended with
+        this request: pause again from the next write on."""
+        if self.skipped_at and time.monotonic() - self.skipped_at < self.limit:
+            self.skip = self.backoff = 0
+        self.skipped_at = 0.0
+
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+        self.due = False
+        self.serving = False
+        self.armed = False
+        self.skip = 0
+        self.backoff = 0
+        self.skipped_at = 0.0
+        self.pauses = 0
+        self.hits = 0
+        self.kicks = 0
+
+    def wait(self, sock: Any, kick_fd: int, ctl: Any) -> list[Any]:
+        """Pause (see the class): the sockets ready (``[sock]``: a request came) or []."""
+        self.due = False
+        self.armed = False
+        if self.skip:
+            self.skip -= 1
+            self.skipped_at = time.monotonic()
+            return []
+        self.skipped_at = 0.0
+        self.pauses += 1
+        struct.pack_into("<Q", ctl, CTL_PAUSED, 1)
+        try:
+            ready, _, _ = select.select([sock, kick_fd], [], [], self.limit)
+        finally:
+            struct.pack_into("<Q", ctl, CTL_PAUSED, 0)
+        if kick_fd in ready:
+            self.kicks += sock not in ready
+            try:
+                os.read(kick_fd, 4096)
+            except BlockingIOError:
+                pass
+        if sock in ready:
+            self.hits += 1
+            self.backoff = 0
+            return [sock]
+        self.backoff = min(self.MAX_SKIP, 2 * self.backoff + 1)
+        self.skip = self.backoff
+        return []

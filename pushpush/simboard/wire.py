@@ -21,7 +21,7 @@ from typing import Any, Optional
 
 __all__ = ["OP_HELLO", "OP_WRITE", "OP_READ", "OP_STOP", "OP_INFO", "OP_RUN", "OP_WRITE_WORDS",
            "PS_MODELS", "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "CTL_IRQ_LEVEL",
-           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "RESET_CYCLES", "REQ",
+           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "RESET_CYCLES", "REQ",
            "REP", "SimConfig", "SharedMemory", "SimulatedPSMemory", "store_words", "serve_requests"]
 
 OP_HELLO, OP_WRITE, OP_READ, OP_STOP, OP_INFO, OP_RUN, OP_WRITE_WORDS = 0, 1, 2, 3, 4, 5, 6
@@ -47,6 +47,13 @@ CTL_IRQ_NS = 40
 #: right after the store (u64); ``pushpush bench wait`` times wake-ups from them.
 CTL_PLW_CYCLE = 48
 CTL_PLW_NS = 56
+#: Offsets in the control page of the hand-off between a call and the next (the HDL PS
+#: model): threads of the PYNQ process blocked in ``SimBridge.wait_pl_write`` now (u64, the
+#: PYNQ side's), and 1 while the simulator is paused waiting for the next request after a
+#: reply (u64, the simulator's; a thread that starts waiting then writes a byte on the kick
+#: pipe, which resumes the simulation).
+CTL_WAITERS = 64
+CTL_PAUSED = 72
 CTL_SIZE = 4096
 #: Reset cycles at the start of a simulation (the harness holds reset this long).
 RESET_CYCLES = 8
@@ -104,8 +111,15 @@ class SimConfig:
     poll_us: float = 100.0
     max_batch: int = 1 << 16
     gp0_timeout_cycles: int = 1_000_000
-    #: Filled in by SimBridge: the notification pipe's write end, the control page.
+    #: hdl: after a PL write into PS memory that someone waited for (a GP0 request being
+    #: served, a thread in ``wait_pl_write``), the simulator pauses for at most this long
+    #: (wall clock) waiting for the next request, and resumes at once when a thread starts
+    #: waiting for the PL again (the kick pipe); 0: never pause.
+    handoff_us: float = 2000.0
+    #: Filled in by SimBridge: the notification pipe's write end, the kick pipe's read end,
+    #: the control page.
     notify_fd: int = -1
+    kick_fd: int = -1
     ctl_mem_path: str = ""
     #: There are interrupt lines to watch (manifest ``ports.irq``/``ports.intr``), and the
     #: write end of the interrupt pipe (filled in by SimBridge).

@@ -335,3 +335,54 @@ def test_a_waiting_runtime_is_woken_by_the_pl_write(hof_bit):
         assert time.monotonic() - t < 1.0
     finally:
         ol.free()
+
+
+def _paused(bridge, want: int, within: float = 30.0) -> bool:
+    import struct
+
+    from pushpush.simboard.wire import CTL_PAUSED
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if struct.unpack_from("<Q", bridge.ctl.mem, CTL_PAUSED)[0] == want:
+            return True
+        time.sleep(0.001)
+    return False
+
+
+def test_after_a_reply_the_simulator_pauses_for_the_next_request(hof_bit, monkeypatch):
+    """A call's return (a PL write into PS memory while its request is served) pauses the
+    simulator until the next request (at most PUSHPUSH_SIM_HANDOFF_US); a request ends the
+    pause at once, and so does a thread that starts waiting for the PL (the kick pipe):
+    neither waits for the pause's limit (here 60 s)."""
+    monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "60e6")
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        bridge = ol.device.bridge
+        assert ol.mixer.mix(1, 2, 3, True) == 4
+        assert _paused(bridge, 1)                  # paused, for the next request
+        t = time.monotonic()
+        c0 = bridge.info()["cycle"]                # a request: served at once
+        assert time.monotonic() - t < 20.0
+        assert bridge.run(5)["cycle"] >= c0 + 5    # and the simulation runs on
+        assert ol.mixer.mix(1, 2, 3, True) == 4
+        assert _paused(bridge, 1)
+        seen = bridge.pl_writes
+        t = time.monotonic()
+        bridge.wait_pl_write(seen, 0.01)           # a thread waits for the PL: resumed
+        assert _paused(bridge, 0, within=20.0)
+        assert time.monotonic() - t < 20.0
+        assert ol.mixer.mix(5, 6, 7, True) == 12
+    finally:
+        ol.free()
+
+
+def test_no_pause_when_switched_off(hof_bit, monkeypatch):
+    monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "0")
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        bridge = ol.device.bridge
+        for i in range(3):
+            assert ol.mixer.mix(i, 2, 3, True) == i + 3
+        assert not _paused(bridge, 1, within=0.5)
+    finally:
+        ol.free()
