@@ -249,6 +249,11 @@ endfunction
 // connectivity including the default slave (row M_COUNT: every master), [slave*S_COUNT + master]
 localparam [MI*S_COUNT-1:0] CONN = {{S_COUNT{1'b1}}, M_CONNECT[M_COUNT*S_COUNT-1:0]};
 
+// every master connected to every slave (the full crossbar; read by the synthesis text)
+/* verilator lint_off UNUSED */
+localparam FULL_CONN = M_CONNECT[M_COUNT*S_COUNT-1:0] == {(M_COUNT*S_COUNT){1'b1}};
+/* verilator lint_on UNUSED */
+
 // the slaves master m is connected to (bit j; the default slave is not in this mask)
 function [M_COUNT-1:0] conn_row(input integer m);
     integer n;
@@ -780,24 +785,45 @@ if (TOPOLOGY == 0) begin : xbar
             ar_ok[xi] = rd_cnt[xi*CW +: CW] == {CW{1'b0}} ||
                 (rd_dst[xi*MW +: MW] == ar_sel[xi*MW +: MW] && rd_cnt[xi*CW +: CW] != CNT_MAX);
             for (xj = 0; xj < MI; xj = xj + 1) begin
-                aw_sel_oh[xi*MI+xj] = CONN[xj*S_COUNT+xi] && aw_sel[xi*MW +: MW] == xj[MW-1:0];
+                aw_sel_oh[xi*MI+xj] = aw_sel[xi*MW +: MW] == xj[MW-1:0];
                 aw_req[xj*S_COUNT+xi] = s_axi_awvalid[xi] && aw_ok[xi] && aw_sel_oh[xi*MI+xj];
             end
         end
     end
 
+    // (the unconnected pairs' terms of aw_sel_oh and aw_req are not read, and go; a WREADY
+    // term compares a slave's W source with the master's index: left out for the pairs
+    // M_CONNECT does not connect, a text of its own so the full crossbar's stays as it was:
+    // Yosys and ABC map even a constant-folded change of form differently)
     integer ri, rj;
-    always @* begin
-        for (ri = 0; ri < S_COUNT; ri = ri + 1) begin
-            awready[ri] = 1'b0;
-            wready[ri] = 1'b0;
-            for (rj = 0; rj < MI; rj = rj + 1) begin
-                if (aw_grant[rj*S_COUNT+ri] && !w_busy[rj] && aw_in_ready[rj]) begin
-                    awready[ri] = 1'b1;
+    if (FULL_CONN) begin : rdy_full
+        always @* begin
+            for (ri = 0; ri < S_COUNT; ri = ri + 1) begin
+                awready[ri] = 1'b0;
+                wready[ri] = 1'b0;
+                for (rj = 0; rj < MI; rj = rj + 1) begin
+                    if (aw_grant[rj*S_COUNT+ri] && !w_busy[rj] && aw_in_ready[rj]) begin
+                        awready[ri] = 1'b1;
+                    end
+                    if (w_src_valid[rj] && w_src[rj*SW +: SW] == ri[SW-1:0] && w_in_ready[rj]) begin
+                        wready[ri] = 1'b1;
+                    end
                 end
-                if (CONN[rj*S_COUNT+ri] && w_src_valid[rj] && w_src[rj*SW +: SW] == ri[SW-1:0] &&
-                        w_in_ready[rj]) begin
-                    wready[ri] = 1'b1;
+            end
+        end
+    end else begin : rdy_part
+        always @* begin
+            for (ri = 0; ri < S_COUNT; ri = ri + 1) begin
+                awready[ri] = 1'b0;
+                wready[ri] = 1'b0;
+                for (rj = 0; rj < MI; rj = rj + 1) begin
+                    if (aw_grant[rj*S_COUNT+ri] && !w_busy[rj] && aw_in_ready[rj]) begin
+                        awready[ri] = 1'b1;
+                    end
+                    if (CONN[rj*S_COUNT+ri] && w_src_valid[rj] && w_src[rj*SW +: SW] == ri[SW-1:0] &&
+                            w_in_ready[rj]) begin
+                        wready[ri] = 1'b1;
+                    end
                 end
             end
         end
@@ -921,53 +947,40 @@ if (TOPOLOGY == 0) begin : xbar
         wire [SW-1:0]  w_sel = w_busy_reg ? w_owner_reg : aw_idx;
         wire           w_sel_valid = w_busy_reg || aw_fire;
 
+        // the arbiter and the multiplexers over the connected masters, compacted (NA
+        // ports, compact index aw_cidx, the W path's owner w_cidx); all connected: the
+        // masters' own vectors and indices
+        localparam integer NA = (NM > 0) ? NM : 1;
+        localparam integer CA = (NM == S_COUNT) ? SW : CSW;
+        wire [NA-1:0]        c_req;
+        wire [NA-1:0]        c_grant;
+        wire [NA*AXP-1:0]    c_pay;
+        wire [NA*9-1:0]      c_beats;
+        wire [NA*(WP+1)-1:0] c_w;
+        wire [CA-1:0]        aw_cidx;
+        wire [CA-1:0]        w_cidx;
+        wire                 c_gv;
+
         if (NM == S_COUNT) begin : full
-
-            pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(AXP), .SEL_WIDTH(SW))
-            aw_mux_inst (.in(aw_pay), .sel(aw_idx), .out(aw_in));
-
-            pp_arbiter #(
-                .PORTS(S_COUNT),
-                .ARBITRATION(ARBITRATION),
-                .INDEX_WIDTH(SW),
-                .BEATS_WIDTH(9),
-                .QUANTUM(ARB_QUANTUM)
-            )
-            aw_arb_inst (
-                .clk(clk),
-                .rst(rst),
-                .req(aw_req[j*S_COUNT +: S_COUNT]),
-                .grant(aw_grant[j*S_COUNT +: S_COUNT]),
-                .grant_valid(aw_gv),
-                .grant_index(aw_idx),
-                .req_beats(aw_beats),
-                .accept(aw_fire)
-            );
-
-            pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(WP+1), .SEL_WIDTH(SW))
-            w_mux_inst (.in(w_pay_v), .sel(w_sel), .out(w_in));
-
+            assign c_req = aw_req[j*S_COUNT +: S_COUNT];
+            assign aw_grant[j*S_COUNT +: S_COUNT] = c_grant;
+            assign c_pay = aw_pay;
+            assign c_beats = aw_beats;
+            assign c_w = w_pay_v;
+            assign aw_idx = aw_cidx;
+            assign w_cidx = w_sel;
+            assign aw_gv = c_gv;
         end else if (NM > 0) begin : part
-
             localparam [S_COUNT*SW-1:0] C_MAP = mst_map(j);
-            // the connected masters' requests, payloads, beats and W beats, compacted;
-            // aw_cidx the compact index of the granted master
-            wire [CSW-1:0]       aw_cidx;
-            wire [NM-1:0]        c_req;
-            wire [NM-1:0]        c_grant;
-            wire [NM*AXP-1:0]    c_pay;
-            wire [NM*9-1:0]      c_beats;
-            wire [NM*(WP+1)-1:0] c_w;
-            reg  [SW-1:0]        c_idx;
-            reg  [CSW-1:0]       w_owner_c_reg;
-            initial w_owner_c_reg = {CSW{1'b0}};
+            reg  [SW-1:0]  c_idx;
+            reg  [CA-1:0]  w_owner_c_reg;
+            initial w_owner_c_reg = {CA{1'b0}};
 
             for (i = 0; i < S_COUNT; i = i + 1) begin : g
                 if (!CONN[j*S_COUNT+i]) begin : u
                     assign aw_grant[j*S_COUNT+i] = 1'b0;
                 end
             end
-
             for (k = 0; k < NM; k = k + 1) begin : c
                 localparam integer M = mst_at(j, k);
                 assign c_req[k] = aw_req[j*S_COUNT+M];
@@ -976,7 +989,6 @@ if (TOPOLOGY == 0) begin : xbar
                 assign c_beats[k*9 +: 9] = aw_beats[M*9 +: 9];
                 assign c_w[k*(WP+1) +: WP+1] = w_pay_v[M*(WP+1) +: WP+1];
             end
-
             // the granted master's index from the one-hot grant
             integer ck;
             always @* begin
@@ -987,48 +999,53 @@ if (TOPOLOGY == 0) begin : xbar
                     end
                 end
             end
-            assign aw_idx = c_idx;
-
-            pp_axi_ic_mux #(.N(NM), .WIDTH(AXP), .SEL_WIDTH(CSW))
-            aw_mux_inst (.in(c_pay), .sel(aw_cidx), .out(aw_in));
-
-            pp_arbiter #(
-                .PORTS(NM),
-                .ARBITRATION(ARBITRATION),
-                .INDEX_WIDTH(CSW),
-                .BEATS_WIDTH(9),
-                .QUANTUM(ARB_QUANTUM)
-            )
-            aw_arb_inst (
-                .clk(clk),
-                .rst(rst),
-                .req(c_req),
-                .grant(c_grant),
-                .grant_valid(aw_gv),
-                .grant_index(aw_cidx),
-                .req_beats(c_beats),
-                .accept(aw_fire)
-            );
-
             always @(posedge clk) begin
                 if (aw_fire) begin
                     w_owner_c_reg <= aw_cidx;
                 end
             end
-
-            pp_axi_ic_mux #(.N(NM), .WIDTH(WP+1), .SEL_WIDTH(CSW))
-            w_mux_inst (.in(c_w), .sel(w_busy_reg ? w_owner_c_reg : aw_cidx), .out(w_in));
-
+            assign aw_idx = c_idx;
+            assign w_cidx = w_busy_reg ? w_owner_c_reg : aw_cidx;
+            assign aw_gv = c_gv;
         end else begin : none
-
-            // no master is connected to this slave: it is never addressed
+            // no master is connected to this slave: it is never addressed (the arbiter's
+            // one port never requests)
+            assign c_req = 1'b0;
             assign aw_grant[j*S_COUNT +: S_COUNT] = {S_COUNT{1'b0}};
+            assign c_pay = {AXP{1'b0}};
+            assign c_beats = 9'd0;
+            assign c_w = {(WP+1){1'b0}};
             assign aw_idx = {SW{1'b0}};
+            assign w_cidx = aw_cidx;
             assign aw_gv = 1'b0;
-            assign aw_in = {AXP{1'b0}};
-            assign w_in = {(WP+1){1'b0}};
-
+            /* verilator lint_off UNUSED */
+            wire unused_gv = c_gv ^ c_grant[0];
+            /* verilator lint_on UNUSED */
         end
+
+        pp_axi_ic_mux #(.N(NA), .WIDTH(AXP), .SEL_WIDTH(CA))
+        aw_mux_inst (.in(c_pay), .sel(aw_cidx), .out(aw_in));
+
+        pp_arbiter #(
+            .PORTS(NA),
+            .ARBITRATION(ARBITRATION),
+            .INDEX_WIDTH(CA),
+            .BEATS_WIDTH(9),
+            .QUANTUM(ARB_QUANTUM)
+        )
+        aw_arb_inst (
+            .clk(clk),
+            .rst(rst),
+            .req(c_req),
+            .grant(c_grant),
+            .grant_valid(c_gv),
+            .grant_index(aw_cidx),
+            .req_beats(c_beats),
+            .accept(aw_fire)
+        );
+
+        pp_axi_ic_mux #(.N(NA), .WIDTH(WP+1), .SEL_WIDTH(CA))
+        w_mux_inst (.in(c_w), .sel(w_cidx), .out(w_in));
 
         pp_axi_ic_reg #(
             .SKID(SKID_BUFFERS),
@@ -1143,31 +1160,35 @@ if (TOPOLOGY == 0) begin : xbar
 
         // the slaves connected to this master (M_CONNECT; the default slave last): the B
         // multiplexer is built over those only, selected by the destination's compact index
+        // (all connected: the slaves' own vector and index)
         localparam integer NS = n_slv(i);
+        localparam integer CB = (NS == MI) ? MW : idx_w(NS);
+        wire [NS*BBW-1:0] b_cand;
+        wire [CB-1:0]     b_sel;
         if (NS == MI) begin : b_full
-            pp_axi_ic_mux #(.N(MI), .WIDTH(BBW), .SEL_WIDTH(MW))
-            b_mux_inst (.in(int_b_bun), .sel(wr_dst_reg), .out(b_in));
+            assign b_cand = int_b_bun;
+            assign b_sel = wr_dst_reg;
         end else begin : b_part
-            localparam integer CSW = idx_w(NS);
             localparam [MI*MW-1:0] S_MAP = slv_map(i);
             localparam [MI*MW-1:0] S_POS = slv_pos(i);
-            reg  [CSW-1:0]    wr_dst_c_reg;
-            initial wr_dst_c_reg = {CSW{1'b0}};
+            reg  [CB-1:0]     wr_dst_c_reg;
+            initial wr_dst_c_reg = {CB{1'b0}};
             /* verilator lint_off UNUSED */
             wire [MW-1:0]     aw_pos = S_POS[aw_sel[i*MW +: MW]*MW +: MW];
             /* verilator lint_on UNUSED */
-            wire [NS*BBW-1:0] b_cand;
             for (k = 0; k < NS; k = k + 1) begin : c
                 assign b_cand[k*BBW +: BBW] = int_b_bun[S_MAP[k*MW +: MW]*BBW +: BBW];
             end
             always @(posedge clk) begin
                 if (aw_fire) begin
-                    wr_dst_c_reg <= aw_pos[CSW-1:0];
+                    wr_dst_c_reg <= aw_pos[CB-1:0];
                 end
             end
-            pp_axi_ic_mux #(.N(NS), .WIDTH(BBW), .SEL_WIDTH(CSW))
-            b_mux_inst (.in(b_cand), .sel(wr_dst_c_reg), .out(b_in));
+            assign b_sel = wr_dst_c_reg;
         end
+
+        pp_axi_ic_mux #(.N(NS), .WIDTH(BBW), .SEL_WIDTH(CB))
+        b_mux_inst (.in(b_cand), .sel(b_sel), .out(b_in));
 
         pp_axi_ic_reg #(
             .SKID(SKID_BUFFERS),

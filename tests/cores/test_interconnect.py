@@ -74,7 +74,7 @@ def _cfg(dut):
             ("ARBITRATION", "ARBITRATION"), ("READ_TOPOLOGY", "READ_TOPOLOGY"),
             ("SKID_BUFFERS", "SKID_BUFFERS"))}
         cfg["OPS"] = int(os.environ.get("IC_OPS", "20"))
-        cfg["M_CONNECT"] = None
+        cfg["M_CONNECT"] = int(dut.M_CONNECT.value)
         dut._log.info("configuration from the DUT's parameters: %s", cfg)
         return cfg
     return {
