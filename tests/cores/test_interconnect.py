@@ -855,8 +855,16 @@ def write_wrapper(s_count: int, m_count: int, out_dir: Path) -> Path:
     return path
 
 
+#: the cocotb tests of a fully connected configuration (run_sparse, which walks every
+#: (master, slave) pair, runs on the sets with an M_CONNECT; through FuseSoC it runs too)
+FULL_TESTS = ["run_latency", "run_throughput", "run_fairness", "run_pipeline", "run_reads", "run_random"]
+
+
 def run_config(simulator, params, ops=20, seed=1, testcase=None, pause=0.3, build_args=()):
     from pushpush.build.sim import default_build_root, run_cocotb
+
+    if testcase is None and "M_CONNECT" not in params:
+        testcase = FULL_TESTS
 
     s_count, m_count = params["S_COUNT"], params["M_COUNT"]
     wrap = write_wrapper(s_count, m_count, default_build_root() / "pp_ic_wrappers")
