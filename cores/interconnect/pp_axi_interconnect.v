@@ -86,7 +86,14 @@ module pp_axi_interconnect #
     // 1 = every register stage is a skid buffer (registered ready towards the upstream
     // side); 0 = single registers (half the flip-flops, no multiplexer per bit; each ready
     // is combinational from the downstream ready). Latency and throughput are the same.
-    parameter SKID_BUFFERS = 1
+    parameter SKID_BUFFERS = 1,
+    // Connectivity, M_COUNT x S_COUNT bits: bit [j*S_COUNT+i] = master i (slave port i) may
+    // address slave j (master port j). An access of a master to a slave it is not connected
+    // to goes to the internal default slave (DECERR), as an address in no window does. The
+    // crossbar builds each slave's arbiter and AW/W (AR) multiplexers only over the masters
+    // connected to it, and each master's B (R) multiplexer only over the slaves connected to
+    // it, so its area follows the number of connections. Default: all connected.
+    parameter M_CONNECT = {(M_COUNT*S_COUNT){1'b1}}
 )
 (
     input  wire                             clk,
@@ -230,13 +237,120 @@ initial begin
     end
 end
 
-genvar i, j;
+genvar i, j, k;
 
 /*
  * Address decoding and payloads per master
  */
 function [ADDR_WIDTH-1:0] win_mask(input integer n);
     win_mask = {ADDR_WIDTH{1'b1}} << M_ADDR_WIDTH[n*32 +: 32];
+endfunction
+
+// connectivity including the default slave (row M_COUNT: every master), [slave*S_COUNT + master]
+localparam [MI*S_COUNT-1:0] CONN = {{S_COUNT{1'b1}}, M_CONNECT[M_COUNT*S_COUNT-1:0]};
+
+// every master connected to every slave (the full crossbar; read by the synthesis text)
+/* verilator lint_off UNUSED */
+localparam FULL_CONN = M_CONNECT[M_COUNT*S_COUNT-1:0] == {(M_COUNT*S_COUNT){1'b1}};
+/* verilator lint_on UNUSED */
+
+// the slaves master m is connected to (bit j; the default slave is not in this mask)
+function [M_COUNT-1:0] conn_row(input integer m);
+    integer n;
+    begin
+        for (n = 0; n < M_COUNT; n = n + 1) begin
+            conn_row[n] = CONN[n*S_COUNT+m];
+        end
+    end
+endfunction
+
+// number of masters connected to slave n (n = M_COUNT: the default slave, all)
+function integer n_mst(input integer n);
+    integer m;
+    begin
+        n_mst = 0;
+        for (m = 0; m < S_COUNT; m = m + 1) begin
+            n_mst = n_mst + (CONN[n*S_COUNT+m] ? 1 : 0);
+        end
+    end
+endfunction
+
+// the p-th master connected to slave n
+function integer mst_at(input integer n, input integer p);
+    integer m, c;
+    begin
+        mst_at = 0;
+        c = 0;
+        for (m = 0; m < S_COUNT; m = m + 1) begin
+            if (CONN[n*S_COUNT+m]) begin
+                if (c == p) begin
+                    mst_at = m;
+                end
+                c = c + 1;
+            end
+        end
+    end
+endfunction
+
+// number of slaves connected to master m, the default slave included
+function integer n_slv(input integer m);
+    integer n;
+    begin
+        n_slv = 0;
+        for (n = 0; n < MI; n = n + 1) begin
+            n_slv = n_slv + (CONN[n*S_COUNT+m] ? 1 : 0);
+        end
+    end
+endfunction
+
+// the masters connected to slave n, in order, SW bits each (the compact index's master)
+function [S_COUNT*SW-1:0] mst_map(input integer n);
+    integer m, c;
+    begin
+        mst_map = {(S_COUNT*SW){1'b0}};
+        c = 0;
+        for (m = 0; m < S_COUNT; m = m + 1) begin
+            if (CONN[n*S_COUNT+m]) begin
+                mst_map[c*SW +: SW] = m[SW-1:0];
+                c = c + 1;
+            end
+        end
+    end
+endfunction
+
+// the slaves connected to master m, in order (the default slave last), MW bits each
+function [MI*MW-1:0] slv_map(input integer m);
+    integer n, c;
+    begin
+        slv_map = {(MI*MW){1'b0}};
+        c = 0;
+        for (n = 0; n < MI; n = n + 1) begin
+            if (CONN[n*S_COUNT+m]) begin
+                slv_map[c*MW +: MW] = n[MW-1:0];
+                c = c + 1;
+            end
+        end
+    end
+endfunction
+
+// the compact index of each slave in master m's list, MW bits each (0 where not connected)
+function [MI*MW-1:0] slv_pos(input integer m);
+    integer n, c;
+    begin
+        slv_pos = {(MI*MW){1'b0}};
+        c = 0;
+        for (n = 0; n < MI; n = n + 1) begin
+            if (CONN[n*S_COUNT+m]) begin
+                slv_pos[n*MW +: MW] = c[MW-1:0];
+                c = c + 1;
+            end
+        end
+    end
+endfunction
+
+// width of an index over n items
+function integer idx_w(input integer n);
+    idx_w = (n > 1) ? $clog2(n) : 1;
 endfunction
 
 // address payload bits a slave's register carries (crossbar): the address bits inside the
@@ -305,12 +419,14 @@ endfunction
 localparam [M_COUNT*ADDR_WIDTH-1:0] WIN_MASK = win_masks(0);
 localparam [M_COUNT*ADDR_WIDTH-1:0] WIN_BASE = M_BASE_ADDR & WIN_MASK;
 
-function [MW-1:0] decode(input [ADDR_WIDTH-1:0] addr);
+// (only the windows of the slaves the master is connected to, conn: the default slave for
+// the others)
+function [MW-1:0] decode(input [ADDR_WIDTH-1:0] addr, input [M_COUNT-1:0] conn);
     integer n;
     begin
         decode = DEC_SEL;
         for (n = M_COUNT-1; n >= 0; n = n - 1) begin
-            if ((addr & WIN_MASK[n*ADDR_WIDTH +: ADDR_WIDTH]) == WIN_BASE[n*ADDR_WIDTH +: ADDR_WIDTH]) begin
+            if (conn[n] && (addr & WIN_MASK[n*ADDR_WIDTH +: ADDR_WIDTH]) == WIN_BASE[n*ADDR_WIDTH +: ADDR_WIDTH]) begin
                 decode = n[MW-1:0];
             end
         end
@@ -319,10 +435,11 @@ endfunction
 
 generate
 for (i = 0; i < S_COUNT; i = i + 1) begin : dec
+    localparam [M_COUNT-1:0] ROW = conn_row(i);
     wire [ADDR_WIDTH-1:0] awaddr = s_axi_awaddr[i*ADDR_WIDTH +: ADDR_WIDTH];
     wire [ADDR_WIDTH-1:0] araddr = s_axi_araddr[i*ADDR_WIDTH +: ADDR_WIDTH];
-    assign aw_sel_w[i*MW +: MW] = decode(awaddr);
-    assign ar_sel_w[i*MW +: MW] = decode(araddr);
+    assign aw_sel_w[i*MW +: MW] = decode(awaddr, ROW);
+    assign ar_sel_w[i*MW +: MW] = decode(araddr, ROW);
 end
 endgenerate
 
@@ -421,8 +538,11 @@ localparam RB_RESP  = RB_DATA + DATA_WIDTH;
 localparam RB_LAST  = RB_RESP + 2;
 localparam RB_MST   = RB_LAST + 1;
 localparam RBW      = RB_MST + SW;
+// (a slave no master is connected to, M_CONNECT, has its bundles unread)
+/* verilator lint_off UNUSED */
 reg  [MI*BBW-1:0]        int_b_bun;
 reg  [MI*RBW-1:0]        int_r_bun;
+/* verilator lint_on UNUSED */
 
 // the master ports' payload fields, each port's from its slot of int_*_pay (one always
 // block per channel: a vector read by the next modules' many part-selects is not built
@@ -641,8 +761,11 @@ if (TOPOLOGY == 0) begin : xbar
     reg  [S_COUNT-1:0]    ar_ok;
     reg  [S_COUNT-1:0]    awready;
     reg  [S_COUNT-1:0]    wready;
-    // per slave state and requests, transposed: [slave*S_COUNT + master]
+    // per slave state and requests, transposed: [slave*S_COUNT + master] (the bits of the
+    // pairs M_CONNECT does not connect are not read)
+    /* verilator lint_off UNUSED */
     reg  [MI*S_COUNT-1:0] aw_req;
+    /* verilator lint_on UNUSED */
     wire [MI*S_COUNT-1:0] aw_grant;
     wire [MI-1:0]         aw_in_ready;
     wire [MI-1:0]         w_in_ready;
@@ -668,17 +791,39 @@ if (TOPOLOGY == 0) begin : xbar
         end
     end
 
+    // (the unconnected pairs' terms of aw_sel_oh and aw_req are not read, and go; a WREADY
+    // term compares a slave's W source with the master's index: left out for the pairs
+    // M_CONNECT does not connect, a text of its own so the full crossbar's stays as it was:
+    // Yosys and ABC map even a constant-folded change of form differently)
     integer ri, rj;
-    always @* begin
-        for (ri = 0; ri < S_COUNT; ri = ri + 1) begin
-            awready[ri] = 1'b0;
-            wready[ri] = 1'b0;
-            for (rj = 0; rj < MI; rj = rj + 1) begin
-                if (aw_grant[rj*S_COUNT+ri] && !w_busy[rj] && aw_in_ready[rj]) begin
-                    awready[ri] = 1'b1;
+    if (FULL_CONN) begin : rdy_full
+        always @* begin
+            for (ri = 0; ri < S_COUNT; ri = ri + 1) begin
+                awready[ri] = 1'b0;
+                wready[ri] = 1'b0;
+                for (rj = 0; rj < MI; rj = rj + 1) begin
+                    if (aw_grant[rj*S_COUNT+ri] && !w_busy[rj] && aw_in_ready[rj]) begin
+                        awready[ri] = 1'b1;
+                    end
+                    if (w_src_valid[rj] && w_src[rj*SW +: SW] == ri[SW-1:0] && w_in_ready[rj]) begin
+                        wready[ri] = 1'b1;
+                    end
                 end
-                if (w_src_valid[rj] && w_src[rj*SW +: SW] == ri[SW-1:0] && w_in_ready[rj]) begin
-                    wready[ri] = 1'b1;
+            end
+        end
+    end else begin : rdy_part
+        always @* begin
+            for (ri = 0; ri < S_COUNT; ri = ri + 1) begin
+                awready[ri] = 1'b0;
+                wready[ri] = 1'b0;
+                for (rj = 0; rj < MI; rj = rj + 1) begin
+                    if (aw_grant[rj*S_COUNT+ri] && !w_busy[rj] && aw_in_ready[rj]) begin
+                        awready[ri] = 1'b1;
+                    end
+                    if (CONN[rj*S_COUNT+ri] && w_src_valid[rj] && w_src[rj*SW +: SW] == ri[SW-1:0] &&
+                            w_in_ready[rj]) begin
+                        wready[ri] = 1'b1;
+                    end
                 end
             end
         end
@@ -748,7 +893,11 @@ if (TOPOLOGY == 0) begin : xbar
         wire [S_COUNT-1:0] col;
         wire               pick;
         for (i = 0; i < S_COUNT; i = i + 1) begin : m
-            assign col[i] = b_ok_q[i] && wr_dst_oh_q[i*MI+j];
+            if (CONN[j*S_COUNT+i]) begin : c
+                assign col[i] = b_ok_q[i] && wr_dst_oh_q[i*MI+j];
+            end else begin : u
+                assign col[i] = 1'b0;
+            end
         end
         pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(1), .SEL_WIDTH(SW))
         b_rdy_mux_inst (.in(col), .sel(int_b_mst[j*SW +: SW]), .out(pick));
@@ -774,6 +923,10 @@ if (TOPOLOGY == 0) begin : xbar
         // master bits (the grant index); none for the default slave
         localparam [AXP-1:0] KEEP = ax_keep(j);
         localparam [AXP-1:0] FILL = ax_fill(j);
+        // the masters connected to this slave (M_CONNECT): the arbiter and the multiplexers
+        // are built over those only, indexed 0..NM-1 (compact index)
+        localparam integer NM = n_mst(j);
+        localparam integer CSW = idx_w(NM);
 
         // write data lock: the W path belongs to the granted master from AW grant to WLAST
         reg           w_busy_reg;
@@ -781,34 +934,118 @@ if (TOPOLOGY == 0) begin : xbar
         reg  [SW-1:0] w_owner_reg;
         initial w_owner_reg = {SW{1'b0}};
 
-        // write address
+        // write address: aw_idx the granted master
         wire [SW-1:0]  aw_idx;
         wire           aw_gv;
         wire           aw_in_valid = aw_gv && !w_busy_reg;
         wire           aw_fire = aw_in_valid && aw_in_ready[j];
         wire [AXP-1:0] aw_in;
         wire [AXP-1:0] aw_out;
+        // the W multiplexer's output (the selected master's W beat, wvalid on top)
+        wire [WP:0]    w_in;
+        // the W path's master: the owner while busy, else the master granted now
+        wire [SW-1:0]  w_sel = w_busy_reg ? w_owner_reg : aw_idx;
+        wire           w_sel_valid = w_busy_reg || aw_fire;
 
-        pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(AXP), .SEL_WIDTH(SW))
-        aw_mux_inst (.in(aw_pay), .sel(aw_idx), .out(aw_in));
+        // the arbiter and the multiplexers over the connected masters, compacted (NA
+        // ports, compact index aw_cidx, the W path's owner w_cidx); all connected: the
+        // masters' own vectors and indices
+        localparam integer NA = (NM > 0) ? NM : 1;
+        localparam integer CA = (NM == S_COUNT) ? SW : CSW;
+        wire [NA-1:0]        c_req;
+        wire [NA-1:0]        c_grant;
+        wire [NA*AXP-1:0]    c_pay;
+        wire [NA*9-1:0]      c_beats;
+        wire [NA*(WP+1)-1:0] c_w;
+        wire [CA-1:0]        aw_cidx;
+        wire [CA-1:0]        w_cidx;
+        wire                 c_gv;
+
+        if (NM == S_COUNT) begin : full
+            assign c_req = aw_req[j*S_COUNT +: S_COUNT];
+            assign aw_grant[j*S_COUNT +: S_COUNT] = c_grant;
+            assign c_pay = aw_pay;
+            assign c_beats = aw_beats;
+            assign c_w = w_pay_v;
+            assign aw_idx = aw_cidx;
+            assign w_cidx = w_sel;
+            assign aw_gv = c_gv;
+        end else if (NM > 0) begin : part
+            localparam [S_COUNT*SW-1:0] C_MAP = mst_map(j);
+            reg  [SW-1:0]  c_idx;
+            reg  [CA-1:0]  w_owner_c_reg;
+            initial w_owner_c_reg = {CA{1'b0}};
+
+            for (i = 0; i < S_COUNT; i = i + 1) begin : g
+                if (!CONN[j*S_COUNT+i]) begin : u
+                    assign aw_grant[j*S_COUNT+i] = 1'b0;
+                end
+            end
+            for (k = 0; k < NM; k = k + 1) begin : c
+                localparam integer M = mst_at(j, k);
+                assign c_req[k] = aw_req[j*S_COUNT+M];
+                assign aw_grant[j*S_COUNT+M] = c_grant[k];
+                assign c_pay[k*AXP +: AXP] = aw_pay[M*AXP +: AXP];
+                assign c_beats[k*9 +: 9] = aw_beats[M*9 +: 9];
+                assign c_w[k*(WP+1) +: WP+1] = w_pay_v[M*(WP+1) +: WP+1];
+            end
+            // the granted master's index from the one-hot grant
+            integer ck;
+            always @* begin
+                c_idx = {SW{1'b0}};
+                for (ck = 0; ck < NM; ck = ck + 1) begin
+                    if (c_grant[ck]) begin
+                        c_idx = C_MAP[ck*SW +: SW];
+                    end
+                end
+            end
+            always @(posedge clk) begin
+                if (aw_fire) begin
+                    w_owner_c_reg <= aw_cidx;
+                end
+            end
+            assign aw_idx = c_idx;
+            assign w_cidx = w_busy_reg ? w_owner_c_reg : aw_cidx;
+            assign aw_gv = c_gv;
+        end else begin : none
+            // no master is connected to this slave: it is never addressed (the arbiter's
+            // one port never requests)
+            assign c_req = 1'b0;
+            assign aw_grant[j*S_COUNT +: S_COUNT] = {S_COUNT{1'b0}};
+            assign c_pay = {AXP{1'b0}};
+            assign c_beats = 9'd0;
+            assign c_w = {(WP+1){1'b0}};
+            assign aw_idx = {SW{1'b0}};
+            assign w_cidx = aw_cidx;
+            assign aw_gv = 1'b0;
+            /* verilator lint_off UNUSED */
+            wire unused_gv = c_gv ^ c_grant[0];
+            /* verilator lint_on UNUSED */
+        end
+
+        pp_axi_ic_mux #(.N(NA), .WIDTH(AXP), .SEL_WIDTH(CA))
+        aw_mux_inst (.in(c_pay), .sel(aw_cidx), .out(aw_in));
 
         pp_arbiter #(
-            .PORTS(S_COUNT),
+            .PORTS(NA),
             .ARBITRATION(ARBITRATION),
-            .INDEX_WIDTH(SW),
+            .INDEX_WIDTH(CA),
             .BEATS_WIDTH(9),
             .QUANTUM(ARB_QUANTUM)
         )
         aw_arb_inst (
             .clk(clk),
             .rst(rst),
-            .req(aw_req[j*S_COUNT +: S_COUNT]),
-            .grant(aw_grant[j*S_COUNT +: S_COUNT]),
-            .grant_valid(aw_gv),
-            .grant_index(aw_idx),
-            .req_beats(aw_beats),
+            .req(c_req),
+            .grant(c_grant),
+            .grant_valid(c_gv),
+            .grant_index(aw_cidx),
+            .req_beats(c_beats),
             .accept(aw_fire)
         );
+
+        pp_axi_ic_mux #(.N(NA), .WIDTH(WP+1), .SEL_WIDTH(CA))
+        w_mux_inst (.in(c_w), .sel(w_cidx), .out(w_in));
 
         pp_axi_ic_reg #(
             .SKID(SKID_BUFFERS),
@@ -828,14 +1065,8 @@ if (TOPOLOGY == 0) begin : xbar
         assign int_aw_pay[j*AXP +: AXP] = aw_out | FILL;
 
         // write data
-        wire [SW-1:0] w_sel = w_busy_reg ? w_owner_reg : aw_idx;
-        wire          w_sel_valid = w_busy_reg || aw_fire;
-        wire [WP:0]   w_in;
         wire          w_in_valid = w_sel_valid && w_in[WP];
         wire          w_in_last = w_in[W_LAST];
-
-        pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(WP+1), .SEL_WIDTH(SW))
-        w_mux_inst (.in(w_pay_v), .sel(w_sel), .out(w_in));
 
         assign w_busy[j] = w_busy_reg;
         assign w_src_valid[j] = w_sel_valid;
@@ -927,8 +1158,37 @@ if (TOPOLOGY == 0) begin : xbar
         wire [BBW-1:0] b_in;
         wire b_in_valid = b_in[BB_VALID] && b_in[BB_MST +: SW] == IDX && wr_cnt_reg != {CW{1'b0}};
 
-        pp_axi_ic_mux #(.N(MI), .WIDTH(BBW), .SEL_WIDTH(MW))
-        b_mux_inst (.in(int_b_bun), .sel(wr_dst_reg), .out(b_in));
+        // the slaves connected to this master (M_CONNECT; the default slave last): the B
+        // multiplexer is built over those only, selected by the destination's compact index
+        // (all connected: the slaves' own vector and index)
+        localparam integer NS = n_slv(i);
+        localparam integer CB = (NS == MI) ? MW : idx_w(NS);
+        wire [NS*BBW-1:0] b_cand;
+        wire [CB-1:0]     b_sel;
+        if (NS == MI) begin : b_full
+            assign b_cand = int_b_bun;
+            assign b_sel = wr_dst_reg;
+        end else begin : b_part
+            localparam [MI*MW-1:0] S_MAP = slv_map(i);
+            localparam [MI*MW-1:0] S_POS = slv_pos(i);
+            reg  [CB-1:0]     wr_dst_c_reg;
+            initial wr_dst_c_reg = {CB{1'b0}};
+            /* verilator lint_off UNUSED */
+            wire [MW-1:0]     aw_pos = S_POS[aw_sel[i*MW +: MW]*MW +: MW];
+            /* verilator lint_on UNUSED */
+            for (k = 0; k < NS; k = k + 1) begin : c
+                assign b_cand[k*BBW +: BBW] = int_b_bun[S_MAP[k*MW +: MW]*BBW +: BBW];
+            end
+            always @(posedge clk) begin
+                if (aw_fire) begin
+                    wr_dst_c_reg <= aw_pos[CB-1:0];
+                end
+            end
+            assign b_sel = wr_dst_c_reg;
+        end
+
+        pp_axi_ic_mux #(.N(NS), .WIDTH(BBW), .SEL_WIDTH(CB))
+        b_mux_inst (.in(b_cand), .sel(b_sel), .out(b_in));
 
         pp_axi_ic_reg #(
             .SKID(SKID_BUFFERS),
@@ -952,7 +1212,9 @@ if (TOPOLOGY == 0) begin : xbar
          * Read path as a crossbar: per slave an AR arbiter and register, per master an R
          * register fed from the one slave the master reads from
          */
+        /* verilator lint_off UNUSED */
         reg  [MI*S_COUNT-1:0] ar_req;
+        /* verilator lint_on UNUSED */
         wire [MI*S_COUNT-1:0] ar_grant;
         wire [MI-1:0]         ar_in_ready;
         // ARBITRATION = 1: the slave may take another read (fewer than ARB_READ_AHEAD beats outstanding)
@@ -964,7 +1226,7 @@ if (TOPOLOGY == 0) begin : xbar
         always @* begin
             for (qi = 0; qi < S_COUNT; qi = qi + 1) begin
                 for (qj = 0; qj < MI; qj = qj + 1) begin
-                    ar_req[qj*S_COUNT+qi] = s_axi_arvalid[qi] && ar_ok[qi] &&
+                    ar_req[qj*S_COUNT+qi] = CONN[qj*S_COUNT+qi] && s_axi_arvalid[qi] && ar_ok[qi] &&
                         ar_sel[qi*MW +: MW] == qj[MW-1:0];
                 end
             end
@@ -989,7 +1251,7 @@ if (TOPOLOGY == 0) begin : xbar
             for (tj = 0; tj < MI; tj = tj + 1) begin
                 int_rready[tj] = 1'b0;
                 for (ti = 0; ti < S_COUNT; ti = ti + 1) begin
-                    if (r_in_ready[ti] && int_r_mst[tj*SW +: SW] == ti[SW-1:0] &&
+                    if (CONN[tj*S_COUNT+ti] && r_in_ready[ti] && int_r_mst[tj*SW +: SW] == ti[SW-1:0] &&
                             rd_dst[ti*MW +: MW] == tj[MW-1:0] &&
                             rd_cnt[ti*CW +: CW] != {CW{1'b0}}) begin
                         int_rready[tj] = 1'b1;
@@ -1002,14 +1264,17 @@ if (TOPOLOGY == 0) begin : xbar
             localparam [AXP-1:0] KEEP = ax_keep(j);
             localparam [AXP-1:0] FILL = ax_fill(j);
 
+            localparam integer NM = n_mst(j);
+            localparam integer CSW = idx_w(NM);
+
             wire [SW-1:0]  ar_idx;
             wire           ar_gv;
+            // (not read by a slave no master is connected to, under round robin)
+            /* verilator lint_off UNUSED */
             wire           ar_fire = ar_gv && ar_open[j] && ar_in_ready[j];
+            /* verilator lint_on UNUSED */
             wire [AXP-1:0] ar_in;
             wire [AXP-1:0] ar_out;
-
-            pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(AXP), .SEL_WIDTH(SW))
-            ar_mux_inst (.in(ar_pay), .sel(ar_idx), .out(ar_in));
 
             // deficit round robin: read grants run ahead of the read data (a slave queues the
             // requests), and a grant decided while the slave still has a long queue is decided
@@ -1034,23 +1299,94 @@ if (TOPOLOGY == 0) begin : xbar
                 assign ar_open[j] = 1'b1;
             end
 
-            pp_arbiter #(
-                .PORTS(S_COUNT),
-                .ARBITRATION(ARBITRATION),
-                .INDEX_WIDTH(SW),
-                .BEATS_WIDTH(9),
-                .QUANTUM(ARB_QUANTUM)
-            )
-            ar_arb_inst (
-                .clk(clk),
-                .rst(rst),
-                .req(ar_req[j*S_COUNT +: S_COUNT]),
-                .grant(ar_grant[j*S_COUNT +: S_COUNT]),
-                .grant_valid(ar_gv),
-                .grant_index(ar_idx),
-                .req_beats(ar_beats),
-                .accept(ar_fire)
-            );
+            if (NM == S_COUNT) begin : full
+
+                pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(AXP), .SEL_WIDTH(SW))
+                ar_mux_inst (.in(ar_pay), .sel(ar_idx), .out(ar_in));
+
+                pp_arbiter #(
+                    .PORTS(S_COUNT),
+                    .ARBITRATION(ARBITRATION),
+                    .INDEX_WIDTH(SW),
+                    .BEATS_WIDTH(9),
+                    .QUANTUM(ARB_QUANTUM)
+                )
+                ar_arb_inst (
+                    .clk(clk),
+                    .rst(rst),
+                    .req(ar_req[j*S_COUNT +: S_COUNT]),
+                    .grant(ar_grant[j*S_COUNT +: S_COUNT]),
+                    .grant_valid(ar_gv),
+                    .grant_index(ar_idx),
+                    .req_beats(ar_beats),
+                    .accept(ar_fire)
+                );
+
+            end else if (NM > 0) begin : part
+
+                // the connected masters only (compact index ar_cidx), as for writes
+                localparam [S_COUNT*SW-1:0] C_MAP = mst_map(j);
+                wire [CSW-1:0]     ar_cidx;
+                wire [NM-1:0]      c_req;
+                wire [NM-1:0]      c_grant;
+                wire [NM*AXP-1:0]  c_pay;
+                wire [NM*9-1:0]    c_beats;
+                reg  [SW-1:0]      c_idx;
+
+                for (i = 0; i < S_COUNT; i = i + 1) begin : g
+                    if (!CONN[j*S_COUNT+i]) begin : u
+                        assign ar_grant[j*S_COUNT+i] = 1'b0;
+                    end
+                end
+
+                for (k = 0; k < NM; k = k + 1) begin : c
+                    localparam integer M = mst_at(j, k);
+                    assign c_req[k] = ar_req[j*S_COUNT+M];
+                    assign ar_grant[j*S_COUNT+M] = c_grant[k];
+                    assign c_pay[k*AXP +: AXP] = ar_pay[M*AXP +: AXP];
+                    assign c_beats[k*9 +: 9] = ar_beats[M*9 +: 9];
+                end
+
+                integer ck;
+                always @* begin
+                    c_idx = {SW{1'b0}};
+                    for (ck = 0; ck < NM; ck = ck + 1) begin
+                        if (c_grant[ck]) begin
+                            c_idx = C_MAP[ck*SW +: SW];
+                        end
+                    end
+                end
+                assign ar_idx = c_idx;
+
+                pp_axi_ic_mux #(.N(NM), .WIDTH(AXP), .SEL_WIDTH(CSW))
+                ar_mux_inst (.in(c_pay), .sel(ar_cidx), .out(ar_in));
+
+                pp_arbiter #(
+                    .PORTS(NM),
+                    .ARBITRATION(ARBITRATION),
+                    .INDEX_WIDTH(CSW),
+                    .BEATS_WIDTH(9),
+                    .QUANTUM(ARB_QUANTUM)
+                )
+                ar_arb_inst (
+                    .clk(clk),
+                    .rst(rst),
+                    .req(c_req),
+                    .grant(c_grant),
+                    .grant_valid(ar_gv),
+                    .grant_index(ar_cidx),
+                    .req_beats(c_beats),
+                    .accept(ar_fire)
+                );
+
+            end else begin : none
+
+                assign ar_grant[j*S_COUNT +: S_COUNT] = {S_COUNT{1'b0}};
+                assign ar_idx = {SW{1'b0}};
+                assign ar_gv = 1'b0;
+                assign ar_in = {AXP{1'b0}};
+
+            end
 
             pp_axi_ic_reg #(
                 .SKID(SKID_BUFFERS),
@@ -1078,8 +1414,33 @@ if (TOPOLOGY == 0) begin : xbar
             wire r_in_valid = r_in[RB_VALID] && r_in[RB_MST +: SW] == IDX &&
                 rd_cnt[i*CW +: CW] != {CW{1'b0}};
 
-            pp_axi_ic_mux #(.N(MI), .WIDTH(RBW), .SEL_WIDTH(MW))
-            r_mux_inst (.in(int_r_bun), .sel(rd_dst[i*MW +: MW]), .out(r_in));
+            // over the slaves connected to this master only, as the B multiplexer
+            localparam integer NS = n_slv(i);
+            if (NS == MI) begin : r_full
+                pp_axi_ic_mux #(.N(MI), .WIDTH(RBW), .SEL_WIDTH(MW))
+                r_mux_inst (.in(int_r_bun), .sel(rd_dst[i*MW +: MW]), .out(r_in));
+            end else begin : r_part
+                localparam integer CSW = idx_w(NS);
+                localparam [MI*MW-1:0] S_MAP = slv_map(i);
+                localparam [MI*MW-1:0] S_POS = slv_pos(i);
+                reg  [CSW-1:0]    rd_dst_c_reg;
+                initial rd_dst_c_reg = {CSW{1'b0}};
+                /* verilator lint_off UNUSED */
+                wire [MW-1:0]     ar_pos = S_POS[ar_sel[i*MW +: MW]*MW +: MW];
+                /* verilator lint_on UNUSED */
+                wire [NS*RBW-1:0] r_cand;
+                wire              ar_hs = s_axi_arvalid[i] && s_axi_arready[i];
+                for (k = 0; k < NS; k = k + 1) begin : c
+                    assign r_cand[k*RBW +: RBW] = int_r_bun[S_MAP[k*MW +: MW]*RBW +: RBW];
+                end
+                always @(posedge clk) begin
+                    if (ar_hs) begin
+                        rd_dst_c_reg <= ar_pos[CSW-1:0];
+                    end
+                end
+                pp_axi_ic_mux #(.N(NS), .WIDTH(RBW), .SEL_WIDTH(CSW))
+                r_mux_inst (.in(r_cand), .sel(rd_dst_c_reg), .out(r_in));
+            end
 
             pp_axi_ic_reg #(
                 .SKID(SKID_BUFFERS),

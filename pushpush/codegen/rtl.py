@@ -13,6 +13,9 @@ The system top (``templates/verilog/top.v.j2``) instantiates every wrapper and o
 ``pp_axi_interconnect``: masters are the PS-to-PL port (the ARM's GP0) then every rtl
 component's engine; slaves are every rtl window then one port covering the whole ``ps``
 region (the ARM's windows in on-chip memory, reached through the top's ``m_axi_*`` port).
+Its ``M_CONNECT`` (which master may address which slave) comes from
+:mod:`pushpush.codegen.connect`: the ARM reaches every slave, an engine only the windows
+it may call or return to.
 ``interconnect: {arbitration: fair}`` selects its deficit round robin over beats
 (``ARBITRATION=1``); a component with ``abe: {nominal_burst, max_outstanding}`` gets a
 ``pp_abe`` (AXI burst equalizer) between its call engine and its interconnect port.
@@ -33,6 +36,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from pushpush.codegen.connect import connectivity
 from pushpush.codegen.render import GenerateError, generated_header, render_template
 from pushpush.link import IRQ_BLOCK_BYTES, WORD_BYTES, DmaBlock, LinkedComponent, LinkedSystem
 from pushpush.types import BufferType, FunctionType, Scalar, Type
@@ -763,6 +767,9 @@ def render_top(linked: LinkedSystem) -> str:
     slaves.append({"name": "ps", "base": linked.ps.base, "bits": _clog2(linked.ps.size)})
     masters = ["ps"] + [c.name for c in rtl]
     s_count, m_count = len(masters), len(slaves)
+    # which master may address which slave (M_CONNECT), from the linked model
+    conn = connectivity(linked, [s["name"] for s in slaves])
+    assert list(conn.masters) == masters
     engines = system_buffers(linked)
     buf_id = buf_id_width(linked)
     bufs = None
@@ -803,6 +810,9 @@ def render_top(linked: LinkedSystem) -> str:
         # crossbar only; the shared topology keeps its defaults (skid buffers)
         read_topology=CROSSBAR_READ_TOPOLOGY if topology == 0 else 0,
         skid_buffers=CROSSBAR_SKID_BUFFERS if topology == 0 else 1,
+        m_connect=conn.verilog(),
+        connect_lines=conn.lines(),
+        connections=conn.connections,
         base_addr="{" + ", ".join(f"32'h{s['base']:08X}" for s in reversed(slaves)) + "}",
         addr_bits="{" + ", ".join(f"32'd{s['bits']}" for s in reversed(slaves)) + "}",
         s_sig=axi_signals(dw, s_id),

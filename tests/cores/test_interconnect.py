@@ -74,6 +74,7 @@ def _cfg(dut):
             ("ARBITRATION", "ARBITRATION"), ("READ_TOPOLOGY", "READ_TOPOLOGY"),
             ("SKID_BUFFERS", "SKID_BUFFERS"))}
         cfg["OPS"] = int(os.environ.get("IC_OPS", "20"))
+        cfg["M_CONNECT"] = int(dut.M_CONNECT.value)
         dut._log.info("configuration from the DUT's parameters: %s", cfg)
         return cfg
     return {
@@ -85,6 +86,7 @@ def _cfg(dut):
         "READ_TOPOLOGY": int(os.environ.get("IC_READ_TOPOLOGY", "0")),
         "SKID_BUFFERS": int(os.environ.get("IC_SKID_BUFFERS", "1")),
         "OPS": int(os.environ.get("IC_OPS", "20")),
+        "M_CONNECT": int(os.environ["IC_M_CONNECT"]) if "IC_M_CONNECT" in os.environ else None,
     }
 
 
@@ -107,6 +109,12 @@ class TB:
         for port in self.masters + self.rams:
             for log in (port.write_if.log, port.read_if.log):
                 log.setLevel(logging.WARNING)
+        # M_CONNECT: bit j*S + i = master i may address slave j (None: all)
+        mask = cfg.get("M_CONNECT")
+        self.mask = (1 << (self.S * self.M)) - 1 if mask is None else mask
+
+    def conn(self, i: int, j: int) -> bool:
+        return bool((self.mask >> (j * self.S + i)) & 1)
 
     def set_pauses(self, rng: random.Random, prob: float):
         def gen(seed):
@@ -616,6 +624,122 @@ if cocotb is not None:
         await Timer(100, unit="ns")
 
 
+if cocotb is not None:
+
+    @cocotb.test()
+    async def run_sparse(dut):
+        """M_CONNECT: every (master, slave) pair, connected or not, then random traffic.
+
+        1. No back-pressure, pair by pair: a connected pair has exactly the latencies of
+           run_latency (AW, every W, B, AR, every R beat: 1 cycle each) and its data lands;
+           an unconnected pair's write drains its W beats and gets one B with DECERR, its
+           read gets ARLEN+1 beats of DECERR, and nothing reaches the slave's port.
+        2. Random back-pressure on every channel, all masters at once (two workers each),
+           random slaves (connected or not) and unmapped addresses: every response (OKAY /
+           DECERR by the mask), every read byte, response routing (IdMonitor) and at the
+           end every RAM byte (the regions of unconnected masters stay zero)."""
+        tb = TB(dut)
+        S, M, nb = tb.S, tb.M, tb.DW // 8
+        seed = int(os.environ.get("IC_SEED", "1"))
+        rng = random.Random(seed + 31)
+        await tb.reset()
+        dut._log.info("M_CONNECT = %s", [[int(tb.conn(i, j)) for j in range(M)] for i in range(S)])
+
+        # 1. pair by pair (each master its own aligned part of every window)
+        slot = (2**WINDOW_BITS // S) & ~0x3F
+        for mi in range(S):
+            for sj in range(M):
+                sp, mp = f"s{mi:02d}_axi", f"m{sj:02d}_axi"
+                hs = HandshakeLog(dut, [sp, mp])
+                beats = 4
+                addr = base_addr(sj) + mi * slot
+                data = bytes(rng.getrandbits(8) for _ in range(beats * nb))
+                xid = (mi + sj) % 2**S_ID_WIDTH
+                resp = await with_timeout(tb.masters[mi].write(addr, data, awid=xid), 50, "us")
+                for _ in range(4):
+                    await RisingEdge(dut.clk)
+                lg = hs.log
+                if tb.conn(mi, sj):
+                    assert resp.resp == AxiResp.OKAY, (mi, sj, resp)
+                    s_aw, m_aw = lg[(sp, "aw")], lg[(mp, "aw")]
+                    s_w, m_w = lg[(sp, "w")], lg[(mp, "w")]
+                    assert len(s_aw) == len(m_aw) == 1 and len(s_w) == len(m_w) == beats
+                    assert m_aw[0] - s_aw[0] == 1, (mi, sj, s_aw, m_aw)
+                    assert [b - a for a, b in zip(s_w, m_w)] == [1] * beats, (mi, sj, s_w, m_w)
+                    assert lg[(sp, "b")][0] - lg[(mp, "b")][0] == 1, (mi, sj)
+                    ext = (mi << S_ID_WIDTH) | xid if S > 1 else xid
+                    assert hs.ids[(mp, "aw")] == [ext] and hs.ids[(sp, "b")] == [xid]
+                    assert tb.rams[sj].read(mi * slot, beats * nb) == data
+                else:
+                    assert resp.resp == AxiResp.DECERR, (mi, sj, resp)
+                    assert len(lg[(sp, "w")]) == beats and len(lg[(sp, "b")]) == 1
+                    assert hs.ids[(sp, "b")] == [xid]
+                    assert not lg[(mp, "aw")] and not lg[(mp, "w")], (mi, sj, "reached the slave")
+                    assert tb.rams[sj].read(mi * slot, beats * nb) == bytes(beats * nb)
+                hs.clear()
+                rd = await with_timeout(tb.masters[mi].read(addr, beats * nb, arid=xid), 50, "us")
+                for _ in range(4):
+                    await RisingEdge(dut.clk)
+                assert len(lg[(sp, "r")]) == beats and hs.ids[(sp, "r")] == [xid] * beats
+                if tb.conn(mi, sj):
+                    assert rd.resp == AxiResp.OKAY and rd.data == data, (mi, sj, rd)
+                    m_ar, s_ar = lg[(mp, "ar")], lg[(sp, "ar")]
+                    assert m_ar[0] - s_ar[0] == 1, (mi, sj, s_ar, m_ar)
+                    assert [b - a for a, b in zip(lg[(mp, "r")], lg[(sp, "r")])] == [1] * beats
+                else:
+                    assert rd.resp == AxiResp.DECERR, (mi, sj, rd)
+                    assert not lg[(mp, "ar")], (mi, sj, "read reached the slave")
+        # clear what phase 1 wrote
+        for j in range(M):
+            tb.rams[j].write(0, bytes(2**WINDOW_BITS))
+
+        # 2. random traffic under back-pressure
+        tb.set_pauses(rng, float(os.environ.get("IC_PAUSE", "0.3")))
+        mon = IdMonitor(tb)
+        workers = 2
+        region = 2**WINDOW_BITS // (S * workers)
+        model = {}
+        counts = {"ok": 0, "decerr_unconnected": 0, "decerr_unmapped": 0}
+
+        async def worker(mi, wk):
+            r = random.Random(rng.getrandbits(32))
+            master = tb.masters[mi]
+            roff = (mi * workers + wk) * region
+            for j in range(M):
+                model[(j, roff)] = bytearray(region)
+            for _ in range(tb.cfg["OPS"]):
+                j = r.randrange(M)
+                unmapped = r.random() < 0.08
+                length = min(r.choice([1, 4, nb, 2 * nb, 4 * nb, r.randint(1, region)]), region)
+                off = r.randint(0, region - length)
+                xid = r.randrange(2)
+                addr = (unmapped_addr(j) if unmapped else base_addr(j)) + roff + off
+                ok = tb.conn(mi, j) and not unmapped
+                mem = model[(j, roff)]
+                if r.random() < 0.5:
+                    data = bytes(r.getrandbits(8) for _ in range(length))
+                    resp = (await with_timeout(master.write(addr, data, awid=xid), 500, "us")).resp
+                    if ok:
+                        mem[off:off + length] = data
+                else:
+                    rd = await with_timeout(master.read(addr, length, arid=xid), 500, "us")
+                    resp = rd.resp
+                    assert len(rd.data) == length
+                    if ok:
+                        assert rd.data == bytes(mem[off:off + length]), (mi, wk, hex(addr), length)
+                assert resp == (AxiResp.OKAY if ok else AxiResp.DECERR), (mi, j, hex(addr), resp)
+                counts["ok" if ok else ("decerr_unmapped" if unmapped else "decerr_unconnected")] += 1
+
+        tasks = [cocotb.start_soon(worker(mi, wk)) for mi in range(S) for wk in range(workers)]
+        for t in tasks:
+            await t
+        for (j, roff), mem in model.items():
+            assert tb.rams[j].read(roff, region) == bytes(mem), f"slave {j} region {roff:#x}"
+        mon.check(unmapped=True)
+        dut._log.info("sparse random traffic done: %s", counts)
+        await Timer(100, unit="ns")
+
+
 # -------------------------------------------------------------------------------------
 # pytest side
 
@@ -669,7 +793,9 @@ def write_wrapper(s_count: int, m_count: int, out_dir: Path) -> Path:
         "    // crossbar's read path: 0 = crossbar, 1 = one shared AR and R path",
         "    parameter READ_TOPOLOGY = 0,",
         "    // 1 = skid buffers, 0 = single registers",
-        "    parameter SKID_BUFFERS = 1",
+        "    parameter SKID_BUFFERS = 1,",
+        "    // connectivity: bit j*S_COUNT+i = master i may address slave j",
+        f"    parameter [{s_count * m_count}-1:0] M_CONNECT = {{{s_count * m_count}{{1'b1}}}}",
         ")",
         "(",
         "    input  wire clk,",
@@ -707,7 +833,8 @@ def write_wrapper(s_count: int, m_count: int, out_dir: Path) -> Path:
         "    .TOPOLOGY(TOPOLOGY),",
         "    .ARBITRATION(ARBITRATION),",
         "    .READ_TOPOLOGY(READ_TOPOLOGY),",
-        "    .SKID_BUFFERS(SKID_BUFFERS)",
+        "    .SKID_BUFFERS(SKID_BUFFERS),",
+        "    .M_CONNECT(M_CONNECT)",
         ")",
         "dut (",
         "    .clk(clk),",
@@ -728,8 +855,16 @@ def write_wrapper(s_count: int, m_count: int, out_dir: Path) -> Path:
     return path
 
 
+#: the cocotb tests of a fully connected configuration (run_sparse, which walks every
+#: (master, slave) pair, runs on the sets with an M_CONNECT; through FuseSoC it runs too)
+FULL_TESTS = ["run_latency", "run_throughput", "run_fairness", "run_pipeline", "run_reads", "run_random"]
+
+
 def run_config(simulator, params, ops=20, seed=1, testcase=None, pause=0.3, build_args=()):
     from pushpush.build.sim import default_build_root, run_cocotb
+
+    if testcase is None and "M_CONNECT" not in params:
+        testcase = FULL_TESTS
 
     s_count, m_count = params["S_COUNT"], params["M_COUNT"]
     wrap = write_wrapper(s_count, m_count, default_build_root() / "pp_ic_wrappers")
@@ -737,6 +872,10 @@ def run_config(simulator, params, ops=20, seed=1, testcase=None, pause=0.3, buil
                   "ARBITRATION": params.get("ARBITRATION", 0),
                   "READ_TOPOLOGY": params.get("READ_TOPOLOGY", 0),
                   "SKID_BUFFERS": params.get("SKID_BUFFERS", 1)}
+    extra = {}
+    if "M_CONNECT" in params:
+        hdl_params["M_CONNECT"] = params["M_CONNECT"]
+        extra["IC_M_CONNECT"] = str(params["M_CONNECT"])
     run_cocotb(
         toplevel=wrapper_name(s_count, m_count),
         sources=[*SOURCES, wrap],
@@ -755,6 +894,7 @@ def run_config(simulator, params, ops=20, seed=1, testcase=None, pause=0.3, buil
             "IC_OPS": str(ops),
             "IC_SEED": str(seed),
             "IC_PAUSE": str(pause),
+            **extra,
         },
         testcase=testcase,
         seed=seed,
@@ -833,6 +973,50 @@ SYNTHESIS_SETS = _sets((4, 4, 32, 0), (4, 4, 32, 0, 0, 1, 0), (3, 5, 64, 0, 1, 1
                                        f"-r{p.get('READ_TOPOLOGY', 0)}")
 def test_interconnect_synthesis_text(params):
     run_config("icarus", params, ops=20, seed=5, build_args=("-DSYNTHESIS",))
+
+
+def mask_of(s_count: int, rows: list[list[int]]) -> int:
+    """M_CONNECT from rows[i] = the slaves master i may address."""
+    return sum(1 << (j * s_count + i) for i, row in enumerate(rows) for j in row)
+
+
+def _sparse(cfg, rows):
+    d = _sets(cfg)[0]
+    d["M_CONNECT"] = mask_of(d["S_COUNT"], rows)
+    return d
+
+
+#: M_CONNECT (run_sparse): both topologies, both read paths, skid buffers or not, both
+#: arbitrations; masks as generated systems have them (master 0 the ARM, reaching every
+#: slave; the others a few), a slave no master reaches and a master that reaches none
+SPARSE_SETS = [
+    _sparse((4, 4, 32, 0, 0, 1, 0), [[0, 1, 2, 3], [2, 3], [1, 3], [3]]),
+    _sparse((4, 4, 32, 0, 1, 1, 0), [[0, 1, 2, 3], [2], [1, 2], [0]]),
+    _sparse((4, 4, 32, 0, 0, 0, 1), [[0, 1, 2], [1], [0, 2], []]),
+    _sparse((3, 5, 64, 0, 1, 0, 0), [[0, 2, 4], [1, 2, 3], [4]]),
+    _sparse((4, 4, 32, 1), [[0, 1, 2, 3], [2, 3], [1], [0, 3]]),
+    _sparse((2, 3, 32, 1, 1), [[0, 2], [1]]),
+]
+
+
+def _sparse_id(p):
+    return (f"{p['S_COUNT']}x{p['M_COUNT']}-dw{p['DATA_WIDTH']}-t{p['TOPOLOGY']}-a{p.get('ARBITRATION', 0)}"
+            f"-r{p.get('READ_TOPOLOGY', 0)}-k{p.get('SKID_BUFFERS', 1)}-c{p['M_CONNECT']:x}")
+
+
+@pytest.mark.parametrize("params", SPARSE_SETS, ids=_sparse_id)
+def test_interconnect_sparse(params):
+    run_config("icarus", params, ops=20, testcase="run_sparse")
+
+
+@pytest.mark.parametrize("params", [SPARSE_SETS[0], SPARSE_SETS[3]], ids=_sparse_id)
+def test_interconnect_sparse_synthesis_text(params):
+    run_config("icarus", params, ops=20, seed=5, testcase="run_sparse", build_args=("-DSYNTHESIS",))
+
+
+@pytest.mark.parametrize("params", [SPARSE_SETS[1]], ids=_sparse_id)
+def test_interconnect_sparse_verilator(params):
+    run_config("verilator", params, ops=20, testcase="run_sparse")
 
 
 @pytest.mark.long

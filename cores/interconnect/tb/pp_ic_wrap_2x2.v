@@ -12,7 +12,9 @@ module pp_ic_wrap_2x2 #
     // crossbar's read path: 0 = crossbar, 1 = one shared AR and R path
     parameter READ_TOPOLOGY = 0,
     // 1 = skid buffers, 0 = single registers
-    parameter SKID_BUFFERS = 1
+    parameter SKID_BUFFERS = 1,
+    // connectivity: bit j*S_COUNT+i = master i may address slave j
+    parameter [4-1:0] M_CONNECT = {4{1'b1}}
 )
 (
     input  wire clk,
@@ -186,7 +188,8 @@ pp_axi_interconnect #(
     .TOPOLOGY(TOPOLOGY),
     .ARBITRATION(ARBITRATION),
     .READ_TOPOLOGY(READ_TOPOLOGY),
-    .SKID_BUFFERS(SKID_BUFFERS)
+    .SKID_BUFFERS(SKID_BUFFERS),
+    .M_CONNECT(M_CONNECT)
 )
 dut (
     .clk(clk),
