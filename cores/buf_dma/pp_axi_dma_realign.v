@@ -1,0 +1,1 @@
+../axi_dma/pp_axi_dma_realign.v
