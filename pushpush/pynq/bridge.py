@@ -88,7 +88,7 @@ __all__ = [
     "PS_MODELS",
 ]
 
-from pushpush.simboard.wire import (CTL_IRQ_LEVEL, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
+from pushpush.simboard.wire import (CTL_IDLE, CTL_IRQ_LEVEL, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
                                    CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
                                    OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig)
 
@@ -275,9 +275,10 @@ class SimBridge:
 
     def _kick(self) -> None:
         """Resume the simulator if it paused waiting for the next request (it pauses after
-        a PL write into PS memory that a request or a waiting thread was waiting for)."""
+        a PL write into PS memory that a request or a waiting thread was waiting for) or
+        blocks on its socket because it was idle."""
         try:
-            if struct.unpack_from("<Q", self.ctl.mem, CTL_PAUSED)[0]:
+            if self._paused() or self._idle():
                 os.write(self._kick_w, b"\1")
         except (OSError, ValueError):  # full (it will wake), or stopped meanwhile
             pass
@@ -289,6 +290,12 @@ class SimBridge:
                 struct.pack_into("<Q", self.ctl.mem, CTL_WAITERS, self._waiters)
             except ValueError:   # stopped meanwhile (the control page is closed)
                 pass
+
+    def _idle(self) -> bool:
+        try:
+            return bool(struct.unpack_from("<Q", self.ctl.mem, CTL_IDLE)[0])
+        except ValueError:   # stopped meanwhile
+            return False
 
     def _paused(self) -> bool:
         try:
@@ -333,6 +340,8 @@ class SimBridge:
                     self._kick()
                     self._wait_notify(timeout - KICK_GRACE_S)
             else:
+                if waiting and self._idle():   # idle-blocked: no request will wake it
+                    self._kick()
                 self._wait_notify(timeout)
         finally:
             self._count_waiter(-1)

@@ -429,6 +429,8 @@ class SimDevice(Device):
             cfg.poll_us = float(os.environ["PUSHPUSH_SIM_POLL_US"])
         if os.environ.get("PUSHPUSH_SIM_HANDOFF_US"):
             cfg.handoff_us = float(os.environ["PUSHPUSH_SIM_HANDOFF_US"])
+        if os.environ.get("PUSHPUSH_SIM_IDLE_MS"):
+            cfg.idle_ms = float(os.environ["PUSHPUSH_SIM_IDLE_MS"])
         cfg.simulator, self.simulator_reason = self._pick_simulator(simulator, cfg)
         log.info("simulated board: %s (%s)", cfg.simulator, self.simulator_reason)
         self.manifest = manifest

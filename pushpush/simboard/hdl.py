@@ -41,7 +41,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .wire import (OP_HELLO, REP, CTL_PAUSED, CTL_WAIT_STAMP, CTL_WAITERS, SimConfig,
+from .wire import (OP_HELLO, REP, CTL_IDLE, CTL_PAUSED, CTL_WAIT_STAMP, CTL_WAITERS, SimConfig,
                    SimulatedPSMemory, serve_requests)
 
 __all__ = ["HdlPS", "Handles", "MemPort", "serve_hdl", "beat_plan", "GP0Timeout"]
@@ -404,6 +404,29 @@ async def serve_hdl(dut: Any) -> None:
 
     out: list[bytes] = []
 
+    def idle_block(wait: float) -> list[Any]:
+        """Idle: block on the socket for ``wait`` s, marked in the control page (CTL_IDLE) so
+        that software that starts waiting for the PL meanwhile (an
+        interrupt-mode runtime sends no request while it waits) resumes the simulator
+        through the kick pipe at once, instead of after ``wait``, which is IDLE_FACTOR times
+        the last turn and grows to seconds on a loaded host. Returns ``[sock]`` when a
+        request came."""
+        if ctl is None or kick_fd < 0:
+            return select.select([sock], [], [], wait)[0]
+        struct.pack_into("<Q", ctl, CTL_IDLE, 1)
+        try:
+            if software_waiting():   # started waiting before the mark: run on
+                return []
+            ready = select.select([sock, kick_fd], [], [], wait)[0]
+        finally:
+            struct.pack_into("<Q", ctl, CTL_IDLE, 0)
+        if kick_fd in ready:
+            try:
+                os.read(kick_fd, 4096)
+            except BlockingIOError:
+                pass
+        return [sock] if sock in ready else []
+
     def send(op: int, tag: int, status: int, payload: bytes = b"") -> None:
         # replies go out together at the end of the clock edge (flush): a PL write into PS
         # memory in the same edge as a request's last response (a call's return, with the
@@ -464,7 +487,7 @@ async def serve_hdl(dut: Any) -> None:
                 wait = max(cfg.idle_ms / 1000, IDLE_FACTOR * work)
             if pause.due:
                 continue   # to the next falling edge, then pause for the request
-            ready, _, _ = select.select([sock], [], [], wait)
+            ready = idle_block(wait) if wait > 0 else select.select([sock], [], [], 0)[0]
             state["loop"] = time.monotonic()
             if not ready:
                 continue

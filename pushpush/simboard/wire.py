@@ -21,7 +21,7 @@ from typing import Any, Optional
 
 __all__ = ["OP_HELLO", "OP_WRITE", "OP_READ", "OP_STOP", "OP_INFO", "OP_RUN", "OP_WRITE_WORDS",
            "PS_MODELS", "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "CTL_IRQ_LEVEL",
-           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "RESET_CYCLES", "REQ",
+           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "RESET_CYCLES", "REQ",
            "REP", "SimConfig", "SharedMemory", "SimulatedPSMemory", "store_words", "serve_requests"]
 
 OP_HELLO, OP_WRITE, OP_READ, OP_STOP, OP_INFO, OP_RUN, OP_WRITE_WORDS = 0, 1, 2, 3, 4, 5, 6
@@ -54,6 +54,10 @@ CTL_PLW_NS = 56
 #: pipe, which resumes the simulation).
 CTL_WAITERS = 64
 CTL_PAUSED = 72
+#: Offset in the control page: 1 while the simulator blocks on its socket because it is
+#: idle (u64, the simulator's); software that starts waiting for a reply then writes a byte
+#: on the kick pipe at once (an interrupt-mode runtime sends no request while it waits).
+CTL_IDLE = 80
 CTL_SIZE = 4096
 #: Reset cycles at the start of a simulation (the harness holds reset this long).
 RESET_CYCLES = 8

@@ -337,13 +337,14 @@ def test_a_waiting_runtime_is_woken_by_the_pl_write(hof_bit):
         ol.free()
 
 
-def _paused(bridge, want: int, within: float = 30.0) -> bool:
+def _paused(bridge, want: int, within: float = 30.0, word: str = "CTL_PAUSED") -> bool:
     import struct
 
-    from pushpush.simboard.wire import CTL_PAUSED
+    from pushpush.simboard import wire
+    offset = getattr(wire, word)
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        if struct.unpack_from("<Q", bridge.ctl.mem, CTL_PAUSED)[0] == want:
+        if struct.unpack_from("<Q", bridge.ctl.mem, offset)[0] == want:
             return True
         time.sleep(0.001)
     return False
@@ -384,5 +385,28 @@ def test_no_pause_when_switched_off(hof_bit, monkeypatch):
         for i in range(3):
             assert ol.mixer.mix(i, 2, 3, True) == i + 3
         assert not _paused(bridge, 1, within=0.5)
+    finally:
+        ol.free()
+
+
+def test_a_waiter_resumes_an_idle_simulator_at_once(hof_bit, monkeypatch):
+    """An idle simulator blocks on its socket (here at least 60 s: PUSHPUSH_SIM_IDLE_MS).
+    Software that starts waiting for the PL meanwhile sends no request (an interrupt-mode
+    runtime waits for the interrupt), so it resumes the simulator through the kick pipe at
+    once. Before, it was not woken: on a loaded host the block (IDLE_FACTOR times the last
+    turn) outlasted a 20 s call timeout (test_ddr's interrupt mode, once at load 9-10)."""
+    monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "0")
+    monkeypatch.setenv("PUSHPUSH_SIM_IDLE_MS", "60000")
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        bridge = ol.device.bridge
+        assert ol.mixer.mix(1, 2, 3, True) == 4
+        assert _paused(bridge, 1, word="CTL_IDLE")       # idle: blocked on the socket
+        t = time.monotonic()
+        bridge.note_waiting()                            # as an interrupt-mode caller does
+        assert _paused(bridge, 0, within=20.0, word="CTL_IDLE")
+        assert time.monotonic() - t < 20.0
+        bridge.wait_pl_write(bridge.pl_writes, 0.01)     # a waiting poller, likewise
+        assert ol.mixer.mix(5, 6, 7, True) == 12
     finally:
         ol.free()
