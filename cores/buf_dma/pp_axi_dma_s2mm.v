@@ -1,1 +1,0 @@
-../axi_dma/pp_axi_dma_s2mm.v
