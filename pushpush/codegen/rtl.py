@@ -6,8 +6,11 @@ tables from the linked model), one call engine (``pp_call_engine``, the componen
 master, behind ``pp_req_arbiter``), a ``pp_export`` per export and a ``pp_call_site`` per
 import and function-typed parameter (they turn triggers into valid/ready calls and results
 into requests), and the user module; what remains in the template is wiring (argument and
-result words from the window's read ports), the fault counters and the buffer engines. The user module sees only typed valid/ready port groups (the
-contract in ``docs/rtl-ports.md``, computed here by :func:`user_ports`).
+result words from the window's read ports), the fault counters and the buffer engines. The
+template gets a typed model (:mod:`pushpush.codegen.wrapper_model`), no Verilog text: its
+expressions are macros of ``templates/verilog/wrapper_macros.v.j2``. The user module sees
+only typed valid/ready port groups (the contract in ``docs/rtl-ports.md``, computed here by
+:func:`user_ports`).
 
 The system top (``templates/verilog/top.v.j2``) instantiates every wrapper and one
 ``pp_axi_interconnect``: masters are the PS-to-PL port (the ARM's GP0) then every rtl

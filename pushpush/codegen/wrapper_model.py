@@ -10,16 +10,18 @@ data, status words and triggers are macros of ``templates/verilog/wrapper_macros
 Example::
 
     from pushpush.codegen.wrapper_model import wrapper_model
+    linked = load("examples/pingpong/system.yaml")
     m = wrapper_model(linked, linked.component("callee"), present=None)
-    [(e.name, e.slots) for e in m.exports]      # [('pong', (0,))]
-    m.exports[0].arg_words[0].port.offsets       # (0,): word 0 of slot 0
+    [(e.name, e.slots) for e in m.exports]   # [('f', (0, 1, 2))]
+    m.exports[0].arg_words[0].port           # ReadPort(index=0, offsets=(0, 2, 4), select='f', snoops=())
+    m.exports[0].args[0].codec               # WordCodec(kind=CodecKind.WORD, bits=32)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Optional, Union
+from typing import ClassVar, Optional, Union
 
 from pushpush.link import DmaBlock, LinkedComponent, LinkedSystem
 from pushpush.types import BufferType, FunctionType, Scalar, Type
@@ -159,7 +161,7 @@ class Export:
     buffers: tuple[ExportBuffer, ...]
     req_index: int
 
-    kind = "result"
+    kind: ClassVar[str] = "result"
 
     @property
     def n(self) -> int:
@@ -198,7 +200,7 @@ class CallSite:
     parent: Optional[str]
     req_index: int
 
-    kind = "call"
+    kind: ClassVar[str] = "call"
 
     @property
     def nwords(self) -> int:
@@ -312,7 +314,6 @@ def wrapper_model(linked: LinkedSystem, comp: LinkedComponent,
     n_exports = len(comp.exports)
     exports: list[Export] = []
     calls: list[CallSite] = []   # callbacks (in their export's order), then imports
-    n_callbacks = sum(len(e.callbacks) for e in comp.exports)
     for i, e in enumerate(comp.exports):
         sig = e.signature
         g = e.name
@@ -346,7 +347,6 @@ def wrapper_model(linked: LinkedSystem, comp: LinkedComponent,
                                        x.type.element.bits, word_of[x.param])
                           for x in engines if x.export == g),
             req_index=i))
-    assert len(calls) == n_callbacks
     for imp in comp.imports:
         calls.append(b.call(f"{imp.component}_{imp.function}", imp.signature, imp.rep_slot,
                             imp.rep_address, imp.cep_address, None, n_exports + len(calls)))
