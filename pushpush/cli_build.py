@@ -135,7 +135,9 @@ _C2 = Command(
                 "whose path is printed when a step fails.\n"
                 "  lint     Verilator -Wall on the system top\n"
                 "  sim      build the Icarus simulation\n"
-                "  synth    Yosys synth_xilinx (xc7): LUT/FF/BRAM per component and in total\n"
+                "  synth    Yosys synth_xilinx (xc7): per component its PushPush logic with the\n"
+                "           wrapper flattened (user module kept apart) and the hierarchy-kept\n"
+                "           attribution per core; LUT/FF/BRAM per component and in total\n"
                 "  pynq_z1  Vivado bitstream + .hwh into pynq_overlays/<system>/; without Vivado,\n"
                 "           only the project is set up and checked",
     epilog="examples:\n"
