@@ -398,15 +398,16 @@ def _module(modules: Mapping[str, Any], base: str, what: str) -> str:
 def _component_cost(kept: Mapping[str, Any], flat: Mapping[str, Any], hier: Mapping[str, Any],
                     wrapper: str, user: str) -> ComponentCost:
     kmods = kept["modules"]
-    wname, uname = _module(kmods, wrapper, "flattened"), _module(kmods, user, "flattened")
-    memo: dict[str, dict[str, int]] = {}
-    whole = _leaf_counts(kmods, wname, memo)
-    ucounts = _leaf_counts(kmods, uname, memo)
-    # the wrapper must hold the user module exactly once, and nothing else but leaf cells
+    wname = _module(kmods, wrapper, "flattened")
+    # the wrapper must hold its user module exactly once, and nothing else but leaf cells
     subs = [c["type"] for c in kmods[wname].get("cells", {}).values()
             if c["type"] in kmods and not _is_blackbox(kmods[c["type"]])]
-    if subs != [uname]:
-        raise SynthError(f"the flattened {wrapper} holds {subs}, expected only its user module {user}")
+    if len(subs) != 1 or _base_module(subs[0]) != user:
+        raise SynthError(f"the flattened {wrapper} holds {[_base_module(t) for t in subs]}, "
+                         f"expected only its user module {user}")
+    memo: dict[str, dict[str, int]] = {}
+    whole = _leaf_counts(kmods, wname, memo)
+    ucounts = _leaf_counts(kmods, subs[0], memo)
     own = {k: whole.get(k, 0) - ucounts.get(k, 0) for k in whole}
     fmods = flat["modules"]
     try:
@@ -499,7 +500,10 @@ def resources_text(system: str, resources: Mapping[str, Resources],
     if costs:
         lines += ["flattened, as Vivado does, each wrapper with only its user module kept apart "
                   "(PushPush logic = wrapper - user module; depth through the whole wrapper):",
-                  costs_table(costs), ""]
+                  costs_table(costs)]
+        lines += [f"  {comp}'s longest path, flattened: {c.pushpush.depth_path}"
+                  for comp, c in costs.items() if c.pushpush.depth_path]
+        lines.append("")
         lines.append("hierarchy kept (no constant crosses a module boundary):")
     lines.append(resources_table(resources))
     total = resources.get(TOTAL)
