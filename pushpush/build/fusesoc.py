@@ -227,10 +227,12 @@ def _collect_overlay(linked: LinkedSystem, root: Path, dest: Path) -> list[Path]
 def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
           progress: Callable[[str], None] = print, regenerate: bool = True,
           overlays_dir: str | os.PathLike[str] = "pynq_overlays",
-          vivado: Optional[str] = None, verbose: bool = False) -> BuildResult:
+          vivado: Optional[str] = None, verbose: bool = False, flat: bool = True) -> BuildResult:
     """Generate ``linked`` into ``outdir`` (unless ``regenerate`` is false and the core
     exists) and build ``target``. Raises :class:`BuildError` (with the log) on failure and
-    :class:`~pushpush.codegen.generate.GenerateError` when generation fails."""
+    :class:`~pushpush.codegen.generate.GenerateError` when generation fails. ``flat``
+    (synth): also the flattened measurement per component (a second Yosys run,
+    :attr:`BuildResult.costs`)."""
     if target not in TARGETS:
         raise BuildError(f"unknown target '{target}'; targets: {', '.join(TARGETS)}")
     out = Path(outdir)
@@ -287,15 +289,16 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
         comps = {_rtl.wrapper_module_name(c): c.name for c in _rtl.rtl_components(linked)}
         result.resources = netlist_resources(netlist, _rtl.top_module_name(linked), comps,
                                               depth=True)
-        users = {_rtl.wrapper_module_name(c): (_rtl.channel_shell_name(c) if linked.channels_of(c.name)
-                                               else c.module)
-                 for c in _rtl.rtl_components(linked)}
-        progress("pushpush: synth once more, each wrapper flat with its user module kept apart")
-        try:
-            result.costs = flat_component_costs(root, _rtl.top_module_name(linked), netlist,
-                                                comps, users)
-        except SynthError as e:
-            raise BuildError(str(e), log) from None
+        if flat:
+            users = {_rtl.wrapper_module_name(c): (_rtl.channel_shell_name(c)
+                                                   if linked.channels_of(c.name) else c.module)
+                     for c in _rtl.rtl_components(linked)}
+            progress("pushpush: synth once more, each wrapper flat with its user module kept apart")
+            try:
+                result.costs = flat_component_costs(root, _rtl.top_module_name(linked), netlist,
+                                                    comps, users)
+            except SynthError as e:
+                raise BuildError(str(e), log) from None
     elif target == "pynq_z1":
         problems = check_vivado_project(linked, root)
         if problems:

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -357,7 +359,8 @@ def flat_component_costs(work_root: Path, top: str, hier_netlist: Path | Mapping
     ``hier_netlist`` (the Edalize run's) per core.
 
     ``components`` maps a wrapper module to its component, ``users`` a wrapper module to the
-    user module it instantiates."""
+    user module it instantiates. Yosys runs behind ``$EDALIZE_LAUNCHER`` when it is set, as
+    Edalize's own runs do."""
     exe = yosys or shutil.which("yosys")
     if exe is None:
         raise SynthError("yosys not found: install it (Debian: apt-get install yosys)")
@@ -368,8 +371,10 @@ def flat_component_costs(work_root: Path, top: str, hier_netlist: Path | Mapping
         script = Path(tmp) / "flat.tcl"
         script.write_text(flat_synth_script(top, list(components), list(users.values()), out))
         try:
-            proc = subprocess.run([exe, "-q", "-c", str(script)], cwd=work_root, capture_output=True,
-                                  text=True, timeout=timeout_s, check=False)
+            # as Edalize's Makefile runs its Yosys: behind $EDALIZE_LAUNCHER when set (srun, ...)
+            launcher = shlex.split(os.environ.get("EDALIZE_LAUNCHER", ""))
+            proc = subprocess.run([*launcher, exe, "-q", "-c", str(script)], cwd=work_root,
+                                  capture_output=True, text=True, timeout=timeout_s, check=False)
         except subprocess.TimeoutExpired:
             raise SynthError(f"yosys did not finish the flattened synthesis of {top} within "
                              f"{timeout_s:.0f} s") from None
