@@ -100,11 +100,10 @@ def _configure_build(p: argparse.ArgumentParser) -> None:
 
 
 def _run_build(args: argparse.Namespace) -> int:
-    from dataclasses import asdict
     import json
 
     from .build.fusesoc import BuildError, build
-    from .build.synth import resources_table
+    from .build.synth import resources_json, resources_text
     from .codegen.generate import GenerateError
 
     linked = load_linked(args.file)
@@ -120,15 +119,9 @@ def _run_build(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     if result.resources:
         if args.json:
-            print(json.dumps({k: {f: v for f, v in asdict(r).items() if f != "cells"}
-                              for k, r in result.resources.items()}, indent=2))
+            print(json.dumps(resources_json(result.resources, result.costs), indent=2))
         else:
-            print(f"resources of '{linked.name}' (Yosys synth_xilinx, xc7; estimates):")
-            print(resources_table(result.resources))
-            total = result.resources.get("total")
-            if total is not None and total.depth_path:
-                print(f"depth: the longest register-to-register path, in LUT levels (whole system: "
-                      f"{total.depth_path}; pushpush.build.depth says what counts)")
+            print(resources_text(linked.name, result.resources, result.costs))
     for note in result.notes:
         print(f"pushpush: {note}", file=sys.stderr if args.json else sys.stdout)
     return EXIT_OK
@@ -142,7 +135,9 @@ _C2 = Command(
                 "whose path is printed when a step fails.\n"
                 "  lint     Verilator -Wall on the system top\n"
                 "  sim      build the Icarus simulation\n"
-                "  synth    Yosys synth_xilinx (xc7): LUT/FF/BRAM per component and in total\n"
+                "  synth    Yosys synth_xilinx (xc7): per component its PushPush logic with the\n"
+                "           wrapper flattened (user module kept apart) and the hierarchy-kept\n"
+                "           attribution per core; LUT/FF/BRAM per component and in total\n"
                 "  pynq_z1  Vivado bitstream + .hwh into pynq_overlays/<system>/; without Vivado,\n"
                 "           only the project is set up and checked",
     epilog="examples:\n"

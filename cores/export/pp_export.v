@@ -119,12 +119,18 @@ generate
                     seen_reg <= 1'b0;
                 end
             end
-            assign dup[k] = arrive[k] && seen_reg && (q == seq_reg);
+            // only a trigger on the bus can be a duplicate: one that stays pending was
+            // compared in its pulse cycle against the same state (seen/seq change only when
+            // a call is taken from this slot, which takes the pending trigger itself)
+            assign dup[k] = trig_pulse[k] && seen_reg && (wdata[32*L+1] == seq_reg);
         end else begin : dy
-            // the whole trigger word (from the bus in its pulse cycle) against the trigger of
-            // the call executing from this slot: two comparators after the bus select, which
-            // maps far smaller than a multiplexer before one comparator
-            wire same = trig_pulse[k] ? (wdata[32*L +: 32] == rep_reg) : (trig_word[32*k +: 32] == rep_reg);
+            // the trigger on the bus, whole, against the trigger of the call executing from
+            // this slot. Only a trigger in its pulse cycle can be a duplicate: the slot is
+            // re-armed right after its call is taken, so a trigger pending on it arrived
+            // during that call and was compared then, against the same rep_reg and from_reg
+            // (they change only when a call is taken, which ends the execution or takes the
+            // pending trigger itself)
+            wire same = wdata[32*L +: 32] == rep_reg;
             reg from_reg;
             initial begin
                 from_reg = 1'b0;
@@ -134,7 +140,7 @@ generate
                     from_reg <= sel[k];
                 end
             end
-            assign dup[k] = arrive[k] && busy_reg && from_reg && same;
+            assign dup[k] = trig_pulse[k] && busy_reg && from_reg && same;
         end
     end
 endgenerate

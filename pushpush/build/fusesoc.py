@@ -7,7 +7,11 @@ Targets (see :mod:`pushpush.codegen.fusesoc`):
              systems run through cocotb's runner (:mod:`pushpush.build.sim`), not Edalize;
 * ``synth``  Yosys ``synth_xilinx -family xc7`` with the hierarchy kept; LUT/FF/BRAM are
              counted per component (its wrapper: user module, endpoint window, call engine),
-             for the infrastructure (the interconnect) and in total, from the netlist;
+             for the infrastructure (the interconnect) and in total, from the netlist; then
+             once more with each wrapper flattened and only its user module kept apart, as
+             Vivado flattens: each component's PushPush logic (the wrapper minus its user
+             module), its depth, and the hierarchy-kept attribution per core
+             (:class:`~pushpush.build.synth.ComponentCost`);
 * ``pynq_z1`` with ``vivado`` on PATH: the bitstream, then ``<name>.bit`` and ``<name>.hwh``
              are copied into ``pynq_overlays/<system>/``; without Vivado only FuseSoC's setup
              stage runs, and the Vivado project files it wrote are checked.
@@ -39,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Optional, Sequence
 
-from pushpush.build.synth import Resources, netlist_resources
+from pushpush.build.synth import ComponentCost, Resources, SynthError, flat_component_costs, netlist_resources
 from pushpush.codegen import rtl as _rtl
 from pushpush.codegen.fusesoc import system_vlnv, user_source_copies
 from pushpush.codegen.generate import generate
@@ -79,6 +83,8 @@ class BuildResult:
     log: Path
     #: synth: component name (and ``interconnect``, ``total``) -> resources.
     resources: dict[str, Resources] = field(default_factory=dict)
+    #: synth: component name -> its PushPush logic flattened, user module, per-core attribution.
+    costs: dict[str, ComponentCost] = field(default_factory=dict)
     #: pynq_z1 with Vivado: the copied .bit and .hwh.
     artifacts: list[Path] = field(default_factory=list)
     #: pynq_z1 without Vivado: True (only the project was set up).
@@ -221,10 +227,12 @@ def _collect_overlay(linked: LinkedSystem, root: Path, dest: Path) -> list[Path]
 def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
           progress: Callable[[str], None] = print, regenerate: bool = True,
           overlays_dir: str | os.PathLike[str] = "pynq_overlays",
-          vivado: Optional[str] = None, verbose: bool = False) -> BuildResult:
+          vivado: Optional[str] = None, verbose: bool = False, flat: bool = True) -> BuildResult:
     """Generate ``linked`` into ``outdir`` (unless ``regenerate`` is false and the core
     exists) and build ``target``. Raises :class:`BuildError` (with the log) on failure and
-    :class:`~pushpush.codegen.generate.GenerateError` when generation fails."""
+    :class:`~pushpush.codegen.generate.GenerateError` when generation fails. ``flat``
+    (synth): also the flattened measurement per component (a second Yosys run,
+    :attr:`BuildResult.costs`)."""
     if target not in TARGETS:
         raise BuildError(f"unknown target '{target}'; targets: {', '.join(TARGETS)}")
     out = Path(outdir)
@@ -281,6 +289,16 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
         comps = {_rtl.wrapper_module_name(c): c.name for c in _rtl.rtl_components(linked)}
         result.resources = netlist_resources(netlist, _rtl.top_module_name(linked), comps,
                                               depth=True)
+        if flat:
+            users = {_rtl.wrapper_module_name(c): (_rtl.channel_shell_name(c)
+                                                   if linked.channels_of(c.name) else c.module)
+                     for c in _rtl.rtl_components(linked)}
+            progress("pushpush: synth once more, each wrapper flat with its user module kept apart")
+            try:
+                result.costs = flat_component_costs(root, _rtl.top_module_name(linked), netlist,
+                                                    comps, users)
+            except SynthError as e:
+                raise BuildError(str(e), log) from None
     elif target == "pynq_z1":
         problems = check_vivado_project(linked, root)
         if problems:

@@ -8,6 +8,12 @@ Command line (per core under ``cores/``, parameters overridable)::
     python -m pushpush.build.synth endpoint_mem -P DATA_WIDTH=32
     python -m pushpush.build.synth interconnect -P S_COUNT=4 -P M_COUNT=4 --json
 
+and per component of a system, as ``pushpush build --target synth`` (each wrapper once flat,
+as Vivado flattens, with only its user module kept apart, and once with the hierarchy kept,
+for the attribution per core)::
+
+    python -m pushpush.build.synth examples/pingpong -o build/pingpong
+
 Library::
 
     from pushpush.build.synth import synth_resources
@@ -19,6 +25,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -276,18 +284,270 @@ def resources_table(res: Mapping[str, Resources]) -> str:
     return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------- flattened
+
+
+#: Row of :attr:`ComponentCost.cores` for the wrapper's own cells (counters, wiring).
+WRAPPER_OWN = "wrapper"
+
+
+@dataclass
+class ComponentCost:
+    """One rtl component's cost, measured twice.
+
+    ``pushpush`` is the figure to compare with a target: the wrapper synthesised flat, as
+    Vivado does by default (``flatten_hierarchy rebuilt``), with only the user module kept
+    as its own hierarchy, minus that user module; its depth is the longest path through the
+    flat wrapper, user module included. ``cores`` is the attribution: the same wrapper with
+    the hierarchy kept (no constant crosses a module boundary), per core module and the
+    wrapper's own cells (:data:`WRAPPER_OWN`), each core's depth alone."""
+
+    pushpush: Resources
+    user: Resources
+    user_module: str
+    cores: dict[str, Resources] = field(default_factory=dict)
+
+    @property
+    def cores_total(self) -> Resources:
+        """The hierarchy-kept PushPush logic (sum of :attr:`cores`)."""
+        total = Resources()
+        for r in self.cores.values():
+            total = total + r
+        return total
+
+
+def _keep_patterns(module: str) -> str:
+    r"""Yosys selection of ``module`` after ``hierarchy``: the plain name and its
+    parametrised copies (``$paramod\m\P=..`` and ``$paramod$<hash>\m``), Tcl-quoted."""
+    return " ".join("{" + p + "}" for p in (module, f"$paramod*\\{module}\\*", f"$paramod*\\{module}"))
+
+
+def flat_synth_script(top: str, wrappers: Sequence[str], users: Sequence[str],
+                      out: Mapping[str, Path]) -> str:
+    """The Yosys Tcl script of the flattened measurement, run in an Edalize Yosys work root
+    (it sources Edalize's ``edalize_yosys_procs.tcl`` for the files and parameters).
+
+    Every wrapper and user module is kept as its own hierarchy, everything else is
+    flattened into them (``synth_xilinx -flatten``). Writes ``out["kept"]`` (that netlist),
+    then ``out["wrappers"]``: the same with the user modules flattened into their wrappers
+    (cell for cell: no new optimisation), for the depth through each wrapper."""
+    keep_w = " ".join(_keep_patterns(m) for m in wrappers)
+    keep_u = " ".join(_keep_patterns(m) for m in users)
+    return "\n".join([
+        "yosys -import",
+        "source edalize_yosys_procs.tcl",
+        "verilog_defaults -push",
+        "verilog_defaults -add -defer",
+        "set_defines", "set_incdirs", "read_files", "set_params",
+        "verilog_defaults -pop",
+        f"hierarchy -top {top}",
+        f"setattr -mod -set keep_hierarchy 1 {keep_w} {keep_u}",
+        f"synth_xilinx -family xc7 -top {top} -flatten",
+        f"write_json {{{out['kept']}}}",
+        f"setattr -mod -unset keep_hierarchy {keep_u}",
+        "flatten",
+        f"write_json {{{out['wrappers']}}}",
+        "",
+    ])
+
+
+def flat_component_costs(work_root: Path, top: str, hier_netlist: Path | Mapping[str, Any],
+                         components: Mapping[str, str], users: Mapping[str, str],
+                         yosys: str | None = None, timeout_s: float = 600) -> dict[str, ComponentCost]:
+    """Synthesise the system of an Edalize Yosys work root again with each wrapper flat and
+    only its user module kept (:func:`flat_synth_script`), and attribute the hierarchy-kept
+    ``hier_netlist`` (the Edalize run's) per core.
+
+    ``components`` maps a wrapper module to its component, ``users`` a wrapper module to the
+    user module it instantiates. Yosys runs behind ``$EDALIZE_LAUNCHER`` when it is set, as
+    Edalize's own runs do."""
+    exe = yosys or shutil.which("yosys")
+    if exe is None:
+        raise SynthError("yosys not found: install it (Debian: apt-get install yosys)")
+    if not (Path(work_root) / "edalize_yosys_procs.tcl").is_file():
+        raise SynthError(f"{work_root} is not an Edalize Yosys work root (no edalize_yosys_procs.tcl)")
+    with tempfile.TemporaryDirectory(prefix="pp-flat-") as tmp:
+        out = {"kept": Path(tmp) / "kept.json", "wrappers": Path(tmp) / "wrappers.json"}
+        script = Path(tmp) / "flat.tcl"
+        script.write_text(flat_synth_script(top, list(components), list(users.values()), out))
+        try:
+            # as Edalize's Makefile runs its Yosys: behind $EDALIZE_LAUNCHER when set (srun, ...)
+            launcher = shlex.split(os.environ.get("EDALIZE_LAUNCHER", ""))
+            proc = subprocess.run([*launcher, exe, "-q", "-c", str(script)], cwd=work_root,
+                                  capture_output=True, text=True, timeout=timeout_s, check=False)
+        except subprocess.TimeoutExpired:
+            raise SynthError(f"yosys did not finish the flattened synthesis of {top} within "
+                             f"{timeout_s:.0f} s") from None
+        if proc.returncode != 0 or not all(p.exists() for p in out.values()):
+            tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-15:])
+            raise SynthError(f"yosys failed on the flattened synthesis of {top}:\n{tail}")
+        kept = json.loads(out["kept"].read_text())
+        flat = json.loads(out["wrappers"].read_text())
+    hier = (json.loads(Path(hier_netlist).read_text()) if isinstance(hier_netlist, (str, Path))
+            else hier_netlist)
+    costs: dict[str, ComponentCost] = {}
+    for wrapper, comp in components.items():
+        user = users[wrapper]
+        costs[comp] = _component_cost(kept, flat, hier, wrapper, user)
+    return costs
+
+
+def _module(modules: Mapping[str, Any], base: str, what: str) -> str:
+    names = [m for m in modules if _base_module(m) == base]
+    if len(names) != 1:
+        raise SynthError(f"the {what} netlist has {len(names) or 'no'} module(s) '{base}'"
+                         + (f": {', '.join(names)}" if names else ""))
+    return names[0]
+
+
+def _component_cost(kept: Mapping[str, Any], flat: Mapping[str, Any], hier: Mapping[str, Any],
+                    wrapper: str, user: str) -> ComponentCost:
+    kmods = kept["modules"]
+    wname = _module(kmods, wrapper, "flattened")
+    # the wrapper must hold its user module exactly once, and nothing else but leaf cells
+    subs = [c["type"] for c in kmods[wname].get("cells", {}).values()
+            if c["type"] in kmods and not _is_blackbox(kmods[c["type"]])]
+    if len(subs) != 1 or _base_module(subs[0]) != user:
+        raise SynthError(f"the flattened {wrapper} holds {[_base_module(t) for t in subs]}, "
+                         f"expected only its user module {user}")
+    memo: dict[str, dict[str, int]] = {}
+    whole = _leaf_counts(kmods, wname, memo)
+    ucounts = _leaf_counts(kmods, subs[0], memo)
+    own = {k: whole.get(k, 0) - ucounts.get(k, 0) for k in whole}
+    fmods = flat["modules"]
+    try:
+        depth = netlist_depth(flat, _module(fmods, wrapper, "flattened"))
+    except DepthError as exc:
+        raise SynthError(f"{wrapper}: {exc}") from None
+    pushpush = Resources.from_cells({k: v for k, v in own.items() if v}).with_depth(depth)
+    return ComponentCost(pushpush, Resources.from_cells(ucounts), user,
+                         _core_attribution(hier, wrapper, user))
+
+
+def _core_attribution(hier: Mapping[str, Any], wrapper: str, user: str) -> dict[str, Resources]:
+    """The hierarchy-kept wrapper's cells per core module (base name), without the user
+    module, plus :data:`WRAPPER_OWN`; each core's depth alone when its module is flat."""
+    modules = hier["modules"]
+    wname = _module(modules, wrapper, "synthesised")
+    memo: dict[str, dict[str, int]] = {}
+    rows: dict[str, dict[str, int]] = {}
+    types: dict[str, str] = {}
+    for cell in modules[wname].get("cells", {}).values():
+        t = cell["type"]
+        sub = modules.get(t)
+        if sub is not None and not _is_blackbox(sub):
+            base = _base_module(t)
+            if base == user:
+                continue
+            counts = _leaf_counts(modules, t, memo)
+            types.setdefault(base, t)
+        else:
+            base, counts = WRAPPER_OWN, {t: 1}
+        row = rows.setdefault(base, {})
+        for k, v in counts.items():
+            row[k] = row.get(k, 0) + v
+    out = {}
+    for base, counts in sorted(rows.items(), key=lambda kv: kv[0] == WRAPPER_OWN):
+        res = Resources.from_cells(counts)
+        t = types.get(base)
+        if t is not None:
+            try:
+                res.with_depth(netlist_depth(hier, t))
+            except DepthError:
+                pass                     # a core with its own submodules: no depth of its own
+        out[base] = res
+    return out
+
+
+def costs_table(costs: Mapping[str, ComponentCost]) -> str:
+    """Per component: the flattened PushPush logic (the figure for a target), its user
+    module, then the hierarchy-kept attribution per core."""
+    rows: list[tuple[str, ...]] = [("", "LUT", "FF", "LUTRAM", "depth")]
+
+    def row(name: str, r: Resources) -> tuple[str, ...]:
+        return (name, str(r.luts), str(r.ffs), str(r.lutram),
+                str(r.lut_levels) if r.lut_levels is not None else "-")
+
+    for comp, c in costs.items():
+        rows.append(row(f"{comp}: PushPush logic, flattened", c.pushpush))
+        rows.append(row(f"  user module {c.user_module} (kept apart)", c.user))
+        rows.append(row("  hierarchy kept (attribution):", c.cores_total))
+        for name, r in c.cores.items():
+            rows.append(row(f"    {name}", r))
+    w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  " + "  ".join(r[0].ljust(w[0]) if j == 0 else r[j].rjust(w[j])
+                                      for j in range(len(r))) for r in rows)
+
+
+def _res_json(r: Resources) -> dict[str, Any]:
+    return {f: v for f, v in asdict(r).items() if f != "cells"}
+
+
+def resources_json(resources: Mapping[str, Resources],
+                   costs: Mapping[str, ComponentCost]) -> dict[str, Any]:
+    """What ``pushpush build --target synth --json`` prints: ``flattened`` (per component,
+    the PushPush logic compared with a target, its user module and the per-core
+    attribution) and ``hierarchy_kept`` (:func:`netlist_resources`' rows)."""
+    return {
+        "flattened": {comp: {"pushpush": _res_json(c.pushpush), "user_module": c.user_module,
+                             "user": _res_json(c.user),
+                             "cores": {k: _res_json(r) for k, r in c.cores.items()}}
+                      for comp, c in costs.items()},
+        "hierarchy_kept": {k: _res_json(r) for k, r in resources.items()},
+    }
+
+
+def resources_text(system: str, resources: Mapping[str, Resources],
+                   costs: Mapping[str, ComponentCost]) -> str:
+    """What ``pushpush build --target synth`` prints: the flattened figures per component
+    first (the ones to compare with a target), then the hierarchy-kept system table."""
+    lines = [f"resources of '{system}' (Yosys synth_xilinx, xc7; estimates):"]
+    if costs:
+        lines += ["flattened, as Vivado does, each wrapper with only its user module kept apart "
+                  "(PushPush logic = wrapper - user module; depth through the whole wrapper):",
+                  costs_table(costs)]
+        lines += [f"  {comp}'s longest path, flattened: {c.pushpush.depth_path}"
+                  for comp, c in costs.items() if c.pushpush.depth_path]
+        lines.append("")
+        lines.append("hierarchy kept (no constant crosses a module boundary):")
+    lines.append(resources_table(resources))
+    total = resources.get(TOTAL)
+    if total is not None and total.depth_path:
+        lines.append(f"depth: the longest register-to-register path, in LUT levels (whole system: "
+                     f"{total.depth_path}; pushpush.build.depth says what counts)")
+    return "\n".join(lines)
+
+
+def _system_file(arg: str) -> Path | None:
+    p = Path(arg)
+    if p.is_dir() and (p / "system.yaml").is_file():
+        return p / "system.yaml"
+    if p.suffix in (".yaml", ".yml") and p.is_file():
+        return p
+    return None
+
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m pushpush.build.synth",
-        description="Yosys synth_xilinx (xc7) resource estimate of a pushpush core.",
-        epilog="example: python -m pushpush.build.synth interconnect -P S_COUNT=4 -P M_COUNT=4",
+        description="Yosys synth_xilinx (xc7) resource estimate of pushpush cores, or of a "
+                    "system's components (as 'pushpush build --target synth').",
+        epilog="examples: python -m pushpush.build.synth interconnect -P S_COUNT=4 -P M_COUNT=4\n"
+               "          python -m pushpush.build.synth examples/pingpong -o build/pingpong",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    ap.add_argument("core", nargs="+", help="core folder name(s) under cores/")
+    ap.add_argument("core", nargs="+",
+                    help="core folder name(s) under cores/, or one system (its YAML or folder)")
     ap.add_argument("-P", "--param", action="append", default=[], metavar="NAME=VALUE",
-                    help="override a top-level parameter (repeatable)")
+                    help="override a top-level parameter of a core (repeatable)")
+    ap.add_argument("-o", "--output", metavar="DIR",
+                    help="a system: where to generate and build it (default: build/<system>)")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = ap.parse_args(argv)
+    system = _system_file(args.core[0]) if len(args.core) == 1 else None
+    if system is not None:
+        return _main_system(system, args.output, args.json)
     params: dict[str, object] = {}
     for p in args.param:
         name, sep, value = p.partition("=")
@@ -310,6 +570,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{core:<16} ({shown}): {res.summary()}")
     return 0
 
+
+def _main_system(system: Path, output: str | None, as_json: bool) -> int:
+    from pushpush.build.fusesoc import BuildError, build
+    from pushpush.errors import PushPushError
+    from pushpush.link import load
+
+    try:
+        linked = load(system)
+        out = Path(output or f"build/{linked.name}")
+        res = build(linked, out, "synth", progress=lambda s: print(s, file=sys.stderr))
+    except (BuildError, PushPushError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if as_json:
+        print(json.dumps(resources_json(res.resources, res.costs), indent=2))
+    else:
+        print(resources_text(linked.name, res.resources, res.costs))
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main())

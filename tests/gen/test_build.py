@@ -101,20 +101,66 @@ def test_sim_builds(tmp_path: Path) -> None:
 def test_synth_resources(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["build", str(TINY), "--target", "synth", "-o", str(tmp_path / "out")]) == 0
     out = capsys.readouterr().out
-    table = out[out.index("resources of 'tiny'"):].splitlines()
-    assert table[0] == "resources of 'tiny' (Yosys synth_xilinx, xc7; estimates):"
-    assert table[1].split() == ["LUT", "FF", "LUTRAM", "BRAM36", "DSP", "depth"]
+    text = out[out.index("resources of 'tiny'"):].splitlines()
+    assert text[0] == "resources of 'tiny' (Yosys synth_xilinx, xc7; estimates):"
+    # first the flattened measurement (each wrapper flat, only its user module kept apart)
+    assert text[1].startswith("flattened, as Vivado does, each wrapper with only its user module")
+    assert text[2].split() == ["LUT", "FF", "LUTRAM", "depth"]
+    split = text.index("hierarchy kept (no constant crosses a module boundary):")
+    flat = {}
+    paths = [ln for ln in text[3:split] if "'s longest path, flattened: " in ln]
+    assert len(paths) == 1 and paths[0].strip().startswith("acc's longest path, flattened: ")
+    for ln in text[3:split]:
+        if ln.strip() and ln not in paths:
+            name, nums = " ".join(ln.split()[:-4]), ln.split()[-4:]
+            flat[name] = [int(x) if x != "-" else None for x in nums]
+    pp = flat["acc: PushPush logic, flattened"]
+    user = next(v for k, v in flat.items() if k.startswith("user module "))
+    attribution = flat["hierarchy kept (attribution):"]
+    cores = {k: v for k, v in flat.items() if k.startswith("pp_") or k == "wrapper"}
+    assert {"pp_endpoint_mem", "pp_call_engine", "pp_export", "wrapper"} <= set(cores)
+    assert pp[0] > 0 and pp[1] > 0 and user[0] > 0 and 1 <= pp[3]
+    assert paths[0].split(": ", 1)[1].startswith(f"{pp[3]} LUT levels (")
+    for col in range(3):        # the cores add up to the attribution's total
+        assert sum(v[col] for v in cores.values()) == attribution[col]
+    # then the hierarchy-kept system table, as before
+    table = text[split + 1:]
+    assert table[0].split() == ["LUT", "FF", "LUTRAM", "BRAM36", "DSP", "depth"]
     rows = {ln.split()[0]: [float(x) if x != "-" else None for x in ln.split()[1:]]
-            for ln in table[2:] if ln.strip() and not ln.strip().startswith(("-", "depth:"))}
+            for ln in table[1:] if ln.strip() and not ln.strip().startswith(("-", "depth:", "pushpush:"))}
     assert set(rows) >= {"acc", INFRA, TOTAL}
     assert rows["acc"][0] > 0 and rows["acc"][1] > 0 and rows[INFRA][0] > 0
     # the rows add up to the total
     for col in range(5):
         assert rows["acc"][col] + rows[INFRA][col] == rows[TOTAL][col]
+    # the attribution is this table's component row without its user module
+    assert attribution[0] + user[0] == rows["acc"][0] and attribution[1] + user[1] == rows["acc"][1]
     # logic depth: the component's and the whole system's (the interconnect has none of its own)
     assert rows[INFRA][5] is None
     assert 1 <= rows["acc"][5] <= rows[TOTAL][5]
     assert any(ln.startswith("depth: the longest register-to-register path") for ln in table)
+
+
+@needs_fusesoc
+@pytest.mark.skipif(shutil.which("yosys") is None, reason="needs yosys")
+def test_synth_module_measures_a_system(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """python -m pushpush.build.synth <system> --json: both measurements, and the flattened
+    one is exact: the PushPush logic plus the user module is the flat wrapper."""
+    import json
+
+    from pushpush.build.synth import main as synth_main
+
+    assert synth_main([str(TINY), "-o", str(tmp_path / "out"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"flattened", "hierarchy_kept"}
+    acc = data["flattened"]["acc"]
+    assert acc["user_module"] and acc["pushpush"]["luts"] > 0 and acc["pushpush"]["lut_levels"] >= 1
+    hier = data["hierarchy_kept"]["acc"]
+    cores = acc["cores"]
+    assert sum(c["luts"] for c in cores.values()) + acc["user"]["luts"] == hier["luts"]
+    assert sum(c["ffs"] for c in cores.values()) + acc["user"]["ffs"] == hier["ffs"]
+    # the hierarchy-kept cores carry their own depth
+    assert all(c["lut_levels"] >= 1 for k, c in cores.items() if k in ("pp_endpoint_mem", "pp_export"))
 
 
 @needs_fusesoc
