@@ -57,7 +57,8 @@ def synth_point(point: dict[str, Any]) -> dict[str, Any]:
             raise ValueError(f"area: component counts above 1 must be even (callers + callees), not {n}")
         yaml = write_pairs_system(work, n // 2, 1, 0, ic, name=f"area_{point['topology']}_{n}")
     linked = load(yaml)
-    res = build(linked, work / "out", "synth", progress=lambda m: None)
+    res = build(linked, work / "out", "synth", progress=lambda m: None,
+                flat=False)  # the sweep reads the hierarchy-kept totals only
     user = {"luts": 0, "ffs": 0}
     mods = [callee_module(1, 0)] * (n if n == 1 else n // 2)
     mods += [caller_module(p, 1) for p in range(n // 2)] if n > 1 else []
