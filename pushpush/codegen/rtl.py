@@ -37,11 +37,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Optional
 
-from pushpush.codegen.connect import connectivity
 from pushpush.codegen.render import GenerateError, generated_header, render_template
-from pushpush.link import IRQ_BLOCK_BYTES, WORD_BYTES, DmaBlock, LinkedComponent, LinkedSystem
+from pushpush.link import WORD_BYTES, DmaBlock, LinkedComponent, LinkedSystem
 from pushpush.types import BufferType, FunctionType, Scalar, Type
 
 __all__ = [
@@ -481,83 +480,16 @@ PS_WINDOW_SIGNALS = ("awaddr", "awvalid", "awready", "araddr", "arvalid", "arrea
 
 
 def render_top(linked: LinkedSystem) -> str:
-    """The system top (see :func:`render_rtl`)."""
-    rtl = rtl_components(linked)
-    dw = linked.interconnect.data_width
-    s_id, m_id = top_id_widths(linked)
-    slaves = [{"name": c.name, "base": c.base, "bits": _clog2(c.size)} for c in rtl]
-    ps_window = None
-    if linked.ps_window_register is not None:
-        # software_windows: ddr: the windows' base register (cores/ps_window), then the ps port
-        ps_window = {"slave": len(slaves), "base": linked.ps_window_register,
-                     "link_base": linked.ps.base, "link_bits": _clog2(linked.ps.size)}
-        slaves.append({"name": "ps_window", "base": linked.ps_window_register, "bits": 12})
-    irq = linked.irq
-    irq_ctx = None
-    if irq is not None:
-        sw = [linked.component(n) for n in irq.components]
-        irq_ctx = {
-            "slave": len(slaves), "base": irq.base, "n": len(sw), "components": irq.components,
-            "win_base": "{" + ", ".join(f"32'h{c.base:08X}" for c in reversed(sw)) + "}",
-            "win_bits": "{" + ", ".join(f"32'd{_clog2(c.size)}" for c in reversed(sw)) + "}",
-        }
-        slaves.append({"name": "irq", "base": irq.base, "bits": _clog2(IRQ_BLOCK_BYTES)})
-    slaves.append({"name": "ps", "base": linked.ps.base, "bits": _clog2(linked.ps.size)})
-    masters = ["ps"] + [c.name for c in rtl]
-    s_count, m_count = len(masters), len(slaves)
-    # which master may address which slave (M_CONNECT), from the linked model
-    conn = connectivity(linked, [s["name"] for s in slaves])
-    assert list(conn.masters) == masters
-    engines = system_buffers(linked)
-    buf_id = buf_id_width(linked)
-    bufs = None
-    if engines:
-        bufs = {"n": len(engines), "id": buf_id, "port": buffer_port(linked),
-                "timeout": BUFFER_TIMEOUT_CYCLES,
-                "engines": [{"comp": c.name, "local": b.local, "group": b.group,
-                             "dir": b.type.direction} for c, b in engines],
-                "s_sig": axi_signals(BUF_DATA_WIDTH, BUF_ID_WIDTH),
-                "m_sig": axi_signals(BUF_DATA_WIDTH, buf_id),
-                "decls": axi_port_decls("buf_axi", axi_signals(BUF_DATA_WIDTH, buf_id), master=True)}
-    dmas = {d.component: _top_dma(d) for d in linked.dmas}
-    topology = {"crossbar": 0, "shared": 1}[linked.interconnect.topology]
+    """The system top (see :func:`render_rtl`): the typed model of
+    :mod:`pushpush.codegen.top_model` rendered by ``templates/verilog/top.v.j2``."""
+    from .top_model import top_model  # it builds on this module
+
     return render_template(
         "verilog/top.v.j2",
         header=generated_header("//", linked.source_file),
-        module=top_module_name(linked),
         linked=linked,
-        rtl=[{"comp": c, "wrapper": wrapper_module_name(c), "master": 1 + i, "slave": i,
-              "abe": c.abe, "dma": dmas.get(c.name),
-              "engines": [k for k, (cc, _) in enumerate(engines) if cc.name == c.name]}
-             for i, c in enumerate(rtl)],
-        bufs=bufs,
-        dmas=[dmas[d.component] for d in linked.dmas],
-        slaves=slaves,
-        masters=masters,
-        s_count=s_count,
-        m_count=m_count,
-        ps_slave=m_count - 1,
-        ps_window=ps_window,
+        m=top_model(linked),
         ps_window_signals=PS_WINDOW_SIGNALS,
-        irq=irq_ctx,
-        data_width=dw,
-        s_id=s_id,
-        m_id=m_id,
-        topology=topology,
-        arbitration=_ARBITRATION[linked.interconnect.arbitration],
-        # crossbar only; the shared topology keeps its defaults (skid buffers)
-        read_topology=CROSSBAR_READ_TOPOLOGY if topology == 0 else 0,
-        skid_buffers=CROSSBAR_SKID_BUFFERS if topology == 0 else 1,
-        m_connect=conn.verilog(),
-        connect_lines=conn.lines(),
-        connections=conn.connections,
-        base_addr="{" + ", ".join(f"32'h{s['base']:08X}" for s in reversed(slaves)) + "}",
-        addr_bits="{" + ", ".join(f"32'd{s['bits']}" for s in reversed(slaves)) + "}",
-        s_sig=axi_signals(dw, s_id),
-        m_sig=axi_signals(dw, m_id),
-        s_decls=axi_port_decls("s_axi", axi_signals(dw, s_id), master=False),
-        m_decls=axi_port_decls("m_axi", axi_signals(dw, m_id), master=True),
-        vrange=_vrange,
     )
 
 
@@ -570,18 +502,6 @@ def dma_top_ports(dma: DmaBlock) -> list[tuple[str, str, int]]:
         side = "mm2s" if p.name.startswith("s_axis") else "s2mm"
         out.append((f"{dma.name}_{side}_{p.name.split('_', 2)[2]}", p.name, p.width))
     return out
-
-
-def _top_dma(dma: DmaBlock) -> dict[str, Any]:
-    ports = stream_ports(dma.data_width)
-    decls = []
-    for (top_port, _, w), p in zip(dma_top_ports(dma), ports):
-        rng = f"[{w - 1}:0]" if w > 1 else ""
-        iface, sig = top_port.rsplit("_", 1)
-        decls.append((f'(* X_INTERFACE_INFO = "xilinx.com:interface:axis:1.0 {iface} {sig.upper()}" *)',
-                       f"{'input ' if p.direction == 'input' else 'output'} wire {rng:<7} {top_port}"))
-    return {"name": dma.name, "component": dma.component, "decls": decls,
-            "conns": [(port, top_port) for top_port, port, _ in dma_top_ports(dma)]}
 
 
 def render_rtl(linked: LinkedSystem,
