@@ -465,16 +465,6 @@ def axi_signals(data_width: int, id_width: int) -> list[tuple[str, int, str]]:
     return [(n, w[x] if isinstance(x, str) else x, d) for n, x, d in _AXI]
 
 
-def axi_port_decls(prefix: str, signals: list[tuple[str, int, str]], master: bool) -> list[str]:
-    """Aligned ANSI declarations of an AXI port (no trailing commas)."""
-    out = []
-    for n, w, d in signals:
-        out_dir = (d == "out") == master
-        rng = f"[{w - 1}:0]" if w > 1 else ""
-        out.append(f"{'output' if out_dir else 'input '} wire {rng:<7} {prefix}_{n}")
-    return out
-
-
 #: The m_axi signals that go through ``pp_ps_window`` with ``software_windows: ddr``.
 PS_WINDOW_SIGNALS = ("awaddr", "awvalid", "awready", "araddr", "arvalid", "arready")
 
@@ -491,17 +481,6 @@ def render_top(linked: LinkedSystem) -> str:
         m=top_model(linked),
         ps_window_signals=PS_WINDOW_SIGNALS,
     )
-
-
-def dma_top_ports(dma: DmaBlock) -> list[tuple[str, str, int]]:
-    """The system top's stream ports for ``dma`` as (top port, the component's port,
-    width): ``<dma>_mm2s_*`` (the DMA's MM2S stream, into the top) to the component's
-    ``s_axis_*``, the component's ``m_axis_*`` to ``<dma>_s2mm_*`` (out of the top)."""
-    out = []
-    for p in stream_ports(dma.data_width):
-        side = "mm2s" if p.name.startswith("s_axis") else "s2mm"
-        out.append((f"{dma.name}_{side}_{p.name.split('_', 2)[2]}", p.name, p.width))
-    return out
 
 
 def render_rtl(linked: LinkedSystem,

@@ -192,7 +192,9 @@ class TopModel:
 
 
 def dma_stream_ports(dma: DmaBlock) -> tuple[StreamPort, ...]:
-    """The top's stream ports of ``dma`` (:func:`pushpush.codegen.rtl.dma_top_ports`'s order)."""
+    """The top's stream ports of ``dma``, in :func:`pushpush.codegen.rtl.stream_ports`'s order:
+    ``<dma>_mm2s_*`` (the DMA's MM2S stream, into the top) to the component's ``s_axis_*``,
+    the component's ``m_axis_*`` to ``<dma>_s2mm_*`` (out of the top)."""
     out = []
     for p in stream_ports(dma.data_width):
         side = "mm2s" if p.name.startswith("s_axis") else "s2mm"
