@@ -410,10 +410,6 @@ def _group_signature(comp: LinkedComponent, group: str) -> Optional[FunctionType
 # --------------------------------------------------------------------------- wrapper model
 
 
-def _vrange(width: int) -> str:
-    return f"[{width - 1}:0] " if width > 1 else ""
-
-
 def render_wrapper(linked: LinkedSystem, comp: LinkedComponent,
                    present: Optional[set[str]] = None) -> str:
     """The wrapper of one rtl component (see :func:`render_rtl`): the typed model of
@@ -515,44 +511,12 @@ def render_rtl(linked: LinkedSystem,
 def render_stub(linked: LinkedSystem, component: str) -> str:
     """A skeleton of ``component``'s module with exactly the ports the wrapper connects
     (optional ports left out): it accepts every call and completes it at once with a zero
-    result, never calls out. It compiles and lints clean; fill in the behaviour."""
-    comp = linked.component(component)
-    if comp.kind != "rtl":
-        raise GenerateError(f"component '{component}' is {comp.kind}, not rtl: no Verilog stub")
-    if linked.channels_of(component):
-        raise GenerateError(
-            f"component '{component}' has channels: no generated stub for RIFFA's CHNL_* ports "
-            f"yet; start from examples/channels/chnl_demo.v (docs/rtl-ports.md, \"Channels\", "
-            f"lists the ports)")
-    ports = [p for p in user_ports(comp, linked.dma_of(comp.name)) if not p.optional]
-    exports = [{"name": e.name, "result_width": type_width(e.signature.result)} for e in comp.exports]
-    calls = []
-    for e in comp.exports:
-        for cb in e.callbacks:
-            calls.append({"name": f"{e.name}_{cb.param}", "sig": cb.signature})
-    for imp in comp.imports:
-        calls.append({"name": f"{imp.component}_{imp.function}", "sig": imp.signature})
-    streams = [{"name": b.group, "is_in": b.type.is_in, "width": b.type.element.bits}
-               for b in buffer_engines(comp)]
-    used = {f"{e['name']}_{n}" for e in exports for n in ("valid", "result_ready")}
-    if exports:
-        used |= {"clk", "rst"}
-    stream = linked.dma_of(component) is not None
-    if stream:   # the stub passes the DMA's stream through (stub.v.j2)
-        used |= {p.name for p in stream_ports(8) if p.direction == "input"}
-    unused_inputs = [p.name for p in ports if p.direction == "input" and p.name not in used]
+    result, never calls out. It compiles and lints clean; fill in the behaviour. The typed
+    model of :mod:`pushpush.codegen.stub_model` rendered by ``templates/verilog/stub.v.j2``."""
+    from .stub_model import stub_model  # it builds on this module
+
     return render_template(
         "verilog/stub.v.j2",
         header=generated_header("//", linked.source_file),
-        comp=comp,
-        module=comp.module,
-        ports=ports,
-        exports=exports,
-        calls=calls,
-        streams=streams,
-        unused_inputs=unused_inputs,
-        stream=stream,
-        vrange=_vrange,
-        type_width=type_width,
-        word_bytes=WORD_BYTES,
+        m=stub_model(linked, component),
     )
