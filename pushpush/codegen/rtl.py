@@ -114,7 +114,9 @@ class UserPort:
     ``direction`` is seen from the user module (``"input"`` or ``"output"``); ``group`` is the
     port group (an export name, ``<export>_<param>`` for a function-typed parameter's calls,
     ``<component>_<function>`` for an import; ``""`` for clk and rst). ``optional`` ports are
-    connected only when the module declares them.
+    connected only when the module declares them. Templates declare it with the
+    ``port_decl`` macro of ``templates/verilog/wrapper_macros.v.j2``
+    (``input  wire [31:0] f_x``).
     """
 
     name: str
@@ -122,12 +124,6 @@ class UserPort:
     width: int
     group: str
     optional: bool = False
-
-    def declaration(self) -> str:
-        """The Verilog-2005 ANSI port declaration (``input  wire [31:0] f_x``)."""
-        rng = f"[{self.width - 1}:0] " if self.width > 1 else ""
-        pad = "input  wire " if self.direction == "input" else "output wire "
-        return f"{pad}{rng}{self.name}"
 
 
 # --------------------------------------------------------------------------- names
