@@ -111,8 +111,8 @@ def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
                              "ports s_axi_* and m_axi_* as a generated top has)")
         s_sig = [x for x in s_sig if f"s_axi_{x[0]}" in have]
         m_sig = [x for x in m_sig if f"m_axi_{x[0]}" in have]
-    wires = [{"name": f"s_axi_{n}", "range": f"[{w - 1}:0]" if w > 1 else ""} for n, w, _ in s_sig]
-    wires += [{"name": f"m_axi_{n}", "range": f"[{w - 1}:0]" if w > 1 else ""} for n, w, _ in m_sig]
+    wires = [{"name": f"s_axi_{n}", "width": w} for n, w, _ in s_sig]
+    wires += [{"name": f"m_axi_{n}", "width": w} for n, w, _ in m_sig]
     extra = []
     for mp in mem_ports:
         if not (mp.name.isidentifier() and mp.prefix.isidentifier()) or mp.name in ("mem", "gp0", "dut"):
@@ -121,15 +121,14 @@ def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
         if mp.data_width not in (32, 64):
             raise ValueError(f"PS memory port {mp.name}: data width {mp.data_width}, not 32 or 64")
         sig = axi_signals(mp.data_width, mp.id_width)
-        wires += [{"name": f"{mp.prefix}_{n}", "range": f"[{w - 1}:0]" if w > 1 else ""}
-                  for n, w, _ in sig]
+        wires += [{"name": f"{mp.prefix}_{n}", "width": w} for n, w, _ in sig]
         extra.append({"port": mp, "signals": [n for n, _, _ in sig]})
     lines = list(intr) or (["irq"] if irq else [])
     for name in lines:
         if not name.isidentifier() or any(w["name"] == name for w in wires):
             raise ValueError(f"interrupt output {name!r}: not a Verilog name, or one the "
                              "harness already uses")
-        wires.append({"name": name, "range": ""})
+        wires.append({"name": name, "width": 1})
     return render_template(
         "verilog/simboard.v.j2",
         header=generated_header("//", f"{top} (simulated board)"),
