@@ -8,7 +8,9 @@ with the wrapper's port list (:func:`~pushpush.codegen.rtl.user_ports`): per cha
 ``pp_chnl_rx`` and a ``pp_chnl_tx`` (cores/chnl) turn the two call groups and their buffer
 streams into RIFFA 2.1's CHNL_RX*/CHNL_TX* signals, and every other port passes through. So
 the user's module has, per channel, exactly RIFFA's ports prefixed ``<c>_``
-(:func:`channel_ports`), plus the usual groups of its other exports and imports.
+(:func:`channel_ports`), plus the usual groups of its other exports and imports. The shell
+is a typed model (:func:`channel_shell`: ports, signals' widths, connections by name) that
+``templates/verilog/chnl_shell.v.j2`` turns into Verilog.
 
 >>> from pushpush.spec import parse_system
 >>> from pushpush.link import link

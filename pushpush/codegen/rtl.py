@@ -18,7 +18,9 @@ component's engine; slaves are every rtl window then one port covering the whole
 region (the ARM's windows in on-chip memory, reached through the top's ``m_axi_*`` port).
 Its ``M_CONNECT`` (which master may address which slave) comes from
 :mod:`pushpush.codegen.connect`: the ARM reaches every slave, an engine only the windows
-it may call or return to.
+it may call or return to. The top's template gets a typed model too
+(:mod:`pushpush.codegen.top_model`), and so does the stub's (:mod:`pushpush.codegen.stub_model`):
+names and integers, written as Verilog by the macros of ``wrapper_macros.v.j2``.
 ``interconnect: {arbitration: fair}`` selects its deficit round robin over beats
 (``ARBITRATION=1``); a component with ``abe: {nominal_burst, max_outstanding}`` gets a
 ``pp_abe`` (AXI burst equalizer) between its call engine and its interconnect port.
