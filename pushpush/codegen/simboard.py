@@ -133,10 +133,10 @@ def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
         "verilog/simboard.v.j2",
         header=generated_header("//", f"{top} (simulated board)"),
         top=top,
-        clock_mhz=f"{clock_mhz:g}",
-        half_period_ns=f"{half_ps / 1000:.3f}",
+        clock_mhz=float(clock_mhz),
+        half_period_ps=half_ps,
         reset_cycles=RESET_CYCLES,
-        parameters=sorted((str(k), _vlog(v)) for k, v in (parameters or {}).items()),
+        parameters=sorted((str(k), v) for k, v in (parameters or {}).items()),
         ports=wires,
         s_ports=[n for n, _, _ in s_sig],
         m_ports=[n for n, _, _ in m_sig],
@@ -148,13 +148,3 @@ def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
         m_axi_label=m_axi_label,
         intr=lines,
     )
-
-
-def _vlog(value: Any) -> str:
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str) and value.startswith('"'):
-        return value
-    return str(value)
