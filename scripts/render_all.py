@@ -4,7 +4,8 @@ The systems: every ``system.yaml``/``*.yaml`` under ``examples/`` and ``tests/``
 each with every interconnect topology x data width, plus the seeded random systems of
 ``tests/gen/randsys.py`` (``--seeds``, default 0..29). For each system it writes
 ``pushpush.codegen.generate.generate_files`` (wrappers, channel shells, top, map, C, Tcl,
-FuseSoC core) and a ``render_stub`` of every rtl component without channels, under
+FuseSoC core), a ``render_stub`` of every rtl component without channels and, for a system
+with ``dma:``, the simulated board's DMA shell (``sim/<system>_dma_shell.v``), under
 ``<out>/<system id>/``; a system that cannot be generated gets ``ERROR.txt`` with the message.
 
 Used while refactoring :mod:`pushpush.codegen.rtl` (the generated Verilog must stay
@@ -26,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "gen"))
 
+from pushpush.codegen.dma import render_dma_shell  # noqa: E402
 from pushpush.codegen.generate import generate_files  # noqa: E402
 from pushpush.codegen.render import GenerateError  # noqa: E402
 from pushpush.codegen.rtl import render_stub, rtl_components  # noqa: E402
@@ -43,6 +45,8 @@ def _render(linked: LinkedSystem, out: Path) -> int:
     for c in rtl_components(linked):
         if not linked.channels_of(c.name):
             files[f"stub/{c.name}.v"] = render_stub(linked, c.name)
+    if linked.dmas:
+        files[f"sim/{linked.name}_dma_shell.v"] = render_dma_shell(linked)
     for rel, text in files.items():
         p = out / rel
         p.parent.mkdir(parents=True, exist_ok=True)

@@ -48,8 +48,7 @@ def test_pingpong() -> None:
     # bit j * S_COUNT + i: master i reaches slave j
     assert c.mask == sum(1 << (j * 3 + i) for i, j in
                          [(0, 0), (0, 1), (0, 2), (0, 3), (1, 1), (1, 3), (2, 0), (2, 3)])
-    assert c.verilog() == "12'he5d" and c.connections == 8
-    assert c.lines()[1] == "1 caller -> 1 callee, 3 ps"
+    assert c.mask == 0xe5d and c.connections == 8
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
@@ -78,6 +77,7 @@ def test_generated_top_passes_the_mask(tmp_path: Path) -> None:
     linked = _load(REPO / "examples" / "pingpong" / "system.yaml")
     top = render_top(linked)
     assert ".M_CONNECT(12'he5d)" in top
+    assert " *     1 caller -> 1 callee, 3 ps" in top
     assert " *     2 callee -> 0 caller, 3 ps" in top
 
 

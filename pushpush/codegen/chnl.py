@@ -8,7 +8,9 @@ with the wrapper's port list (:func:`~pushpush.codegen.rtl.user_ports`): per cha
 ``pp_chnl_rx`` and a ``pp_chnl_tx`` (cores/chnl) turn the two call groups and their buffer
 streams into RIFFA 2.1's CHNL_RX*/CHNL_TX* signals, and every other port passes through. So
 the user's module has, per channel, exactly RIFFA's ports prefixed ``<c>_``
-(:func:`channel_ports`), plus the usual groups of its other exports and imports.
+(:func:`channel_ports`), plus the usual groups of its other exports and imports. The shell
+is a typed model (:func:`channel_shell`: ports, signals' widths, connections by name) that
+``templates/verilog/chnl_shell.v.j2`` turns into Verilog.
 
 >>> from pushpush.spec import parse_system
 >>> from pushpush.link import link
@@ -24,14 +26,15 @@ the user's module has, per channel, exactly RIFFA's ports prefixed ``<c>_``
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Optional
 
-from pushpush import __version__
-
 from ..link import ChannelInfo, LinkedComponent, LinkedSystem
+from .render import generated_header, render_template
 from .rtl import UserPort, channel_shell_name, user_ports
 
-__all__ = ["CHANNEL_TIMEOUT_CYCLES", "channel_ports", "module_ports", "render_channel_shell"]
+__all__ = ["CHANNEL_TIMEOUT_CYCLES", "ShellChannel", "ChannelShell", "channel_ports", "module_ports",
+           "channel_shell", "render_channel_shell"]
 
 #: Cycles without progress after which a channel adapter ends a call (cores/chnl TIMEOUT):
 #: a send whose core stops reading, a receive with nothing to take. Shorter than the buffer
@@ -78,81 +81,80 @@ def module_ports(linked: LinkedSystem, comp: LinkedComponent) -> list[UserPort]:
     return rest[:2] + riffa + rest[2:]
 
 
+@dataclass(frozen=True)
+class ShellChannel:
+    """A channel in the shell: its index and name, the rx and tx export groups, RIFFA's
+    signals of each direction as (suffix, width) without the ``_CLK`` ones, and the
+    ``_CLK`` outputs the user's module declares (``clk_wires``: wires it drives, unread)."""
+
+    index: int
+    name: str
+    rx: str
+    tx: str
+    rx_signals: tuple[tuple[str, int], ...]
+    tx_signals: tuple[tuple[str, int], ...]
+    clk_wires: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ChannelShell:
+    """The channel shell ``module`` of component ``component`` (``templates/verilog/chnl_shell.v.j2``):
+    the wrapper's ports (``ports``), the channels, and the user's module with its ports
+    ``conns`` in its own order, each connected to the signal of the same name;
+    ``clk_sinks``: the ``_CLK`` outputs nobody reads."""
+
+    module: str
+    component: str
+    user_module: str
+    timeout: int
+    ports: tuple[UserPort, ...]
+    channels: tuple[ShellChannel, ...]
+    conns: tuple[str, ...]
+    clk_sinks: tuple[str, ...]
+
+
+def _signals(sigs: list[tuple[str, str, int]]) -> tuple[tuple[str, int], ...]:
+    return tuple((s, w) for s, _, w in sigs if not s.endswith("_CLK"))
+
+
+def channel_shell(linked: LinkedSystem, comp: LinkedComponent,
+                  present: Optional[set[str]] = None) -> ChannelShell:
+    """The model of ``comp``'s channel shell (see :func:`render_channel_shell`)."""
+    chans = linked.channels_of(comp.name)
+    if not chans:
+        raise ValueError(f"component '{comp.name}' has no channels: no channel shell")
+    assert comp.module is not None
+    outer = [p for p in user_ports(comp, linked.dma_of(comp.name))
+             if not p.optional or (present is not None and p.name in present)]
+    taken = _channel_groups(linked, comp)
+    conns: list[str] = []
+    clk_sinks: list[str] = []
+    channels = []
+    for ch in chans:
+        clk_wires = []
+        for p in channel_ports(ch):
+            if p.optional:
+                if present is not None and p.name in present:
+                    clk_wires.append(p.name)
+                    conns.append(p.name)
+                    clk_sinks.append(p.name)
+            else:
+                conns.append(p.name)
+        channels.append(ShellChannel(ch.index, ch.name, ch.rx, ch.tx, _signals(_RX), _signals(_TX),
+                                     tuple(clk_wires)))
+    conns += [p.name for p in outer if p.group not in taken]
+    order = {p.name: i for i, p in enumerate(module_ports(linked, comp))}
+    conns.sort(key=lambda n: order.get(n, len(order)))
+    return ChannelShell(channel_shell_name(comp), comp.name, comp.module, CHANNEL_TIMEOUT_CYCLES,
+                        tuple(outer), tuple(channels), tuple(conns), tuple(clk_sinks))
+
+
 def render_channel_shell(linked: LinkedSystem, comp: LinkedComponent,
                          present: Optional[set[str]] = None) -> str:
     """``<component>_chnl_shell`` (Verilog text): the wrapper's ports, an adapter pair per
     channel, the user's module. ``present`` (the ports the user's module declares) decides
-    which optional ports are connected (none by default)."""
-    chans = linked.channels_of(comp.name)
-    if not chans:
-        raise ValueError(f"component '{comp.name}' has no channels: no channel shell")
-    outer = [p for p in user_ports(comp, linked.dma_of(comp.name))
-             if not p.optional or (present is not None and p.name in present)]
-    taken = _channel_groups(linked, comp)
-    lines = [f"// Generated by pushpush {__version__} from {linked.source_file} by "
-             f"pushpush/codegen/chnl.py; do not edit.",
-             f"// {channel_shell_name(comp)}: RIFFA-style channels of component '{comp.name}' "
-             f"(docs/rtl-ports.md, \"Channels\"):",
-             f"// per channel a pp_chnl_rx and a pp_chnl_tx (cores/chnl) between the wrapper's "
-             f"call groups and RIFFA's",
-             f"// CHNL_RX*/CHNL_TX* ports of module {comp.module}; every other port passes through.",
-             "`default_nettype none", "",
-             f"module {channel_shell_name(comp)} #(",
-             f"    parameter integer CHNL_TIMEOUT = {CHANNEL_TIMEOUT_CYCLES}",
-             ") ("]
-    lines += [f"    {p.declaration()}{',' if i + 1 < len(outer) else ''}" for i, p in enumerate(outer)]
-    lines.append(");")
-    conns: list[tuple[str, str]] = []
-    clk_sinks: list[str] = []
-    for ch in chans:
-        c = ch.name
-        lines.append("")
-        lines.append(f"    // channel {ch.index}: {c}")
-        for s, d, w in _RX + _TX:
-            if s.endswith("_CLK"):
-                continue
-            rng = f"[{w - 1}:0] " if w > 1 else ""
-            lines.append(f"    wire {rng}{c}_{s};")
-        rx, tx = ch.rx, ch.tx
-        lines += [
-            f"    pp_chnl_rx #(.TIMEOUT(CHNL_TIMEOUT)) pp_{c}_rx (",
-            "        .clk(clk), .rst(rst),",
-            f"        .call_valid({rx}_valid), .call_ready({rx}_ready), .call_len({rx}_data_len),",
-            f"        .call_off({rx}_off), .call_last({rx}_last),",
-            f"        .result_valid({rx}_result_valid), .result_ready({rx}_result_ready), "
-            f".result({rx}_result),",
-            f"        .s_tdata({rx}_data_tdata), .s_tvalid({rx}_data_tvalid), "
-            f".s_tready({rx}_data_tready), .s_tlast({rx}_data_tlast),",
-            ",\n".join(f"        .{s}({c}_{s})" for s, _, _ in _RX if not s.endswith("_CLK")),
-            "    );",
-            f"    pp_chnl_tx #(.TIMEOUT(CHNL_TIMEOUT)) pp_{c}_tx (",
-            "        .clk(clk), .rst(rst),",
-            f"        .call_valid({tx}_valid), .call_ready({tx}_ready), .call_len({tx}_data_len),",
-            f"        .result_valid({tx}_result_valid), .result_ready({tx}_result_ready), "
-            f".result({tx}_result),",
-            f"        .m_tdata({tx}_data_tdata), .m_tvalid({tx}_data_tvalid), "
-            f".m_tready({tx}_data_tready), .m_tlast({tx}_data_tlast),",
-            ",\n".join(f"        .{s}({c}_{s})" for s, _, _ in _TX if not s.endswith("_CLK")),
-            "    );",
-        ]
-        for p in channel_ports(ch):
-            if p.optional:
-                if present is not None and p.name in present:
-                    lines.append(f"    wire {p.name};")
-                    conns.append((p.name, p.name))
-                    clk_sinks.append(p.name)
-            else:
-                conns.append((p.name, p.name))
-    for p in outer:
-        if p.group not in taken:
-            conns.append((p.name, p.name))
-    order = {p.name: i for i, p in enumerate(module_ports(linked, comp))}
-    conns.sort(key=lambda nv: order.get(nv[0], len(order)))
-    lines += ["", f"    {comp.module} pp_user_inst ("]
-    lines += [f"        .{n}({v}){',' if i + 1 < len(conns) else ''}" for i, (n, v) in enumerate(conns)]
-    lines.append("    );")
-    if clk_sinks:
-        lines.append(f"    // one clock drives everything: the module's CHNL_*_CLK outputs are not used")
-        lines.append(f"    wire pp_unused_clks = &{{1'b0, {', '.join(clk_sinks)}}};")
-    lines += ["endmodule", "", "`default_nettype wire", ""]
-    return "\n".join(lines)
+    which optional ports are connected (none by default). The model of
+    :func:`channel_shell` rendered by ``templates/verilog/chnl_shell.v.j2``."""
+    return render_template("verilog/chnl_shell.v.j2",
+                           header=generated_header("//", linked.source_file),
+                           m=channel_shell(linked, comp, present))

@@ -33,7 +33,8 @@ Example::
     from pushpush.codegen.connect import connectivity
     c = connectivity(load("examples/pingpong/system.yaml"), ["caller", "callee", "irq", "ps"])
     c.reach["caller"]      # {'callee', 'ps'}
-    c.verilog()            # "12'he5d" (M_CONNECT: bit j*S_COUNT+i = master i reaches slave j)
+    hex(c.mask)            # '0xe5d' (M_CONNECT: bit j*S_COUNT+i = master i reaches slave j;
+                           # templates/verilog/top.v.j2 writes it as 12'he5d)
 """
 
 from __future__ import annotations
@@ -75,18 +76,6 @@ class Connectivity:
     @property
     def connections(self) -> int:
         return sum(len(r) for r in self.reach.values())
-
-    def verilog(self) -> str:
-        """``mask`` as a sized Verilog literal."""
-        return f"{len(self.masters) * len(self.slaves)}'h{self.mask:x}"
-
-    def lines(self) -> list[str]:
-        """One line per master: ``"<i> <master> -> <j> <slave>, ..."``."""
-        out = []
-        for i, m in enumerate(self.masters):
-            reached = [f"{j} {s}" for j, s in enumerate(self.slaves) if s in self.reach[m]]
-            out.append(f"{i} {m} -> {', '.join(reached) if reached else 'nothing'}")
-        return out
 
 
 def _key(t: Type) -> Type:

@@ -16,16 +16,16 @@ SmartConnect. The harness serves each DMA's memory master with its own ``pp_sim_
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from pushpush.link import DmaBlock, LinkedSystem
 
 from .render import generated_header, render_template
-from .rtl import (BUF_DATA_WIDTH, buf_id_width, system_buffers, _clog2, _vrange, axi_port_decls, axi_signals, dma_top_ports, top_id_widths,
-                  top_module_name)
+from .rtl import BUF_DATA_WIDTH, _clog2, axi_signals, buf_id_width, system_buffers, top_id_widths, top_module_name
 from .simboard import PsMemPort
+from .top_model import AxiSignal, Slave, StreamPort, dma_stream_ports
 
-__all__ = ["DMA_CORES", "DMA_ID_WIDTH", "DMA_LEN_WIDTH", "dma_shell_name", "dma_mem_ports",
+__all__ = ["DMA_CORES", "DMA_ID_WIDTH", "DMA_LEN_WIDTH", "ShellDma", "dma_shell_name", "dma_mem_ports",
            "render_dma_shell", "shell_interrupt_ports"]
 
 #: The cores the shell instantiates (besides the top's).
@@ -69,13 +69,26 @@ def _fifo_log2(d: DmaBlock) -> int:
     return max(6, _clog2(2 * d.max_burst))
 
 
-def _dma_ctx(d: DmaBlock) -> dict[str, Any]:
-    mem = axi_port_decls(f"{d.name}_axi", axi_signals(d.data_width, DMA_ID_WIDTH), master=True)
-    streams = [f"{_vrange(w)}{top_port}" for top_port, _, w in dma_top_ports(d)]
-    return {"name": d.name, "component": d.component, "base": d.base, "hp_port": d.hp_port,
-            "data_width": d.data_width, "max_burst": d.max_burst, "fifo_log2": _fifo_log2(d),
-            "mem_decls": mem, "stream_wires": streams,
-            "stream_names": [top_port for top_port, _, _ in dma_top_ports(d)]}
+@dataclass(frozen=True)
+class ShellDma:
+    """A DMA in the shell (``templates/verilog/dma_shell.v.j2``): its register page
+    (``base``), its memory master's port (``<name>_axi_*``, signals ``mem_sig``), its FIFO
+    (2^``fifo_log2`` words) and the top's stream ports it drives and takes (``streams``)."""
+
+    name: str
+    component: str
+    base: int
+    hp_port: str
+    data_width: int
+    max_burst: int
+    fifo_log2: int
+    mem_sig: tuple[AxiSignal, ...]
+    streams: tuple[StreamPort, ...]
+
+
+def _shell_dma(d: DmaBlock) -> ShellDma:
+    return ShellDma(d.name, d.component, d.base, d.hp_port, d.data_width, d.max_burst, _fifo_log2(d),
+                    tuple(axi_signals(d.data_width, DMA_ID_WIDTH)), dma_stream_ports(d))
 
 
 def render_dma_shell(linked: LinkedSystem) -> str:
@@ -87,32 +100,23 @@ def render_dma_shell(linked: LinkedSystem) -> str:
     # buffer parameters' engines (the top's buf_axi): the shell passes the port through
     buf_sig = (axi_signals(BUF_DATA_WIDTH, buf_id_width(linked)) if system_buffers(linked)
                else [])
-    slaves = [(d.base, 16) for d in linked.dmas] + [(0x4000_0000, 30)]
+    slaves = [Slave(d.name, d.base, 16) for d in linked.dmas] + [Slave("top", 0x4000_0000, 30)]
     return render_template(
         "verilog/dma_shell.v.j2",
         header=generated_header("//", linked.source_file),
         module=dma_shell_name(linked),
         top=top_module_name(linked),
         linked=linked,
-        dmas=[_dma_ctx(d) for d in linked.dmas],
+        dmas=[_shell_dma(d) for d in linked.dmas],
         irq=linked.irq is not None,
         data_width=dw,
         s_id=s_id,
         m_count=len(slaves),
-        base_addr="{" + ", ".join(f"32'h{b:08X}" for b, _ in reversed(slaves)) + "}",
-        addr_bits="{" + ", ".join(f"32'd{w}" for _, w in reversed(slaves)) + "}",
+        slaves=slaves,
         s_sig=axi_signals(dw, s_id),
         m_sig=axi_signals(dw, m_id),
-        s_decls=axi_port_decls("s_axi", axi_signals(dw, s_id), master=False),
-        m_decls=axi_port_decls("m_axi", axi_signals(dw, m_id), master=True),
         buf_sig=buf_sig,
-        buf_decls=axi_port_decls("buf_axi", buf_sig, master=True) if buf_sig else [],
         dma_axi=_DMA_AXI,
         dma_id=DMA_ID_WIDTH,
         len_width=DMA_LEN_WIDTH,
-        sl=_sl,
     )
-
-
-def _sl(i: int, w: int) -> str:
-    return f"[{i}]" if w == 1 else f"[{(i + 1) * w - 1}:{i * w}]"

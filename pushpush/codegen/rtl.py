@@ -18,7 +18,9 @@ component's engine; slaves are every rtl window then one port covering the whole
 region (the ARM's windows in on-chip memory, reached through the top's ``m_axi_*`` port).
 Its ``M_CONNECT`` (which master may address which slave) comes from
 :mod:`pushpush.codegen.connect`: the ARM reaches every slave, an engine only the windows
-it may call or return to.
+it may call or return to. The top's template gets a typed model too
+(:mod:`pushpush.codegen.top_model`), and so does the stub's (:mod:`pushpush.codegen.stub_model`):
+names and integers, written as Verilog by the macros of ``wrapper_macros.v.j2``.
 ``interconnect: {arbitration: fair}`` selects its deficit round robin over beats
 (``ARBITRATION=1``); a component with ``abe: {nominal_burst, max_outstanding}`` gets a
 ``pp_abe`` (AXI burst equalizer) between its call engine and its interconnect port.
@@ -37,11 +39,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Optional
 
-from pushpush.codegen.connect import connectivity
 from pushpush.codegen.render import GenerateError, generated_header, render_template
-from pushpush.link import IRQ_BLOCK_BYTES, WORD_BYTES, DmaBlock, LinkedComponent, LinkedSystem
+from pushpush.link import WORD_BYTES, DmaBlock, LinkedComponent, LinkedSystem
 from pushpush.types import BufferType, FunctionType, Scalar, Type
 
 __all__ = [
@@ -115,7 +116,9 @@ class UserPort:
     ``direction`` is seen from the user module (``"input"`` or ``"output"``); ``group`` is the
     port group (an export name, ``<export>_<param>`` for a function-typed parameter's calls,
     ``<component>_<function>`` for an import; ``""`` for clk and rst). ``optional`` ports are
-    connected only when the module declares them.
+    connected only when the module declares them. Templates declare it with the
+    ``port_decl`` macro of ``templates/verilog/wrapper_macros.v.j2``
+    (``input  wire [31:0] f_x``).
     """
 
     name: str
@@ -123,12 +126,6 @@ class UserPort:
     width: int
     group: str
     optional: bool = False
-
-    def declaration(self) -> str:
-        """The Verilog-2005 ANSI port declaration (``input  wire [31:0] f_x``)."""
-        rng = f"[{self.width - 1}:0] " if self.width > 1 else ""
-        pad = "input  wire " if self.direction == "input" else "output wire "
-        return f"{pad}{rng}{self.name}"
 
 
 # --------------------------------------------------------------------------- names
@@ -411,10 +408,6 @@ def _group_signature(comp: LinkedComponent, group: str) -> Optional[FunctionType
 # --------------------------------------------------------------------------- wrapper model
 
 
-def _vrange(width: int) -> str:
-    return f"[{width - 1}:0] " if width > 1 else ""
-
-
 def render_wrapper(linked: LinkedSystem, comp: LinkedComponent,
                    present: Optional[set[str]] = None) -> str:
     """The wrapper of one rtl component (see :func:`render_rtl`): the typed model of
@@ -466,122 +459,22 @@ def axi_signals(data_width: int, id_width: int) -> list[tuple[str, int, str]]:
     return [(n, w[x] if isinstance(x, str) else x, d) for n, x, d in _AXI]
 
 
-def axi_port_decls(prefix: str, signals: list[tuple[str, int, str]], master: bool) -> list[str]:
-    """Aligned ANSI declarations of an AXI port (no trailing commas)."""
-    out = []
-    for n, w, d in signals:
-        out_dir = (d == "out") == master
-        rng = f"[{w - 1}:0]" if w > 1 else ""
-        out.append(f"{'output' if out_dir else 'input '} wire {rng:<7} {prefix}_{n}")
-    return out
-
-
 #: The m_axi signals that go through ``pp_ps_window`` with ``software_windows: ddr``.
 PS_WINDOW_SIGNALS = ("awaddr", "awvalid", "awready", "araddr", "arvalid", "arready")
 
 
 def render_top(linked: LinkedSystem) -> str:
-    """The system top (see :func:`render_rtl`)."""
-    rtl = rtl_components(linked)
-    dw = linked.interconnect.data_width
-    s_id, m_id = top_id_widths(linked)
-    slaves = [{"name": c.name, "base": c.base, "bits": _clog2(c.size)} for c in rtl]
-    ps_window = None
-    if linked.ps_window_register is not None:
-        # software_windows: ddr: the windows' base register (cores/ps_window), then the ps port
-        ps_window = {"slave": len(slaves), "base": linked.ps_window_register,
-                     "link_base": linked.ps.base, "link_bits": _clog2(linked.ps.size)}
-        slaves.append({"name": "ps_window", "base": linked.ps_window_register, "bits": 12})
-    irq = linked.irq
-    irq_ctx = None
-    if irq is not None:
-        sw = [linked.component(n) for n in irq.components]
-        irq_ctx = {
-            "slave": len(slaves), "base": irq.base, "n": len(sw), "components": irq.components,
-            "win_base": "{" + ", ".join(f"32'h{c.base:08X}" for c in reversed(sw)) + "}",
-            "win_bits": "{" + ", ".join(f"32'd{_clog2(c.size)}" for c in reversed(sw)) + "}",
-        }
-        slaves.append({"name": "irq", "base": irq.base, "bits": _clog2(IRQ_BLOCK_BYTES)})
-    slaves.append({"name": "ps", "base": linked.ps.base, "bits": _clog2(linked.ps.size)})
-    masters = ["ps"] + [c.name for c in rtl]
-    s_count, m_count = len(masters), len(slaves)
-    # which master may address which slave (M_CONNECT), from the linked model
-    conn = connectivity(linked, [s["name"] for s in slaves])
-    assert list(conn.masters) == masters
-    engines = system_buffers(linked)
-    buf_id = buf_id_width(linked)
-    bufs = None
-    if engines:
-        bufs = {"n": len(engines), "id": buf_id, "port": buffer_port(linked),
-                "timeout": BUFFER_TIMEOUT_CYCLES,
-                "engines": [{"comp": c.name, "local": b.local, "group": b.group,
-                             "dir": b.type.direction} for c, b in engines],
-                "s_sig": axi_signals(BUF_DATA_WIDTH, BUF_ID_WIDTH),
-                "m_sig": axi_signals(BUF_DATA_WIDTH, buf_id),
-                "decls": axi_port_decls("buf_axi", axi_signals(BUF_DATA_WIDTH, buf_id), master=True)}
-    dmas = {d.component: _top_dma(d) for d in linked.dmas}
-    topology = {"crossbar": 0, "shared": 1}[linked.interconnect.topology]
+    """The system top (see :func:`render_rtl`): the typed model of
+    :mod:`pushpush.codegen.top_model` rendered by ``templates/verilog/top.v.j2``."""
+    from .top_model import top_model  # it builds on this module
+
     return render_template(
         "verilog/top.v.j2",
         header=generated_header("//", linked.source_file),
-        module=top_module_name(linked),
         linked=linked,
-        rtl=[{"comp": c, "wrapper": wrapper_module_name(c), "master": 1 + i, "slave": i,
-              "abe": c.abe, "dma": dmas.get(c.name),
-              "engines": [k for k, (cc, _) in enumerate(engines) if cc.name == c.name]}
-             for i, c in enumerate(rtl)],
-        bufs=bufs,
-        dmas=[dmas[d.component] for d in linked.dmas],
-        slaves=slaves,
-        masters=masters,
-        s_count=s_count,
-        m_count=m_count,
-        ps_slave=m_count - 1,
-        ps_window=ps_window,
+        m=top_model(linked),
         ps_window_signals=PS_WINDOW_SIGNALS,
-        irq=irq_ctx,
-        data_width=dw,
-        s_id=s_id,
-        m_id=m_id,
-        topology=topology,
-        arbitration=_ARBITRATION[linked.interconnect.arbitration],
-        # crossbar only; the shared topology keeps its defaults (skid buffers)
-        read_topology=CROSSBAR_READ_TOPOLOGY if topology == 0 else 0,
-        skid_buffers=CROSSBAR_SKID_BUFFERS if topology == 0 else 1,
-        m_connect=conn.verilog(),
-        connect_lines=conn.lines(),
-        connections=conn.connections,
-        base_addr="{" + ", ".join(f"32'h{s['base']:08X}" for s in reversed(slaves)) + "}",
-        addr_bits="{" + ", ".join(f"32'd{s['bits']}" for s in reversed(slaves)) + "}",
-        s_sig=axi_signals(dw, s_id),
-        m_sig=axi_signals(dw, m_id),
-        s_decls=axi_port_decls("s_axi", axi_signals(dw, s_id), master=False),
-        m_decls=axi_port_decls("m_axi", axi_signals(dw, m_id), master=True),
-        vrange=_vrange,
     )
-
-
-def dma_top_ports(dma: DmaBlock) -> list[tuple[str, str, int]]:
-    """The system top's stream ports for ``dma`` as (top port, the component's port,
-    width): ``<dma>_mm2s_*`` (the DMA's MM2S stream, into the top) to the component's
-    ``s_axis_*``, the component's ``m_axis_*`` to ``<dma>_s2mm_*`` (out of the top)."""
-    out = []
-    for p in stream_ports(dma.data_width):
-        side = "mm2s" if p.name.startswith("s_axis") else "s2mm"
-        out.append((f"{dma.name}_{side}_{p.name.split('_', 2)[2]}", p.name, p.width))
-    return out
-
-
-def _top_dma(dma: DmaBlock) -> dict[str, Any]:
-    ports = stream_ports(dma.data_width)
-    decls = []
-    for (top_port, _, w), p in zip(dma_top_ports(dma), ports):
-        rng = f"[{w - 1}:0]" if w > 1 else ""
-        iface, sig = top_port.rsplit("_", 1)
-        decls.append((f'(* X_INTERFACE_INFO = "xilinx.com:interface:axis:1.0 {iface} {sig.upper()}" *)',
-                       f"{'input ' if p.direction == 'input' else 'output'} wire {rng:<7} {top_port}"))
-    return {"name": dma.name, "component": dma.component, "decls": decls,
-            "conns": [(port, top_port) for top_port, port, _ in dma_top_ports(dma)]}
 
 
 def render_rtl(linked: LinkedSystem,
@@ -616,44 +509,12 @@ def render_rtl(linked: LinkedSystem,
 def render_stub(linked: LinkedSystem, component: str) -> str:
     """A skeleton of ``component``'s module with exactly the ports the wrapper connects
     (optional ports left out): it accepts every call and completes it at once with a zero
-    result, never calls out. It compiles and lints clean; fill in the behaviour."""
-    comp = linked.component(component)
-    if comp.kind != "rtl":
-        raise GenerateError(f"component '{component}' is {comp.kind}, not rtl: no Verilog stub")
-    if linked.channels_of(component):
-        raise GenerateError(
-            f"component '{component}' has channels: no generated stub for RIFFA's CHNL_* ports "
-            f"yet; start from examples/channels/chnl_demo.v (docs/rtl-ports.md, \"Channels\", "
-            f"lists the ports)")
-    ports = [p for p in user_ports(comp, linked.dma_of(comp.name)) if not p.optional]
-    exports = [{"name": e.name, "result_width": type_width(e.signature.result)} for e in comp.exports]
-    calls = []
-    for e in comp.exports:
-        for cb in e.callbacks:
-            calls.append({"name": f"{e.name}_{cb.param}", "sig": cb.signature})
-    for imp in comp.imports:
-        calls.append({"name": f"{imp.component}_{imp.function}", "sig": imp.signature})
-    streams = [{"name": b.group, "is_in": b.type.is_in, "width": b.type.element.bits}
-               for b in buffer_engines(comp)]
-    used = {f"{e['name']}_{n}" for e in exports for n in ("valid", "result_ready")}
-    if exports:
-        used |= {"clk", "rst"}
-    stream = linked.dma_of(component) is not None
-    if stream:   # the stub passes the DMA's stream through (stub.v.j2)
-        used |= {p.name for p in stream_ports(8) if p.direction == "input"}
-    unused_inputs = [p.name for p in ports if p.direction == "input" and p.name not in used]
+    result, never calls out. It compiles and lints clean; fill in the behaviour. The typed
+    model of :mod:`pushpush.codegen.stub_model` rendered by ``templates/verilog/stub.v.j2``."""
+    from .stub_model import stub_model  # it builds on this module
+
     return render_template(
         "verilog/stub.v.j2",
         header=generated_header("//", linked.source_file),
-        comp=comp,
-        module=comp.module,
-        ports=ports,
-        exports=exports,
-        calls=calls,
-        streams=streams,
-        unused_inputs=unused_inputs,
-        stream=stream,
-        vrange=_vrange,
-        type_width=type_width,
-        word_bytes=WORD_BYTES,
+        m=stub_model(linked, component),
     )

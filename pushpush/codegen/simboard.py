@@ -111,8 +111,8 @@ def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
                              "ports s_axi_* and m_axi_* as a generated top has)")
         s_sig = [x for x in s_sig if f"s_axi_{x[0]}" in have]
         m_sig = [x for x in m_sig if f"m_axi_{x[0]}" in have]
-    wires = [{"name": f"s_axi_{n}", "range": f"[{w - 1}:0]" if w > 1 else ""} for n, w, _ in s_sig]
-    wires += [{"name": f"m_axi_{n}", "range": f"[{w - 1}:0]" if w > 1 else ""} for n, w, _ in m_sig]
+    wires = [{"name": f"s_axi_{n}", "width": w} for n, w, _ in s_sig]
+    wires += [{"name": f"m_axi_{n}", "width": w} for n, w, _ in m_sig]
     extra = []
     for mp in mem_ports:
         if not (mp.name.isidentifier() and mp.prefix.isidentifier()) or mp.name in ("mem", "gp0", "dut"):
@@ -121,23 +121,22 @@ def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
         if mp.data_width not in (32, 64):
             raise ValueError(f"PS memory port {mp.name}: data width {mp.data_width}, not 32 or 64")
         sig = axi_signals(mp.data_width, mp.id_width)
-        wires += [{"name": f"{mp.prefix}_{n}", "range": f"[{w - 1}:0]" if w > 1 else ""}
-                  for n, w, _ in sig]
+        wires += [{"name": f"{mp.prefix}_{n}", "width": w} for n, w, _ in sig]
         extra.append({"port": mp, "signals": [n for n, _, _ in sig]})
     lines = list(intr) or (["irq"] if irq else [])
     for name in lines:
         if not name.isidentifier() or any(w["name"] == name for w in wires):
             raise ValueError(f"interrupt output {name!r}: not a Verilog name, or one the "
                              "harness already uses")
-        wires.append({"name": name, "range": ""})
+        wires.append({"name": name, "width": 1})
     return render_template(
         "verilog/simboard.v.j2",
         header=generated_header("//", f"{top} (simulated board)"),
         top=top,
-        clock_mhz=f"{clock_mhz:g}",
-        half_period_ns=f"{half_ps / 1000:.3f}",
+        clock_mhz=float(clock_mhz),
+        half_period_ps=half_ps,
         reset_cycles=RESET_CYCLES,
-        parameters=sorted((str(k), _vlog(v)) for k, v in (parameters or {}).items()),
+        parameters=sorted((str(k), v) for k, v in (parameters or {}).items()),
         ports=wires,
         s_ports=[n for n, _, _ in s_sig],
         m_ports=[n for n, _, _ in m_sig],
@@ -149,13 +148,3 @@ def render_simboard(top: str, ports: SimboardPorts, *, clock_mhz: float = 100.0,
         m_axi_label=m_axi_label,
         intr=lines,
     )
-
-
-def _vlog(value: Any) -> str:
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str) and value.startswith('"'):
-        return value
-    return str(value)

@@ -10,7 +10,7 @@ import pytest
 from gensim import core_rtl_files, generate_system, lint, load_example
 
 from pushpush import __version__
-from pushpush.codegen.render import GenerateError
+from pushpush.codegen.render import GenerateError, environment
 from pushpush.codegen.rtl import (
     UserPort,
     check_names,
@@ -65,7 +65,9 @@ def test_callback_and_type_ports():
     widths = {p[0]: p[2] for p in _ports(linked, "mixer")}
     assert (widths["mix_a"], widths["mix_b"], widths["mix_c"], widths["mix_d"],
             widths["mix_result"]) == (8, 16, 64, 1, 64)
-    assert UserPort("mix_a", "input", 8, "mix").declaration() == "input  wire [7:0] mix_a"
+    vm = environment().get_template("verilog/wrapper_macros.v.j2").module
+    assert vm.port_decl(UserPort("mix_a", "input", 8, "mix")) == "input  wire [7:0] mix_a"
+    assert vm.port_decl(UserPort("mix_d", "output", 1, "mix")) == "output wire mix_d"
 
 
 def _linked(tmp_path: Path, text: str):

@@ -1,0 +1,266 @@
+"""The typed model of the system top, which ``templates/verilog/top.v.j2`` turns into Verilog.
+
+Everything here is data: slave and master names, base addresses, address bits, port
+widths, indices, the interconnect's connectivity mask as an integer. No Verilog text is
+built in Python: the address and size vectors, the ``M_CONNECT`` literal, the AXI and
+stream port declarations are macros of ``templates/verilog/wrapper_macros.v.j2`` (the
+macros every generated Verilog template imports).
+
+Example::
+
+    from pushpush.codegen.top_model import top_model
+    m = top_model(load("examples/pingpong/system.yaml"))
+    [(s.name, hex(s.base), s.bits) for s in m.slaves]   # [('caller', '0x43c00000', 12), ...]
+    m.masters                                            # ('ps', 'caller', 'callee')
+    hex(m.connect_mask)                                  # M_CONNECT, e.g. '0xe5d'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from pushpush.link import IRQ_BLOCK_BYTES, DmaBlock, LinkedSystem
+
+from .connect import connectivity
+from .rtl import (_ARBITRATION, BUF_DATA_WIDTH, BUF_ID_WIDTH, BUFFER_TIMEOUT_CYCLES, CROSSBAR_READ_TOPOLOGY,
+                  CROSSBAR_SKID_BUFFERS, _clog2, axi_signals, buf_id_width, buffer_port, rtl_components,
+                  stream_ports, system_buffers, top_id_widths, top_module_name, wrapper_module_name)
+
+__all__ = ["Slave", "PsWindow", "IrqBlock", "TopBufferEngine", "TopBuffers", "StreamPort", "TopDma",
+           "TopAbe", "TopComponent", "TopModel", "dma_stream_ports", "top_model"]
+
+#: An AXI4 signal of a port: (name without prefix, width, "out"/"in" seen from the master),
+#: as :func:`pushpush.codegen.rtl.axi_signals` gives them.
+AxiSignal = tuple[str, int, str]
+
+
+@dataclass(frozen=True)
+class Slave:
+    """A slave port of the interconnect: ``base`` byte address, ``bits`` address bits."""
+
+    name: str
+    base: int
+    bits: int
+
+
+@dataclass(frozen=True)
+class PsWindow:
+    """``software_windows: ddr``: the windows' base register (``pp_ps_window``) at slave
+    ``slave``, register page ``base``; the link addresses of the ``ps`` region."""
+
+    slave: int
+    base: int
+    link_base: int
+    link_bits: int
+
+
+@dataclass(frozen=True)
+class IrqBlock:
+    """The interrupt block (``pp_irq_pending``) at slave ``slave``: one pending bit per
+    software component (``components``), whose window is ``win_bases[i]``/``win_bits[i]``."""
+
+    slave: int
+    base: int
+    components: tuple[str, ...]
+    win_bases: tuple[int, ...]
+    win_bits: tuple[int, ...]
+
+    @property
+    def n(self) -> int:
+        return len(self.components)
+
+
+@dataclass(frozen=True)
+class TopBufferEngine:
+    """A buffer engine on the top's buffer interconnect (its master index is its position)."""
+
+    comp: str
+    local: int
+    group: str
+    dir: str
+
+
+@dataclass(frozen=True)
+class TopBuffers:
+    """The buffer engines' interconnect and the top's ``buf_axi`` port (``port``: the Zynq
+    port it stands for; ``id``: its ID width)."""
+
+    id: int
+    port: str
+    timeout: int
+    engines: tuple[TopBufferEngine, ...]
+    s_sig: tuple[AxiSignal, ...]
+    m_sig: tuple[AxiSignal, ...]
+
+    @property
+    def n(self) -> int:
+        return len(self.engines)
+
+
+@dataclass(frozen=True)
+class StreamPort:
+    """A top port of a DMA's stream: ``<iface>_<signal>`` (``iface`` is ``<dma>_mm2s`` or
+    ``<dma>_s2mm``), connected to the component's ``port``; ``direction`` seen from the top."""
+
+    iface: str
+    signal: str
+    port: str
+    direction: str
+    width: int
+
+    @property
+    def top_port(self) -> str:
+        return f"{self.iface}_{self.signal}"
+
+
+@dataclass(frozen=True)
+class TopDma:
+    """A DMA's streams on the top (``name``: the DMA, ``component``: the rtl component)."""
+
+    name: str
+    component: str
+    ports: tuple[StreamPort, ...]
+
+
+@dataclass(frozen=True)
+class TopAbe:
+    """A component's AXI burst equalizer (``pp_abe``, ``abe:`` in the YAML)."""
+
+    nominal_burst: int
+    max_outstanding: int
+
+
+@dataclass(frozen=True)
+class TopComponent:
+    """An rtl component in the top: its wrapper, window (slave ``slave``, ``base``,
+    ``size`` bytes), engine (master ``master``), its buffer engines' indices on the buffer
+    interconnect, its ABE and its DMA."""
+
+    name: str
+    wrapper: str
+    base: int
+    size: int
+    master: int
+    slave: int
+    abe: Optional[TopAbe]
+    dma: Optional[TopDma]
+    engines: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TopModel:
+    """The system top: the interconnect's masters and slaves (``reach[i]``: the slave
+    indices master i may address; ``connect_mask``: ``M_CONNECT``, bit ``j * s_count + i``
+    set when master i reaches slave j), the components, the blocks, the port signals."""
+
+    module: str
+    masters: tuple[str, ...]
+    slaves: tuple[Slave, ...]
+    reach: tuple[tuple[int, ...], ...]
+    connect_mask: int
+    components: tuple[TopComponent, ...]
+    dmas: tuple[TopDma, ...]
+    bufs: Optional[TopBuffers]
+    ps_window: Optional[PsWindow]
+    irq: Optional[IrqBlock]
+    data_width: int
+    s_id: int
+    m_id: int
+    topology: int
+    arbitration: int
+    read_topology: int
+    skid_buffers: int
+    s_sig: tuple[AxiSignal, ...]
+    m_sig: tuple[AxiSignal, ...]
+
+    @property
+    def s_count(self) -> int:
+        return len(self.masters)
+
+    @property
+    def m_count(self) -> int:
+        return len(self.slaves)
+
+    @property
+    def ps_slave(self) -> int:
+        return len(self.slaves) - 1
+
+    @property
+    def connections(self) -> int:
+        return sum(len(r) for r in self.reach)
+
+
+def dma_stream_ports(dma: DmaBlock) -> tuple[StreamPort, ...]:
+    """The top's stream ports of ``dma``, in :func:`pushpush.codegen.rtl.stream_ports`'s order:
+    ``<dma>_mm2s_*`` (the DMA's MM2S stream, into the top) to the component's ``s_axis_*``,
+    the component's ``m_axis_*`` to ``<dma>_s2mm_*`` (out of the top)."""
+    out = []
+    for p in stream_ports(dma.data_width):
+        side = "mm2s" if p.name.startswith("s_axis") else "s2mm"
+        out.append(StreamPort(f"{dma.name}_{side}", p.name.split("_", 2)[2], p.name, p.direction, p.width))
+    return tuple(out)
+
+
+def top_model(linked: LinkedSystem) -> TopModel:
+    """The model of ``linked``'s top (see :func:`pushpush.codegen.rtl.render_top`)."""
+    rtl = rtl_components(linked)
+    dw = linked.interconnect.data_width
+    s_id, m_id = top_id_widths(linked)
+    slaves = [Slave(c.name, c.base, _clog2(c.size)) for c in rtl]
+    ps_window = None
+    if linked.ps_window_register is not None:
+        # software_windows: ddr: the windows' base register (cores/ps_window), then the ps port
+        ps_window = PsWindow(len(slaves), linked.ps_window_register, linked.ps.base, _clog2(linked.ps.size))
+        slaves.append(Slave("ps_window", linked.ps_window_register, 12))
+    irq = None
+    if linked.irq is not None:
+        sw = [linked.component(n) for n in linked.irq.components]
+        irq = IrqBlock(len(slaves), linked.irq.base, tuple(linked.irq.components),
+                       tuple(c.base for c in sw), tuple(_clog2(c.size) for c in sw))
+        slaves.append(Slave("irq", linked.irq.base, _clog2(IRQ_BLOCK_BYTES)))
+    slaves.append(Slave("ps", linked.ps.base, _clog2(linked.ps.size)))
+    masters = ("ps", *(c.name for c in rtl))
+    # which master may address which slave (M_CONNECT), from the linked model
+    conn = connectivity(linked, [s.name for s in slaves])
+    assert conn.masters == masters
+    reach = tuple(tuple(j for j, s in enumerate(conn.slaves) if s in conn.reach[m]) for m in masters)
+    engines = system_buffers(linked)
+    bufs = None
+    if engines:
+        buf_id, port = buf_id_width(linked), buffer_port(linked)
+        assert port is not None
+        bufs = TopBuffers(buf_id, port, BUFFER_TIMEOUT_CYCLES,
+                          tuple(TopBufferEngine(c.name, b.local, b.group, b.type.direction)
+                                for c, b in engines),
+                          tuple(axi_signals(BUF_DATA_WIDTH, BUF_ID_WIDTH)),
+                          tuple(axi_signals(BUF_DATA_WIDTH, buf_id)))
+    dmas = {d.component: TopDma(d.name, d.component, dma_stream_ports(d)) for d in linked.dmas}
+    topology = {"crossbar": 0, "shared": 1}[linked.interconnect.topology]
+    comps = tuple(
+        TopComponent(c.name, wrapper_module_name(c), c.base, c.size, 1 + i, i,
+                     TopAbe(c.abe.nominal_burst, c.abe.max_outstanding) if c.abe else None, dmas.get(c.name),
+                     tuple(k for k, (cc, _) in enumerate(engines) if cc.name == c.name))
+        for i, c in enumerate(rtl))
+    return TopModel(
+        module=top_module_name(linked),
+        masters=masters,
+        slaves=tuple(slaves),
+        reach=reach,
+        connect_mask=conn.mask,
+        components=comps,
+        dmas=tuple(dmas[d.component] for d in linked.dmas),
+        bufs=bufs,
+        ps_window=ps_window,
+        irq=irq,
+        data_width=dw,
+        s_id=s_id,
+        m_id=m_id,
+        topology=topology,
+        arbitration=_ARBITRATION[linked.interconnect.arbitration],
+        # crossbar only; the shared topology keeps its defaults (skid buffers)
+        read_topology=CROSSBAR_READ_TOPOLOGY if topology == 0 else 0,
+        skid_buffers=CROSSBAR_SKID_BUFFERS if topology == 0 else 1,
+        s_sig=tuple(axi_signals(dw, s_id)),
+        m_sig=tuple(axi_signals(dw, m_id)),
+    )

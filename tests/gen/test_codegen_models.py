@@ -1,0 +1,147 @@
+"""The typed models of the system top, the stub, the DMA shell and the channel shell
+(issue 12: codegen hands the templates typed data, not Verilog strings), on the examples
+and seeded random systems (no simulation, no lint).
+
+- Every model holds data only: every string in it is a name (of a component, port, signal,
+  Zynq port), every other leaf an integer, a flag or None; never a Verilog expression.
+- The top's template formats what the model holds: ``M_CONNECT`` is the mask, the base
+  address and address-bit vectors are the slaves' (high slave first).
+- No Python module that renders Verilog builds Verilog text itself (a source scan).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+from gensim import load_example
+from randsys import random_system
+
+from pushpush.codegen.chnl import ChannelShell, channel_shell
+from pushpush.codegen.connect import connectivity
+from pushpush.codegen.dma import ShellDma, _shell_dma
+from pushpush.codegen.render import environment
+from pushpush.codegen.rtl import render_top, rtl_components
+from pushpush.codegen.stub_model import StubModel, stub_model
+from pushpush.codegen.top_model import TopModel, top_model
+from pushpush.link import load
+
+REPO = Path(__file__).resolve().parents[2]
+NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)?\Z")   # a name, or "" (clk's group)
+
+
+@pytest.fixture(scope="module")
+def systems(tmp_path_factory):
+    out = []
+    for ex in ("pingpong", "bufargs", "dma_stream", "audio_fir", "channels"):
+        for dw in (32, 64):
+            out.append(load_example(ex, data_width=dw))
+    out.append(load(REPO / "tests/gen/hof/system.yaml"))
+    for seed in (3, 11, 23):
+        out.append(random_system(seed, tmp_path_factory.mktemp(f"seed{seed}")).linked)
+    return out
+
+
+def _leaves(obj, path="m"):
+    """Every leaf of a model (dataclasses, tuples and lists walked)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            yield from _leaves(getattr(obj, f.name), f"{path}.{f.name}")
+    elif isinstance(obj, (tuple, list)):
+        for i, x in enumerate(obj):
+            yield from _leaves(x, f"{path}[{i}]")
+    else:
+        yield path, obj
+
+
+def _check_data_only(model, what: str) -> int:
+    n = 0
+    for where, leaf in _leaves(model):
+        n += 1
+        if isinstance(leaf, str):
+            assert NAME.match(leaf), f"{what}: {where} = {leaf!r} is not a name"
+        else:
+            assert leaf is None or isinstance(leaf, (bool, int)), f"{what}: {where} = {leaf!r}"
+    return n
+
+
+def test_top_model_holds_names_and_integers(systems):
+    n = 0
+    for linked in systems:
+        if not rtl_components(linked):
+            continue
+        m = top_model(linked)
+        assert isinstance(m, TopModel)
+        n += _check_data_only(m, f"{linked.name} top")
+        assert m.masters[0] == "ps" and m.slaves[-1].name == "ps" and m.ps_slave == m.m_count - 1
+        conn = connectivity(linked, [s.name for s in m.slaves])
+        assert m.connect_mask == conn.mask and m.connections == conn.connections
+        for i, reached in enumerate(m.reach):
+            assert {m.slaves[j].name for j in reached} == conn.reach[m.masters[i]]
+    assert n > 1000
+
+
+def test_top_template_formats_the_model(systems):
+    for linked in systems:
+        if not rtl_components(linked):
+            continue
+        m, text = top_model(linked), render_top(linked)
+        bits = m.s_count * m.m_count
+        assert f".M_CONNECT({bits}'h{m.connect_mask:x})" in text
+        bases = ", ".join(f"32'h{s.base:08X}" for s in reversed(m.slaves))
+        widths = ", ".join(f"32'd{s.bits}" for s in reversed(m.slaves))
+        assert f".M_BASE_ADDR({{{bases}}})" in text and f".M_ADDR_WIDTH({{{widths}}})" in text
+        if m.irq is not None:
+            wins = ", ".join(f"32'h{b:08X}" for b in reversed(m.irq.win_bases))
+            assert f".WIN_BASE({{{wins}}})" in text
+
+
+def test_stub_dma_and_channel_models_hold_names_and_integers(systems):
+    kinds = set()
+    for linked in systems:
+        for c in rtl_components(linked):
+            if linked.channels_of(c.name):
+                m = channel_shell(linked, c, {p for ch in linked.channels_of(c.name)
+                                              for p in (f"{ch.name}_CHNL_RX_CLK",)})
+                assert isinstance(m, ChannelShell)
+                _check_data_only(m, f"{linked.name}.{c.name} channel shell")
+                assert m.clk_sinks and set(m.clk_sinks) <= set(m.conns)
+                kinds.add("chnl")
+            else:
+                m = stub_model(linked, c.name)
+                assert isinstance(m, StubModel)
+                _check_data_only(m, f"{linked.name}.{c.name} stub")
+                assert set(m.unused_inputs) <= {p.name for p in m.ports}
+                kinds.add("stub")
+        for d in linked.dmas:
+            m = _shell_dma(d)
+            assert isinstance(m, ShellDma)
+            _check_data_only(m, f"{linked.name}.{d.name} DMA shell")
+            assert [p.top_port for p in m.streams][:2] == [f"{d.name}_mm2s_tdata", f"{d.name}_mm2s_tkeep"]
+            kinds.add("dma")
+    assert kinds == {"chnl", "stub", "dma"}
+
+
+#: Verilog text built in Python: a sized literal from a value, a bit range from a width,
+#: a declaration, an instance's port connection.
+_VERILOG_IN_PYTHON = re.compile(r"""f["'][^"']*("""
+                                r"""'[hdb]\{|\[\{[^}]*- ?1\}:0\]|\b(input|output) +wire\b|\b(wire|reg|assign) [\[{]|\.\{[^}]*\}\(\{)""")
+
+
+@pytest.mark.parametrize("module", ["rtl", "top_model", "stub_model", "wrapper_model", "dma", "chnl",
+                                    "connect", "simboard"])
+def test_codegen_builds_no_verilog_text(module):
+    src = (REPO / "pushpush" / "codegen" / f"{module}.py").read_text()
+    bad = [(i + 1, line.strip()) for i, line in enumerate(src.splitlines())
+           if _VERILOG_IN_PYTHON.search(line)]
+    assert not bad, f"pushpush/codegen/{module}.py builds Verilog text: {bad}"
+
+
+def test_every_verilog_template_imports_the_shared_macros():
+    env = environment()
+    for t in ("top", "stub", "wrapper", "dma_shell", "chnl_shell", "simboard"):
+        src = (REPO / "templates" / "verilog" / f"{t}.v.j2").read_text()
+        assert src.startswith('{% import "verilog/wrapper_macros.v.j2" as vm %}\n'), t
+        env.get_template(f"verilog/{t}.v.j2")   # parses
