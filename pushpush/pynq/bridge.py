@@ -88,7 +88,7 @@ __all__ = [
     "PS_MODELS",
 ]
 
-from pushpush.simboard.wire import (CTL_IDLE, CTL_IRQ_LEVEL, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
+from pushpush.simboard.wire import (CTL_IDLE, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
                                    CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
                                    OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig)
 
@@ -258,6 +258,14 @@ class SimBridge:
         if self._stopped:
             return 0, 0, 0, 0
         return struct.unpack_from("<QQQQ", self.ctl.mem, CTL_IRQ_LEVEL)
+
+    def irq_rises(self, inputs: int) -> tuple[int, ...]:
+        """The rising edges of interrupt inputs 0 .. ``inputs``-1 so far (u32 counts that
+        wrap), as the simulator counted them: a line that rose and fell between two looks
+        at :meth:`irq_state` shows here."""
+        if self._stopped:
+            return (0,) * inputs
+        return struct.unpack_from(f"<{inputs}I", self.ctl.mem, CTL_IRQ_RISES)
 
     def last_pl_write(self) -> tuple[int, int]:
         """(clock cycle, CLOCK_MONOTONIC ns) at which the simulator stored the PL's last

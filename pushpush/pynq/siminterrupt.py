@@ -29,7 +29,9 @@ control page and a byte on the interrupt pipe at every change
   by raw IRQ (``pynq.interrupt._InterruptController._uio_devices``), where PYNQ would put
   the one it found, so ``pynq.Interrupt`` and ``_InterruptController`` run unchanged.
 * :class:`SimInterrupts` ties them to a running simulator: a thread blocks on the interrupt
-  pipe (no CPU while the line is quiet) and feeds the line's level into the controller.
+  pipe (no CPU while the line is quiet) and feeds the line's level into the controller,
+  and every rise the simulator counted since it last looked (a line high for a few cycles,
+  low again by the time this thread runs, latches ISR as on the board).
 * Other openers of the same device (C programs attached through
   :mod:`pushpush.pynq.cattach`, each reading its own stand-in file) are added with
   :meth:`SimUio.attach`: like the kernel's UIO device, there is one mask for everyone
@@ -213,9 +215,12 @@ class SimIntc:
             self.input = (self.input & ~1) | (1 if level else 0)
             self._update()
 
-    def set_inputs(self, levels: int) -> None:
-        """All inputs at once: bit i of ``levels`` is input i's level."""
+    def set_inputs(self, levels: int, rose: int = 0) -> None:
+        """All inputs at once: bit i of ``levels`` is input i's level; bit i of ``rose``:
+        input i was high since the last call (a pulse that ended before this look), which
+        sets its ISR bit as the sampled level would have."""
         with self._lock:
+            self.isr |= rose & self.mask
             self.input = levels & self.mask
             self._update()
 
@@ -291,10 +296,19 @@ class SimInterrupts:
     def contains(self, address: int, length: int) -> bool:
         return self.base <= address and address + length <= self.base + self.size
 
+    def _look(self, seen: tuple[int, ...]) -> tuple[int, ...]:
+        """Feed the lines into the controller: the inputs that rose since the rise counts
+        ``seen`` (read before the levels, so a rise after this read shows in the level or
+        at the next look), and the levels now. Returns the counts read."""
+        rises = self.bridge.irq_rises(self.intc.inputs)
+        rose = sum(1 << i for i, (a, b) in enumerate(zip(rises, seen)) if a != b)
+        self.intc.set_inputs(self.bridge.irq_state()[0], rose)
+        return rises
+
     def _run(self) -> None:
         fd = self._fd
         try:
-            self.intc.set_inputs(self.bridge.irq_state()[0])
+            seen = self._look(self.bridge.irq_rises(self.intc.inputs))
             while not self._stop:
                 r, _, _ = select.select([fd], [], [], 1.0)
                 if not r:
@@ -306,7 +320,7 @@ class SimInterrupts:
                     continue
                 if self._stop or not self.bridge.alive:
                     break
-                self.intc.set_inputs(self.bridge.irq_state()[0])
+                seen = self._look(seen)
         except (OSError, ValueError):  # the pipe closed: the simulator stopped
             pass
         finally:

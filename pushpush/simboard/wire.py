@@ -21,7 +21,7 @@ from typing import Any, Optional
 
 __all__ = ["OP_HELLO", "OP_WRITE", "OP_READ", "OP_STOP", "OP_INFO", "OP_RUN", "OP_WRITE_WORDS",
            "PS_MODELS", "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "CTL_IRQ_LEVEL",
-           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "RESET_CYCLES", "REQ",
+           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "RESET_CYCLES", "REQ",
            "REP", "SimConfig", "SharedMemory", "SimulatedPSMemory", "store_words", "serve_requests"]
 
 OP_HELLO, OP_WRITE, OP_READ, OP_STOP, OP_INFO, OP_RUN, OP_WRITE_WORDS = 0, 1, 2, 3, 4, 5, 6
@@ -58,6 +58,13 @@ CTL_PAUSED = 72
 #: idle (u64, the simulator's); software that starts waiting for a reply then writes a byte
 #: on the kick pipe at once (an interrupt-mode runtime sends no request while it waits).
 CTL_IDLE = 80
+#: Offset in the control page of the interrupt lines' rising edges: one u32 count per input
+#: (input i at ``CTL_IRQ_RISES + 4 * i``, :data:`IRQ_INPUTS_MAX` of them), written by the
+#: simulator only. A line that is high for a few cycles and low again before the PYNQ
+#: process looks (a runtime clears its pending bit right after the PL set it) still
+#: latches the interrupt controller's ISR bit, as axi_intc's does on the board.
+CTL_IRQ_RISES = 96
+IRQ_INPUTS_MAX = 32
 CTL_SIZE = 4096
 #: Reset cycles at the start of a simulation (the harness holds reset this long).
 RESET_CYCLES = 8
@@ -259,7 +266,14 @@ class SimulatedPSMemory:
         """Record a change of the interrupt lines (``level``: bit i = input i) in the
         control page."""
         if self.control is not None:
-            edges = struct.unpack_from("<Q", self.control, CTL_IRQ_EDGES)[0]
+            before, edges = struct.unpack_from("<QQ", self.control, CTL_IRQ_LEVEL)
+            rose = level & ~before & ((1 << IRQ_INPUTS_MAX) - 1)
+            while rose:   # counted before the level is written: a reader that sees the
+                i = (rose & -rose).bit_length() - 1   # level low again sees the count
+                at = CTL_IRQ_RISES + 4 * i
+                n = struct.unpack_from("<I", self.control, at)[0]
+                struct.pack_into("<I", self.control, at, (n + 1) & 0xFFFFFFFF)
+                rose &= rose - 1
             struct.pack_into("<QQQQ", self.control, CTL_IRQ_LEVEL, level, edges + 1, cycle,
                              time.monotonic_ns())
 

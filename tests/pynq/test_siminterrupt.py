@@ -146,3 +146,46 @@ def test_software_interrupts_until_hardware_enable():
             SimIntc(uio, inputs=33)
     finally:
         uio.close()
+
+
+def test_a_pulse_between_two_looks_latches_isr():
+    """A line high for a few cycles and low again before the PYNQ process's interrupt
+    thread looks (a runtime cleared its pending bit right after the PL set it) sets its ISR
+    bit, as axi_intc samples every cycle on the board: the simulator counts rises in the
+    control page (SimulatedPSMemory.set_irq), the thread feeds them in. Sampling only the
+    level lost such a wake-up, and an interrupt-mode call waited for its timeout."""
+    import time
+    from types import SimpleNamespace
+
+    from pushpush.pynq.siminterrupt import SimInterrupts
+    from pushpush.simboard.wire import CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_SIZE, SimulatedPSMemory
+
+    ctl = bytearray(CTL_SIZE)
+    sim = SimpleNamespace(control=ctl)          # the simulator's side of the control page
+    r, w = os.pipe()
+    os.set_blocking(r, False)
+    bridge = SimpleNamespace(
+        irq_r=r, alive=True,
+        irq_state=lambda: struct.unpack_from("<QQQQ", ctl, CTL_IRQ_LEVEL),
+        irq_rises=lambda n: struct.unpack_from(f"<{n}I", ctl, CTL_IRQ_RISES))
+    ints = SimInterrupts(bridge, 0x41800000, 0x10000, inputs=2)
+    try:
+        intc = ints.intc
+        SimulatedPSMemory.set_irq(sim, 0b01, 840)   # input 0 up ...
+        SimulatedPSMemory.set_irq(sim, 0b00, 844)   # ... and down before the thread looked
+        os.write(w, b"\1\1")
+        deadline = time.monotonic() + 5
+        while not intc.isr & 1 and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert intc.isr == 0b01 and intc.input == 0       # latched; input 1 untouched
+        _w(intc, IAR, 1)                                  # acknowledged while low: gone
+        assert _r(intc, ISR) == 0
+        SimulatedPSMemory.set_irq(sim, 0b10, 900)         # a level seen high as before
+        os.write(w, b"\1")
+        deadline = time.monotonic() + 5
+        while not intc.isr & 2 and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert intc.isr == 0b10 and intc.input == 0b10
+    finally:
+        ints.stop()
+        os.close(w)
