@@ -77,8 +77,7 @@ wire [PORTS-1:0] cand_masked = cand & mask_reg;
 wire [PORTS-1:0] sel = (|cand_masked) ? cand_masked : cand;
 // lowest set bit (the grant and its index are kept nets: a hint to Yosys/ABC to map the
 // arbiter as a unit, see pp_axi_ic_mux.v; the function is unchanged)
-(* keep *) wire [PORTS-1:0] grant_int;
-assign grant_int = sel & (~sel + ONE);
+(* keep *) wire [PORTS-1:0] grant_int = sel & (~sel + ONE);
 
 (* keep *) reg [INDEX_WIDTH-1:0] index;
 integer k;

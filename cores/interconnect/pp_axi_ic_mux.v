@@ -67,8 +67,7 @@ endgenerate
 // not in USED are not kept, so synthesis still removes them. In the flattened 16x16
 // crossbar this and the arbiter's kept grant took 22.1k LUT / 15 levels to 19.4k / 12;
 // see the README's "Resources")
-(* keep *) wire [WIDTH-1:0] used_out;
-assign used_out = lvl[0].v & USED;
+(* keep *) wire [WIDTH-1:0] used_out = lvl[0].v & USED;
 assign out = used_out | (lvl[0].v & ~USED);
 
 `else
