@@ -75,11 +75,10 @@ wire             stay;
 
 wire [PORTS-1:0] cand_masked = cand & mask_reg;
 wire [PORTS-1:0] sel = (|cand_masked) ? cand_masked : cand;
-// lowest set bit (the grant and its index are kept nets: a hint to Yosys/ABC to map the
-// arbiter as a unit, see pp_axi_ic_mux.v; the function is unchanged)
-(* keep *) wire [PORTS-1:0] grant_int = sel & (~sel + ONE);
+// lowest set bit
+wire [PORTS-1:0] grant_int = sel & (~sel + ONE);
 
-(* keep *) reg [INDEX_WIDTH-1:0] index;
+reg [INDEX_WIDTH-1:0] index;
 integer k;
 
 always @* begin

@@ -20,13 +20,7 @@ module pp_axi_ic_mux #
     // Width of each input
     parameter WIDTH = 8,
     // Width of the select input
-    parameter SEL_WIDTH = 1,
-    // Synthesis: the output bits that are read (a WIDTH-bit mask); their multiplexers are
-    // mapped on their own (kept nets), the others are left for synthesis to remove
-    // (simulation does not read it)
-    /* verilator lint_off UNUSEDPARAM */
-    parameter [WIDTH-1:0] USED = {WIDTH{1'b1}}
-    /* verilator lint_on UNUSEDPARAM */
+    parameter SEL_WIDTH = 1
 )
 (
     input  wire [N*WIDTH-1:0]   in,
@@ -62,13 +56,7 @@ for (l = 0; l <= SEL_WIDTH; l = l + 1) begin : lvl
 end
 endgenerate
 
-// (the used bits as a kept net: a hint to Yosys/ABC to map the multiplexer as a unit
-// rather than spread it into the logic around it; the function is unchanged, and the bits
-// not in USED are not kept, so synthesis still removes them. In the flattened 16x16
-// crossbar this and the arbiter's kept grant took 22.1k LUT / 15 levels to 19.4k / 12;
-// see the README's "Resources")
-(* keep *) wire [WIDTH-1:0] used_out = lvl[0].v & USED;
-assign out = used_out | (lvl[0].v & ~USED);
+assign out = lvl[0].v;
 
 `else
 

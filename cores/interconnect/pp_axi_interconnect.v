@@ -538,10 +538,6 @@ localparam RB_RESP  = RB_DATA + DATA_WIDTH;
 localparam RB_LAST  = RB_RESP + 2;
 localparam RB_MST   = RB_LAST + 1;
 localparam RBW      = RB_MST + SW;
-// the response bundle bits a response register takes (all but the valid, which is the
-// request), for the multiplexers' USED
-localparam [BBW-1:0] BB_USED = {{(BBW-1){1'b1}}, 1'b0};
-localparam [RBW-1:0] RB_USED = {{(RBW-1){1'b1}}, 1'b0};
 // (a slave no master is connected to, M_CONNECT, has its bundles unread)
 /* verilator lint_off UNUSED */
 reg  [MI*BBW-1:0]        int_b_bun;
@@ -927,10 +923,6 @@ if (TOPOLOGY == 0) begin : xbar
         // master bits (the grant index); none for the default slave
         localparam [AXP-1:0] KEEP = ax_keep(j);
         localparam [AXP-1:0] FILL = ax_fill(j);
-        // the W beat bits the slave's register takes (the default slave: WLAST), and the valid
-        localparam [WP:0] W_ALL = {(WP+1){1'b1}};
-        localparam [WP:0] W_DEC = {1'b1, {WP{1'b0}}} | ({{WP{1'b0}}, 1'b1} << W_LAST);
-        localparam [WP:0] W_USED = (j < M_COUNT) ? W_ALL : W_DEC;
         // the masters connected to this slave (M_CONNECT): the arbiter and the multiplexers
         // are built over those only, indexed 0..NM-1 (compact index)
         localparam integer NM = n_mst(j);
@@ -966,9 +958,7 @@ if (TOPOLOGY == 0) begin : xbar
         wire [NA*9-1:0]      c_beats;
         wire [NA*(WP+1)-1:0] c_w;
         wire [CA-1:0]        aw_cidx;
-        // (kept: a hint to Yosys/ABC to select the W beat by this one index, not by two
-        // copies of the multiplexer, one per source of the index, as it did for speed)
-        (* keep *) wire [CA-1:0] w_cidx;
+        wire [CA-1:0]        w_cidx;
         wire                 c_gv;
 
         if (NM == S_COUNT) begin : full
@@ -1033,7 +1023,7 @@ if (TOPOLOGY == 0) begin : xbar
             /* verilator lint_on UNUSED */
         end
 
-        pp_axi_ic_mux #(.N(NA), .WIDTH(AXP), .SEL_WIDTH(CA), .USED(KEEP))
+        pp_axi_ic_mux #(.N(NA), .WIDTH(AXP), .SEL_WIDTH(CA))
         aw_mux_inst (.in(c_pay), .sel(aw_cidx), .out(aw_in));
 
         pp_arbiter #(
@@ -1054,7 +1044,7 @@ if (TOPOLOGY == 0) begin : xbar
             .accept(aw_fire)
         );
 
-        pp_axi_ic_mux #(.N(NA), .WIDTH(WP+1), .SEL_WIDTH(CA), .USED(W_USED))
+        pp_axi_ic_mux #(.N(NA), .WIDTH(WP+1), .SEL_WIDTH(CA))
         w_mux_inst (.in(c_w), .sel(w_cidx), .out(w_in));
 
         pp_axi_ic_reg #(
@@ -1311,7 +1301,7 @@ if (TOPOLOGY == 0) begin : xbar
 
             if (NM == S_COUNT) begin : full
 
-                pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(AXP), .SEL_WIDTH(SW), .USED(KEEP))
+                pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(AXP), .SEL_WIDTH(SW))
                 ar_mux_inst (.in(ar_pay), .sel(ar_idx), .out(ar_in));
 
                 pp_arbiter #(
@@ -1368,7 +1358,7 @@ if (TOPOLOGY == 0) begin : xbar
                 end
                 assign ar_idx = c_idx;
 
-                pp_axi_ic_mux #(.N(NM), .WIDTH(AXP), .SEL_WIDTH(CSW), .USED(KEEP))
+                pp_axi_ic_mux #(.N(NM), .WIDTH(AXP), .SEL_WIDTH(CSW))
                 ar_mux_inst (.in(c_pay), .sel(ar_cidx), .out(ar_in));
 
                 pp_arbiter #(
@@ -1504,7 +1494,7 @@ if (TOPOLOGY == 0) begin : xbar
         wire [AXP-1:0] g_pay;
         wire [MW-1:0]  g_sel;
 
-        pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(AXP+MW), .SEL_WIDTH(SW), .USED({{MW{1'b1}}, AX_NO_MST}))
+        pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(AXP+MW), .SEL_WIDTH(SW))
         ar_mux_inst (.in(ar_cand), .sel(ar_idx), .out({g_sel, g_pay}));
 
         pp_arbiter #(
@@ -1605,7 +1595,7 @@ if (TOPOLOGY == 0) begin : xbar
             .accept(r_beat)
         );
 
-        pp_axi_ic_mux #(.N(MI), .WIDTH(RBW), .SEL_WIDTH(MW), .USED(RB_USED))
+        pp_axi_ic_mux #(.N(MI), .WIDTH(RBW), .SEL_WIDTH(MW))
         r_mux_inst (.in(int_r_bun), .sel(r_idx), .out(r_in));
 
         pp_axi_ic_reg #(
@@ -1890,7 +1880,7 @@ end else begin : shared
         .accept(b_gv && b_in_ready)
     );
 
-    pp_axi_ic_mux #(.N(MI), .WIDTH(BBW), .SEL_WIDTH(MW), .USED(BB_USED))
+    pp_axi_ic_mux #(.N(MI), .WIDTH(BBW), .SEL_WIDTH(MW))
     b_mux_inst (.in(int_b_bun), .sel(b_idx), .out(b_in));
 
     pp_axi_ic_reg #(
@@ -1939,7 +1929,7 @@ end else begin : shared
         .accept(r_beat)
     );
 
-    pp_axi_ic_mux #(.N(MI), .WIDTH(RBW), .SEL_WIDTH(MW), .USED(RB_USED))
+    pp_axi_ic_mux #(.N(MI), .WIDTH(RBW), .SEL_WIDTH(MW))
     r_mux_inst (.in(int_r_bun), .sel(r_idx), .out(r_in));
 
     pp_axi_ic_reg #(
