@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -60,7 +59,7 @@ def test_hierarchical_netlist_is_refused() -> None:
         netlist_depth(n, "top")
 
 
-@pytest.mark.skipif(shutil.which("yosys") is None, reason="needs yosys (apt-get install yosys)")
+@pytest.mark.usefixtures("yosys")
 def test_synth_reports_depth(tmp_path: Path) -> None:
     from pushpush.build.synth import synth_resources
 

@@ -97,7 +97,7 @@ def test_sim_builds(tmp_path: Path) -> None:
 
 
 @needs_fusesoc
-@pytest.mark.skipif(shutil.which("yosys") is None, reason="needs yosys")
+@pytest.mark.usefixtures("yosys")
 def test_synth_resources(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["build", str(TINY), "--target", "synth", "-o", str(tmp_path / "out")]) == 0
     out = capsys.readouterr().out
@@ -142,7 +142,7 @@ def test_synth_resources(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 
 
 @needs_fusesoc
-@pytest.mark.skipif(shutil.which("yosys") is None, reason="needs yosys")
+@pytest.mark.usefixtures("yosys")
 def test_synth_module_measures_a_system(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """python -m pushpush.build.synth <system> --json: both measurements, and the flattened
     one is exact: the PushPush logic plus the user module is the flat wrapper."""
