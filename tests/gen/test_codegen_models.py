@@ -11,13 +11,11 @@ and seeded random systems (no simulation, no lint).
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
 import pytest
-from gensim import load_example
-from randsys import random_system
+from codegen_models import NAME, leaves, model_systems
 
 from pushpush.codegen.chnl import ChannelShell, channel_shell
 from pushpush.codegen.connect import connectivity
@@ -26,39 +24,18 @@ from pushpush.codegen.render import environment
 from pushpush.codegen.rtl import render_top, rtl_components
 from pushpush.codegen.stub_model import StubModel, stub_model
 from pushpush.codegen.top_model import TopModel, top_model
-from pushpush.link import load
 
 REPO = Path(__file__).resolve().parents[2]
-NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)?\Z")   # a name, or "" (clk's group)
 
 
 @pytest.fixture(scope="module")
 def systems(tmp_path_factory):
-    out = []
-    for ex in ("pingpong", "bufargs", "dma_stream", "audio_fir", "channels"):
-        for dw in (32, 64):
-            out.append(load_example(ex, data_width=dw))
-    out.append(load(REPO / "tests/gen/hof/system.yaml"))
-    for seed in (3, 11, 23):
-        out.append(random_system(seed, tmp_path_factory.mktemp(f"seed{seed}")).linked)
-    return out
-
-
-def _leaves(obj, path="m"):
-    """Every leaf of a model (dataclasses, tuples and lists walked)."""
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        for f in dataclasses.fields(obj):
-            yield from _leaves(getattr(obj, f.name), f"{path}.{f.name}")
-    elif isinstance(obj, (tuple, list)):
-        for i, x in enumerate(obj):
-            yield from _leaves(x, f"{path}[{i}]")
-    else:
-        yield path, obj
+    return model_systems(tmp_path_factory)
 
 
 def _check_data_only(model, what: str) -> int:
     n = 0
-    for where, leaf in _leaves(model):
+    for where, leaf in leaves(model):
         n += 1
         if isinstance(leaf, str):
             assert NAME.match(leaf), f"{what}: {where} = {leaf!r} is not a name"

@@ -13,54 +13,24 @@ generated wrapper, on the examples and seeded random systems (no simulation, no 
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
 import pytest
-from gensim import load_example
-from randsys import random_system
+from codegen_models import NAME, leaves, model_systems
 
 from pushpush.codegen.rtl import render_wrapper, rtl_components
 from pushpush.codegen.wrapper_model import CodecKind, ReadPort, WrapperModel, wrapper_model
-from pushpush.link import DmaBlock, LinkedComponent, load
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATE = (REPO / "templates/verilog/wrapper.v.j2").read_text()
 MACROS = (REPO / "templates/verilog/wrapper_macros.v.j2").read_text()
-NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)?\Z")   # a name, or "" (clk's group)
 ORIGIN = re.compile(r"from templates/verilog/wrapper\.v\.j2 \[([a-z-]+)\](.*)$")
-
-
-def _systems(tmp_path_factory):
-    out = []
-    for ex in ("pingpong", "bufargs", "dma_stream", "audio_fir", "channels"):
-        for dw in (32, 64):
-            out.append(load_example(ex, data_width=dw))
-    out.append(load(REPO / "tests/gen/hof/system.yaml"))
-    for seed in (3, 11, 23):
-        d = tmp_path_factory.mktemp(f"seed{seed}")
-        out.append(random_system(seed, d).linked)
-    return out
 
 
 @pytest.fixture(scope="module")
 def systems(tmp_path_factory):
-    return _systems(tmp_path_factory)
-
-
-def _strings(obj, path="m"):
-    """Every string inside a model object (linked-model objects it carries are skipped)."""
-    if isinstance(obj, (LinkedComponent, DmaBlock)):
-        return
-    if isinstance(obj, str):
-        yield path, obj
-    elif dataclasses.is_dataclass(obj):
-        for f in dataclasses.fields(obj):
-            yield from _strings(getattr(obj, f.name), f"{path}.{f.name}")
-    elif isinstance(obj, (tuple, list)):
-        for i, x in enumerate(obj):
-            yield from _strings(x, f"{path}[{i}]")
+    return model_systems(tmp_path_factory)
 
 
 def test_model_holds_names_not_verilog(systems):
@@ -69,7 +39,7 @@ def test_model_holds_names_not_verilog(systems):
         for c in rtl_components(linked):
             m = wrapper_model(linked, c, None)
             assert isinstance(m, WrapperModel)
-            for where, s in _strings(m):
+            for where, s in ((w, x) for w, x in leaves(m) if isinstance(x, str)):
                 n += 1
                 assert NAME.match(s), f"{linked.name}.{c.name}: {where} = {s!r} is not a name"
     assert n > 100
