@@ -144,7 +144,7 @@ _DESCRIPTIONS = {
     ErrorCode.BUFFER: "a buffer's DMA transfer failed",
 }
 
-#: Causes of a ``BUFFER`` error status (bits 18..16), as the buffer engines (cores/buf_dma)
+#: Causes of a ``BUFFER`` error status (bits 18..16), as the buffer engines (cores/axi_dma)
 #: report them.
 BUFFER_CAUSES = {
     1: "timed out: the module took or gave no element of its stream for the engine's timeout",

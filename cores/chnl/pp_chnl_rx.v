@@ -3,7 +3,7 @@
 //
 // A send is one call of the channel's export `<c>_rx(data: in u32[], off: u32, last: bool)
 // -> u32`: the wrapper presents it on the call group (call_*) and streams `data` from
-// memory (s_t*, cores/buf_dma). This core raises CHNL_RX with CHNL_RX_LEN/_OFF/_LAST, waits
+// memory (s_t*, cores/axi_dma). This core raises CHNL_RX with CHNL_RX_LEN/_OFF/_LAST, waits
 // for the user core's CHNL_RX_ACK, then hands the stream over as RIFFA's FIFO port
 // (CHNL_RX_DATA/_DATA_VALID/_DATA_REN, first word fall through). CHNL_RX stays high until
 // the last word is consumed. The call completes with the number of words the core took.

@@ -2,7 +2,7 @@
 // with a buffer parameter (docs/rtl-ports.md, "Channels").
 //
 // A receive posts a buffer with one call of the channel's export `<c>_tx(data: out u32[])
-// -> u64` (call_len: its capacity in words); the wrapper's engine (cores/buf_dma) writes the
+// -> u64` (call_len: its capacity in words); the wrapper's engine (cores/axi_dma) writes the
 // stream m_t* into it. The user core raises CHNL_TX with CHNL_TX_LEN/_OFF/_LAST; this core
 // acknowledges (CHNL_TX_ACK, for one cycle, combinationally while a receive is posted) and
 // takes words on CHNL_TX_DATA while CHNL_TX_DATA_VALID and CHNL_TX_DATA_REN. A transaction

@@ -85,9 +85,9 @@ MAX_WINDOW_BITS = 18
 TAG_FIFO_BITS = 3
 
 _CORES = ["call_engine", "endpoint_mem", "req_arbiter", "call_site", "export", "interconnect", "abe", "ps_window", "irq",
-          "axi_dma", "buf_dma", "chnl"]
+          "axi_dma", "chnl"]
 
-#: Buffer engines (cores/buf_dma): AXI ID width of each engine's port, data width of the
+#: Buffer engines (cores/axi_dma): AXI ID width of each engine's port, data width of the
 #: engines and of the top's ``buf_axi`` port (S_AXI_HP0), beats per burst, log2 FIFO words,
 #: and the cycles without a stream element after which a transfer is aborted.
 BUF_ID_WIDTH = 1
@@ -204,7 +204,7 @@ def type_width(t: Type) -> int:
 
 @dataclass(frozen=True)
 class BufferEngine:
-    """A buffer parameter of an rtl export and the DMA engine (cores/buf_dma) that serves it:
+    """A buffer parameter of an rtl export and the DMA engine (cores/axi_dma) that serves it:
     ``group`` is the port group ``<export>_<param>``, ``local`` its index among the
     component's engines (its wrapper port ``b<local>_axi_*``), ``param_index`` the
     parameter's position (in the error status)."""

@@ -1,4 +1,4 @@
-"""cocotb bench of cores/buf_dma: pp_buf_rd (memory -> element stream) and pp_buf_wr
+"""cocotb bench of the buffer engines in cores/axi_dma: pp_buf_rd (memory -> element stream) and pp_buf_wr
 (element stream -> memory), each on a cocotbext-axi AxiRamRead/AxiRamWrite with random
 pauses on its AXI channels, and random back-pressure (rd: tready) or gaps (wr: tvalid) on
 the user's stream, for 8-, 16- and 32-bit elements.
@@ -296,7 +296,7 @@ def test_buf_dma(top, simulator, params):
     hdl = {k: v for k, v in params.items() if k.isupper()}
     hdl.update(TIMEOUT=300, LEN_WIDTH=16)
     p = dict(params, LEN_WIDTH=16, steps=25, seed=hash(json.dumps(params, sort_keys=True)) % 1000)
-    run_cocotb(toplevel=top, sources=cores_rtl(["axi_dma", "buf_dma"]), test_module="test_buf_dma",
+    run_cocotb(toplevel=top, sources=cores_rtl(["axi_dma"]), test_module="test_buf_dma",
                test_dir=Path(__file__).parent, parameters=hdl, simulator=simulator,
                extra_env={"BUFDMA_PARAMS": json.dumps(p)},
                testcase="rd_transfers" if top == "pp_buf_rd" else "wr_transfers")

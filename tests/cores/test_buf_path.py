@@ -1,5 +1,5 @@
 """Cycle bench of the buffer engines' path to PS memory, as a generated top has it
-(cores/buf_dma/tb/pp_buf_path_tb.v): pp_buf_rd and pp_buf_wr on the top's 2 x 1 buffer
+(cores/axi_dma/tb/pp_buf_path_tb.v): pp_buf_rd and pp_buf_wr on the top's 2 x 1 buffer
 interconnect into the simulated board's PS memory port (``pp_sim_mem``, S_AXI_HP0), served
 by its real Python side (:class:`pushpush.simboard.hdl.HdlPS`), with a stream sink (rd) and
 source (wr) at full speed: the path of a channel transfer (``pushpush bench channels``).
@@ -208,8 +208,8 @@ async def buf_path(dut):
 
 def run_path(simulator: str, params: dict, hdl: dict, out: Path) -> dict:
     """Build and run the bench; the breakdown per kind (rd, wr, both)."""
-    sources = cores_rtl(["axi_dma", "buf_dma", "interconnect", "sim_ps"])
-    sources.append(Path(__file__).resolve().parents[2] / "cores/buf_dma/tb/pp_buf_path_tb.v")
+    sources = cores_rtl(["axi_dma", "interconnect", "sim_ps"])
+    sources.append(Path(__file__).resolve().parents[2] / "cores/axi_dma/tb/pp_buf_path_tb.v")
     run_cocotb(toplevel="pp_buf_path_tb", sources=sources, test_module="test_buf_path",
                test_dir=Path(__file__).parent, parameters=hdl, simulator=simulator,
                extra_env={"BUFPATH_PARAMS": json.dumps(params), "BUFPATH_OUT": str(out)})

@@ -1,5 +1,5 @@
 """cocotb bench of cores/chnl: pp_chnl_rx and pp_chnl_tx between a PushPush call group with
-a buffer stream (the wrapper's side, driven here like the wrapper and cores/buf_dma do) and
+a buffer stream (the wrapper's side, driven here like the wrapper and cores/axi_dma do) and
 a RIFFA 2.1 channel core model (random ACK delays, random CHNL_*_DATA_REN / _DATA_VALID
 gaps), with random gaps and back-pressure on the buffer stream and on the result.
 
