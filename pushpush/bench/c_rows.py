@@ -2,7 +2,7 @@
 
 C components run as processes attached to the simulated board (:mod:`pushpush.pynq.cattach`);
 ``examples/pingpong/c/app.py`` measures C -> Verilog, Verilog -> C, Python -> C (simulated
-cycles per call where they exist) and C -> C (two processes on this host, wall clock). This
+cycles per call where they exist), C -> Python and C -> C (processes on this host, wall clock). This
 module runs that application in a fresh Python process (PYNQ picks its device once per
 process) and returns its rows::
 
@@ -28,6 +28,7 @@ ol = apps.open_system({example!r}, outdir={outdir!r}, simulator="icarus",
 try:
     res = apps.load_app({example!r}).main(ol, c_calls={c_calls}, hw_n=({n1}, {n2}),
                                           py_calls={py_calls}, cc_calls={cc_calls},
+                                          cpy_calls={cpy_calls},
                                           out=lambda m: print(m, file=sys.stderr, flush=True))
 finally:
     close = getattr(ol, "close", None) or getattr(getattr(ol, "device", None), "close", None)
@@ -39,7 +40,7 @@ print("PP_C_ROWS " + json.dumps({{"ok": res["ok"], "rows": res["rows"], "problem
 
 
 def run_c_rows(work: Path, c_calls: int = 100, hw_n: tuple[int, int] = (10, 60), py_calls: int = 50,
-               cc_calls: int = 20000, timeout_s: float = 1500,
+               cc_calls: int = 20000, cpy_calls: int = 50, timeout_s: float = 1500,
                log: Callable[[str], None] = print) -> dict[str, Any]:
     """Run ``examples/pingpong/c`` on the simulated board; returns ``{"ok", "rows",
     "problems", "c_to_c"}`` (rows: ``caller``, ``callee``, ``cycles_per_call``,
@@ -50,7 +51,7 @@ def run_c_rows(work: Path, c_calls: int = 100, hw_n: tuple[int, int] = (10, 60),
     work.mkdir(parents=True, exist_ok=True)
     script = _SCRIPT.format(example=str(examples_dir() / "pingpong" / "c"), outdir=str(work / "board"),
                             c_calls=c_calls, n1=hw_n[0], n2=hw_n[1], py_calls=py_calls,
-                            cc_calls=cc_calls)
+                            cc_calls=cc_calls, cpy_calls=cpy_calls)
     log(f"calls: the C rows (examples/pingpong/c on the simulated board, {c_calls} C calls)")
     try:
         proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

@@ -11,11 +11,19 @@ caller/callee kind pair that exists:
 - **python -> rtl**, **rtl -> python**, **python -> python**: Python on the simulated ARM (the
   cocotb PS model, :mod:`pushpush.sim.ps`); its polls and writes take simulated cycles but
   its computation takes none, so these cycles are NOT a Cortex-A9's;
-- **c -> rtl**, **rtl -> c**, **python -> c**, **c -> c**: ``examples/pingpong/c`` on the
-  simulated board (:mod:`pushpush.bench.c_rows`): the C process runs on this host while the
-  simulator waits or runs, so again not an ARM's time; c -> c is wall clock only.
+- **c -> rtl**, **rtl -> c**, **python -> c**, **c -> python**, **c -> c**:
+  ``examples/pingpong/c`` on the simulated board (:mod:`pushpush.bench.c_rows`): the C process
+  runs on this host while the simulator waits or runs, so again not an ARM's time; c -> python
+  and c -> c are wall clock only.
 
-Cycles per call are exact simulated cycle counts; MCalls/s = 100 MHz / cycles per call.
+Cycles per call are exact simulated cycle counts; MCalls/s = 100 MHz / cycles per call, for
+rows with hardware on both ends only. A row with software in it has **no** MCalls/s: a
+simulated board's software takes no Cortex-A9 time, so 100 MHz / its cycles would compare the
+bus alone with the paper's measured ARM. Its simulated cycles stand in their own column,
+``sim_cycles_per_call``, named by what they measure (``sim_cycles_meaning``), and the reason
+for the dash is in ``mcalls_reason``. No Cortex-A9 estimate is made yet (issue 32 item 1: it
+needs the call path's ARMv7 instruction count and the published latency of an uncached PS-PL
+access).
 """
 
 from __future__ import annotations
@@ -33,7 +41,15 @@ __all__ = ["run_calls", "TARGET_HW_CYCLES"]
 #: ours: rtl -> rtl int f(int) through the 32-bit crossbar, at most this many cycles per call
 TARGET_HW_CYCLES = 6.0
 
-_SW_NOTE = "simulated board: software time is the simulation's, not a Cortex-A9's"
+#: why a row with software in it has no MCalls/s (shown as the row's note and in Table III)
+NO_ARM_MCALLS = ("no MCalls/s: software on the simulated board takes no Cortex-A9 time, so "
+                 "100 MHz / its simulated cycles would not be comparable with the paper's "
+                 "measured ARM")
+#: what the simulated cycles of each kind of software row measure
+SIM_CYCLES_BUS_ONLY = ("bus only: the cocotb ARM model's reads and writes take simulated "
+                       "cycles, its computation none")
+SIM_CYCLES_HOST = ("host-dependent: the simulator runs on while the C process computes on "
+                   "this host, so the count depends on the host's speed")
 
 
 def _points(work: Path, calls: int, smoke: bool, simulator: str) -> list[dict[str, Any]]:
@@ -44,7 +60,7 @@ def _points(work: Path, calls: int, smoke: bool, simulator: str) -> list[dict[st
         specs.append(("rtl", 8, xbar))
     if not smoke:
         specs.append(("rtl", 0, shared))
-    specs += [("py2rtl", 0, xbar), ("rtl2py", 0, xbar)] + ([] if smoke else [("py2py", 0, xbar)])
+    specs += [("py2rtl", 0, xbar), ("rtl2py", 0, xbar), ("py2py", 0, xbar)]
     pts = []
     for mode, k, ic in specs:
         n = calls if mode == "rtl" else max(10, calls // 4)
@@ -61,7 +77,7 @@ _KINDS = {"rtl": ("rtl", "rtl"), "py2rtl": ("python", "rtl"), "rtl2py": ("rtl", 
 _PAPER = {("rtl", "rtl"): ("VHLS", "VHLS"), ("python", "rtl"): ("ARM", "VHLS"),
           ("rtl", "python"): ("VHLS", "ARM"), ("python", "python"): ("ARM", "ARM"),
           ("c", "rtl"): ("ARM", "VHLS"), ("rtl", "c"): ("VHLS", "ARM"),
-          ("python", "c"): ("ARM", "ARM"), ("c", "c"): ("ARM", "ARM")}
+          ("python", "c"): ("ARM", "ARM"), ("c", "python"): ("ARM", "ARM"), ("c", "c"): ("ARM", "ARM")}
 
 
 def run_calls(out: Path, smoke: bool = False, jobs: Optional[int] = None, simulator: str = "icarus",
@@ -77,11 +93,16 @@ def run_calls(out: Path, smoke: bool = False, jobs: Optional[int] = None, simula
         caller, callee = _KINDS[s["mode"]]
         cpc = s["cpc"][0]
         k = s["delay"]
+        hw = s["mode"] == "rtl"
         rows.append({"caller": caller, "callee": callee, "k": k,
                      "topology": s["interconnect"]["topology"], "calls": s["calls"],
-                     "cycles_per_call": cpc, "mcalls": round(CLOCK_MHZ / cpc, 3),
-                     "protocol_cycles": round(cpc - k, 2) if s["mode"] == "rtl" else None,
-                     "note": "" if s["mode"] == "rtl" else _SW_NOTE,
+                     "cycles_per_call": cpc if hw else None,
+                     "mcalls": round(CLOCK_MHZ / cpc, 3) if hw else None,
+                     "sim_cycles_per_call": None if hw else cpc,
+                     "sim_cycles_meaning": None if hw else SIM_CYCLES_BUS_ONLY,
+                     "mcalls_reason": None if hw else NO_ARM_MCALLS,
+                     "protocol_cycles": round(cpc - k, 2) if hw else None,
+                     "note": "" if hw else "Python: the cocotb ARM model (pushpush.sim.ps)",
                      "paper_mcalls": paper.TABLE_II[_PAPER[(caller, callee)][0]][_PAPER[(caller, callee)][1]]})
     c_result: Optional[dict[str, Any]] = None
     if c_rows:
@@ -90,13 +111,16 @@ def run_calls(out: Path, smoke: bool = False, jobs: Optional[int] = None, simula
             c_result = run_c_rows(work / "c", c_calls=30 if smoke else 100,
                                   hw_n=(5, 20) if smoke else (10, 60),
                                   py_calls=20 if smoke else 50, cc_calls=2000 if smoke else 20000,
+                                  cpy_calls=20 if smoke else 50,
                                   log=log)
         except RuntimeError as exc:
             c_result = {"ok": False, "rows": [], "problems": [str(exc)]}
         for r in c_result["rows"]:
             cpc = r["cycles_per_call"]
             pair = (r["caller"], r["callee"])
-            note = _SW_NOTE if cpc else "two C processes on this host, wall clock"
+            note = ("C on this host, attached to the simulated board" if cpc else
+                    "two C processes on this host, wall clock" if pair == ("c", "c") else
+                    "C and Python on this host through the simulated board's memory, wall clock")
             if pair == ("python", "c"):
                 # Python and the C process talk through the board's memory: the simulated
                 # clock hardly runs meanwhile, so its cycles say nothing; wall clock only
@@ -104,8 +128,10 @@ def run_calls(out: Path, smoke: bool = False, jobs: Optional[int] = None, simula
                         f"clock ({cpc:.1f} simulated cycles/call passed meanwhile)")
                 cpc = None
             rows.append({"caller": r["caller"], "callee": r["callee"], "k": 0, "topology": "crossbar",
-                         "calls": None, "cycles_per_call": round(cpc, 2) if cpc else None,
-                         "mcalls": round(CLOCK_MHZ / cpc, 3) if cpc else None,
+                         "calls": None, "cycles_per_call": None, "mcalls": None,
+                         "sim_cycles_per_call": round(cpc, 2) if cpc else None,
+                         "sim_cycles_meaning": SIM_CYCLES_HOST if cpc else None,
+                         "mcalls_reason": NO_ARM_MCALLS,
                          "protocol_cycles": None,
                          "wall_calls_per_s": round(r["wall_calls_per_s"]) if r.get("wall_calls_per_s") else None,
                          "note": note,
@@ -131,18 +157,43 @@ def run_calls(out: Path, smoke: bool = False, jobs: Optional[int] = None, simula
             "wall_s": round(time.monotonic() - t0, 1)}
 
 
+def _sim_cell(r: dict[str, Any]) -> Optional[str]:
+    """The software rows' simulated cycles, with a tag saying what they measure."""
+    if r.get("sim_cycles_per_call") is None:
+        return None
+    tag = "bus only" if r.get("sim_cycles_meaning") == SIM_CYCLES_BUS_ONLY else "host-dependent"
+    return f"{r['sim_cycles_per_call']:.2f} ({tag})"
+
+
+def _rate_cell(r: dict[str, Any]) -> Any:
+    if r["mcalls"] is not None:
+        return r["mcalls"]
+    if r.get("wall_calls_per_s"):
+        return f"- ({r['wall_calls_per_s']:,} calls/s wall, this host)"
+    return "- [a]"
+
+
 def _markdown(rows: list[dict[str, Any]], c_result: Optional[dict[str, Any]]) -> str:
     lines = [
         "One caller/callee pair, `int f(int)` in a dependency chain, stateful callee; k = cycles "
         "the callee takes to answer; protocol = cycles per call - k. Paper: Table II, the "
-        "nearest kind pair (VHLS for rtl, ARM for software).",
+        "nearest kind pair (VHLS for rtl, ARM for software), measured on a Zynq-7020 (ARM at "
+        "800 MHz, logic at 100 MHz).",
         "",
-        md_table(("caller -> callee", "k", "interconnect", "cycles/call", "MCalls/s",
-                  "protocol cycles", "paper MCalls/s (cycles)", "note"),
+        "Only rows with hardware on both ends have MCalls/s: their cycles are exact and are "
+        "what a board's logic takes. A row with software in it has its simulated cycles in a "
+        "column of their own, named by what they measure:",
+        "",
+        "- " + SIM_CYCLES_BUS_ONLY + ";",
+        "- " + SIM_CYCLES_HOST + ".",
+        "",
+        "[a] " + NO_ARM_MCALLS + "; no Cortex-A9 estimate is made yet.",
+        "",
+        md_table(("caller -> callee", "k", "interconnect", "cycles/call (hardware, exact)",
+                  "MCalls/s @100 MHz", "protocol cycles", "simulated cycles/call (software rows)",
+                  "paper MCalls/s (cycles)", "note"),
                  [(f"{r['caller']} -> {r['callee']}", r["k"], r["topology"], r["cycles_per_call"],
-                   r["mcalls"] if r["mcalls"] is not None else
-                   (f"{r['wall_calls_per_s']:,} calls/s wall" if r.get("wall_calls_per_s") else None),
-                   r["protocol_cycles"],
+                   _rate_cell(r), r["protocol_cycles"], _sim_cell(r),
                    f"{r['paper_mcalls']:.2f} ({CLOCK_MHZ / r['paper_mcalls']:.0f})", r["note"])
                   for r in rows]),
         "",
@@ -151,20 +202,25 @@ def _markdown(rows: list[dict[str, Any]], c_result: Optional[dict[str, Any]]) ->
         md_table(("client \\ server", *paper.TABLE_II["ARM"].keys()),
                  [(c, *v.values()) for c, v in paper.TABLE_II.items()]),
         "",
-        "Table III (MCalls/s) with ours (HW: rtl on the crossbar, k = 0; SW: Python on the "
-        "simulated ARM, not an ARM's time):",
+        "Table III (MCalls/s) with ours (HW: rtl on the crossbar, k = 0; SW: software on the "
+        "simulated board, no MCalls/s [a]; its simulated cycles in the last column):",
         "",
     ]
-    ours = {("rtl", "rtl"): None, ("rtl", "python"): None, ("python", "rtl"): None}
+    ours: dict[tuple[str, str], Optional[dict[str, Any]]] = {
+        ("rtl", "rtl"): None, ("rtl", "python"): None, ("python", "rtl"): None}
     for r in rows:
         key = (r["caller"], r["callee"])
         if key in ours and ours[key] is None and r["k"] == 0 and r["topology"] == "crossbar":
-            ours[key] = r["mcalls"]
+            ours[key] = r
     t3 = []
     for (d, (legup, conn, pp)), key in zip(paper.TABLE_III.items(),
                                            [("rtl", "rtl"), ("rtl", "python"), ("python", "rtl")]):
-        t3.append((d, legup, conn, pp, ours[key]))
-    lines.append(md_table(("", "LegUp", "Connectal", "PushPush (paper)", "pushpush (ours)"), t3))
+        r = ours[key]
+        t3.append((d, legup, conn, pp, None if r is None else _rate_cell(r),
+                   None if r is None else (r["cycles_per_call"] if r["mcalls"] is not None
+                                           else _sim_cell(r))))
+    lines.append(md_table(("", "LegUp", "Connectal", "PushPush (paper)", "pushpush (ours)",
+                           "ours: cycles/call (simulated)"), t3))
     if c_result is not None and not c_result.get("ok", False):
         lines += ["", "C rows: **failed**: " + "; ".join(c_result.get("problems", []))]
     return "\n".join(lines)
@@ -174,17 +230,22 @@ def _plot(rows: list[dict[str, Any]], out: Path) -> list[str]:
     plt = pyplot()
     if plt is None:
         return []
-    sel = [r for r in rows if r["cycles_per_call"] and r["topology"] == "crossbar"]
+    sel = [r for r in rows if r["topology"] == "crossbar" and
+           (r["mcalls"] is not None or r.get("sim_cycles_per_call") is not None)]
     labels = [f"{r['caller']}->{r['callee']}" + (f" k={r['k']}" if r["k"] else "") for r in sel]
     fig, ax = plt.subplots(figsize=(9, 4))
     x = range(len(sel))
-    ax.bar([i - 0.2 for i in x], [r["mcalls"] for r in sel], 0.4, label="pushpush (simulated)")
+    ax.bar([i - 0.2 for i in x], [r["mcalls"] or 0 for r in sel], 0.4,
+           label="pushpush (simulated, hardware rows only)")
+    for i, r in zip(x, sel):
+        if r["mcalls"] is None:
+            ax.text(i - 0.2, 0.1, "no ARM\ntime", ha="center", va="bottom", fontsize=7, rotation=90)
     ax.bar([i + 0.2 for i in x], [r["paper_mcalls"] for r in sel], 0.4,
            label="paper Table II (nearest kinds, Zynq)")
     ax.set_xticks(list(x))
     ax.set_xticklabels(labels, rotation=30, ha="right")
     ax.set_ylabel("MCalls/s at 100 MHz")
-    ax.set_title("int f(int) in a dependency chain (software rows: simulated ARM)")
+    ax.set_title("int f(int) in a dependency chain (software rows: no MCalls/s, see calls.md)")
     ax.legend()
     fig.tight_layout()
     fig.savefig(out / "calls.png", dpi=110)

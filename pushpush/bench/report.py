@@ -177,6 +177,18 @@ def section_md(result: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
+def _runs_apart(results: Sequence[dict[str, Any]]) -> str:
+    """A note when the experiments were not run together (``pushpush bench summary`` over
+    results of several runs): the machine line then names the first one's run only."""
+    runs = {(r.get("meta", {}).get("commit"), str(r.get("meta", {}).get("date", ""))[:10]) for r in results}
+    if len(runs) < 2:
+        return ""
+    each = "; ".join(f"{r['experiment']}: commit {r.get('meta', {}).get('commit')}, "
+                     f"{r.get('meta', {}).get('date')}" for r in results)
+    return (" The experiments were run apart, so the line above is the first one's run; "
+            f"each experiment's own: {each}.")
+
+
 def write_summary(out: Path, results: Sequence[dict[str, Any]], wall_s: float,
                   command: str, smoke: bool) -> Path:
     """``<out>/summary.md``: the machine, every experiment's section, every target."""
@@ -191,7 +203,7 @@ def write_summary(out: Path, results: Sequence[dict[str, Any]], wall_s: float,
         f"{m.get('yosys')}; Python {m.get('python')}; commit {m.get('commit')}; {m.get('date')}. "
         f"Total wall time {wall_s:.0f} s with "
         f"{m.get('jobs') or 'one per core:'} {m.get('cores') if not m.get('jobs') else ''} "
-        "parallel job(s).".replace("  ", " "),
+        "parallel job(s).".replace("  ", " ") + _runs_apart(results),
         "",
         "Cycle counts are exact (simulation); MCalls/s and MB/s are at the 100 MHz system clock. "
         "Rows with software (Python, C) are cycles of the *simulated* board: the ARM there is a "

@@ -24,6 +24,7 @@ def test_run_pingpong_c_prints_c_rows(tmp_path: Path) -> None:
     assert p.returncode == 0, p.stdout + p.stderr
     rows = {" ".join(ln.split()[:3]): ln.split() for ln in p.stdout.splitlines()
             if "->" in ln and not ln.strip().startswith("[")}
-    assert {"c -> rtl", "rtl -> c", "python -> c", "c -> c"} <= set(rows), p.stdout
+    assert {"c -> rtl", "rtl -> c", "python -> c", "c -> python", "c -> c"} <= set(rows), p.stdout
+    assert float(rows["c -> python"][4].replace(",", "")) > 0   # wall calls/s: C calls Python
     assert float(rows["c -> rtl"][3]) > 0 and float(rows["rtl -> c"][3]) > 0
     assert "ratio" in p.stdout and "all results match the callee model" in p.stdout

@@ -10,6 +10,8 @@ simulated board (:mod:`pushpush.pynq.cattach`) and measures:
   cycles per call = the slope between two values of n (simulated cycles: the simulator runs
   while the C process answers, so this is the simulation's turnaround, not a Cortex-A9's);
 * **python -> c**: Python calls ``callee.f`` in a loop (wall clock);
+* **c -> python**: the C program calls ``host.g`` (Python, the same state machine) n times in a
+  chain (wall clock; both ends are processes on this host);
 * **c -> c**: two C processes on this host, calls through a shared-memory file (the Linux
   layer) next to a pipe request/response between the same two processes, and the ratio.
 
@@ -88,7 +90,8 @@ def c_to_c(n: int, out_dir: Path) -> dict[str, float]:
 
 
 def main(ol: Any, *, c_calls: int = 100, hw_n: tuple[int, int] = (10, 60), py_calls: int = 100,
-         cc_calls: int = 20000, out: Callable[[str], None] = print) -> dict[str, Any]:
+         cc_calls: int = 20000, cpy_calls: int | None = None,
+         out: Callable[[str], None] = print) -> dict[str, Any]:
     from pushpush.c import compile_program
     from pushpush.pynq.cattach import CAttach
 
@@ -104,8 +107,16 @@ def main(ol: Any, *, c_calls: int = 100, hw_n: tuple[int, int] = (10, 60), py_ca
                           output=work / "callee")
     problems: list[str] = []
     rows: list[dict[str, Any]] = []
+    cpy_calls = c_calls if cpy_calls is None else cpy_calls
+    g_state = [0]
+
+    def g(x: int) -> int:   # host.g: the pingpong callee's state machine, in Python
+        g_state[0] = model(g_state[0], x)
+        return i32(g_state[0])
+
+    ol.export("g", g)
     with CAttach(ol.device) as att:
-        proc = att.popen([str(exe), str(c_calls)])
+        proc = att.popen([str(exe), str(c_calls), str(cpy_calls)])
         try:
             lines = _lines_until(proc, "SERVING", 900)
             head = [ln for ln in lines if ln.startswith("c_to_rtl ")]
@@ -119,6 +130,22 @@ def main(ol: Any, *, c_calls: int = 100, hw_n: tuple[int, int] = (10, 60), py_ca
             r = ol.hw.f(1) & MASK
             if state_before(r, 1) != int(last) & MASK:
                 problems.append("hw.f's state after the C calls is not C's last result")
+
+            # c -> python: every one of C's calls ran g once, in order
+            tail = [ln for ln in lines if ln.startswith("c_to_py ")]
+            if cpy_calls > 0:
+                if not tail:
+                    raise RuntimeError(f"the C program made no c_to_py calls: {lines}")
+                _, m, wall_py, x0, last_py = tail[0].split()
+                st, x = 0, int(x0)
+                for _ in range(int(m)):
+                    st = model(st, x)
+                    x = i32(st)
+                if st != int(last_py) & MASK or g_state[0] != st:
+                    problems.append(f"host.g after {m} C calls: C saw {int(last_py) & MASK:#010x}, "
+                                    f"Python's state {g_state[0]:#010x}, model {st:#010x}")
+                rows.append({"caller": "c", "callee": "python", "cycles_per_call": None,
+                             "wall_calls_per_s": int(m) / float(wall_py)})
 
             # python -> c (and the C callee's state is followed from here on)
             r = ol.callee.f(1) & MASK
@@ -164,7 +191,8 @@ def main(ol: Any, *, c_calls: int = 100, hw_n: tuple[int, int] = (10, 60), py_ca
     out("")
     out(f"  {'caller -> callee':<17} {'cycles/call':>11} {'wall calls/s':>13}  note")
     out(f"  {'-' * 17} {'-' * 11} {'-' * 13}  {'-' * 4}")
-    notes = {("c", "rtl"): "[1]", ("rtl", "c"): "[2]", ("python", "c"): "[3]", ("c", "c"): "[4]"}
+    notes = {("c", "rtl"): "[1]", ("rtl", "c"): "[2]", ("python", "c"): "[3]", ("c", "c"): "[4]",
+             ("c", "python"): "[5]"}
     for row in rows:
         cpc = f"{row['cycles_per_call']:.1f}" if row["cycles_per_call"] is not None else "-"
         wcs = f"{row['wall_calls_per_s']:,.0f}" if row["wall_calls_per_s"] else "-"
@@ -179,6 +207,9 @@ def main(ol: Any, *, c_calls: int = 100, hw_n: tuple[int, int] = (10, 60), py_ca
     out(f"  [4] {cc['calls']} calls between two C processes through shared memory: "
         f"{cc['shm_calls_per_s']:,.0f} calls/s; pipe request/response between the same two "
         f"processes: {cc['pipe_calls_per_s']:,.0f} calls/s; ratio {cc['ratio']:.2f}x")
+    if cpy_calls > 0:
+        out(f"  [5] {cpy_calls} chained calls of host.g (Python) from the C process (wall clock of "
+            "this machine; both ends are processes here)")
     ok = not problems
     out(f"  checks: {'all results match the callee model' if ok else 'FAILED'}")
     for p in problems:

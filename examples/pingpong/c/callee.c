@@ -3,8 +3,10 @@
  * simulated board (pp_platform_simboard.c); on a PYNQ-Z1 swap the attach for
  * pp_linux_open (docs/c.md).
  *
- *   callee N   makes N chained calls of hw.f (Verilog), prints
+ *   callee N [M]  makes N chained calls of hw.f (Verilog), prints
  *              "c_to_rtl <calls> <simulated cycles> <wall seconds> <x0> <last result>",
+ *              then M (default 0) chained calls of host.g (Python), prints
+ *              "c_to_py <calls> <wall seconds> <x0> <last result>",
  *              then serves f (the pingpong callee's state machine, in C) until SIGTERM.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -39,7 +41,7 @@ int main(int argc, char **argv)
     static pp_rt rt;
     pp_simboard sb;
     pp_platform plat;
-    long n = argc > 1 ? atol(argv[1]) : 100, i;
+    long n = argc > 1 ? atol(argv[1]) : 100, m = argc > 2 ? atol(argv[2]) : 0, i;
     int32_t x = 3, r = 0;
     uint64_t c0, c1, t0, t1;
     int e;
@@ -64,6 +66,19 @@ int main(int argc, char **argv)
     t1 = pp_linux_now_us(NULL);
     c1 = pp_simboard_cycle(&sb);
     printf("c_to_rtl %ld %llu %.6f %d %d\n", n, (unsigned long long)(c1 - c0), (double)(t1 - t0) / 1e6, 3, (int)r);
+    if (m > 0) {
+        x = 5;
+        t0 = pp_linux_now_us(NULL);
+        for (i = 0; i < m; i++) {
+            if ((e = callee_host_g(&rt, x, &r)) != PP_OK) {
+                printf("error: host.g: %s\n", pp_strerror(e));
+                return 1;
+            }
+            x = r;
+        }
+        t1 = pp_linux_now_us(NULL);
+        printf("c_to_py %ld %.6f %d %d\n", m, (double)(t1 - t0) / 1e6, 5, (int)r);
+    }
     printf("SERVING\n");
     while (!stop_now) {
         pp_poll(&rt);
