@@ -27,6 +27,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
+from pushpush.errors import PushPushError
+
 __all__ = ["Executor", "Resources", "KINDS", "DEFAULT_RESOURCES", "PointError", "SweepFailed",
            "fn_ref", "resolve_fn", "point_key", "resources_for", "parse_resources"]
 
@@ -128,7 +130,7 @@ class PointError:
         return text
 
 
-class SweepFailed(RuntimeError):
+class SweepFailed(PushPushError):
     """Some points failed; ``errors`` has one :class:`PointError` each (the others' results
     are kept where the executor keeps them, so a second run redoes only the failed ones)."""
 

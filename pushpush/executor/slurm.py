@@ -46,6 +46,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+from pushpush.errors import PushPushError
+
 from .base import (Executor, Log, PointError, PointFn, Resources, SweepFailed, fn_ref, label_of,
                    point_key, resources_for)
 from .job import write_json_atomic
@@ -59,7 +61,7 @@ PERMANENT_REASONS = ("PartitionNodeLimit", "PartitionTimeLimit", "PartitionConfi
                      "AssocMaxCpuPerJobLimit", "AssocMaxMemPerJobLimit", "DependencyNeverSatisfied")
 
 
-class SlurmError(RuntimeError):
+class SlurmError(PushPushError):
     """Slurm refused or could not be reached (sbatch, squeue, scancel failed)."""
 
 
