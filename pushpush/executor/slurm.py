@@ -145,6 +145,12 @@ def _tail(path: Path, lines: int = 25) -> str:
     return "\n".join(text.splitlines()[-lines:])
 
 
+def _request_hint(kind: str, res: Resources) -> str:
+    return (f"(the request per point: {res.cpus} CPU(s), {res.mem_mb} MiB, {res.time_min} min, "
+            f"kind '{kind}'; change it with $PUSHPUSH_RESOURCES_{kind.upper()}=cpus=N,mem=SIZE,"
+            "time=MIN, the partition with $PUSHPUSH_SLURM_PARTITION)")
+
+
 def _env_int(name: str) -> Optional[int]:
     val = os.environ.get(name)
     if not val:
@@ -254,10 +260,7 @@ class SlurmExecutor(Executor):
         try:
             job_id = parse_job_id(self._run(cmd).stdout)
         except SlurmError as exc:
-            raise SlurmError(f"{exc}\n  (the request per point: {res.cpus} CPU(s), {res.mem_mb} MiB, "
-                             f"{res.time_min} min, kind '{kind}'; change it with "
-                             f"$PUSHPUSH_RESOURCES_{kind.upper()}=cpus=N,mem=SIZE,time=MIN, the "
-                             "partition with $PUSHPUSH_SLURM_PARTITION)") from None
+            raise SlurmError(f"{exc}\n  {_request_hint(kind, res)}") from None
         (batch / "job_id").write_text(job_id + "\n")
         return job_id, batch
 
@@ -282,7 +285,8 @@ class SlurmExecutor(Executor):
         log(f"slurm: job array {job_id}: {len(todo)} point(s) of kind '{kind}' ({res.cpus} CPU(s), "
             f"{res.mem_mb} MiB, {res.time_min} min each); logs in {batch}")
         try:
-            errors = self._track(job_id, batch, todo, dirs, points, results, log)
+            errors = self._track(job_id, batch, todo, dirs, points, results, log,
+                                 _request_hint(kind, res))
         except BaseException:  # Ctrl-C, or the tracking failed: nothing is left running
             self.scancel(job_id)
             log(f"slurm: cancelled job array {job_id} (scancel); {len(results)} finished point(s) "
@@ -295,7 +299,7 @@ class SlurmExecutor(Executor):
 
     def _track(self, job_id: str, batch: Path, todo: list[int], dirs: list[Path],
                points: Sequence[dict[str, Any]], results: dict[int, dict[str, Any]],
-               log: Log) -> list[PointError]:
+               log: Log, hint: str) -> list[PointError]:
         remaining = {t: i for t, i in enumerate(todo)}  # array index -> point index
         errors: list[PointError] = []
         deadline = time.monotonic() + self.timeout_s
@@ -337,9 +341,9 @@ class SlurmExecutor(Executor):
                     bad = sorted({s.reason for s in queued.values() if s.state == "PENDING"
                                   and s.reason.startswith(PERMANENT_REASONS)})
                     if bad:
-                        raise SlurmError(f"job array {job_id} can never start here: {', '.join(bad)} "
-                                         "(the request exceeds what the partition, account or QOS "
-                                         "allows: change $PUSHPUSH_RESOURCES_<KIND> or the partition)")
+                        raise SlurmError(f"job array {job_id} can never start here: {', '.join(bad)}: "
+                                         "the request exceeds what the partition, account or QOS "
+                                         f"allows\n  {hint}")
             if time.monotonic() > deadline:
                 raise SlurmError(f"job array {job_id}: {len(remaining)} point(s) not done after "
                                  f"{self.timeout_s:.0f} s ($PUSHPUSH_SLURM_TIMEOUT)")
