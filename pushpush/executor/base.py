@@ -187,6 +187,9 @@ class Executor(ABC):
 
     @abstractmethod
     def map(self, fn: PointFn, points: Sequence[dict[str, Any]], kind: str = "sim",
-            log: Log = print) -> list[dict[str, Any]]:
+            log: Log = print, reuse: bool = True) -> list[dict[str, Any]]:
         """``[fn(p) for p in points]``, in order; ``log`` gets a line per finished point.
-        Raises :class:`SweepFailed` naming every failed point."""
+        ``reuse``: an executor that keeps results (slurm) returns a point's kept result
+        instead of running it again (False: always run, e.g. builds whose sources may have
+        changed). Raises :class:`SweepFailed` naming every failed point (local: the point's
+        own exception)."""

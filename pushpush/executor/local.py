@@ -42,7 +42,7 @@ class LocalExecutor(Executor):
         self.jobs = jobs
 
     def map(self, fn: PointFn, points: Sequence[dict[str, Any]], kind: str = "sim",
-            log: Log = print) -> list[dict[str, Any]]:
+            log: Log = print, reuse: bool = True) -> list[dict[str, Any]]:
         if kind not in KINDS:
             raise ValueError(f"unknown kind of work '{kind}' (known: {', '.join(KINDS)})")
         n = self.jobs or default_jobs()

@@ -265,16 +265,17 @@ class SlurmExecutor(Executor):
         return job_id, batch
 
     def map(self, fn: PointFn, points: Sequence[dict[str, Any]], kind: str = "sim",
-            log: Log = print) -> list[dict[str, Any]]:
+            log: Log = print, reuse: bool = True) -> list[dict[str, Any]]:
         res = resources_for(kind, self.resources)
         ref = fn_ref(fn)
         dirs = self._prepare(ref, points)
         results: dict[int, dict[str, Any]] = {}
         todo: list[int] = []
         for i, d in enumerate(dirs):
-            if (d / "result.json").is_file():
+            if reuse and (d / "result.json").is_file():
                 results[i] = json.loads((d / "result.json").read_text())
             else:
+                (d / "result.json").unlink(missing_ok=True)
                 (d / "error.json").unlink(missing_ok=True)
                 todo.append(i)
         if results:
