@@ -271,7 +271,11 @@ class SlurmExecutor(Executor):
         dirs = self._prepare(ref, points)
         results: dict[int, dict[str, Any]] = {}
         todo: list[int] = []
+        first: dict[Path, int] = {}  # the same point twice runs once
         for i, d in enumerate(dirs):
+            if d in first:
+                continue
+            first[d] = i
             if reuse and (d / "result.json").is_file():
                 results[i] = json.loads((d / "result.json").read_text())
             else:
@@ -281,7 +285,7 @@ class SlurmExecutor(Executor):
         if results:
             log(f"slurm: {len(results)} of {len(points)} point(s) already done in {self.workdir}")
         if not todo:
-            return [results[i] for i in range(len(points))]
+            return [results[first[d]] for d in dirs]
         job_id, batch = self._submit([dirs[i] for i in todo], kind, res)
         log(f"slurm: job array {job_id}: {len(todo)} point(s) of kind '{kind}' ({res.cpus} CPU(s), "
             f"{res.mem_mb} MiB, {res.time_min} min each); logs in {batch}")
@@ -296,7 +300,7 @@ class SlurmExecutor(Executor):
         if errors:
             raise SweepFailed(errors, len(points), f"job array {job_id}; the other points' results "
                               f"are kept in {self.workdir}, a second run redoes only these")
-        return [results[i] for i in range(len(points))]
+        return [results[first[d]] for d in dirs]
 
     def _track(self, job_id: str, batch: Path, todo: list[int], dirs: list[Path],
                points: Sequence[dict[str, Any]], results: dict[int, dict[str, Any]],

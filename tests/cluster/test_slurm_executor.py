@@ -50,6 +50,10 @@ def test_map_in_order_then_skip_what_is_done(slurm_env, tmp_path):
     assert [_runs(tmp_path, n) for n in (4, 2, 3, 5)] == [1, 1, 1, 1]
     assert any("3 of 4 point(s) already done" in ln for ln in lines), lines
     assert any("1 point(s) of kind 'sim'" in ln for ln in lines), lines
+    # the same point twice in one sweep runs once
+    twice = _points(tmp_path, [6])
+    rows = ex.map(cluster_points.square, twice + twice, kind="sim", log=lines.append)
+    assert [r["square"] for r in rows] == [36, 36] and _runs(tmp_path, 6) == 1
     # everything done: nothing is submitted at all
     batches = len(list((tmp_path / "jobs" / "batches").iterdir()))
     ex.map(cluster_points.square, pts, kind="sim", log=lines.append)
