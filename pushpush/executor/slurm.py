@@ -327,6 +327,10 @@ class SlurmExecutor(Executor):
                     log(f"  FAILED: {label_of(points[i], i)} (log: {batch / f'{t}.log'})")
             if not remaining:
                 return errors
+            if q is None and shown != "no answer":
+                log(f"slurm {job_id}: squeue does not answer now; still waiting (results are "
+                    "collected from the work folder meanwhile)")
+                shown = "no answer"
             if q is not None:
                 tasks, _ = q
                 queued = {t: s for t, s in tasks.items() if t in remaining}
