@@ -21,9 +21,12 @@ venv4="$here/.venv-pynq4"
 PYNQ_MAIN="pynq==3.1.2"
 PYNQ_NEXT="pynq==4.0.0"
 
-# Debian packages: simulators, synthesis estimate, compilers for Verilator/cocotb, venv, and
-# tclsh for the Vivado-free check of the PYNQ-Z1 flow (tests/board/test_bd_tcl.py).
-APT_PACKAGES=(iverilog yosys liblz4-dev g++ make perl python3-venv python3-dev git tcl gcc-arm-linux-gnueabihf libc6-dev-armhf-cross)
+# Debian packages: simulators, synthesis estimate, compilers for Verilator/cocotb, venv,
+# tclsh for the Vivado-free check of the PYNQ-Z1 flow (tests/board/test_bd_tcl.py), and a
+# single-node Slurm for the cluster tests (tests/cluster: munge, slurmctld, slurmd, sbatch...;
+# the tests start the daemons themselves, the packages' services are not used).
+APT_PACKAGES=(iverilog yosys liblz4-dev g++ make perl python3-venv python3-dev git tcl gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
+              munge slurmctld slurmd slurm-client)
 
 log() { printf '\033[1m[bootstrap]\033[0m %s\n' "$*" >&2; }
 die() { printf '[bootstrap] error: %s\n' "$*" >&2; exit 1; }

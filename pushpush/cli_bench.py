@@ -34,7 +34,8 @@ paper's Table 1 with its numbers; a histogram (wait.png). See :mod:`pushpush.ben
 ``pushpush bench calls|area|args|all [--smoke] [--jobs N] [--out DIR] [--check]``: the
 PushPush paper's evaluation (Table II/III, Fig. 4, Fig. 5/6; ``all`` adds scaling, Fig. 3):
 JSON, PNG plots and Markdown into DIR (default ``benchmarks/results``), sweep points in
-parallel, see :mod:`pushpush.bench.suite`.
+parallel, see :mod:`pushpush.bench.suite`. ``--executor slurm`` (or ``$PUSHPUSH_EXECUTOR``)
+runs the sweep points of calls, scaling, area, args and all as Slurm jobs (docs/cluster.md).
 """
 
 from __future__ import annotations
@@ -44,13 +45,16 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from .cli_common import EXIT_INVALID, EXIT_OK, Command, UsageError
 
 BENCHMARKS = ("fairness", "scaling", "simboard", "callpath", "wait", "calls", "area", "args", "all",
               "summary", "dma", "channels")
 DEFAULT_OUT = "benchmarks/results"
+
+if TYPE_CHECKING:
+    from .executor import Executor
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -75,6 +79,11 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", "-j", type=int, default=None,
                    help="calls, scaling, area, args, all: sweep points run in parallel (default: "
                         "$PUSHPUSH_BENCH_JOBS, else one per core)")
+    p.add_argument("--executor", choices=("local", "slurm"), default=None,
+                   help="calls, scaling, area, args, all: where the sweep points run: local (a "
+                        "process pool, the default) or slurm (a job array; work folder "
+                        "$PUSHPUSH_SLURM_DIR, else DIR/work/slurm; docs/cluster.md) (default: "
+                        "$PUSHPUSH_EXECUTOR, else local)")
     p.add_argument("--args-grid", metavar="NARGS:PAIRS",
                    help="args: a sub-grid, argument counts and pair counts, e.g. 0,8,32:1,8 "
                         "(default 0,1,2,4,8,16,24,32:1,3,6,8)")
@@ -299,7 +308,37 @@ def _channels(args: argparse.Namespace) -> int:
     return EXIT_INVALID if ((missed or not res["ok"]) and args.check) else EXIT_OK
 
 
+#: the benchmarks whose sweep points go through an executor (pushpush.executor)
+FANNED_OUT = ("calls", "scaling", "area", "args", "all")
+
+
+def _executor(args: argparse.Namespace) -> Optional["Executor"]:
+    """The executor of a fanned-out benchmark (None: the local pool of --jobs)."""
+    from .executor import executor_name, get_executor
+
+    if args.benchmark not in FANNED_OUT:
+        if args.executor is not None:
+            raise UsageError(f"--executor applies to {', '.join(FANNED_OUT)} only: "
+                             f"{args.benchmark} runs on this machine")
+        return None
+    try:
+        name = executor_name(args.executor)
+        if name == "local":
+            return None
+        return get_executor(name, jobs=args.jobs, workdir=Path(args.output) / "work" / "slurm")
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _run(args: argparse.Namespace) -> int:
+    from .bench.sweep import using_executor
+
+    executor = _executor(args)
+    with using_executor(executor):
+        return _dispatch(args)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
     from .bench.fairness import check_targets, format_table, plot, run_fairness
     from .build.sim import available_simulators
 
@@ -376,7 +415,9 @@ _C1 = Command(
                 "pushpush (pushpush/bench/gen.py), simulated (exact cycle counts; MCalls/s and\n"
                 "MB/s at 100 MHz) or synthesised with Yosys; sweep points in parallel (--jobs);\n"
                 "the Yosys runs go through Edalize, so EDALIZE_LAUNCHER (e.g. srun) prefixes\n"
-                "them. Writes DIR/<experiment>.json, .md and .png; --smoke: a few points each.\n\n"
+                "them. Writes DIR/<experiment>.json, .md and .png; --smoke: a few points each.\n"
+                "--executor slurm runs every sweep point as a task of a Slurm job array and\n"
+                "skips the points a previous run finished (docs/cluster.md).\n\n"
                 "callpath (no simulator): the Python runtime's CPU time per int f(int) call\n"
                 "against the in-memory bus: sync calls, asyncio calls and a served call (mean,\n"
                 "median, p99 over --calls calls), the bus's own share and the runtime's;\n"
@@ -396,6 +437,7 @@ _C1 = Command(
            "  pushpush bench all                  # benchmarks/results/summary.md\n"
            "  pushpush bench all --smoke --out /tmp/smoke\n"
            "  pushpush bench calls --jobs 2\n"
+           "  PUSHPUSH_SLURM_PARTITION=fpga pushpush bench all --executor slurm --out /shared/me/res\n"
            "  pushpush bench args --args-grid 0,8,32:1,8\n"
            "  pushpush bench summary              # summary.md from the JSON already there\n"
            "  pushpush bench fairness --quick\n"

@@ -103,9 +103,9 @@ def run_area(out: Path, smoke: bool = False, jobs: Optional[int] = None,
                  for d in (["pushpush"] + (["verilog-axi"] if checkout else [])) for n in sizes]
     log(f"area: {len(alone_pts)} Yosys runs of the interconnect alone")
     # the slowest (largest) first, so that parallel workers finish together
-    alone = run_points(alone_point, sorted(alone_pts, key=lambda p: -p["n"]), jobs, log)
+    alone = run_points(alone_point, sorted(alone_pts, key=lambda p: -p["n"]), jobs, log, kind="synth")
     alone.sort(key=lambda r: (r["design"], r["n"]))
-    rows = run_points(synth_point, pts, jobs, log)
+    rows = run_points(synth_point, pts, jobs, log, kind="synth")
     fits: dict[str, dict[str, Any]] = {}
     for t in TOPOLOGIES:
         rs = [r for r in rows if r["topology"] == t]

@@ -2,7 +2,8 @@
 
 Runs :mod:`~pushpush.bench.calls` (Table II, III), :mod:`~pushpush.bench.scaling_report`
 (Fig. 3), :mod:`~pushpush.bench.area` (Fig. 4) and :mod:`~pushpush.bench.args` (Fig. 5, 6),
-each sweep's points in parallel over the machine's cores, and writes into ``out``:
+each sweep's points in parallel over the machine's cores (or as cluster jobs: ``executor``,
+see :mod:`pushpush.executor`), and writes into ``out``:
 ``<experiment>.json``, ``<experiment>.md``, the PNG plots and ``summary.md`` (the machine,
 every table, every target). ``smoke=True`` runs a few points per experiment (what CI runs).
 A full run also puts the summary into ``<out>/../README.md`` between its results markers
@@ -21,7 +22,10 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
+from pushpush.executor import Executor
+
 from .report import update_readme, write_result, write_summary
+from .sweep import using_executor
 
 __all__ = ["EXPERIMENTS", "run_experiment", "run_all", "summarise"]
 
@@ -31,10 +35,22 @@ EXPERIMENTS = ("calls", "scaling", "area", "args")
 def run_experiment(name: str, out: Path, smoke: bool = False, jobs: Optional[int] = None,
                    simulator: str = "icarus", log: Callable[[str], None] = print,
                    args_nargs: Optional[list[int]] = None,
-                   args_pairs: Optional[list[int]] = None) -> dict[str, Any]:
+                   args_pairs: Optional[list[int]] = None,
+                   executor: Optional[Executor] = None) -> dict[str, Any]:
     """Run one experiment and write its JSON and Markdown (and plots) into ``out``
-    (``args_nargs``/``args_pairs``: a sub-grid for ``args``)."""
+    (``args_nargs``/``args_pairs``: a sub-grid for ``args``; ``executor``: where the sweep
+    points run, default the current one of :func:`~.sweep.using_executor`, else a local pool
+    of ``jobs`` processes)."""
     out.mkdir(parents=True, exist_ok=True)
+    if executor is None:  # the current one (using_executor), else the local pool
+        return _run_experiment(name, out, smoke, jobs, simulator, log, args_nargs, args_pairs)
+    with using_executor(executor):
+        return _run_experiment(name, out, smoke, jobs, simulator, log, args_nargs, args_pairs)
+
+
+def _run_experiment(name: str, out: Path, smoke: bool, jobs: Optional[int], simulator: str,
+                    log: Callable[[str], None], args_nargs: Optional[list[int]],
+                    args_pairs: Optional[list[int]]) -> dict[str, Any]:
     if name == "calls":
         from .calls import run_calls
         res = run_calls(out, smoke=smoke, jobs=jobs, simulator=simulator, log=log)
@@ -56,13 +72,15 @@ def run_experiment(name: str, out: Path, smoke: bool = False, jobs: Optional[int
 
 def run_all(out: Path, smoke: bool = False, jobs: Optional[int] = None, simulator: str = "icarus",
             only: Sequence[str] = EXPERIMENTS, command: str = "pushpush bench all",
-            log: Callable[[str], None] = print) -> list[dict[str, Any]]:
-    """Every experiment in ``only``, then ``summary.md``; returns the results."""
+            log: Callable[[str], None] = print,
+            executor: Optional[Executor] = None) -> list[dict[str, Any]]:
+    """Every experiment in ``only``, then ``summary.md``; returns the results (``executor``:
+    where the sweep points run, default a local pool of ``jobs`` processes)."""
     t0 = time.monotonic()
     results = []
     for name in only:
         t1 = time.monotonic()
-        results.append(run_experiment(name, out, smoke, jobs, simulator, log))
+        results.append(run_experiment(name, out, smoke, jobs, simulator, log, executor=executor))
         log(f"{name}: {time.monotonic() - t1:.0f} s")
     summary = write_summary(out, results, time.monotonic() - t0, command, smoke)
     if not smoke and update_readme(out.parent / "README.md", summary):

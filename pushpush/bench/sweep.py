@@ -1,9 +1,11 @@
-"""Sweep points of the paper-evaluation benchmarks, run in parallel over the machine's cores.
+"""Sweep points of the paper-evaluation benchmarks, run in parallel over the machine's cores
+or as cluster jobs.
 
 A point is a plain dict (JSON-able); :func:`run_points` maps a module-level function over
-the points with a :class:`concurrent.futures.ProcessPoolExecutor` (``jobs`` workers, default
-the number of cores), keeping the points' order. Every point works in its own folder, so
-points never share a build.
+the points with the current executor (:mod:`pushpush.executor`; :func:`using_executor` sets
+it, e.g. ``pushpush bench all --executor slurm``), by default a process pool of ``jobs``
+workers (default the number of cores), keeping the points' order. Every point works in its
+own folder, so points never share a build.
 
 :func:`simulate_chain` is the usual point: generate the pairs system of
 :mod:`pushpush.bench.gen`, simulate it with :mod:`pushpush.bench.chain_tb` and return the
@@ -22,43 +24,38 @@ from __future__ import annotations
 import json
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
-__all__ = ["default_jobs", "run_points", "simulate_chain", "CLOCK_MHZ"]
+from pushpush.executor import Executor, LocalExecutor, default_jobs
+
+__all__ = ["default_jobs", "run_points", "using_executor", "simulate_chain", "CLOCK_MHZ"]
 
 CLOCK_MHZ = 100.0
 
+_EXECUTOR: ContextVar[Optional[Executor]] = ContextVar("pushpush_bench_executor", default=None)
 
-def default_jobs() -> int:
-    """Worker processes: ``$PUSHPUSH_BENCH_JOBS``, else the cores this process may use."""
-    env = os.environ.get("PUSHPUSH_BENCH_JOBS")
-    if env:
-        return max(1, int(env))
+
+@contextmanager
+def using_executor(executor: Optional[Executor]) -> Iterator[None]:
+    """Within the block, :func:`run_points` runs on ``executor`` (None: the local pool)."""
+    token = _EXECUTOR.set(executor)
     try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
+        yield
+    finally:
+        _EXECUTOR.reset(token)
 
 
 def run_points(fn: Callable[[dict[str, Any]], dict[str, Any]], points: Sequence[dict[str, Any]],
-               jobs: Optional[int] = None, log: Callable[[str], None] = print) -> list[dict[str, Any]]:
-    """``[fn(p) for p in points]`` over ``jobs`` processes (1: in this process)."""
-    n = jobs or default_jobs()
-    if n <= 1 or len(points) <= 1:
-        out = []
-        for p in points:
-            out.append(fn(p))
-            log(f"  done: {p.get('label', p.get('work'))}")
-        return out
-    with ProcessPoolExecutor(max_workers=min(n, len(points))) as pool:
-        futures = [pool.submit(fn, p) for p in points]
-        results = []
-        for p, fut in zip(points, futures):
-            results.append(fut.result())
-            log(f"  done: {p.get('label', p.get('work'))}")
-        return results
+               jobs: Optional[int] = None, log: Callable[[str], None] = print,
+               kind: str = "sim") -> list[dict[str, Any]]:
+    """``[fn(p) for p in points]`` on the current executor (:func:`using_executor`), else over
+    ``jobs`` local processes (1: in this process); ``kind`` (``sim``, ``synth``: see
+    :data:`pushpush.executor.KINDS`) sets what a cluster job asks for."""
+    executor = _EXECUTOR.get() or LocalExecutor(jobs)
+    return executor.map(fn, points, kind=kind, log=log)
 
 
 def simulate_chain(point: dict[str, Any]) -> dict[str, Any]:

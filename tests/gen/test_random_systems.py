@@ -33,6 +33,7 @@ cycle.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
@@ -285,6 +286,10 @@ if cocotb is not None:
             dut._log.info("seed %d: %d driver steps and %d ARM calls checked, %d calls of the "
                           "ARM's functions by hardware (%d cycles, pause %.1f)",
                           seed, n, ncalls, len(served), cycles, pause)
+            if os.environ.get("PP_RESULT"):  # run_seed's return value (exact counts)
+                Path(os.environ["PP_RESULT"]).write_text(json.dumps(
+                    {"seed": seed, "steps": n, "arm_calls": ncalls, "served": len(served),
+                     "cycles": cycles}))
 
         for c in linked.components:
             if c.kind != "rtl":
@@ -307,7 +312,9 @@ def _seeds(default: list[int]) -> list[int]:
     return [int(s) for s in env.split(",")] if env else default
 
 
-def run_seed(seed: int, tmp_path: Path, simulator: str = "icarus") -> None:
+def run_seed(seed: int, tmp_path: Path, simulator: str = "icarus") -> dict:
+    """One seed, checked; returns its counts: driver steps, ARM calls, calls of the ARM's
+    functions by hardware, and the simulated cycles of the run (exact)."""
     from gensim import generate_system, lint
     from randsys import random_system
 
@@ -330,15 +337,18 @@ def run_seed(seed: int, tmp_path: Path, simulator: str = "icarus") -> None:
             assert proc.returncode == 0 and not proc.stderr, f"{where}: {h.name}:\n{proc.stderr}"
     gen = generate_system(rs.linked, tmp_path / "gen")
     fail = tmp_path / "failure.txt"
+    result = tmp_path / "result.json"
     problems = lint(gen.sources, gen.top)
     assert problems == [], f"{where}: lint:\n" + "\n".join(problems)
     try:
         run_cocotb(toplevel=gen.top, sources=gen.sources, test_module="test_random_systems",
                    test_dir=HERE, simulator=simulator, build_dir=tmp_path / "sim",
-                   extra_env={"PP_SEED": str(seed), "PP_SYSDIR": str(sysdir), "PP_FAIL": str(fail)})
+                   extra_env={"PP_SEED": str(seed), "PP_SYSDIR": str(sysdir), "PP_FAIL": str(fail),
+                              "PP_RESULT": str(result)})
     except SimulationFailed as e:
         detail = fail.read_text() if fail.exists() else rs.describe()
         raise AssertionError(f"{where}\n{detail}\n{e}") from None
+    return json.loads(result.read_text())
 
 
 @pytest.mark.parametrize("simulator,params", sim_matrix([{"seed": s} for s in _seeds([5, 7, 17, 25])]))
