@@ -78,10 +78,12 @@ module pp_axi_interconnect #
     parameter ARB_READ_AHEAD = ARB_QUANTUM,
     // TOPOLOGY = 0: the read path. 0 = a crossbar like the write path (an AR arbiter per
     // slave, an R path per master); 1 = one shared AR path (one arbiter over the masters'
-    // reads, one register) and one shared R path (round robin over the slaves' beats, one
-    // register), routed back by the ID's master bits: reads to different slaves no longer
-    // proceed in parallel, for a fraction of the area (PushPush's protocol traffic is all
-    // writes; reads are counters and register pages)
+    // reads into an AR register per slave) and one shared R path (round robin over the
+    // slaves' beats into an R register per master), routed back by the ID's master bits:
+    // reads to different slaves no longer proceed in parallel, for a fraction of the area
+    // (PushPush's protocol traffic is all writes; reads are counters and register pages).
+    // Either way a master that holds RREADY low stalls no other master's reads of other
+    // slaves
     parameter READ_TOPOLOGY = 0,
     // 1 = every register stage is a skid buffer (registered ready towards the upstream
     // side); 0 = single registers (half the flip-flops, no multiplexer per bit; each ready
