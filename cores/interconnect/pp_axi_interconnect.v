@@ -78,10 +78,12 @@ module pp_axi_interconnect #
     parameter ARB_READ_AHEAD = ARB_QUANTUM,
     // TOPOLOGY = 0: the read path. 0 = a crossbar like the write path (an AR arbiter per
     // slave, an R path per master); 1 = one shared AR path (one arbiter over the masters'
-    // reads, one register) and one shared R path (round robin over the slaves' beats, one
-    // register), routed back by the ID's master bits: reads to different slaves no longer
-    // proceed in parallel, for a fraction of the area (PushPush's protocol traffic is all
-    // writes; reads are counters and register pages)
+    // reads into an AR register per slave) and one shared R path (round robin over the
+    // slaves' beats into an R register per master), routed back by the ID's master bits:
+    // reads to different slaves no longer proceed in parallel, for a fraction of the area
+    // (PushPush's protocol traffic is all writes; reads are counters and register pages).
+    // Either way a master that holds RREADY low stalls no other master's reads of other
+    // slaves
     parameter READ_TOPOLOGY = 0,
     // 1 = every register stage is a skid buffer (registered ready towards the upstream
     // side); 0 = single registers (half the flip-flops, no multiplexer per bit; each ready
@@ -1461,25 +1463,37 @@ if (TOPOLOGY == 0) begin : xbar
     end else begin : rd_shared
 
         /*
-         * Shared read path: one AR arbiter over the masters' reads and one AR register
-         * (presented to the decoded slave), one R arbiter over the slaves' beats (round
-         * robin per beat) and one R register, routed back by the ID's master bits. The
-         * ordering rule above (one slave per master at a time) keeps each master's
-         * responses in order.
+         * Shared read path: one AR arbiter over the masters' reads (one read granted per
+         * cycle, the payload multiplexed once) into an AR register per slave, one R arbiter
+         * over the slaves' beats (round robin per beat) into an R register per master,
+         * routed back by the ID's master bits. A read is granted only when its slave's AR
+         * register can take it and a beat only when its master's R register can, so a
+         * slave that stops taking reads (its R beats wait for a master that holds RREADY
+         * low) or a master that does not take its data holds up no other master's reads of
+         * other slaves. The ordering rule above (one slave per master at a time) keeps each
+         * master's responses in order.
          */
         reg  [S_COUNT-1:0] ar_req;
         wire [S_COUNT-1:0] ar_grant;
         wire               ar_gv;
         wire [SW-1:0]      ar_idx;
-        wire               ar_in_ready;
+        // per slave: its AR register takes a read (padded to the select's range)
+        wire [MI-1:0]      ar_in_ready;
+        reg  [(1<<MW)-1:0] ar_rdy;
         // ARBITRATION = 1: fewer than ARB_READ_AHEAD read beats outstanding
         wire               r_open;
-        wire               ar_fire = ar_gv && ar_in_ready;
+        // (a read is granted only if its register takes it)
+        wire               ar_fire = ar_gv;
+
+        always @* begin
+            ar_rdy = {(1<<MW){1'b0}};
+            ar_rdy[MI-1:0] = ar_in_ready;
+        end
 
         integer qi;
         always @* begin
             for (qi = 0; qi < S_COUNT; qi = qi + 1) begin
-                ar_req[qi] = s_axi_arvalid[qi] && ar_ok[qi] && r_open;
+                ar_req[qi] = s_axi_arvalid[qi] && ar_ok[qi] && r_open && ar_rdy[ar_sel[qi*MW +: MW]];
             end
         end
 
@@ -1515,36 +1529,40 @@ if (TOPOLOGY == 0) begin : xbar
             .accept(ar_fire)
         );
 
-        assign s_axi_arready = ar_grant & {S_COUNT{ar_in_ready}};
+        assign s_axi_arready = ar_grant;
 
-        wire [AXP-1:0] ar_out;
-        wire [MW-1:0]  ar_out_s;
-        wire           ar_out_valid;
-
-        pp_axi_ic_reg #(
-            .SKID(SKID_BUFFERS),
-            .WIDTH(MW+AXP)
-        )
-        ar_reg_inst (
-            .clk(clk),
-            .rst(rst),
-            .s_data({g_sel, (g_pay & AX_NO_MST) | ax_mst(ar_idx)}),
-            .s_valid(ar_gv),
-            .s_ready(ar_in_ready),
-            .m_data({ar_out_s, ar_out}),
-            .m_valid(ar_out_valid),
-            .m_ready(int_arready[ar_out_s])
-        );
-
-        assign int_ar_pay = {MI{ar_out}};
-
+        // per slave an AR register (its window's constant address bits not stored, as in
+        // the crossbar's); a slave no master is connected to never gets a read
         for (j = 0; j < MI; j = j + 1) begin : sel
-            localparam [MW-1:0] JDX = j;
-            assign int_arvalid[j] = ar_out_valid && ar_out_s == JDX;
+            localparam [MW-1:0]  JDX = j;
+            localparam [AXP-1:0] KEEP = ax_keep(j);
+            localparam [AXP-1:0] FILL = ax_fill(j);
+            wire [AXP-1:0] ar_out;
+
+            pp_axi_ic_reg #(
+                .SKID(SKID_BUFFERS),
+                .WIDTH(AXP)
+            )
+            ar_reg_inst (
+                .clk(clk),
+                .rst(rst),
+                .s_data((g_pay & KEEP) | ax_mst(ar_idx)),
+                .s_valid(ar_gv && g_sel == JDX),
+                .s_ready(ar_in_ready[j]),
+                .m_data(ar_out),
+                .m_valid(int_arvalid[j]),
+                .m_ready(int_arready[j])
+            );
+
+            assign int_ar_pay[j*AXP +: AXP] = ar_out | FILL;
         end
 
         // reads outstanding in beats (ARBITRATION = 1 only)
         wire r_beat;
+        // R beats wait at the slaves and none can move (their masters' R registers are full)
+        /* verilator lint_off UNUSED */
+        wire r_stuck;
+        /* verilator lint_on UNUSED */
         if (ARBITRATION == 1) begin : g_rd_beats
             reg [OBW-1:0] rd_beats_reg;
             initial rd_beats_reg = {OBW{1'b0}};
@@ -1559,25 +1577,48 @@ if (TOPOLOGY == 0) begin : xbar
                     rd_beats_reg <= {OBW{1'b0}};
                 end
             end
-            assign r_open = rd_beats_reg < ARB_READ_AHEAD;
+            // (and while the beats outstanding cannot move because their masters do not take
+            // them: the others' reads go on, as with round robin; a cycle late, a register)
+            reg r_stuck_reg;
+            initial r_stuck_reg = 1'b0;
+            always @(posedge clk) begin
+                r_stuck_reg <= r_stuck && !rst;
+            end
+            assign r_open = rd_beats_reg < ARB_READ_AHEAD || r_stuck_reg;
         end else begin : g_rd_open
             assign r_open = 1'b1;
         end
 
-        // read data: from any slave with a beat (round robin per beat), to the master in its ID
-        wire [MI-1:0]    r_grant;
-        wire             r_gv;
-        wire [MW-1:0]    r_idx;
-        // (bit 0, the slave's valid, is the arbiter's request)
+        // read data: from any slave with a beat whose master's R register can take it (round
+        // robin per beat), into that master's own R register. A master that holds RREADY low fills
+        // only its own register; its next beats then wait at their slave (whose R channel is the
+        // slave's own, AXI in order), and the arbiter passes them over while the other slaves'
+        // beats keep moving to their masters: no master stalls another's reads from another
+        // slave. A beat is offered only to a register that can take it, so a grant is a beat.
+        wire [MI-1:0]      r_grant;
+        wire               r_gv;
+        wire [MW-1:0]      r_idx;
+        // (bit 0, the slave's valid, is in r_req)
         /* verilator lint_off UNUSED */
-        wire [RBW-1:0]   r_in;
+        wire [RBW-1:0]     r_in;
         /* verilator lint_on UNUSED */
-        wire             r_in_ready;
-        wire [RP+SW-1:0] r_out;
-        wire             r_out_valid;
-        wire [SW-1:0]    r_out_m = r_out[RP +: SW];
+        wire [SW-1:0]      r_in_m = r_in[RB_MST +: SW];
+        wire [S_COUNT-1:0] r_in_ready;
+        wire [MI-1:0]      r_req;
 
-        assign r_beat = r_gv && r_in_ready;
+        assign r_beat = r_gv;
+        assign r_stuck = |int_rvalid && !r_gv;
+
+        // per slave: its beat's master (the ID's master bits) can take it (M_CONNECT: the masters
+        // connected to the slave only; the default slave answers every master)
+        for (j = 0; j < MI; j = j + 1) begin : r_rq
+            reg [(1<<SW)-1:0] rdy;
+            always @* begin
+                rdy = {(1<<SW){1'b0}};
+                rdy[S_COUNT-1:0] = r_in_ready & CONN[j*S_COUNT +: S_COUNT];
+            end
+            assign r_req[j] = int_rvalid[j] && rdy[int_r_mst[j*SW +: SW]];
+        end
 
         pp_arbiter #(
             .PORTS(MI),
@@ -1587,7 +1628,7 @@ if (TOPOLOGY == 0) begin : xbar
         r_arb_inst (
             .clk(clk),
             .rst(rst),
-            .req(int_rvalid),
+            .req(r_req),
             .grant(r_grant),
             .grant_valid(r_gv),
             .grant_index(r_idx),
@@ -1598,33 +1639,29 @@ if (TOPOLOGY == 0) begin : xbar
         pp_axi_ic_mux #(.N(MI), .WIDTH(RBW), .SEL_WIDTH(MW))
         r_mux_inst (.in(int_r_bun), .sel(r_idx), .out(r_in));
 
-        pp_axi_ic_reg #(
-            .SKID(SKID_BUFFERS),
-            .WIDTH(RP+SW)
-        )
-        r_reg_inst (
-            .clk(clk),
-            .rst(rst),
-            .s_data(r_in[RB_ID +: RP+SW]),
-            .s_valid(r_gv),
-            .s_ready(r_in_ready),
-            .m_data(r_out),
-            .m_valid(r_out_valid),
-            .m_ready(s_axi_rready[r_out_m])
-        );
+        for (i = 0; i < S_COUNT; i = i + 1) begin : r_out
+            localparam [SW-1:0] IDX = i;
+            pp_axi_ic_reg #(
+                .SKID(SKID_BUFFERS),
+                .WIDTH(RP)
+            )
+            r_reg_inst (
+                .clk(clk),
+                .rst(rst),
+                .s_data(r_in[RB_ID +: RP]),
+                .s_valid(r_gv && r_in_m == IDX),
+                .s_ready(r_in_ready[i]),
+                .m_data(out_r_pay[i*RP +: RP]),
+                .m_valid(out_rvalid[i]),
+                .m_ready(s_axi_rready[i])
+            );
+        end
 
         integer si;
         always @* begin
             for (si = 0; si < MI; si = si + 1) begin
-                int_rready[si] = r_grant[si] && r_in_ready;
+                int_rready[si] = r_grant[si];
             end
-        end
-
-        assign out_r_pay = {S_COUNT{r_out[RP-1:0]}};
-
-        for (i = 0; i < S_COUNT; i = i + 1) begin : mst
-            localparam [SW-1:0] IDX = i;
-            assign out_rvalid[i] = r_out_valid && r_out_m == IDX;
         end
     end
 end else begin : shared

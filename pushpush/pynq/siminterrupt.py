@@ -339,6 +339,9 @@ def install(parser: Any, interrupts: SimInterrupts) -> None:
     with parent ""), as PYNQ would after finding it in ``/proc/interrupts``."""
     from pynq.interrupt import _InterruptController
 
+    from .intcshare import install as keep_shared_input
+
+    keep_shared_input()  # PYNQ gives the C programs' input back (pushpush.pynq.intcshare)
     for entry in (getattr(parser, "interrupt_controllers", None) or {}).values():
         if entry.get("parent", "") == "" and "raw_irq" in entry:
             old = _InterruptController._uio_devices.get(entry["raw_irq"])
