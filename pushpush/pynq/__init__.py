@@ -83,6 +83,10 @@ if _pynq is not None:
             if vlnv:
                 register_driver(vlnv)
             self._pp_component = component
+            # PYNQ gives the top's axi_intc input back to C programs that sleep on it
+            # (docs/architecture.md §2.3), on the board as on the simulated board
+            from .intcshare import install as keep_shared_input
+            keep_shared_input()
             super().__init__(str(bitfile_name), download=download, **kwargs)
             if download:
                 _clear_software_windows(self.device, bitfile_name)
