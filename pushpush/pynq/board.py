@@ -148,14 +148,49 @@ class PynqBackend:
     def __init__(self, linked: LinkedSystem, component: str, device: Any,
                  pl: Optional[Mapping[str, Any]] = None, *, poll_s: Optional[float] = None,
                  windows: Any = None, wait: Optional[str] = None) -> None:
-        from pynq import MMIO
-
         self.linked = linked
         self.component = linked.component(component)
         if not self.component.is_software:
             raise ValueError(f"component '{component}' is {self.component.kind}, not software: "
                              "only software components run on the ARM")
         self.device = device
+        #: The component's claim (one live runtime per component, in any process:
+        #: :mod:`pushpush.runtime.claim`); ``ClaimRefused`` names the owner. Released by
+        #: :meth:`close`, or by the kernel when the process ends.
+        self.claim = self._claim(device)
+        try:
+            self._open(linked, component, device, pl, poll_s, windows, wait)
+        except BaseException:
+            self.claim.release()
+            raise
+
+    def _claim(self, device: Any) -> Any:
+        from pushpush.runtime.claim import Claim
+        mem = getattr(device, "ps_mem", None) if hasattr(device, "check") else None
+        key = getattr(mem, "path", None) or "/dev/mem"
+        return Claim.acquire(key, self.component.base, self.component.name, "python",
+                             nimports=len(self.component.imports))
+
+    @property
+    def restart_record(self) -> Any:
+        """The caller's memory of the component's imports, kept in its claim file (one byte
+        per import; docs/architecture.md §2.2, "Restarts and owners"), or None."""
+        return self.claim.record if self.claim.held else None
+
+    def owner_of(self, component: str) -> Optional[tuple[Optional[bool], Any]]:
+        """(live now?, :class:`~pushpush.runtime.claim.OwnerInfo`) of another software
+        component's runtime on this board, from its claim; None if it never had one."""
+        from pushpush.runtime.claim import probe
+        comp = self.linked.component(component)
+        mem = getattr(self.device, "ps_mem", None) if self.simulated else None
+        key = getattr(mem, "path", None) or "/dev/mem"
+        live, owner = probe(key, comp.base)
+        return None if owner is None else (live, owner)
+
+    def _open(self, linked: LinkedSystem, component: str, device: Any, pl: Optional[Mapping[str, Any]],
+              poll_s: Optional[float], windows: Any, wait: Optional[str]) -> None:
+        from pynq import MMIO
+
         ps = linked.ps
         self.ps_base, self.ps_size = ps.base, ps.size
         # the ps region's memory: the OCM (checked against OCM_CFG) or, with software_windows:
@@ -267,7 +302,14 @@ class PynqBackend:
         return int(self.pl_mmio.read(irq.pending_address - self.pl_base))
 
     def close(self) -> None:
-        """Stop the interrupt waiter of this backend's overlay (if one runs)."""
+        """Stop the interrupt waiter of this backend's overlay (if one runs); release the
+        component's claim."""
+        try:
+            self._close()
+        finally:
+            self.claim.release()
+
+    def _close(self) -> None:
         hub, self._hub = self._hub, None
         if self._wait == "interrupt":
             try:

@@ -74,6 +74,7 @@ from ..protocol import (
 )
 from ..types import FunctionType, SignatureCodec, codec_of, format_type, parse_signature
 from .buffers import prepare_buffers
+from .claim import RECORD_SEQ, RECORD_VALID, RECORD_WRITING
 from .functions import ComponentNamespace, ExportedFunction, ImportedFunction, RemoteFunction
 
 __all__ = ["DEFAULT_TIMEOUT", "RuntimeCore", "Served", "RepSlot", "Incoming", "Write", "SLEEP"]
@@ -228,6 +229,7 @@ class RuntimeCore:
             i.cep_address: RepSlot((i.rep_address - comp.base) // WORD_BYTES, i.signature.rep_words,
                                    i.rep_address) for i in comp.imports}
         self._served_changed()
+        self._restore_seq(getattr(backend, "restart_record", None))
         by_comp: dict[str, dict[str, ImportedFunction]] = {}
         for i in comp.imports:
             by_comp.setdefault(i.component, {})[i.function] = self.imports[i.target]
@@ -235,6 +237,54 @@ class RuntimeCore:
             by_comp.setdefault(ch.component, {})
         self._namespaces = {c: ComponentNamespace(c, fs, channel=self.channel)
                             for c, fs in by_comp.items()}
+
+    # ------------------------------------------------------------------ restarts
+
+    def _restore_seq(self, record: Any) -> None:
+        """The caller's memory (docs/architecture.md §2.2, "Restarts and owners"): a backend
+        that keeps one byte per import across processes (the component's claim file) lets a
+        runtime started again continue each static slot's SEQ alternation where the last
+        owner left it, so its first call is never taken for a duplicate of the last one."""
+        #: cep address of each import -> its byte in the record (empty: nothing kept)
+        self._record = record
+        self._record_index: dict[int, int] = {}
+        if record is None:
+            return
+        for k, i in enumerate(self.component.imports):
+            self._record_index[i.cep_address] = k
+            b = record[k]
+            if b & RECORD_VALID:
+                self._seq[i.cep_address] = (b & RECORD_SEQ) ^ 1
+                if b & RECORD_WRITING:
+                    log.warning("%s: the last owner was ended while its call to %s was being "
+                                "written; if that write did not reach the callee, this first "
+                                "call is taken for a duplicate and times out (the next one "
+                                "goes through)", self.component.name, i.target)
+
+    def _callee_detail(self, address: int) -> Optional[str]:
+        """A timed-out call into a software component whose runtime is gone: say so (its
+        claim names the last owner), so a dead callee is told from a slow one."""
+        owner_of = getattr(self.backend, "owner_of", None)
+        found = self.linked.locate(address) if owner_of is not None else None
+        if found is None:
+            return None
+        comp = found[0]
+        if not comp.is_software or comp.name == self.component.name:
+            return None
+        try:
+            state = owner_of(comp.name)
+        except Exception:   # a diagnostic only
+            return None
+        if state is None:
+            return (f"callee '{comp.name}' has no runtime: no process has claimed it on this "
+                    "board; start its program (the call waits in its slot until then)")
+        live, owner = state
+        if live:
+            return None
+        who = f"PID {owner.pid}" if owner.pid is not None else "an unknown process"
+        return (f"callee '{comp.name}''s process ({who}, {owner.runtime} runtime, program "
+                f"{owner.program}, claimed since {owner.since}) exited; start it again: "
+                "calls resume without a reload")
 
     # ------------------------------------------------------------------ driver hooks
 
@@ -617,6 +667,11 @@ class RuntimeCore:
             else:
                 rep = self._take_rep(fn)
         seq = self._seq.get(address, 1)
+        slot = self._record_index.get(address) if self._record_index else None
+        if slot is not None:  # the caller's memory: this SEQ is being written
+            record = self._record
+            before = record[slot]
+            record[slot] = RECORD_VALID | RECORD_WRITING | seq
         try:
             if rep is None:
                 payload = words + [ONE_WAY_BIT | SEQ_BIT if seq else ONE_WAY_BIT]
@@ -629,9 +684,13 @@ class RuntimeCore:
                 if err.resp != "SLVERR" or now() >= deadline:
                     with self._lock:
                         self.counters.write_errors += 1
+                    if slot is not None:  # never reached the slot: as before the call
+                        record[slot] = before
                     raise self._write_error(fn, err, now() - start) from err
                 yield SLEEP
             self._seq[address] = seq ^ 1  # delivered: the next call carries the other bit
+            if slot is not None:
+                record[slot] = RECORD_VALID | seq
             if rep is None:
                 return None
             # the reply: the status word (echoing seq) first, then the result words
@@ -646,7 +705,11 @@ class RuntimeCore:
                 if now() >= deadline:
                     self._quarantine_rep(rep)
                     rep = None
-                    raise CallTimeout(fn.name, fn.address, timeout, self._timeout_detail())
+                    detail = self._timeout_detail()
+                    gone = self._callee_detail(address)
+                    if gone is not None:
+                        detail = gone if detail is None else f"{gone}; {detail}"
+                    raise CallTimeout(fn.name, fn.address, timeout, detail)
                 yield SLEEP
             # read the result after seeing the status: the words are then at least as new
             n = codec.result_words
