@@ -341,6 +341,13 @@ class PynqBackend:
             return
         raise BusWriteError(address, n, "DECERR")
 
+    def slot_pending(self, trigger_address: int) -> bool:
+        """Whether the word at ``trigger_address`` of a software window (a cep slot's
+        trigger) holds a call not taken yet: the runtime then waits before writing there, as
+        an RTL window would refuse the write (docs/architecture.md §2.2, "Collision")."""
+        i = (trigger_address - self.ps_base) >> 2
+        return 0 <= i < len(self.ps) and bool(self.ps[i])
+
     @staticmethod
     def _store(array: np.ndarray, i: int, words: Sequence[int]) -> None:
         n = len(words)

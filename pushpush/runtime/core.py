@@ -230,6 +230,12 @@ class RuntimeCore:
                                    i.rep_address) for i in comp.imports}
         self._served_changed()
         self._restore_seq(getattr(backend, "restart_record", None))
+        #: A software window cannot refuse a write into a pending slot as an RTL window does
+        #: (SLVERR): a backend that can see the ``ps`` region says whether a cep's trigger
+        #: is pending there, and a call waits (retries) as if refused (§2.2, "Collision").
+        self._pending = getattr(backend, "slot_pending", None)
+        ps = getattr(linked, "ps", None)
+        self._ps_span = (ps.base, ps.end) if ps is not None and self._pending is not None else (0, 0)
         by_comp: dict[str, dict[str, ImportedFunction]] = {}
         for i in comp.imports:
             by_comp.setdefault(i.component, {})[i.function] = self.imports[i.target]
@@ -677,8 +683,13 @@ class RuntimeCore:
                 payload = words + [ONE_WAY_BIT | SEQ_BIT if seq else ONE_WAY_BIT]
             else:
                 payload = words + [rep.trigger_base | SEQ_BIT if seq else rep.trigger_base]
+            lo, hi = self._ps_span
+            refused = lo <= address < hi and self._pending is not None
             while True:
-                err = yield _new_write(Write, (address, payload))
+                if refused and self._pending(address + WORD_BYTES * (len(payload) - 1)):
+                    err = BusWriteError(address, len(payload), "SLVERR")  # a pending call there
+                else:
+                    err = yield _new_write(Write, (address, payload))
                 if err is None:
                     break
                 if err.resp != "SLVERR" or now() >= deadline:
