@@ -52,6 +52,7 @@ import logging
 import os
 import threading
 import time
+import weakref
 from collections.abc import Sequence
 from typing import Any, Mapping, Optional
 
@@ -74,6 +75,10 @@ DEFAULT_POLL_S = 20e-6
 #: once; this bounds the wait for writes that do not come from the PL nor from this process
 #: (a C component attached to the simulated board answering in the on-chip memory).
 SIM_POLL_S = 5e-4
+
+
+#: This process's claim holders by claim file (to hand a replaced overlay's claim on).
+_HOLDERS: "dict[str, weakref.ref[PynqBackend]]" = {}
 
 
 class OverlayReplaced(RuntimeError):
@@ -161,30 +166,59 @@ class PynqBackend:
         try:
             self._open(linked, component, device, pl, poll_s, windows, wait)
         except BaseException:
-            self.claim.release()
+            if self.claim is not None:
+                self.claim.release()
             raise
 
-    def _claim(self, device: Any) -> Any:
-        from pushpush.runtime.claim import Claim
+    @staticmethod
+    def _claim_key(device: Any) -> Optional[str]:
+        """The file the windows are mapped from, which names the board in claim files: the
+        simulated board's shared memory, else ``/dev/mem`` (None: neither, e.g. a stand-in
+        device of a test: nothing to share with another process)."""
         mem = getattr(device, "ps_mem", None) if hasattr(device, "check") else None
-        key = getattr(mem, "path", None) or "/dev/mem"
-        return Claim.acquire(key, self.component.base, self.component.name, "python",
-                             nimports=len(self.component.imports))
+        key = getattr(mem, "path", None)
+        if key is None and os.path.exists("/dev/mem"):
+            key = "/dev/mem"
+        return key
+
+    def _claim(self, device: Any) -> Any:
+        from pushpush.runtime.claim import Claim, ClaimRefused
+        key = self._claim_key(device)
+        if key is None:
+            return None
+        args = (key, self.component.base, self.component.name, "python")
+        try:
+            claim = Claim.acquire(*args, nimports=len(self.component.imports))
+        except ClaimRefused as e:
+            # this process's own runtime of an overlay that was replaced or freed without
+            # free(): it can never call again, so its claim goes to the new runtime
+            ref = _HOLDERS.get(e.path)
+            other = ref() if ref is not None else None
+            if e.owner.pid != os.getpid() or other is None or not other._stale():
+                raise
+            other.close()
+            claim = Claim.acquire(*args, nimports=len(self.component.imports))
+        _HOLDERS[str(claim.path)] = weakref.ref(self)
+        return claim
+
+    def _stale(self) -> bool:
+        """Whether this backend's overlay was freed or replaced by another download."""
+        return getattr(self.device, "timestamp", None) != getattr(self, "_timestamp", None)
 
     @property
     def restart_record(self) -> Any:
         """The caller's memory of the component's imports, kept in its claim file (one byte
         per import; docs/architecture.md §2.2, "Restarts and owners"), or None."""
-        return self.claim.record if self.claim.held else None
+        return self.claim.record if self.claim is not None and self.claim.held else None
 
     def owner_of(self, component: str) -> Optional[tuple[Optional[bool], Any]]:
         """(live now?, :class:`~pushpush.runtime.claim.OwnerInfo`) of another software
         component's runtime on this board, from its claim; None if it never had one."""
         from pushpush.runtime.claim import probe
-        comp = self.linked.component(component)
-        mem = getattr(self.device, "ps_mem", None) if self.simulated else None
-        key = getattr(mem, "path", None) or "/dev/mem"
-        live, owner = probe(key, comp.base)
+        key = self._claim_key(self.device)
+        if key is None:
+            return None
+        live, owner = probe(key, self.linked.component(component).base)
         return None if owner is None else (live, owner)
 
     def _open(self, linked: LinkedSystem, component: str, device: Any, pl: Optional[Mapping[str, Any]],
@@ -307,7 +341,8 @@ class PynqBackend:
         try:
             self._close()
         finally:
-            self.claim.release()
+            if self.claim is not None:
+                self.claim.release()
 
     def _close(self) -> None:
         hub, self._hub = self._hub, None

@@ -214,6 +214,12 @@ class Claim:
                 pass
         os.close(fd)
 
+    def __del__(self) -> None:
+        try:
+            self.release()
+        except Exception:
+            pass
+
     def __enter__(self) -> "Claim":
         return self
 
