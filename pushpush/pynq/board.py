@@ -188,7 +188,8 @@ class PynqBackend:
             return None
         args = (key, self.component.base, self.component.name, "python")
         try:
-            claim = Claim.acquire(*args, nimports=len(self.component.imports))
+            claim = Claim.acquire(*args, nimports=len(self.component.imports),
+                                 runtime_words=self.component.runtime_words)
         except ClaimRefused as e:
             # this process's own runtime of an overlay that was replaced or freed without
             # free(): it can never call again, so its claim goes to the new runtime
@@ -197,7 +198,8 @@ class PynqBackend:
             if e.owner.pid != os.getpid() or other is None or not other._stale():
                 raise
             other.close()
-            claim = Claim.acquire(*args, nimports=len(self.component.imports))
+            claim = Claim.acquire(*args, nimports=len(self.component.imports),
+                                 runtime_words=self.component.runtime_words)
         _HOLDERS[str(claim.path)] = weakref.ref(self)
         return claim
 
@@ -210,6 +212,11 @@ class PynqBackend:
         """The caller's memory of the component's imports, kept in its claim file (one byte
         per import; docs/architecture.md §2.2, "Restarts and owners"), or None."""
         return self.claim.record if self.claim is not None and self.claim.held else None
+
+    @property
+    def restart_journal(self) -> Any:
+        """The journal of the run-time area's slots in use, in the claim file, or None."""
+        return self.claim.journal if self.claim is not None and self.claim.held else None
 
     def owner_of(self, component: str) -> Optional[tuple[Optional[bool], Any]]:
         """(live now?, :class:`~pushpush.runtime.claim.OwnerInfo`) of another software

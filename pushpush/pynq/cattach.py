@@ -350,7 +350,8 @@ class AttachedBackend:
         self.ps_base = int(env["PUSHPUSH_SIMBOARD_PS_BASE"], 0)
         self.ps_size = int(env["PUSHPUSH_SIMBOARD_PS_SIZE"], 0)
         self.claim = Claim.acquire(self.ps_path, self.component.base, self.component.name, "python",
-                                   nimports=len(self.component.imports))
+                                   nimports=len(self.component.imports),
+                                 runtime_words=self.component.runtime_words)
         try:
             self.ps = np.memmap(self.ps_path, dtype="<u4", mode="r+", shape=(self.ps_size // 4,))
             self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -364,6 +365,10 @@ class AttachedBackend:
     @property
     def restart_record(self) -> Any:
         return self.claim.record if self.claim.held else None
+
+    @property
+    def restart_journal(self) -> Any:
+        return self.claim.journal if self.claim.held else None
 
     def owner_of(self, component: str) -> Optional[tuple[Optional[bool], Any]]:
         from pushpush.runtime.claim import probe

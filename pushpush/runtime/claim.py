@@ -20,7 +20,12 @@ Layout of the file (:data:`CLAIM_BYTES` bytes):
   the order of the system map's imports): the **caller's memory** of its static cep slot in
   the callee: bit 0 the ``SEQ`` of the last call written there (or being written), bit 1
   set while that write is under way, bit 7 set once a call was written. It outlives the
-  process (the file stays), so a runtime started again continues the alternation (§2.2).
+  process (the file stays), so a runtime started again continues the alternation (§2.2);
+* from byte 1024, 2 bytes per word of the run-time area: the **journal** of its slots in
+  use (at an allocation's first word: its words, then 0x80 | result words for a lent cep
+  slot or 0 for the rep of a call in flight), so a runtime started again leaves the reps of
+  its predecessor's calls in flight alone until their late replies land (strays) and answers
+  late calls of its lent functions with ``BAD_FUNCTION``.
 
 Example::
 
@@ -43,18 +48,25 @@ from pathlib import Path
 from typing import Optional
 
 __all__ = ["CLAIM_BYTES", "OWNER_BYTES", "RECORD_MAGIC", "RECORD_OFFSET", "ClaimRefused", "Claim",
-           "OwnerInfo", "RECORD_SEQ", "RECORD_WRITING", "RECORD_VALID", "claim_dir", "claim_path", "probe"]
+           "OwnerInfo", "JOURNAL_OFFSET", "JOURNAL_LENT", "RECORD_SEQ", "RECORD_WRITING", "RECORD_VALID", "claim_dir", "claim_path", "probe"]
 
-#: Size of a claim file.
-CLAIM_BYTES = 4096
 #: Bytes of the owner line at the start of the file.
 OWNER_BYTES = 256
 #: The record's magic, at byte :data:`OWNER_BYTES`.
 RECORD_MAGIC = b"PPRS"
 #: Byte offset of import 0's byte.
 RECORD_OFFSET = OWNER_BYTES + len(RECORD_MAGIC)
+#: Byte offset of the run-time journal: 2 bytes per word of the run-time area.
+JOURNAL_OFFSET = 1024
 #: Imports a claim file can remember.
-MAX_IMPORTS = CLAIM_BYTES - RECORD_OFFSET
+MAX_IMPORTS = JOURNAL_OFFSET - RECORD_OFFSET
+#: Run-time words a claim file's journal covers (``MAX_RUNTIME_WORDS`` of the YAML).
+MAX_JOURNAL_WORDS = 1 << 16
+#: Size of a claim file.
+CLAIM_BYTES = JOURNAL_OFFSET + 2 * MAX_JOURNAL_WORDS
+#: Flags (second byte) of a journal entry: a lent cep slot (else a rep of a call in
+#: flight); bits 1..0: the lent function's result words.
+JOURNAL_LENT = 0x80
 
 #: Bits of an import's byte: the SEQ of the last call written, a write under way, valid.
 RECORD_SEQ = 0x01
@@ -141,22 +153,31 @@ class Claim:
     """A held claim (see the module docstring); :meth:`release` (or the process's end) lets go.
 
     ``record`` is a writable memoryview of the caller's memory (one byte per import), backed by
-    the file: stores reach the file at once (a shared mapping), so they survive ``kill -9``."""
+    the file: stores reach the file at once (a shared mapping), so they survive ``kill -9``.
+    ``journal`` is the run-time area's journal (2 bytes per word: at an allocation's first word
+    its words, then :data:`JOURNAL_LENT` and the result words for a lent cep slot, 0 for a rep
+    of a call in flight; 0, 0 elsewhere), so a runtime started again knows which run-time words
+    its predecessor left in use (docs/architecture.md §2.2)."""
 
-    def __init__(self, path: Path, fd: int, mm: mmap.mmap, component: str, nimports: int) -> None:
+    def __init__(self, path: Path, fd: int, mm: mmap.mmap, component: str, nimports: int,
+                 runtime_words: int = 0) -> None:
         self.path = path
         self._fd: Optional[int] = fd
         self._mm: Optional[mmap.mmap] = mm
         self.component = component
-        self.record = memoryview(mm)[RECORD_OFFSET:RECORD_OFFSET + max(nimports, 0)]
+        view = memoryview(mm)
+        self.record = view[RECORD_OFFSET:RECORD_OFFSET + max(nimports, 0)]
+        self.journal = view[JOURNAL_OFFSET:JOURNAL_OFFSET + 2 * max(runtime_words, 0)]
+        view.release()
 
     @classmethod
     def acquire(cls, key_file: str, base: int, component: str, runtime: str = "python",
-                nimports: int = 0) -> "Claim":
+                nimports: int = 0, runtime_words: int = 0) -> "Claim":
         """Claim the window at ``base``; :class:`ClaimRefused` names the live owner."""
-        if nimports > MAX_IMPORTS:
-            raise ValueError(f"component '{component}' has {nimports} imports; a claim file "
-                             f"remembers at most {MAX_IMPORTS}")
+        if nimports > MAX_IMPORTS or runtime_words > MAX_JOURNAL_WORDS:
+            raise ValueError(f"component '{component}' has {nimports} imports and {runtime_words} "
+                             f"run-time words; a claim file remembers at most {MAX_IMPORTS} and "
+                             f"{MAX_JOURNAL_WORDS}")
         path = claim_path(key_file, base)
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         while True:
@@ -191,7 +212,7 @@ class Claim:
         except BaseException:
             os.close(fd)
             raise
-        return cls(path, fd, mm, component, nimports)
+        return cls(path, fd, mm, component, nimports, runtime_words)
 
     @property
     def held(self) -> bool:
@@ -202,10 +223,11 @@ class Claim:
         fd, self._fd = self._fd, None
         if fd is None:
             return
-        try:
-            self.record.release()
-        except Exception:
-            pass
+        for view in (self.record, self.journal):
+            try:
+                view.release()
+            except Exception:
+                pass
         mm, self._mm = self._mm, None
         if mm is not None:
             try:

@@ -74,7 +74,7 @@ from ..protocol import (
 )
 from ..types import FunctionType, SignatureCodec, codec_of, format_type, parse_signature
 from .buffers import prepare_buffers
-from .claim import RECORD_SEQ, RECORD_VALID, RECORD_WRITING
+from .claim import JOURNAL_LENT, RECORD_SEQ, RECORD_VALID, RECORD_WRITING
 from .functions import ComponentNamespace, ExportedFunction, ImportedFunction, RemoteFunction
 
 __all__ = ["DEFAULT_TIMEOUT", "RuntimeCore", "Served", "RepSlot", "Incoming", "Write", "SLEEP"]
@@ -230,6 +230,7 @@ class RuntimeCore:
                                    i.rep_address) for i in comp.imports}
         self._served_changed()
         self._restore_seq(getattr(backend, "restart_record", None))
+        self._inherit(getattr(backend, "restart_journal", None))
         #: A software window cannot refuse a write into a pending slot as an RTL window does
         #: (SLVERR): a backend that can see the ``ps`` region says whether a cep's trigger
         #: is pending there, and a call waits (retries) as if refused (§2.2, "Collision").
@@ -266,6 +267,58 @@ class RuntimeCore:
                                 "written; if that write did not reach the callee, this first "
                                 "call is taken for a duplicate and times out (the next one "
                                 "goes through)", self.component.name, i.target)
+
+    def _inherit(self, journal: Any) -> None:
+        """The run-time slots a predecessor (a process that owned this component before) left
+        in use, from the journal its backend keeps (docs/architecture.md §2.2): the reps of its
+        calls in flight stay reserved and quarantined until their late replies land (strays,
+        then freed); its lent cep slots are watched as dead (late calls of its functions, e.g.
+        by hardware that still held them, answer ``BAD_FUNCTION``) until their words are
+        allocated again, which next-fit does as late as possible."""
+        #: 2 bytes per run-time word (empty when no backend keeps a journal)
+        self._journal = journal
+        if journal is None:
+            return
+        comp = self.component
+        ro = comp.runtime_offset
+        cursor = None
+        for i in range(0, min(len(journal) // 2, comp.runtime_words)):
+            words, flags = journal[2 * i], journal[2 * i + 1]
+            if not words:
+                continue
+            try:
+                a = self.allocator.reserve(ro + i, words, "left in use by the previous owner")
+            except ValueError:   # not a slot of ours (a journal of another layout): forget it
+                journal[2 * i] = journal[2 * i + 1] = 0
+                continue
+            if flags & JOURNAL_LENT:
+                params = ", ".join(f"a{k}: u32" for k in range(words - 1))
+                result = ("void", "u32", "u64")[min(flags & 0x3, 2)]
+                ft = parse_signature(f"({params}) -> {result}")
+                s = Served(a.offset, a.words, a.address, ft, f"{comp.name}.<a lent function of a "
+                           "previous owner>", None, None, kind=SlotKind.CEP_DYNAMIC)
+                self._served[s.trigger_offset] = s
+                self.allocator.free(a)
+                journal[2 * i] = journal[2 * i + 1] = 0
+                cursor = a.end
+            else:
+                self._quarantine.append(RepSlot(a.offset, a.words, a.address, a))
+        if cursor is not None:   # next-fit goes on after them
+            self.allocator._next = cursor if cursor < ro + comp.runtime_words else ro
+        self._served_changed()
+
+    def _journal_note(self, a: Allocation, flags: int = 0) -> None:
+        j = self._journal
+        if j is not None:
+            i = 2 * (a.offset - self.component.runtime_offset)
+            j[i + 1] = flags
+            j[i] = a.words
+
+    def _journal_clear(self, a: Allocation) -> None:
+        j = self._journal
+        if j is not None:
+            i = 2 * (a.offset - self.component.runtime_offset)
+            j[i] = j[i + 1] = 0
 
     def _callee_detail(self, address: int) -> Optional[str]:
         """A timed-out call into a software component whose runtime is gone: say so (its
@@ -493,6 +546,7 @@ class RuntimeCore:
         self._check_handler(fn, ft, purpose)
         a = self._allocate(ft.cep_words, purpose)
         self.backend.write_local(a.trigger_address, [TRIGGER_IDLE])
+        self._journal_note(a, JOURNAL_LENT | min(ft.rep_words - 1, 3))
         label = f"{self.component.name}.{getattr(fn, '__name__', '<callable>')}"
         s = Served(a.offset, a.words, a.address, ft, label, fn, a, kind=SlotKind.CEP_DYNAMIC)
         with self._lock:
@@ -505,6 +559,7 @@ class RuntimeCore:
         with self._lock:
             s.handler = None
             if s.allocation is not None:
+                self._journal_clear(s.allocation)
                 self.allocator.free(s.allocation)
                 s.allocation = None
             self._served_changed()
@@ -601,7 +656,9 @@ class RuntimeCore:
                 self._static_reps_busy.add(static.address)
                 return self._clear_rep(static)
         a = self._allocate(fn.signature.rep_words, f"rep of a call to {fn.name}")
-        return self._clear_rep(RepSlot(a.offset, a.words, a.address, a))
+        rep = self._clear_rep(RepSlot(a.offset, a.words, a.address, a))
+        self._journal_note(a)
+        return rep
 
     def _clear_rep(self, rep: RepSlot) -> RepSlot:
         """Empty a rep before a call waits on it; anything found there is a stray."""
@@ -617,6 +674,7 @@ class RuntimeCore:
 
     def _release_rep(self, rep: RepSlot) -> None:
         if rep.allocation is not None:
+            self._journal_clear(rep.allocation)
             self.allocator.free(rep.allocation)
         else:  # a static rep (see _take_rep: set operations are atomic)
             self._static_reps_busy.discard(rep.address)

@@ -65,11 +65,21 @@ def board(tmp_path_factory):
     rt = ol.runtime("py")
     rt.export("slow", slow)
     rt.start()
-    hw = ol.system.linked.component("hw")
-    dyn = hw.slots[hw.export("f").dynamic_slots[0]].address
+    linked = ol.system.linked
+    hw, py = linked.component("hw"), linked.component("py")
+    dyn = hw.slots[hw.export("f").dynamic_slots[0]].address          # hw.f's dynamic slot
+    sdyn = py.slots[py.export("slow").dynamic_slots[0]].address       # py.slow's
     with CAttach(ol.device) as att:
-        yield ol, att, str(exe), hex(dyn), slow
+        yield ol, att, str(exe), f"0x{dyn:08X}", f"0x{sdyn:08X}", slow
     ol.free()
+
+
+def wait_queued(rt, key: str) -> None:
+    """Until a second call of ``key`` waits behind the one running (the serve loop took it)."""
+    deadline = time.monotonic() + CALL_S
+    while len(rt._queues.get(key, ())) < 2:
+        assert time.monotonic() < deadline, f"no second call of {key} arrived"
+        time.sleep(0.01)
 
 
 def run_ok(att: CAttach, argv: list[str]) -> str:
@@ -80,36 +90,40 @@ def run_ok(att: CAttach, argv: list[str]) -> str:
 
 
 def test_c_program_twenty_times_in_a_row(board):
-    ol, att, exe, dyn, _ = board
+    ol, att, exe, dyn, sdyn, _ = board
     calls = []
     for _ in range(20):
-        calls += pairs(run_ok(att, [exe, "calls", "3", dyn]))
+        calls += pairs(run_ok(att, [exe, "calls", "3", dyn, sdyn]))
     assert len(calls) == 20 * 6 and one_chain(calls)   # every call of hw.f exactly once, in order
 
 
 def test_python_program_twice_in_a_row(board):
-    ol, att, exe, dyn, _ = board
-    calls = pairs(run_ok(att, PYPROG + ["calls", "3", dyn]))
-    calls += pairs(run_ok(att, PYPROG + ["calls", "3", dyn]))
+    ol, att, exe, dyn, sdyn, _ = board
+    calls = pairs(run_ok(att, PYPROG + ["calls", "3", dyn, sdyn]))
+    calls += pairs(run_ok(att, PYPROG + ["calls", "3", dyn, sdyn]))
     assert len(calls) == 12 and one_chain(calls)
 
 
+@pytest.mark.parametrize("slot", ["static", "dynamic"])
 @pytest.mark.parametrize("lang", ["c", "python"])
-def test_kill_mid_call_then_start_again(board, lang):
-    ol, att, exe, dyn, slow = board
+def test_kill_mid_call_then_start_again(board, lang, slot):
+    ol, att, exe, dyn, sdyn, slow = board
     prog = [exe] if lang == "c" else PYPROG
     slow.entered.clear()
     slow.release.clear()
-    victim = att.popen(prog + ["hang", "60000"])
+    victim = att.popen(prog + ["hang", "60000"] + ([sdyn] if slot == "dynamic" else []))
     try:
         read_until(victim, "CALLING", CALL_S)
         assert slow.entered.wait(CALL_S), "py.slow was never called"
         victim.send_signal(signal.SIGKILL)       # mid-call: py.slow is running for it
         victim.wait(60)
-        again = att.popen(prog + ["calls", "3", dyn])
-        # the killed call's reply is written while (or before) the new process calls py.slow
-        # through the same slots: it must be dropped as a stray, never taken as an answer
-        first = read_until(again, "pair", CALL_S)
+        again = att.popen(prog + ["calls", "3", dyn, sdyn])
+        # the killed call still runs when the new process calls py.slow through the same slot
+        # (a dynamic slot: from a rep at the same place, with the same SEQ, unless the new
+        # process knows its predecessor's rep is in flight): the new call must wait for it and
+        # get its own answer; the killed call's reply is a stray
+        first = read_until(again, "SLOW", CALL_S)
+        wait_queued(ol.runtime("py"), "py.slow")
         slow.release.set()
         out, err = again.communicate(timeout=CALL_S)
         out = first + out
@@ -124,7 +138,7 @@ def test_kill_mid_call_then_start_again(board, lang):
 
 
 def test_second_runtime_refused(board):
-    ol, att, exe, dyn, _ = board
+    ol, att, exe, dyn, sdyn, _ = board
     me = os.getpid()
     # the same process: a second backend (another overlay object's runtime) for py
     with pytest.raises(ClaimRefused, match=rf"component 'py' already has a live runtime: PID {me} "):
@@ -143,7 +157,7 @@ def test_second_runtime_refused(board):
     owner = att.popen([exe, "serve"])
     try:
         read_until(owner, "SERVING", CALL_S)
-        r = att.run([exe, "calls", "1", dyn], timeout=CALL_S)
+        r = att.run([exe, "calls", "1", dyn, sdyn], timeout=CALL_S)
         assert r.returncode == 1 and "FAIL open" in r.stdout, r.stdout + r.stderr
         assert f"already has a live runtime: pid={owner.pid} " in r.stderr and "runtime=c" in r.stderr, r.stderr
         r = att.run(PYPROG + ["claim", "cprog"], timeout=CALL_S)
@@ -155,19 +169,19 @@ def test_second_runtime_refused(board):
         mine = PynqBackend(ol.system.linked, "cprog", ol.device, pl=ol.system.description,
                            windows=ol.system.windows)
         try:
-            r = att.run([exe, "calls", "1", dyn], timeout=CALL_S)
+            r = att.run([exe, "calls", "1", dyn, sdyn], timeout=CALL_S)
             assert r.returncode == 1 and f"already has a live runtime: pid={me} " in r.stderr, \
                 r.stdout + r.stderr
         finally:
             mine.close()
-        run_ok(att, [exe, "calls", "1", dyn])    # released: the program runs again
+        run_ok(att, [exe, "calls", "1", dyn, sdyn])    # released: the program runs again
     finally:
         if owner.poll() is None:
             owner.kill()
 
 
 def test_killed_callee_named_error_then_service_resumes(board):
-    ol, att, exe, dyn, _ = board
+    ol, att, exe, dyn, sdyn, _ = board
     rt = ol.runtime("py")
     callee = att.popen([exe, "serve"])
     try:

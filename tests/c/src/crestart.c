@@ -2,12 +2,14 @@
  * Component 'cprog' of tests/c/data/restart.yaml on the simulated board, started again and
  * again against one load (tests/c/test_restart.py). Modes (argv[1]):
  *
- *   calls <n> <dyn>  n calls of hw.f through the static slot and n through the dynamic slot
- *                    at address <dyn> (a function value), each printed "pair <x> <result>";
- *                    py.slow(x, 0) (a Python callee's static slot), checked; fir.fir with
+ *   calls <n> <dyn> <sdyn>  n calls of hw.f through the static slot and n through the dynamic
+ *                    slot at address <dyn> (a function value), each printed "pair <x> <result>";
+ *                    "SLOW", py.slow(x, 0) through its dynamic slot at <sdyn> and its static
+ *                    slot (a Python callee), checked; fir.fir with
  *                    three lent C functions (lent slots), its output checked. Then counters
  *                    and "ALL OK". Any failed call: "FAIL ..." and exit 1.
- *   hang <ms>        print "CALLING", then call py.slow(1, ms): the test kills us meanwhile.
+ *   hang <ms> [sdyn] print "CALLING", then call py.slow(1, ms) (through the dynamic slot at
+ *                    sdyn if given): the test kills us meanwhile.
  *   serve            print "SERVING", serve f (sleeps ms, returns 3x+1) until SIGTERM.
  *   second           open the component twice in this process: the second must be refused.
  */
@@ -112,9 +114,13 @@ int main(int argc, char **argv)
         return 0;
     }
     open_rt(&plat);
-    if (strcmp(mode, "hang") == 0) {
+    if (strcmp(mode, "hang") == 0) { /* hang <ms> [<address of a dynamic slot of py.slow>] */
+        uint32_t ms = (uint32_t)atol(argc > 2 ? argv[2] : "60000");
         printf("CALLING\n");
-        e = cprog_py_slow(&rt, 1, (uint32_t)atol(argc > 2 ? argv[2] : "60000"), &r32);
+        if (argc > 3)
+            e = cprog_call_i32_u32_ret_i32(&rt, pp_fn_at((uint32_t)strtoul(argv[3], NULL, 0)), 1, ms, &r32);
+        else
+            e = cprog_py_slow(&rt, 1, ms, &r32);
         printf("returned %d\n", e);
         return 0;
     }
@@ -131,6 +137,7 @@ int main(int argc, char **argv)
     {
         long n = argc > 2 ? atol(argv[2]) : 3, i;
         pp_fn dyn = pp_fn_at(argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 0) : 0u);
+        pp_fn slowdyn = pp_fn_at(argc > 4 ? (uint32_t)strtoul(argv[4], NULL, 0) : 0u);
         pp_fn fc, fs, fk;
         for (i = 0; i < n; i++) { /* the static slot */
             if ((e = cprog_hw_f(&rt, x, &r32)) != PP_OK)
@@ -144,8 +151,11 @@ int main(int argc, char **argv)
             printf("pair %d %d\n", (int)x, (int)r32);
             x = r32 ^ (int32_t)i;
         }
-        if ((e = cprog_py_slow(&rt, x, 0u, &r32)) != PP_OK || r32 != x + 1) /* software callee */
-            fail("py.slow", e);
+        printf("SLOW\n"); /* a software callee, through a dynamic slot, then the static one */
+        if (slowdyn.addr != 0 && ((e = cprog_call_i32_u32_ret_i32(&rt, slowdyn, x, 0u, &r32)) != PP_OK || r32 != x + 1))
+            fail("py.slow (dynamic slot)", e != PP_OK ? e : PP_EUNKNOWN);
+        if ((e = cprog_py_slow(&rt, x, 0u, &r32)) != PP_OK || r32 != x + 1)
+            fail("py.slow", e != PP_OK ? e : PP_EUNKNOWN);
         for (k = 0; k < SAMPLES; k++) /* lent slots */
             xs[k] = (int32_t)((k * 7919) % 2001) - 1000;
         if (cprog_lend_u32_ret_i32(&rt, coeff, &fc) != PP_OK || cprog_lend_void_ret_i32(&rt, source, &fs) != PP_OK ||

@@ -2,10 +2,12 @@
 board from its own process (pushpush.pynq.cattach.attach_runtime), started again and again
 against one load (tests/c/test_restart.py). Modes (argv[1]), as tests/c/src/crestart.c's:
 
-  calls <n> <dyn>   n calls of hw.f through the static slot and n through the dynamic slot at
-                    <dyn>, each printed "pair <x> <result>"; py.slow(x, 0), checked; fir.fir
+  calls <n> <dyn> <sdyn>  n calls of hw.f through the static slot and n through the dynamic
+                    slot at <dyn>, each printed "pair <x> <result>"; "SLOW", py.slow(x, 0)
+                    through its dynamic slot at <sdyn> and its static slot, checked; fir.fir
                     with three lent Python functions, its output checked; counters, "ALL OK".
-  hang <ms>         print "CALLING", then call py.slow(1, ms): the test kills us meanwhile.
+  hang <ms> [sdyn]  print "CALLING", then call py.slow(1, ms) (through the dynamic slot at
+                    sdyn if given): the test kills us meanwhile.
   claim <component> attach as <component> (owned by someone else): print the refusal.
 """
 
@@ -30,7 +32,10 @@ def main() -> int:
     rt = attach_runtime("pyprog", timeout=60.0)
     if mode == "hang":
         print("CALLING", flush=True)
-        rt.py.slow(1, int(sys.argv[2]))
+        if len(sys.argv) > 3:
+            rt.function(int(sys.argv[3], 0), "(x: i32, ms: u32) -> i32")(1, int(sys.argv[2]))
+        else:
+            rt.py.slow(1, int(sys.argv[2]))
         print("returned", flush=True)
         return 0
     n = int(sys.argv[2])
@@ -44,7 +49,10 @@ def main() -> int:
         r = dyn(x)
         print(f"pair {x} {r}", flush=True)
         x = r ^ i
-    assert rt.py.slow(x, 0) == x + 1         # a software callee's static slot
+    print("SLOW", flush=True)                # a software callee: a dynamic slot, the static one
+    slow_dyn = rt.function(int(sys.argv[4], 0), "(x: i32, ms: u32) -> i32", name="py.slow (dynamic)")
+    assert slow_dyn(x, 0) == x + 1
+    assert rt.py.slow(x, 0) == x + 1
     coeffs = [3, -1, 4, -2]                  # lent slots: hardware calls our functions back
     xs = [(k * 7919) % 2001 - 1000 for k in range(12)]
     src, ys = iter(xs), []
