@@ -2,10 +2,10 @@
  * Component 'cprog' of tests/c/data/restart.yaml on the simulated board, started again and
  * again against one load (tests/c/test_restart.py). Modes (argv[1]):
  *
- *   calls <n> <dyn> <sdyn>  n calls of hw.f through the static slot and n through the dynamic
- *                    slot at address <dyn> (a function value), each printed "pair <x> <result>";
- *                    "SLOW", py.slow(x, 0) through its dynamic slot at <sdyn> and its static
- *                    slot (a Python callee), checked; fir.fir with
+ *   calls <n> <dyn> <sdyn>  "SLOW", py.slow(x, 0) through its dynamic slot at <sdyn> and its
+ *                    static slot (a Python callee), checked; n calls of hw.f through the static
+ *                    slot and n through the dynamic slot at address <dyn> (a function value),
+ *                    each printed "pair <x> <result>"; fir.fir with
  *                    three lent C functions (lent slots), its output checked. Then counters
  *                    and "ALL OK". Any failed call: "FAIL ..." and exit 1.
  *   hang <ms> [sdyn] print "CALLING", then call py.slow(1, ms) (through the dynamic slot at
@@ -139,6 +139,14 @@ int main(int argc, char **argv)
         pp_fn dyn = pp_fn_at(argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 0) : 0u);
         pp_fn slowdyn = pp_fn_at(argc > 4 ? (uint32_t)strtoul(argv[4], NULL, 0) : 0u);
         pp_fn fc, fs, fk;
+        /* first (so its rep is the first run-time rep, as a killed predecessor's first call
+         * through a function value had): a software callee through a dynamic slot, then
+         * through the static one */
+        printf("SLOW\n");
+        if (slowdyn.addr != 0 && ((e = cprog_call_i32_u32_ret_i32(&rt, slowdyn, x, 0u, &r32)) != PP_OK || r32 != x + 1))
+            fail("py.slow (dynamic slot)", e != PP_OK ? e : PP_EUNKNOWN);
+        if ((e = cprog_py_slow(&rt, x, 0u, &r32)) != PP_OK || r32 != x + 1)
+            fail("py.slow", e != PP_OK ? e : PP_EUNKNOWN);
         for (i = 0; i < n; i++) { /* the static slot */
             if ((e = cprog_hw_f(&rt, x, &r32)) != PP_OK)
                 fail("hw.f (static slot)", e);
@@ -151,11 +159,6 @@ int main(int argc, char **argv)
             printf("pair %d %d\n", (int)x, (int)r32);
             x = r32 ^ (int32_t)i;
         }
-        printf("SLOW\n"); /* a software callee, through a dynamic slot, then the static one */
-        if (slowdyn.addr != 0 && ((e = cprog_call_i32_u32_ret_i32(&rt, slowdyn, x, 0u, &r32)) != PP_OK || r32 != x + 1))
-            fail("py.slow (dynamic slot)", e != PP_OK ? e : PP_EUNKNOWN);
-        if ((e = cprog_py_slow(&rt, x, 0u, &r32)) != PP_OK || r32 != x + 1)
-            fail("py.slow", e != PP_OK ? e : PP_EUNKNOWN);
         for (k = 0; k < SAMPLES; k++) /* lent slots */
             xs[k] = (int32_t)((k * 7919) % 2001) - 1000;
         if (cprog_lend_u32_ret_i32(&rt, coeff, &fc) != PP_OK || cprog_lend_void_ret_i32(&rt, source, &fs) != PP_OK ||

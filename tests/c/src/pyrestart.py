@@ -2,9 +2,9 @@
 board from its own process (pushpush.pynq.cattach.attach_runtime), started again and again
 against one load (tests/c/test_restart.py). Modes (argv[1]), as tests/c/src/crestart.c's:
 
-  calls <n> <dyn> <sdyn>  n calls of hw.f through the static slot and n through the dynamic
-                    slot at <dyn>, each printed "pair <x> <result>"; "SLOW", py.slow(x, 0)
-                    through its dynamic slot at <sdyn> and its static slot, checked; fir.fir
+  calls <n> <dyn> <sdyn>  "SLOW", py.slow(x, 0) through its dynamic slot at <sdyn> and its
+                    static slot, checked; n calls of hw.f through the static slot and n through
+                    the dynamic slot at <dyn>, each printed "pair <x> <result>"; fir.fir
                     with three lent Python functions, its output checked; counters, "ALL OK".
   hang <ms> [sdyn]  print "CALLING", then call py.slow(1, ms) (through the dynamic slot at
                     sdyn if given): the test kills us meanwhile.
@@ -41,6 +41,12 @@ def main() -> int:
     n = int(sys.argv[2])
     dyn = rt.function(int(sys.argv[3], 0), "(x: i32) -> i32", name="hw.f (dynamic slot)")
     x = 11
+    # first (its rep is the first run-time rep, as a killed predecessor's first call through a
+    # function value had): a software callee through a dynamic slot, then the static one
+    print("SLOW", flush=True)
+    slow_dyn = rt.function(int(sys.argv[4], 0), "(x: i32, ms: u32) -> i32", name="py.slow (dynamic)")
+    assert slow_dyn(x, 0) == x + 1
+    assert rt.py.slow(x, 0) == x + 1
     for i in range(n):                       # the static slot
         r = rt.hw.f(x)
         print(f"pair {x} {r}", flush=True)
@@ -49,10 +55,6 @@ def main() -> int:
         r = dyn(x)
         print(f"pair {x} {r}", flush=True)
         x = r ^ i
-    print("SLOW", flush=True)                # a software callee: a dynamic slot, the static one
-    slow_dyn = rt.function(int(sys.argv[4], 0), "(x: i32, ms: u32) -> i32", name="py.slow (dynamic)")
-    assert slow_dyn(x, 0) == x + 1
-    assert rt.py.slow(x, 0) == x + 1
     coeffs = [3, -1, 4, -2]                  # lent slots: hardware calls our functions back
     xs = [(k * 7919) % 2001 - 1000 for k in range(12)]
     src, ys = iter(xs), []
