@@ -220,11 +220,12 @@ class PynqBackend:
 
     def owner_of(self, component: str) -> Optional[tuple[Optional[bool], Any]]:
         """(live now?, :class:`~pushpush.runtime.claim.OwnerInfo`) of another software
-        component's runtime on this board, from its claim; None if it never had one."""
+        component's runtime on this board, from its claim; None if it never had one;
+        ``LookupError`` where nothing keeps claims."""
         from pushpush.runtime.claim import probe
         key = self._claim_key(self.device)
         if key is None:
-            return None
+            raise LookupError("this device keeps no claims (no memory file to key them by)")
         live, owner = probe(key, self.linked.component(component).base)
         return None if owner is None else (live, owner)
 
