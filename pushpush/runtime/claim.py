@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Optional
 
 __all__ = ["CLAIM_BYTES", "OWNER_BYTES", "RECORD_MAGIC", "RECORD_OFFSET", "ClaimRefused", "Claim",
-           "OwnerInfo", "JOURNAL_OFFSET", "JOURNAL_LENT", "RECORD_SEQ", "RECORD_WRITING", "RECORD_VALID", "claim_dir", "claim_path", "probe"]
+           "OwnerInfo", "JOURNAL_OFFSET", "JOURNAL_LENT", "RECORD_SEQ", "RECORD_WRITING", "RECORD_VALID", "claim_dir", "claim_path", "forget", "probe"]
 
 #: Bytes of the owner line at the start of the file.
 OWNER_BYTES = 256
@@ -282,3 +282,23 @@ def probe(key_file: str, base: int) -> tuple[Optional[bool], Optional[OwnerInfo]
     finally:
         os.close(fd)
     return _locked_by(path) is not None, owner
+
+
+def forget(key_file: str) -> int:
+    """Remove the claim files of the memory ``key_file`` that nobody holds (a simulated board
+    whose memory goes away: its claims are garbage then); returns how many. A claim held now
+    stays. Call it before the memory file is deleted (its device and inode name the files)."""
+    try:
+        st = os.stat(key_file)
+    except OSError:
+        return 0
+    d = claim_dir()
+    n = 0
+    for path in d.glob(f"m{st.st_dev:x}-{st.st_ino:x}-w*.claim"):
+        if _locked_by(path) is None:
+            try:
+                path.unlink()
+                n += 1
+            except OSError:
+                pass
+    return n

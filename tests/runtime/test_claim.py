@@ -14,7 +14,7 @@ import textwrap
 import pytest
 
 from pushpush.runtime.claim import (RECORD_OFFSET, RECORD_VALID, Claim, ClaimRefused, claim_path,
-                                    probe)
+                                    forget, probe)
 
 BASE = 0xFFFC_1000
 
@@ -92,3 +92,12 @@ def test_a_never_claimed_window_and_the_key(key, tmp_path):
     c = Claim.acquire(key, BASE, "host")
     Claim.acquire(str(other), BASE, "host").release()      # another memory file: another board
     c.release()
+
+
+def test_forget_removes_the_claims_nobody_holds(key):
+    held = Claim.acquire(key, BASE, "host")
+    Claim.acquire(key, BASE + 0x1000, "other").release()
+    assert forget(key) == 1                                  # the held one stays
+    assert claim_path(key, BASE).exists() and not claim_path(key, BASE + 0x1000).exists()
+    held.release()
+    assert forget(key) == 1 and probe(key, BASE) == (None, None)
