@@ -556,6 +556,25 @@ class SlotAllocator:
             self._next = a.end if a.end < self.offset + self.words else self.offset
             return a
 
+    def reserve(self, offset: int, words: int, purpose: str) -> Allocation:
+        """Allocate exactly ``words`` words at word ``offset`` (a slot a predecessor left in use:
+        docs/architecture.md §2.2); ``ValueError`` if they are not free or not in the area.
+
+        >>> a = SlotAllocator(base=0x1000, offset=8, words=6, component="host")
+        >>> r = a.reserve(10, 2, "rep left in flight"); (r.offset, a.allocate(2, "x").offset)
+        (10, 12)
+        """
+        with self._lock:
+            if words <= 0 or offset < self.offset or offset + words > self.offset + self.words or \
+                    not any(lo <= offset and offset + words <= hi for lo, hi in self._gaps()):
+                raise ValueError(f"words {offset}..{offset + words - 1} of '{self.component}' are not "
+                                 "free in its run-time area")
+            a = Allocation(offset, words, self.base + WORD_BYTES * offset, purpose)
+            self._used[offset] = a
+            if a.end > self._next:
+                self._next = a.end if a.end < self.offset + self.words else self.offset
+            return a
+
     def free(self, allocation: Allocation) -> None:
         """Return a slot; freeing one twice or one not from here is a ``ValueError``."""
         with self._lock:

@@ -52,6 +52,7 @@ import logging
 import os
 import threading
 import time
+import weakref
 from collections.abc import Sequence
 from typing import Any, Mapping, Optional
 
@@ -74,6 +75,10 @@ DEFAULT_POLL_S = 20e-6
 #: once; this bounds the wait for writes that do not come from the PL nor from this process
 #: (a C component attached to the simulated board answering in the on-chip memory).
 SIM_POLL_S = 5e-4
+
+
+#: This process's claim holders by claim file (to hand a replaced overlay's claim on).
+_HOLDERS: "dict[str, weakref.ref[PynqBackend]]" = {}
 
 
 class OverlayReplaced(RuntimeError):
@@ -148,14 +153,86 @@ class PynqBackend:
     def __init__(self, linked: LinkedSystem, component: str, device: Any,
                  pl: Optional[Mapping[str, Any]] = None, *, poll_s: Optional[float] = None,
                  windows: Any = None, wait: Optional[str] = None) -> None:
-        from pynq import MMIO
-
         self.linked = linked
         self.component = linked.component(component)
         if not self.component.is_software:
             raise ValueError(f"component '{component}' is {self.component.kind}, not software: "
                              "only software components run on the ARM")
         self.device = device
+        #: The component's claim (one live runtime per component, in any process:
+        #: :mod:`pushpush.runtime.claim`); ``ClaimRefused`` names the owner. Released by
+        #: :meth:`close`, or by the kernel when the process ends.
+        self.claim = self._claim(device)
+        try:
+            self._open(linked, component, device, pl, poll_s, windows, wait)
+        except BaseException:
+            if self.claim is not None:
+                self.claim.release()
+            raise
+
+    @staticmethod
+    def _claim_key(device: Any) -> Optional[str]:
+        """The file the windows are mapped from, which names the board in claim files: the
+        simulated board's shared memory, else ``/dev/mem`` (None: neither, e.g. a stand-in
+        device of a test: nothing to share with another process)."""
+        mem = getattr(device, "ps_mem", None) if hasattr(device, "check") else None
+        key = getattr(mem, "path", None)
+        if key is None and os.path.exists("/dev/mem"):
+            key = "/dev/mem"
+        return key
+
+    def _claim(self, device: Any) -> Any:
+        from pushpush.runtime.claim import Claim, ClaimRefused
+        key = self._claim_key(device)
+        if key is None:
+            return None
+        args = (key, self.component.base, self.component.name, "python")
+        try:
+            claim = Claim.acquire(*args, nimports=len(self.component.imports),
+                                 runtime_words=self.component.runtime_words)
+        except ClaimRefused as e:
+            # this process's own runtime of an overlay that was replaced or freed without
+            # free(): it can never call again, so its claim goes to the new runtime
+            ref = _HOLDERS.get(e.path)
+            other = ref() if ref is not None else None
+            if e.owner.pid != os.getpid() or other is None or not other._stale():
+                raise
+            other.close()
+            claim = Claim.acquire(*args, nimports=len(self.component.imports),
+                                 runtime_words=self.component.runtime_words)
+        _HOLDERS[str(claim.path)] = weakref.ref(self)
+        return claim
+
+    def _stale(self) -> bool:
+        """Whether this backend's overlay was freed or replaced by another download."""
+        return getattr(self.device, "timestamp", None) != getattr(self, "_timestamp", None)
+
+    @property
+    def restart_record(self) -> Any:
+        """The caller's memory of the component's imports, kept in its claim file (one byte
+        per import; docs/architecture.md §2.2, "Restarts and owners"), or None."""
+        return self.claim.record if self.claim is not None and self.claim.held else None
+
+    @property
+    def restart_journal(self) -> Any:
+        """The journal of the run-time area's slots in use, in the claim file, or None."""
+        return self.claim.journal if self.claim is not None and self.claim.held else None
+
+    def owner_of(self, component: str) -> Optional[tuple[Optional[bool], Any]]:
+        """(live now?, :class:`~pushpush.runtime.claim.OwnerInfo`) of another software
+        component's runtime on this board, from its claim; None if it never had one;
+        ``LookupError`` where nothing keeps claims."""
+        from pushpush.runtime.claim import probe
+        key = self._claim_key(self.device)
+        if key is None:
+            raise LookupError("this device keeps no claims (no memory file to key them by)")
+        live, owner = probe(key, self.linked.component(component).base)
+        return None if owner is None else (live, owner)
+
+    def _open(self, linked: LinkedSystem, component: str, device: Any, pl: Optional[Mapping[str, Any]],
+              poll_s: Optional[float], windows: Any, wait: Optional[str]) -> None:
+        from pynq import MMIO
+
         ps = linked.ps
         self.ps_base, self.ps_size = ps.base, ps.size
         # the ps region's memory: the OCM (checked against OCM_CFG) or, with software_windows:
@@ -267,7 +344,15 @@ class PynqBackend:
         return int(self.pl_mmio.read(irq.pending_address - self.pl_base))
 
     def close(self) -> None:
-        """Stop the interrupt waiter of this backend's overlay (if one runs)."""
+        """Stop the interrupt waiter of this backend's overlay (if one runs); release the
+        component's claim."""
+        try:
+            self._close()
+        finally:
+            if self.claim is not None:
+                self.claim.release()
+
+    def _close(self) -> None:
         hub, self._hub = self._hub, None
         if self._wait == "interrupt":
             try:
@@ -298,6 +383,13 @@ class PynqBackend:
                 self.pl_mmio.write(off, np.asarray(words, dtype="<u4").tobytes())
             return
         raise BusWriteError(address, n, "DECERR")
+
+    def slot_pending(self, trigger_address: int) -> bool:
+        """Whether the word at ``trigger_address`` of a software window (a cep slot's
+        trigger) holds a call not taken yet: the runtime then waits before writing there, as
+        an RTL window would refuse the write (docs/architecture.md §2.2, "Collision")."""
+        i = (trigger_address - self.ps_base) >> 2
+        return 0 <= i < len(self.ps) and bool(self.ps[i])
 
     @staticmethod
     def _store(array: np.ndarray, i: int, words: Sequence[int]) -> None:

@@ -31,6 +31,11 @@ wake-up latencies from it).
   re-enables, zero masks. Several events before the program reads are one count, as the
   kernel's. The ``axi_intc_0`` registers are reached as on the board, by PL writes (op 1).
 
+A **Python program** in another process attaches the same way (as a second Python process
+on the board opens the loaded overlay): :func:`attach_runtime` gives it a runtime of its
+component over :class:`AttachedBackend` (the same environment, plus
+``PUSHPUSH_SIMBOARD_MAP``, the loaded system's map).
+
 Example::
 
     import pushpush.pynq as ppq
@@ -38,6 +43,7 @@ Example::
     ol = ppq.load("system.yaml")
     with CAttach(ol.device) as att:
         proc = att.popen(["./my_c_program"])     # environment set for pp_simboard_attach
+        py = att.popen(["python", "prog.py"])     # prog.py: rt = attach_runtime("pyprog")
         ...
 """
 
@@ -57,7 +63,8 @@ from typing import Any, Optional, Sequence
 
 from pushpush.protocol import BusWriteError
 
-__all__ = ["CAttach", "OP_WRITE", "OP_CYCLE", "OP_PL_WRITE_NS", "REQUEST", "REPLY"]
+__all__ = ["CAttach", "AttachedBackend", "attach_runtime", "OP_WRITE", "OP_CYCLE", "OP_PL_WRITE_NS",
+           "REQUEST", "REPLY"]
 
 log = logging.getLogger("pushpush.pynq")
 
@@ -115,6 +122,11 @@ class CAttach:
                "PUSHPUSH_SIMBOARD_SOCK": self.path}
         if self.uio_path is not None:
             env["PUSHPUSH_SIMBOARD_UIO"] = self.uio_path
+        bit = getattr(self.device, "bitfile_name", None)
+        if bit:
+            from .simbit import map_path_for
+            if map_path_for(bit).exists():   # for attach_runtime (a Python program)
+                env["PUSHPUSH_SIMBOARD_MAP"] = str(map_path_for(bit))
         return env
 
     def _full_env(self, extra: Optional[dict[str, str]]) -> dict[str, str]:
@@ -307,3 +319,127 @@ class _UioFile:
             self.conn.close()
         except OSError:
             pass
+
+
+class AttachedBackend:
+    """The runtime backend of a Python program attached to the simulated board from another
+    process (see the module docstring): the ``ps`` region is the board's shared-memory file,
+    mapped here; a write into the PL is one request on the board's socket, as the C layer
+    ``pp_platform_simboard.c`` makes it. Claims the component as every runtime does
+    (:mod:`pushpush.runtime.claim`, keyed by the same memory file as the board's own)."""
+
+    #: Pause between two sweeps (seconds): a C program's default, 50 us, is for C.
+    POLL_S = 2e-4
+
+    def __init__(self, linked: Any, component: str, env: Optional[dict[str, str]] = None) -> None:
+        import numpy as np
+
+        from pushpush.runtime.claim import Claim
+
+        env = dict(os.environ if env is None else env)
+        missing = [k for k in ("PUSHPUSH_SIMBOARD_PS", "PUSHPUSH_SIMBOARD_PS_BASE",
+                               "PUSHPUSH_SIMBOARD_PS_SIZE", "PUSHPUSH_SIMBOARD_SOCK") if not env.get(k)]
+        if missing:
+            raise RuntimeError(f"{', '.join(missing)} not set: start this program from the Python side "
+                               "of a running simulated board (pushpush.pynq.cattach.CAttach.popen)")
+        self.linked = linked
+        self.component = linked.component(component)
+        if not self.component.is_software:
+            raise ValueError(f"component '{component}' is {self.component.kind}, not software")
+        self.ps_path = env["PUSHPUSH_SIMBOARD_PS"]
+        self.ps_base = int(env["PUSHPUSH_SIMBOARD_PS_BASE"], 0)
+        self.ps_size = int(env["PUSHPUSH_SIMBOARD_PS_SIZE"], 0)
+        self.claim = Claim.acquire(self.ps_path, self.component.base, self.component.name, "python",
+                                   nimports=len(self.component.imports),
+                                 runtime_words=self.component.runtime_words)
+        try:
+            self.ps = np.memmap(self.ps_path, dtype="<u4", mode="r+", shape=(self.ps_size // 4,))
+            self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self._sock.connect(env["PUSHPUSH_SIMBOARD_SOCK"])
+        except BaseException:
+            self.claim.release()
+            raise
+        self._io = threading.Lock()
+
+    # the claim's parts of the backend interface (as PynqBackend's)
+    @property
+    def restart_record(self) -> Any:
+        return self.claim.record if self.claim.held else None
+
+    @property
+    def restart_journal(self) -> Any:
+        return self.claim.journal if self.claim.held else None
+
+    def owner_of(self, component: str) -> Optional[tuple[Optional[bool], Any]]:
+        from pushpush.runtime.claim import probe
+        live, owner = probe(self.ps_path, self.linked.component(component).base)
+        return None if owner is None else (live, owner)
+
+    def slot_pending(self, trigger_address: int) -> bool:
+        i = (trigger_address - self.ps_base) >> 2
+        return 0 <= i < len(self.ps) and bool(self.ps[i])
+
+    def write(self, address: int, words: Sequence[int]) -> None:
+        n = len(words)
+        if n == 0:
+            return
+        if self.ps_base <= address and address + 4 * n <= self.ps_base + self.ps_size:
+            i = (address - self.ps_base) >> 2
+            if n > 1:
+                self.ps[i:i + n - 1] = words[:-1]
+            self.ps[i + n - 1] = words[-1]       # the trigger (or status) word last
+            return
+        msg = REQUEST.pack(OP_WRITE, address, n) + struct.pack(f"<{n}I", *words)
+        with self._io:
+            self._sock.sendall(msg)
+            head = CAttach._recv(self._sock, REPLY.size)
+        if head is None:
+            raise RuntimeError("the simulated board closed the connection (was it freed?)")
+        status = REPLY.unpack(head)[0]
+        if status in (0, 1):
+            return
+        if status in (2, 3):
+            raise BusWriteError(address, n, "SLVERR" if status == 2 else "DECERR")
+        raise RuntimeError(f"the simulated board failed on a write to 0x{address:08X} (status {status})")
+
+    def read_local(self, address: int, count: int) -> list[int]:
+        i = (address - self.ps_base) >> 2
+        return self.ps[i:i + count].tolist()
+
+    def write_local(self, address: int, words: Sequence[int]) -> None:
+        i = (address - self.ps_base) >> 2
+        self.ps[i:i + len(words)] = words
+
+    def sleep(self) -> None:
+        time.sleep(self.POLL_S)
+
+    def close(self) -> None:
+        """Disconnect and release the claim (idempotent)."""
+        try:
+            self._sock.close()
+        finally:
+            self.claim.release()
+
+
+def attach_runtime(component: str, map_path: Optional[str] = None, **kwargs: Any) -> Any:
+    """A :class:`~pushpush.runtime.sync.SyncRuntime` of ``component`` in a program attached to
+    the simulated board (:class:`AttachedBackend`); ``map_path`` defaults to the loaded
+    system's map (``PUSHPUSH_SIMBOARD_MAP``). ``kwargs`` go to the runtime (``timeout``).
+    ``rt.backend.close()`` (or the program's end) releases the component.
+
+    >>> rt = attach_runtime("pyprog", timeout=30)      # doctest: +SKIP
+    >>> rt.hw.f(5)                                      # doctest: +SKIP
+    """
+    from pushpush.runtime.sync import SyncRuntime
+    from pushpush.sysmap import from_json
+
+    path = map_path or os.environ.get("PUSHPUSH_SIMBOARD_MAP")
+    if not path:
+        raise RuntimeError("PUSHPUSH_SIMBOARD_MAP is not set: pass the system map's path")
+    linked = from_json(Path(path).read_text(), base_dir=Path(path).parent)
+    backend = AttachedBackend(linked, component)
+    try:
+        return SyncRuntime(linked, component, backend, **kwargs)
+    except BaseException:
+        backend.close()
+        raise

@@ -74,6 +74,7 @@ from ..protocol import (
 )
 from ..types import FunctionType, SignatureCodec, codec_of, format_type, parse_signature
 from .buffers import prepare_buffers
+from .claim import JOURNAL_LENT, RECORD_SEQ, RECORD_VALID, RECORD_WRITING
 from .functions import ComponentNamespace, ExportedFunction, ImportedFunction, RemoteFunction
 
 __all__ = ["DEFAULT_TIMEOUT", "RuntimeCore", "Served", "RepSlot", "Incoming", "Write", "SLEEP"]
@@ -228,6 +229,14 @@ class RuntimeCore:
             i.cep_address: RepSlot((i.rep_address - comp.base) // WORD_BYTES, i.signature.rep_words,
                                    i.rep_address) for i in comp.imports}
         self._served_changed()
+        self._restore_seq(getattr(backend, "restart_record", None))
+        self._inherit(getattr(backend, "restart_journal", None))
+        #: A software window cannot refuse a write into a pending slot as an RTL window does
+        #: (SLVERR): a backend that can see the ``ps`` region says whether a cep's trigger
+        #: is pending there, and a call waits (retries) as if refused (§2.2, "Collision").
+        self._pending = getattr(backend, "slot_pending", None)
+        ps = getattr(linked, "ps", None)
+        self._ps_span = (ps.base, ps.end) if ps is not None and self._pending is not None else (0, 0)
         by_comp: dict[str, dict[str, ImportedFunction]] = {}
         for i in comp.imports:
             by_comp.setdefault(i.component, {})[i.function] = self.imports[i.target]
@@ -235,6 +244,106 @@ class RuntimeCore:
             by_comp.setdefault(ch.component, {})
         self._namespaces = {c: ComponentNamespace(c, fs, channel=self.channel)
                             for c, fs in by_comp.items()}
+
+    # ------------------------------------------------------------------ restarts
+
+    def _restore_seq(self, record: Any) -> None:
+        """The caller's memory (docs/architecture.md §2.2, "Restarts and owners"): a backend
+        that keeps one byte per import across processes (the component's claim file) lets a
+        runtime started again continue each static slot's SEQ alternation where the last
+        owner left it, so its first call is never taken for a duplicate of the last one."""
+        #: cep address of each import -> its byte in the record (empty: nothing kept)
+        self._record = record
+        self._record_index: dict[int, int] = {}
+        if record is None:
+            return
+        for k, i in enumerate(self.component.imports):
+            self._record_index[i.cep_address] = k
+            b = record[k]
+            if b & RECORD_VALID:
+                self._seq[i.cep_address] = (b & RECORD_SEQ) ^ 1
+                if b & RECORD_WRITING:
+                    log.warning("%s: the last owner was ended while its call to %s was being "
+                                "written; if that write did not reach the callee, this first "
+                                "call is taken for a duplicate and times out (the next one "
+                                "goes through)", self.component.name, i.target)
+
+    def _inherit(self, journal: Any) -> None:
+        """The run-time slots a predecessor (a process that owned this component before) left
+        in use, from the journal its backend keeps (docs/architecture.md §2.2): the reps of its
+        calls in flight stay reserved and quarantined until their late replies land (strays,
+        then freed); its lent cep slots are watched as dead (late calls of its functions, e.g.
+        by hardware that still held them, answer ``BAD_FUNCTION``) until their words are
+        allocated again, which next-fit does as late as possible."""
+        #: 2 bytes per run-time word (empty when no backend keeps a journal)
+        self._journal = journal
+        if journal is None:
+            return
+        comp = self.component
+        ro = comp.runtime_offset
+        cursor = None
+        for i in range(0, min(len(journal) // 2, comp.runtime_words)):
+            words, flags = journal[2 * i], journal[2 * i + 1]
+            if not words:
+                continue
+            try:
+                a = self.allocator.reserve(ro + i, words, "left in use by the previous owner")
+            except ValueError:   # not a slot of ours (a journal of another layout): forget it
+                journal[2 * i] = journal[2 * i + 1] = 0
+                continue
+            if flags & JOURNAL_LENT:
+                params = ", ".join(f"a{k}: u32" for k in range(words - 1))
+                result = ("void", "u32", "u64")[min(flags & 0x3, 2)]
+                ft = parse_signature(f"({params}) -> {result}")
+                s = Served(a.offset, a.words, a.address, ft, f"{comp.name}.<a lent function of a "
+                           "previous owner>", None, None, kind=SlotKind.CEP_DYNAMIC)
+                self._served[s.trigger_offset] = s
+                self.allocator.free(a)
+                journal[2 * i] = journal[2 * i + 1] = 0
+                cursor = a.end
+            else:
+                self._quarantine.append(RepSlot(a.offset, a.words, a.address, a))
+        if cursor is not None:   # next-fit goes on after them
+            self.allocator._next = cursor if cursor < ro + comp.runtime_words else ro
+        self._served_changed()
+
+    def _journal_note(self, a: Allocation, flags: int = 0) -> None:
+        j = self._journal
+        if j is not None:
+            i = 2 * (a.offset - self.component.runtime_offset)
+            j[i + 1] = flags
+            j[i] = a.words
+
+    def _journal_clear(self, a: Allocation) -> None:
+        j = self._journal
+        if j is not None:
+            i = 2 * (a.offset - self.component.runtime_offset)
+            j[i] = j[i + 1] = 0
+
+    def _callee_detail(self, address: int) -> Optional[str]:
+        """A timed-out call into a software component whose runtime is gone: say so (its
+        claim names the last owner), so a dead callee is told from a slow one."""
+        owner_of = getattr(self.backend, "owner_of", None)
+        found = self.linked.locate(address) if owner_of is not None else None
+        if found is None:
+            return None
+        comp = found[0]
+        if not comp.is_software or comp.name == self.component.name:
+            return None
+        try:
+            state = owner_of(comp.name)
+        except Exception:   # a diagnostic only
+            return None
+        if state is None:
+            return (f"callee '{comp.name}' has no runtime: no process has claimed it on this "
+                    "board; start its program (the call waits in its slot until then)")
+        live, owner = state
+        if live:
+            return None
+        who = f"PID {owner.pid}" if owner.pid is not None else "an unknown process"
+        return (f"callee '{comp.name}''s process ({who}, {owner.runtime} runtime, program "
+                f"{owner.program}, claimed since {owner.since}) exited; start it again: "
+                "calls resume without a reload")
 
     # ------------------------------------------------------------------ driver hooks
 
@@ -437,6 +546,7 @@ class RuntimeCore:
         self._check_handler(fn, ft, purpose)
         a = self._allocate(ft.cep_words, purpose)
         self.backend.write_local(a.trigger_address, [TRIGGER_IDLE])
+        self._journal_note(a, JOURNAL_LENT | min(ft.rep_words - 1, 3))
         label = f"{self.component.name}.{getattr(fn, '__name__', '<callable>')}"
         s = Served(a.offset, a.words, a.address, ft, label, fn, a, kind=SlotKind.CEP_DYNAMIC)
         with self._lock:
@@ -449,6 +559,7 @@ class RuntimeCore:
         with self._lock:
             s.handler = None
             if s.allocation is not None:
+                self._journal_clear(s.allocation)
                 self.allocator.free(s.allocation)
                 s.allocation = None
             self._served_changed()
@@ -545,7 +656,9 @@ class RuntimeCore:
                 self._static_reps_busy.add(static.address)
                 return self._clear_rep(static)
         a = self._allocate(fn.signature.rep_words, f"rep of a call to {fn.name}")
-        return self._clear_rep(RepSlot(a.offset, a.words, a.address, a))
+        rep = self._clear_rep(RepSlot(a.offset, a.words, a.address, a))
+        self._journal_note(a)
+        return rep
 
     def _clear_rep(self, rep: RepSlot) -> RepSlot:
         """Empty a rep before a call waits on it; anything found there is a stray."""
@@ -561,6 +674,7 @@ class RuntimeCore:
 
     def _release_rep(self, rep: RepSlot) -> None:
         if rep.allocation is not None:
+            self._journal_clear(rep.allocation)
             self.allocator.free(rep.allocation)
         else:  # a static rep (see _take_rep: set operations are atomic)
             self._static_reps_busy.discard(rep.address)
@@ -617,21 +731,35 @@ class RuntimeCore:
             else:
                 rep = self._take_rep(fn)
         seq = self._seq.get(address, 1)
+        slot = self._record_index.get(address) if self._record_index else None
+        if slot is not None:  # the caller's memory: this SEQ is being written
+            record = self._record
+            before = record[slot]
+            record[slot] = RECORD_VALID | RECORD_WRITING | seq
         try:
             if rep is None:
                 payload = words + [ONE_WAY_BIT | SEQ_BIT if seq else ONE_WAY_BIT]
             else:
                 payload = words + [rep.trigger_base | SEQ_BIT if seq else rep.trigger_base]
+            lo, hi = self._ps_span
+            refused = lo <= address < hi and self._pending is not None
             while True:
-                err = yield _new_write(Write, (address, payload))
+                if refused and self._pending(address + WORD_BYTES * (len(payload) - 1)):
+                    err = BusWriteError(address, len(payload), "SLVERR")  # a pending call there
+                else:
+                    err = yield _new_write(Write, (address, payload))
                 if err is None:
                     break
                 if err.resp != "SLVERR" or now() >= deadline:
                     with self._lock:
                         self.counters.write_errors += 1
+                    if slot is not None:  # never reached the slot: as before the call
+                        record[slot] = before
                     raise self._write_error(fn, err, now() - start) from err
                 yield SLEEP
             self._seq[address] = seq ^ 1  # delivered: the next call carries the other bit
+            if slot is not None:
+                record[slot] = RECORD_VALID | seq
             if rep is None:
                 return None
             # the reply: the status word (echoing seq) first, then the result words
@@ -646,7 +774,11 @@ class RuntimeCore:
                 if now() >= deadline:
                     self._quarantine_rep(rep)
                     rep = None
-                    raise CallTimeout(fn.name, fn.address, timeout, self._timeout_detail())
+                    detail = self._timeout_detail()
+                    gone = self._callee_detail(address)
+                    if gone is not None:
+                        detail = gone if detail is None else f"{gone}; {detail}"
+                    raise CallTimeout(fn.name, fn.address, timeout, detail)
                 yield SLEEP
             # read the result after seeing the status: the words are then at least as new
             n = codec.result_words
