@@ -77,6 +77,8 @@ class Group:
     tests: tuple[str, ...]
     smoke: str = ""
     equivalent: dict[str, str] = field(default_factory=dict)
+    #: regular expressions: lines (statements) mutmut leaves alone ([mutmut] skip_lines)
+    skip_lines: tuple[str, ...] = ()
 
 
 @dataclass
@@ -116,6 +118,16 @@ def load(path: Path = LIST) -> tuple[list[Listed], list[Group]]:
         data = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as e:
         raise HarnessError(f"{path}: {e}") from None
+    unknown_tables = set(data) - {"mutant", "python", "mutmut"}
+    if unknown_tables:
+        raise HarnessError(f"{path}: unknown table(s) {sorted(unknown_tables)}; the tables are [[mutant]], "
+                           "[[python]] and [mutmut]")
+    skip = data.get("mutmut", {}).get("skip_lines", [])
+    for pattern in skip:
+        try:
+            re.compile(pattern)
+        except re.error as e:
+            raise HarnessError(f"{path}: [mutmut] skip_lines: {pattern!r} is not a regular expression: {e}") from None
     listed: list[Listed] = []
     for i, m in enumerate(data.get("mutant", [])):
         where = f"{path}: [[mutant]] #{i + 1} ({m.get('name', 'no name')})"
@@ -145,7 +157,7 @@ def load(path: Path = LIST) -> tuple[list[Listed], list[Group]]:
             raise HarnessError(f"{where}: unknown key(s) {sorted(unknown)}; the keys are name, mutate, tests, "
                                "smoke, equivalent")
         groups.append(Group(g["name"], tuple(g["mutate"]), tuple(g["tests"]), g.get("smoke", ""),
-                            dict(g.get("equivalent", {}))))
+                            dict(g.get("equivalent", {})), tuple(skip)))
     return listed, groups
 
 
@@ -218,8 +230,14 @@ def pytest_cmd(tests: Sequence[str]) -> list[str]:
 def _summary(out: str) -> str:
     """The failing assertion or the pytest summary line of ``out``."""
     lines = [ln.strip() for ln in out.splitlines() if ln.strip()]
+    for ln in lines:  # the C test programs' first failed check
+        if "FAIL " in ln and ":" in ln:
+            return ln[ln.index("FAIL "):][:300]
+    for ln in lines:  # a cocotb bench's failing assertion, as its log reports it
+        if ln.startswith("AssertionError:") or " AssertionError: " in ln:
+            return ln[ln.index("AssertionError:"):][:300]
     for ln in lines:
-        if ln.startswith("E ") and ("Error" in ln or "assert" in ln):
+        if ln.startswith("E ") and len(ln) > 3:
             return ln[2:].strip()[:300]
     for ln in reversed(lines):
         if re.search(r"\b(passed|failed|error|no tests ran)\b", ln):
@@ -296,7 +314,16 @@ def mutmut_config(g: Group, copy: Path) -> str:
             f"only_mutate = {q(g.mutate)}\n"
             f"pytest_add_cli_args_test_selection = {q(g.tests)}\n"
             'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q"]\n'
-            f"also_copy = {q(also)}\n")
+            f"also_copy = {q(also)}\n"
+            f"do_not_mutate_patterns = {_toml_list(g.skip_lines)}\n")
+
+
+def _toml_list(xs: Sequence[str]) -> str:
+    """A TOML array of literal strings (regular expressions keep their backslashes)."""
+    for x in xs:
+        if "'" in x or "\n" in x:
+            raise HarnessError(f"{LIST}: [mutmut] skip_lines: {x!r}: a pattern may not contain ' or a newline")
+    return "[" + ", ".join(f"'{x}'" for x in xs) + "]"
 
 
 def run_group(g: Group, work: Path, jobs: int, names: Sequence[str], timeout: float) -> GroupResult:
@@ -406,6 +433,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--listed", action="store_true", help="run the listed (RTL, C) mutants")
     ap.add_argument("--python", nargs="*", metavar="GROUP", help="run these mutmut groups (none named: all)")
     ap.add_argument("--only", nargs="+", metavar="NAME", help="only these listed mutants")
+    ap.add_argument("--mutmut-names", nargs="+", metavar="GLOB", default=[],
+                    help="with --python: only the mutmut mutants matching these (e.g. "
+                         "'pushpush.types.codec.x__f32_value*')")
     ap.add_argument("--smoke", action="store_true", help="the smoke-sized run: the listed mutants marked smoke "
                     "and each group's smoke mutants")
     ap.add_argument("-j", "--jobs", type=int, default=max(1, min(2, os.cpu_count() or 1)))
@@ -435,6 +465,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             groups = [g for g in groups_all if not args.python or g.name in args.python]
         if args.smoke:
             groups = [g for g in groups if g.smoke]
+        if args.mutmut_names and (args.python is None or args.smoke):
+            raise HarnessError("--mutmut-names applies to the groups named with --python, not to --smoke or the "
+                               "full run")
         if groups and not mutmut_available():
             raise HarnessError(f"mutmut is not installed for {sys.executable}; install the dev extra: "
                                "pip install -e '.[dev]' (mutmut==3.8.1)")
@@ -447,7 +480,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 baselines, results = run_listed(mutants, work, args.jobs, args.timeout)
             group_results = []
             for g in groups:
-                names = [g.smoke] if args.smoke else []
+                names = [g.smoke] if args.smoke else list(args.mutmut_names)
                 print(f"python group {g.name}: mutmut on {', '.join(g.mutate)}", flush=True)
                 gr = run_group(g, work, args.jobs, names, args.group_timeout)
                 print(f"  {len(gr.statuses)} mutants, {gr.count('killed')} killed ({gr.score:.1%}), "
