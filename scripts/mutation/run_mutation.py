@@ -102,11 +102,21 @@ class GroupResult:
         return sum(1 for s in self.statuses.values() if s == status)
 
     @property
+    def detected(self) -> int:
+        return sum(1 for s in self.statuses.values() if s in DETECTED)
+
+    @property
     def score(self) -> float:
+        """Detected among the mutants not explained as equivalent."""
         counted = [n for n in self.statuses if n not in self.equivalent]
         if not counted:
             return 0.0
-        return sum(1 for n in counted if self.statuses[n] == "killed") / len(counted)
+        return sum(1 for n in counted if self.statuses[n] in DETECTED) / len(counted)
+
+
+#: mutmut statuses that mean the tests noticed the mutant: a failure, a hang (the run's
+#: timeout, a multiple of the tests' own time), a crash
+DETECTED = frozenset({"killed", "timeout", "segfault"})
 
 
 # ------------------------------------------------------------------------------ the list
@@ -354,7 +364,7 @@ def run_group(g: Group, work: Path, jobs: int, names: Sequence[str], timeout: fl
         statuses = {n: s for n, s in statuses.items() if any(_glob(p, n) for p in names)}
     diffs = {}
     for n, s in statuses.items():
-        if s != "killed" and n not in g.equivalent:
+        if s not in DETECTED and n not in g.equivalent:
             _, d = run([sys.executable, "-m", "mutmut", "show", n], copy, env, 120)
             diffs[n] = d.strip()
     if rc2 != 0 and not error:
@@ -385,9 +395,10 @@ def report(baselines: list[Result], listed: list[Result], groups: list[GroupResu
         out.append(f"| listed (RTL, C) | {len(listed)} | {c['killed']} | {c['survived']} | {c['explained']} | "
                    f"{c['error']} | {sum(r.seconds for r in listed):.0f} s (CPU-serial) |")
     for g in groups:
-        other = len(g.statuses) - g.count("killed") - g.count("survived")
-        out.append(f"| python: {g.name} | {len(g.statuses)} | {g.count('killed')} | {g.count('survived')} | "
-                   f"{len(g.equivalent)} | {other} not killed otherwise (timeout, no tests, ...) | {g.seconds:.0f} s |")
+        other = len(g.statuses) - g.detected - g.count("survived")
+        out.append(f"| python: {g.name} | {len(g.statuses)} | {g.detected} ({g.count('timeout')} by timeout) | "
+                   f"{g.count('survived')} | {len(g.equivalent)} | {other} (no tests, not checked, ...) | "
+                   f"{g.seconds:.0f} s |")
     out.append("")
     if listed:
         out += ["## Listed mutants", "",
@@ -402,13 +413,13 @@ def report(baselines: list[Result], listed: list[Result], groups: list[GroupResu
         out.append("")
     for g in groups:
         out += [f"## Python: {g.name}", "",
-                f"{len(g.statuses)} mutants, {g.count('killed')} killed, score {g.score:.1%} "
-                f"(target {min_score:.0%}; explained survivors not counted), {g.seconds:.0f} s."]
+                f"{len(g.statuses)} mutants, {g.detected} detected (killed, or hung past mutmut's timeout), "
+                f"score {g.score:.1%} (target {min_score:.0%}; explained survivors not counted), {g.seconds:.0f} s."]
         if g.error:
             out += ["", f"**Error:** {g.error}"]
         others = {}
         for n, s in g.statuses.items():
-            if s != "killed":
+            if s not in DETECTED:
                 others.setdefault(s, []).append(n)
         for s, names in sorted(others.items()):
             out += ["", f"### {s} ({len(names)})", ""]
@@ -483,7 +494,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 names = [g.smoke] if args.smoke else list(args.mutmut_names)
                 print(f"python group {g.name}: mutmut on {', '.join(g.mutate)}", flush=True)
                 gr = run_group(g, work, args.jobs, names, args.group_timeout)
-                print(f"  {len(gr.statuses)} mutants, {gr.count('killed')} killed ({gr.score:.1%}), "
+                print(f"  {len(gr.statuses)} mutants, {gr.detected} detected ({gr.score:.1%}), "
                       f"{gr.seconds:.0f} s {gr.error}", flush=True)
                 group_results.append(gr)
         text = report(baselines, results, group_results, {m.name: m for m in listed_all},
