@@ -393,7 +393,7 @@ def report(baselines: list[Result], listed: list[Result], groups: list[GroupResu
     if listed:
         c = {s: sum(1 for r in listed if r.status == s) for s in ("killed", "survived", "explained", "error")}
         out.append(f"| listed (RTL, C) | {len(listed)} | {c['killed']} | {c['survived']} | {c['explained']} | "
-                   f"{c['error']} | {sum(r.seconds for r in listed):.0f} s (CPU-serial) |")
+                   f"{c['error']} | {sum(r.seconds for r in listed):.0f} s (sum of the runs) |")
     for g in groups:
         other = len(g.statuses) - g.detected - g.count("survived")
         out.append(f"| python: {g.name} | {len(g.statuses)} | {g.detected} ({g.count('timeout')} by timeout) | "
