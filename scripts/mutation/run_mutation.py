@@ -323,7 +323,7 @@ def mutmut_config(g: Group, copy: Path) -> str:
             'source_paths = ["pushpush/"]\n'
             f"only_mutate = {q(g.mutate)}\n"
             f"pytest_add_cli_args_test_selection = {q(g.tests)}\n"
-            'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q"]\n'
+            'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-p", "mutmut_plugin"]\n'
             f"also_copy = {q(also)}\n"
             f"do_not_mutate_patterns = {_toml_list(g.skip_lines)}\n")
 
@@ -346,6 +346,8 @@ def run_group(g: Group, work: Path, jobs: int, names: Sequence[str], timeout: fl
     with pyproject.open("a") as f:
         f.write(mutmut_config(g, copy))
     env = python_env(None)
+    # mutmut_plugin.py (this folder): each test starts with pushpush's caches empty
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parent), env["PYTHONPATH"]])
     t0 = time.monotonic()
     rc, out = run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *names], copy, env, timeout)
     dt = time.monotonic() - t0
