@@ -1112,3 +1112,31 @@ def test_codec_fixed_examples_all_types_in_one_call() -> None:
         assert c.encode_args(tuple(v for v, _, _ in picks)) == words
         got = c.decode_args(words)
         assert [_bits(n, g) for n, g in zip(names, got)] == [_bits(n, v) for n, (v, _, _) in zip(names, picks)]
+
+
+def test_codec_fast_path_takes_plain_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The prepared codec marshals the plain values of a call (ints in range, bools, in-range
+    words, function addresses) itself: the generic ``_encode``/``_decode``, kept for errors and
+    unusual values, are not called. (This is the call path's speed; a fast path that quietly
+    fell back would still give the right values, so only this test notices.)"""
+    import pushpush.types.codec as codec_mod
+
+    def generic(*args: object) -> object:
+        raise AssertionError(f"the generic path was taken for {args!r}")
+
+    monkeypatch.setattr(codec_mod, "_encode", generic)
+    monkeypatch.setattr(codec_mod, "_decode", generic)
+    for name in ("bool", "i8", "i16", "i32", "u8", "u16", "u32", "i64", "u64"):
+        c = codec_mod.SignatureCodec(parse_signature(f"(x: {name}, y: {name}) -> {name}"))
+        one_word = SCALARS[name].words == 1
+        for value, words, others in CODEC_EXAMPLES[name]:
+            assert c.encode_args((value, value)) == words + words, (name, value)
+            assert c._encoders[0](value) == words and c.encode_result(value) == words, (name, value)
+            if one_word:  # 64-bit results and arguments decode through the generic path
+                for ws in [words] + others:
+                    assert c.decode_result(ws) == value and c.decode_args(ws + ws) == [value, value], (name, ws)
+    f = codec_mod.SignatureCodec(parse_signature("(f: (x: i32) -> i32) -> (x: i32) -> i32"))
+    assert f.encode_args((0x4000_0010,)) == [0x4000_0010] and f.encode_result(0x4000_0010) == [0x4000_0010]
+    assert f.decode_args([0x4000_0010]) == [0x4000_0010] and f.decode_result([0x4000_0010]) == 0x4000_0010
+    v = codec_mod.SignatureCodec(parse_signature("() -> void"))
+    assert v.encode_args(()) == [] and v.encode_result(None) == [] and v.decode_result([]) is None
