@@ -76,7 +76,10 @@ class Group:
     mutate: tuple[str, ...]
     tests: tuple[str, ...]
     smoke: str = ""
-    equivalent: dict[str, str] = field(default_factory=dict)
+    #: (function, added text, why): a surviving mutant of that function (mutmut's mangled
+    #: name, e.g. ``x__f32_value``) whose diff adds a line containing the text is explained
+    #: as equivalent (matched on the diff, not on mutmut's numbering, which shifts with edits)
+    equivalent: tuple[tuple[str, str, str], ...] = ()
     #: regular expressions: lines (statements) mutmut leaves alone ([mutmut] skip_lines)
     skip_lines: tuple[str, ...] = ()
 
@@ -166,8 +169,14 @@ def load(path: Path = LIST) -> tuple[list[Listed], list[Group]]:
         if unknown:
             raise HarnessError(f"{where}: unknown key(s) {sorted(unknown)}; the keys are name, mutate, tests, "
                                "smoke, equivalent")
+        eq = []
+        for j, e in enumerate(g.get("equivalent", [])):
+            if set(e) != {"function", "added", "why"}:
+                raise HarnessError(f"{where}: equivalent #{j + 1}: give exactly function, added and why, got "
+                                   f"{sorted(e)}")
+            eq.append((e["function"], e["added"], e["why"]))
         groups.append(Group(g["name"], tuple(g["mutate"]), tuple(g["tests"]), g.get("smoke", ""),
-                            dict(g.get("equivalent", {})), tuple(skip)))
+                            tuple(eq), tuple(skip)))
     return listed, groups
 
 
@@ -364,15 +373,29 @@ def run_group(g: Group, work: Path, jobs: int, names: Sequence[str], timeout: fl
             statuses[m.group(1)] = m.group(2).strip()
     if names:
         statuses = {n: s for n, s in statuses.items() if any(_glob(p, n) for p in names)}
-    diffs = {}
+    diffs: dict[str, str] = {}
+    explained: dict[str, str] = {}
     for n, s in statuses.items():
-        if s not in DETECTED and n not in g.equivalent:
+        if s not in DETECTED:
             _, d = run([sys.executable, "-m", "mutmut", "show", n], copy, env, 120)
-            diffs[n] = d.strip()
+            why = _equivalent(g, n, d)
+            if why:
+                explained[n] = why
+            else:
+                diffs[n] = d.strip()
     if rc2 != 0 and not error:
         error = f"mutmut results exited with {rc2}: {_summary(res)}"
     shutil.rmtree(copy, ignore_errors=True)
-    return GroupResult(g.name, statuses, dt, diffs, {n: r for n, r in g.equivalent.items() if n in statuses}, error)
+    return GroupResult(g.name, statuses, dt, diffs, explained, error)
+
+
+def _equivalent(g: Group, name: str, diff: str) -> str:
+    """The reason ``name`` (diff ``diff``) is equivalent, from the group's list, or ''."""
+    added = [ln[1:] for ln in diff.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
+    for function, text, why in g.equivalent:
+        if f".{function}__mutmut_" in name and any(text in ln for ln in added):
+            return why
+    return ""
 
 
 def _glob(pattern: str, name: str) -> bool:
