@@ -422,7 +422,8 @@ def report(baselines: list[Result], listed: list[Result], groups: list[GroupResu
     for g in groups:
         other = len(g.statuses) - g.detected - g.count("survived")
         out.append(f"| python: {g.name} | {len(g.statuses)} | {g.detected} ({g.count('timeout')} by timeout) | "
-                   f"{g.count('survived')} | {len(g.equivalent)} | {other} (no tests, not checked, ...) | "
+                   f"{g.count('survived') - len(g.equivalent)} | {len(g.equivalent)} | "
+                   f"{other} (no tests, not checked, ...) | "
                    f"{g.seconds:.0f} s |")
     out.append("")
     if listed:
