@@ -80,21 +80,23 @@ def test_smoke_run(tmp_path: Path) -> None:
     if not h.mutmut_available():
         pytest.fail("mutmut is not installed in this environment; install the dev extra: "
                     "pip install -e '.[dev]' (pins mutmut==3.8.1)")
-    before = subprocess.run(["git", "status", "--porcelain"], cwd=REPO, capture_output=True, text=True).stdout
+    listed, groups = h.load()
+    # the files the run mutates (in its copies): the checkout's must be unchanged after it
+    watched = sorted({m.file for m in listed} | {str(p.relative_to(REPO)) for g in groups for pat in g.mutate
+                                                 for p in REPO.glob(pat) if p.is_file()})
+    before = {f: (REPO / f).read_bytes() for f in watched}
     out = tmp_path / "mutation.md"
     p = subprocess.run([sys.executable, str(SCRIPT), "--smoke", "-o", str(out)], cwd=REPO,
                        capture_output=True, text=True, timeout=1800)
     assert p.returncode == 0, p.stdout + p.stderr
     text = out.read_text()
-    listed, _ = h.load()
     smoke = [m.name for m in listed if m.smoke]
     for name in smoke:
         assert f"| {name} |" in text and f"| {name} | " in text
     rows = [ln for ln in text.splitlines() if ln.startswith("| ") and any(f"| {n} |" in ln for n in smoke)]
     assert len(rows) == len(smoke) and all("**killed**" in r for r in rows), rows
     assert "## Python: types" in text and "python: types" in text
-    assert subprocess.run(["git", "status", "--porcelain"], cwd=REPO, capture_output=True,
-                          text=True).stdout == before, "the harness touched the checkout"
+    assert {f: (REPO / f).read_bytes() for f in watched} == before, "the harness touched the checkout"
 
 
 @pytest.mark.long

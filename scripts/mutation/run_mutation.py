@@ -212,7 +212,11 @@ def copy_tree(root: Path, dest: Path, files: Sequence[str]) -> None:
     for f in files:
         target = dest / f
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(root / f, target)
+        try:
+            shutil.copy2(root / f, target)
+        except FileNotFoundError:  # an untracked file that a concurrent run removed meanwhile
+            if (root / f).exists():
+                raise
 
 
 def python_env(copy: Path | None) -> dict[str, str]:
