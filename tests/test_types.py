@@ -1157,3 +1157,17 @@ def test_codec_rejects_bad_words(name: str) -> None:
                 f(ws)
             with pytest.raises(type(info.value)):
                 decode_value(t, ws)
+
+
+def test_codec_void_result_with_words_is_an_error() -> None:
+    """A void result must come with no words: the prepared codec refuses others with the
+    generic codec's message (a fixed example for the void decoder's fallback)."""
+    ft = parse_signature("(x: u8) -> void")
+    c = codec_of(ft)
+    assert c.decode_result([]) is None and c.decode_result(()) is None
+    for ws in ([0], [1], [0, 0]):
+        with pytest.raises(ValueError, match=r"^result of \(x: u8\) -> void: expected 0 words, got \d$") as info:
+            c.decode_result(ws)
+        with pytest.raises(ValueError) as generic:
+            decode_result(ft, ws)
+        assert str(info.value) == str(generic.value)
