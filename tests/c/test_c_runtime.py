@@ -41,7 +41,7 @@ def test_in_process(cdir: Path, tmp_path: Path) -> None:
                     tmp_path / "inproc", flags=SANITIZE)
     out = _run(exe)
     for name in ("all scalar types", "i64 negative", "f32", "higher-order C -> C -> C", "timeout",
-                 "late reply is a stray", "static duplicate dropped", "dynamic duplicate dropped",
+                 "late reply is a stray", "reply with the wrong SEQ echo is a stray", "static duplicate dropped", "dynamic duplicate dropped",
                  "collision timeout", "released function answers BAD_FUNCTION"):
         assert f"ok {name}\n" in out
 

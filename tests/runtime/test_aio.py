@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from runtime_systems import two_py
+from runtime_systems import ECHO_TYPES, ECHO_VALUES, echo_rows, echo_system, exact, two_py
 
 from pushpush.link import LinkedSystem
 from pushpush.protocol import CallError, CallTimeout, ErrorCode
@@ -34,6 +34,7 @@ class Pair:
     b: AsyncRuntime
     notes: list[int] = field(default_factory=list)
     kept: list[Any] = field(default_factory=list)
+    mixes: list[tuple[Any, ...]] = field(default_factory=list)
 
 
 def make_pair() -> Pair:
@@ -59,6 +60,7 @@ def make_pair() -> Pair:
 
     @b.export("mix")
     def mix(a_: int, b_: int, c: float, d: float, e: bool, g: int, h: int) -> float:
+        p.mixes.append((a_, b_, c, d, e, g, h))  # the sum below rounds c..h away: see them here
         return float(a_) + float(b_) + c + d + (1000.0 if e else 0.0) + g + h
 
     @b.export("boom")
@@ -113,8 +115,46 @@ async def test_values_both_ways(p: Pair) -> None:
     got = await p.a.b.mix(-2**40, 2**64 - 1, 1 / 3, -0.1, True, -128, 65535)
     assert got == float(-2**40) + float(2**64 - 1) + F32_ONE_THIRD + -0.1 + 1000.0 - 128 + 65535
     assert math.isnan(await p.a.b.mix(0, 0, math.nan, 0.0, False, 0, 0))
+    # Each argument exactly (the sums above cannot tell g=+128 from g=-128, nor see c..h).
+    sent = [(-2**40, 2**64 - 1, 1 / 3, -0.1, True, -128, 65535), (2**63 - 1, 2**63, -0.0, -0.0, True, 127, 0x8000),
+            (-2**63, 0, math.inf, -math.inf, False, -1, 1), (1, 1, 1.0, 5e-324, True, 1, 0x7FFF)]
+    p.mixes.clear()
+    for args in sent:
+        await p.a.b.mix(*args)
+    want = [(x, y, struct.unpack("<f", struct.pack("<f", c))[0], d, e, g, h) for x, y, c, d, e, g, h in sent]
+    assert [[exact(v) for v in m] for m in p.mixes] == [[exact(v) for v in m] for m in want]
     assert await p.a.b.flip(True) is False
     assert await p.a.b.add(-2**31, 2**31 - 1) == -1
+
+
+def test_every_type_round_trips_exactly() -> None:
+    """Each scalar type's edge values come back bit for bit, as a result (one echo export per
+    type, half of them async) and as an argument among all the others (``every`` records)."""
+    async def main() -> None:
+        linked = echo_system()
+        bus = MemoryBus(linked)
+        caller = AsyncRuntime(linked, "caller", bus.async_backend("caller"), timeout=5.0)
+        callee = AsyncRuntime(linked, "callee", bus.async_backend("callee"), timeout=5.0)
+
+        async def echo_async(x: object) -> object:
+            await asyncio.sleep(0)
+            return x
+
+        for i, t in enumerate(ECHO_TYPES):
+            callee.export(f"echo_{t}", echo_async if i % 2 else (lambda x: x))
+        got: list[tuple[object, ...]] = []
+        callee.export("every", lambda *args: got.append(args) or len(got))
+        async with caller, callee:
+            for t in ECHO_TYPES:
+                echo = caller.imports[f"callee.echo_{t}"]
+                for v in ECHO_VALUES[t]:
+                    assert exact(await echo(v)) == exact(v), (t, v)
+            rows = echo_rows()
+            for i, row in enumerate(rows):
+                assert await caller.callee.every(*row) == i + 1
+            assert [[exact(v) for v in r] for r in got] == [[exact(v) for v in r] for r in rows]
+
+    asyncio.run(asyncio.wait_for(main(), 60))
 
 
 @with_pair

@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 
 @cocotb.test()
 async def runtime_over_axi(dut) -> None:  # type: ignore[no-untyped-def]
-    from runtime_systems import two_py
+    from runtime_systems import exact, two_py
 
     from pushpush.protocol import CallError, CallTimeout, ErrorCode
     from pushpush.runtime import AsyncRuntime
@@ -53,13 +53,20 @@ async def runtime_over_axi(dut) -> None:  # type: ignore[no-untyped-def]
     def boom(x):  # type: ignore[no-untyped-def]
         raise ValueError("boom")
 
-    b.export("mix", lambda a_, b_, c, d, e, g, h: float(a_) + float(b_) + c + d + e + g + h)
+    mixes: list[tuple[object, ...]] = []
+    b.export("mix", lambda *args: mixes.append(args) or float(args[0]) + float(args[1]) + sum(args[2:]))
 
     async with a, b:
         assert await a.b.add(2, 3) == 5
         assert await b.a.inc(-1) == 0
         assert await a.b.apply(lambda x: x * 7, 3) == 42
         assert await a.b.mix(-2**40, 2**64 - 1, 0.5, -0.25, True, -1, 1) == float(-2**40) + float(2**64 - 1) + 1.25
+        # each argument exactly (the sum rounds c..h away under b's 2**64 - 1)
+        for args in [(-2**40, 2**64 - 1, 0.5, -0.25, True, -1, 1), (2**63 - 1, 2**63, -0.0, 5e-324, False, -128, 0x8000),
+                     (-2**63, 1, float("inf"), -0.0, True, 127, 65535)]:
+            mixes.clear()
+            await a.b.mix(*args)
+            assert [exact(v) for v in mixes[0]] == [exact(v) for v in args], (mixes, args)
         try:
             await a.b.boom(1)
             raise AssertionError("no CallError")
@@ -82,6 +89,45 @@ async def runtime_over_axi(dut) -> None:  # type: ignore[no-untyped-def]
         t0 = backend().now()
         await a.b.add(1, 1)
         dut._log.info("a.b.add round trip: %.0f cycles", (backend().now() - t0) / 10e-9)
+
+
+@cocotb.test()
+async def every_type_over_axi(dut) -> None:  # type: ignore[no-untyped-def]
+    """Each scalar type's edge values through AXI bursts, bit for bit: as a result (one echo
+    export per type) and as an argument among all the others (``every`` records)."""
+    from runtime_systems import ECHO_TYPES, ECHO_VALUES, echo_rows, echo_system, exact
+
+    from pushpush.runtime import AsyncRuntime
+    from pushpush.runtime.cocotb_backend import CocotbBackend
+
+    cocotb.start_soon(Clock(dut.clk, 10, unit="ns").start())  # type: ignore[arg-type]
+    dut.rst.value = 1
+    await ClockCycles(dut.clk, 4)
+    dut.rst.value = 0
+    await ClockCycles(dut.clk, 2)
+
+    linked = echo_system()
+    master = AxiMaster(AxiBus.from_prefix(dut, "s_axi"), dut.clk, dut.rst)
+    ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=linked.ps.size)
+
+    def backend() -> CocotbBackend:
+        return CocotbBackend(master, ram, ram_base=linked.ps.base, clock=dut.clk, poll_cycles=4)
+
+    caller = AsyncRuntime(linked, "caller", backend(), timeout=200e-6)
+    callee = AsyncRuntime(linked, "callee", backend(), timeout=200e-6)
+    for t in ECHO_TYPES:
+        callee.export(f"echo_{t}", lambda x: x)
+    got: list[tuple[object, ...]] = []
+    callee.export("every", lambda *args: got.append(args) or len(got))
+    async with caller, callee:
+        for t in ECHO_TYPES:
+            echo = caller.imports[f"callee.echo_{t}"]
+            for v in ECHO_VALUES[t]:
+                assert exact(await echo(v)) == exact(v), (t, v)
+        rows = echo_rows()
+        for i, row in enumerate(rows):
+            assert await caller.callee.every(*row) == i + 1
+        assert [[exact(v) for v in r] for r in got] == [[exact(v) for v in r] for r in rows]
 
 
 @pytest.mark.parametrize("simulator", ["icarus"])

@@ -51,10 +51,20 @@ static int mem_write(void *ctx, uint32_t addr, const uint32_t *words, unsigned n
     return PP_OK;
 }
 
+/* a word written into the window at cli's next idle, before srv may answer (a stray that
+ * arrives while a call waits) */
+static int inject_pending = 0;
+static uint32_t inject_off = 0, inject_word = 0;
+
 static void idle_cli(void *ctx)
 {
     (void)ctx;
     clock_us += 10;
+    if (inject_pending) {
+        ps[inject_off] = inject_word;
+        inject_pending = 0;
+        return;
+    }
     if (srv_serving)
         pp_poll(&srv);
 }
@@ -233,6 +243,15 @@ int main(void)
     cli.plat.window[st_off] = PP_STATUS_OK;
     check(cli_srv_add_i32(&cli, 2, 2, &r32) == PP_OK && r32 == 4 && cli.counters.strays == 2, "stray cleared",
           "stray");
+
+    /* a reply echoing the previous call's SEQ arrives while the call waits (with a result
+     * that is not the call's): dropped as a stray, the call's own reply is delivered */
+    cli.plat.window[cli.sites[0].rep_off] = 999u;
+    inject_off = (CLI_BASE - CLI_PS_BASE) / 4u + st_off;
+    inject_word = PP_STATUS_OK | (cli.sites[0].seq ? PP_STATUS_ECHO : 0u);
+    inject_pending = 1;
+    check(cli_srv_add_i32(&cli, 2, 3, &r32) == PP_OK && r32 == 5 && cli.counters.strays == 3 && !inject_pending,
+          "reply with the wrong SEQ echo is a stray", "a reply echoing the other SEQ was delivered");
 
     /* duplicate into a static slot: the last call's words stored again */
     cep_off = (cli.sites[0].cep_addr - SRV_BASE) / 4u;
