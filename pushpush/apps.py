@@ -164,14 +164,14 @@ def overlay_class(name: str, system: str, bitfile: Path, module: Optional[str] =
     """The board overlay class of an overlay package (``pushpush.overlays.<system>``): a
     ``PushPushOverlay`` that loads ``bitfile`` by default. Without PYNQ the class exists but
     refuses to be instantiated, so the package imports anywhere."""
-    try:  # PYNQ is there on a board (and with pushpush[pynq])
+    try:  # PYNQ is there on a board (and with pushpush-fpga[pynq])
         from pushpush.pynq import PushPushOverlay as base
     except ImportError:  # pragma: no cover
         base = None
 
     def __init__(self: Any, bitfile_name: Any = None, **kwargs: Any) -> None:
         if base is None:
-            raise ImportError(f"the {system} overlay needs PYNQ: pip install 'pushpush[pynq]'")
+            raise ImportError(f"the {system} overlay needs PYNQ: pip install 'pushpush-fpga[pynq]'")
         base.__init__(self, str(bitfile_name or bitfile), **kwargs)
 
     doc = f"The board's overlay (a ``PushPushOverlay``): ``{bitfile.name}`` of this folder by default."

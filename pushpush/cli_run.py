@@ -52,9 +52,9 @@ def _run_one(example: str, args: argparse.Namespace) -> bool:
     try:
         import pushpush.pynq as ppq
     except ImportError as e:  # pragma: no cover
-        raise UsageError(f"pushpush run needs PYNQ: pip install 'pushpush[pynq]' ({e})") from None
+        raise UsageError(f"pushpush run needs PYNQ: pip install 'pushpush-fpga[pynq]' ({e})") from None
     if ppq.PushPushOverlay is None:  # pragma: no cover
-        raise UsageError("pushpush run needs PYNQ: pip install 'pushpush[pynq]'")
+        raise UsageError("pushpush run needs PYNQ: pip install 'pushpush-fpga[pynq]'")
     from .link import load
 
     system = load(folder / "system.yaml").name

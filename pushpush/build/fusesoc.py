@@ -109,7 +109,7 @@ def _fusesoc_exe() -> list[str]:
         if cand.exists():
             exe = str(cand)
     if exe is None:
-        raise BuildError("fusesoc not found: pip install 'pushpush[sim]' (or pip install fusesoc)")
+        raise BuildError("fusesoc not found: pip install 'pushpush-fpga[sim]' (or pip install fusesoc)")
     return [exe]
 
 

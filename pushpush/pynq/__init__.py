@@ -167,6 +167,6 @@ else:  # pragma: no cover
         return False
 
     def load(*args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
-        raise ImportError("pushpush.pynq.load needs PYNQ: pip install 'pushpush[pynq]'")
+        raise ImportError("pushpush.pynq.load needs PYNQ: pip install 'pushpush-fpga[pynq]'")
 
     PushPushOverlay = None  # type: ignore[assignment,misc]

