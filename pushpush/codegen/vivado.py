@@ -233,25 +233,30 @@ class Fclk:
 
 
 def fclk_divisors(mhz: float, pll_mhz: float = IO_PLL_MHZ) -> Fclk:
-    """The two 6-bit FCLK divisors of ``pll_mhz`` closest to ``mhz`` (smallest product, then
-    smallest second divisor, on a tie).
+    """The two 6-bit FCLK divisors of ``pll_mhz`` closest to ``mhz``, split as Vivado splits
+    them: of the pairs with that product, the smallest sum, then the larger first divisor.
+    Vivado-written .hwh files show 100 MHz of a 1000 MHz IO PLL as 5 x 2 (PYNQ-Z1 designs,
+    issue 30) and of a 1600 MHz one as 4 x 4 (``resizer.hwh``, tests/pynq/hwhs/), not 10 x 1
+    or 16 x 1; the rule is fitted to those two, Vivado's own is not documented.
 
     >>> f = fclk_divisors(100); (f.div0, f.div1, f.actual_mhz)
-    (10, 1, 100.0)
+    (5, 2, 100.0)
+    >>> f = fclk_divisors(100, 1600); (f.div0, f.div1)
+    (4, 4)
     >>> fclk_divisors(142.86).div0 * fclk_divisors(142.86).div1
     7
     """
     if mhz <= 0:
         raise ValueError(f"clock_mhz must be positive, not {mhz}")
-    best: Optional[tuple[float, int, int, int]] = None
+    best: Optional[tuple[float, int, int, int, int]] = None
     for d1 in range(1, 64):
         for d0 in range(1, 64):
             err = abs(pll_mhz / (d0 * d1) - mhz)
-            key = (round(err, 9), d0 * d1, d1, d0)
+            key = (round(err, 9), d0 * d1, d0 + d1, d1, d0)
             if best is None or key < best:
                 best = key
     assert best is not None
-    _, _, d1, d0 = best
+    _, _, _, d1, d0 = best
     return Fclk(mhz=f"{mhz:g}", div0=d0, div1=d1, pll_mhz=f"{pll_mhz:g}",
                 actual_mhz=round(pll_mhz / (d0 * d1), 6))
 

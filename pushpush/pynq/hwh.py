@@ -56,6 +56,7 @@ from pushpush import __version__
 from pushpush.codegen.render import generated_header, render_template
 from pushpush.codegen.vivado import IO_PLL_MHZ, Fclk, fclk_divisors
 from pushpush.link import LinkedSystem
+from pushpush.pynq.ipregs import DMA_REGISTERS, intc_registers
 
 __all__ = [
     "IO_PLL_MHZ",
@@ -294,7 +295,7 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         intc = {"instance": INTC_INSTANCE, "vlnv": INTC_VLNV, "base": ib, "size": isz,
                 "inputs": n, "kind_of_intr": f"0x{(0xFFFFFFFF << n) & 0xFFFFFFFF:08X}",
                 "concat": concat, "concat_vlnv": CONCAT_VLNV,
-                "sources": [f"{c}/{p}" for c, p in sources]}
+                "sources": [f"{c}/{p}" for c, p in sources], "registers": intc_registers(n)}
         level = ":".join(["LEVEL_HIGH"] * n)
         into = f"{concat}_dout" if concat else f"{sources[0][0]}_{sources[0][1]}"
         intc_irq = f"{INTC_INSTANCE}_irq"
@@ -353,6 +354,7 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         ("PCW_NUM_F2P_INTR_INPUTS", "1"),
         *[p for dma in dmas for p in dma["ps_params"]],
     ]
+    ps_params = _merge_ps_params(ps_params)
     for i in range(4):
         d0, d1 = (fclk.div0, fclk.div1) if i == 0 else (1, 1)
         ps_params += [
@@ -388,6 +390,23 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         intc=intc,
         dmas=dmas,
     )
+
+
+def _merge_ps_params(params: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Each PS parameter once, in first-seen order: a port that any user switches on
+    (``PCW_USE_*`` = "1") is on, and a data width given twice must agree. Vivado writes every
+    parameter once; PYNQ's two parsers read the first (PYNQ 3.1's ``hwh_parser``) or the
+    last (``pynqmetadata``) of a repeated name, so a repeat would split them."""
+    out: dict[str, str] = {}
+    for k, v in params:
+        if k not in out:
+            out[k] = v
+        elif k.startswith("PCW_USE_"):
+            out[k] = "1" if "1" in (out[k], v) else v
+        elif out[k] != v:
+            raise ValueError(f"the PS parameter {k} is asked for twice with different values "
+                             f"({out[k]!r}, {v!r}): two ports of the design disagree")
+    return list(out.items())
 
 
 #: What the Xilinx AXI DMA 7.1 calls its AXI4-Lite register port, and its parameters that do
@@ -430,7 +449,7 @@ def _dma_modules(linked: LinkedSystem, d: "_Design", fclk: Fclk, sc_in: str,
         hp = dma.hp_port.replace("S_AXI_", "")
         out.append({
             "instance": dma.name, "base": dma.base, "size": dma.size, "hp_port": dma.hp_port,
-            "hp_seg": f"{hp}_DDR_LOWOCM", "params": dma_parameters(dma),
+            "hp_seg": f"{hp}_DDR_LOWOCM", "params": dma_parameters(dma), "registers": DMA_REGISTERS,
             "ps_params": [(f"PCW_USE_S_{hp.replace('HP', 'AXI_HP')}", "1"),
                           (f"PCW_S_{hp.replace('HP', 'AXI_HP')}_DATA_WIDTH", str(dma.data_width))],
         })
