@@ -246,17 +246,8 @@ def fclk_divisors(mhz: float, pll_mhz: float = IO_PLL_MHZ) -> Fclk:
     >>> fclk_divisors(142.86).div0 * fclk_divisors(142.86).div1
     7
     """
-    if mhz <= 0:
-        raise ValueError(f"clock_mhz must be positive, not {mhz}")
-    best: Optional[tuple[float, int, int, int, int]] = None
-    for d1 in range(1, 64):
-        for d0 in range(1, 64):
-            err = abs(pll_mhz / (d0 * d1) - mhz)
-            key = (round(err, 9), d0 * d1, d0 + d1, d1, d0)
-            if best is None or key < best:
-                best = key
-    assert best is not None
-    _, _, _, d1, d0 = best
+    from pushpush.boards import pl_clock_divisors
+    d0, d1 = pl_clock_divisors(pll_mhz, mhz)
     return Fclk(mhz=f"{mhz:g}", div0=d0, div1=d1, pll_mhz=f"{pll_mhz:g}",
                 actual_mhz=round(pll_mhz / (d0 * d1), 6))
 
