@@ -210,16 +210,19 @@ def board(name: Optional[str]) -> Board:
 
 
 
-def pl_clock_divisors(pll_mhz: float, mhz: float) -> tuple[int, int]:
+def pl_clock_divisors(pll_mhz: float, mhz: float, family: str = "zynq") -> tuple[int, int]:
     """The two 6-bit divisors of ``pll_mhz`` nearest ``mhz``, split as Vivado splits them:
-    of the pairs with that product, the smallest sum, then the larger first divisor
-    (:func:`pushpush.codegen.vivado.fclk_divisors` says where that rule comes from)."""
+    on a Zynq (processing_system7) of the pairs with that product the smallest sum, then the
+    larger first divisor (100 of 1000 MHz: 5 x 2; of 1600: 4 x 4); on ZynqMP
+    (zynq_ultra_ps_e) the whole product in the first while it fits (100 of 1500 MHz: 15 x 1,
+    as rfsoc_sam.hwh has it). :func:`pushpush.codegen.vivado.fclk_divisors` cites both."""
     if mhz <= 0:
         raise ValueError(f"clock_mhz must be positive, not {mhz}")
     best: Optional[tuple[float, int, int, int, int]] = None
     for d1 in range(1, 64):
         for d0 in range(1, 64):
-            key = (round(abs(pll_mhz / (d0 * d1) - mhz), 9), d0 * d1, d0 + d1, d1, d0)
+            split = d0 + d1 if family == "zynq" else d1
+            key = (round(abs(pll_mhz / (d0 * d1) - mhz), 9), d0 * d1, split, d1, d0)
             if best is None or key < best:
                 best = key
     assert best is not None
@@ -229,7 +232,7 @@ def pl_clock_divisors(pll_mhz: float, mhz: float) -> tuple[int, int]:
 def pl_clock_error(b: Board, mhz: float) -> Optional[str]:
     """Why ``b``'s PL clock 0 cannot run at ``mhz`` (its PLL over two 6-bit divisors must
     make it to the Hz: the top's clock declares that rate), or None when it can."""
-    d0, d1 = pl_clock_divisors(b.pll_mhz, mhz)
+    d0, d1 = pl_clock_divisors(b.pll_mhz, mhz, b.family)
     got = round(b.pll_mhz / (d0 * d1), 6)
     if int(round(got * 1e6)) == int(round(mhz * 1e6)):
         return None

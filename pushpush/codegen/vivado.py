@@ -232,12 +232,14 @@ class Fclk:
         return int(round(self.actual_mhz * 1e6))
 
 
-def fclk_divisors(mhz: float, pll_mhz: float = IO_PLL_MHZ) -> Fclk:
+def fclk_divisors(mhz: float, pll_mhz: float = IO_PLL_MHZ, family: str = "zynq") -> Fclk:
     """The two 6-bit FCLK divisors of ``pll_mhz`` closest to ``mhz``, split as Vivado splits
     them: of the pairs with that product, the smallest sum, then the larger first divisor.
     Vivado-written .hwh files show 100 MHz of a 1000 MHz IO PLL as 5 x 2 (PYNQ-Z1 designs,
     issue 30) and of a 1600 MHz one as 4 x 4 (``resizer.hwh``, tests/pynq/hwhs/), not 10 x 1
-    or 16 x 1; the rule is fitted to those two, Vivado's own is not documented.
+    or 16 x 1; the rule is fitted to those two, Vivado's own is not documented. On ZynqMP
+    (``family="zynqmp"``) Vivado writes 100 MHz of a 1500 MHz IOPLL as 15 x 1
+    (``rfsoc_sam.hwh``): the first divisor takes the product while it fits.
 
     >>> f = fclk_divisors(100); (f.div0, f.div1, f.actual_mhz)
     (5, 2, 100.0)
@@ -247,7 +249,7 @@ def fclk_divisors(mhz: float, pll_mhz: float = IO_PLL_MHZ) -> Fclk:
     7
     """
     from pushpush.boards import pl_clock_divisors
-    d0, d1 = pl_clock_divisors(pll_mhz, mhz)
+    d0, d1 = pl_clock_divisors(pll_mhz, mhz, family)
     return Fclk(mhz=f"{mhz:g}", div0=d0, div1=d1, pll_mhz=f"{pll_mhz:g}",
                 actual_mhz=round(pll_mhz / (d0 * d1), 6))
 
