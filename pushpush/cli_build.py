@@ -90,7 +90,8 @@ def _configure_build(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="SYSTEM_YAML", help="system description (or its directory)")
     p.add_argument("--target", "-t", required=True, choices=TARGETS,
                    help="lint (Verilator -Wall), sim (Icarus build), synth (Yosys xc7 resources), "
-                        "pynq_z1 (Vivado bitstream; project setup only without Vivado)")
+                        "pynq_z1, pynq_z2 (Vivado bitstream; project setup only without Vivado; "
+                        "zcu104, kv260: refused, their block design is not written yet)")
     p.add_argument("-o", "--output", metavar="DIR", help="output folder (default: build/<system>)")
     p.add_argument("--overlays", metavar="DIR", default="pynq_overlays",
                    help="pynq_z1: where <system>/<system>.bit and .hwh go (default: pynq_overlays)")

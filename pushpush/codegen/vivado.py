@@ -47,6 +47,7 @@ __all__ = [
     "ps_pl_settings",
     "ps_port",
     "render_bd_tcl",
+    "has_block_design",
     "top_clock_hz",
     "TOP_INSTANCE",
 ]
@@ -347,13 +348,27 @@ def _intc_cell(linked: LinkedSystem) -> Optional[dict[str, object]]:
             "concat": INTC_CONCAT if len(sources) > 1 else None, "concat_vlnv": CONCAT_VLNV}
 
 
+def has_block_design(linked: LinkedSystem) -> bool:
+    """Whether pushpush writes a Vivado block design for ``linked``'s board: the Zynq-7000
+    boards (PYNQ-Z1, PYNQ-Z2, and ``board: none``); not yet the zynq_ultra_ps_e boards."""
+    from pushpush.boards import board
+    return not board(linked.board).is_zynqmp
+
+
 def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
     """The block-design tcl text (``vlnv``: the system core's name, for the comments)."""
+    from pushpush.boards import board
+    b = board(linked.board)
+    if b.is_zynqmp:
+        raise GenerateError(
+            f"{linked.source_file}: board: {linked.board}: pushpush does not write the Vivado "
+            f"block design for the {b.title}'s zynq_ultra_ps_e yet (its .hwh, simulated board "
+            f"and C are there, docs/board.md); build the bitstream for pynq-z1 or pynq-z2")
     rtl = rtl_components(linked)
     if not rtl:
         raise GenerateError(f"{linked.source_file}: system '{linked.name}' has no rtl component, "
                             f"so there is no PL design to build")
-    if linked.board == "pynq-z1":
+    if linked.board in ("pynq-z1", "pynq-z2"):
         check_fclk(linked)
     base, size = pl_address_block(linked)
     seg, target = ps_target(linked)
@@ -364,14 +379,16 @@ def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
         "vivado/bd.tcl.j2",
         header=generated_header("#", linked.source_file),
         sys=linked,
-        part=PYNQ_Z1_PART,
+        part=b.part,
+        board_title=b.title,
+        board_target=b.fuse_target,
         vlnv=vlnv,
         design=bd_design_name(linked),
         top=top_module_name(linked),
         instance=TOP_INSTANCE,
         fclk_mhz=fclk,
         fclk_hz=str(top_clock_hz(linked)),
-        board_part_pattern=PYNQ_Z1_BOARD_PART_PATTERN,
+        board_part_pattern=b.board_part_pattern,
         pl_block={"base": base, "size": size},
         pl_windows=rtl,
         ps_windows=sw,
