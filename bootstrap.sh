@@ -22,11 +22,12 @@ PYNQ_MAIN="pynq==3.1.2"
 PYNQ_NEXT="pynq==4.0.0"
 
 # Debian packages: simulators, synthesis estimate, compilers for Verilator/cocotb, venv,
-# tclsh for the Vivado-free check of the PYNQ-Z1 flow (tests/board/test_bd_tcl.py), and a
-# single-node Slurm for the cluster tests (tests/cluster: munge, slurmctld, slurmd, sbatch...;
-# the tests start the daemons themselves, the packages' services are not used).
+# tclsh for the Vivado-free check of the PYNQ-Z1 flow (tests/board/test_bd_tcl.py), the
+# armv7 and aarch64 cross compilers for the C layer of each board, and a single-node Slurm
+# for the cluster tests (tests/cluster: munge, slurmctld, slurmd, sbatch...; the tests start
+# the daemons themselves, the packages' services are not used).
 APT_PACKAGES=(iverilog yosys liblz4-dev g++ make perl python3-venv python3-dev git tcl gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
-              munge slurmctld slurmd slurm-client)
+              gcc-aarch64-linux-gnu libc6-dev-arm64-cross munge slurmctld slurmd slurm-client)
 
 log() { printf '\033[1m[bootstrap]\033[0m %s\n' "$*" >&2; }
 die() { printf '[bootstrap] error: %s\n' "$*" >&2; exit 1; }

@@ -118,20 +118,22 @@ class _Ticker:
 
 def open_system(example: str | os.PathLike[str], *, outdir: Optional[str | os.PathLike[str]] = None,
                 simulator: Optional[str] = None, progress: Optional[Progress] = None,
-                **kwargs: Any) -> Any:
+                board: Optional[str] = None, **kwargs: Any) -> Any:
     """Load an example's system through PYNQ and return its ``PushPushOverlay``.
 
     On a board: ``<overlay_dir>/<system>.bit`` (built with ``pushpush build --target
     pynq_z1``). Otherwise the simulated board: the system is generated into ``outdir``
     (default: a fresh temporary folder) and its simulator started (``simulator``: icarus,
     or verilator; ``PUSHPUSH_SIM`` overrides). ``progress`` receives one line per step.
+    ``board`` (e.g. ``"zcu104"``) replaces the YAML's ``board:``: the simulated board is then
+    that board (its addresses, bus widths and PS).
     """
     import pushpush.pynq as ppq  # registers the simulated board with PYNQ
     from .link import load as load_linked
 
     say: Progress = progress or (lambda s: None)
     folder = find_example(example)
-    linked = load_linked(folder / "system.yaml")
+    linked = load_linked(folder / "system.yaml", board=board)
     name = linked.name
     if on_board():
         bit = overlay_dir(name) / f"{name}.bit"
@@ -164,14 +166,14 @@ def overlay_class(name: str, system: str, bitfile: Path, module: Optional[str] =
     """The board overlay class of an overlay package (``pushpush.overlays.<system>``): a
     ``PushPushOverlay`` that loads ``bitfile`` by default. Without PYNQ the class exists but
     refuses to be instantiated, so the package imports anywhere."""
-    try:  # PYNQ is there on a board (and with pushpush[pynq])
+    try:  # PYNQ is there on a board (and with pushpush-fpga[pynq])
         from pushpush.pynq import PushPushOverlay as base
     except ImportError:  # pragma: no cover
         base = None
 
     def __init__(self: Any, bitfile_name: Any = None, **kwargs: Any) -> None:
         if base is None:
-            raise ImportError(f"the {system} overlay needs PYNQ: pip install 'pushpush[pynq]'")
+            raise ImportError(f"the {system} overlay needs PYNQ: pip install 'pushpush-fpga[pynq]'")
         base.__init__(self, str(bitfile_name or bitfile), **kwargs)
 
     doc = f"The board's overlay (a ``PushPushOverlay``): ``{bitfile.name}`` of this folder by default."

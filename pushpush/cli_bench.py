@@ -377,7 +377,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     result["targets_missed"] = missed
     (out / "fairness.json").write_text(json.dumps(result, indent=1))
     print(f"\nresults: {out / 'fairness.json'}" + (f", plot: {png}" if png else
-          " (no plot: install matplotlib, e.g. pip install 'pushpush[bench]')"))
+          " (no plot: install matplotlib, e.g. pip install 'pushpush-fpga[bench]')"))
     print(f"simulation time: {result['runtime_s']} s ({args.sim})")
     if missed:
         print("targets missed:\n  " + "\n  ".join(missed))

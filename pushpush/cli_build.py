@@ -92,14 +92,15 @@ def _configure_build(p: argparse.ArgumentParser) -> None:
                    help="system description (or its directory); several: each is built")
     p.add_argument("--target", "-t", required=True, metavar="TARGET[,TARGET...]",
                    help="lint (Verilator -Wall), sim (Icarus build), synth (Yosys xc7 resources), "
-                        "pynq_z1 (Vivado bitstream; project setup only without Vivado); several, "
+                        "pynq_z1, pynq_z2 (Vivado bitstream; project setup only without Vivado; "
+                        "zcu104, kv260: refused, their block design is not written yet); several, "
                         f"comma-separated, are built one after the other (one of {', '.join(TARGETS)})")
     p.add_argument("-o", "--output", metavar="DIR",
                    help="output folder (default: build/<system>); with several systems it must "
                         "contain {system}, e.g. -o out/{system}")
     p.add_argument("--executor", choices=("local", "slurm"), default=None,
                    help="where the builds run: local (--jobs at a time, the default) or slurm "
-                        "(one job per system: kind vivado with pynq_z1, else build; "
+                        "(one job per system: kind vivado with a board target, else build; "
                         "docs/cluster.md) (default: $PUSHPUSH_EXECUTOR, else local)")
     p.add_argument("--jobs", "-j", type=int, default=None,
                    help="several systems on the local executor: builds at a time (default 1)")
@@ -151,6 +152,7 @@ def _targets(text: str) -> list[str]:
 
 def _run_many(args: argparse.Namespace, targets: list[str], executor_name: str) -> int:
     """Several systems (or targets, or a cluster): one executor point per system."""
+    from .build.fusesoc import VIVADO_TARGETS
     from .executor import get_executor
 
     if args.json:
@@ -172,7 +174,7 @@ def _run_many(args: argparse.Namespace, targets: list[str], executor_name: str) 
     if len(set(outs)) != len(outs):
         raise UsageError("two systems would build into the same folder: give each its own "
                          "(-o out/{system}) or name the systems differently")
-    kind = "vivado" if "pynq_z1" in targets else "build"
+    kind = "vivado" if set(targets) & set(VIVADO_TARGETS) else "build"
     try:
         workdir = Path(outs[0]).parent / ".pushpush-jobs"
         executor = get_executor(executor_name, jobs=args.jobs if executor_name == "slurm" else

@@ -28,6 +28,10 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", metavar="DIR",
                    help=f"where the simulated board's overlay is generated "
                         f"(default: {DEFAULT_OUT.format(system='<system>')})")
+    p.add_argument("--board", "-b", default=None, metavar="BOARD",
+                   help="run on this board instead of the YAML's board: (pynq-z1, pynq-z2, zcu104, "
+                        "kv260): the simulated board is then that board, with its addresses, bus "
+                        "widths and PS")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
 
 
@@ -52,12 +56,15 @@ def _run_one(example: str, args: argparse.Namespace) -> bool:
     try:
         import pushpush.pynq as ppq
     except ImportError as e:  # pragma: no cover
-        raise UsageError(f"pushpush run needs PYNQ: pip install 'pushpush[pynq]' ({e})") from None
+        raise UsageError(f"pushpush run needs PYNQ: pip install 'pushpush-fpga[pynq]' ({e})") from None
     if ppq.PushPushOverlay is None:  # pragma: no cover
-        raise UsageError("pushpush run needs PYNQ: pip install 'pushpush[pynq]'")
+        raise UsageError("pushpush run needs PYNQ: pip install 'pushpush-fpga[pynq]'")
     from .link import load
 
-    system = load(folder / "system.yaml").name
+    from .boards import BOARD_NAMES
+    if args.board is not None and args.board not in BOARD_NAMES:
+        raise UsageError(f"--board {args.board}: use one of {', '.join(BOARD_NAMES)}")
+    system = load(folder / "system.yaml", board=args.board).name
     say = _progress(args.quiet)
     out = args.output if args.output and len(args.examples) == 1 else \
         os.path.join(args.output, system) if args.output else DEFAULT_OUT.format(system=system)
@@ -65,7 +72,8 @@ def _run_one(example: str, args: argparse.Namespace) -> bool:
     t0 = time.monotonic()
     app = apps.load_app(folder)
     try:
-        ol = apps.open_system(folder, outdir=out, simulator=args.sim, progress=say)
+        ol = apps.open_system(folder, outdir=out, simulator=args.sim, progress=say,
+                              **({"board": args.board} if args.board else {}))
     except ppq.SimulatorError as e:
         print(f"pushpush: error: {folder.name}: the simulated board did not start: {e}",
               file=sys.stderr)
@@ -75,6 +83,7 @@ def _run_one(example: str, args: argparse.Namespace) -> bool:
     except FileNotFoundError as e:   # on a board: no Vivado build
         print(f"pushpush: error: {folder.name}: {e}", file=sys.stderr)
         return False
+    _board_line(ol)
     try:
         say("      running the application")
         if not args.quiet:
@@ -99,6 +108,23 @@ def _run_one(example: str, args: argparse.Namespace) -> bool:
           f"{time.monotonic() - t1:.1f} s, total {time.monotonic() - t0:.1f} s)",
           file=sys.stderr, flush=True)
     return ok
+
+
+def _board_line(ol: object) -> None:
+    """One line on stdout before the application's: which board (simulated or not) the
+    system runs on, where its PL and software windows are and through which PS ports."""
+    try:
+        from .boards import board
+        linked = ol.system.linked          # type: ignore[attr-defined]
+        b = board(linked.board)
+        rtl = min(c.base for c in linked.components if c.kind == "rtl")
+        sim = getattr(getattr(ol, "device", None), "bridge", None) is not None
+        port = b.port("S_AXI_HP0" if linked.software_windows == "ddr" else "S_AXI_GP0")
+        print(f"board: {b.title} ({linked.board}{', simulated' if sim else ''}): {b.ps_modtype}, "
+              f"the PL at 0x{rtl:08X} behind {b.master_port} ({linked.interconnect.data_width}-bit), "
+              f"the software windows at 0x{linked.ps.base:08X} through {port}", flush=True)
+    except (AttributeError, ValueError, StopIteration):
+        pass       # an overlay without a linked system: nothing to say
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -126,6 +152,7 @@ _C1 = Command(
     epilog="examples:\n"
            "  pushpush run examples/audio_fir examples/pingpong\n"
            "  pushpush run pingpong --sim verilator\n"
+           "  pushpush run examples/pingpong --board zcu104\n"
            "\nexit status: 0 every check passed, 1 a check failed or the system did not run,\n"
            "2 usage errors",
     configure=_configure,

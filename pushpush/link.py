@@ -499,20 +499,22 @@ class LinkedSystem:
         return None
 
 
-def load(path: "str | os.PathLike[str]", interconnect: Optional[dict[str, Any]] = None) -> LinkedSystem:
+def load(path: "str | os.PathLike[str]", interconnect: Optional[dict[str, Any]] = None,
+         board: Optional[str] = None) -> LinkedSystem:
     """Read, check and link a ``system.yaml``: the one loader every command and API uses.
 
     ``interconnect`` overrides (``{"topology": "shared"}``) are applied to the linked model,
     so every diagnostic still points at the user's own line. Raises ``OSError`` (unreadable
     file), :class:`~pushpush.errors.SpecError`/:class:`~pushpush.errors.LinkError` (an
-    invalid system, with positions) and ``ValueError`` (a bad override).
+    invalid system, with positions) and ``ValueError`` (a bad override). ``board`` replaces
+    the file's ``board:`` (``pushpush run --board zcu104``), checked as if the file said it.
 
     >>> load("examples/pingpong/system.yaml", {"topology": "shared"}).interconnect.topology  # doctest: +SKIP
     'shared'
     """
     from .spec import load_system
 
-    return link(load_system(path)).with_interconnect(**dict(interconnect or {}))
+    return link(load_system(path, board=board)).with_interconnect(**dict(interconnect or {}))
 
 
 def window_size_for(words: int) -> int:
@@ -611,15 +613,17 @@ def _place_dmas(spec: SystemSpec) -> tuple[list[DmaBlock], list[Diagnostic]]:
     """Each ``dma:`` gets the next free 64 KiB page from :data:`DMA_FIRST_PAGE` (pages that
     overlap region ``pl`` are skipped: its windows, the interrupt block and the windows'
     base register live there) and the next HP port of :data:`DMA_HP_PORTS`."""
-    from .spec import GP0_RANGE
+    from .boards import board
 
+    facts = board(spec.board)
     out: list[DmaBlock] = []
     diags: list[Diagnostic] = []
     names = {c.name for c in spec.components}
     reserved = {"axi_intc_0": "the interrupt controller", "processing_system7_0": "the PS",
                 "system_top_0": "the system top"}
     seen: dict[str, str] = {}
-    page = DMA_FIRST_PAGE
+    # the board's first DMA page: 0x40400000 in a Zynq's GP0, 0xA0400000 in ZynqMP's HPM0_FPD
+    page = DMA_FIRST_PAGE - 0x4000_0000 + facts.pl_range[0]
     # buffer parameters' engines take S_AXI_HP0, or HP1 when the windows are on HP0
     # (pushpush.codegen.rtl.buffer_port): a DMA never shares their port
     has_buffers = any(e.signature.buffer_params() for c in spec.components for e in c.exports)
@@ -652,8 +656,8 @@ def _place_dmas(spec: SystemSpec) -> tuple[list[DmaBlock], list[Diagnostic]]:
             continue
         while spec.pl.base < page + DMA_PAGE_BYTES and page < spec.pl.end:
             page += DMA_PAGE_BYTES
-        if page + DMA_PAGE_BYTES > GP0_RANGE[1]:
-            diags.append(Diagnostic.at(where, f"no free 64 KiB page in GP0 for the dma of "
+        if page + DMA_PAGE_BYTES > facts.pl_range[1]:
+            diags.append(Diagnostic.at(where, f"no free 64 KiB page in {facts.master_port} for the dma of "
                                               f"component '{comp.name}'; move regions.pl"))
             continue
         out.append(DmaBlock(dma.name, comp.name, page, dma.data_width, dma.max_burst,

@@ -23,7 +23,7 @@ def data_dir(name: str) -> Path:
             return candidate
     raise FileNotFoundError(
         f"pushpush data folder '{name}' not found under {_PKG / '_data'} or {_REPO}; "
-        "reinstall the package (pip install pushpush) or run from a full checkout"
+        "reinstall the package (pip install pushpush-fpga) or run from a full checkout"
     )
 
 

@@ -275,15 +275,16 @@ from .spec_fields import TOP_KEYS as _TOP_KEYS  # noqa: E402
 _Items = list[tuple[str, ScalarNode, Node]]
 
 
-def load_system(path: Union[str, os.PathLike[str]]) -> SystemSpec:
-    """Read and validate the system description at ``path``.
+def load_system(path: Union[str, os.PathLike[str]], board: Optional[str] = None) -> SystemSpec:
+    """Read and validate the system description at ``path`` (``board``: instead of the
+    file's ``board:``, e.g. ``pushpush run --board zcu104``; checked as if the file said it).
 
     Raises ``OSError`` if the file cannot be read and :class:`SpecError` (every problem,
     with positions) if it is not a valid system.
     """
     p = Path(path)
     text = decode_text(p.read_bytes(), str(path))
-    return parse_system(text, file=str(path), base_dir=p.parent.absolute())
+    return parse_system(text, file=str(path), base_dir=p.parent.absolute(), board=board)
 
 
 #: Deepest nesting of YAML collections a system description may have (a real one has < 10).
@@ -356,10 +357,14 @@ def _too_deep(text: str) -> Optional[tuple[int, int]]:
     return None
 
 
-def parse_system(text: str, file: str = "<system>", base_dir: Optional[Path] = None) -> SystemSpec:
+def parse_system(text: str, file: str = "<system>", base_dir: Optional[Path] = None,
+                 board: Optional[str] = None) -> SystemSpec:
     """Validate the YAML ``text``; ``file`` names it in diagnostics, sources are relative to
-    ``base_dir`` (default: the current directory)."""
+    ``base_dir`` (default: the current directory); ``board`` overrides its ``board:``."""
+    if board is not None and board not in BOARDS:
+        raise ValueError(f"unknown board {board!r}: use one of {', '.join(BOARDS)}")
     loader = _Loader(text, file, (base_dir or Path.cwd()).absolute())
+    loader.board_override = board
     spec = loader.load()
     if loader.diags or spec is None:
         raise SpecError(_sorted(loader.diags))
@@ -431,6 +436,12 @@ def _sorted(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
     return sorted(diags, key=lambda d: (d.line, d.column))
 
 
+def _board_facts(name: Optional[str]) -> Any:
+    """The facts of board ``name`` (pushpush.boards; ``none``: the PYNQ-Z1's addresses)."""
+    from .boards import board
+    return board(name)
+
+
 def _is_pow2(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
 
@@ -450,6 +461,10 @@ class _Loader:
         self._ctor = yaml.constructor.SafeConstructor()
         #: Components and exports present in the file but dropped for their own errors.
         self.declared: set[str] = set()
+        #: A board given instead of the file's ``board:`` (parse_system's ``board``).
+        self.board_override: Optional[str] = None
+        #: The board's facts (pushpush.boards): its PL address range and default region.
+        self.board_facts = _board_facts(None)
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -680,6 +695,9 @@ class _Loader:
                 board = "none"
             else:
                 board = self.get_choice(node, "board", BOARDS) or board
+        if self.board_override is not None:
+            board = self.board_override
+        self.board_facts = _board_facts(board)
 
         clock: float = 100
         if "clock_mhz" in by_key:
@@ -690,6 +708,12 @@ class _Loader:
             else:
                 self.error(node, f"clock_mhz must be a number of MHz between 0 and 1000, not "
                                  f"{self._describe(node)}; e.g. clock_mhz: 100")
+        if board != "none":     # the board's PL clock must make it (pushpush.boards)
+            from .boards import pl_clock_error
+            why = pl_clock_error(self.board_facts, float(clock))
+            if why:
+                where = by_key["clock_mhz"][1] if "clock_mhz" in by_key else loc
+                self.error(where, f"{why}; or board: none for simulation only")
 
         software_windows = "ocm"
         sw_node: Optional[Node] = None
@@ -702,7 +726,7 @@ class _Loader:
         if "interconnect" in by_key:
             interconnect = self.interconnect(by_key["interconnect"][1])
 
-        pl, ps = DEFAULT_PL, DEFAULT_PS
+        pl, ps = Region(*self.board_facts.default_pl), DEFAULT_PS
         region_locs: dict[str, Location] = {}
         if "regions" in by_key:
             pl, ps = self.regions(by_key["regions"][1], region_locs)
@@ -762,7 +786,7 @@ class _Loader:
         return out
 
     def regions(self, node: Node, locs: dict[str, Location]) -> tuple[Region, Region]:
-        result = {"pl": DEFAULT_PL, "ps": DEFAULT_PS}
+        result = {"pl": Region(*self.board_facts.default_pl), "ps": DEFAULT_PS}
         items = self.mapping(node, "'regions'", item="region")
         if items is None:
             return result["pl"], result["ps"]
@@ -796,9 +820,11 @@ class _Loader:
             if not ok:
                 continue
             region = Region(base, size)
-            lo, hi = GP0_RANGE if rname == "pl" else (0, 1 << 32)
+            bf = self.board_facts
+            lo, hi = bf.pl_range if rname == "pl" else (0, 1 << 32)
             if not (lo <= region.base and region.end <= hi):
-                rng = "the Zynq GP0 range 0x40000000-0x7FFFFFFF" if rname == "pl" else "the 32-bit address space"
+                rng = (f"the {bf.title}'s {bf.master_port} range 0x{lo:08X}-0x{hi - 1:08X}"
+                       if rname == "pl" else "the 32-bit address space")
                 self.error(locs[rname], f"region '{rname}' 0x{region.base:08X}-0x{region.end - 1:X} "
                                         f"must lie inside {rng}; change its base or size")
                 continue

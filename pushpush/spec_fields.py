@@ -27,6 +27,8 @@ import keyword
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
+from .boards import BOARD_NAMES
+
 __all__ = [
     "KINDS", "SOFTWARE_KINDS", "BOARDS", "SOFTWARE_WINDOWS", "TOPOLOGIES", "DATA_WIDTHS", "ARBITRATIONS",
     "GP0_RANGE", "MIN_WINDOW", "DEFAULT_DYNAMIC_SLOTS", "DEFAULT_RUNTIME_WORDS", "MAX_BURST",
@@ -43,7 +45,7 @@ __all__ = [
 
 KINDS = ("rtl", "python", "c")
 SOFTWARE_KINDS = ("python", "c")
-BOARDS = ("pynq-z1", "none")
+BOARDS = (*BOARD_NAMES, "none")
 #: Where the software components' windows live (docs/board.md): ``ocm``, the ARM's on-chip
 #: memory at regions.ps (the PL reaches it through S_AXI_GP0); ``ddr``, a ``pynq.allocate``
 #: buffer in DDR that the PL reaches through S_AXI_HP0, regions.ps then being the windows'
@@ -226,8 +228,9 @@ REGION = Record("region", "An address range: [base, base + size), multiples of 4
 ), ref="region")
 
 REGIONS = Record("regions", "Where the linker places the components' endpoint windows.", (
-    Field("pl", REGION, "Windows of rtl components; must lie inside Zynq GP0 "
-                        "(0x40000000-0x7FFFFFFF). Default: base 0x43C00000, size 0x400000."),
+    Field("pl", REGION, "Windows of rtl components; must lie inside the board's PS master range "
+                        "(PYNQ-Z1/Z2 GP0 0x40000000-0x7FFFFFFF, default base 0x43C00000; ZCU104/KV260 "
+                        "HPM0_FPD 0xA0000000-0xAFFFFFFF, default base 0xA0000000). Default size 0x400000."),
     Field("ps", REGION, "Windows of python and c components (the ARM's memory). "
                         "Default: base 0xFFFC0000, size 0x10000."),
 ))

@@ -48,7 +48,7 @@ targets:
 """
 
 pytestmark = pytest.mark.skipif(not (BIN / "fusesoc").exists() and shutil.which("fusesoc") is None,
-                                reason="needs FuseSoC (pip install 'pushpush[sim]')")
+                                reason="needs FuseSoC (pip install 'pushpush-fpga[sim]')")
 
 
 def fusesoc(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:

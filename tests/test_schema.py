@@ -142,7 +142,7 @@ STRUCTURAL = [
     ("bad_system_name", GOOD.replace("system: demo", "system: my-system")),
     ("reserved_component_name", GOOD.replace("  host:", "  module:")),
     ("bad_function_name", GOOD.replace('      f: "(x', '      2f: "(x')),
-    ("board", GOOD + "board: pynq-z2\n"),
+    ("board", GOOD + "board: pynq-z9\n"),
     ("clock_not_a_number", GOOD + "clock_mhz: fast\n"),
     ("clock_zero", GOOD + "clock_mhz: 0\n"),
     ("clock_too_high", GOOD + "clock_mhz: 1001\n"),

@@ -253,11 +253,11 @@ def test_import_of_export_with_bad_signature_not_reported_again(tmp_path: Path) 
 
 def test_board_clock_interconnect_values(tmp_path: Path) -> None:
     assert errors(tmp_path, GOOD + textwrap.dedent("""\
-        board: pynq-z2
+        board: pynq_z2
         clock_mhz: fast
         interconnect: {topology: mesh, data_width: 48, arbitration: fiar}
         """)) == [
-        at(tmp_path, 12, 8, "board must be one of pynq-z1, none, not 'pynq-z2'; did you mean 'pynq-z1'?"),
+        at(tmp_path, 12, 8, "board must be one of pynq-z1, pynq-z2, zcu104, kv260, none, not 'pynq_z2'; did you mean 'pynq-z2'?"),
         at(tmp_path, 13, 12, "clock_mhz must be a number of MHz between 0 and 1000, not 'fast'; e.g. clock_mhz: 100"),
         at(tmp_path, 14, 26, "interconnect topology must be one of crossbar, shared, not 'mesh'; "
                                  "write one of them, e.g. crossbar"),
@@ -519,7 +519,7 @@ def test_region_errors(tmp_path: Path) -> None:
 
 def test_pl_region_outside_gp0(tmp_path: Path) -> None:
     assert one_error(tmp_path, GOOD + "regions:\n  pl: {base: 0x80000000}\n") == at(
-        tmp_path, 13, 3, "region 'pl' 0x80000000-0x803FFFFF must lie inside the Zynq GP0 range "
+        tmp_path, 13, 3, "region 'pl' 0x80000000-0x803FFFFF must lie inside the PYNQ-Z1's M_AXI_GP0 range "
                          "0x40000000-0x7FFFFFFF; change its base or size")
 
 

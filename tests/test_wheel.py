@@ -27,7 +27,7 @@ def run(cmd: list[str], cwd: Path, timeout: float = 600) -> str:
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("wheel")
     run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp / "dist"), str(REPO)], tmp)
-    wheels = list((tmp / "dist").glob("pushpush-*.whl"))
+    wheels = list((tmp / "dist").glob("pushpush_fpga-*.whl"))
     assert len(wheels) == 1, wheels
     env_dir = tmp / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
@@ -68,7 +68,7 @@ def test_wheel_init_run_pytest(installed: Path, tmp_path: Path, monkeypatch: pyt
     nothing is downloaded. Icarus only (PUSHPUSH_SIMS), to keep it short."""
     import sysconfig
 
-    wheel = next((installed.parent / "dist").glob("pushpush-*.whl"))
+    wheel = next((installed.parent / "dist").glob("pushpush_fpga-*.whl"))
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     py = str(env_dir / "bin" / "python")
@@ -95,3 +95,33 @@ def test_wheel_init_run_pytest(installed: Path, tmp_path: Path, monkeypatch: pyt
     monkeypatch.setenv("PATH", f"{env_dir / 'bin'}{os.pathsep}{os.environ['PATH']}")
     run([py, "-m", "fusesoc.main", "--cores-root", ".", "--cores-root", gen_root, "run",
          "--target", "lint", "local:demo:system"], demo)
+
+
+#: The distribution's name: ``pushpush`` on PyPI is an unrelated project (a chat-message sender).
+DIST = "pushpush-fpga"
+
+
+def test_wheel_carries_the_documented_name(installed: Path) -> None:
+    """The built wheel is ``pushpush-fpga`` (METADATA ``Name``), its entry points are the ones
+    ``pynq get-notebooks pushpush`` uses, and every ``pip install`` line a user reads (README,
+    docs, overlay README, error messages in the package) installs that distribution, never
+    ``pushpush`` (which would install the other project)."""
+    import re
+    import zipfile
+
+    (wheel,) = (installed.parent / "dist").glob("*.whl")
+    assert wheel.name.startswith("pushpush_fpga-"), wheel.name
+    with zipfile.ZipFile(wheel) as z:
+        meta = z.read(next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))).decode()
+        eps = z.read(next(n for n in z.namelist() if n.endswith(".dist-info/entry_points.txt"))).decode()
+    assert f"\nName: {DIST}\n" in meta, meta[:200]
+    assert "[pynq.notebooks]\npushpush = pushpush.notebooks" in eps
+    assert "pushpush = pushpush.cli:main" in eps
+    readme = (REPO / "README.md").read_text()
+    assert f"pip install {DIST}" in readme and "pynq get-notebooks pushpush" in readme
+    wrong = re.compile(r"pip install '?pushpush(?![-_\w])|(?<![-\w])pushpush\[(check|sim|pynq|verilator|bench|dev)\]")
+    texts = [REPO / "README.md", REPO / "pynq_overlays" / "README.md", *sorted((REPO / "docs").glob("*.md")),
+             *sorted((REPO / "pushpush").rglob("*.py")), *sorted((REPO / "notebooks").glob("*.py"))]
+    bad = [f"{p.relative_to(REPO)}:{i}: {line.strip()}" for p in texts
+           for i, line in enumerate(p.read_text().splitlines(), 1) if wrong.search(line)]
+    assert not bad, "these install the unrelated PyPI project 'pushpush':\n" + "\n".join(bad)

@@ -113,7 +113,7 @@ def fusesoc_exe() -> str:
     cand = Path(sys.executable).parent / "fusesoc"
     exe = str(cand) if cand.exists() else shutil.which("fusesoc")
     if not exe:
-        raise BenchFailed("fusesoc not found: pip install 'pushpush[sim]'")
+        raise BenchFailed("fusesoc not found: pip install 'pushpush-fpga[sim]'")
     return exe
 
 

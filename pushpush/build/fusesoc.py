@@ -54,6 +54,7 @@ from pushpush.resources import cores_dir
 
 __all__ = [
     "TARGETS",
+    "VIVADO_TARGETS",
     "BuildError",
     "BuildResult",
     "build",
@@ -63,7 +64,9 @@ __all__ = [
     "check_vivado_project",
 ]
 
-TARGETS = ("lint", "sim", "synth", "pynq_z1")
+#: The Vivado targets, one per board (pushpush.boards: the board's name with '_').
+VIVADO_TARGETS = ("pynq_z1", "pynq_z2", "zcu104", "kv260")
+TARGETS = ("lint", "sim", "synth") + VIVADO_TARGETS
 #: Name of the row holding everything outside the components' wrappers.
 
 
@@ -109,7 +112,7 @@ def _fusesoc_exe() -> list[str]:
         if cand.exists():
             exe = str(cand)
     if exe is None:
-        raise BuildError("fusesoc not found: pip install 'pushpush[sim]' (or pip install fusesoc)")
+        raise BuildError("fusesoc not found: pip install 'pushpush-fpga[sim]' (or pip install fusesoc)")
     return [exe]
 
 
@@ -162,6 +165,11 @@ def _run_logged(cmd: Sequence[str], log: Path, cwd: Path, progress: Callable[[st
 # --------------------------------------------------------------------------- pynq_z1
 
 
+def _board_part(linked: LinkedSystem) -> str:
+    from pushpush.boards import board
+    return board(linked.board).part
+
+
 def check_vivado_project(linked: LinkedSystem, root: Path, project: Optional[str] = None) -> list[str]:
     """Problems with the Vivado project files FuseSoC's setup stage wrote (empty: fine).
 
@@ -175,7 +183,7 @@ def check_vivado_project(linked: LinkedSystem, root: Path, project: Optional[str
         return [f"FuseSoC did not write the Vivado project script {project}"]
     text = project.read_text()
     need = {
-        f"set_property part {PYNQ_Z1_PART}": "the PYNQ-Z1 part",
+        f"set_property part {_board_part(linked)}": "the board's part",
         f"set_property top {bd_wrapper_name(linked)}": "the block design wrapper as top",
         bd_tcl_path(linked): "the block-design tcl",
         f"rtl/{_rtl.top_module_name(linked)}.v": "the system top",
@@ -236,9 +244,16 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
     if target not in TARGETS:
         raise BuildError(f"unknown target '{target}'; targets: {', '.join(TARGETS)}")
     out = Path(outdir)
-    if target == "pynq_z1" and linked.board != "pynq-z1":
-        raise BuildError(f"system '{linked.name}' has board: {linked.board}; set board: pynq-z1 "
-                         f"in {linked.source_file} to build for the PYNQ-Z1")
+    if target in VIVADO_TARGETS:
+        from pushpush.boards import BOARDS
+        want = next(b for b in BOARDS.values() if b.fuse_target == target)
+        if linked.board != want.name:
+            raise BuildError(f"system '{linked.name}' has board: {linked.board}; set board: "
+                             f"{want.name} in {linked.source_file} to build for the {want.title}")
+        if want.is_zynqmp:
+            raise BuildError(f"--target {target}: pushpush does not write the Vivado block design "
+                             f"for the {want.title}'s zynq_ultra_ps_e yet (its .hwh, simulated "
+                             "board and C are there, docs/board.md); build for pynq_z1 or pynq_z2")
     if not _rtl.rtl_components(linked):
         raise BuildError(f"system '{linked.name}' has no rtl component: there is no hardware to "
                          f"build (generate still writes its map and C header)")
@@ -250,7 +265,7 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
     log = out / "build" / f"{target}.log"
     if log.exists():
         log.unlink()
-    if target == "pynq_z1":
+    if target in VIVADO_TARGETS:
         vivado_exe = vivado or shutil.which("vivado")
         stages: tuple[str, ...] = ("setup", "build") if vivado_exe else ("setup",)
     elif target in ("sim",):
@@ -270,7 +285,7 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
         if bindir is not None:
             env = dict(os.environ)
             env["PATH"] = str(bindir) + os.pathsep + env.get("PATH", "")
-    if target == "pynq_z1" and vivado:
+    if target in VIVADO_TARGETS and vivado:
         env = dict(os.environ)
         env["PATH"] = str(Path(vivado).parent) + os.pathsep + env.get("PATH", "")
     if verbose:
@@ -299,7 +314,7 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
                                                     comps, users)
             except SynthError as e:
                 raise BuildError(str(e), log) from None
-    elif target == "pynq_z1":
+    elif target in VIVADO_TARGETS:
         problems = check_vivado_project(linked, root)
         if problems:
             raise BuildError("the Vivado project is not as expected:\n  " + "\n  ".join(problems), log)
@@ -309,7 +324,7 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
                 f"Vivado project set up in {root} ({_edam_name(linked)}.tcl, block design "
                 f"{bd_tcl_path(linked)}); Vivado is needed for the bitstream and 'vivado' is not "
                 f"on PATH. On a machine with Vivado run the same 'pushpush build --target "
-                f"pynq_z1', or 'make' in {root}.")
+                f"{target}', or 'make' in {root}.")
         else:
             dest = Path(overlays_dir) / linked.name
             result.artifacts = _collect_overlay(linked, root, dest)

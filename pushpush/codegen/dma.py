@@ -100,7 +100,10 @@ def render_dma_shell(linked: LinkedSystem) -> str:
     # buffer parameters' engines (the top's buf_axi): the shell passes the port through
     buf_sig = (axi_signals(BUF_DATA_WIDTH, buf_id_width(linked)) if system_buffers(linked)
                else [])
-    slaves = [Slave(d.name, d.base, 16) for d in linked.dmas] + [Slave("top", 0x4000_0000, 30)]
+    from pushpush.boards import board
+    lo, hi = board(linked.board).pl_range      # the PS master's whole range: GP0, HPM0_FPD
+    slaves = [Slave(d.name, d.base, 16) for d in linked.dmas] + \
+        [Slave("top", lo, (hi - lo).bit_length() - 1)]
     return render_template(
         "verilog/dma_shell.v.j2",
         header=generated_header("//", linked.source_file),

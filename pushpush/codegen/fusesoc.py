@@ -12,6 +12,8 @@ A CAPI2 file must start with ``CAPI=2:``, so the "generated" header is its secon
 
 from __future__ import annotations
 
+from typing import Any
+
 import os
 from pathlib import Path, PurePosixPath
 
@@ -19,7 +21,7 @@ from pushpush.link import LinkedSystem
 
 from .render import GenerateError, generated_header, render_template
 from .rtl import core_dependencies, rtl_components, top_module_name, wrapper_module_name
-from .vivado import PYNQ_Z1_PART, bd_tcl_path, bd_wrapper_name
+from .vivado import PYNQ_Z1_PART, bd_tcl_path, bd_wrapper_name, has_block_design
 
 __all__ = [
     "SYSTEM_CORE_VERSION",
@@ -68,6 +70,12 @@ def _rel_of(linked: LinkedSystem, path: Path) -> str:
     return Path(os.path.relpath(path, base)).as_posix()
 
 
+def _board(linked: LinkedSystem) -> Any:
+    """The board a system's Vivado target builds for (``board: none``: the PYNQ-Z1)."""
+    from pushpush.boards import board
+    return board(linked.board)
+
+
 def render_system_core(linked: LinkedSystem, user_files: list[str], rtl_files: list[str]) -> str:
     """The .core text: ``user_files``/``rtl_files`` are paths relative to the output folder."""
     kinds = [c.kind for c in linked.components]
@@ -82,9 +90,11 @@ def render_system_core(linked: LinkedSystem, user_files: list[str], rtl_files: l
         user_files=user_files,
         rtl_files=rtl_files,
         depends=[f"pushpush:cores:{d}" for d in core_dependencies()],
-        bd_tcl=bd_tcl_path(linked),
+        bd_tcl=bd_tcl_path(linked) if has_block_design(linked) else None,
+        board_target=_board(linked).fuse_target,
+        board_title=_board(linked).title,
         top=top_module_name(linked),
         bd_wrapper=bd_wrapper_name(linked),
-        part=PYNQ_Z1_PART,
+        part=_board(linked).part,
         wrappers=[wrapper_module_name(c) for c in rtl_components(linked)],
     )

@@ -11,7 +11,7 @@ ports that exist (``rtl/fir_core.v:12:16: port 'fir_taps' ...``) and at the modu
 for ports that are missing. :func:`check_component` gives the lines for one component;
 :func:`check_sources_exist` the lines for sources that do not exist.
 
-pyslang is an extra (``pip install 'pushpush[check]'``; the ``sim`` and ``dev`` extras pull
+pyslang is an extra (``pip install 'pushpush-fpga[check]'``; the ``sim`` and ``dev`` extras pull
 it too): it has no wheel for the PYNQ-Z1's armv7l. Without it :func:`inspect_component`
 checks only that the sources exist, logs one warning per component that the port check was
 skipped and how to get it (:data:`SKIPPED_HINT`), and ``pushpush generate`` goes on.
@@ -50,7 +50,7 @@ __all__ = [
 log = logging.getLogger("pushpush.generate")
 
 #: How to get the port check where pyslang is missing.
-SKIPPED_HINT = "pip install 'pushpush[check]'"
+SKIPPED_HINT = "pip install 'pushpush-fpga[check]'"
 
 
 class PortCheckError(RuntimeError):

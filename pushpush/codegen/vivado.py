@@ -47,6 +47,7 @@ __all__ = [
     "ps_pl_settings",
     "ps_port",
     "render_bd_tcl",
+    "has_block_design",
     "top_clock_hz",
     "TOP_INSTANCE",
 ]
@@ -232,26 +233,24 @@ class Fclk:
         return int(round(self.actual_mhz * 1e6))
 
 
-def fclk_divisors(mhz: float, pll_mhz: float = IO_PLL_MHZ) -> Fclk:
-    """The two 6-bit FCLK divisors of ``pll_mhz`` closest to ``mhz`` (smallest product, then
-    smallest second divisor, on a tie).
+def fclk_divisors(mhz: float, pll_mhz: float = IO_PLL_MHZ, family: str = "zynq") -> Fclk:
+    """The two 6-bit FCLK divisors of ``pll_mhz`` closest to ``mhz``, split as Vivado splits
+    them: of the pairs with that product, the smallest sum, then the larger first divisor.
+    Vivado-written .hwh files show 100 MHz of a 1000 MHz IO PLL as 5 x 2 (PYNQ-Z1 designs,
+    issue 30) and of a 1600 MHz one as 4 x 4 (``resizer.hwh``, tests/pynq/hwhs/), not 10 x 1
+    or 16 x 1; the rule is fitted to those two, Vivado's own is not documented. On ZynqMP
+    (``family="zynqmp"``) Vivado writes 100 MHz of a 1500 MHz IOPLL as 15 x 1
+    (``rfsoc_sam.hwh``): the first divisor takes the product while it fits.
 
     >>> f = fclk_divisors(100); (f.div0, f.div1, f.actual_mhz)
-    (10, 1, 100.0)
+    (5, 2, 100.0)
+    >>> f = fclk_divisors(100, 1600); (f.div0, f.div1)
+    (4, 4)
     >>> fclk_divisors(142.86).div0 * fclk_divisors(142.86).div1
     7
     """
-    if mhz <= 0:
-        raise ValueError(f"clock_mhz must be positive, not {mhz}")
-    best: Optional[tuple[float, int, int, int]] = None
-    for d1 in range(1, 64):
-        for d0 in range(1, 64):
-            err = abs(pll_mhz / (d0 * d1) - mhz)
-            key = (round(err, 9), d0 * d1, d1, d0)
-            if best is None or key < best:
-                best = key
-    assert best is not None
-    _, _, d1, d0 = best
+    from pushpush.boards import pl_clock_divisors
+    d0, d1 = pl_clock_divisors(pll_mhz, mhz, family)
     return Fclk(mhz=f"{mhz:g}", div0=d0, div1=d1, pll_mhz=f"{pll_mhz:g}",
                 actual_mhz=round(pll_mhz / (d0 * d1), 6))
 
@@ -349,13 +348,27 @@ def _intc_cell(linked: LinkedSystem) -> Optional[dict[str, object]]:
             "concat": INTC_CONCAT if len(sources) > 1 else None, "concat_vlnv": CONCAT_VLNV}
 
 
+def has_block_design(linked: LinkedSystem) -> bool:
+    """Whether pushpush writes a Vivado block design for ``linked``'s board: the Zynq-7000
+    boards (PYNQ-Z1, PYNQ-Z2, and ``board: none``); not yet the zynq_ultra_ps_e boards."""
+    from pushpush.boards import board
+    return not board(linked.board).is_zynqmp
+
+
 def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
     """The block-design tcl text (``vlnv``: the system core's name, for the comments)."""
+    from pushpush.boards import board
+    b = board(linked.board)
+    if b.is_zynqmp:
+        raise GenerateError(
+            f"{linked.source_file}: board: {linked.board}: pushpush does not write the Vivado "
+            f"block design for the {b.title}'s zynq_ultra_ps_e yet (its .hwh, simulated board "
+            f"and C are there, docs/board.md); build the bitstream for pynq-z1 or pynq-z2")
     rtl = rtl_components(linked)
     if not rtl:
         raise GenerateError(f"{linked.source_file}: system '{linked.name}' has no rtl component, "
                             f"so there is no PL design to build")
-    if linked.board == "pynq-z1":
+    if linked.board in ("pynq-z1", "pynq-z2"):
         check_fclk(linked)
     base, size = pl_address_block(linked)
     seg, target = ps_target(linked)
@@ -366,14 +379,16 @@ def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
         "vivado/bd.tcl.j2",
         header=generated_header("#", linked.source_file),
         sys=linked,
-        part=PYNQ_Z1_PART,
+        part=b.part,
+        board_title=b.title,
+        board_target=b.fuse_target,
         vlnv=vlnv,
         design=bd_design_name(linked),
         top=top_module_name(linked),
         instance=TOP_INSTANCE,
         fclk_mhz=fclk,
         fclk_hz=str(top_clock_hz(linked)),
-        board_part_pattern=PYNQ_Z1_BOARD_PART_PATTERN,
+        board_part_pattern=b.board_part_pattern,
         pl_block={"base": base, "size": size},
         pl_windows=rtl,
         ps_windows=sw,

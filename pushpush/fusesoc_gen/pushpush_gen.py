@@ -17,7 +17,7 @@ except ImportError:
         sys.stderr.write(
             f"pushpush generator: {sys.executable} (python3 on PATH) cannot import pushpush "
             f"({e}); run fusesoc from the environment pushpush is installed in "
-            f"(pip install pushpush, or activate its virtualenv)\n")
+            f"(pip install pushpush-fpga, or activate its virtualenv)\n")
         sys.exit(2)
 
 sys.exit(main(sys.argv[1:]))

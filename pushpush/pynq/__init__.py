@@ -57,8 +57,10 @@ if _pynq is not None:
             return   # a fresh buffer, zeroed, allocated with the runtimes (pynq.windows)
         ps = linked.ps
         # the windows must be where the design expects them before anything is written there
+        from pushpush.boards import board
         from .board import check_ocm_mapping, read_ocm_cfg
-        check_ocm_mapping(read_ocm_cfg(device), ps.base, ps.size, linked.name)
+        if not board(linked.board).is_zynqmp:   # OCM_CFG is the Zynq-7000's (SLCR 0xF8000910)
+            check_ocm_mapping(read_ocm_cfg(device), ps.base, ps.size, linked.name)
         try:
             view = device.mmap(ps.base, ps.size)
         except Exception:  # pragma: no cover - a device without the ps region mapped
@@ -171,6 +173,6 @@ else:  # pragma: no cover
         return False
 
     def load(*args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
-        raise ImportError("pushpush.pynq.load needs PYNQ: pip install 'pushpush[pynq]'")
+        raise ImportError("pushpush.pynq.load needs PYNQ: pip install 'pushpush-fpga[pynq]'")
 
     PushPushOverlay = None  # type: ignore[assignment,misc]

@@ -56,6 +56,7 @@ from pushpush import __version__
 from pushpush.codegen.render import generated_header, render_template
 from pushpush.codegen.vivado import IO_PLL_MHZ, Fclk, fclk_divisors
 from pushpush.link import LinkedSystem
+from pushpush.pynq.ipregs import DMA_REGISTERS, intc_registers
 
 __all__ = [
     "IO_PLL_MHZ",
@@ -127,30 +128,49 @@ def module_ref_vlnv(top: str) -> str:
 
 
 def _bus(name: str, kind: str, busname: str, phys: dict[str, str], data_width: int,
-         id_width: int, protocol: str, fclk: Fclk) -> dict[str, Any]:
+         id_width: int, protocol: str, fclk: Fclk, clk_domain: str) -> dict[str, Any]:
     params = [
         ("DATA_WIDTH", str(data_width)), ("PROTOCOL", protocol), ("FREQ_HZ", str(fclk.hz)),
         ("ID_WIDTH", str(id_width)), ("ADDR_WIDTH", "32"), ("READ_WRITE_MODE", "READ_WRITE"),
         ("HAS_BURST", "1"), ("HAS_WSTRB", "1"), ("HAS_BRESP", "1"), ("HAS_RRESP", "1"),
         ("MAX_BURST_LENGTH", "16" if protocol == "AXI3" else "256"),
-        ("CLK_DOMAIN", "processing_system7_0_FCLK_CLK0"),
+        ("CLK_DOMAIN", clk_domain),
     ]
     return {"name": name, "type": kind, "busname": busname, "data_width": data_width,
             "params": params, "portmaps": sorted(phys.items())}
 
 
+#: How zynq_ultra_ps_e names its AXI ports' signals and clocks (as rfsoc_sam.hwh has them):
+#: interface -> (signal prefix, clock pin).
+ZU_PORT_PINS = {
+    "M_AXI_HPM0_FPD": ("maxigp0", "maxihpm0_fpd_aclk"),
+    "S_AXI_HPC0_FPD": ("saxigp0", "saxihpc0_fpd_aclk"),
+    **{f"S_AXI_HP{n}_FPD": (f"saxigp{n + 2}", f"saxihp{n}_fpd_aclk") for n in range(4)},
+}
+
+
 def _port_name(inst_kind: str, intf: str, sig: str) -> str:
-    """How each kind of cell names an AXI signal port: the PS ``M_AXI_GP0_AWADDR``, a
-    SmartConnect ``S00_AXI_awaddr``, the top ``s_axi_awaddr``."""
-    return f"{intf}_{sig.upper()}" if inst_kind == "ps" else f"{intf}_{sig.lower()}"
+    """How each kind of cell names an AXI signal port: the PS7 ``M_AXI_GP0_AWADDR``, the
+    ZynqMP PS ``maxigp0_awaddr``, a SmartConnect ``S00_AXI_awaddr``, the top ``s_axi_awaddr``."""
+    if inst_kind == "ps":
+        return f"{intf}_{sig.upper()}"
+    if inst_kind == "psu":
+        return f"{ZU_PORT_PINS[intf][0]}_{sig.lower()}"
+    return f"{intf}_{sig.lower()}"
+
+
+def _aclk(b: Any, port: str) -> str:
+    """The clock pin of PS port ``port``: ``M_AXI_GP0_ACLK``, ``maxihpm0_fpd_aclk``."""
+    return ZU_PORT_PINS[port][1] if b.is_zynqmp else f"{port}_ACLK"
 
 
 class _Design:
     """Modules of the .hwh with their ports, connections and bus interfaces."""
 
-    def __init__(self) -> None:
+    def __init__(self, clk_domain: str = "processing_system7_0_FCLK_CLK0") -> None:
         self.ports: dict[str, list[dict[str, Any]]] = {}
         self.buses: dict[str, list[dict[str, Any]]] = {}
+        self.clk_domain = clk_domain
 
     def port(self, inst: str, name: str, direction: str, width: int, signame: str,
              peers: list[tuple[str, str]], **extra: Any) -> None:
@@ -174,9 +194,9 @@ class _Design:
             mphys[n.upper()] = mp
             sphys[n.upper()] = sp
         self.buses.setdefault(mi, []).append(_bus(mif, "MASTER", busname, mphys, *master_bus[:2],
-                                                  master_bus[2], fclk))
+                                                  master_bus[2], fclk, self.clk_domain))
         self.buses.setdefault(si, []).append(_bus(sif, "SLAVE", busname, sphys, *slave_bus[:2],
-                                                  slave_bus[2], fclk))
+                                                  slave_bus[2], fclk, self.clk_domain))
 
 
 def _axi3(dw: int, id_width: int) -> list[tuple[str, int, bool]]:
@@ -198,13 +218,20 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
     from pushpush.codegen.vivado import (PYNQ_Z1_PART, ps_target, bd_design_name,
                                          pl_address_block, ps_port)
 
+    from pushpush.boards import board as _board
+
+    b = _board(linked.board)
+    PS = b.ps_instance
+    zu = b.is_zynqmp
+    psk = "psu" if zu else "ps"            # how the PS names its AXI signals (_port_name)
+    clk_pin, rst_pin = ("pl_clk0", "pl_resetn0") if zu else ("FCLK_CLK0", "FCLK_RESET0_N")
     top = top or _rtl.top_module_name(linked)
     s_id, m_id = _rtl.top_id_widths(linked)
     s_id = s_id_width if s_id_width is not None else s_id
     m_id = m_id_width if m_id_width is not None else m_id
     dw = data_width or linked.interconnect.data_width
     instance = system_top_instance()
-    fclk = fclk_divisors(float(linked.clock_mhz))
+    fclk = fclk_divisors(float(linked.clock_mhz), b.pll_mhz, b.family)
     base, size = pl_address_block(linked)
     seg_pattern, _ = ps_target(linked)
     high = "HIGH_OCM" in seg_pattern
@@ -216,29 +243,35 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
     if hp:
         high = False
         ps_seg, seg_base, seg_size = HP0_SEGMENT
-    ps_dw = dw if hp else 32
+    ps_dw = dw if hp or zu else 32     # ZynqMP's ports are set to the fabric's width
+    if zu:   # the windows in OCM through S_AXI_HPC0_FPD's LPS_OCM segment, or DDR through HP0_FPD
+        ps_seg, seg_base, seg_size = (b.ddr_segment if hp else
+                                      ("HPC0_LPS_OCM",) + b.ocm_segment[1:])
+        high = not hp
+    m_port, pl_to_ps_name = b.port("M_AXI_GP0"), b.port(pl_to_ps)
     # the buffer engines' master (buffer parameters): buf_axi -> axi_buf_to_ps -> S_AXI_HP0
     # (HP1 when m_axi has HP0), 32 bits, over all of DDR
     buf_port = _rtl.buffer_port(linked)
     buf_sc = BUF_CONVERTER if buf_port else None
 
-    d = _Design()
-    clk_net, ps_rst_net = "processing_system7_0_FCLK_CLK0", "processing_system7_0_FCLK_RESET0_N"
+    buf_port_name = b.port(buf_port) if buf_port else None
+    clk_net, ps_rst_net = f"{PS}_{clk_pin}", f"{PS}_{rst_pin}"
+    d = _Design(clk_net)
     ic_rst_net, rst_net = f"{RESET_INSTANCE}_interconnect_aresetn", f"{RESET_INSTANCE}_peripheral_reset"
     (sc_in, _, _), (sc_out, _, _) = CONVERTERS
-    clocked = [(PS_INSTANCE, "M_AXI_GP0_ACLK"), (PS_INSTANCE, f"{pl_to_ps}_ACLK"),
+    clocked = [(PS, _aclk(b, m_port)), (PS, _aclk(b, pl_to_ps_name)),
                (RESET_INSTANCE, "slowest_sync_clk"), (sc_in, "aclk"), (sc_out, "aclk"),
                (instance, "clk")]
     if buf_sc:
-        clocked[-1:-1] = [(PS_INSTANCE, f"{buf_port}_ACLK"), (buf_sc, "aclk")]
+        clocked[-1:-1] = [(PS, _aclk(b, buf_port_name)), (buf_sc, "aclk")]
     scs = (sc_in, sc_out) + ((buf_sc,) if buf_sc else ())
-    d.port(PS_INSTANCE, "FCLK_CLK0", "O", 1, clk_net, clocked, sigis="clk", clkfrequency=fclk.hz)
-    d.port(PS_INSTANCE, "FCLK_RESET0_N", "O", 1, ps_rst_net, [(RESET_INSTANCE, "ext_reset_in")],
+    d.port(PS, clk_pin, "O", 1, clk_net, clocked, sigis="clk", clkfrequency=fclk.hz)
+    d.port(PS, rst_pin, "O", 1, ps_rst_net, [(RESET_INSTANCE, "ext_reset_in")],
            sigis="rst")
     for inst, pin in clocked:
-        d.port(inst, pin, "I", 1, clk_net, [(PS_INSTANCE, "FCLK_CLK0")], sigis="clk",
+        d.port(inst, pin, "I", 1, clk_net, [(PS, clk_pin)], sigis="clk",
                clkfrequency=fclk.hz)
-    d.port(RESET_INSTANCE, "ext_reset_in", "I", 1, ps_rst_net, [(PS_INSTANCE, "FCLK_RESET0_N")],
+    d.port(RESET_INSTANCE, "ext_reset_in", "I", 1, ps_rst_net, [(PS, rst_pin)],
            sigis="rst", polarity="ACTIVE_LOW")
     d.port(RESET_INSTANCE, "interconnect_aresetn", "O", 1, ic_rst_net,
            [(sc, "aresetn") for sc in scs], sigis="rst", polarity="ACTIVE_LOW")
@@ -255,21 +288,30 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
     def top_sigs(id_width: int) -> list[tuple[str, int, bool]]:
         return [(n.upper(), w, dr == "out") for n, w, dr in _rtl.axi_signals(dw, id_width)]
 
-    d.link(f"{PS_INSTANCE}_M_AXI_GP0", (PS_INSTANCE, "ps", "M_AXI_GP0"), (sc_in, "sc", "S00_AXI"),
-           _axi3(32, 12), fclk, (32, 12, "AXI3"), (32, 12, "AXI3"))
+    def ps_sigs(width: int, id_width: int) -> list[tuple[str, int, bool]]:
+        """The PS side of a PS port: AXI3 on a Zynq's GP/HP ports, AXI4 on ZynqMP's."""
+        return top_sigs_w(width, id_width) if zu else _axi3(width, id_width)
+
+    def top_sigs_w(width: int, id_width: int) -> list[tuple[str, int, bool]]:
+        return [(n.upper(), w, dr == "out") for n, w, dr in _rtl.axi_signals(width, id_width)]
+
+    proto = "AXI4" if zu else "AXI3"
+    mdw, mid = (dw, 16) if zu else (32, 12)
+    d.link(f"{PS}_{m_port}", (PS, psk, m_port), (sc_in, "sc", "S00_AXI"),
+           ps_sigs(mdw, mid), fclk, (mdw, mid, proto), (mdw, mid, proto))
     d.link(f"{sc_in}_M00_AXI", (sc_in, "sc", "M00_AXI"), (instance, "top", "s_axi"),
            top_sigs(s_id), fclk, (dw, s_id, "AXI4"), (dw, s_id, "AXI4"))
     d.link(f"{instance}_m_axi", (instance, "top", "m_axi"), (sc_out, "sc", "S00_AXI"),
            top_sigs(m_id), fclk, (dw, m_id, "AXI4"), (dw, m_id, "AXI4"))
-    d.link(f"{sc_out}_M00_AXI", (sc_out, "sc", "M00_AXI"), (PS_INSTANCE, "ps", pl_to_ps),
-           _axi3(ps_dw, 6), fclk, (ps_dw, 6, "AXI3"), (ps_dw, 6, "AXI3"))
+    d.link(f"{sc_out}_M00_AXI", (sc_out, "sc", "M00_AXI"), (PS, psk, pl_to_ps_name),
+           ps_sigs(ps_dw, 6), fclk, (ps_dw, 6, proto), (ps_dw, 6, proto))
     if buf_sc:
         bid, bdw = _rtl.buf_id_width(linked), _rtl.BUF_DATA_WIDTH
         bsigs = [(n.upper(), w, dr == "out") for n, w, dr in _rtl.axi_signals(bdw, bid)]
         d.link(f"{instance}_buf_axi", (instance, "top", "buf_axi"), (buf_sc, "sc", "S00_AXI"),
                bsigs, fclk, (bdw, bid, "AXI4"), (bdw, bid, "AXI4"))
-        d.link(f"{buf_sc}_M00_AXI", (buf_sc, "sc", "M00_AXI"), (PS_INSTANCE, "ps", buf_port),
-               _axi3(bdw, 6), fclk, (bdw, 6, "AXI3"), (bdw, 6, "AXI3"))
+        d.link(f"{buf_sc}_M00_AXI", (buf_sc, "sc", "M00_AXI"), (PS, psk, buf_port_name),
+               ps_sigs(bdw, 6), fclk, (bdw, 6, proto), (bdw, 6, proto))
 
     intc = None
     has_irq = (linked.irq is not None) if irq is None else irq
@@ -294,7 +336,7 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         intc = {"instance": INTC_INSTANCE, "vlnv": INTC_VLNV, "base": ib, "size": isz,
                 "inputs": n, "kind_of_intr": f"0x{(0xFFFFFFFF << n) & 0xFFFFFFFF:08X}",
                 "concat": concat, "concat_vlnv": CONCAT_VLNV,
-                "sources": [f"{c}/{p}" for c, p in sources]}
+                "sources": [f"{c}/{p}" for c, p in sources], "registers": intc_registers(n)}
         level = ":".join(["LEVEL_HIGH"] * n)
         into = f"{concat}_dout" if concat else f"{sources[0][0]}_{sources[0][1]}"
         intc_irq = f"{INTC_INSTANCE}_irq"
@@ -311,14 +353,14 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         d.port(INTC_INSTANCE, "intr", "I", n, into,
                [(concat, "dout")] if concat else [sources[0]], sigis="INTERRUPT",
                sensitivity=level, vector=True)
-        d.port(INTC_INSTANCE, "irq", "O", 1, intc_irq, [(PS_INSTANCE, "IRQ_F2P")],
+        d.port(INTC_INSTANCE, "irq", "O", 1, intc_irq, [(PS, b.irq_port)],
                sigis="INTERRUPT", sensitivity="LEVEL_HIGH")
-        d.port(PS_INSTANCE, "IRQ_F2P", "I", 1, intc_irq, [(INTC_INSTANCE, "irq")],
+        d.port(PS, b.irq_port, "I", 1, intc_irq, [(INTC_INSTANCE, "irq")],
                sigis="INTERRUPT", sensitivity="LEVEL_HIGH", vector=True)
-        d.port(INTC_INSTANCE, "s_axi_aclk", "I", 1, clk_net, [(PS_INSTANCE, "FCLK_CLK0")],
+        d.port(INTC_INSTANCE, "s_axi_aclk", "I", 1, clk_net, [(PS, clk_pin)],
                sigis="clk", clkfrequency=fclk.hz)
-        for p in d.ports[PS_INSTANCE]:
-            if p["name"] == "FCLK_CLK0":
+        for p in d.ports[PS]:
+            if p["name"] == clk_pin:
                 p["peers"].append((INTC_INSTANCE, "s_axi_aclk"))
         periph_rstn = f"{RESET_INSTANCE}_peripheral_aresetn"
         d.port(RESET_INSTANCE, "peripheral_aresetn", "O", 1, periph_rstn,
@@ -328,8 +370,23 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         d.link(f"{sc_in}_M01_AXI", (sc_in, "sc", "M01_AXI"), (INTC_INSTANCE, "intc", "s_axi"),
                _AXI_LITE, fclk, (32, 0, "AXI4LITE"), (32, 0, "AXI4LITE"))
 
-    dmas = _dma_modules(linked, d, fclk, sc_in, first_mi=2 if intc else 1)
+    dmas = _dma_modules(linked, d, fclk, sc_in, first_mi=2 if intc else 1, b=b)
+    if zu:
+        ps_params = _zu_ps_params(b, fclk, dw, intc is not None,
+                                  [pl_to_ps_name] + ([buf_port_name] if buf_port_name else [])
+                                  + [dm["hp_port"] for dm in dmas], dmas)
 
+    else:
+        ps_params = _ps7_params(fclk, hp, ps_dw, buf_port, high, intc is not None, dmas)
+    return _render(linked, b, top, instance, fclk, base, size, seg_base, seg_size, ps_seg,
+                   pl_to_ps_name, m_port, ps_params, d, intc, dmas, buf_sc, buf_port_name)
+
+
+def _ps7_params(fclk: Fclk, hp: bool, ps_dw: int, buf_port: Optional[str], high: bool,
+                has_intc: bool, dmas: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The processing_system7's parameters, as Vivado writes them (each once)."""
+    from pushpush.codegen import rtl as _rtl
+    intc = has_intc
     ps_params: list[tuple[str, str]] = [
         ("C_FCLK_CLK0_BUF", "TRUE"),
         ("PCW_CRYSTAL_PERIPHERAL_FREQMHZ", "50"),
@@ -353,6 +410,7 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         ("PCW_NUM_F2P_INTR_INPUTS", "1"),
         *[p for dma in dmas for p in dma["ps_params"]],
     ]
+    ps_params = _merge_ps_params(ps_params)
     for i in range(4):
         d0, d1 = (fclk.div0, fclk.div1) if i == 0 else (1, 1)
         ps_params += [
@@ -361,22 +419,37 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
             (f"PCW_FCLK{i}_PERIPHERAL_DIVISOR1", str(d1)),
             (f"PCW_FPGA_FCLK{i}_ENABLE", "1" if i == 0 else "0"),
         ]
+    return ps_params
+
+
+def _render(linked: LinkedSystem, b: Any, top: str, instance: str, fclk: Fclk, base: int,
+            size: int, seg_base: int, seg_size: int, ps_seg: str, pl_to_ps: str, m_port: str,
+            ps_params: list[tuple[str, str]], d: "_Design", intc: Optional[dict[str, Any]],
+            dmas: list[dict[str, Any]], buf_sc: Optional[str],
+            buf_port: Optional[str]) -> str:
+    from pushpush.codegen.vivado import bd_design_name
+    from pushpush.codegen import rtl as _rtl  # noqa: F401
+    PS = b.ps_instance
     header = generated_header("", linked.source_file).strip()
     return render_template(
         "pynq/system.hwh.j2",
         header=header.replace("--", "- -"),
         generator=f"pushpush {__version__}",
         sys=linked,
-        part=PYNQ_Z1_PART,
+        part=b.part,
+        board=b,
+        ddr_hi=b.ddr_segment[1] + b.ddr_segment[2] - 1,
         design=bd_design_name(linked),
         top=top,
         vlnv=module_ref_vlnv(top),
         instance=instance,
-        ps_instance=PS_INSTANCE,
+        ps_instance=PS,
         reset_instance=RESET_INSTANCE,
         converters=[c for c, _, _ in CONVERTERS] + ([buf_sc] if buf_sc else []),
-        buf=None if not buf_port else {"port": buf_port, "seg": f"HP{buf_port[-1]}_DDR_LOWOCM",
-                                       "base": HP0_SEGMENT[1], "size": HP0_SEGMENT[2]},
+        buf=None if not buf_port else {"port": buf_port,
+                                       "seg": _ddr_seg(b, buf_port),
+                                       "base": b.ddr_segment[1], "size": b.ddr_segment[2]},
+        m_port=m_port,
         fclk=fclk,
         pl_block={"base": base, "size": size},
         ps_block={"base": seg_base, "size": seg_size},
@@ -388,6 +461,78 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
         intc=intc,
         dmas=dmas,
     )
+
+
+def _ddr_seg(b: Any, port: str) -> str:
+    """Vivado's name of the DDR segment a PS slave port offers: ``HP2_DDR_LOWOCM`` (Zynq),
+    ``HP2_DDR_LOW`` (ZynqMP, ``S_AXI_HP2_FPD``)."""
+    n = port.replace("S_AXI_", "").replace("_FPD", "")
+    return f"{n}_DDR_LOW" if b.is_zynqmp else f"{n}_DDR_LOWOCM"
+
+
+#: zynq_ultra_ps_e's numbering of its PL-facing AXI ports (UG1085; PYNQ's
+#: embedded_device.py ZU_FPD_SLCR_REG/ZU_AXIFM_REG program them by these numbers).
+ZU_SAXIGP = {"S_AXI_HPC0_FPD": 0, "S_AXI_HPC1_FPD": 1, "S_AXI_HP0_FPD": 2, "S_AXI_HP1_FPD": 3,
+             "S_AXI_HP2_FPD": 4, "S_AXI_HP3_FPD": 5}
+
+
+def _zu_ps_params(b: Any, fclk: Fclk, dw: int, has_intc: bool, slaves: list[str],
+                  dmas: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The zynq_ultra_ps_e's parameters, named as Vivado writes them (rfsoc_sam.hwh): the
+    HPM0_FPD master and every used slave port at the fabric's width (``PSU__*__DATA_WIDTH``
+    and the ``C_*_DATA_WIDTH`` PYNQ programs the AFIFM/SLCR width registers from at load),
+    PL clock 0 from the IOPLL, the fabric reset and pl_ps_irq0."""
+    from pushpush.codegen import rtl as _rtl
+    widths: dict[str, int] = {}
+    for port in slaves:
+        w = next((dm["data_width"] for dm in dmas if dm["hp_port"] == port), None)
+        widths[port] = w if w is not None else (_rtl.BUF_DATA_WIDTH if port != slaves[0] else dw)
+    fbdiv = int(round(b.pll_mhz * 2 / b.ref_clk_mhz))
+    out: list[tuple[str, str]] = [
+        ("PSU__PSS_REF_CLK__FREQMHZ", f"{b.ref_clk_mhz:g}"),
+        ("PSU__CRL_APB__IOPLL_CTRL__FBDIV", str(fbdiv)),
+        ("PSU__CRL_APB__IOPLL_CTRL__DIV2", "1"),
+        ("PSU__USE__M_AXI_GP0", "1"), ("PSU__MAXIGP0__DATA_WIDTH", str(dw)),
+        ("C_MAXIGP0_DATA_WIDTH", str(dw)),
+    ]
+    for port in sorted(widths, key=ZU_SAXIGP.__getitem__):
+        n = ZU_SAXIGP[port]
+        out += [(f"PSU__USE__S_AXI_GP{n}", "1"), (f"PSU__SAXIGP{n}__DATA_WIDTH", str(widths[port])),
+                (f"C_SAXIGP{n}_DATA_WIDTH", str(widths[port]))]
+    out += [
+        ("PSU__USE__FABRIC__RST", "1"), ("PSU__NUM_FABRIC_RESETS", "1"),
+        ("PSU__USE__IRQ0", "1" if has_intc else "0"),
+        ("PSU__PL_CLK0_BUF", "TRUE"), ("C_PL_CLK0_BUF", "TRUE"),
+    ]
+    for i in range(4):
+        d0, d1 = (fclk.div0, fclk.div1) if i == 0 else (1, 1)
+        out += [
+            (f"PSU__FPGA_PL{i}_ENABLE", "1" if i == 0 else "0"),
+            (f"PSU__CRL_APB__PL{i}_REF_CTRL__SRCSEL", "IOPLL"),
+            (f"PSU__CRL_APB__PL{i}_REF_CTRL__DIVISOR0", str(d0)),
+            (f"PSU__CRL_APB__PL{i}_REF_CTRL__DIVISOR1", str(d1)),
+        ]
+        if i == 0:
+            out += [(f"PSU__CRL_APB__PL0_REF_CTRL__FREQMHZ", fclk.mhz),
+                    (f"PSU__CRL_APB__PL0_REF_CTRL__ACT_FREQMHZ", f"{fclk.actual_mhz:.6f}")]
+    return _merge_ps_params(out)
+
+
+def _merge_ps_params(params: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Each PS parameter once, in first-seen order: a port that any user switches on
+    (``PCW_USE_*`` = "1") is on, and a data width given twice must agree. Vivado writes every
+    parameter once; PYNQ's two parsers read the first (PYNQ 3.1's ``hwh_parser``) or the
+    last (``pynqmetadata``) of a repeated name, so a repeat would split them."""
+    out: dict[str, str] = {}
+    for k, v in params:
+        if k not in out:
+            out[k] = v
+        elif k.startswith(("PCW_USE_", "PSU__USE__")):
+            out[k] = "1" if "1" in (out[k], v) else v
+        elif out[k] != v:
+            raise ValueError(f"the PS parameter {k} is asked for twice with different values "
+                             f"({out[k]!r}, {v!r}): two ports of the design disagree")
+    return list(out.items())
 
 
 #: What the Xilinx AXI DMA 7.1 calls its AXI4-Lite register port, and its parameters that do
@@ -419,7 +564,7 @@ def dma_parameters(dma: Any, len_width: int = 26) -> list[tuple[str, str]]:
 
 
 def _dma_modules(linked: LinkedSystem, d: "_Design", fclk: Fclk, sc_in: str,
-                 first_mi: int) -> list[dict[str, Any]]:
+                 first_mi: int, b: Any = None) -> list[dict[str, Any]]:
     """Each DMA of ``linked`` as the block design has it: its registers on the GP0
     SmartConnect's next master port, its memory masters on its HP port."""
     out = []
@@ -428,9 +573,11 @@ def _dma_modules(linked: LinkedSystem, d: "_Design", fclk: Fclk, sc_in: str,
         d.link(f"{sc_in}_{mi}", (sc_in, "sc", mi), (dma.name, "sc", "S_AXI_LITE"), _DMA_LITE,
                fclk, (32, 0, "AXI4LITE"), (32, 0, "AXI4LITE"))
         hp = dma.hp_port.replace("S_AXI_", "")
+        port = b.port(dma.hp_port) if b is not None else dma.hp_port
         out.append({
-            "instance": dma.name, "base": dma.base, "size": dma.size, "hp_port": dma.hp_port,
-            "hp_seg": f"{hp}_DDR_LOWOCM", "params": dma_parameters(dma),
+            "instance": dma.name, "base": dma.base, "size": dma.size, "hp_port": port,
+            "data_width": dma.data_width,
+            "hp_seg": _ddr_seg(b, port) if b is not None else f"{hp}_DDR_LOWOCM", "params": dma_parameters(dma), "registers": DMA_REGISTERS,
             "ps_params": [(f"PCW_USE_S_{hp.replace('HP', 'AXI_HP')}", "1"),
                           (f"PCW_S_{hp.replace('HP', 'AXI_HP')}_DATA_WIDTH", str(dma.data_width))],
         })

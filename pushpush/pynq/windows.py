@@ -65,8 +65,10 @@ class SoftwareWindows:
         ``linked.ps_window_register``)."""
         ps = linked.ps
         if linked.software_windows != "ddr":
+            from pushpush.boards import board
             from .board import check_ocm_mapping, read_ocm_cfg
-            check_ocm_mapping(read_ocm_cfg(device), ps.base, ps.size, f"system '{linked.name}'")
+            if not board(linked.board).is_zynqmp:   # ZynqMP's OCM is always at 0xFFFC0000
+                check_ocm_mapping(read_ocm_cfg(device), ps.base, ps.size, f"system '{linked.name}'")
             return cls(linked, device, device.mmap(ps.base, ps.size), ps.base)
         import pynq
 

@@ -1,4 +1,4 @@
-"""``pip install pushpush`` on a PYNQ-Z1 resolves to wheels only: nothing is compiled.
+"""``pip install pushpush-fpga`` on a PYNQ-Z1 resolves to wheels only: nothing is compiled.
 
 The board: a Cortex-A9 (``linux_armv7l``) running PYNQ's Ubuntu 22.04 image with Python 3.10,
 where ``pip`` runs in PYNQ's venv (``/usr/local/share/pynq-venv``, made with
@@ -20,9 +20,9 @@ venv holding only the *metadata* (``.dist-info``: name and version) of what the 
 * ``pynq 3.0.1`` (only for the ``[pynq]`` case): PYNQ itself, preinstalled on the image.
 
 What it proves: with exactly these distributions present, pip resolves ``pushpush`` (and
-``pushpush[pynq]``) for armv7l/3.10 to binary wheels only, so the board compiles nothing; the
+``pushpush-fpga[pynq]``) for armv7l/3.10 to binary wheels only, so the board compiles nothing; the
 version bounds in pyproject.toml accept what the image has (a bound above it would make pip
-try to upgrade from an sdist, and this test fail). And ``pushpush[check]`` does *not* resolve
+try to upgrade from an sdist, and this test fail). And ``pushpush-fpga[check]`` does *not* resolve
 (pyslang has no armv7l wheel): the check is not vacuous, and that is why pyslang is an extra.
 
 What it does not prove: that the wheels it picks run on the board (nothing is installed or
@@ -48,6 +48,17 @@ REPO = Path(__file__).resolve().parents[2]
 #: What a PYNQ-Z1 image (PYNQ 3.0, Ubuntu 22.04, Python 3.10) has installed (see the docstring).
 IMAGE_HAS = {"numpy": "1.21.5", "PyYAML": "5.4.1", "MarkupSafe": "2.1.1", "pycparser": "2.19",
              "pynq": "3.0.1"}
+#: Each board's platform (pip's --platform tags, the first one pip also reports) and what its
+#: image has: the PYNQ-Z1/Z2 and ZCU104 images are PYNQ's own (Ubuntu 22.04, Python 3.10; the
+#: ZCU104's is aarch64); Kria-PYNQ installs into a venv on Kria Ubuntu 22.04 and pins
+#: numpy 1.26.4 and pynqmetadata 0.1.2 there (Xilinx/Kria-PYNQ install.sh lines 149, 152).
+BOARD_IMAGES = {
+    "pynq-z1": (("linux_armv7l",), IMAGE_HAS),
+    "pynq-z2": (("linux_armv7l",), IMAGE_HAS),
+    "zcu104": (("manylinux2014_aarch64", "linux_aarch64"), IMAGE_HAS),
+    "kv260": (("manylinux2014_aarch64", "linux_aarch64"),
+              {**IMAGE_HAS, "numpy": "1.26.4", "pynqmetadata": "0.1.2"}),
+}
 
 _OFFLINE = ("Failed to establish a new connection", "NewConnectionError", "Temporary failure in "
             "name resolution", "Network is unreachable", "ConnectTimeoutError", "ProxyError")
@@ -72,19 +83,18 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     proc = _pip(["wheel", "--no-deps", "-q", "-w", str(tmp), str(REPO)], tmp)
     _skip_if_offline(proc)   # the build backend (hatchling) comes from the index too
     assert proc.returncode == 0, proc.stderr
-    (whl,) = tmp.glob("pushpush-*.whl")
+    (whl,) = tmp.glob("pushpush_fpga-*.whl")
     return whl
 
 
-@pytest.fixture(scope="module")
-def board_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A venv whose site-packages holds the metadata of what the image has (no code)."""
+def _image_env(tmp_path_factory: pytest.TempPathFactory, image: dict[str, str]) -> Path:
+    """A venv whose site-packages holds the metadata of what ``image`` has (no code)."""
     root = tmp_path_factory.mktemp("board-env") / "venv"
     venv.EnvBuilder(with_pip=False).create(root)
     py = root / "bin" / "python"
     purelib = Path(subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                   capture_output=True, text=True, check=True).stdout.strip())
-    for name, version in IMAGE_HAS.items():
+    for name, version in image.items():
         d = purelib / f"{name}-{version}.dist-info"
         d.mkdir(parents=True)
         (d / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
@@ -93,10 +103,18 @@ def board_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return py
 
 
-def _resolve(wheel: Path, board_env: Path, extra: str, tmp: Path) -> subprocess.CompletedProcess[str]:
-    req = f"pushpush[{extra}] @ {wheel.as_uri()}" if extra else str(wheel)
+@pytest.fixture(scope="module")
+def board_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The PYNQ-Z1 image's stand-in (see the module docstring)."""
+    return _image_env(tmp_path_factory, IMAGE_HAS)
+
+
+def _resolve(wheel: Path, board_env: Path, extra: str, tmp: Path,
+             platforms: tuple[str, ...] = ("linux_armv7l",)) -> subprocess.CompletedProcess[str]:
+    req = f"pushpush-fpga[{extra}] @ {wheel.as_uri()}" if extra else str(wheel)
+    plat = [a for p in platforms for a in ("--platform", p)]
     return _pip(["--python", str(board_env), "install", "--dry-run", "--only-binary=:all:",
-                 "--platform", "linux_armv7l", "--python-version", "3.10",
+                 *plat, "--python-version", "3.10",
                  "--report", str(tmp / "report.json"), req], tmp)
 
 
@@ -107,7 +125,7 @@ def test_board_install_needs_no_compiler(wheel: Path, board_env: Path, tmp_path:
     assert proc.returncode == 0, f"pip cannot install pushpush on a PYNQ-Z1 from wheels:\n{proc.stderr}"
     report = json.loads((tmp_path / "report.json").read_text())
     installs = {i["metadata"]["name"].lower(): i["download_info"]["url"] for i in report["install"]}
-    assert "pushpush" in installs
+    assert "pushpush-fpga" in installs
     for name, url in installs.items():
         assert url.endswith(".whl"), f"{name} would be built from {url} on the board"
         tags = url.rsplit("/", 1)[-1][:-4].split("-")[-3:]
@@ -137,3 +155,29 @@ def test_wheel_keeps_pyslang_out_of_the_base_install(wheel: Path) -> None:
     assert base and not any(r.startswith("pyslang") for r in base), base
     for extra in ("check", "sim", "dev"):   # CI (sim, dev) keeps checking ports
         assert any(r.startswith("pyslang") and f"extra == '{extra}'" in r for r in reqs), (extra, reqs)
+
+
+@pytest.mark.parametrize("board", ["zcu104", "kv260"])
+@pytest.mark.parametrize("extra", ["", "pynq"])
+def test_install_on_each_zynqmp_board_needs_no_compiler(wheel: Path, tmp_path_factory, tmp_path: Path,
+                                                        board: str, extra: str) -> None:
+    """The same check for the aarch64 boards (ZCU104: PYNQ's image; KV260: Kria-PYNQ's venv):
+    every package pip would fetch is a wheel for ``any`` or aarch64, and the image's numpy,
+    PyYAML, MarkupSafe (and PYNQ) are kept. (The PYNQ-Z2's image is the Z1's: the tests
+    above.)"""
+    platforms, image = BOARD_IMAGES[board]
+    env = _image_env(tmp_path_factory, image)
+    proc = _resolve(wheel, env, extra, tmp_path, platforms)
+    _skip_if_offline(proc)
+    assert proc.returncode == 0, f"pip cannot install pushpush-fpga on a {board} from wheels:\n{proc.stderr}"
+    report = json.loads((tmp_path / "report.json").read_text())
+    installs = {i["metadata"]["name"].lower(): i["download_info"]["url"] for i in report["install"]}
+    assert "pushpush-fpga" in installs
+    for name, url in installs.items():
+        assert url.endswith(".whl"), f"{name} would be built from {url} on the {board}"
+        tag = url.rsplit("/", 1)[-1][:-4].split("-")[-1]
+        assert tag == "any" or "aarch64" in tag, (name, url)
+    for name in ("numpy", "pyyaml", "markupsafe"):
+        assert name not in installs, f"pip would replace the {board} image's {name}: {installs[name]}"
+    if extra == "pynq":
+        assert "pynq" not in installs

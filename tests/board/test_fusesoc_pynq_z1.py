@@ -33,7 +33,7 @@ PROJECT = "local_demo_system_0.1.0"
 pytestmark = [
     pytest.mark.skipif(shutil.which("tclsh") is None, reason="tclsh is missing: apt-get install tcl"),
     pytest.mark.skipif(shutil.which("make") is None, reason="needs make"),
-    pytest.mark.skipif(not (BIN / "fusesoc").exists(), reason="needs FuseSoC (pip install 'pushpush[sim]')"),
+    pytest.mark.skipif(not (BIN / "fusesoc").exists(), reason="needs FuseSoC (pip install 'pushpush-fpga[sim]')"),
     pytest.mark.skipif(shutil.which("vivado") is not None, reason="Vivado present: would build"),
 ]
 

@@ -57,7 +57,7 @@ def test_without_pyslang_generate_works_and_says_so(tmp_path: Path, monkeypatch:
     msgs = [r.getMessage() for r in caplog.records]
     assert len(msgs) == 1, msgs
     assert "component 'acc': port check skipped: pyslang is not installed" in msgs[0]
-    assert SKIPPED_HINT in msgs[0] and "pushpush[check]" in msgs[0]
+    assert SKIPPED_HINT in msgs[0] and "pushpush-fpga[check]" in msgs[0]
     assert "system.yaml:" in msgs[0]   # points at the component in the YAML
 
 
@@ -80,5 +80,5 @@ def test_cli_prints_the_skipped_check(tmp_path: Path) -> None:
                            "-o", str(tmp_path / "out")], capture_output=True, text=True,
                           timeout=120, env=env, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "port check skipped" in proc.stderr and "pip install 'pushpush[check]'" in proc.stderr
+    assert "port check skipped" in proc.stderr and "pip install 'pushpush-fpga[check]'" in proc.stderr
     assert (tmp_path / "out" / "rtl" / "tiny_top.v").exists()

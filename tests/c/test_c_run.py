@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("pynq.pl_server", reason="pushpush run needs PYNQ (pushpush[pynq])")
+pytest.importorskip("pynq.pl_server", reason="pushpush run needs PYNQ (pushpush-fpga[pynq])")
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -29,7 +29,7 @@ def _have_fusesoc() -> bool:
     return True
 
 
-needs_fusesoc = pytest.mark.skipif(not _have_fusesoc(), reason="needs fusesoc (pushpush[sim])")
+needs_fusesoc = pytest.mark.skipif(not _have_fusesoc(), reason="needs fusesoc (pushpush-fpga[sim])")
 
 
 def tiny():

@@ -30,7 +30,7 @@ nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 pytest.importorskip("ipykernel")
 pytest.importorskip("matplotlib")
-pytest.importorskip("pynq.pl_server", reason="the simulated board needs PYNQ (pushpush[pynq])")
+pytest.importorskip("pynq.pl_server", reason="the simulated board needs PYNQ (pushpush-fpga[pynq])")
 
 _spec = importlib.util.spec_from_file_location("make_notebooks", REPO / "scripts" / "make_notebooks.py")
 make_notebooks = importlib.util.module_from_spec(_spec)

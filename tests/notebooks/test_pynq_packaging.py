@@ -26,7 +26,7 @@ def target(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The wheel installed with --target into a folder (no dependencies)."""
     tmp = tmp_path_factory.mktemp("pynqwheel")
     run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp / "dist"), str(REPO)], tmp)
-    wheel = next((tmp / "dist").glob("pushpush-*.whl"))
+    wheel = next((tmp / "dist").glob("pushpush_fpga-*.whl"))
     run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(tmp / "site"),
          str(wheel)], tmp)
     return tmp / "site"
@@ -46,7 +46,7 @@ def test_wheel_ships_notebooks_and_overlays(target: Path) -> None:
         for name in ("__init__.py", "build.sh", f"{system}.map.json"):
             assert (folder / name).is_file(), folder / name
         assert (target / "pushpush" / "_data" / "examples" / system / "app.py").is_file()
-    eps = next(target.glob("pushpush-*.dist-info")).joinpath("entry_points.txt").read_text()
+    eps = next(target.glob("pushpush_fpga-*.dist-info")).joinpath("entry_points.txt").read_text()
     assert "[pynq.notebooks]\npushpush = pushpush.notebooks" in eps
     assert "[pynq.overlays]\npushpush = pushpush.overlays" in eps
 

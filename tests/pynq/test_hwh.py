@@ -62,21 +62,33 @@ def test_pynq_parser_reads_it(tmp_path, which):
 
 # ------------------------------------------------------------ against a real Vivado .hwh
 #
-# PYNQ's metadata package (pynqmetadata, BSD-3-Clause, installed with PYNQ) ships, as its
-# own test data, resizer.hwh: a Vivado 2019.2 hardware handoff of a 7z020/clg400 Zynq design
-# (PS7 with M_AXI_GP0 through an AXI interconnect to PL IP, a proc_sys_reset, FCLK0 100 MHz).
-# It is read from the installed package, not copied here.
+# resizer.hwh: a Vivado 2019.2 hardware handoff of a 7z020/clg400 Zynq design (PS7 with
+# M_AXI_GP0 through an AXI interconnect to PL IP, an axi_dma on S_AXI_HP0, a proc_sys_reset,
+# FCLK0 100 MHz), kept as test data in tests/pynq/hwhs/ (source and checksum in its README).
+
+HWHS = __import__("pathlib").Path(__file__).resolve().parent / "hwhs"
+
+
+def vivado_hwh(name: str, tmp_dir) -> "object":
+    """The Vivado-written ``<name>.hwh`` of tests/pynq/hwhs/, uncompressed into ``tmp_dir``."""
+    import gzip
+    from pathlib import Path
+
+    out = Path(tmp_dir) / f"vivado_{name}.hwh"
+    if not out.is_file():
+        out.write_bytes(gzip.decompress((HWHS / f"{name}.hwh.gz").read_bytes()))
+    return out
+
+
+_RESIZER_DIR = None
 
 
 def _resizer():
-    pynqmetadata = pytest.importorskip("pynqmetadata")
-    from pathlib import Path
-
-    path = Path(pynqmetadata.__file__).parent / "tests" / "hwhs" / "resizer.hwh"
-    if not path.is_file():
-        pytest.fail(f"pynqmetadata {getattr(pynqmetadata, '__version__', '?')} no longer ships "
-                    f"{path.name}: pick another Vivado .hwh of a Zynq-7000 design")
-    return path
+    global _RESIZER_DIR
+    import tempfile
+    if _RESIZER_DIR is None:
+        _RESIZER_DIR = tempfile.mkdtemp(prefix="pp_hwh_")
+    return vivado_hwh("resizer", _RESIZER_DIR)
 
 
 def _ours(tmp_path):
@@ -395,3 +407,112 @@ def test_two_dmas_number_their_interrupts_after_the_tops(tmp_path):
     assert "set_property -dict [list CONFIG.NUM_PORTS {5}] $concat" in tcl
     for pin, index in want:
         assert f"connect_bd_net [get_bd_pins {pin}] [get_bd_pins xlconcat_0/In{index}]" in tcl
+
+
+# ------------------------------------------------------------ issue 30: the three defects
+
+def _examples(name):
+    from pathlib import Path
+
+    from pushpush.link import load
+    return load(Path(__file__).resolve().parents[2] / "examples" / name / "system.yaml")
+
+
+def _ps_params(path):
+    ps = next(m for m in ElementTree.parse(path).iter("MODULE")
+              if m.get("MODTYPE") in ("processing_system7", "zynq_ultra_ps_e"))
+    return [(p.get("NAME"), p.get("VALUE")) for p in ps.find("PARAMETERS").iter("PARAMETER")]
+
+
+@pytest.mark.parametrize("which", ["hof", "ddr", "bufargs", "dma_stream"])
+def test_each_ps_parameter_is_written_once(tmp_path, which):
+    """Vivado writes every PS parameter once; a repeat (PCW_USE_S_AXI_HP0 "0" then "1" when
+    a DMA sits on HP0) made PYNQ's two parsers disagree. Both now read the same values."""
+    names = [n for n, _ in _ps_params(_resizer())]
+    assert len(names) == len(set(names))
+    linked = {"hof": lambda: hof()[1], "ddr": _ddr_system}.get(which, lambda: _examples(which))()
+    path = tmp_path / f"{which}.hwh"
+    path.write_text(render_hwh(linked))
+    ours = _ps_params(path)
+    assert len(ours) == len({n for n, _ in ours}), sorted(n for n, _ in ours if [m for m, _ in ours].count(n) > 1)
+    pytest.importorskip("pynq.pl_server")
+    meta = _parse(path).ip_dict["processing_system7_0"]["parameters"]
+    try:   # PYNQ 3.1's own parser (HWH is the one platform.machine() picks; here the Zynq's)
+        from pynq.pl_server.hwh_parser import _HWHZynq
+    except ImportError:          # PYNQ 4.0 has one parser
+        return
+    legacy = _HWHZynq(str(path)).ip_dict["processing_system7_0"]["parameters"]
+    for name, value in ours:
+        assert meta[name] == legacy[name] == value, name
+
+
+def test_a_dma_on_hp0_switches_hp0_on_once(tmp_path):
+    import dataclasses
+
+    linked = _examples("dma_stream")
+    (dma,) = linked.dmas
+    linked = dataclasses.replace(linked, dmas=(dataclasses.replace(dma, hp_port="S_AXI_HP0"),))
+    path = tmp_path / "hp0.hwh"
+    path.write_text(render_hwh(linked))
+    hp0 = [v for n, v in _ps_params(path) if n == "PCW_USE_S_AXI_HP0"]
+    assert hp0 == ["1"]
+
+
+def _registers(ip):
+    return {name: (r["address_offset"], r["size"], r["access"],
+                   {f: (v["bit_offset"], v["bit_width"], v["access"]) for f, v in r["fields"].items()})
+            for name, r in ip["registers"].items()}
+
+
+def test_the_dma_carries_vivados_register_map(tmp_path):
+    """ip_dict["axi_dma_0"]["registers"] (what PYNQ's register_map is built from) as in
+    Vivado's .hwh of an axi_dma 7.1 without scatter-gather: every register, offset, access
+    and field."""
+    theirs = _parse(_resizer()).ip_dict["axi_dma_0"]
+    path = tmp_path / "dma_stream.hwh"
+    path.write_text(render_hwh(_examples("dma_stream")))
+    ours = _parse(path).ip_dict["axi_dma_0"]
+    assert theirs["registers"], "Vivado's DMA has registers"
+    assert _registers(ours) == _registers(theirs)
+
+
+def test_the_interrupt_controller_carries_a_register_map(tmp_path):
+    path = tmp_path / "dma_stream.hwh"
+    path.write_text(render_hwh(_examples("dma_stream")))
+    regs = _registers(_parse(path).ip_dict["axi_intc_0"])
+    assert list(regs)[:10] == ["ISR", "IPR", "IER", "IAR", "SIE", "CIE", "IVR", "MER", "IMR", "ILR"]
+    assert regs["MER"][0] == 0x1C and regs["MER"][3] == {"ME": (0, 1, "read-write"), "HIE": (1, 1, "read-write")}
+    assert regs["IER"][3]["INT"][:2] == (0, 3)       # three inputs: irq, mm2s, s2mm
+
+
+def test_fclk0_divisors_are_split_as_vivado_splits_them(tmp_path):
+    """Vivado writes 100 MHz of the PYNQ-Z1's 1000 MHz IO PLL as 5 x 2, and of resizer.hwh's
+    1600 MHz IO PLL as 4 x 4: fclk_divisors does the same (it used to write 10 x 1)."""
+    params = dict(_ps_params(_resizer()))
+    pll = float(params["PCW_IO_IO_PLL_FREQMHZ"])
+    f = fclk_divisors(100, pll)
+    assert (str(f.div0), str(f.div1)) == (params["PCW_FCLK0_PERIPHERAL_DIVISOR0"],
+                                          params["PCW_FCLK0_PERIPHERAL_DIVISOR1"]) == ("4", "4")
+    _, path = _ours(tmp_path)
+    ours = dict(_ps_params(path))
+    assert (ours["PCW_FCLK0_PERIPHERAL_DIVISOR0"], ours["PCW_FCLK0_PERIPHERAL_DIVISOR1"]) == ("5", "2")
+
+
+def test_register_maps_work_on_the_simulated_board(tmp_path):
+    """``ol.axi_dma_0.register_map`` raised AttributeError on the simulated board; it now
+    reads the simulated DMA's registers (running: PYNQ's DMA driver starts both channels)."""
+    pytest.importorskip("pynq.pl_server")
+    import os
+
+    os.environ.setdefault("PUSHPUSH_BOARD", "sim")
+    import pushpush.pynq as ppq
+
+    ol = ppq.load(str(ppq.write_sim_overlay(_examples("dma_stream"), tmp_path)))
+    try:
+        rm = ol.axi_dma_0.register_map
+        assert int(rm.MM2S_DMACR.RS) == 1 and int(rm.MM2S_DMASR.Halted) == 0
+        assert int(rm.S2MM_DMACR.RS) == 1 and ol.axi_dma_0.recvchannel.running
+        assert "S2MM_LENGTH" in repr(rm)
+        assert hasattr(ol.axi_intc_0.register_map, "MER")
+    finally:
+        ol.free()

@@ -17,7 +17,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
-pytest.importorskip("pynq.pl_server", reason="pushpush run needs PYNQ (pushpush[pynq])")
+pytest.importorskip("pynq.pl_server", reason="pushpush run needs PYNQ (pushpush-fpga[pynq])")
 
 
 def pushpush(*args: str, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:

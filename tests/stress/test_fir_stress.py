@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-pytest.importorskip("pynq", reason="the simulated board runs under PYNQ (pip install 'pushpush[pynq]')")
+pytest.importorskip("pynq", reason="the simulated board runs under PYNQ (pip install 'pushpush-fpga[pynq]')")
 
 from pushpush.resources import examples_dir  # noqa: E402
 
