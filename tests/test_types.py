@@ -1137,6 +1137,11 @@ def test_codec_fast_path_takes_plain_values(monkeypatch: pytest.MonkeyPatch) -> 
                     assert c.decode_result(ws) == value and c.decode_args(ws + ws) == [value, value], (name, ws)
     f = codec_mod.SignatureCodec(parse_signature("(f: (x: i32) -> i32) -> (x: i32) -> i32"))
     assert f.encode_args((0x4000_0010,)) == [0x4000_0010] and f.encode_result(0x4000_0010) == [0x4000_0010]
+
+    class Proxy:  # a function object of the runtime: its cep slot's address
+        address = 0x4000_0020
+
+    assert f.encode_args((Proxy(),)) == [0x4000_0020] and f.encode_result(Proxy()) == [0x4000_0020]
     assert f.decode_args([0x4000_0010]) == [0x4000_0010] and f.decode_result([0x4000_0010]) == 0x4000_0010
     v = codec_mod.SignatureCodec(parse_signature("() -> void"))
     assert v.encode_args(()) == [] and v.encode_result(None) == [] and v.decode_result([]) is None
