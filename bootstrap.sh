@@ -23,7 +23,8 @@ PYNQ_NEXT="pynq==4.0.0"
 
 # Debian packages: simulators, synthesis estimate, compilers for Verilator/cocotb, venv, and
 # tclsh for the Vivado-free check of the PYNQ-Z1 flow (tests/board/test_bd_tcl.py).
-APT_PACKAGES=(iverilog yosys liblz4-dev g++ make perl python3-venv python3-dev git tcl gcc-arm-linux-gnueabihf libc6-dev-armhf-cross)
+APT_PACKAGES=(iverilog yosys liblz4-dev g++ make perl python3-venv python3-dev git tcl gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
+  gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf)  # the last two: kind: riscv (docs/riscv.md)
 
 log() { printf '\033[1m[bootstrap]\033[0m %s\n' "$*" >&2; }
 die() { printf '[bootstrap] error: %s\n' "$*" >&2; exit 1; }
@@ -74,7 +75,7 @@ make_venv() {
 }
 
 setup_venv() {
-  make_venv "$venv" -e ".[sim,verilator,pynq,dev]" "$PYNQ_MAIN"
+  make_venv "$venv" -e ".[sim,verilator,pynq,dev,riscv]" "$PYNQ_MAIN"
 }
 
 setup() {
