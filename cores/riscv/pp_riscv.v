@@ -22,8 +22,8 @@
  *   [WIN_BASE, WIN_BASE + WIN_BYTES)   the own window (its global address too)
  *   [CTRL_BASE, CTRL_BASE + 0x20)      the control page:
  *       0x00..0x0C  counters shown at the window's offsets 0x0..0xC (read/write)
- *       0x10        bus errors: m_axi responses that were not OKAY (read only, saturating)
- *       0x14        window writes: count of s_axi write bursts answered (read only)
+ *       0x10        m_axi responses SLVERR (a collision at an rtl window; read only, saturating)
+ *       0x14        m_axi responses DECERR (no slave there; read only, saturating)
  *       0x18        cycle counter, low word (read only)
  *       0x1C        cycle counter, high word (read only)
  *   anything else                      m_axi (loads: one single-beat read)
@@ -234,7 +234,6 @@ module pp_riscv #
             if (s_axi_wstrb[3]) win[aw_word][31:24] <= s_axi_wdata[31:24];
         end
     end
-    reg [31:0] win_writes;
     always @(posedge clk) begin
         if (rst) begin
             aw_busy <= 1'b0;
@@ -243,7 +242,6 @@ module pp_riscv #
             b_err <= 1'b0;
             s_axi_bvalid <= 1'b0;
             s_axi_bid <= {ID_WIDTH{1'b0}};
-            win_writes <= 32'd0;
         end else begin
             if (s_axi_awvalid && s_axi_awready) begin
                 aw_busy <= 1'b1;
@@ -259,17 +257,15 @@ module pp_riscv #
                     b_err <= aw_bad;
                 end
             end
-            if (s_axi_bvalid && s_axi_bready) begin
+            if (s_axi_bvalid && s_axi_bready)
                 s_axi_bvalid <= 1'b0;
-                if (win_writes != 32'hFFFF_FFFF)
-                    win_writes <= win_writes + 1'b1;
-            end
         end
     end
 
     // ------------------------------------------------------------------ control page
     reg [31:0] ctr [0:3];
-    reg [31:0] bus_errors;
+    reg [31:0] slverrs;
+    reg [31:0] decerrs;
     reg [63:0] cycles;
     reg [31:0] ctrl_q;
     always @(posedge clk) begin
@@ -283,8 +279,8 @@ module pp_riscv #
         end
         case (mem_addr[4:2])
             3'd0, 3'd1, 3'd2, 3'd3: ctrl_q <= ctr[mem_addr[3:2]];
-            3'd4: ctrl_q <= bus_errors;
-            3'd5: ctrl_q <= win_writes;
+            3'd4: ctrl_q <= slverrs;
+            3'd5: ctrl_q <= decerrs;
             3'd6: ctrl_q <= cycles[31:0];
             default: ctrl_q <= cycles[63:32];
         endcase
@@ -353,7 +349,8 @@ module pp_riscv #
             m_axi_wdata <= 32'd0;
             m_axi_wstrb <= 4'd0;
             m_axi_arvalid <= 1'b0;
-            bus_errors <= 32'd0;
+            slverrs <= 32'd0;
+            decerrs <= 32'd0;
         end else begin
             x_done <= 1'b0;
             case (x_state)
@@ -377,8 +374,10 @@ module pp_riscv #
                     if (m_axi_bvalid && m_axi_bready) begin
                         x_state <= X_IDLE;
                         x_done <= 1'b1;
-                        if (m_axi_bresp != 2'b00 && bus_errors != 32'hFFFF_FFFF)
-                            bus_errors <= bus_errors + 1'b1;
+                        if (m_axi_bresp == 2'b10 && slverrs != 32'hFFFF_FFFF)
+                            slverrs <= slverrs + 1'b1;
+                        if (m_axi_bresp == 2'b11 && decerrs != 32'hFFFF_FFFF)
+                            decerrs <= decerrs + 1'b1;
                     end
                 end
                 X_READ: begin
@@ -387,8 +386,10 @@ module pp_riscv #
                         x_state <= X_IDLE;
                         x_done <= 1'b1;
                         x_rdata <= m_axi_rdata;
-                        if (m_axi_rresp != 2'b00 && bus_errors != 32'hFFFF_FFFF)
-                            bus_errors <= bus_errors + 1'b1;
+                        if (m_axi_rresp == 2'b10 && slverrs != 32'hFFFF_FFFF)
+                            slverrs <= slverrs + 1'b1;
+                        if (m_axi_rresp == 2'b11 && decerrs != 32'hFFFF_FFFF)
+                            decerrs <= decerrs + 1'b1;
                     end
                 end
                 default: x_state <= X_IDLE;
