@@ -24,8 +24,8 @@
  *       0x00..0x0C  counters shown at the window's offsets 0x0..0xC (read/write)
  *       0x10        m_axi responses SLVERR (a collision at an rtl window; read only, saturating)
  *       0x14        m_axi responses DECERR (no slave there; read only, saturating)
- *       0x18        cycle counter, low word (read only)
- *       0x1C        cycle counter, high word (read only)
+ *       0x18        microseconds since reset (CLOCK_MHZ cycles each), low word (read only)
+ *       0x1C        ... high word (read only): the runtime's clock without a division
  *   anything else                      m_axi (loads: one single-beat read)
  *
  * Timing: a local load or store takes the core's memory handshake plus one cycle (a
@@ -46,6 +46,8 @@ module pp_riscv #
     parameter [31:0] WIN_BASE = 32'h4000_0000,
     // Byte address of the control page (not in the global address space)
     parameter [31:0] CTRL_BASE = 32'h1000_0000,
+    // The clock in MHz (the microsecond counter of the control page), >= 1
+    parameter CLOCK_MHZ = 100,
     // AXI ID width of both ports
     parameter ID_WIDTH = 4,
     // AWID/ARID of the master
@@ -266,14 +268,21 @@ module pp_riscv #
     reg [31:0] ctr [0:3];
     reg [31:0] slverrs;
     reg [31:0] decerrs;
-    reg [63:0] cycles;
+    reg [63:0] usecs;
+    reg [15:0] prescale;
     reg [31:0] ctrl_q;
     always @(posedge clk) begin
         if (rst) begin
             ctr[0] <= 32'd0; ctr[1] <= 32'd0; ctr[2] <= 32'd0; ctr[3] <= 32'd0;
-            cycles <= 64'd0;
+            usecs <= 64'd0;
+            prescale <= 16'd0;
         end else begin
-            cycles <= cycles + 1'b1;
+            if (prescale == CLOCK_MHZ[15:0] - 16'd1) begin
+                prescale <= 16'd0;
+                usecs <= usecs + 1'b1;
+            end else begin
+                prescale <= prescale + 16'd1;
+            end
             if (start && sel_ctrl && !mem_addr[4] && mem_wstrb == 4'hF)
                 ctr[mem_addr[3:2]] <= mem_wdata;
         end
@@ -281,8 +290,8 @@ module pp_riscv #
             3'd0, 3'd1, 3'd2, 3'd3: ctrl_q <= ctr[mem_addr[3:2]];
             3'd4: ctrl_q <= slverrs;
             3'd5: ctrl_q <= decerrs;
-            3'd6: ctrl_q <= cycles[31:0];
-            default: ctrl_q <= cycles[63:32];
+            3'd6: ctrl_q <= usecs[31:0];
+            default: ctrl_q <= usecs[63:32];
         endcase
     end
 

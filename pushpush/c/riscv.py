@@ -27,18 +27,24 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from ..codegen.render import generated_header, render_template
 from . import CFLAGS, CompileError
 
-__all__ = ["MARCH", "MABI", "DEFAULT_STACK_BYTES", "CTRL_BASE", "ProgramTooLarge", "RiscvProgram",
+__all__ = ["MARCH", "MABI", "DEFAULT_STACK_BYTES", "DEFAULT_SIZES", "CTRL_BASE", "ProgramTooLarge", "RiscvProgram",
            "toolchain", "build_program", "platform_files"]
 
 MARCH = "rv32i"
 MABI = "ilp32"
 #: stack reserved above the program's data (checked against the memory size)
 DEFAULT_STACK_BYTES = 2048
+#: The runtime's table sizes on the core (pp_runtime.h's PP_MAX_*, overridable with -D):
+#: every served slot is looked at in every sweep, so the sweep, and the latency of a call
+#: into the core, grows with PP_MAX_SERVED (32 on the ARM: ~1600 cycles a sweep here).
+#: :func:`runtime_sizes` fits them to a component.
+DEFAULT_SIZES = {"PP_MAX_SERVED": 8, "PP_MAX_SITES": 8, "PP_MAX_ALLOCS": 8, "PP_MAX_FNSEQ": 8,
+                 "PP_MAX_WORDS": 16}
 #: the wrapper's control page (cores/riscv/pp_riscv.v, parameter CTRL_BASE)
 CTRL_BASE = 0x1000_0000
 _GCC = "riscv64-unknown-elf-gcc"
@@ -149,10 +155,11 @@ def _run(cmd: list[str]) -> subprocess.CompletedProcess[str]:
 def build_program(cdir: str | os.PathLike[str], sources: Sequence[str | os.PathLike[str]], *,
                   components: Sequence[str], out_dir: str | os.PathLike[str], memory_bytes: int,
                   stack_bytes: int = DEFAULT_STACK_BYTES, flags: Sequence[str] = (),
-                  name: str = "program") -> RiscvProgram:
+                  name: str = "program", sizes: Mapping[str, int] | None = None) -> RiscvProgram:
     """Compile ``sources`` with the generated files of ``components`` (in ``cdir``) and the
     core's runtime into ``out_dir/<name>.elf`` and ``out_dir/<name>.hex``; refuse a program
-    that does not fit ``memory_bytes`` with ``stack_bytes`` of stack."""
+    that does not fit ``memory_bytes`` with ``stack_bytes`` of stack. ``sizes``: the
+    runtime's tables (:data:`DEFAULT_SIZES` for what is not given)."""
     if memory_bytes < 1024 or memory_bytes & (memory_bytes - 1):
         raise ValueError(f"memory_bytes must be a power of two >= 1024, not {memory_bytes}")
     gcc = toolchain()
@@ -169,7 +176,8 @@ def build_program(cdir: str | os.PathLike[str], sources: Sequence[str | os.PathL
                                  .replace("{memory_bytes}", str(memory_bytes)))
     elf = out / f"{name}.elf"
     cmd = [gcc, f"-march={MARCH}", f"-mabi={MABI}", "--specs=picolibc.specs", "-nostartfiles",
-           "-ffreestanding", "-ffunction-sections", "-fdata-sections", *CFLAGS, *flags,
+           "-ffreestanding", "-ffunction-sections", "-fdata-sections", *CFLAGS,
+           *[f"-D{k}={v}" for k, v in {**DEFAULT_SIZES, **(sizes or {})}.items()], *flags,
            f"-I{c}", f"-I{out}", "-T", str(out / "link.ld"), "-Wl,--gc-sections",
            str(out / "crt0.S"), *[str(s) for s in sources], *[str(p) for p in gen], str(plat_c),
            "-o", str(elf), "-lgcc"]

@@ -40,7 +40,7 @@ int main(void)
     uint64_t c0, c1;
     int e = PP_OK, i;
 
-    if (pp_riscv_platform(&rv, CALLEE_BASE, 100u, &plat) != PP_OK || callee_open(&rt, &plat) != PP_OK) {
+    if (pp_riscv_platform(&rv, CALLEE_BASE, &plat) != PP_OK || callee_open(&rt, &plat) != PP_OK) {
         mbox[0] = 0xDEADu;
         return 1;
     }
