@@ -28,8 +28,10 @@
  *       0x1C        ... high word (read only): the runtime's clock without a division
  *   anything else                      m_axi (loads: one single-beat read)
  *
- * Timing: a local load or store takes the core's memory handshake plus one cycle (a
- * registered ready); an m_axi store takes its AW/W handshake and B response.
+ * Timing: local memory, window and control page are read with the core's look-ahead
+ * address (mem_la_addr, a cycle before mem_valid), so a local load or store is answered
+ * in the cycle mem_valid rises (PicoRV32's fastest interface, ~4.1 cycles per instruction);
+ * an m_axi access is answered the cycle after its B or R handshake.
  */
 
 `default_nettype none
@@ -143,6 +145,7 @@ module pp_riscv #
     // ------------------------------------------------------------------ the core
     wire        mem_valid;
     wire        mem_instr;
+    wire [31:0] mem_la_addr;
     reg         mem_ready;
     wire [31:0] mem_addr;
     wire [31:0] mem_wdata;
@@ -163,7 +166,7 @@ module pp_riscv #
         .mem_valid(mem_valid), .mem_instr(mem_instr), .mem_ready(mem_ready),
         .mem_addr(mem_addr), .mem_wdata(mem_wdata), .mem_wstrb(mem_wstrb), .mem_rdata(mem_rdata),
         /* verilator lint_off PINCONNECTEMPTY */
-        .mem_la_read(), .mem_la_write(), .mem_la_addr(), .mem_la_wdata(), .mem_la_wstrb(),
+        .mem_la_read(), .mem_la_write(), .mem_la_addr(mem_la_addr), .mem_la_wdata(), .mem_la_wstrb(),
         .pcpi_valid(), .pcpi_insn(), .pcpi_rs1(), .pcpi_rs2(),
         .pcpi_wr(1'b0), .pcpi_rd(32'd0), .pcpi_wait(1'b0), .pcpi_ready(1'b0),
         .irq(32'd0), .eoi(),
@@ -176,7 +179,9 @@ module pp_riscv #
     wire sel_win  = mem_addr[31:WIN_AW] == WIN_BASE[31:WIN_AW];
     wire sel_ctrl = mem_addr[31:5] == CTRL_BASE[31:5];
     wire sel_ext  = !sel_mem && !sel_win && !sel_ctrl;
-    wire start    = mem_valid && !mem_ready;
+    wire local_go = mem_valid && !sel_ext;   // answered in this cycle
+    reg  x_ready;                            // an m_axi access is answered (registered)
+    wire start    = mem_valid && !x_ready;
 
     // ------------------------------------------------------------------ local memory
     reg [31:0] mem [0:MEM_WORDS-1];
@@ -190,13 +195,13 @@ module pp_riscv #
     wire [MEM_AW-3:0] mem_word = mem_addr[MEM_AW-1:2];
     reg  [31:0] mem_q;
     always @(posedge clk) begin
-        if (start && sel_mem) begin
+        if (local_go && sel_mem) begin
             if (mem_wstrb[0]) mem[mem_word][7:0]   <= mem_wdata[7:0];
             if (mem_wstrb[1]) mem[mem_word][15:8]  <= mem_wdata[15:8];
             if (mem_wstrb[2]) mem[mem_word][23:16] <= mem_wdata[23:16];
             if (mem_wstrb[3]) mem[mem_word][31:24] <= mem_wdata[31:24];
         end
-        mem_q <= mem[mem_word];
+        mem_q <= mem[mem_la_addr[MEM_AW-1:2]];
     end
 
     // ------------------------------------------------------------------ window memory
@@ -209,13 +214,13 @@ module pp_riscv #
     wire [WIN_AW-3:0] win_word = mem_addr[WIN_AW-1:2];
     reg  [31:0] win_q;
     always @(posedge clk) begin
-        if (start && sel_win) begin
+        if (local_go && sel_win) begin
             if (mem_wstrb[0]) win[win_word][7:0]   <= mem_wdata[7:0];
             if (mem_wstrb[1]) win[win_word][15:8]  <= mem_wdata[15:8];
             if (mem_wstrb[2]) win[win_word][23:16] <= mem_wdata[23:16];
             if (mem_wstrb[3]) win[win_word][31:24] <= mem_wdata[31:24];
         end
-        win_q <= win[win_word];
+        win_q <= win[mem_la_addr[WIN_AW-1:2]];
     end
 
     // AXI slave writes: one burst at a time; AW taken, then its W beats (INCR, 32-bit
@@ -283,11 +288,11 @@ module pp_riscv #
             end else begin
                 prescale <= prescale + 16'd1;
             end
-            if (start && sel_ctrl && !mem_addr[4] && mem_wstrb == 4'hF)
+            if (local_go && sel_ctrl && !mem_addr[4] && mem_wstrb == 4'hF)
                 ctr[mem_addr[3:2]] <= mem_wdata;
         end
-        case (mem_addr[4:2])
-            3'd0, 3'd1, 3'd2, 3'd3: ctrl_q <= ctr[mem_addr[3:2]];
+        case (mem_la_addr[4:2])
+            3'd0, 3'd1, 3'd2, 3'd3: ctrl_q <= ctr[mem_la_addr[3:2]];
             3'd4: ctrl_q <= slverrs;
             3'd5: ctrl_q <= decerrs;
             3'd6: ctrl_q <= usecs[31:0];
@@ -328,7 +333,6 @@ module pp_riscv #
     localparam X_IDLE = 2'd0, X_WRITE = 2'd1, X_READ = 2'd2;
     reg [1:0]  x_state;
     reg [31:0] x_rdata;
-    reg        x_done;
     assign m_axi_awid = AXI_ID[ID_WIDTH-1:0];
     assign m_axi_awlen = 8'd0;
     assign m_axi_awsize = 3'd2;
@@ -350,7 +354,7 @@ module pp_riscv #
     always @(posedge clk) begin
         if (rst) begin
             x_state <= X_IDLE;
-            x_done <= 1'b0;
+            x_ready <= 1'b0;
             x_rdata <= 32'd0;
             m_axi_awaddr <= 32'd0;
             m_axi_awvalid <= 1'b0;
@@ -361,10 +365,10 @@ module pp_riscv #
             slverrs <= 32'd0;
             decerrs <= 32'd0;
         end else begin
-            x_done <= 1'b0;
+            x_ready <= 1'b0;
             case (x_state)
                 X_IDLE:
-                    if (start && sel_ext && !x_done) begin
+                    if (start && sel_ext) begin
                         m_axi_awaddr <= {mem_addr[31:2], 2'b00};
                         if (mem_wstrb != 4'd0) begin
                             x_state <= X_WRITE;
@@ -382,7 +386,7 @@ module pp_riscv #
                     if (m_axi_wvalid && m_axi_wready) m_axi_wvalid <= 1'b0;
                     if (m_axi_bvalid && m_axi_bready) begin
                         x_state <= X_IDLE;
-                        x_done <= 1'b1;
+                        x_ready <= 1'b1;
                         if (m_axi_bresp == 2'b10 && slverrs != 32'hFFFF_FFFF)
                             slverrs <= slverrs + 1'b1;
                         if (m_axi_bresp == 2'b11 && decerrs != 32'hFFFF_FFFF)
@@ -393,7 +397,7 @@ module pp_riscv #
                     if (m_axi_arvalid && m_axi_arready) m_axi_arvalid <= 1'b0;
                     if (m_axi_rvalid && m_axi_rready) begin
                         x_state <= X_IDLE;
-                        x_done <= 1'b1;
+                        x_ready <= 1'b1;
                         x_rdata <= m_axi_rdata;
                         if (m_axi_rresp == 2'b10 && slverrs != 32'hFFFF_FFFF)
                             slverrs <= slverrs + 1'b1;
@@ -407,34 +411,21 @@ module pp_riscv #
     end
 
     // ------------------------------------------------------------------ the core's answer
-    // a local access answers the cycle after it was seen (registered memories), an m_axi
-    // access the cycle after its B or R handshake
-    reg [1:0] q_sel;  // 0 mem, 1 window, 2 control page
-    always @(posedge clk) begin
-        if (rst) begin
-            mem_ready <= 1'b0;
-            q_sel <= 2'd0;
-        end else begin
-            mem_ready <= 1'b0;
-            if (start && !sel_ext) begin
-                mem_ready <= 1'b1;
-                q_sel <= sel_mem ? 2'd0 : sel_win ? 2'd1 : 2'd2;
-            end else if (x_done) begin
-                mem_ready <= 1'b1;
-                q_sel <= 2'd3;
-            end
-        end
-    end
+    // a local access in the cycle mem_valid rises (its word was read with the look-ahead
+    // address), an m_axi access the cycle after its B or R handshake
     always @(*) begin
-        case (q_sel)
-            2'd0: mem_rdata = mem_q;
-            2'd1: mem_rdata = win_q;
-            2'd2: mem_rdata = ctrl_q;
-            default: mem_rdata = x_rdata;
-        endcase
+        mem_ready = local_go || x_ready;
+        if (x_ready)
+            mem_rdata = x_rdata;
+        else if (sel_mem)
+            mem_rdata = mem_q;
+        else if (sel_win)
+            mem_rdata = win_q;
+        else
+            mem_rdata = ctrl_q;
     end
 
-    wire unused = &{1'b0, mem_instr, s_axi_awlen, s_axi_awlock, s_axi_awcache, s_axi_awprot,
+    wire unused = &{1'b0, mem_instr, mem_la_addr[31:MEM_AW], mem_la_addr[1:0], s_axi_awlen, s_axi_awlock, s_axi_awcache, s_axi_awprot,
                     s_axi_arsize, s_axi_arburst, s_axi_arlock, s_axi_arcache, s_axi_arprot,
                     m_axi_bid, m_axi_rid, m_axi_rlast, s_axi_araddr[1:0], s_axi_awaddr[1:0],
                     mem_addr[1:0]};
