@@ -50,8 +50,10 @@ module pp_riscv #
     parameter [31:0] CTRL_BASE = 32'h1000_0000,
     // The clock in MHz (the microsecond counter of the control page), >= 1
     parameter CLOCK_MHZ = 100,
-    // AXI ID width of both ports
+    // AXI ID width of the window's slave port
     parameter ID_WIDTH = 4,
+    // AXI ID width of the master
+    parameter M_ID_WIDTH = 4,
     // AWID/ARID of the master
     parameter AXI_ID = 0
 )
@@ -59,9 +61,9 @@ module pp_riscv #
     input  wire                    clk,
     input  wire                    rst,
 
-    // the window (AXI4 slave: 32-bit data, the window's low address bits)
+    // the window (AXI4 slave: 32-bit data; only the window's low address bits are used)
     input  wire [ID_WIDTH-1:0]     s_axi_awid,
-    input  wire [WIN_AW-1:0]       s_axi_awaddr,
+    input  wire [31:0]             s_axi_awaddr,
     input  wire [7:0]              s_axi_awlen,
     input  wire [2:0]              s_axi_awsize,
     input  wire [1:0]              s_axi_awburst,
@@ -80,7 +82,7 @@ module pp_riscv #
     output reg                     s_axi_bvalid,
     input  wire                    s_axi_bready,
     input  wire [ID_WIDTH-1:0]     s_axi_arid,
-    input  wire [WIN_AW-1:0]       s_axi_araddr,
+    input  wire [31:0]             s_axi_araddr,
     input  wire [7:0]              s_axi_arlen,
     input  wire [2:0]              s_axi_arsize,
     input  wire [1:0]              s_axi_arburst,
@@ -97,7 +99,7 @@ module pp_riscv #
     input  wire                    s_axi_rready,
 
     // the core's calls (AXI4 master, 32-bit, single beats)
-    output wire [ID_WIDTH-1:0]     m_axi_awid,
+    output wire [M_ID_WIDTH-1:0]   m_axi_awid,
     output reg  [31:0]             m_axi_awaddr,
     output wire [7:0]              m_axi_awlen,
     output wire [2:0]              m_axi_awsize,
@@ -112,11 +114,11 @@ module pp_riscv #
     output wire                    m_axi_wlast,
     output reg                     m_axi_wvalid,
     input  wire                    m_axi_wready,
-    input  wire [ID_WIDTH-1:0]     m_axi_bid,
+    input  wire [M_ID_WIDTH-1:0]   m_axi_bid,
     input  wire [1:0]              m_axi_bresp,
     input  wire                    m_axi_bvalid,
     output wire                    m_axi_bready,
-    output wire [ID_WIDTH-1:0]     m_axi_arid,
+    output wire [M_ID_WIDTH-1:0]   m_axi_arid,
     output wire [31:0]             m_axi_araddr,
     output wire [7:0]              m_axi_arlen,
     output wire [2:0]              m_axi_arsize,
@@ -126,7 +128,7 @@ module pp_riscv #
     output wire [2:0]              m_axi_arprot,
     output reg                     m_axi_arvalid,
     input  wire                    m_axi_arready,
-    input  wire [ID_WIDTH-1:0]     m_axi_rid,
+    input  wire [M_ID_WIDTH-1:0]   m_axi_rid,
     input  wire [31:0]             m_axi_rdata,
     input  wire [1:0]              m_axi_rresp,
     input  wire                    m_axi_rlast,
@@ -333,7 +335,7 @@ module pp_riscv #
     localparam X_IDLE = 2'd0, X_WRITE = 2'd1, X_READ = 2'd2;
     reg [1:0]  x_state;
     reg [31:0] x_rdata;
-    assign m_axi_awid = AXI_ID[ID_WIDTH-1:0];
+    assign m_axi_awid = AXI_ID[M_ID_WIDTH-1:0];
     assign m_axi_awlen = 8'd0;
     assign m_axi_awsize = 3'd2;
     assign m_axi_awburst = 2'b01;
@@ -342,7 +344,7 @@ module pp_riscv #
     assign m_axi_awprot = 3'b000;
     assign m_axi_wlast = 1'b1;
     assign m_axi_bready = x_state == X_WRITE && !m_axi_awvalid && !m_axi_wvalid;
-    assign m_axi_arid = AXI_ID[ID_WIDTH-1:0];
+    assign m_axi_arid = AXI_ID[M_ID_WIDTH-1:0];
     assign m_axi_araddr = m_axi_awaddr;
     assign m_axi_arlen = 8'd0;
     assign m_axi_arsize = 3'd2;
@@ -428,6 +430,7 @@ module pp_riscv #
     wire unused = &{1'b0, mem_instr, mem_la_addr[31:MEM_AW], mem_la_addr[1:0], s_axi_awlen, s_axi_awlock, s_axi_awcache, s_axi_awprot,
                     s_axi_arsize, s_axi_arburst, s_axi_arlock, s_axi_arcache, s_axi_arprot,
                     m_axi_bid, m_axi_rid, m_axi_rlast, s_axi_araddr[1:0], s_axi_awaddr[1:0],
+                    s_axi_araddr[31:WIN_AW], s_axi_awaddr[31:WIN_AW],
                     mem_addr[1:0]};
 
 endmodule

@@ -197,8 +197,10 @@ def build_program(cdir: str | os.PathLike[str], sources: Sequence[str | os.PathL
     data = binary.read_bytes()
     data += b"\0" * (-len(data) % 4)
     hex_path = out / f"{name}.hex"
-    hex_path.write_text("".join(f"{int.from_bytes(data[i:i + 4], 'little'):08x}\n"
-                                for i in range(0, len(data), 4)))
+    # every word of the memory (zeros after the image), so $readmemh fills it all
+    image = data + b"\0" * (memory_bytes - len(data))
+    hex_path.write_text("".join(f"{int.from_bytes(image[i:i + 4], 'little'):08x}\n"
+                                for i in range(0, len(image), 4)))
     return RiscvProgram(elf=elf, hex_path=hex_path, image_bytes=len(data), used_bytes=used,
                         memory_bytes=memory_bytes, symbols=symbols)
 

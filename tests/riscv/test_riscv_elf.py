@@ -28,7 +28,8 @@ def cdir(tmp_path_factory) -> Path:
 def test_program_image(cdir: Path, tmp_path: Path) -> None:
     prog = build_program(cdir, [PROG], components=["callee"], out_dir=tmp_path, memory_bytes=16384)
     words = prog.hex_path.read_text().split()
-    assert len(words) * 4 == prog.image_bytes <= prog.used_bytes <= 16384
+    assert len(words) * 4 == 16384 and prog.image_bytes <= prog.used_bytes <= 16384
+    assert set(words[prog.image_bytes // 4:]) == {"00000000"}
     assert all(len(w) == 8 for w in words)
     # the image starts with crt0 (_start at 0: the core's reset vector)
     assert prog.symbols["_start"] == 0 and prog.symbols["__stack_top"] == 16384
