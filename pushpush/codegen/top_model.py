@@ -23,6 +23,7 @@ from typing import Optional
 from pushpush.link import IRQ_BLOCK_BYTES, DmaBlock, LinkedSystem
 
 from .connect import connectivity
+from .render import GenerateError
 from .rtl import (_ARBITRATION, BUF_DATA_WIDTH, BUF_ID_WIDTH, BUFFER_TIMEOUT_CYCLES, CROSSBAR_READ_TOPOLOGY,
                   CROSSBAR_SKID_BUFFERS, _clog2, axi_signals, buf_id_width, buffer_port, rtl_components,
                   stream_ports, system_buffers, top_id_widths, top_module_name, wrapper_module_name)
@@ -224,6 +225,11 @@ def top_model(linked: LinkedSystem) -> TopModel:
     """The model of ``linked``'s top (see :func:`pushpush.codegen.rtl.render_top`)."""
     # the components in the PL, in declaration order: rtl (a wrapper) and riscv (a soft core)
     rtl = [c for c in linked.components if c.kind in ("rtl", "riscv")]
+    riscv = [c.name for c in rtl if c.kind == "riscv"]
+    if riscv and linked.interconnect.data_width != 32:
+        raise GenerateError(f"riscv component(s) {', '.join(riscv)} need a 32-bit interconnect (the "
+                            f"core's window and master are 32-bit, cores/riscv), not "
+                            f"{linked.interconnect.data_width}; set interconnect.data_width: 32")
     dw = linked.interconnect.data_width
     s_id, m_id = top_id_widths(linked)
     slaves = [Slave(c.name, c.base, _clog2(c.size)) for c in rtl]
