@@ -30,10 +30,11 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from ..codegen.render import generated_header, render_template
+from ..link import LinkedComponent
 from . import CFLAGS, CompileError
 
 __all__ = ["MARCH", "MABI", "DEFAULT_STACK_BYTES", "DEFAULT_SIZES", "CTRL_BASE", "ProgramTooLarge", "RiscvProgram",
-           "toolchain", "build_program", "platform_files"]
+           "toolchain", "build_program", "platform_files", "runtime_sizes", "LEND_ALLOWANCE"]
 
 MARCH = "rv32i"
 MABI = "ilp32"
@@ -71,6 +72,20 @@ class RiscvProgram:
     used_bytes: int       # image + .bss + the stack reserve
     memory_bytes: int
     symbols: dict[str, int]  # the ELF's global symbols (name -> address)
+
+
+#: function values a component may lend at once, above its window's cep slots (PP_MAX_SERVED)
+LEND_ALLOWANCE = 4
+
+
+def runtime_sizes(component: LinkedComponent) -> dict[str, int]:
+    """The runtime's tables fitted to ``component``: every cep slot of its window served,
+    plus :data:`LEND_ALLOWANCE` lent functions; one site per import; the largest slot."""
+    ceps = sum(1 for s in component.slots if s.kind.is_cep)
+    words = max((s.words for s in component.slots), default=1)
+    return {**DEFAULT_SIZES, "PP_MAX_SERVED": ceps + LEND_ALLOWANCE,
+            "PP_MAX_SITES": max(1, len(component.imports)),
+            "PP_MAX_WORDS": max(DEFAULT_SIZES["PP_MAX_WORDS"], words)}
 
 
 def toolchain() -> str:
