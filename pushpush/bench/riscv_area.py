@@ -28,7 +28,7 @@ def riscv_area(memory: int = 16384, window: int = 4096) -> list[dict[str, Any]]:
     from pushpush.build.synth import synth_resources
     from pushpush.codegen.riscv import CORE_PACKAGE, CORE_VERSION, core_sources
 
-    pico, wrapper = core_sources()
+    wrapper, pico = core_sources()
     rows = []
     for what, srcs, top, params in (
             (f"PicoRV32 alone ({CORE_PACKAGE} {CORE_VERSION}, RV32I, barrel shifter, counters)",

@@ -7,7 +7,7 @@ used from where pip installed it. ``cores/riscv`` wraps it (``pp_riscv``, docs/r
 Example::
 
     from pushpush.codegen.riscv import core_sources
-    files = core_sources()   # [.../picorv32.v, .../cores/riscv/pp_riscv.v]
+    files = core_sources()   # [.../cores/riscv/pp_riscv.v, .../picorv32.v]
 """
 
 from __future__ import annotations
@@ -47,8 +47,10 @@ def picorv32_dir() -> Path:
 
 
 def core_sources() -> list[Path]:
-    """The Verilog of a riscv component: the package's picorv32.v, then cores/riscv/pp_riscv.v."""
-    return [picorv32_dir() / "picorv32.v", cores_dir() / "riscv" / "pp_riscv.v"]
+    """The Verilog of a riscv component: cores/riscv/pp_riscv.v, then the package's picorv32.v
+    (last: it sets a `timescale that every file after it would inherit; put these files
+    after the others)."""
+    return [cores_dir() / "riscv" / "pp_riscv.v", picorv32_dir() / "picorv32.v"]
 
 
 def lint_config() -> Path:
