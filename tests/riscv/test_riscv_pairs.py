@@ -7,7 +7,9 @@ on the ARM model. Every result is checked against a model:
 - python -> riscv (host calls a.g and b.g);
 - higher order: a.hof(x) lends a's C function dbl to the Verilog mapper, which calls it back
   twice: apply(dbl, x) = dbl(dbl(x)) + 1;
-- the counters of both windows read over AXI (no fault in a clean run).
+- the counters of both windows read over AXI (no fault in a clean run);
+- errors and timeouts as for kind: c: a call of a Python function that raises returns
+  PP_ECALLEE on the core, one that answers too late PP_ETIMEOUT, and the next call gets its own answer.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 
 try:
     import cocotb
+    from cocotb.triggers import Timer
 except ImportError:  # collected by pytest outside the simulator
     cocotb = None
 
@@ -36,7 +39,12 @@ if cocotb is not None:
 
         py_state = [0]
 
-        def p(x: int) -> int:
+        async def p(x: int) -> int:
+            if x == 666:
+                raise ValueError("p refuses 666")
+            if x == 777:  # answers after the core's 100 us timeout: a late reply, a stray there
+                await Timer(300, "us")
+                return 0
             py_state[0] = model_f(py_state[0], x)
             return _i32(py_state[0])
 
@@ -60,9 +68,26 @@ if cocotb is not None:
                 assert (await rt.a.hof(x)) & MASK == (dbl(dbl(x & MASK)) + 1) & MASK, x
             # the windows' counters over AXI (offsets 0x0-0xC, as an rtl window's): a clean run
             for comp in ("a", "b"):
-                data = (await cs.ps.master.read(cs.ps.linked.component(comp).base, 16)).data
-                words = [int.from_bytes(data[k:k + 4], "little") for k in range(0, 16, 4)]
-                assert words == [0, 0, 0, 0], (comp, words)
+                assert await counters(cs, comp) == [0, 0, 0, 0], comp
+            # errors and timeouts as for kind: c: the callee raised -> PP_ECALLEE (-1)
+            assert await rt.a.try_p(666, 100000) == -1
+            assert [n for n, _ in rt.errors] == ["host.p"]
+            rt.errors.clear()
+            # no answer within the core's timeout -> PP_ETIMEOUT (-100); the next call through
+            # that rep gets its own answer
+            assert await rt.a.try_p(777, 100) == -100
+            await Timer(400, "us")
+            assert py_state[0] == chain(N, 5)  # neither 666 nor 777 changed p's state
+            assert (await rt.a.try_p(9, 100000)) & MASK == model_f(chain(N, 5), 9)
+            col, dup, stray, werr = await counters(cs, "a")
+            # a late reply, if Python's runtime sends one, is cleared and counted; never delivered
+            assert (col, dup, werr) == (0, 0, 0) and stray <= 1, (col, dup, stray, werr)
+
+
+async def counters(cs, comp: str) -> list[int]:
+    """collisions, duplicates, strays, write_errors of comp's window, read over AXI."""
+    data = (await cs.ps.master.read(cs.ps.linked.component(comp).base, 16)).data
+    return [int.from_bytes(data[k:k + 4], "little") for k in range(0, 16, 4)]
 
 
 def test_riscv_pairs(tmp_path):

@@ -59,6 +59,18 @@ int a_hof(pp_rt *rt, int32_t x, int32_t *result)
     return a_mapper_apply(rt, f, x, result);
 }
 
+/* errors and timeouts: one call of host.p with the given timeout; its result, or the error */
+int a_try_p(pp_rt *rt, int32_t x, uint32_t timeout_us, int32_t *result)
+{
+    int32_t r = 0;
+    int e;
+    pp_set_timeout(rt, timeout_us);
+    e = a_host_p(rt, x, &r);
+    pp_set_timeout(rt, PP_DEFAULT_TIMEOUT_US);
+    *result = e == PP_OK ? r : (int32_t)e;
+    return PP_OK;
+}
+
 int main(void)
 {
     static pp_rt rt;
