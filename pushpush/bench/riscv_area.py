@@ -36,7 +36,7 @@ def riscv_area(memory: int = 16384, window: int = 4096) -> list[dict[str, Any]]:
             (f"riscv component (pp_riscv: core, {memory // 1024} KiB memory, {window // 1024} KiB "
              "window, control page, AXI master)", [pico, wrapper], "pp_riscv",
              {"MEM_BYTES": memory, "WIN_BYTES": window})):
-        r = synth_resources(srcs, top, params)
+        r = synth_resources(srcs, top, params, timeout_s=3600)  # the 16 KiB memory's BRAM mapping is slow
         rows.append({"design": what, "top": top, "luts": r.luts, "ffs": r.ffs, "lutram": r.lutram,
                      "bram36": r.bram36, "carry4": r.carry4, "lut_levels": r.lut_levels})
     return rows

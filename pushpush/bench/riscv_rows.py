@@ -32,7 +32,7 @@ def simulate_riscv_system(system: Path, work: Path, tb_file: Path, extra_env: di
     ``tb_file`` (copied there) against the top with the Python runtime of ``component``.
     Returns each program's sizes."""
     from pushpush.build.sim import run_cocotb
-    from pushpush.c.riscv import build_program, runtime_sizes
+    from pushpush.c.riscv import build_component
     from pushpush.codegen.riscv import core_sources
     from pushpush.codegen.top_model import riscv_mem_init
     from pushpush.sim.runner import COMPONENT_ENV, MAP_ENV, build_system
@@ -44,9 +44,7 @@ def simulate_riscv_system(system: Path, work: Path, tb_file: Path, extra_env: di
     sizes = {}
     for c in build.linked.components:
         if c.kind == "riscv":
-            prog = build_program(work / "gen" / "c", build.linked.source_paths(c.name), components=[c.name],
-                                 out_dir=work / "riscv" / c.name, memory_bytes=c.memory,
-                                 sizes=runtime_sizes(c))
+            prog = build_component(build.linked, c.name, work / "gen" / "c", work / "riscv" / c.name)
             shutil.copy(prog.hex_path, run / riscv_mem_init(c.name))
             sizes[c.name] = {"image_bytes": prog.image_bytes, "used_bytes": prog.used_bytes,
                              "memory_bytes": prog.memory_bytes}

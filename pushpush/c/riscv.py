@@ -30,11 +30,13 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from ..codegen.render import generated_header, render_template
-from ..link import LinkedComponent
+from ..errors import Diagnostic, SpecError
+from ..link import LinkedComponent, LinkedSystem
 from . import CFLAGS, CompileError
 
 __all__ = ["MARCH", "MABI", "DEFAULT_STACK_BYTES", "DEFAULT_SIZES", "CTRL_BASE", "ProgramTooLarge", "RiscvProgram",
-           "toolchain", "build_program", "platform_files", "runtime_sizes", "LEND_ALLOWANCE"]
+           "toolchain", "build_program", "platform_files", "runtime_sizes", "LEND_ALLOWANCE",
+           "ProgramDoesNotFit", "build_component"]
 
 MARCH = "rv32i"
 MABI = "ilp32"
@@ -218,6 +220,29 @@ def build_program(cdir: str | os.PathLike[str], sources: Sequence[str | os.PathL
                                 for i in range(0, len(image), 4)))
     return RiscvProgram(elf=elf, hex_path=hex_path, image_bytes=len(data), used_bytes=used,
                         memory_bytes=memory_bytes, symbols=symbols)
+
+
+class ProgramDoesNotFit(SpecError):
+    """A riscv component's program does not fit its ``memory:``; the diagnostic points at
+    that line of system.yaml (or at the component, when ``memory:`` is not written)."""
+
+
+def build_component(linked: LinkedSystem, name: str, cdir: str | os.PathLike[str],
+                    out_dir: str | os.PathLike[str]) -> RiscvProgram:
+    """Build the program of riscv component ``name`` of ``linked`` (its ``sources:``, its
+    ``memory:``, the runtime's tables fitted to it) against the generated C in ``cdir``.
+    A program too large for its memory raises :class:`ProgramDoesNotFit` at the YAML line."""
+    comp = linked.component(name)
+    if comp.kind != "riscv":
+        raise ValueError(f"component '{name}' is {comp.kind}, not riscv: it has no program")
+    try:
+        return build_program(cdir, linked.source_paths(name), components=[name], out_dir=out_dir,
+                             memory_bytes=comp.memory, sizes=runtime_sizes(comp), name=name)
+    except ProgramTooLarge as exc:
+        where = comp.memory_loc or comp.loc
+        if where is None:
+            raise
+        raise ProgramDoesNotFit([Diagnostic.at(where, f"memory of component '{name}': {exc}")]) from None
 
 
 def _pow2(n: int) -> int:

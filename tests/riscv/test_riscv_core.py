@@ -226,8 +226,7 @@ def _slot(linked, comp: str, pred):
     return next(s for s in c.slots if pred(s))
 
 
-@pytest.mark.parametrize("simulator", ["icarus"])
-@pytest.mark.parametrize("backpressure", [False, True])
+@pytest.mark.parametrize("simulator,backpressure", [("icarus", False), ("icarus", True), ("verilator", True)])
 def test_riscv_core(tmp_path, simulator, backpressure):
     from pushpush.build.sim import run_cocotb
     from pushpush.codegen.riscv import core_sources

@@ -42,3 +42,25 @@ def test_program_too_large_is_refused(cdir: Path, tmp_path: Path) -> None:
     assert e.value.memory_bytes == 4096 and e.value.used_bytes > 4096
     assert "set memory to at least 16384 bytes (16 KiB)" in str(e.value)
     assert not (tmp_path / "program.hex").exists()
+
+
+def test_too_large_is_refused_at_the_yaml_line(tmp_path: Path) -> None:
+    """examples/riscv_pingpong with memory: 4KiB: the error names system.yaml's memory line."""
+    from pushpush.c.riscv import ProgramDoesNotFit, build_component
+
+    src = (REPO / "examples" / "riscv_pingpong" / "system.yaml").read_text()
+    lines = src.splitlines()
+    line = next(i for i, ln in enumerate(lines, 1) if ln.strip().startswith("memory: 16KiB"))
+    col = lines[line - 1].index("16KiB") + 1
+    yaml = tmp_path / "system.yaml"
+    yaml.write_text(src.replace("memory: 16KiB", "memory: 4KiB").replace("../pingpong/", str(REPO / "examples" / "pingpong") + "/")
+                    .replace("[c/callee.c]", f"[{REPO / 'examples' / 'riscv_pingpong' / 'c' / 'callee.c'}]"))
+    linked = load(str(yaml))
+    gen = tmp_path / "gen"
+    for name, text in render_c(linked).items():
+        (gen / name).parent.mkdir(parents=True, exist_ok=True)
+        (gen / name).write_text(text)
+    with pytest.raises(ProgramDoesNotFit) as e:
+        build_component(linked, "callee", gen / "c", tmp_path / "rv")
+    assert str(e.value).startswith(f"{yaml}:{line}:{col}: memory of component 'callee': the program")
+    assert "set memory to at least 16384 bytes (16 KiB)" in str(e.value)
