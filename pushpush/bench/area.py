@@ -116,8 +116,8 @@ def run_area(out: Path, smoke: bool = False, jobs: Optional[int] = None,
                                             [r["pushpush"][res] for r in rs])
     plots = _plot(rows, fits, out)
     from .riscv_area import riscv_area, riscv_area_markdown
-    log("area: the soft core of kind: riscv (2 Yosys runs)")
-    riscv = riscv_area()
+    log(f"area: the soft core of kind: riscv ({1 if smoke else 2} Yosys run(s); smoke: the core alone)")
+    riscv = riscv_area(whole=not smoke)
     return {"experiment": "area", "title": "area: PushPush logic against component count (Fig. 4)",
             "meta": meta("yosys", jobs), "smoke": smoke, "rows": rows, "fits": fits,
             "interconnect_alone": alone, "riscv": riscv,

@@ -23,8 +23,9 @@ PICORV32_PARAMS = {"ENABLE_COUNTERS": 1, "ENABLE_COUNTERS64": 1, "BARREL_SHIFTER
                    "ENABLE_MUL": 0, "ENABLE_DIV": 0, "ENABLE_IRQ": 0}
 
 
-def riscv_area(memory: int = 16384, window: int = 4096) -> list[dict[str, Any]]:
-    """LUT/FF/LUTRAM/BRAM of the core alone and of the whole component."""
+def riscv_area(memory: int = 16384, window: int = 4096, whole: bool = True) -> list[dict[str, Any]]:
+    """LUT/FF/LUTRAM/BRAM of the core alone and (``whole``) of the whole component (the
+    slower run: Yosys maps its memories to BRAM; several minutes on a busy host)."""
     from pushpush.build.synth import synth_resources
     from pushpush.codegen.riscv import CORE_PACKAGE, CORE_VERSION, core_sources
 
@@ -35,7 +36,7 @@ def riscv_area(memory: int = 16384, window: int = 4096) -> list[dict[str, Any]]:
              [pico], "picorv32", PICORV32_PARAMS),
             (f"riscv component (pp_riscv: core, {memory // 1024} KiB memory, {window // 1024} KiB "
              "window, control page, AXI master)", [pico, wrapper], "pp_riscv",
-             {"MEM_BYTES": memory, "WIN_BYTES": window})):
+             {"MEM_BYTES": memory, "WIN_BYTES": window}))[:2 if whole else 1]:
         r = synth_resources(srcs, top, params, timeout_s=3600)  # the 16 KiB memory's BRAM mapping is slow
         rows.append({"design": what, "top": top, "luts": r.luts, "ffs": r.ffs, "lutram": r.lutram,
                      "bram36": r.bram36, "carry4": r.carry4, "lut_levels": r.lut_levels})
