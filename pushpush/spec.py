@@ -276,8 +276,6 @@ from .spec_fields import EXPORT_KEYS as _EXPORT_KEYS  # noqa: E402
 from .spec_fields import INTERCONNECT_KEYS as _INTERCONNECT_KEYS  # noqa: E402
 from .spec_fields import REGION_KEYS as _REGION_KEYS  # noqa: E402
 from .spec_fields import REGION_NAMES as _REGION_NAMES  # noqa: E402
-from .spec_fields import RTL_ONLY as _RTL_ONLY  # noqa: E402
-from .spec_fields import SOFTWARE_ONLY as _SOFTWARE_ONLY  # noqa: E402
 from .spec_fields import COMPONENT as _COMPONENT  # noqa: E402
 from .spec_fields import RISCV_MEMORY_DEFAULT, RISCV_MEMORY_MAX, RISCV_MEMORY_MIN  # noqa: E402
 from .spec_fields import TOP_KEYS as _TOP_KEYS  # noqa: E402
@@ -837,12 +835,9 @@ class _Loader:
             kind = self.get_choice(by_key["kind"][1], f"kind of {what}", KINDS)
 
         if kind is not None:
-            forbidden = _RTL_ONLY if kind in SOFTWARE_KINDS else _SOFTWARE_ONLY
-            if kind == "riscv" or kind in SOFTWARE_KINDS or kind == "rtl":
-                # every key whose field is not for this kind (riscv shares sources with rtl and
-                # runtime_words with software; memory is its own)
-                forbidden = tuple(f.name for f in _COMPONENT.fields
-                                  if f.kinds is not None and kind not in f.kinds)
+            # every key whose field is not for this kind (riscv shares sources with rtl and
+            # runtime_words with software; memory is its own)
+            forbidden = tuple(f.name for f in _COMPONENT.fields if f.kinds is not None and kind not in f.kinds)
             for key in forbidden:
                 if key in by_key:
                     if kind == "riscv":
