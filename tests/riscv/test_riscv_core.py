@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from pushpush.testing import sim_matrix
+
 GOLDEN = 0x9E3779B9
 MASK = 0xFFFFFFFF
 
@@ -226,8 +228,8 @@ def _slot(linked, comp: str, pred):
     return next(s for s in c.slots if pred(s))
 
 
-@pytest.mark.parametrize("simulator,backpressure", [("icarus", False), ("icarus", True), ("verilator", True)])
-def test_riscv_core(tmp_path, simulator, backpressure):
+@pytest.mark.parametrize("simulator,params", sim_matrix([{"backpressure": True}, {"backpressure": False}]))
+def test_riscv_core(tmp_path, simulator, params):
     from pushpush.build.sim import run_cocotb
     from pushpush.codegen.riscv import core_sources
 
@@ -238,7 +240,7 @@ def test_riscv_core(tmp_path, simulator, backpressure):
     f_host = _slot(linked, "callee", lambda s: s.function == "f" and s.importer == "host")
     hw_rep = _slot(linked, "callee", lambda s: s.kind.value == "rep_import" and s.function == "hw.f")
     host_rep = _slot(linked, "host", lambda s: s.kind.value == "rep_import" and s.function == "callee.f")
-    cfg = {"seed": 1, "n_calls": n_calls, "backpressure": backpressure, "win_base": callee.base,
+    cfg = {"seed": 1, "n_calls": n_calls, "backpressure": params["backpressure"], "win_base": callee.base,
            "hw_f_arg": hw_f.address, "hw_f_trig": hw_f.address + 4, "mailbox": 0x2000_0000,
            "f_arg": f_host.address, "hw_rep": hw_rep.address, "caller_rep": host_rep.address}
     params = {"MEM_BYTES": prog.memory_bytes, "WIN_BYTES": callee.size,
