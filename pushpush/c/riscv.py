@@ -76,16 +76,19 @@ class RiscvProgram:
     symbols: dict[str, int]  # the ELF's global symbols (name -> address)
 
 
-#: function values a component may lend at once, above its window's cep slots (PP_MAX_SERVED)
+#: function values a component may lend at once, above its window's cep slots (PP_MAX_SERVED),
+#: when one of its imports takes a function value (else it has nobody to lend one to)
 LEND_ALLOWANCE = 4
 
 
 def runtime_sizes(component: LinkedComponent) -> dict[str, int]:
     """The runtime's tables fitted to ``component``: every cep slot of its window served,
-    plus :data:`LEND_ALLOWANCE` lent functions; one site per import; the largest slot."""
+    plus :data:`LEND_ALLOWANCE` lent functions if an import takes a function value; one site
+    per import; the largest slot. (Every served entry is looked at in every sweep.)"""
     ceps = sum(1 for s in component.slots if s.kind.is_cep)
+    lends = any(i.signature.function_params() for i in component.imports)
     words = max((s.words for s in component.slots), default=1)
-    return {**DEFAULT_SIZES, "PP_MAX_SERVED": ceps + LEND_ALLOWANCE,
+    return {**DEFAULT_SIZES, "PP_MAX_SERVED": ceps + (LEND_ALLOWANCE if lends else 0),
             "PP_MAX_SITES": max(1, len(component.imports)),
             "PP_MAX_WORDS": max(DEFAULT_SIZES["PP_MAX_WORDS"], words)}
 
