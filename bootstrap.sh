@@ -23,11 +23,13 @@ PYNQ_NEXT="pynq==4.0.0"
 
 # Debian packages: simulators, synthesis estimate, compilers for Verilator/cocotb, venv,
 # tclsh for the Vivado-free check of the PYNQ-Z1 flow (tests/board/test_bd_tcl.py), the
-# armv7 and aarch64 cross compilers for the C layer of each board, and a single-node Slurm
+# armv7 and aarch64 cross compilers for the C layer of each board, the RISC-V compiler and
+# picolibc for kind: riscv (docs/riscv.md), and a single-node Slurm
 # for the cluster tests (tests/cluster: munge, slurmctld, slurmd, sbatch...; the tests start
 # the daemons themselves, the packages' services are not used).
 APT_PACKAGES=(iverilog yosys liblz4-dev g++ make perl python3-venv python3-dev git tcl gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
-              gcc-aarch64-linux-gnu libc6-dev-arm64-cross munge slurmctld slurmd slurm-client)
+              gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
+              munge slurmctld slurmd slurm-client)
 
 log() { printf '\033[1m[bootstrap]\033[0m %s\n' "$*" >&2; }
 die() { printf '[bootstrap] error: %s\n' "$*" >&2; exit 1; }
@@ -78,7 +80,7 @@ make_venv() {
 }
 
 setup_venv() {
-  make_venv "$venv" -e ".[sim,verilator,pynq,dev]" "$PYNQ_MAIN"
+  make_venv "$venv" -e ".[sim,verilator,pynq,dev,riscv]" "$PYNQ_MAIN"
 }
 
 setup() {
@@ -97,7 +99,7 @@ run_tests() {
   # -n 2: the CI machine has 2 cores; simulations are single-threaded.
   "$venv/bin/python" -m pytest -n 2 --durations=15 "$@"
   if [ "${PUSHPUSH_PYNQ4:-1}" != 0 ] && [ $# -eq 0 ]; then
-    make_venv "$venv4" -e ".[sim,verilator,dev]" "$PYNQ_NEXT" "pycparser<3"
+    make_venv "$venv4" -e ".[sim,verilator,dev,riscv]" "$PYNQ_NEXT" "pycparser<3"
     log "PYNQ tests again under $PYNQ_NEXT"
     "$venv4/bin/python" -m pytest -n 2 tests/pynq
   fi

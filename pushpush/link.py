@@ -211,10 +211,13 @@ class LinkedComponent:
     slots: tuple[Slot, ...]
     #: How a software component's runtime waits (``spec_fields.WAIT_MODES``); "" for rtl.
     wait: str = ""
+    #: A riscv component's local memory in bytes (0 for other kinds; docs/riscv.md).
+    memory: int = 0
     #: Where the component and each of its sources are written in the YAML (positions are
     #: not part of equality or the map; ``None`` for a model read back from a map).
     loc: Optional[Location] = field(default=None, compare=False, repr=False)
     source_locs: tuple[Optional[Location], ...] = field(default=(), compare=False, repr=False)
+    memory_loc: Optional[Location] = field(default=None, compare=False, repr=False)
 
     @property
     def end(self) -> int:
@@ -570,11 +573,11 @@ def link(spec: SystemSpec) -> LinkedSystem:
     layouts = [_layout(spec, comp, importers) for comp in spec.components]
     for lay in layouts:
         comp = lay.spec
-        words = lay.slot_words + (comp.runtime_words if comp.is_software else 0)
+        words = lay.slot_words + (comp.runtime_words if comp.has_runtime else 0)
         if comp.window is not None:
             if comp.window < words * WORD_BYTES:
                 need = window_size_for(words)
-                what = "slots and run-time area need" if comp.is_software else "slots need"
+                what = "slots and run-time area need" if comp.has_runtime else "slots need"
                 diags.append(Diagnostic.at(
                     spec.where(comp.window_loc or comp.loc),
                     f"window of component '{comp.name}' is {comp.window} (0x{comp.window:X}) bytes "
@@ -771,7 +774,7 @@ def _layout(spec: SystemSpec, comp: ComponentSpec,
         assert export is not None  # check_references passed
         lay.import_index[imp.target] = add(SlotKind.REP_IMPORT, imp.target, export.signature,
                                            export.signature.rep_words)
-    if not comp.is_software:
+    if comp.kind == "rtl":  # software and riscv call function values from their run-time area
         for e in comp.exports:
             entries = []
             for arg in e.signature.function_params():
@@ -864,10 +867,11 @@ def _finish(spec: SystemSpec, lay: _Layout, by_name: dict[str, _Layout]) -> Link
         name=comp.name, kind=comp.kind, region=comp.region, module=comp.module,
         sources=tuple(_relative(s, spec.base_dir) for s in comp.sources),
         base=lay.base, size=lay.size, slot_words=lay.slot_words,
-        runtime_words=comp.runtime_words if comp.is_software else 0, abe=comp.abe,
+        runtime_words=comp.runtime_words if comp.has_runtime else 0, abe=comp.abe,
         exports=tuple(exports), imports=tuple(imports), slots=slots,
         wait=comp.wait if comp.is_software else "",
         loc=comp.loc, source_locs=tuple(comp.source_locs),
+        memory=comp.memory, memory_loc=comp.memory_loc,
     )
 
 

@@ -190,12 +190,20 @@ class ComponentSpec:
     wait: str = ""
     loc: Optional[Location] = field(default=None, compare=False, repr=False)
     window_loc: Optional[Location] = field(default=None, compare=False, repr=False)
+    #: A riscv component's local memory in bytes (0 for other kinds), and where it is written.
+    memory: int = 0
+    memory_loc: Optional[Location] = field(default=None, compare=False, repr=False)
     #: Where each entry of ``sources`` stands in the YAML (same order).
     source_locs: tuple[Location, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def is_software(self) -> bool:
         return self.kind in SOFTWARE_KINDS
+
+    @property
+    def has_runtime(self) -> bool:
+        """Its window has a run-time area: software, and C on a soft core (riscv)."""
+        return self.is_software or self.kind == "riscv"
 
     @property
     def region(self) -> str:
@@ -268,8 +276,8 @@ from .spec_fields import EXPORT_KEYS as _EXPORT_KEYS  # noqa: E402
 from .spec_fields import INTERCONNECT_KEYS as _INTERCONNECT_KEYS  # noqa: E402
 from .spec_fields import REGION_KEYS as _REGION_KEYS  # noqa: E402
 from .spec_fields import REGION_NAMES as _REGION_NAMES  # noqa: E402
-from .spec_fields import RTL_ONLY as _RTL_ONLY  # noqa: E402
-from .spec_fields import SOFTWARE_ONLY as _SOFTWARE_ONLY  # noqa: E402
+from .spec_fields import COMPONENT as _COMPONENT  # noqa: E402
+from .spec_fields import RISCV_MEMORY_DEFAULT, RISCV_MEMORY_MAX, RISCV_MEMORY_MIN  # noqa: E402
 from .spec_fields import TOP_KEYS as _TOP_KEYS  # noqa: E402
 
 _Items = list[tuple[str, ScalarNode, Node]]
@@ -853,10 +861,19 @@ class _Loader:
             kind = self.get_choice(by_key["kind"][1], f"kind of {what}", KINDS)
 
         if kind is not None:
-            forbidden = _RTL_ONLY if kind in SOFTWARE_KINDS else _SOFTWARE_ONLY
+            # every key whose field is not for this kind (riscv shares sources with rtl and
+            # runtime_words with software; memory is its own)
+            forbidden = tuple(f.name for f in _COMPONENT.fields if f.kinds is not None and kind not in f.kinds)
             for key in forbidden:
                 if key in by_key:
-                    if kind in SOFTWARE_KINDS:
+                    if kind == "riscv":
+                        why = ("a riscv component is C on a soft core: it has sources and memory, no "
+                               "Verilog module, burst settings, DMA streams or wait mode")
+                        fix = "remove it"
+                    elif key == "memory":
+                        why = "only riscv components have a soft core's memory"
+                        fix = "remove it or use 'kind: riscv'"
+                    elif kind in SOFTWARE_KINDS:
                         why = "only rtl components have Verilog modules, sources, burst settings and DMA streams"
                         fix = "remove it or use 'kind: rtl'"
                     elif key == "wait":
@@ -886,6 +903,17 @@ class _Loader:
                                       f"define its module, e.g. sources: [rtl/{module or name}.v]")
             else:
                 sources, source_locs = self.sources(by_key["sources"][1], what)
+        memory, memory_loc = 0, None
+        if kind == "riscv":
+            if "sources" not in by_key:
+                self.error(name_node, f"riscv {what} has no 'sources'; list the C files of its "
+                                      f"program, e.g. sources: [c/{name}.c]")
+            else:
+                sources, source_locs = self.sources(by_key["sources"][1], what)
+            memory = RISCV_MEMORY_DEFAULT
+            if "memory" in by_key:
+                memory_loc = self.loc(by_key["memory"][1])
+                memory = self.memory(by_key["memory"][1], what) or memory
 
         exports: list[ExportSpec] = []
         if "exports" in by_key and not _is_null(by_key["exports"][1]):
@@ -921,8 +949,9 @@ class _Loader:
             channels = self.channels(by_key["channels"][1], what)
             exports = self.channel_exports(channels, exports, name)
 
-        runtime_words = DEFAULT_RUNTIME_WORDS if kind in SOFTWARE_KINDS else 0
-        if "runtime_words" in by_key and kind in SOFTWARE_KINDS:
+        has_runtime = kind in SOFTWARE_KINDS or kind == "riscv"
+        runtime_words = DEFAULT_RUNTIME_WORDS if has_runtime else 0
+        if "runtime_words" in by_key and has_runtime:
             rw = self.get_int(by_key["runtime_words"][1], f"runtime_words of {what}",
                               "runtime_words: 256", minimum=0, maximum=MAX_RUNTIME_WORDS)
             runtime_words = rw if rw is not None else runtime_words
@@ -939,7 +968,25 @@ class _Loader:
             imports=tuple(imports), window=window, abe=abe, dma=dma, channels=tuple(channels),
             runtime_words=runtime_words,
             wait=wait, loc=cloc, window_loc=window_loc, source_locs=tuple(source_locs),
+            memory=memory, memory_loc=memory_loc,
         )
+
+    def memory(self, node: Node, what: str) -> Optional[int]:
+        """A riscv component's memory: bytes (4096, 0x4000) or "<n>KiB", a power of two."""
+        value = self.value(node) if isinstance(node, ScalarNode) else None
+        n: Optional[int] = None
+        if isinstance(value, str) and re.fullmatch(r"[0-9]+ ?KiB", value.strip()):
+            n = int(value.strip()[:-3]) * 1024
+        else:
+            n = self.get_int(node, f"memory of {what}", "memory: 16KiB", minimum=0)
+            if n is None:
+                return None
+        if not _is_pow2(n) or not RISCV_MEMORY_MIN <= n <= RISCV_MEMORY_MAX:
+            self.error(node, f"memory of {what} must be a power of two from 4KiB to "
+                             f"{RISCV_MEMORY_MAX // 1024}KiB (bytes or e.g. 16KiB), not "
+                             f"{self._describe(node)}; e.g. memory: 16KiB")
+            return None
+        return n
 
     def sources(self, node: Node, what: str) -> tuple[list[Path], list[Location]]:
         """The sources' absolute paths and where each stands in the YAML."""

@@ -30,7 +30,7 @@ from typing import Any, Optional, Union
 from .boards import BOARD_NAMES
 
 __all__ = [
-    "KINDS", "SOFTWARE_KINDS", "BOARDS", "SOFTWARE_WINDOWS", "TOPOLOGIES", "DATA_WIDTHS", "ARBITRATIONS",
+    "KINDS", "SOFTWARE_KINDS", "RISCV_KINDS", "RISCV_MEMORY_MIN", "RISCV_MEMORY_MAX", "RISCV_MEMORY_DEFAULT", "BOARDS", "SOFTWARE_WINDOWS", "TOPOLOGIES", "DATA_WIDTHS", "ARBITRATIONS",
     "GP0_RANGE", "MIN_WINDOW", "DEFAULT_DYNAMIC_SLOTS", "DEFAULT_RUNTIME_WORDS", "MAX_BURST",
     "CLOCK_MHZ_MAX", "WAIT_MODES", "DEFAULT_WAIT", "MAX_DYNAMIC_SLOTS", "MAX_RUNTIME_WORDS", "MAX_WINDOW", "MAX_CHANNELS", "IDENT", "VERILOG_IDENT", "IMPORT_TARGET",
     "VERILOG_KEYWORDS", "C_KEYWORDS", "RESERVED",
@@ -43,8 +43,14 @@ __all__ = [
 
 # --------------------------------------------------------------------------- constants
 
-KINDS = ("rtl", "python", "c")
+KINDS = ("rtl", "python", "c", "riscv")
 SOFTWARE_KINDS = ("python", "c")
+#: C on a soft RISC-V core in the PL (docs/riscv.md): a window in the PL like rtl, a run-time
+#: area like software, and the program's local memory (``memory``: bytes, a power of two).
+RISCV_KINDS = ("riscv",)
+RISCV_MEMORY_MIN = 4096
+RISCV_MEMORY_MAX = 1 << 18
+RISCV_MEMORY_DEFAULT = 16384
 BOARDS = (*BOARD_NAMES, "none")
 #: Where the software components' windows live (docs/board.md): ``ocm``, the ARM's on-chip
 #: memory at regions.ps (the PL reaches it through S_AXI_GP0); ``ddr``, a ``pynq.allocate``
@@ -269,11 +275,18 @@ DMA = Record("dma", "An AXI DMA (Xilinx AXI DMA 7.1 in simple mode; pushpush's p
 
 COMPONENT = Record("component", "One component: a Verilog module (rtl) or software on the ARM "
                                 "(python, c).", (
-    Field("kind", Choice(KINDS), "rtl (Verilog), python or c.", required=True),
+    Field("kind", Choice(KINDS), "rtl (Verilog), python or c (on the ARM), riscv (C on a soft "
+                                 "RISC-V core in the PL).", required=True),
     Field("module", Str(VERILOG_IDENT, VERILOG_KEYWORDS), "The Verilog module's name.",
           kinds=_RTL, required_for=_RTL),
-    Field("sources", ListOf(Str(), min_items=1), "The Verilog files defining the module, relative to "
-                                                 "this file.", kinds=_RTL, required_for=_RTL),
+    Field("sources", ListOf(Str(), min_items=1), "The Verilog files defining the module (rtl), or "
+                                                 "the C files of the program (riscv), relative to "
+                                                 "this file.", kinds=_RTL + RISCV_KINDS,
+          required_for=_RTL + RISCV_KINDS),
+    Field("memory", AnyOf((Int(minimum=RISCV_MEMORY_MIN, maximum=RISCV_MEMORY_MAX, power_of_two=True),
+                           Str(r"[0-9]+ ?KiB"))),
+          "The soft core's local memory (program, data, stack) in bytes, a power of two of 4096 "
+          "to 262144, or e.g. 16KiB (riscv).", kinds=RISCV_KINDS, default=RISCV_MEMORY_DEFAULT),
     Field("exports", MapOf(_NAME, AnyOf((Signature(), EXPORT)), nullable=True, entry="function"),
           "The functions other components may call: name: \"(x: i32) -> i32\"."),
     Field("imports", AnyOf((ListOf(Str(IMPORT_TARGET)),
@@ -290,7 +303,7 @@ COMPONENT = Record("component", "One component: a Verilog module (rtl) or softwa
           "...) or a list of names, at most 12; each adds the exports <c>_rx and <c>_tx and gives "
           "the module RIFFA's CHNL_RX*/CHNL_TX* ports, prefixed <c>_.", kinds=_RTL),
     Field("runtime_words", Int(minimum=0, maximum=MAX_RUNTIME_WORDS), "Free words at the end of the window for run-time callers.",
-          kinds=SOFTWARE_KINDS, default=DEFAULT_RUNTIME_WORDS),
+          kinds=SOFTWARE_KINDS + RISCV_KINDS, default=DEFAULT_RUNTIME_WORDS),
     Field("wait", Choice(WAIT_MODES), "How the runtime waits for calls and replies: sleep (short "
                                       "pauses), poll (spin), yield (spin with sched_yield) or "
                                       "interrupt (the PL's interrupt).",

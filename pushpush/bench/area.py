@@ -115,10 +115,14 @@ def run_area(out: Path, smoke: bool = False, jobs: Optional[int] = None,
             fits[f"{t}_{res}"] = fit_growth([r["components"] for r in rs],
                                             [r["pushpush"][res] for r in rs])
     plots = _plot(rows, fits, out)
+    from .riscv_area import riscv_area, riscv_area_markdown
+    log(f"area: the soft core of kind: riscv ({1 if smoke else 2} Yosys run(s); smoke: the core alone)")
+    riscv = riscv_area(whole=not smoke)
     return {"experiment": "area", "title": "area: PushPush logic against component count (Fig. 4)",
             "meta": meta("yosys", jobs), "smoke": smoke, "rows": rows, "fits": fits,
-            "interconnect_alone": alone,
-            "targets": [], "markdown": _markdown(rows, fits) + "\n\n" + alone_markdown(alone, checkout),
+            "interconnect_alone": alone, "riscv": riscv,
+            "targets": [], "markdown": _markdown(rows, fits) + "\n\n" + alone_markdown(alone, checkout)
+            + "\n\n" + riscv_area_markdown(riscv),
             "plots": plots,
             "wall_s": round(time.monotonic() - t0, 1)}
 

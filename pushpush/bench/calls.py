@@ -11,6 +11,10 @@ caller/callee kind pair that exists:
 - **python -> rtl**, **rtl -> python**, **python -> python**: Python on the simulated ARM (the
   cocotb PS model, :mod:`pushpush.sim.ps`); its polls and writes take simulated cycles but
   its computation takes none, so these cycles are NOT a Cortex-A9's;
+- **riscv -> rtl**, **rtl -> riscv**, **python -> riscv**: examples/riscv_pingpong, C on the
+  soft RISC-V core (:mod:`pushpush.bench.riscv_rows`; docs/riscv.md): the core's software time
+  IS simulated cycles, so riscv <-> rtl rows are exact and have MCalls/s (beside the paper's
+  MicroBlaze rows);
 - **c -> rtl**, **rtl -> c**, **python -> c**, **c -> python**, **c -> c**:
   ``examples/pingpong/c`` on the simulated board (:mod:`pushpush.bench.c_rows`): the C process
   runs on this host while the simulator waits or runs, so again not an ARM's time; c -> python
@@ -77,11 +81,20 @@ _KINDS = {"rtl": ("rtl", "rtl"), "py2rtl": ("python", "rtl"), "rtl2py": ("rtl", 
 _PAPER = {("rtl", "rtl"): ("VHLS", "VHLS"), ("python", "rtl"): ("ARM", "VHLS"),
           ("rtl", "python"): ("VHLS", "ARM"), ("python", "python"): ("ARM", "ARM"),
           ("c", "rtl"): ("ARM", "VHLS"), ("rtl", "c"): ("VHLS", "ARM"),
-          ("python", "c"): ("ARM", "ARM"), ("c", "python"): ("ARM", "ARM"), ("c", "c"): ("ARM", "ARM")}
+          ("python", "c"): ("ARM", "ARM"), ("c", "python"): ("ARM", "ARM"), ("c", "c"): ("ARM", "ARM"),
+          # C on the soft RISC-V core (kind: riscv) stands where the paper's MicroBlaze does
+          ("riscv", "rtl"): ("MBlaze", "VHLS"), ("rtl", "riscv"): ("VHLS", "MBlaze"),
+          ("python", "riscv"): ("ARM", "MBlaze")}
+#: the riscv rows (pushpush.bench.riscv_rows): (its key, caller, callee)
+_RISCV = (("riscv_to_rtl", "riscv", "rtl"), ("rtl_to_riscv", "rtl", "riscv"),
+          ("python_to_riscv", "python", "riscv"))
+RISCV_NOTE = ("C on the soft core (PicoRV32, cores/riscv) in the simulated PL: its software "
+              "time is simulated cycles, exact")
 
 
 def run_calls(out: Path, smoke: bool = False, jobs: Optional[int] = None, simulator: str = "icarus",
-              c_rows: bool = True, log: Callable[[str], None] = print) -> dict[str, Any]:
+              c_rows: bool = True, log: Callable[[str], None] = print,
+              riscv_rows: bool = True) -> dict[str, Any]:
     """Run the experiment; returns the common result dict (see :mod:`pushpush.bench.report`)."""
     t0 = time.monotonic()
     calls = 40 if smoke else 200
@@ -136,6 +149,29 @@ def run_calls(out: Path, smoke: bool = False, jobs: Optional[int] = None, simula
                          "wall_calls_per_s": round(r["wall_calls_per_s"]) if r.get("wall_calls_per_s") else None,
                          "note": note,
                          "paper_mcalls": paper.TABLE_II[_PAPER[pair][0]][_PAPER[pair][1]]})
+    riscv_result: Optional[dict[str, Any]] = None
+    if riscv_rows:
+        from pushpush.errors import PushPushError
+
+        from .riscv_rows import run_riscv_rows
+        try:
+            riscv_result = {"ok": True, **run_riscv_rows(work / "riscv", calls=8 if smoke else 40,
+                                                         simulator="icarus")}
+        except (RuntimeError, AssertionError, PushPushError) as exc:
+            riscv_result = {"ok": False, "problems": [str(exc)]}
+        for key, caller, callee in _RISCV if riscv_result["ok"] else ():
+            cpc = round(riscv_result[key], 2)
+            exact = caller != "python"
+            rows.append({"caller": caller, "callee": callee, "k": 0, "topology": "crossbar",
+                         "calls": riscv_result["calls"],
+                         "cycles_per_call": cpc if exact else None,
+                         "mcalls": round(CLOCK_MHZ / cpc, 3) if exact else None,
+                         "sim_cycles_per_call": None if exact else cpc,
+                         "sim_cycles_meaning": None if exact else SIM_CYCLES_BUS_ONLY,
+                         "mcalls_reason": None if exact else NO_ARM_MCALLS,
+                         "protocol_cycles": None,
+                         "note": RISCV_NOTE if exact else "Python: the cocotb ARM model; " + RISCV_NOTE,
+                         "paper_mcalls": paper.TABLE_II[_PAPER[(caller, callee)][0]][_PAPER[(caller, callee)][1]]})
     hw = [r for r in rows if r["caller"] == "rtl" and r["callee"] == "rtl"]
     hw0 = next(r for r in hw if r["k"] == 0 and r["topology"] == "crossbar")
     protocol = sorted({r["protocol_cycles"] for r in hw if r["topology"] == "crossbar"})
@@ -150,9 +186,10 @@ def run_calls(out: Path, smoke: bool = False, jobs: Optional[int] = None, simula
                  f"{paper.HW_HW_COMPONENT_CYCLES} component"),
     }]
     plots = _plot(rows, out)
-    md = _markdown(rows, c_result)
+    md = _markdown(rows, c_result, riscv_result)
     return {"experiment": "calls", "title": "calls: int f(int) between component kinds (Table II, III)",
             "meta": meta(simulator, jobs), "smoke": smoke, "rows": rows, "c": c_result,
+            "riscv": riscv_result,
             "targets": targets, "markdown": md, "plots": plots,
             "wall_s": round(time.monotonic() - t0, 1)}
 
@@ -173,7 +210,8 @@ def _rate_cell(r: dict[str, Any]) -> Any:
     return "- [a]"
 
 
-def _markdown(rows: list[dict[str, Any]], c_result: Optional[dict[str, Any]]) -> str:
+def _markdown(rows: list[dict[str, Any]], c_result: Optional[dict[str, Any]],
+              riscv_result: Optional[dict[str, Any]] = None) -> str:
     lines = [
         "One caller/callee pair, `int f(int)` in a dependency chain, stateful callee; k = cycles "
         "the callee takes to answer; protocol = cycles per call - k. Paper: Table II, the "
@@ -223,6 +261,12 @@ def _markdown(rows: list[dict[str, Any]], c_result: Optional[dict[str, Any]]) ->
                            "ours: cycles/call (simulated)"), t3))
     if c_result is not None and not c_result.get("ok", False):
         lines += ["", "C rows: **failed**: " + "; ".join(c_result.get("problems", []))]
+    if riscv_result is not None and not riscv_result.get("ok", False):
+        lines += ["", "riscv rows: **failed**: " + "; ".join(riscv_result.get("problems", []))]
+    elif riscv_result is not None:
+        lines += ["", "riscv rows: examples/riscv_pingpong (docs/riscv.md), C on PicoRV32 beside the "
+                      "paper's MicroBlaze (MBlaze) rows; riscv -> rtl is timed by the core's cycle "
+                      "counter, rtl -> riscv by the Verilog caller: both exact."]
     return "\n".join(lines)
 
 

@@ -257,6 +257,11 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
     if not _rtl.rtl_components(linked):
         raise BuildError(f"system '{linked.name}' has no rtl component: there is no hardware to "
                          f"build (generate still writes its map and C header)")
+    riscv = [c.name for c in linked.components if c.kind == "riscv"]
+    if riscv:
+        raise BuildError(f"system '{linked.name}' has riscv component(s) {', '.join(riscv)}: the FuseSoC "
+                         f"flow does not build their programs or list the core's Verilog yet; simulate "
+                         f"it with pushpush.bench.riscv_rows.simulate_riscv_system (docs/riscv.md)")
     core = out / f"{linked.name}.core"
     if regenerate or not core.exists():
         progress(f"pushpush: generating {linked.name} into {out}")

@@ -68,7 +68,7 @@ _C_KEYWORDS = {
 
 
 def c_components(linked: LinkedSystem) -> list[LinkedComponent]:
-    return [c for c in linked.components if c.kind == "c"]
+    return [c for c in linked.components if c.kind in ("c", "riscv")]  # riscv: C on a soft core
 
 
 def c_type(t: Type) -> str:

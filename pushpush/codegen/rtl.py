@@ -187,7 +187,7 @@ def engine_split(linked: LinkedSystem, max_words: int) -> bool:
 def top_id_widths(linked: LinkedSystem) -> tuple[int, int]:
     """(ID width of the top's ``s_axi`` port and of every engine, ID width of the top's
     ``m_axi`` port and of every window): the interconnect extends IDs by the master index."""
-    s_count = 1 + len(rtl_components(linked))
+    s_count = 1 + len([c for c in linked.components if c.kind in ("rtl", "riscv")])
     return PS_ID_WIDTH, PS_ID_WIDTH + _clog2(s_count)
 
 

@@ -23,11 +23,12 @@ from typing import Optional
 from pushpush.link import IRQ_BLOCK_BYTES, DmaBlock, LinkedSystem
 
 from .connect import connectivity
+from .render import GenerateError
 from .rtl import (_ARBITRATION, BUF_DATA_WIDTH, BUF_ID_WIDTH, BUFFER_TIMEOUT_CYCLES, CROSSBAR_READ_TOPOLOGY,
                   CROSSBAR_SKID_BUFFERS, _clog2, axi_signals, buf_id_width, buffer_port, rtl_components,
                   stream_ports, system_buffers, top_id_widths, top_module_name, wrapper_module_name)
 
-__all__ = ["Slave", "PsWindow", "IrqBlock", "TopBufferEngine", "TopBuffers", "StreamPort", "TopDma",
+__all__ = ["Slave", "PsWindow", "TopRiscv", "riscv_mem_init", "IrqBlock", "TopBufferEngine", "TopBuffers", "StreamPort", "TopDma",
            "TopAbe", "TopComponent", "TopModel", "dma_stream_ports", "top_model"]
 
 #: An AXI4 signal of a port: (name without prefix, width, "out"/"in" seen from the master),
@@ -132,6 +133,17 @@ class TopAbe:
 
 
 @dataclass(frozen=True)
+class TopRiscv:
+    """A riscv component's core (cores/riscv ``pp_riscv``): its local memory in bytes and the
+    ``$readmemh`` file of its program (``mem_init``, found in the simulator's working
+    directory; pushpush.c.riscv builds it), the clock for its microsecond counter."""
+
+    memory: int
+    mem_init: str
+    clock_mhz: int
+
+
+@dataclass(frozen=True)
 class TopComponent:
     """An rtl component in the top: its wrapper, window (slave ``slave``, ``base``,
     ``size`` bytes), engine (master ``master``), its buffer engines' indices on the buffer
@@ -146,6 +158,8 @@ class TopComponent:
     abe: Optional[TopAbe]
     dma: Optional[TopDma]
     engines: tuple[int, ...]
+    #: a riscv component: the core in place of a wrapper (docs/riscv.md)
+    riscv: Optional[TopRiscv] = None
 
 
 @dataclass(frozen=True)
@@ -191,6 +205,11 @@ class TopModel:
         return sum(len(r) for r in self.reach)
 
 
+def riscv_mem_init(component: str) -> str:
+    """The ``$readmemh`` file of a riscv component's program: ``<component>_mem.hex``."""
+    return f"{component}_mem.hex"
+
+
 def dma_stream_ports(dma: DmaBlock) -> tuple[StreamPort, ...]:
     """The top's stream ports of ``dma``, in :func:`pushpush.codegen.rtl.stream_ports`'s order:
     ``<dma>_mm2s_*`` (the DMA's MM2S stream, into the top) to the component's ``s_axis_*``,
@@ -204,7 +223,13 @@ def dma_stream_ports(dma: DmaBlock) -> tuple[StreamPort, ...]:
 
 def top_model(linked: LinkedSystem) -> TopModel:
     """The model of ``linked``'s top (see :func:`pushpush.codegen.rtl.render_top`)."""
-    rtl = rtl_components(linked)
+    # the components in the PL, in declaration order: rtl (a wrapper) and riscv (a soft core)
+    rtl = [c for c in linked.components if c.kind in ("rtl", "riscv")]
+    riscv = [c.name for c in rtl if c.kind == "riscv"]
+    if riscv and linked.interconnect.data_width != 32:
+        raise GenerateError(f"riscv component(s) {', '.join(riscv)} need a 32-bit interconnect (the "
+                            f"core's window and master are 32-bit, cores/riscv), not "
+                            f"{linked.interconnect.data_width}; set interconnect.data_width: 32")
     dw = linked.interconnect.data_width
     s_id, m_id = top_id_widths(linked)
     slaves = [Slave(c.name, c.base, _clog2(c.size)) for c in rtl]
@@ -238,9 +263,11 @@ def top_model(linked: LinkedSystem) -> TopModel:
     dmas = {d.component: TopDma(d.name, d.component, dma_stream_ports(d)) for d in linked.dmas}
     topology = {"crossbar": 0, "shared": 1}[linked.interconnect.topology]
     comps = tuple(
-        TopComponent(c.name, wrapper_module_name(c), c.base, c.size, 1 + i, i,
+        TopComponent(c.name, "pp_riscv" if c.kind == "riscv" else wrapper_module_name(c), c.base, c.size, 1 + i, i,
                      TopAbe(c.abe.nominal_burst, c.abe.max_outstanding) if c.abe else None, dmas.get(c.name),
-                     tuple(k for k, (cc, _) in enumerate(engines) if cc.name == c.name))
+                     tuple(k for k, (cc, _) in enumerate(engines) if cc.name == c.name),
+                     TopRiscv(c.memory, riscv_mem_init(c.name), round(linked.clock_mhz))
+                     if c.kind == "riscv" else None)
         for i, c in enumerate(rtl))
     return TopModel(
         module=top_module_name(linked),

@@ -167,6 +167,11 @@ def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
 
     from .hwh import render_hwh
 
+    riscv = [c.name for c in linked.components if c.kind == "riscv"]
+    if riscv and sources is None:
+        raise ValueError(f"system '{linked.name}' has riscv component(s) {', '.join(riscv)}: the simulated "
+                         f"board does not build and load their programs yet; simulate it in cocotb with "
+                         f"pushpush.bench.riscv_rows.simulate_riscv_system (docs/riscv.md)")
     out = Path(outdir).resolve()
     out.mkdir(parents=True, exist_ok=True)
     if sources is None:

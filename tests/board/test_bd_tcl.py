@@ -40,8 +40,13 @@ pytestmark = pytest.mark.skipif(shutil.which("tclsh") is None,
                                 reason="tclsh is missing: apt-get install tcl (bootstrap.sh does)")
 
 
+#: examples the board flow does not build yet, and why
+NO_BOARD_FLOW = {"riscv_pingpong": "kind: riscv: the block design does not place the core's "
+                                   "program or Verilog yet (docs/riscv.md, Limits)"}
+
+
 def test_every_example_is_covered() -> None:
-    examples = {p.parent.name for p in (REPO / "examples").glob("*/system.yaml")}
+    examples = {p.parent.name for p in (REPO / "examples").glob("*/system.yaml")} - set(NO_BOARD_FLOW)
     assert examples <= set(SYSTEMS), f"add {sorted(examples - set(SYSTEMS))} to SYSTEMS"
 
 

@@ -1,0 +1,438 @@
+/*
+ * pushpush: RISC-V soft core component (kind: riscv)
+ *
+ * A PicoRV32 (pythondata-cpu-picorv32, ISC license; its picorv32.v is used from the
+ * installed package, never copied here) with
+ *   - its local memory: MEM_BYTES of program and data, one 32-bit word per address,
+ *     initialised from MEM_INIT ($readmemh, one hex word per line: pushpush.c.riscv);
+ *   - its endpoint window: WIN_BYTES of dual-ported memory; the interconnect writes it
+ *     through the AXI4 slave s_axi_*, the core reads and writes it locally (as the
+ *     paper's MicroBlaze uses dual-port BRAM on its LMB), so waiting never puts polling
+ *     traffic on the interconnect. AXI reads return the window's fault counters, as an
+ *     rtl window's do: byte offset 0x0 collisions, 0x4 duplicates, 0x8 strays, 0xC
+ *     write_errors (the core's runtime publishes them in its control page), other
+ *     offsets 0; all OKAY;
+ *   - an AXI4 master m_axi_* into the interconnect for every other address: the calls and
+ *     returns the core makes (its stores into other components' windows), one single-beat
+ *     write per store, the core held until the B response (so a call's words land in
+ *     program order and the trigger word, stored last, lands last).
+ *
+ * The core's address map (docs/riscv.md):
+ *   [0, MEM_BYTES)                     local memory (reset vector 0)
+ *   [WIN_BASE, WIN_BASE + WIN_BYTES)   the own window (its global address too)
+ *   [CTRL_BASE, CTRL_BASE + 0x20)      the control page:
+ *       0x00..0x0C  counters shown at the window's offsets 0x0..0xC (read/write)
+ *       0x10        m_axi responses SLVERR (a collision at an rtl window; read only, saturating)
+ *       0x14        m_axi responses DECERR (no slave there; read only, saturating)
+ *       0x18        microseconds since reset (CLOCK_MHZ cycles each), low word (read only)
+ *       0x1C        ... high word (read only): the runtime's clock without a division
+ *   anything else                      m_axi (loads: one single-beat read)
+ *
+ * Timing: local memory, window and control page are read with the core's look-ahead
+ * address (mem_la_addr, a cycle before mem_valid), so a local load or store is answered
+ * in the cycle mem_valid rises (PicoRV32's fastest interface, ~4.1 cycles per instruction);
+ * an m_axi access is answered the cycle after its B or R handshake.
+ */
+
+`default_nettype none
+
+module pp_riscv #
+(
+    // Local memory in bytes (program + data + stack), a power of two >= 1024
+    parameter MEM_BYTES = 16384,
+    // $readmemh file of the local memory (one 32-bit word per line); "" : all zero
+    parameter MEM_INIT = "",
+    // Window size in bytes, a power of two >= 16
+    parameter WIN_BYTES = 4096,
+    // Global byte address of the window (WIN_BYTES aligned)
+    parameter [31:0] WIN_BASE = 32'h4000_0000,
+    // Byte address of the control page (not in the global address space)
+    parameter [31:0] CTRL_BASE = 32'h1000_0000,
+    // The clock in MHz (the microsecond counter of the control page), >= 1
+    parameter CLOCK_MHZ = 100,
+    // AXI ID width of the window's slave port
+    parameter ID_WIDTH = 4,
+    // AXI ID width of the master
+    parameter M_ID_WIDTH = 4,
+    // AWID/ARID of the master
+    parameter AXI_ID = 0
+)
+(
+    input  wire                    clk,
+    input  wire                    rst,
+
+    // the window (AXI4 slave: 32-bit data; only the window's low address bits are used)
+    input  wire [ID_WIDTH-1:0]     s_axi_awid,
+    input  wire [31:0]             s_axi_awaddr,
+    input  wire [7:0]              s_axi_awlen,
+    input  wire [2:0]              s_axi_awsize,
+    input  wire [1:0]              s_axi_awburst,
+    input  wire                    s_axi_awlock,
+    input  wire [3:0]              s_axi_awcache,
+    input  wire [2:0]              s_axi_awprot,
+    input  wire                    s_axi_awvalid,
+    output wire                    s_axi_awready,
+    input  wire [31:0]             s_axi_wdata,
+    input  wire [3:0]              s_axi_wstrb,
+    input  wire                    s_axi_wlast,
+    input  wire                    s_axi_wvalid,
+    output wire                    s_axi_wready,
+    output reg  [ID_WIDTH-1:0]     s_axi_bid,
+    output wire [1:0]              s_axi_bresp,
+    output reg                     s_axi_bvalid,
+    input  wire                    s_axi_bready,
+    input  wire [ID_WIDTH-1:0]     s_axi_arid,
+    input  wire [31:0]             s_axi_araddr,
+    input  wire [7:0]              s_axi_arlen,
+    input  wire [2:0]              s_axi_arsize,
+    input  wire [1:0]              s_axi_arburst,
+    input  wire                    s_axi_arlock,
+    input  wire [3:0]              s_axi_arcache,
+    input  wire [2:0]              s_axi_arprot,
+    input  wire                    s_axi_arvalid,
+    output wire                    s_axi_arready,
+    output reg  [ID_WIDTH-1:0]     s_axi_rid,
+    output reg  [31:0]             s_axi_rdata,
+    output wire [1:0]              s_axi_rresp,
+    output reg                     s_axi_rlast,
+    output reg                     s_axi_rvalid,
+    input  wire                    s_axi_rready,
+
+    // the core's calls (AXI4 master, 32-bit, single beats)
+    output wire [M_ID_WIDTH-1:0]   m_axi_awid,
+    output reg  [31:0]             m_axi_awaddr,
+    output wire [7:0]              m_axi_awlen,
+    output wire [2:0]              m_axi_awsize,
+    output wire [1:0]              m_axi_awburst,
+    output wire                    m_axi_awlock,
+    output wire [3:0]              m_axi_awcache,
+    output wire [2:0]              m_axi_awprot,
+    output reg                     m_axi_awvalid,
+    input  wire                    m_axi_awready,
+    output reg  [31:0]             m_axi_wdata,
+    output reg  [3:0]              m_axi_wstrb,
+    output wire                    m_axi_wlast,
+    output reg                     m_axi_wvalid,
+    input  wire                    m_axi_wready,
+    input  wire [M_ID_WIDTH-1:0]   m_axi_bid,
+    input  wire [1:0]              m_axi_bresp,
+    input  wire                    m_axi_bvalid,
+    output wire                    m_axi_bready,
+    output wire [M_ID_WIDTH-1:0]   m_axi_arid,
+    output wire [31:0]             m_axi_araddr,
+    output wire [7:0]              m_axi_arlen,
+    output wire [2:0]              m_axi_arsize,
+    output wire [1:0]              m_axi_arburst,
+    output wire                    m_axi_arlock,
+    output wire [3:0]              m_axi_arcache,
+    output wire [2:0]              m_axi_arprot,
+    output reg                     m_axi_arvalid,
+    input  wire                    m_axi_arready,
+    input  wire [M_ID_WIDTH-1:0]   m_axi_rid,
+    input  wire [31:0]             m_axi_rdata,
+    input  wire [1:0]              m_axi_rresp,
+    input  wire                    m_axi_rlast,
+    input  wire                    m_axi_rvalid,
+    output wire                    m_axi_rready,
+
+    // the core stopped on a trap (illegal instruction, misaligned access): held until rst
+    output wire                    trap
+);
+
+    localparam WIN_AW = $clog2(WIN_BYTES);
+    localparam MEM_AW = $clog2(MEM_BYTES);
+    localparam MEM_WORDS = MEM_BYTES / 4;
+    localparam WIN_WORDS = WIN_BYTES / 4;
+
+    // ------------------------------------------------------------------ the core
+    wire        mem_valid;
+    wire        mem_instr;
+    wire [31:0] mem_la_addr;
+    reg         mem_ready;
+    wire [31:0] mem_addr;
+    wire [31:0] mem_wdata;
+    wire [3:0]  mem_wstrb;
+    reg  [31:0] mem_rdata;
+
+    picorv32 #(
+        .ENABLE_COUNTERS(1),
+        .ENABLE_COUNTERS64(1),
+        .BARREL_SHIFTER(1),
+        .ENABLE_MUL(0),
+        .ENABLE_DIV(0),
+        .ENABLE_IRQ(0),
+        .PROGADDR_RESET(32'h0000_0000),
+        .STACKADDR(MEM_BYTES)
+    ) core (
+        .clk(clk), .resetn(!rst), .trap(trap),
+        .mem_valid(mem_valid), .mem_instr(mem_instr), .mem_ready(mem_ready),
+        .mem_addr(mem_addr), .mem_wdata(mem_wdata), .mem_wstrb(mem_wstrb), .mem_rdata(mem_rdata),
+        /* verilator lint_off PINCONNECTEMPTY */
+        .mem_la_read(), .mem_la_write(), .mem_la_addr(mem_la_addr), .mem_la_wdata(), .mem_la_wstrb(),
+        .pcpi_valid(), .pcpi_insn(), .pcpi_rs1(), .pcpi_rs2(),
+        .pcpi_wr(1'b0), .pcpi_rd(32'd0), .pcpi_wait(1'b0), .pcpi_ready(1'b0),
+        .irq(32'd0), .eoi(),
+        .trace_valid(), .trace_data()
+        /* verilator lint_on PINCONNECTEMPTY */
+    );
+
+    // ------------------------------------------------------------------ address decode
+    wire sel_mem  = mem_addr[31:MEM_AW] == {(32-MEM_AW){1'b0}};
+    wire sel_win  = mem_addr[31:WIN_AW] == WIN_BASE[31:WIN_AW];
+    wire sel_ctrl = mem_addr[31:5] == CTRL_BASE[31:5];
+    wire sel_ext  = !sel_mem && !sel_win && !sel_ctrl;
+    wire local_go = mem_valid && !sel_ext;   // answered in this cycle
+    reg  x_ready;                            // an m_axi access is answered (registered)
+    wire start    = mem_valid && !x_ready;
+
+    // ------------------------------------------------------------------ local memory
+    reg [31:0] mem [0:MEM_WORDS-1];
+    integer i;
+    initial begin
+        for (i = 0; i < MEM_WORDS; i = i + 1)
+            mem[i] = 32'd0;
+        if (MEM_INIT != "")
+            $readmemh(MEM_INIT, mem);
+    end
+    wire [MEM_AW-3:0] mem_word = mem_addr[MEM_AW-1:2];
+    reg  [31:0] mem_q;
+    always @(posedge clk) begin
+        if (local_go && sel_mem) begin
+            if (mem_wstrb[0]) mem[mem_word][7:0]   <= mem_wdata[7:0];
+            if (mem_wstrb[1]) mem[mem_word][15:8]  <= mem_wdata[15:8];
+            if (mem_wstrb[2]) mem[mem_word][23:16] <= mem_wdata[23:16];
+            if (mem_wstrb[3]) mem[mem_word][31:24] <= mem_wdata[31:24];
+        end
+        mem_q <= mem[mem_la_addr[MEM_AW-1:2]];
+    end
+
+    // ------------------------------------------------------------------ window memory
+    // port A: the AXI slave's writes; port B: the core (read, write)
+    reg [31:0] win [0:WIN_WORDS-1];
+    initial begin
+        for (i = 0; i < WIN_WORDS; i = i + 1)
+            win[i] = 32'd0;
+    end
+    wire [WIN_AW-3:0] win_word = mem_addr[WIN_AW-1:2];
+    reg  [31:0] win_q;
+    always @(posedge clk) begin
+        if (local_go && sel_win) begin
+            if (mem_wstrb[0]) win[win_word][7:0]   <= mem_wdata[7:0];
+            if (mem_wstrb[1]) win[win_word][15:8]  <= mem_wdata[15:8];
+            if (mem_wstrb[2]) win[win_word][23:16] <= mem_wdata[23:16];
+            if (mem_wstrb[3]) win[win_word][31:24] <= mem_wdata[31:24];
+        end
+        win_q <= win[mem_la_addr[WIN_AW-1:2]];
+    end
+
+    // AXI slave writes: one burst at a time; AW taken, then its W beats (INCR, 32-bit
+    // beats; other burst types and sizes answer SLVERR with nothing written)
+    reg              aw_busy;
+    reg [WIN_AW-3:0] aw_word;
+    reg              aw_bad;
+    reg              b_err;
+    assign s_axi_awready = !aw_busy && !s_axi_bvalid;
+    assign s_axi_wready  = aw_busy;
+    assign s_axi_bresp   = b_err ? 2'b10 : 2'b00;
+    wire   w_fire = s_axi_wvalid && s_axi_wready;
+    always @(posedge clk) begin
+        if (w_fire && !aw_bad) begin
+            if (s_axi_wstrb[0]) win[aw_word][7:0]   <= s_axi_wdata[7:0];
+            if (s_axi_wstrb[1]) win[aw_word][15:8]  <= s_axi_wdata[15:8];
+            if (s_axi_wstrb[2]) win[aw_word][23:16] <= s_axi_wdata[23:16];
+            if (s_axi_wstrb[3]) win[aw_word][31:24] <= s_axi_wdata[31:24];
+        end
+    end
+    always @(posedge clk) begin
+        if (rst) begin
+            aw_busy <= 1'b0;
+            aw_word <= {(WIN_AW-2){1'b0}};
+            aw_bad <= 1'b0;
+            b_err <= 1'b0;
+            s_axi_bvalid <= 1'b0;
+            s_axi_bid <= {ID_WIDTH{1'b0}};
+        end else begin
+            if (s_axi_awvalid && s_axi_awready) begin
+                aw_busy <= 1'b1;
+                aw_word <= s_axi_awaddr[WIN_AW-1:2];
+                aw_bad <= s_axi_awburst != 2'b01 || s_axi_awsize != 3'd2;
+                s_axi_bid <= s_axi_awid;
+            end
+            if (w_fire) begin
+                aw_word <= aw_word + 1'b1;
+                if (s_axi_wlast) begin
+                    aw_busy <= 1'b0;
+                    s_axi_bvalid <= 1'b1;
+                    b_err <= aw_bad;
+                end
+            end
+            if (s_axi_bvalid && s_axi_bready)
+                s_axi_bvalid <= 1'b0;
+        end
+    end
+
+    // ------------------------------------------------------------------ control page
+    reg [31:0] ctr [0:3];
+    reg [31:0] slverrs;
+    reg [31:0] decerrs;
+    reg [63:0] usecs;
+    reg [15:0] prescale;
+    reg [31:0] ctrl_q;
+    always @(posedge clk) begin
+        if (rst) begin
+            ctr[0] <= 32'd0; ctr[1] <= 32'd0; ctr[2] <= 32'd0; ctr[3] <= 32'd0;
+            usecs <= 64'd0;
+            prescale <= 16'd0;
+        end else begin
+            if (prescale == CLOCK_MHZ[15:0] - 16'd1) begin
+                prescale <= 16'd0;
+                usecs <= usecs + 1'b1;
+            end else begin
+                prescale <= prescale + 16'd1;
+            end
+            if (local_go && sel_ctrl && !mem_addr[4] && mem_wstrb == 4'hF)
+                ctr[mem_addr[3:2]] <= mem_wdata;
+        end
+        case (mem_la_addr[4:2])
+            3'd0, 3'd1, 3'd2, 3'd3: ctrl_q <= ctr[mem_la_addr[3:2]];
+            3'd4: ctrl_q <= slverrs;
+            3'd5: ctrl_q <= decerrs;
+            3'd6: ctrl_q <= usecs[31:0];
+            default: ctrl_q <= usecs[63:32];
+        endcase
+    end
+
+    // AXI slave reads: single beats or bursts, each beat the counter at its offset
+    reg [7:0]        r_left;
+    reg [WIN_AW-3:0] r_word;
+    assign s_axi_arready = !s_axi_rvalid && r_left == 8'd0;
+    assign s_axi_rresp   = 2'b00;
+    wire [31:0] r_value = r_word < 4 ? ctr[r_word[1:0]] : 32'd0;
+    always @(posedge clk) begin
+        if (rst) begin
+            s_axi_rvalid <= 1'b0;
+            s_axi_rlast <= 1'b0;
+            s_axi_rid <= {ID_WIDTH{1'b0}};
+            s_axi_rdata <= 32'd0;
+            r_left <= 8'd0;
+            r_word <= {(WIN_AW-2){1'b0}};
+        end else if (s_axi_arvalid && s_axi_arready) begin
+            s_axi_rid <= s_axi_arid;
+            r_word <= s_axi_araddr[WIN_AW-1:2];
+            r_left <= s_axi_arlen + 8'd1;
+        end else if (r_left != 8'd0 && (!s_axi_rvalid || s_axi_rready)) begin
+            s_axi_rvalid <= 1'b1;
+            s_axi_rdata <= r_value;
+            s_axi_rlast <= r_left == 8'd1;
+            r_word <= r_word + 1'b1;
+            r_left <= r_left - 8'd1;
+        end else if (s_axi_rvalid && s_axi_rready) begin
+            s_axi_rvalid <= 1'b0;
+        end
+    end
+
+    // ------------------------------------------------------------------ the master
+    localparam X_IDLE = 2'd0, X_WRITE = 2'd1, X_READ = 2'd2;
+    reg [1:0]  x_state;
+    reg [31:0] x_rdata;
+    assign m_axi_awid = AXI_ID[M_ID_WIDTH-1:0];
+    assign m_axi_awlen = 8'd0;
+    assign m_axi_awsize = 3'd2;
+    assign m_axi_awburst = 2'b01;
+    assign m_axi_awlock = 1'b0;
+    assign m_axi_awcache = 4'b0011;
+    assign m_axi_awprot = 3'b000;
+    assign m_axi_wlast = 1'b1;
+    assign m_axi_bready = x_state == X_WRITE && !m_axi_awvalid && !m_axi_wvalid;
+    assign m_axi_arid = AXI_ID[M_ID_WIDTH-1:0];
+    assign m_axi_araddr = m_axi_awaddr;
+    assign m_axi_arlen = 8'd0;
+    assign m_axi_arsize = 3'd2;
+    assign m_axi_arburst = 2'b01;
+    assign m_axi_arlock = 1'b0;
+    assign m_axi_arcache = 4'b0011;
+    assign m_axi_arprot = 3'b000;
+    assign m_axi_rready = x_state == X_READ && !m_axi_arvalid;
+    always @(posedge clk) begin
+        if (rst) begin
+            x_state <= X_IDLE;
+            x_ready <= 1'b0;
+            x_rdata <= 32'd0;
+            m_axi_awaddr <= 32'd0;
+            m_axi_awvalid <= 1'b0;
+            m_axi_wvalid <= 1'b0;
+            m_axi_wdata <= 32'd0;
+            m_axi_wstrb <= 4'd0;
+            m_axi_arvalid <= 1'b0;
+            slverrs <= 32'd0;
+            decerrs <= 32'd0;
+        end else begin
+            x_ready <= 1'b0;
+            case (x_state)
+                X_IDLE:
+                    if (start && sel_ext) begin
+                        m_axi_awaddr <= {mem_addr[31:2], 2'b00};
+                        if (mem_wstrb != 4'd0) begin
+                            x_state <= X_WRITE;
+                            m_axi_awvalid <= 1'b1;
+                            m_axi_wvalid <= 1'b1;
+                            m_axi_wdata <= mem_wdata;
+                            m_axi_wstrb <= mem_wstrb;
+                        end else begin
+                            x_state <= X_READ;
+                            m_axi_arvalid <= 1'b1;
+                        end
+                    end
+                X_WRITE: begin
+                    if (m_axi_awvalid && m_axi_awready) m_axi_awvalid <= 1'b0;
+                    if (m_axi_wvalid && m_axi_wready) m_axi_wvalid <= 1'b0;
+                    if (m_axi_bvalid && m_axi_bready) begin
+                        x_state <= X_IDLE;
+                        x_ready <= 1'b1;
+                        if (m_axi_bresp == 2'b10 && slverrs != 32'hFFFF_FFFF)
+                            slverrs <= slverrs + 1'b1;
+                        if (m_axi_bresp == 2'b11 && decerrs != 32'hFFFF_FFFF)
+                            decerrs <= decerrs + 1'b1;
+                    end
+                end
+                X_READ: begin
+                    if (m_axi_arvalid && m_axi_arready) m_axi_arvalid <= 1'b0;
+                    if (m_axi_rvalid && m_axi_rready) begin
+                        x_state <= X_IDLE;
+                        x_ready <= 1'b1;
+                        x_rdata <= m_axi_rdata;
+                        if (m_axi_rresp == 2'b10 && slverrs != 32'hFFFF_FFFF)
+                            slverrs <= slverrs + 1'b1;
+                        if (m_axi_rresp == 2'b11 && decerrs != 32'hFFFF_FFFF)
+                            decerrs <= decerrs + 1'b1;
+                    end
+                end
+                default: x_state <= X_IDLE;
+            endcase
+        end
+    end
+
+    // ------------------------------------------------------------------ the core's answer
+    // a local access in the cycle mem_valid rises (its word was read with the look-ahead
+    // address), an m_axi access the cycle after its B or R handshake
+    always @(*) begin
+        mem_ready = local_go || x_ready;
+        if (x_ready)
+            mem_rdata = x_rdata;
+        else if (sel_mem)
+            mem_rdata = mem_q;
+        else if (sel_win)
+            mem_rdata = win_q;
+        else
+            mem_rdata = ctrl_q;
+    end
+
+    wire unused = &{1'b0, mem_instr, mem_la_addr[31:MEM_AW], mem_la_addr[1:0], s_axi_awlen, s_axi_awlock, s_axi_awcache, s_axi_awprot,
+                    s_axi_arsize, s_axi_arburst, s_axi_arlock, s_axi_arcache, s_axi_arprot,
+                    m_axi_bid, m_axi_rid, m_axi_rlast, s_axi_araddr[1:0], s_axi_awaddr[1:0],
+                    s_axi_araddr[31:WIN_AW], s_axi_awaddr[31:WIN_AW],
+                    mem_addr[1:0]};
+
+endmodule
+
+`default_nettype wire
