@@ -1176,3 +1176,47 @@ def test_codec_void_result_with_words_is_an_error() -> None:
         with pytest.raises(ValueError) as generic:
             decode_result(ft, ws)
         assert str(info.value) == str(generic.value)
+
+
+def test_codec_refuses_null_function_and_void_values() -> None:
+    """Fixed examples for the prepared codec's own checks: a null (0) or unaligned function
+    address and a value for a void result are errors with the generic codec's messages
+    (mutmut: fast-path variants that encoded 0 as an address, or skipped the void check,
+    survived the value tests)."""
+    ft = parse_signature("(f: (x: i32) -> i32) -> void")
+    c = codec_of(ft)
+    for bad, err in ((0, ValueError), (2, ValueError), (0x4000_0011, ValueError), (2**32, OverflowError)):
+        with pytest.raises(err, match=r"^argument 'f' of \(f: \(x: i32\) -> i32\) -> void: ") as info:
+            c.encode_args((bad,))
+        with pytest.raises(err) as generic:
+            encode_args(ft, (bad,))
+        assert str(info.value) == str(generic.value)
+    assert c.encode_result(None) == []
+    for value in (0, False, 1.0, "x"):
+        with pytest.raises(TypeError, match=r"^result of \(f: \(x: i32\) -> i32\) -> void: void takes no value"):
+            c.encode_result(value)
+    r = codec_of(parse_signature("() -> (x: i32) -> i32"))
+    with pytest.raises(ValueError, match=r"^result of \(\) -> \(x: i32\) -> i32: 0 is not a valid function address"):
+        r.encode_result(0)
+
+
+@pytest.mark.parametrize("name", ["i8", "i16", "i32", "u8", "u16", "u32", "i64", "u64", "f32", "f64", "bool"])
+def test_codec_result_errors_are_the_generic_ones(name: str) -> None:
+    """A result out of range or of the wrong type is refused by the prepared result encoder
+    with the generic message, never masked into words (mutmut: the 64-bit result encoder
+    with its range check cut to 'type(value) is int or ...' masked 2**64 into [0, 0])."""
+    t = SCALARS[name]
+    ft = parse_signature(f"() -> {name}")
+    c = codec_of(ft)
+    bad: list[object] = ["x", None]
+    if t.is_integer:
+        assert t.min_value is not None and t.max_value is not None
+        bad += [t.min_value - 1, t.max_value + 1, 2**64, -(2**64), 1.5]
+    elif name == "f32":
+        bad += [1e39, -1e39]
+    for value in bad:
+        with pytest.raises((TypeError, OverflowError)) as info:
+            c.encode_result(value)
+        with pytest.raises(type(info.value)) as generic:
+            encode_result(ft, value)
+        assert str(info.value) == str(generic.value) and str(info.value).startswith(f"result of () -> {name}: ")
