@@ -316,6 +316,13 @@ class PynqBackend:
         if self._wait_pl is not None:
             self.device.note_ps_write()
 
+    def wait_report(self, waited: float) -> Optional[str]:
+        """What the simulated board did during the last ``waited`` seconds of a wait (cycles,
+        the simulator's state; :meth:`pushpush.pynq.bridge.SimBridge.wait_report`), for a
+        call timeout's message; None on the board."""
+        bridge = getattr(self.device, "bridge", None) if self.simulated else None
+        return bridge.wait_report(waited) if bridge is not None else None
+
     def _check(self) -> None:
         if getattr(self.device, "timestamp", None) != self._timestamp:
             raise OverlayReplaced("the overlay of this runtime was freed or replaced by another "

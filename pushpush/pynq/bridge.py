@@ -90,7 +90,9 @@ __all__ = [
 
 from pushpush.simboard.wire import (CTL_IDLE, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
                                    CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
-                                   OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig)
+                                   OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig, describe_status,
+                                   read_status)
+from .simwatch import Samples, Watchdog
 
 log = logging.getLogger("pushpush.pynq")
 
@@ -167,6 +169,9 @@ class SimBridge:
         #: the lines' state is in the control page): its read end, or -1
         self.irq_r = self._irq_w = -1
         self.ctl = SharedMemory(CTL_SIZE, "pushpush-ctl")
+        #: The simulator's status sampled while software waits (see wait_report)
+        self.samples = Samples()
+        self._watchdog: Optional[Watchdog] = None
 
     # ------------------------------------------------------------------ lifetime
 
@@ -241,6 +246,7 @@ class SimBridge:
         listener.close()
         log.info("simulated board started: %s on %s (pid %s), run folder %s", cfg.top,
                  cfg.simulator, self.sim_pid, self.rundir)
+        self._watchdog = Watchdog.from_env(self)
         return self
 
     @property
@@ -274,10 +280,39 @@ class SimBridge:
             return 0, 0
         return struct.unpack_from("<QQ", self.ctl.mem, CTL_PLW_CYCLE)
 
+    def status(self) -> Optional[dict[str, Any]]:
+        """What the simulator is doing now (:func:`pushpush.simboard.wire.read_status`:
+        state, cycle, time per state, pause and idle counters), or None when stopped."""
+        if self._stopped:
+            return None
+        try:
+            return read_status(self.ctl.mem)
+        except ValueError:   # stopped meanwhile
+            return None
+
+    def sample(self) -> None:
+        """Keep the simulator's status now (at most every :data:`simwatch.SAMPLE_S`) for
+        :meth:`wait_report`; waiting software calls it (``check``, ``wait_pl_write``)."""
+        if self.samples.due():
+            st = self.status()
+            if st is not None:
+                self.samples.add(st)
+
+    def wait_report(self, waited: float) -> str:
+        """What the simulated board did while software waited the last ``waited`` seconds:
+        the clock cycles that passed, the time the simulator spent running, idle, paused and
+        serving requests, and what it is doing now; a call's timeout message ends with it,
+        so a slow host (cycles passed) and a stall (none did) can be told apart."""
+        st = self.status()
+        if st is None:
+            return "the simulated board is stopped"
+        return self.samples.report(st, waited, self._waiters)
+
     def note_waiting(self) -> None:
         """Software waits for a reply: keep the simulator at full speed (as wait_pl_write
         with ``waiting=True`` does), and resume it if it paused for a request."""
         if not self._stopped:
+            self.sample()
             struct.pack_into("<Q", self.ctl.mem, CTL_WAIT_STAMP, time.monotonic_ns())
             self._kick()
 
@@ -331,6 +366,7 @@ class SimBridge:
             return seen
         if waiting:
             struct.pack_into("<Q", self.ctl.mem, CTL_WAIT_STAMP, time.monotonic_ns())
+            self.sample()
         now = self.pl_writes
         if now != seen:
             return now
@@ -369,6 +405,9 @@ class SimBridge:
         """Stop the simulator (idempotent): STOP, wait, then kill its process group."""
         if self._stopped:
             return
+        watchdog, self._watchdog = self._watchdog, None
+        if watchdog is not None:
+            watchdog.stop()
         self._stopped = True
         _live.discard(self)
         if self.sock is not None:
@@ -432,6 +471,7 @@ class SimBridge:
 
     def check(self) -> None:
         """Raise :class:`SimulatorError` if the simulator failed or exited."""
+        self.sample()
         if self.error is not None:
             raise self.error
         if self._stopped:

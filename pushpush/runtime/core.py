@@ -646,7 +646,8 @@ class RuntimeCore:
                 if now() >= deadline:
                     self._quarantine_rep(rep)
                     rep = None
-                    raise CallTimeout(fn.name, fn.address, timeout, self._timeout_detail())
+                    raise CallTimeout(fn.name, fn.address, timeout,
+                                      self._timeout_detail(now() - start))
                 yield SLEEP
             # read the result after seeing the status: the words are then at least as new
             n = codec.result_words
@@ -667,13 +668,18 @@ class RuntimeCore:
             return self._wrap(fn.signature.result, value)
         return value
 
-    def _timeout_detail(self) -> Optional[str]:
-        """What a timed-out call's message adds: calls waiting here for unserved exports."""
+    def _timeout_detail(self, waited: float = 0.0) -> Optional[str]:
+        """What a timed-out call's message adds: calls waiting here for unserved exports,
+        and what the backend saw during the ``waited`` seconds (its optional
+        ``wait_report(waited)``: the simulated board's cycles and state)."""
         waiting = self.unserved_calls()
+        report = getattr(self.backend, "wait_report", None)
+        seen = report(waited) if report is not None else None
         if not waiting:
-            return None
+            return f"no reply (is the callee running and serving?); {seen}" if seen else None
         return ("no reply: while it waited, " + ", ".join(waiting) + " called this component's "
-                "export(s) that no Python function serves; register them with rt.export(name, fn)")
+                "export(s) that no Python function serves; register them with rt.export(name, fn)"
+                + (f"; {seen}" if seen else ""))
 
     def unserved(self) -> list[str]:
         """Exports of this component that no function has been registered for."""

@@ -39,10 +39,10 @@ import socket
 import struct
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
-from .wire import (OP_HELLO, REP, CTL_IDLE, CTL_PAUSED, CTL_WAIT_STAMP, CTL_WAITERS, SimConfig,
-                   SimulatedPSMemory, serve_requests)
+from .wire import (OP_HELLO, REP, REQ, CTL_IDLE, CTL_PAUSED, CTL_WAIT_STAMP, CTL_WAITERS,
+                   SimConfig, SimStatus, SimulatedPSMemory, serve_requests)
 
 __all__ = ["HdlPS", "Handles", "MemPort", "serve_hdl", "beat_plan", "GP0Timeout"]
 
@@ -316,6 +316,13 @@ async def serve_hdl(dut: Any) -> None:
 
     with open(os.environ["PUSHPUSH_SIM_CONFIG"]) as f:
         cfg = SimConfig.from_json(f.read())
+    if os.environ.get("PUSHPUSH_SIM_WATCHDOG"):   # pushpush.pynq.simwatch asks with SIGUSR1
+        import faulthandler
+        import signal
+        folder = os.environ["PUSHPUSH_SIM_WATCHDOG"]
+        os.makedirs(folder, exist_ok=True)
+        dump = open(os.path.join(folder, f"simulator-{os.getpid()}.txt"), "a")
+        faulthandler.register(signal.SIGUSR1, file=dump, all_threads=True)
     period_ps = int(round(1e6 / cfg.clock_mhz))
     notify_path = os.environ.get("PUSHPUSH_SIM_NOTIFY", "")
     notify_fd = os.open(notify_path, os.O_WRONLY | os.O_NONBLOCK) if notify_path else -1
@@ -324,6 +331,7 @@ async def serve_hdl(dut: Any) -> None:
     state = {"wall": time.monotonic(), "loop": time.monotonic()}
     memory = SimulatedPSMemory(cfg)
     ctl = memory.control
+    status = SimStatus(ctl)   # what it is doing, in the control page (a call timeout says it)
     # the hand-off (see _Pause): a PL write into PS memory that was waited for
     pause = _Pause(cfg.handoff_us / 1e6 if ctl is not None and kick_fd >= 0 else 0.0)
     answered = Event()   # set by such a write: ends the running batch of cycles
@@ -413,6 +421,7 @@ async def serve_hdl(dut: Any) -> None:
         request came."""
         if ctl is None or kick_fd < 0:
             return select.select([sock], [], [], wait)[0]
+        status.enter("idle", cycle(), int(wait * 1e6))
         struct.pack_into("<Q", ctl, CTL_IDLE, 1)
         try:
             if software_waiting():   # started waiting before the mark: run on
@@ -420,11 +429,15 @@ async def serve_hdl(dut: Any) -> None:
             ready = select.select([sock, kick_fd], [], [], wait)[0]
         finally:
             struct.pack_into("<Q", ctl, CTL_IDLE, 0)
+        status.count("idle_blocks")
         if kick_fd in ready:
+            status.count("idle_kicks")
             try:
                 os.read(kick_fd, 4096)
             except BlockingIOError:
                 pass
+        if sock in ready:
+            status.count("idle_requests")
         return [sock] if sock in ready else []
 
     def send(op: int, tag: int, status: int, payload: bytes = b"") -> None:
@@ -452,6 +465,7 @@ async def serve_hdl(dut: Any) -> None:
     while True:
         if (get_sim_time(unit="ps") - t_zero) % period_ps:
             await FallingEdge(dut.clk)   # back between two rising edges (after a command)
+        status.look(cycle())
         if pause.serving:
             # the requests' software waited until their replies went out; it acts next
             flush()
@@ -461,12 +475,13 @@ async def serve_hdl(dut: Any) -> None:
         ready: list[Any] = []
         if pause.due:
             answered.clear()
-            ready = pause.wait(sock, kick_fd, ctl)
+            ready = pause.wait(sock, kick_fd, ctl, status, cycle())
             state["loop"] = time.monotonic()   # the next turn's work starts here, not before
         if not ready:
             busy = (cfg.idle_ms <= 0 or time.monotonic() - state["wall"] < cfg.idle_s
                     or software_waiting())
             t0 = time.monotonic()
+            status.enter("running", cycle(), batch)
             if pause.limit:
                 await First(Timer(batch * period_ps, unit="ps"), answered.wait())
             else:
@@ -495,6 +510,9 @@ async def serve_hdl(dut: Any) -> None:
         if not chunk:  # the PYNQ process went away
             return
         buf += chunk
+        if len(buf) >= REQ.size:
+            op, _, address, _ = REQ.unpack_from(buf)
+            status.enter("serving", cycle(), op, address)
         pause.serving = True
         pause.armed = False
         pause.request()
@@ -504,6 +522,7 @@ async def serve_hdl(dut: Any) -> None:
             if out and (get_sim_time(unit="ps") - t_zero) % period_ps == 0:
                 flush()   # a reply to a request that took no clock edge (INFO), or an error
         if not going:
+            status.enter("stopped", cycle())
             log.info("simulated board: %d pauses for a request after a reply: %d ended by one, "
                      "%d by a kick, %d timed out", pause.pauses, pause.hits, pause.kicks,
                      pause.pauses - pause.hits - pause.kicks)
@@ -556,8 +575,10 @@ class _Pause:
         self.hits = 0
         self.kicks = 0
 
-    def wait(self, sock: Any, kick_fd: int, ctl: Any) -> list[Any]:
-        """Pause (see the class): the sockets ready (``[sock]``: a request came) or []."""
+    def wait(self, sock: Any, kick_fd: int, ctl: Any, status: Optional[SimStatus] = None,
+             cycle: int = 0) -> list[Any]:
+        """Pause (see the class): the sockets ready (``[sock]``: a request came) or [];
+        ``status`` (the control page's account of the simulator) is told."""
         self.due = False
         self.armed = False
         if self.skip:
@@ -566,12 +587,19 @@ class _Pause:
             return []
         self.skipped_at = 0.0
         self.pauses += 1
+        if status is not None:
+            status.enter("paused", cycle, int(self.limit * 1e6))
+            status.count("pauses")
         struct.pack_into("<Q", ctl, CTL_PAUSED, 1)
         try:
             ready, _, _ = select.select([sock, kick_fd], [], [], self.limit)
         finally:
             struct.pack_into("<Q", ctl, CTL_PAUSED, 0)
+        if status is not None and sock in ready:
+            status.count("pause_requests")
         if kick_fd in ready:
+            if status is not None and sock not in ready:
+                status.count("pause_kicks")
             self.kicks += sock not in ready
             try:
                 os.read(kick_fd, 4096)
