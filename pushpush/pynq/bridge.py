@@ -92,7 +92,7 @@ from pushpush.simboard.wire import (CTL_IDLE, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_
                                    CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
                                    OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig, describe_status,
                                    read_status)
-from .simwatch import Samples, Watchdog
+from .simwatch import Samples, Watchdog, cpu_times
 
 log = logging.getLogger("pushpush.pynq")
 
@@ -296,6 +296,7 @@ class SimBridge:
         if self.samples.due():
             st = self.status()
             if st is not None:
+                st["cpu"] = cpu_times(self.sim_pid or 0)
                 self.samples.add(st)
 
     def wait_report(self, waited: float) -> str:
@@ -306,6 +307,7 @@ class SimBridge:
         st = self.status()
         if st is None:
             return "the simulated board is stopped"
+        st["cpu"] = cpu_times(self.sim_pid or 0)
         return self.samples.report(st, waited, self._waiters)
 
     def note_waiting(self) -> None:

@@ -37,12 +37,23 @@ from typing import Any, Optional
 from pushpush.simboard.wire import (CTL_PAUSED, CTL_IDLE, CTL_PL_WRITES, CTL_WAIT_STAMP,
                                     CTL_WAITERS, describe_status, read_status)
 
-__all__ = ["Samples", "Watchdog", "SAMPLE_S"]
+__all__ = ["Samples", "Watchdog", "SAMPLE_S", "cpu_times"]
 
 #: Seconds between two kept samples of the simulator's status.
 SAMPLE_S = 0.05
 #: Samples kept (SAMPLE_S apart: the last 10 minutes at least).
 KEEP = 12000
+
+
+def cpu_times(pid: int) -> Optional[tuple[float, float]]:
+    """(seconds process ``pid``'s main thread ran on a CPU, seconds it waited for one while
+    runnable), from ``/proc/<pid>/schedstat``; None where there is none (not Linux, gone)."""
+    try:
+        with open(f"/proc/{pid}/schedstat") as f:
+            run, wait = f.read().split()[:2]
+        return int(run) / 1e9, int(wait) / 1e9
+    except (OSError, ValueError):
+        return None
 
 
 class Samples:
@@ -79,6 +90,12 @@ class Samples:
         t0, st0 = then
         span = now - t0
         cycles = now_status["cycle"] - st0["cycle"]
+        cpu = ""
+        if now_status.get("cpu") and st0.get("cpu"):
+            ran = now_status["cpu"][0] - st0["cpu"][0]
+            queued = now_status["cpu"][1] - st0["cpu"][1]
+            cpu = (f"; the simulator process ran {ran:.3g} s on a CPU and waited {queued:.3g} s "
+                   "for one (the host's load)")
         spent = {k: now_status["spent"][k] - st0["spent"].get(k, 0.0) for k in now_status["spent"]}
         counts = {k: now_status["counts"][k] - st0["counts"].get(k, 0) for k in now_status["counts"]}
         where = ", ".join(f"{k} {v:.3g} s" for k, v in spent.items() if v >= 0.0005) or "nothing"
@@ -90,7 +107,7 @@ class Samples:
                 f"({verdict}); its time went to: {where}; pauses for a request {counts['pauses']} "
                 f"(ended by a request {counts['pause_requests']}, by a kick "
                 f"{counts['pause_kicks']}), idle blocks {counts['idle_blocks']} (ended by a "
-                f"request {counts['idle_requests']}, by a kick {counts['idle_kicks']}); "
+                f"request {counts['idle_requests']}, by a kick {counts['idle_kicks']}){cpu}; "
                 f"threads waiting for the PL now: {waiters}")
 
 
@@ -169,6 +186,8 @@ class Watchdog:
                       ("waiters", CTL_WAITERS), ("paused", CTL_PAUSED), ("idle", CTL_IDLE))}
             words["wait_stamp_age_s"] = (time.monotonic_ns() - words["wait_stamp_age_s"]) / 1e9
             lines.append(f"control page: {words}")
+            lines.append(f"CPU (run s, waited for a CPU s): simulator {cpu_times(b.sim_pid or 0)}, "
+                         f"this process {cpu_times(os.getpid())}")
         except ValueError:
             lines.append("control page closed")
         lines.append(_stacks(f"--- PYNQ process {os.getpid()}: every thread's stack"))
