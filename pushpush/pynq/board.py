@@ -316,6 +316,14 @@ class PynqBackend:
         if self._wait_pl is not None:
             self.device.note_ps_write()
 
+    def handling(self, delta: int) -> None:
+        """The runtime took (``delta`` > 0) or answered (< 0) calls of the PL: on the
+        simulated board the simulator need not run while they are answered
+        (:meth:`pushpush.pynq.bridge.SimBridge.handling`); nothing on the board."""
+        bridge = getattr(self.device, "bridge", None) if self.simulated else None
+        if bridge is not None:
+            bridge.handling(delta)
+
     def wait_report(self, waited: float) -> Optional[str]:
         """What the simulated board did during the last ``waited`` seconds of a wait (cycles,
         the simulator's state; :meth:`pushpush.pynq.bridge.SimBridge.wait_report`), for a
@@ -348,6 +356,11 @@ class PynqBackend:
                               str(e).splitlines()[0])
                 time.sleep(0.2)
                 return
+            if mode in ("poll", "yield") and self.simulated:
+                bridge = getattr(self.device, "bridge", None)
+                if bridge is not None and not threading.current_thread().name.startswith(
+                        "pushpush-serve-"):
+                    bridge.note_waiting()   # a caller spins here: the simulator must run
         if mode != "sleep":
             if mode == "poll":
                 return

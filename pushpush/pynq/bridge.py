@@ -88,17 +88,13 @@ __all__ = [
     "PS_MODELS",
 ]
 
-from pushpush.simboard.wire import (CTL_IDLE, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
+from pushpush.simboard.wire import (CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
                                    CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
                                    OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig, describe_status,
                                    read_status)
 from .simwatch import Samples, Watchdog, cpu_times
 
 log = logging.getLogger("pushpush.pynq")
-
-#: A caller that waits for the PL while the simulator is paused for a request (see
-#: SimBridge.wait_pl_write) resumes it after this long without one.
-KICK_GRACE_S = 3e-4
 
 
 class SimulatorError(RuntimeError):
@@ -164,6 +160,10 @@ class SimBridge:
         #: wait_pl_write); threads in wait_pl_write, counted in the control page
         self._kick_r = self._kick_w = -1
         self._waiters = 0
+        #: callers among them (waiting for a reply), and calls of the PL that software has
+        #: taken and not answered yet (handling): both in the control page, for the hand-off
+        self._callers = 0
+        self._handling = 0
         self._waiters_lock = threading.Lock()
         #: The interrupt pipe (the simulator writes a byte when an interrupt line changes;
         #: the lines' state is in the control page): its read end, or -1
@@ -308,7 +308,7 @@ class SimBridge:
         if st is None:
             return "the simulated board is stopped"
         st["cpu"] = cpu_times(self.sim_pid or 0)
-        return self.samples.report(st, waited, self._waiters)
+        return self.samples.report(st, waited, self._waiters, self._handling)
 
     def note_waiting(self) -> None:
         """Software waits for a reply: keep the simulator at full speed (as wait_pl_write
@@ -328,13 +328,36 @@ class SimBridge:
         except (OSError, ValueError):  # full (it will wake), or stopped meanwhile
             pass
 
-    def _count_waiter(self, delta: int) -> None:
+    def _count_waiter(self, delta: int, caller: bool) -> None:
+        """A thread starts (``delta`` 1) or ends (-1) a wait for the PL; a caller (waiting
+        for a reply) that starts one while no call of the PL is being answered resumes a
+        blocked simulator (nobody will send it a request)."""
         with self._waiters_lock:
             self._waiters += delta
+            if caller:
+                self._callers += delta
             try:
                 struct.pack_into("<Q", self.ctl.mem, CTL_WAITERS, self._waiters)
+                struct.pack_into("<Q", self.ctl.mem, CTL_CALLERS, self._callers)
             except ValueError:   # stopped meanwhile (the control page is closed)
-                pass
+                return
+            kick = caller and delta > 0 and self._handling == 0
+        if kick:   # after the count (the lock is a barrier): see the simulator's _fence
+            self._kick()
+
+    def handling(self, delta: int) -> None:
+        """Software took (``delta`` > 0) or answered (< 0) calls of the PL: while any is being
+        answered, the simulator need not run (the PL waits for the answer, a request that
+        wakes it). When the last is answered while callers wait, resume the simulator."""
+        with self._waiters_lock:
+            self._handling = max(0, self._handling + delta)
+            try:
+                struct.pack_into("<Q", self.ctl.mem, CTL_HANDLING, self._handling)
+            except ValueError:
+                return
+            kick = self._handling == 0 and self._callers > 0
+        if kick:
+            self._kick()
 
     def _idle(self) -> bool:
         try:
@@ -372,25 +395,18 @@ class SimBridge:
         now = self.pl_writes
         if now != seen:
             return now
-        # this thread waits for the PL. The simulator may have paused after the last reply,
-        # expecting a request from this process. A caller (waiting for a reply) needs the
-        # simulation to run: when no request ends the pause within KICK_GRACE_S (another
-        # thread of this process, e.g. one running a call of the PL's, would send it by
-        # then), it resumes the simulator. A serve thread waits for the PL's calls, which it
-        # waited for before the pause too: it does not (the pause's limit bounds that wait)
-        self._count_waiter(1)
+        # this thread waits for the PL. The simulator may block (paused after the last reply,
+        # expecting a request, or idle). A caller (waiting for a reply) needs simulated time
+        # to pass: counted in the control page, it resumes the simulator (the kick pipe)
+        # unless a call of the PL is being answered in this process (that answer, a
+        # request, resumes it; the PL waits for it anyway). A serve thread waits for the
+        # PL's calls: it is counted (the simulator pauses after a PL write while threads
+        # wait) but resumes nothing
+        self._count_waiter(1, waiting)
         try:
-            if waiting and self._paused() and timeout > KICK_GRACE_S:
-                self._wait_notify(KICK_GRACE_S)
-                if self.pl_writes == seen:   # nothing came (a byte left over from before)
-                    self._kick()
-                    self._wait_notify(timeout - KICK_GRACE_S)
-            else:
-                if waiting and self._idle():   # idle-blocked: no request will wake it
-                    self._kick()
-                self._wait_notify(timeout)
+            self._wait_notify(timeout)
         finally:
-            self._count_waiter(-1)
+            self._count_waiter(-1, waiting)
         return self.pl_writes
 
     def _wait_notify(self, timeout: float) -> bool:

@@ -80,7 +80,8 @@ class Samples:
                 break
         return best
 
-    def report(self, now_status: dict[str, Any], waited: float, waiters: int = 0) -> str:
+    def report(self, now_status: dict[str, Any], waited: float, waiters: int = 0,
+               handling: int = 0) -> str:
         """The words a timeout adds: cycles and time per state over the last ``waited`` s."""
         now = time.monotonic()
         then = self.at(now - waited)
@@ -108,7 +109,8 @@ class Samples:
                 f"(ended by a request {counts['pause_requests']}, by a kick "
                 f"{counts['pause_kicks']}), idle blocks {counts['idle_blocks']} (ended by a "
                 f"request {counts['idle_requests']}, by a kick {counts['idle_kicks']}){cpu}; "
-                f"threads waiting for the PL now: {waiters}")
+                f"threads waiting for the PL now: {waiters}, calls of the PL being answered by "
+                f"software now: {handling}")
 
 
 def _stacks(title: str) -> str:

@@ -759,7 +759,16 @@ class RuntimeCore:
                 log.error("%s: cannot decode arguments: %s", s.name, e)
                 args = []
             calls.append(Incoming(s, args, trigger, trig))
+        if calls:
+            self._note_handling(len(calls))
         return calls
+
+    def _note_handling(self, delta: int) -> None:
+        """Tell the backend (its optional ``handling(delta)``) that calls of the PL were taken
+        (> 0) or answered (< 0): the simulated board need not run while software answers."""
+        mark = getattr(self.backend, "handling", None)
+        if mark is not None:
+            mark(delta)
 
     def _decode_args(self, s: Served, words: Sequence[int]) -> list[Any]:
         """A taken call's arguments; function values as bound RemoteFunctions."""
@@ -792,6 +801,7 @@ class RuntimeCore:
 
     def _finished(self, c: Incoming) -> None:
         """A taken call has been answered (or was one-way and has run)."""
+        self._note_handling(-1)
         if c.served.static:  # only dynamic slots remember the calls running
             return
         with self._lock:

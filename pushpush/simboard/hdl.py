@@ -20,8 +20,10 @@ Python inside the simulator. It is woken only by
   about 3% of a core (:data:`IDLE_FACTOR`) while the PL keeps running (slower) in between.
 
 After a PL write into PS memory that software likely waits for (a call's return), it does
-not run more batches: it pauses at the next falling edge for the next request (at most
-``handoff_us``; :class:`_Pause`), so a Python -> Verilog call costs only its own cycles.
+not run more batches: it pauses at the next falling edge for the next request, or until a
+caller needs simulated time to pass (:class:`_Pause`), so a Python -> Verilog call costs only
+its own cycles. While software answers a call of the PL (the control page's CTL_HANDLING)
+it does not run at full speed: the PL waits for that answer, a request.
 Replies to requests go out at the end of their clock edge, after any PL write stored in it.
 
 Between wake-ups the simulator free-runs; no Python code runs per clock edge. Cycle counts
@@ -41,8 +43,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .wire import (OP_HELLO, REP, REQ, CTL_IDLE, CTL_PAUSED, CTL_WAIT_STAMP, CTL_WAITERS,
-                   SimConfig, SimStatus, SimulatedPSMemory, serve_requests)
+from .wire import (OP_HELLO, REP, REQ, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_PAUSED,
+                   CTL_WAIT_STAMP, CTL_WAITERS, SimConfig, SimStatus, SimulatedPSMemory,
+                   serve_requests)
 
 __all__ = ["HdlPS", "Handles", "MemPort", "serve_hdl", "beat_plan", "GP0Timeout"]
 
@@ -349,8 +352,11 @@ async def serve_hdl(dut: Any) -> None:
                 pass
         if pause.limit and (pause.serving or pause.armed
                             or struct.unpack_from("<Q", ctl, CTL_WAITERS)[0]):
-            pause.due = True
-            answered.set()
+            if needed():
+                status.count("pauses_not_needed")
+            else:
+                pause.due = True
+                answered.set()
 
     extra = tuple((str(p["name"]), int(p["data_width"])) for p in cfg.mem_ports)
     ps = HdlPS(Handles.harness(dut, extra), memory, data_width=cfg.data_width, on_access=touch,
@@ -363,6 +369,21 @@ async def serve_hdl(dut: Any) -> None:
             return False
         stamp = struct.unpack_from("<Q", ctl, CTL_WAIT_STAMP)[0]
         return time.monotonic_ns() - stamp < cfg.idle_s * 1e9
+
+    def handling() -> bool:
+        """Software is answering a call of the PL (the PL waits for that answer: a request
+        will come): the simulation need not run meanwhile (CTL_HANDLING)."""
+        return ctl is not None and struct.unpack_from("<Q", ctl, CTL_HANDLING)[0] > 0
+
+    def needed() -> bool:
+        """A caller waits for the PL and no call of the PL is being answered: simulated time
+        must pass (CTL_CALLERS, CTL_HANDLING). The PYNQ side writes the kick pipe when this
+        becomes true while the simulator blocks (paused or idle), so a block ends by that
+        event, not by its timer."""
+        if ctl is None:
+            return False
+        return (struct.unpack_from("<Q", ctl, CTL_CALLERS)[0] > 0
+                and struct.unpack_from("<Q", ctl, CTL_HANDLING)[0] == 0)
 
     # out of reset, on a falling edge: every timer below is a whole number of periods, so
     # Python's writes land between two rising edges
@@ -424,7 +445,8 @@ async def serve_hdl(dut: Any) -> None:
         status.enter("idle", cycle(), int(wait * 1e6))
         struct.pack_into("<Q", ctl, CTL_IDLE, 1)
         try:
-            if software_waiting():   # started waiting before the mark: run on
+            _fence()   # the mark is seen by the PYNQ side before the counts are read here
+            if needed() or (software_waiting() and not handling()):   # run on
                 return []
             ready = select.select([sock, kick_fd], [], [], wait)[0]
         finally:
@@ -473,13 +495,19 @@ async def serve_hdl(dut: Any) -> None:
             pause.armed = True
         flush()
         ready: list[Any] = []
+        if pause.due and needed():   # a caller started waiting meanwhile: no pause
+            pause.due = False
+            status.count("pauses_not_needed")
         if pause.due:
             answered.clear()
-            ready = pause.wait(sock, kick_fd, ctl, status, cycle())
+            ready = pause.wait(sock, kick_fd, ctl, status, cycle(), needed)
             state["loop"] = time.monotonic()   # the next turn's work starts here, not before
         if not ready:
-            busy = (cfg.idle_ms <= 0 or time.monotonic() - state["wall"] < cfg.idle_s
-                    or software_waiting())
+            # full speed while software waits on the PL or used it lately, unless software is
+            # answering a call of the PL: the PL waits for that answer (a request, which ends
+            # the block at once), so the simulator blocks instead of spinning for it
+            busy = (cfg.idle_ms <= 0 or needed() or (not handling() and (
+                time.monotonic() - state["wall"] < cfg.idle_s or software_waiting())))
             t0 = time.monotonic()
             status.enter("running", cycle(), batch)
             if pause.limit:
@@ -515,7 +543,6 @@ async def serve_hdl(dut: Any) -> None:
             status.enter("serving", cycle(), op, address)
         pause.serving = True
         pause.armed = False
-        pause.request()
         try:
             going = await serve_requests(buf, ps, send, info, run, touch)
         finally:
@@ -524,9 +551,20 @@ async def serve_hdl(dut: Any) -> None:
         if not going:
             status.enter("stopped", cycle())
             log.info("simulated board: %d pauses for a request after a reply: %d ended by one, "
-                     "%d by a kick, %d timed out", pause.pauses, pause.hits, pause.kicks,
+                     "%d by a kick, %d at the limit", pause.pauses, pause.hits, pause.kicks,
                      pause.pauses - pause.hits - pause.kicks)
             return
+
+
+_FENCE = __import__("threading").Lock()
+
+
+def _fence() -> None:
+    """A full memory barrier (a locked instruction): a store into the control page before it
+    is visible to the other process before a load after it (the Dekker-style hand-off of
+    CTL_IDLE/CTL_PAUSED against CTL_CALLERS/CTL_HANDLING)."""
+    _FENCE.acquire()
+    _FENCE.release()
 
 
 class _Pause:
@@ -536,63 +574,52 @@ class _Pause:
     GP0 request is served, the first after a reply went out, or one while a thread of the
     PYNQ process is blocked in ``wait_pl_write``) is most often what it waited for: a call's
     return, or a call into Python. The software's next step is then a request (the next
-    call, the return of the call into Python) some tens of microseconds of its Python later.
-    Instead of running more cycles meanwhile (a batch of them, during which the request
-    waits: on Icarus about 30 us a cycle), the simulator ends the running batch, and at the
-    next falling edge pauses, blocked on the socket, for at most ``limit`` seconds. A caller
-    thread of the PYNQ process that waits for the PL meanwhile resumes it when no request
-    came 0.3 ms into its wait (``pushpush.pynq.bridge.KICK_GRACE_S``: a byte on the kick
-    pipe while :data:`~pushpush.simboard.wire.CTL_PAUSED` is set). A
-    pause that ends without a request makes the next ones rarer (1, 3, 7 ... 63 of these
-    writes are skipped), so a stream of writes (a DMA's bursts while software waits for the
-    end) does not pause at every burst; a pause that ends with a request, or a request that comes within ``limit`` of a
-    skipped pause, resets that.
+    call, the return of the call into Python). Instead of running more cycles meanwhile (a
+    batch of them, during which the request waits), the simulator ends the running batch,
+    and at the next falling edge pauses, blocked on its socket and the kick pipe, until
+
+    * a request comes (the next call, the answer of a call of the PL), or
+    * the kick pipe: the PYNQ side writes it when simulated time must pass and nobody will
+      send a request for it: a caller starts waiting for the PL while no call of the PL is
+      being answered (``CTL_CALLERS`` > 0, ``CTL_HANDLING`` = 0), or the last answer went
+      out while callers wait.
+
+    It does not pause at all when that holds already (a caller waits for the end of a DMA
+    transfer: its bursts are not paused for). ``limit`` (``handoff_us``) is a safety net,
+    counted in the control page (``pause_limits``): in a working hand-off no pause ends there.
 
     Simulated time stands still while paused: the PS's software takes no cycles between a
-    reply and its next request (on the board it takes hundreds). Before, the cycles between
-    two requests depended on the host's speed (batches ran meanwhile); no cycle count of
-    the PL's own work, nor of a GP0 access or a PS memory access, changes.
+    reply and its next request, nor while it answers a call of the PL (on the board it takes
+    hundreds). No cycle count of the PL's own work, nor of a GP0 access or a PS memory access,
+    changes.
     """
-
-    MAX_SKIP = 63
-
-    def request(self) -> None:
-        """A request came: if a pause was skipped shortly before, it would have ended with
-        this request: pause again from the next write on."""
-        if self.skipped_at and time.monotonic() - self.skipped_at < self.limit:
-            self.skip = self.backoff = 0
-        self.skipped_at = 0.0
 
     def __init__(self, limit: float) -> None:
         self.limit = limit
         self.due = False
         self.serving = False
         self.armed = False
-        self.skip = 0
-        self.backoff = 0
-        self.skipped_at = 0.0
         self.pauses = 0
         self.hits = 0
         self.kicks = 0
 
     def wait(self, sock: Any, kick_fd: int, ctl: Any, status: Optional[SimStatus] = None,
-             cycle: int = 0) -> list[Any]:
+             cycle: int = 0, needed: Callable[[], bool] = lambda: False) -> list[Any]:
         """Pause (see the class): the sockets ready (``[sock]``: a request came) or [];
         ``status`` (the control page's account of the simulator) is told."""
         self.due = False
         self.armed = False
-        if self.skip:
-            self.skip -= 1
-            self.skipped_at = time.monotonic()
-            return []
-        self.skipped_at = 0.0
         self.pauses += 1
         if status is not None:
             status.enter("paused", cycle, int(self.limit * 1e6))
             status.count("pauses")
         struct.pack_into("<Q", ctl, CTL_PAUSED, 1)
         try:
-            ready, _, _ = select.select([sock, kick_fd], [], [], self.limit)
+            _fence()
+            if needed():   # a caller started waiting before the mark: it may not kick
+                ready: list[Any] = [kick_fd]
+            else:
+                ready, _, _ = select.select([sock, kick_fd], [], [], self.limit)
         finally:
             struct.pack_into("<Q", ctl, CTL_PAUSED, 0)
         if status is not None and sock in ready:
@@ -607,8 +634,9 @@ class _Pause:
                 pass
         if sock in ready:
             self.hits += 1
-            self.backoff = 0
             return [sock]
-        self.backoff = min(self.MAX_SKIP, 2 * self.backoff + 1)
-        self.skip = self.backoff
+        if not ready and status is not None:
+            status.count("pause_limits")
+            log.debug("a pause for a request ended at its limit (%g s): no request or kick came",
+                      self.limit)
         return []

@@ -21,7 +21,7 @@ from typing import Any, Optional
 
 __all__ = ["OP_HELLO", "OP_WRITE", "OP_READ", "OP_STOP", "OP_INFO", "OP_RUN", "OP_WRITE_WORDS",
            "PS_MODELS", "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "CTL_IRQ_LEVEL",
-           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "CTL_STATE", "SIM_STATES", "SIM_COUNTERS", "SimStatus", "read_status",
+           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "CTL_CALLERS", "CTL_HANDLING", "CTL_STATE", "SIM_STATES", "SIM_COUNTERS", "SimStatus", "read_status",
            "describe_status", "RESET_CYCLES", "REQ",
            "REP", "SimConfig", "SharedMemory", "SimulatedPSMemory", "store_words", "serve_requests"]
 
@@ -66,6 +66,16 @@ CTL_IDLE = 80
 #: latches the interrupt controller's ISR bit, as axi_intc's does on the board.
 CTL_IRQ_RISES = 96
 IRQ_INPUTS_MAX = 32
+#: Offsets in the control page of the hand-off's two counts (u64 each, the PYNQ side's):
+#: threads waiting for a reply from the PL now (callers in ``SimBridge.wait_pl_write``; serve
+#: threads are not counted), and calls of the PL that software has taken and not yet
+#: answered (``SimBridge.handling``: the PL waits for them). The simulator runs at full speed
+#: while a caller waits and no call of the PL is being answered; while one is, it stands
+#: still or crawls (it blocks on its socket: the answer, a request, wakes it at once), and a
+#: caller that starts waiting with none being answered, or the last answer, resumes it
+#: through the kick pipe.
+CTL_CALLERS = 88
+CTL_HANDLING = 224
 #: Offset in the control page of what the simulator is doing (the simulator's, written at
 #: every change, :class:`SimStatus`; read by :func:`read_status`): seven u64 from here: the
 #: state (an index into :data:`SIM_STATES`), the clock cycle and CLOCK_MONOTONIC ns it was
@@ -73,16 +83,18 @@ IRQ_INPUTS_MAX = 32
 #: us; serving: the request's op), the request's address (serving), the clock cycle of the
 #: last look (every turn of its loop), and the turns of its loop; then the ns spent so far
 #: in each state (one u64 per state); then the counters of :data:`SIM_COUNTERS`.
-CTL_STATE = 224
+CTL_STATE = 256
 #: The simulator's states (see CTL_STATE): starting (building, out of reset), running a batch
 #: of cycles, idle (blocked on its socket, the PL stands still), paused for the next request
 #: after a reply (the PL stands still), serving a request, stopped.
 SIM_STATES = ("starting", "running", "idle", "paused", "serving", "stopped")
 #: The simulator's counters after the time spent per state (see CTL_STATE; u64 each): pauses
 #: for a request after a reply, and how they ended (a request, a kick); idle blocks, and how
-#: they ended (a request, a kick).
+#: they ended (a request, a kick); pauses that ended at their limit (the safety net: no
+#: event ended them), and pauses not taken because a caller waited and no call of the PL
+#: was being answered.
 SIM_COUNTERS = ("pauses", "pause_requests", "pause_kicks", "idle_blocks", "idle_requests",
-                "idle_kicks")
+                "idle_kicks", "pause_limits", "pauses_not_needed")
 CTL_SIZE = 4096
 #: Reset cycles at the start of a simulation (the harness holds reset this long).
 RESET_CYCLES = 8
@@ -141,10 +153,10 @@ class SimConfig:
     max_batch: int = 1 << 16
     gp0_timeout_cycles: int = 1_000_000
     #: hdl: after a PL write into PS memory that someone waited for (a GP0 request being
-    #: served, a thread in ``wait_pl_write``), the simulator pauses for at most this long
-    #: (wall clock) waiting for the next request, and resumes at once when a thread starts
-    #: waiting for the PL again (the kick pipe); 0: never pause.
-    handoff_us: float = 2000.0
+    #: served, a thread in ``wait_pl_write``), the simulator pauses until the next request,
+    #: or until a caller needs simulated time to pass (the kick pipe; see hdl._Pause); this
+    #: long (wall clock) is only the safety net, counted when reached; 0: never pause.
+    handoff_us: float = 50000.0
     #: Filled in by SimBridge: the notification pipe's write end, the kick pipe's read end,
     #: the control page.
     notify_fd: int = -1
