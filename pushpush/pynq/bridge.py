@@ -164,6 +164,9 @@ class SimBridge:
         #: taken and not answered yet (handling): both in the control page, for the hand-off
         self._callers = 0
         self._handling = 0
+        #: serve threads (waiting for the PL's calls): thread and the PL-write count up to
+        #: which they have looked for calls (the ``seen`` they wait with)
+        self._servers: dict[int, tuple[threading.Thread, int]] = {}
         self._waiters_lock = threading.Lock()
         #: The interrupt pipe (the simulator writes a byte when an interrupt line changes;
         #: the lines' state is in the control page): its read end, or -1
@@ -328,22 +331,39 @@ class SimBridge:
         except (OSError, ValueError):  # full (it will wake), or stopped meanwhile
             pass
 
-    def _count_waiter(self, delta: int, caller: bool) -> None:
-        """A thread starts (``delta`` 1) or ends (-1) a wait for the PL; a caller (waiting
-        for a reply) that starts one while no call of the PL is being answered resumes a
-        blocked simulator (nobody will send it a request)."""
+    def _count_waiter(self, delta: int, caller: bool, seen: int = 0) -> None:
+        """A thread starts (``delta`` 1) or ends (-1) a wait for the PL (a serve thread
+        having looked for calls up to PL write ``seen``). When it starts one, callers wait,
+        no call of the PL is being answered and every serve thread has looked at every PL
+        write (none will take a call and answer it), it resumes a blocked simulator: no
+        request will come, and simulated time must pass."""
         with self._waiters_lock:
             self._waiters += delta
             if caller:
                 self._callers += delta
+            elif delta > 0:
+                self._servers[threading.get_ident()] = (threading.current_thread(), seen)
             try:
                 struct.pack_into("<Q", self.ctl.mem, CTL_WAITERS, self._waiters)
                 struct.pack_into("<Q", self.ctl.mem, CTL_CALLERS, self._callers)
             except ValueError:   # stopped meanwhile (the control page is closed)
                 return
-            kick = caller and delta > 0 and self._handling == 0
+            kick = delta > 0 and self._must_run()
         if kick:   # after the count (the lock is a barrier): see the simulator's _fence
             self._kick()
+
+    def _must_run(self) -> bool:
+        """(Under the waiters' lock.) Callers wait, no call of the PL is being answered, and
+        every serve thread has looked at the latest PL write: only simulated time helps."""
+        if self._callers <= 0 or self._handling > 0:
+            return False
+        now = self.pl_writes
+        for ident, (thread, looked) in list(self._servers.items()):
+            if not thread.is_alive():
+                del self._servers[ident]
+            elif looked < now:
+                return False   # it will look (and take a call, or resume the simulator)
+        return True
 
     def handling(self, delta: int) -> None:
         """Software took (``delta`` > 0) or answered (< 0) calls of the PL: while any is being
@@ -355,7 +375,7 @@ class SimBridge:
                 struct.pack_into("<Q", self.ctl.mem, CTL_HANDLING, self._handling)
             except ValueError:
                 return
-            kick = self._handling == 0 and self._callers > 0
+            kick = self._must_run()
         if kick:
             self._kick()
 
@@ -402,7 +422,7 @@ class SimBridge:
         # request, resumes it; the PL waits for it anyway). A serve thread waits for the
         # PL's calls: it is counted (the simulator pauses after a PL write while threads
         # wait) but resumes nothing
-        self._count_waiter(1, waiting)
+        self._count_waiter(1, waiting, seen)
         try:
             self._wait_notify(timeout)
         finally:

@@ -376,14 +376,16 @@ async def serve_hdl(dut: Any) -> None:
         return ctl is not None and struct.unpack_from("<Q", ctl, CTL_HANDLING)[0] > 0
 
     def needed() -> bool:
-        """A caller waits for the PL and no call of the PL is being answered: simulated time
-        must pass (CTL_CALLERS, CTL_HANDLING). The PYNQ side writes the kick pipe when this
-        becomes true while the simulator blocks (paused or idle), so a block ends by that
-        event, not by its timer."""
+        """A caller waits for the PL, no call of the PL is being answered and no serve
+        thread waits (one would look at a PL write and take a call): simulated time must
+        pass (CTL_CALLERS, CTL_HANDLING, CTL_WAITERS). The PYNQ side writes the kick pipe
+        when this becomes true while the simulator blocks (paused or idle), so a block ends
+        by that event, not by its timer."""
         if ctl is None:
             return False
-        return (struct.unpack_from("<Q", ctl, CTL_CALLERS)[0] > 0
-                and struct.unpack_from("<Q", ctl, CTL_HANDLING)[0] == 0)
+        callers = struct.unpack_from("<Q", ctl, CTL_CALLERS)[0]
+        return (callers > 0 and struct.unpack_from("<Q", ctl, CTL_HANDLING)[0] == 0
+                and struct.unpack_from("<Q", ctl, CTL_WAITERS)[0] <= callers)
 
     # out of reset, on a falling edge: every timer below is a whole number of periods, so
     # Python's writes land between two rising edges
@@ -497,6 +499,7 @@ async def serve_hdl(dut: Any) -> None:
         ready: list[Any] = []
         if pause.due and needed():   # a caller started waiting meanwhile: no pause
             pause.due = False
+            answered.clear()   # (set with due: it would end every batch at once)
             status.count("pauses_not_needed")
         if pause.due:
             answered.clear()
