@@ -88,7 +88,7 @@ __all__ = [
     "PS_MODELS",
 ]
 
-from pushpush.simboard.wire import (CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
+from pushpush.simboard.wire import (CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES, CTL_LOOKED, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
                                    CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
                                    OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig, describe_status,
                                    read_status)
@@ -172,6 +172,7 @@ class SimBridge:
         #: the lines' state is in the control page): its read end, or -1
         self.irq_r = self._irq_w = -1
         self.ctl = SharedMemory(CTL_SIZE, "pushpush-ctl")
+        struct.pack_into("<Q", self.ctl.mem, CTL_LOOKED, (1 << 64) - 1)   # no serve thread yet
         #: The simulator's status sampled while software waits (see wait_report)
         self.samples = Samples()
         self._watchdog: Optional[Watchdog] = None
@@ -258,7 +259,8 @@ class SimBridge:
         page) and this process's software's (:meth:`note_write`)."""
         if self._stopped:
             return self._local_writes
-        return struct.unpack_from("<Q", self.ctl.mem, CTL_PL_WRITES)[0] + self._local_writes
+        return (struct.unpack_from("<Q", self.ctl.mem, CTL_PL_WRITES)[0]
+                + struct.unpack_from("<Q", self.ctl.mem, CTL_LOCAL_WRITES)[0])
 
     def irq_state(self) -> tuple[int, int, int, int]:
         """The interrupt lines as the simulator last wrote them: (levels, bit i = the
@@ -355,15 +357,19 @@ class SimBridge:
     def _must_run(self) -> bool:
         """(Under the waiters' lock.) Callers wait, no call of the PL is being answered, and
         every serve thread has looked at the latest PL write: only simulated time helps."""
-        if self._callers <= 0 or self._handling > 0:
-            return False
-        now = self.pl_writes
+        least = (1 << 64) - 1
         for ident, (thread, looked) in list(self._servers.items()):
             if not thread.is_alive():
                 del self._servers[ident]
-            elif looked < now:
-                return False   # it will look (and take a call, or resume the simulator)
-        return True
+            else:
+                least = min(least, max(0, looked))
+        try:   # the simulator decides with the same numbers (hdl.serve_hdl's needed())
+            struct.pack_into("<Q", self.ctl.mem, CTL_LOOKED, least)
+        except ValueError:
+            return False
+        if self._callers <= 0 or self._handling > 0:
+            return False
+        return least >= self.pl_writes   # else a serve thread will look: take or resume
 
     def handling(self, delta: int) -> None:
         """Software took (``delta`` > 0) or answered (< 0) calls of the PL: while any is being
@@ -393,7 +399,12 @@ class SimBridge:
 
     def note_write(self) -> None:
         """Count a write into PS memory made in this process and wake the waiters."""
-        self._local_writes += 1
+        with self._waiters_lock:   # counted where the simulator reads it (its needed())
+            self._local_writes += 1
+            try:
+                struct.pack_into("<Q", self.ctl.mem, CTL_LOCAL_WRITES, self._local_writes)
+            except ValueError:   # stopped meanwhile
+                pass
         self._poke()
 
     def _poke(self) -> None:

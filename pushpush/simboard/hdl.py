@@ -43,7 +43,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .wire import (OP_HELLO, REP, REQ, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_PAUSED,
+from .wire import (OP_HELLO, REP, REQ, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES,
+                   CTL_LOOKED, CTL_PAUSED, CTL_PL_WRITES,
                    CTL_WAIT_STAMP, CTL_WAITERS, SimConfig, SimStatus, SimulatedPSMemory,
                    serve_requests)
 
@@ -376,16 +377,20 @@ async def serve_hdl(dut: Any) -> None:
         return ctl is not None and struct.unpack_from("<Q", ctl, CTL_HANDLING)[0] > 0
 
     def needed() -> bool:
-        """A caller waits for the PL, no call of the PL is being answered and no serve
-        thread waits (one would look at a PL write and take a call): simulated time must
-        pass (CTL_CALLERS, CTL_HANDLING, CTL_WAITERS). The PYNQ side writes the kick pipe
-        when this becomes true while the simulator blocks (paused or idle), so a block ends
-        by that event, not by its timer."""
+        """A caller waits for the PL, no call of the PL is being answered and every serve
+        thread has looked at every write into PS memory (none will take a call and answer
+        it): simulated time must pass (CTL_CALLERS, CTL_HANDLING, CTL_LOOKED against
+        CTL_PL_WRITES + CTL_LOCAL_WRITES). The PYNQ side evaluates the same and writes the
+        kick pipe when it becomes true while the simulator blocks (paused or idle), so a
+        block ends by that event, not by its timer."""
         if ctl is None:
             return False
-        callers = struct.unpack_from("<Q", ctl, CTL_CALLERS)[0]
-        return (callers > 0 and struct.unpack_from("<Q", ctl, CTL_HANDLING)[0] == 0
-                and struct.unpack_from("<Q", ctl, CTL_WAITERS)[0] <= callers)
+        if (struct.unpack_from("<Q", ctl, CTL_CALLERS)[0] == 0
+                or struct.unpack_from("<Q", ctl, CTL_HANDLING)[0] > 0):
+            return False
+        writes = (struct.unpack_from("<Q", ctl, CTL_PL_WRITES)[0]
+                  + struct.unpack_from("<Q", ctl, CTL_LOCAL_WRITES)[0])
+        return struct.unpack_from("<Q", ctl, CTL_LOOKED)[0] >= writes
 
     # out of reset, on a falling edge: every timer below is a whole number of periods, so
     # Python's writes land between two rising edges

@@ -21,7 +21,7 @@ from typing import Any, Optional
 
 __all__ = ["OP_HELLO", "OP_WRITE", "OP_READ", "OP_STOP", "OP_INFO", "OP_RUN", "OP_WRITE_WORDS",
            "PS_MODELS", "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "CTL_IRQ_LEVEL",
-           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "CTL_CALLERS", "CTL_HANDLING", "CTL_STATE", "SIM_STATES", "SIM_COUNTERS", "SimStatus", "read_status",
+           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "CTL_CALLERS", "CTL_HANDLING", "CTL_LOCAL_WRITES", "CTL_LOOKED", "CTL_STATE", "SIM_STATES", "SIM_COUNTERS", "SimStatus", "read_status",
            "describe_status", "RESET_CYCLES", "REQ",
            "REP", "SimConfig", "SharedMemory", "SimulatedPSMemory", "store_words", "serve_requests"]
 
@@ -76,6 +76,13 @@ IRQ_INPUTS_MAX = 32
 #: through the kick pipe.
 CTL_CALLERS = 88
 CTL_HANDLING = 224
+#: Offsets in the control page (u64 each, the PYNQ side's): writes into PS memory made by
+#: software of the PYNQ process (``SimBridge.note_write``; with CTL_PL_WRITES the count
+#: ``SimBridge.pl_writes``), and the count up to which every serve thread of the PYNQ process
+#: has looked for calls (the least; 2**64 - 1 when none serves): while it is behind, a serve
+#: thread will look, and take a call or resume the simulator.
+CTL_LOCAL_WRITES = 232
+CTL_LOOKED = 240
 #: Offset in the control page of what the simulator is doing (the simulator's, written at
 #: every change, :class:`SimStatus`; read by :func:`read_status`): seven u64 from here: the
 #: state (an index into :data:`SIM_STATES`), the clock cycle and CLOCK_MONOTONIC ns it was
