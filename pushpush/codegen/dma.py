@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pushpush.link import DmaBlock, LinkedSystem
 
 from .render import generated_header, render_template
-from .rtl import BUF_DATA_WIDTH, _clog2, axi_signals, buf_id_width, system_buffers, top_id_widths, top_module_name
+from .rtl import BUF_DATA_WIDTH, BUFFER_TIMEOUT_CYCLES, _clog2, axi_signals, buf_id_width, system_buffers, top_id_widths, top_module_name
 from .simboard import PsMemPort
 from .top_model import AxiSignal, Slave, StreamPort, dma_stream_ports
 
@@ -119,6 +119,7 @@ def render_dma_shell(linked: LinkedSystem) -> str:
         s_sig=axi_signals(dw, s_id),
         m_sig=axi_signals(dw, m_id),
         buf_sig=buf_sig,
+        buffer_timeout=BUFFER_TIMEOUT_CYCLES,
         dma_axi=_DMA_AXI,
         dma_id=DMA_ID_WIDTH,
         len_width=DMA_LEN_WIDTH,

@@ -253,6 +253,12 @@ class PynqBackend:
         # the simulated board wakes a waiting runtime when the PL writes into PS memory
         # (wait_pl_write): the poll interval there is only a fallback
         self._wait_pl = getattr(device, "wait_pl_write", None) if self.simulated else None
+        # this runtime's own simulator: its waits, counts and kicks never reach the simulator
+        # of a later download (a runtime of a replaced overlay waits on its stopped bridge,
+        # which returns at once, until its next check raises OverlayReplaced)
+        self._bridge = getattr(device, "bridge", None) if self.simulated else None
+        if self._bridge is not None and self._wait_pl is not None:
+            self._wait_pl = self._bridge.wait_pl_write
         self._seen = threading.local()
         self.poll_s = ((SIM_POLL_S if self._wait_pl else DEFAULT_POLL_S * 25) if self.simulated
                        else DEFAULT_POLL_S) if poll_s is None else poll_s
@@ -369,6 +375,12 @@ class PynqBackend:
         n = len(words)
         if n == 0:
             return
+        if self.simulated and getattr(self.device, "timestamp", None) != self._timestamp:
+            # a runtime of a freed or replaced overlay (e.g. its serve thread answering a call
+            # taken just before the download) must not write into the next overlay's PL or
+            # memory: seen beside busy loops as a stray answer into a new hof's mapper
+            raise OverlayReplaced("the overlay of this runtime was freed or replaced by another "
+                                  "download; load it again")
         if self.ps_base <= address and address + 4 * n <= self.ps_base + self.ps_size:
             i = (address - self.ps_base) >> 2
             self._store(self.ps, i, words)
@@ -408,6 +420,19 @@ class PynqBackend:
         if self._wait_pl is not None:
             self.device.note_ps_write()
 
+    def handling(self, delta: int) -> None:
+        """The runtime took (``delta`` > 0) or answered (< 0) calls of the PL: on the
+        simulated board the simulator need not run while they are answered
+        (:meth:`pushpush.pynq.bridge.SimBridge.handling`); nothing on the board."""
+        if self._bridge is not None:
+            self._bridge.handling(delta)
+
+    def wait_report(self, waited: float) -> Optional[str]:
+        """What the simulated board did during the last ``waited`` seconds of a wait (cycles,
+        the simulator's state; :meth:`pushpush.pynq.bridge.SimBridge.wait_report`), for a
+        call timeout's message; None on the board."""
+        return self._bridge.wait_report(waited) if self._bridge is not None else None
+
     def _check(self) -> None:
         if getattr(self.device, "timestamp", None) != self._timestamp:
             raise OverlayReplaced("the overlay of this runtime was freed or replaced by another "
@@ -433,6 +458,10 @@ class PynqBackend:
                               str(e).splitlines()[0])
                 time.sleep(0.2)
                 return
+            if mode in ("poll", "yield") and self.simulated:
+                if self._bridge is not None and not threading.current_thread().name.startswith(
+                        "pushpush-serve-"):
+                    self._bridge.note_waiting()   # a caller spins here: the simulator must run
         if mode != "sleep":
             if mode == "poll":
                 return
@@ -464,7 +493,6 @@ class PynqBackend:
             hub.cleared(g)
             return
         if self.simulated and not threading.current_thread().name.startswith("pushpush-serve-"):
-            bridge = getattr(self.device, "bridge", None)
-            if bridge is not None:
-                bridge.note_waiting()   # a reply is awaited: the simulator runs at full speed
+            if self._bridge is not None:
+                self._bridge.note_waiting()   # a reply is awaited: the simulator runs at full speed
         hub.wait_beyond(g, IRQ_WAIT_S)

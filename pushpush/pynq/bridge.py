@@ -88,15 +88,13 @@ __all__ = [
     "PS_MODELS",
 ]
 
-from pushpush.simboard.wire import (CTL_IDLE, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
+from pushpush.simboard.wire import (CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES, CTL_LOOKED, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
                                    CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
-                                   OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig)
+                                   OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig, describe_status,
+                                   read_status)
+from .simwatch import Samples, Watchdog, cpu_times
 
 log = logging.getLogger("pushpush.pynq")
-
-#: A caller that waits for the PL while the simulator is paused for a request (see
-#: SimBridge.wait_pl_write) resumes it after this long without one.
-KICK_GRACE_S = 3e-4
 
 
 class SimulatorError(RuntimeError):
@@ -162,11 +160,22 @@ class SimBridge:
         #: wait_pl_write); threads in wait_pl_write, counted in the control page
         self._kick_r = self._kick_w = -1
         self._waiters = 0
+        #: callers among them (waiting for a reply), and calls of the PL that software has
+        #: taken and not answered yet (handling): both in the control page, for the hand-off
+        self._callers = 0
+        self._handling = 0
+        #: serve threads (waiting for the PL's calls): thread and the PL-write count up to
+        #: which they have looked for calls (the ``seen`` they wait with)
+        self._servers: dict[int, tuple[threading.Thread, int]] = {}
         self._waiters_lock = threading.Lock()
         #: The interrupt pipe (the simulator writes a byte when an interrupt line changes;
         #: the lines' state is in the control page): its read end, or -1
         self.irq_r = self._irq_w = -1
         self.ctl = SharedMemory(CTL_SIZE, "pushpush-ctl")
+        struct.pack_into("<Q", self.ctl.mem, CTL_LOOKED, (1 << 64) - 1)   # no serve thread yet
+        #: The simulator's status sampled while software waits (see wait_report)
+        self.samples = Samples()
+        self._watchdog: Optional[Watchdog] = None
 
     # ------------------------------------------------------------------ lifetime
 
@@ -241,6 +250,7 @@ class SimBridge:
         listener.close()
         log.info("simulated board started: %s on %s (pid %s), run folder %s", cfg.top,
                  cfg.simulator, self.sim_pid, self.rundir)
+        self._watchdog = Watchdog.from_env(self)
         return self
 
     @property
@@ -249,7 +259,8 @@ class SimBridge:
         page) and this process's software's (:meth:`note_write`)."""
         if self._stopped:
             return self._local_writes
-        return struct.unpack_from("<Q", self.ctl.mem, CTL_PL_WRITES)[0] + self._local_writes
+        return (struct.unpack_from("<Q", self.ctl.mem, CTL_PL_WRITES)[0]
+                + struct.unpack_from("<Q", self.ctl.mem, CTL_LOCAL_WRITES)[0])
 
     def irq_state(self) -> tuple[int, int, int, int]:
         """The interrupt lines as the simulator last wrote them: (levels, bit i = the
@@ -274,10 +285,41 @@ class SimBridge:
             return 0, 0
         return struct.unpack_from("<QQ", self.ctl.mem, CTL_PLW_CYCLE)
 
+    def status(self) -> Optional[dict[str, Any]]:
+        """What the simulator is doing now (:func:`pushpush.simboard.wire.read_status`:
+        state, cycle, time per state, pause and idle counters), or None when stopped."""
+        if self._stopped:
+            return None
+        try:
+            return read_status(self.ctl.mem)
+        except ValueError:   # stopped meanwhile
+            return None
+
+    def sample(self) -> None:
+        """Keep the simulator's status now (at most every :data:`simwatch.SAMPLE_S`) for
+        :meth:`wait_report`; waiting software calls it (``check``, ``wait_pl_write``)."""
+        if self.samples.due():
+            st = self.status()
+            if st is not None:
+                st["cpu"] = cpu_times(self.sim_pid or 0)
+                self.samples.add(st)
+
+    def wait_report(self, waited: float) -> str:
+        """What the simulated board did while software waited the last ``waited`` seconds:
+        the clock cycles that passed, the time the simulator spent running, idle, paused and
+        serving requests, and what it is doing now; a call's timeout message ends with it,
+        so a slow host (cycles passed) and a stall (none did) can be told apart."""
+        st = self.status()
+        if st is None:
+            return "the simulated board is stopped"
+        st["cpu"] = cpu_times(self.sim_pid or 0)
+        return self.samples.report(st, waited, self._waiters, self._handling)
+
     def note_waiting(self) -> None:
         """Software waits for a reply: keep the simulator at full speed (as wait_pl_write
         with ``waiting=True`` does), and resume it if it paused for a request."""
         if not self._stopped:
+            self.sample()
             struct.pack_into("<Q", self.ctl.mem, CTL_WAIT_STAMP, time.monotonic_ns())
             self._kick()
 
@@ -291,13 +333,57 @@ class SimBridge:
         except (OSError, ValueError):  # full (it will wake), or stopped meanwhile
             pass
 
-    def _count_waiter(self, delta: int) -> None:
+    def _count_waiter(self, delta: int, caller: bool, seen: int = 0) -> None:
+        """A thread starts (``delta`` 1) or ends (-1) a wait for the PL (a serve thread
+        having looked for calls up to PL write ``seen``). When it starts one, callers wait,
+        no call of the PL is being answered and every serve thread has looked at every PL
+        write (none will take a call and answer it), it resumes a blocked simulator: no
+        request will come, and simulated time must pass."""
         with self._waiters_lock:
             self._waiters += delta
+            if caller:
+                self._callers += delta
+            elif delta > 0:
+                self._servers[threading.get_ident()] = (threading.current_thread(), seen)
             try:
                 struct.pack_into("<Q", self.ctl.mem, CTL_WAITERS, self._waiters)
+                struct.pack_into("<Q", self.ctl.mem, CTL_CALLERS, self._callers)
             except ValueError:   # stopped meanwhile (the control page is closed)
-                pass
+                return
+            kick = delta > 0 and self._must_run()
+        if kick:   # after the count (the lock is a barrier): see the simulator's _fence
+            self._kick()
+
+    def _must_run(self) -> bool:
+        """(Under the waiters' lock.) Callers wait, no call of the PL is being answered, and
+        every serve thread has looked at the latest PL write: only simulated time helps."""
+        least = (1 << 64) - 1
+        for ident, (thread, looked) in list(self._servers.items()):
+            if not thread.is_alive():
+                del self._servers[ident]
+            else:
+                least = min(least, max(0, looked))
+        try:   # the simulator decides with the same numbers (hdl.serve_hdl's needed())
+            struct.pack_into("<Q", self.ctl.mem, CTL_LOOKED, least)
+        except ValueError:
+            return False
+        if self._callers <= 0 or self._handling > 0:
+            return False
+        return least >= self.pl_writes   # else a serve thread will look: take or resume
+
+    def handling(self, delta: int) -> None:
+        """Software took (``delta`` > 0) or answered (< 0) calls of the PL: while any is being
+        answered, the simulator need not run (the PL waits for the answer, a request that
+        wakes it). When the last is answered while callers wait, resume the simulator."""
+        with self._waiters_lock:
+            self._handling = max(0, self._handling + delta)
+            try:
+                struct.pack_into("<Q", self.ctl.mem, CTL_HANDLING, self._handling)
+            except ValueError:
+                return
+            kick = self._must_run()
+        if kick:
+            self._kick()
 
     def _idle(self) -> bool:
         try:
@@ -313,7 +399,12 @@ class SimBridge:
 
     def note_write(self) -> None:
         """Count a write into PS memory made in this process and wake the waiters."""
-        self._local_writes += 1
+        with self._waiters_lock:   # counted where the simulator reads it (its needed())
+            self._local_writes += 1
+            try:
+                struct.pack_into("<Q", self.ctl.mem, CTL_LOCAL_WRITES, self._local_writes)
+            except ValueError:   # stopped meanwhile
+                pass
         self._poke()
 
     def _poke(self) -> None:
@@ -331,28 +422,22 @@ class SimBridge:
             return seen
         if waiting:
             struct.pack_into("<Q", self.ctl.mem, CTL_WAIT_STAMP, time.monotonic_ns())
+            self.sample()
         now = self.pl_writes
         if now != seen:
             return now
-        # this thread waits for the PL. The simulator may have paused after the last reply,
-        # expecting a request from this process. A caller (waiting for a reply) needs the
-        # simulation to run: when no request ends the pause within KICK_GRACE_S (another
-        # thread of this process, e.g. one running a call of the PL's, would send it by
-        # then), it resumes the simulator. A serve thread waits for the PL's calls, which it
-        # waited for before the pause too: it does not (the pause's limit bounds that wait)
-        self._count_waiter(1)
+        # this thread waits for the PL. The simulator may block (paused after the last reply,
+        # expecting a request, or idle). A caller (waiting for a reply) needs simulated time
+        # to pass: counted in the control page, it resumes the simulator (the kick pipe)
+        # unless a call of the PL is being answered in this process (that answer, a
+        # request, resumes it; the PL waits for it anyway). A serve thread waits for the
+        # PL's calls: it is counted (the simulator pauses after a PL write while threads
+        # wait) but resumes nothing
+        self._count_waiter(1, waiting, seen)
         try:
-            if waiting and self._paused() and timeout > KICK_GRACE_S:
-                self._wait_notify(KICK_GRACE_S)
-                if self.pl_writes == seen:   # nothing came (a byte left over from before)
-                    self._kick()
-                    self._wait_notify(timeout - KICK_GRACE_S)
-            else:
-                if waiting and self._idle():   # idle-blocked: no request will wake it
-                    self._kick()
-                self._wait_notify(timeout)
+            self._wait_notify(timeout)
         finally:
-            self._count_waiter(-1)
+            self._count_waiter(-1, waiting)
         return self.pl_writes
 
     def _wait_notify(self, timeout: float) -> bool:
@@ -369,6 +454,9 @@ class SimBridge:
         """Stop the simulator (idempotent): STOP, wait, then kill its process group."""
         if self._stopped:
             return
+        watchdog, self._watchdog = self._watchdog, None
+        if watchdog is not None:
+            watchdog.stop()
         self._stopped = True
         _live.discard(self)
         if self.sock is not None:
@@ -432,6 +520,7 @@ class SimBridge:
 
     def check(self) -> None:
         """Raise :class:`SimulatorError` if the simulator failed or exited."""
+        self.sample()
         if self.error is not None:
             raise self.error
         if self._stopped:

@@ -582,6 +582,12 @@ class SimDevice(Device):
         if irq is not None:
             irq.stop()
         if bridge is not None:
+            # the claim files of this board's memory go with it (docs/architecture.md §2.2):
+            # before the memory file is deleted, as its device and inode name them
+            mem = getattr(bridge, "ps_mem", None)
+            if getattr(mem, "path", None):
+                from pushpush.runtime.claim import forget
+                forget(mem.path)
             bridge.stop()
 
     def close(self) -> None:

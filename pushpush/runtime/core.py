@@ -774,7 +774,7 @@ class RuntimeCore:
                 if now() >= deadline:
                     self._quarantine_rep(rep)
                     rep = None
-                    detail = self._timeout_detail()
+                    detail = self._timeout_detail(now() - start)
                     gone = self._callee_detail(address)
                     if gone is not None:
                         detail = gone if detail is None else f"{gone}; {detail}"
@@ -799,13 +799,18 @@ class RuntimeCore:
             return self._wrap(fn.signature.result, value)
         return value
 
-    def _timeout_detail(self) -> Optional[str]:
-        """What a timed-out call's message adds: calls waiting here for unserved exports."""
+    def _timeout_detail(self, waited: float = 0.0) -> Optional[str]:
+        """What a timed-out call's message adds: calls waiting here for unserved exports,
+        and what the backend saw during the ``waited`` seconds (its optional
+        ``wait_report(waited)``: the simulated board's cycles and state)."""
         waiting = self.unserved_calls()
+        report = getattr(self.backend, "wait_report", None)
+        seen = report(waited) if report is not None else None
         if not waiting:
-            return None
+            return f"no reply (is the callee running and serving?); {seen}" if seen else None
         return ("no reply: while it waited, " + ", ".join(waiting) + " called this component's "
-                "export(s) that no Python function serves; register them with rt.export(name, fn)")
+                "export(s) that no Python function serves; register them with rt.export(name, fn)"
+                + (f"; {seen}" if seen else ""))
 
     def unserved(self) -> list[str]:
         """Exports of this component that no function has been registered for."""
@@ -885,7 +890,16 @@ class RuntimeCore:
                 log.error("%s: cannot decode arguments: %s", s.name, e)
                 args = []
             calls.append(Incoming(s, args, trigger, trig))
+        if calls:
+            self._note_handling(len(calls))
         return calls
+
+    def _note_handling(self, delta: int) -> None:
+        """Tell the backend (its optional ``handling(delta)``) that calls of the PL were taken
+        (> 0) or answered (< 0): the simulated board need not run while software answers."""
+        mark = getattr(self.backend, "handling", None)
+        if mark is not None:
+            mark(delta)
 
     def _decode_args(self, s: Served, words: Sequence[int]) -> list[Any]:
         """A taken call's arguments; function values as bound RemoteFunctions."""
@@ -918,6 +932,7 @@ class RuntimeCore:
 
     def _finished(self, c: Incoming) -> None:
         """A taken call has been answered (or was one-way and has run)."""
+        self._note_handling(-1)
         if c.served.static:  # only dynamic slots remember the calls running
             return
         with self._lock:

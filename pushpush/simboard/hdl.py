@@ -20,8 +20,10 @@ Python inside the simulator. It is woken only by
   about 3% of a core (:data:`IDLE_FACTOR`) while the PL keeps running (slower) in between.
 
 After a PL write into PS memory that software likely waits for (a call's return), it does
-not run more batches: it pauses at the next falling edge for the next request (at most
-``handoff_us``; :class:`_Pause`), so a Python -> Verilog call costs only its own cycles.
+not run more batches: it pauses at the next falling edge for the next request, or until a
+caller needs simulated time to pass (:class:`_Pause`), so a Python -> Verilog call costs only
+its own cycles. While software answers a call of the PL (the control page's CTL_HANDLING)
+it does not run at full speed: the PL waits for that answer, a request.
 Replies to requests go out at the end of their clock edge, after any PL write stored in it.
 
 Between wake-ups the simulator free-runs; no Python code runs per clock edge. Cycle counts
@@ -39,10 +41,12 @@ import socket
 import struct
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
-from .wire import (OP_HELLO, REP, CTL_IDLE, CTL_PAUSED, CTL_WAIT_STAMP, CTL_WAITERS, SimConfig,
-                   SimulatedPSMemory, serve_requests)
+from .wire import (OP_HELLO, REP, REQ, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES,
+                   CTL_LOOKED, CTL_PAUSED, CTL_PL_WRITES,
+                   CTL_WAIT_STAMP, CTL_WAITERS, SimConfig, SimStatus, SimulatedPSMemory,
+                   serve_requests)
 
 __all__ = ["HdlPS", "Handles", "MemPort", "serve_hdl", "beat_plan", "GP0Timeout"]
 
@@ -316,14 +320,22 @@ async def serve_hdl(dut: Any) -> None:
 
     with open(os.environ["PUSHPUSH_SIM_CONFIG"]) as f:
         cfg = SimConfig.from_json(f.read())
+    if os.environ.get("PUSHPUSH_SIM_WATCHDOG"):   # pushpush.pynq.simwatch asks with SIGUSR1
+        import faulthandler
+        import signal
+        folder = os.environ["PUSHPUSH_SIM_WATCHDOG"]
+        os.makedirs(folder, exist_ok=True)
+        dump = open(os.path.join(folder, f"simulator-{os.getpid()}.txt"), "a")
+        faulthandler.register(signal.SIGUSR1, file=dump, all_threads=True)
     period_ps = int(round(1e6 / cfg.clock_mhz))
     notify_path = os.environ.get("PUSHPUSH_SIM_NOTIFY", "")
     notify_fd = os.open(notify_path, os.O_WRONLY | os.O_NONBLOCK) if notify_path else -1
     kick_path = os.environ.get("PUSHPUSH_SIM_KICK", "")
     kick_fd = os.open(kick_path, os.O_RDONLY | os.O_NONBLOCK) if kick_path else -1
-    state = {"wall": time.monotonic(), "loop": time.monotonic()}
+    state = {"wall": time.monotonic(), "loop": time.thread_time()}
     memory = SimulatedPSMemory(cfg)
     ctl = memory.control
+    status = SimStatus(ctl)   # what it is doing, in the control page (a call timeout says it)
     # the hand-off (see _Pause): a PL write into PS memory that was waited for
     pause = _Pause(cfg.handoff_us / 1e6 if ctl is not None and kick_fd >= 0 else 0.0)
     answered = Event()   # set by such a write: ends the running batch of cycles
@@ -341,8 +353,11 @@ async def serve_hdl(dut: Any) -> None:
                 pass
         if pause.limit and (pause.serving or pause.armed
                             or struct.unpack_from("<Q", ctl, CTL_WAITERS)[0]):
-            pause.due = True
-            answered.set()
+            if needed():
+                status.count("pauses_not_needed")
+            else:
+                pause.due = True
+                answered.set()
 
     extra = tuple((str(p["name"]), int(p["data_width"])) for p in cfg.mem_ports)
     ps = HdlPS(Handles.harness(dut, extra), memory, data_width=cfg.data_width, on_access=touch,
@@ -355,6 +370,27 @@ async def serve_hdl(dut: Any) -> None:
             return False
         stamp = struct.unpack_from("<Q", ctl, CTL_WAIT_STAMP)[0]
         return time.monotonic_ns() - stamp < cfg.idle_s * 1e9
+
+    def handling() -> bool:
+        """Software is answering a call of the PL (the PL waits for that answer: a request
+        will come): the simulation need not run meanwhile (CTL_HANDLING)."""
+        return ctl is not None and struct.unpack_from("<Q", ctl, CTL_HANDLING)[0] > 0
+
+    def needed() -> bool:
+        """A caller waits for the PL, no call of the PL is being answered and every serve
+        thread has looked at every write into PS memory (none will take a call and answer
+        it): simulated time must pass (CTL_CALLERS, CTL_HANDLING, CTL_LOOKED against
+        CTL_PL_WRITES + CTL_LOCAL_WRITES). The PYNQ side evaluates the same and writes the
+        kick pipe when it becomes true while the simulator blocks (paused or idle), so a
+        block ends by that event, not by its timer."""
+        if ctl is None:
+            return False
+        if (struct.unpack_from("<Q", ctl, CTL_CALLERS)[0] == 0
+                or struct.unpack_from("<Q", ctl, CTL_HANDLING)[0] > 0):
+            return False
+        writes = (struct.unpack_from("<Q", ctl, CTL_PL_WRITES)[0]
+                  + struct.unpack_from("<Q", ctl, CTL_LOCAL_WRITES)[0])
+        return struct.unpack_from("<Q", ctl, CTL_LOOKED)[0] >= writes
 
     # out of reset, on a falling edge: every timer below is a whole number of periods, so
     # Python's writes land between two rising edges
@@ -413,18 +449,24 @@ async def serve_hdl(dut: Any) -> None:
         request came."""
         if ctl is None or kick_fd < 0:
             return select.select([sock], [], [], wait)[0]
+        status.enter("idle", cycle(), int(wait * 1e6))
         struct.pack_into("<Q", ctl, CTL_IDLE, 1)
         try:
-            if software_waiting():   # started waiting before the mark: run on
+            _fence()   # the mark is seen by the PYNQ side before the counts are read here
+            if needed() or (software_waiting() and not handling()):   # run on
                 return []
             ready = select.select([sock, kick_fd], [], [], wait)[0]
         finally:
             struct.pack_into("<Q", ctl, CTL_IDLE, 0)
+        status.count("idle_blocks")
         if kick_fd in ready:
+            status.count("idle_kicks")
             try:
                 os.read(kick_fd, 4096)
             except BlockingIOError:
                 pass
+        if sock in ready:
+            status.count("idle_requests")
         return [sock] if sock in ready else []
 
     def send(op: int, tag: int, status: int, payload: bytes = b"") -> None:
@@ -452,6 +494,7 @@ async def serve_hdl(dut: Any) -> None:
     while True:
         if (get_sim_time(unit="ps") - t_zero) % period_ps:
             await FallingEdge(dut.clk)   # back between two rising edges (after a command)
+        status.look(cycle())
         if pause.serving:
             # the requests' software waited until their replies went out; it acts next
             flush()
@@ -459,21 +502,33 @@ async def serve_hdl(dut: Any) -> None:
             pause.armed = True
         flush()
         ready: list[Any] = []
+        if pause.due and needed():   # a caller started waiting meanwhile: no pause
+            pause.due = False
+            answered.clear()   # (set with due: it would end every batch at once)
+            status.count("pauses_not_needed")
         if pause.due:
             answered.clear()
-            ready = pause.wait(sock, kick_fd, ctl)
-            state["loop"] = time.monotonic()   # the next turn's work starts here, not before
+            ready = pause.wait(sock, kick_fd, ctl, status, cycle(), needed)
+            state["loop"] = time.thread_time()   # the next turn's work starts here, not before
         if not ready:
-            busy = (cfg.idle_ms <= 0 or time.monotonic() - state["wall"] < cfg.idle_s
-                    or software_waiting())
-            t0 = time.monotonic()
+            # full speed while software waits on the PL or used it lately, unless software is
+            # answering a call of the PL: the PL waits for that answer (a request, which ends
+            # the block at once), so the simulator blocks instead of spinning for it
+            busy = (cfg.idle_ms <= 0 or needed() or (not handling() and (
+                time.monotonic() - state["wall"] < cfg.idle_s or software_waiting())))
+            # the batch adapts to the CPU time it takes, not the wall time: on a busy host the
+            # wall time of a batch is mostly waiting for a CPU, and a batch shrunk to 16
+            # cycles for that spent most of the CPU it got on this loop's Python (issue 28:
+            # Verilator at 11 us a cycle instead of ~1)
+            t0 = time.thread_time()
+            status.enter("running", cycle(), batch)
             if pause.limit:
                 await First(Timer(batch * period_ps, unit="ps"), answered.wait())
             else:
                 await Timer(batch * period_ps, unit="ps")
-            now = time.monotonic()
+            now = time.thread_time()
             took = now - t0
-            work = now - state["loop"]   # the whole turn: the batch and this loop's Python
+            work = now - state["loop"]   # the whole turn's CPU: the batch and this loop's Python
             if busy:
                 # about poll_us of wall clock per batch: the socket is looked at that often
                 if pause.due:
@@ -488,26 +543,40 @@ async def serve_hdl(dut: Any) -> None:
             if pause.due:
                 continue   # to the next falling edge, then pause for the request
             ready = idle_block(wait) if wait > 0 else select.select([sock], [], [], 0)[0]
-            state["loop"] = time.monotonic()
+            state["loop"] = time.thread_time()
             if not ready:
                 continue
         chunk = sock.recv(1 << 20)
         if not chunk:  # the PYNQ process went away
             return
         buf += chunk
+        if len(buf) >= REQ.size:
+            op, _, address, _ = REQ.unpack_from(buf)
+            status.enter("serving", cycle(), op, address)
         pause.serving = True
         pause.armed = False
-        pause.request()
         try:
             going = await serve_requests(buf, ps, send, info, run, touch)
         finally:
             if out and (get_sim_time(unit="ps") - t_zero) % period_ps == 0:
                 flush()   # a reply to a request that took no clock edge (INFO), or an error
         if not going:
+            status.enter("stopped", cycle())
             log.info("simulated board: %d pauses for a request after a reply: %d ended by one, "
-                     "%d by a kick, %d timed out", pause.pauses, pause.hits, pause.kicks,
+                     "%d by a kick, %d at the limit", pause.pauses, pause.hits, pause.kicks,
                      pause.pauses - pause.hits - pause.kicks)
             return
+
+
+_FENCE = __import__("threading").Lock()
+
+
+def _fence() -> None:
+    """A full memory barrier (a locked instruction): a store into the control page before it
+    is visible to the other process before a load after it (the Dekker-style hand-off of
+    CTL_IDLE/CTL_PAUSED against CTL_CALLERS/CTL_HANDLING)."""
+    _FENCE.acquire()
+    _FENCE.release()
 
 
 class _Pause:
@@ -517,61 +586,59 @@ class _Pause:
     GP0 request is served, the first after a reply went out, or one while a thread of the
     PYNQ process is blocked in ``wait_pl_write``) is most often what it waited for: a call's
     return, or a call into Python. The software's next step is then a request (the next
-    call, the return of the call into Python) some tens of microseconds of its Python later.
-    Instead of running more cycles meanwhile (a batch of them, during which the request
-    waits: on Icarus about 30 us a cycle), the simulator ends the running batch, and at the
-    next falling edge pauses, blocked on the socket, for at most ``limit`` seconds. A caller
-    thread of the PYNQ process that waits for the PL meanwhile resumes it when no request
-    came 0.3 ms into its wait (``pushpush.pynq.bridge.KICK_GRACE_S``: a byte on the kick
-    pipe while :data:`~pushpush.simboard.wire.CTL_PAUSED` is set). A
-    pause that ends without a request makes the next ones rarer (1, 3, 7 ... 63 of these
-    writes are skipped), so a stream of writes (a DMA's bursts while software waits for the
-    end) does not pause at every burst; a pause that ends with a request, or a request that comes within ``limit`` of a
-    skipped pause, resets that.
+    call, the return of the call into Python). Instead of running more cycles meanwhile (a
+    batch of them, during which the request waits), the simulator ends the running batch,
+    and at the next falling edge pauses, blocked on its socket and the kick pipe, until
+
+    * a request comes (the next call, the answer of a call of the PL), or
+    * the kick pipe: the PYNQ side writes it when simulated time must pass and nobody will
+      send a request for it: a caller starts waiting for the PL while no call of the PL is
+      being answered (``CTL_CALLERS`` > 0, ``CTL_HANDLING`` = 0), or the last answer went
+      out while callers wait.
+
+    It does not pause at all when that holds already (a caller waits for the end of a DMA
+    transfer: its bursts are not paused for). ``limit`` (``handoff_us``) is a safety net,
+    counted in the control page (``pause_limits``): in a working hand-off no pause ends there.
 
     Simulated time stands still while paused: the PS's software takes no cycles between a
-    reply and its next request (on the board it takes hundreds). Before, the cycles between
-    two requests depended on the host's speed (batches ran meanwhile); no cycle count of
-    the PL's own work, nor of a GP0 access or a PS memory access, changes.
+    reply and its next request, nor while it answers a call of the PL (on the board it takes
+    hundreds). No cycle count of the PL's own work, nor of a GP0 access or a PS memory access,
+    changes.
     """
-
-    MAX_SKIP = 63
-
-    def request(self) -> None:
-        """A request came: if a pause was skipped shortly before, it would have ended with
-        this request: pause again from the next write on."""
-        if self.skipped_at and time.monotonic() - self.skipped_at < self.limit:
-            self.skip = self.backoff = 0
-        self.skipped_at = 0.0
 
     def __init__(self, limit: float) -> None:
         self.limit = limit
         self.due = False
         self.serving = False
         self.armed = False
-        self.skip = 0
-        self.backoff = 0
-        self.skipped_at = 0.0
         self.pauses = 0
         self.hits = 0
         self.kicks = 0
 
-    def wait(self, sock: Any, kick_fd: int, ctl: Any) -> list[Any]:
-        """Pause (see the class): the sockets ready (``[sock]``: a request came) or []."""
+    def wait(self, sock: Any, kick_fd: int, ctl: Any, status: Optional[SimStatus] = None,
+             cycle: int = 0, needed: Callable[[], bool] = lambda: False) -> list[Any]:
+        """Pause (see the class): the sockets ready (``[sock]``: a request came) or [];
+        ``status`` (the control page's account of the simulator) is told."""
         self.due = False
         self.armed = False
-        if self.skip:
-            self.skip -= 1
-            self.skipped_at = time.monotonic()
-            return []
-        self.skipped_at = 0.0
         self.pauses += 1
+        if status is not None:
+            status.enter("paused", cycle, int(self.limit * 1e6))
+            status.count("pauses")
         struct.pack_into("<Q", ctl, CTL_PAUSED, 1)
         try:
-            ready, _, _ = select.select([sock, kick_fd], [], [], self.limit)
+            _fence()
+            if needed():   # a caller started waiting before the mark: it may not kick
+                ready: list[Any] = [kick_fd]
+            else:
+                ready, _, _ = select.select([sock, kick_fd], [], [], self.limit)
         finally:
             struct.pack_into("<Q", ctl, CTL_PAUSED, 0)
+        if status is not None and sock in ready:
+            status.count("pause_requests")
         if kick_fd in ready:
+            if status is not None and sock not in ready:
+                status.count("pause_kicks")
             self.kicks += sock not in ready
             try:
                 os.read(kick_fd, 4096)
@@ -579,8 +646,9 @@ class _Pause:
                 pass
         if sock in ready:
             self.hits += 1
-            self.backoff = 0
             return [sock]
-        self.backoff = min(self.MAX_SKIP, 2 * self.backoff + 1)
-        self.skip = self.backoff
+        if not ready and status is not None:
+            status.count("pause_limits")
+            log.debug("a pause for a request ended at its limit (%g s): no request or kick came",
+                      self.limit)
         return []

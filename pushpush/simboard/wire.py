@@ -21,7 +21,8 @@ from typing import Any, Optional
 
 __all__ = ["OP_HELLO", "OP_WRITE", "OP_READ", "OP_STOP", "OP_INFO", "OP_RUN", "OP_WRITE_WORDS",
            "PS_MODELS", "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "CTL_IRQ_LEVEL",
-           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "RESET_CYCLES", "REQ",
+           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "CTL_CALLERS", "CTL_HANDLING", "CTL_LOCAL_WRITES", "CTL_LOOKED", "CTL_STATE", "SIM_STATES", "SIM_COUNTERS", "SimStatus", "read_status",
+           "describe_status", "RESET_CYCLES", "REQ",
            "REP", "SimConfig", "SharedMemory", "SimulatedPSMemory", "store_words", "serve_requests"]
 
 OP_HELLO, OP_WRITE, OP_READ, OP_STOP, OP_INFO, OP_RUN, OP_WRITE_WORDS = 0, 1, 2, 3, 4, 5, 6
@@ -65,6 +66,42 @@ CTL_IDLE = 80
 #: latches the interrupt controller's ISR bit, as axi_intc's does on the board.
 CTL_IRQ_RISES = 96
 IRQ_INPUTS_MAX = 32
+#: Offsets in the control page of the hand-off's two counts (u64 each, the PYNQ side's):
+#: threads waiting for a reply from the PL now (callers in ``SimBridge.wait_pl_write``; serve
+#: threads are not counted), and calls of the PL that software has taken and not yet
+#: answered (``SimBridge.handling``: the PL waits for them). The simulator runs at full speed
+#: while a caller waits and no call of the PL is being answered; while one is, it stands
+#: still or crawls (it blocks on its socket: the answer, a request, wakes it at once), and a
+#: caller that starts waiting with none being answered, or the last answer, resumes it
+#: through the kick pipe.
+CTL_CALLERS = 88
+CTL_HANDLING = 224
+#: Offsets in the control page (u64 each, the PYNQ side's): writes into PS memory made by
+#: software of the PYNQ process (``SimBridge.note_write``; with CTL_PL_WRITES the count
+#: ``SimBridge.pl_writes``), and the count up to which every serve thread of the PYNQ process
+#: has looked for calls (the least; 2**64 - 1 when none serves): while it is behind, a serve
+#: thread will look, and take a call or resume the simulator.
+CTL_LOCAL_WRITES = 232
+CTL_LOOKED = 240
+#: Offset in the control page of what the simulator is doing (the simulator's, written at
+#: every change, :class:`SimStatus`; read by :func:`read_status`): seven u64 from here: the
+#: state (an index into :data:`SIM_STATES`), the clock cycle and CLOCK_MONOTONIC ns it was
+#: entered at, its argument (running: the batch in cycles; idle/paused: the longest wait in
+#: us; serving: the request's op), the request's address (serving), the clock cycle of the
+#: last look (every turn of its loop), and the turns of its loop; then the ns spent so far
+#: in each state (one u64 per state); then the counters of :data:`SIM_COUNTERS`.
+CTL_STATE = 256
+#: The simulator's states (see CTL_STATE): starting (building, out of reset), running a batch
+#: of cycles, idle (blocked on its socket, the PL stands still), paused for the next request
+#: after a reply (the PL stands still), serving a request, stopped.
+SIM_STATES = ("starting", "running", "idle", "paused", "serving", "stopped")
+#: The simulator's counters after the time spent per state (see CTL_STATE; u64 each): pauses
+#: for a request after a reply, and how they ended (a request, a kick); idle blocks, and how
+#: they ended (a request, a kick); pauses that ended at their limit (the safety net: no
+#: event ended them), and pauses not taken because a caller waited and no call of the PL
+#: was being answered.
+SIM_COUNTERS = ("pauses", "pause_requests", "pause_kicks", "idle_blocks", "idle_requests",
+                "idle_kicks", "pause_limits", "pauses_not_needed")
 CTL_SIZE = 4096
 #: Reset cycles at the start of a simulation (the harness holds reset this long).
 RESET_CYCLES = 8
@@ -123,10 +160,10 @@ class SimConfig:
     max_batch: int = 1 << 16
     gp0_timeout_cycles: int = 1_000_000
     #: hdl: after a PL write into PS memory that someone waited for (a GP0 request being
-    #: served, a thread in ``wait_pl_write``), the simulator pauses for at most this long
-    #: (wall clock) waiting for the next request, and resumes at once when a thread starts
-    #: waiting for the PL again (the kick pipe); 0: never pause.
-    handoff_us: float = 2000.0
+    #: served, a thread in ``wait_pl_write``), the simulator pauses until the next request,
+    #: or until a caller needs simulated time to pass (the kick pipe; see hdl._Pause); this
+    #: long (wall clock) is only the safety net, counted when reached; 0: never pause.
+    handoff_us: float = 50000.0
     #: Filled in by SimBridge: the notification pipe's write end, the kick pipe's read end,
     #: the control page.
     notify_fd: int = -1
@@ -314,3 +351,83 @@ class SimulatedPSMemory:
         return bytes(mem[off:off + length])
 
 
+
+
+_STATUS = struct.Struct("<7Q")
+_SPENT = CTL_STATE + _STATUS.size
+_COUNTS = _SPENT + 8 * len(SIM_STATES)
+
+
+class SimStatus:
+    """The simulator's side of :data:`CTL_STATE`: :meth:`enter` a state, :meth:`look` once
+    per turn of its loop. ``ctl`` is the control page (None: nothing is written)."""
+
+    def __init__(self, ctl: Any) -> None:
+        self.ctl = ctl
+        self.state = 0
+        self.since = time.monotonic_ns()
+        self.turns = 0
+
+    def enter(self, state: str, cycle: int, arg: int = 0, address: int = 0) -> None:
+        ctl = self.ctl
+        if ctl is None:
+            return
+        now = time.monotonic_ns()
+        at = _SPENT + 8 * self.state
+        struct.pack_into("<Q", ctl, at, struct.unpack_from("<Q", ctl, at)[0] + now - self.since)
+        self.state = SIM_STATES.index(state)
+        self.since = now
+        struct.pack_into("<5Q", ctl, CTL_STATE, self.state, cycle, now, arg, address)
+
+    def count(self, name: str) -> None:
+        """Add one to counter ``name`` (:data:`SIM_COUNTERS`)."""
+        if self.ctl is not None:
+            at = _COUNTS + 8 * SIM_COUNTERS.index(name)
+            struct.pack_into("<Q", self.ctl, at, struct.unpack_from("<Q", self.ctl, at)[0] + 1)
+
+    def look(self, cycle: int) -> None:
+        if self.ctl is not None:
+            self.turns += 1
+            struct.pack_into("<QQ", self.ctl, CTL_STATE + 40, cycle, self.turns)
+
+
+def read_status(ctl: Any) -> dict[str, Any]:
+    """What the simulator is doing, from the control page ``ctl`` (see :data:`CTL_STATE`):
+    ``state``, ``cycle`` (the last the simulator published: the state's start or its loop's
+    last turn, whichever is later), ``since_s`` (seconds in this state), ``arg``,
+    ``address``, ``turns`` and ``spent`` (seconds per state so far, the current one
+    included)."""
+    state, cycle0, ns, arg, address, looked, turns = _STATUS.unpack_from(ctl, CTL_STATE)
+    spent = list(struct.unpack_from(f"<{len(SIM_STATES)}Q", ctl, _SPENT))
+    counts = struct.unpack_from(f"<{len(SIM_COUNTERS)}Q", ctl, _COUNTS)
+    now = time.monotonic_ns()
+    name = SIM_STATES[state] if state < len(SIM_STATES) else f"state {state}"
+    if state < len(SIM_STATES) and ns:
+        spent[state] += max(0, now - ns)
+    return {"state": name, "cycle": max(cycle0, looked), "since_s": (now - ns) / 1e9 if ns else 0.0,
+            "arg": arg, "address": address, "turns": turns,
+            "spent": {n: v / 1e9 for n, v in zip(SIM_STATES, spent)},
+            "counts": dict(zip(SIM_COUNTERS, counts))}
+
+
+_OPS = {OP_WRITE: "a GP0 burst write", OP_READ: "a GP0 read", OP_WRITE_WORDS: "GP0 word writes",
+        OP_INFO: "INFO", OP_RUN: "RUN", OP_STOP: "STOP"}
+
+
+def describe_status(status: dict[str, Any]) -> str:
+    """``status`` (:func:`read_status`) in words, e.g. ``"idle (blocked on its socket for up
+    to 1.2 s, the PL stands still) for 0.8 s at cycle 4711"``."""
+    state, arg = status["state"], status["arg"]
+    if state == "running":
+        what = f"running (a batch of {arg} cycles)"
+    elif state == "idle":
+        what = (f"idle (blocked on its socket for up to {arg / 1e6:.3g} s, woken by a request "
+                "or a kick; the PL stands still)")
+    elif state == "paused":
+        what = (f"paused for the next request after a reply (at most {arg / 1e6:.3g} s; the "
+                "PL stands still)")
+    elif state == "serving":
+        what = f"serving a request ({_OPS.get(arg, f'op {arg}')} at 0x{status['address']:08X})"
+    else:
+        what = state
+    return f"{what} for {status['since_s']:.3g} s at cycle {status['cycle']}"

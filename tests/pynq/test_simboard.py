@@ -134,8 +134,14 @@ def test_timeout(hof_ol):
         time.sleep(1.5)
         return x
 
-    with pytest.raises(CallTimeout):
+    with pytest.raises(CallTimeout) as info:
         hof_ol.mapper.apply(slow, 1, timeout=0.3)
+    # the message says what the simulated board did meanwhile: a slow host and a stall can
+    # be told apart (issue 28)
+    msg = str(info.value)
+    print(msg)
+    assert "clock cycles passed" in msg and "the simulator is " in msg, msg
+    assert " at cycle " in msg and "its time went to:" in msg, msg
     time.sleep(3.5)            # let the hardware's call finish before the next tests
 
 

@@ -1,0 +1,127 @@
+"""Liveness of the simulated board (issue 28): every wait is ended by the event it waits for.
+
+* While software answers a call of the PL (a Python callback), the PL waits for that answer:
+  the simulator stands still (paused or blocked on its socket) instead of running cycles,
+  whatever the callback's duration, and the answer (a request) resumes it. Before, a caller
+  waiting for the outer call resumed it 0.3 ms into its wait (a timer) and the PL ran for as
+  long as the callback took: thousands of cycles, a simulator spinning beside the software it
+  waits for (on a busy host the two fought for the CPU: the FIR cell took 10x its time).
+* A caller that starts waiting while nothing is being answered resumes a paused simulator at
+  once (the kick pipe); the pause's limit is only a safety net, counted in the control page
+  (``pause_limits``), never reached in working traffic: here the limit is 60 s.
+* The counts the hand-off rests on (callers, calls being answered) return to zero.
+* A DMA shell passes ``BUFFER_TIMEOUT`` to the top: the stuck engine gives up after about
+  3,000 cycles, not 65,536 (the override was dropped: the "120 s timeout for a call the
+  engine fails after 3,000 cycles" of issue 28 was no stall).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pynq.pl_server")
+os.environ.setdefault("PUSHPUSH_BOARD", "sim")
+
+import pynq  # noqa: E402
+
+import pushpush.pynq as ppq  # noqa: E402
+from pushpush.protocol import CallError  # noqa: E402
+from pushpush.simboard.wire import CTL_CALLERS, CTL_HANDLING, read_status  # noqa: E402
+
+from pynq_systems import HOF_YAML  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def hof_bit(tmp_path_factory):
+    ol = ppq.load(HOF_YAML, outdir=tmp_path_factory.mktemp("hof_live"))
+    bit = ol.bitfile_name
+    ol.free()
+    return bit
+
+
+def _counts(bridge) -> dict[str, int]:
+    return read_status(bridge.ctl.mem)["counts"]
+
+
+def _word(bridge, offset: int) -> int:
+    import struct
+    return struct.unpack_from("<Q", bridge.ctl.mem, offset)[0]
+
+
+def test_the_pl_stands_still_while_python_answers_it(hof_bit, monkeypatch):
+    """mapper.apply calls the Python function twice; the caller waits meanwhile. The cycles
+    of the whole call do not grow with the callback's duration (0 or 0.3 s a call)."""
+    monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "60e6")   # a safety net never reached
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        bridge = ol.device.bridge
+        ol.runtime().timeout = 120.0
+
+        def cycles_of(delay: float) -> int:
+            def f(x: int) -> int:
+                time.sleep(delay)
+                return 3 * x
+            c0 = bridge.info()["cycle"]
+            assert ol.mapper.apply(f, 5) == 46
+            return bridge.info()["cycle"] - c0
+
+        fast = [cycles_of(0.0) for _ in range(2)]
+        slow = [cycles_of(0.3) for _ in range(2)]
+        # before: the PL ran while each callback slept (0.6 s: thousands of Icarus cycles)
+        assert max(slow) <= max(fast) + 40, (fast, slow)
+        counts = _counts(bridge)
+        assert counts["pause_limits"] == 0, counts
+        assert _word(bridge, CTL_HANDLING) == 0 and _word(bridge, CTL_CALLERS) == 0
+        assert bridge._handling == 0 and bridge._callers == 0
+    finally:
+        ol.free()
+
+
+def test_a_caller_resumes_the_pl_at_once_and_no_pause_needs_its_limit(hof_bit, monkeypatch):
+    """Calls, calls into Python and a caller that waits with nothing being answered, with a
+    60 s pause limit: every pause ends by a request or a kick (none at the limit), every call
+    is right well within its timeout."""
+    monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "60e6")
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        bridge = ol.device.bridge
+        ol.runtime().timeout = 30.0        # a missed wake-up would wait for the 60 s limit
+        for i in range(5):
+            assert ol.mixer.mix(i, 2, 3, True) == i + 3
+            assert ol.mapper.apply(lambda x: 3 * x, 5) == 46
+        seen = bridge.pl_writes
+        bridge.wait_pl_write(seen, 0.01)   # a caller with nothing answered: resumes it
+        assert ol.mixer.mix(5, 6, 7, True) == 12
+        counts = _counts(bridge)
+        assert counts["pauses"] > 0 and counts["pause_limits"] == 0, counts
+        assert bridge.status()["state"] in ("paused", "idle", "running", "serving")
+    finally:
+        ol.free()
+
+
+def test_a_dma_shell_passes_buffer_timeout_to_the_engines(tmp_path):
+    """dma_stream (a DMA shell around the top) with BUFFER_TIMEOUT 3000: ``stuck`` (its module
+    never reads the stream) fails after about 3,000 cycles, as asked; before, the shell had no
+    such parameter, the override was dropped and the engine waited 65,536 cycles."""
+    from pushpush.link import load
+    ol = ppq.load(str(ppq.write_sim_overlay(load(REPO / "examples" / "dma_stream" / "system.yaml"),
+                                            tmp_path, parameters={"BUFFER_TIMEOUT": 3000})))
+    try:
+        ol.runtime().timeout = 120.0
+        bridge = ol.device.bridge
+        src = pynq.allocate((64,), np.int32)
+        src[:] = np.arange(64)
+        c0 = bridge.info()["cycle"]
+        with pytest.raises(CallError, match="timed out"):
+            ol.scaler.stuck(src)
+        spent = bridge.info()["cycle"] - c0
+        assert 3000 <= spent < 4000, spent
+    finally:
+        ol.free()
