@@ -177,7 +177,7 @@ DUT_CONFIGURED = {
     # the 8-slot table the .core's comment spells out, 32-bit bus, 256-byte window
     "endpoint_mem": (10, '{"data_width": 32, "addr_width": 8, "words": 42, "slots": [[1, 3], [4, 4], '
                         '[6, 9], [12, 12], [13, 17], [20, 27], [30, 31], [40, 41]], "enable_read": 1}'),
-    "interconnect": (7, "{'S': 2, 'M': 2, 'DW': 32, 'TOPOLOGY': 0, 'ARBITRATION': 0, 'READ_TOPOLOGY': 0, "
+    "interconnect": (8, "{'S': 2, 'M': 2, 'DW': 32, 'TOPOLOGY': 0, 'ARBITRATION': 0, 'READ_TOPOLOGY': 0, "
                      "'SKID_BUFFERS': 1, 'OPS': 20, 'M_CONNECT': 15}"),
     "req_arbiter": (1, '{"N": 3, "MAX_WORDS": 2, "NW_WIDTH": 2, "TRACK_DONE": 1, "TAG_BITS": 3}'),
 }

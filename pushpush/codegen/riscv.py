@@ -37,7 +37,7 @@ def picorv32_dir() -> Path:
     except ImportError:
         raise RiscvCoreMissing(
             f"kind: riscv needs the soft core's Verilog from {CORE_PACKAGE}: "
-            f"pip install '{CORE_PACKAGE}=={CORE_VERSION}' (or pip install 'pushpush[riscv]'; "
+            f"pip install '{CORE_PACKAGE}=={CORE_VERSION}' (or pip install 'pushpush-fpga[riscv]'; "
             "./bootstrap.sh setup installs it)") from None
     folder = Path(pkg.data_location)
     if not (folder / "picorv32.v").is_file():

@@ -292,7 +292,7 @@ class SimBridge:
             return None
         try:
             return read_status(self.ctl.mem)
-        except ValueError:   # stopped meanwhile
+        except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
             return None
 
     def sample(self) -> None:
@@ -348,7 +348,7 @@ class SimBridge:
             try:
                 struct.pack_into("<Q", self.ctl.mem, CTL_WAITERS, self._waiters)
                 struct.pack_into("<Q", self.ctl.mem, CTL_CALLERS, self._callers)
-            except ValueError:   # stopped meanwhile (the control page is closed)
+            except (ValueError, TypeError):   # stopped meanwhile (the control page is closed)
                 return
             kick = delta > 0 and self._must_run()
         if kick:   # after the count (the lock is a barrier): see the simulator's _fence
@@ -365,7 +365,7 @@ class SimBridge:
                 least = min(least, max(0, looked))
         try:   # the simulator decides with the same numbers (hdl.serve_hdl's needed())
             struct.pack_into("<Q", self.ctl.mem, CTL_LOOKED, least)
-        except ValueError:
+        except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
             return False
         if self._callers <= 0 or self._handling > 0:
             return False
@@ -379,7 +379,7 @@ class SimBridge:
             self._handling = max(0, self._handling + delta)
             try:
                 struct.pack_into("<Q", self.ctl.mem, CTL_HANDLING, self._handling)
-            except ValueError:
+            except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
                 return
             kick = self._must_run()
         if kick:
@@ -388,13 +388,13 @@ class SimBridge:
     def _idle(self) -> bool:
         try:
             return bool(struct.unpack_from("<Q", self.ctl.mem, CTL_IDLE)[0])
-        except ValueError:   # stopped meanwhile
+        except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
             return False
 
     def _paused(self) -> bool:
         try:
             return bool(struct.unpack_from("<Q", self.ctl.mem, CTL_PAUSED)[0])
-        except ValueError:   # stopped meanwhile
+        except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
             return False
 
     def note_write(self) -> None:
@@ -403,7 +403,7 @@ class SimBridge:
             self._local_writes += 1
             try:
                 struct.pack_into("<Q", self.ctl.mem, CTL_LOCAL_WRITES, self._local_writes)
-            except ValueError:   # stopped meanwhile
+            except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
                 pass
         self._poke()
 

@@ -44,7 +44,7 @@ def test_calls_smoke_through_slurm_equals_local(slurm_env, tmp_path, capsys):
     slurm, local = tmp_path / "slurm", tmp_path / "local"
     assert main(["bench", "calls", "--smoke", "--executor", "slurm", "--out", str(slurm)]) == 0
     err = capsys.readouterr().err
-    assert "slurm: job array" in err and "4 point(s) of kind 'sim'" in err and "  done: calls rtl k=0" in err
+    assert "slurm: job array" in err and "5 point(s) of kind 'sim'" in err and "  done: calls rtl k=0" in err
     assert main(["bench", "calls", "--smoke", "--executor", "local", "--jobs", "2", "--out", str(local)]) == 0
     a, b = (json.loads((d / "calls.json").read_text()) for d in (slurm, local))
     assert len(_swept(a)["rows"]) == 4
@@ -55,7 +55,7 @@ def test_calls_smoke_through_slurm_equals_local(slurm_env, tmp_path, capsys):
     # run again: every point is already done, nothing is submitted
     n = _batches(slurm)
     assert main(["bench", "calls", "--smoke", "--executor", "slurm", "--out", str(slurm)]) == 0
-    assert "4 of 4 point(s) already done" in capsys.readouterr().err
+    assert "5 of 5 point(s) already done" in capsys.readouterr().err
     assert _batches(slurm) == n
     assert _swept(json.loads((slurm / "calls.json").read_text())) == _swept(a)
 

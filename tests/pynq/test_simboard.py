@@ -30,9 +30,22 @@ from pushpush.pynq.simdevice import DDR_BASE  # noqa: E402
 from pynq_systems import HOF_YAML, write_loop_overlay  # noqa: E402
 
 
+#: daemons a session-wide fixture of another test file may have started in this worker
+#: (tests/cluster's single-node Slurm): not the simulated board's
+_OTHER_DAEMONS = ("munged", "slurmctld", "slurmd", "slurmstepd", "slurmscriptd")
+
+
 def _children() -> list[int]:
     import psutil
-    return [p.pid for p in psutil.Process().children(recursive=True)]
+    out = []
+    for p in psutil.Process().children(recursive=True):
+        try:
+            name = p.name()
+        except psutil.Error:
+            continue
+        if not name.startswith(_OTHER_DAEMONS):
+            out.append(p.pid)
+    return out
 
 
 def _pushpush_maps() -> int:
