@@ -88,7 +88,7 @@ __all__ = [
     "PS_MODELS",
 ]
 
-from pushpush.simboard.wire import (CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES, CTL_LOOKED, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
+from pushpush.simboard.wire import (CTL_CALLER_SEEN, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES, CTL_LOOKED, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
                                    CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
                                    OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig, describe_status,
                                    read_status)
@@ -167,6 +167,8 @@ class SimBridge:
         #: serve threads (waiting for the PL's calls): thread and the PL-write count up to
         #: which they have looked for calls (the ``seen`` they wait with)
         self._servers: dict[int, tuple[threading.Thread, int]] = {}
+        #: callers waiting now: the PL-write count each had seen when it started waiting
+        self._caller_seen: dict[int, int] = {}
         self._waiters_lock = threading.Lock()
         #: The interrupt pipe (the simulator writes a byte when an interrupt line changes;
         #: the lines' state is in the control page): its read end, or -1
@@ -343,6 +345,10 @@ class SimBridge:
             self._waiters += delta
             if caller:
                 self._callers += delta
+                if delta > 0:
+                    self._caller_seen[threading.get_ident()] = max(0, seen)
+                else:
+                    self._caller_seen.pop(threading.get_ident(), None)
             elif delta > 0:
                 self._servers[threading.get_ident()] = (threading.current_thread(), seen)
             try:
@@ -350,7 +356,8 @@ class SimBridge:
                 struct.pack_into("<Q", self.ctl.mem, CTL_CALLERS, self._callers)
             except (ValueError, TypeError):   # stopped meanwhile (the control page is closed)
                 return
-            kick = delta > 0 and self._must_run()
+            run = self._must_run()   # (also publishes CTL_LOOKED and CTL_CALLER_SEEN)
+            kick = delta > 0 and run
         if kick:   # after the count (the lock is a barrier): see the simulator's _fence
             self._kick()
 
@@ -367,9 +374,15 @@ class SimBridge:
             struct.pack_into("<Q", self.ctl.mem, CTL_LOOKED, least)
         except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
             return False
+        newest = max(self._caller_seen.values(), default=0)
+        try:
+            struct.pack_into("<Q", self.ctl.mem, CTL_CALLER_SEEN, newest)
+        except ValueError:
+            return False
         if self._callers <= 0 or self._handling > 0:
             return False
-        return least >= self.pl_writes   # else a serve thread will look: take or resume
+        now = self.pl_writes   # a caller or serve thread behind it will wake and decide
+        return least >= now and newest >= now
 
     def handling(self, delta: int) -> None:
         """Software took (``delta`` > 0) or answered (< 0) calls of the PL: while any is being

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from .wire import (OP_HELLO, REP, REQ, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES,
-                   CTL_LOOKED, CTL_PAUSED, CTL_PL_WRITES,
+                   CTL_LOOKED, CTL_CALLER_SEEN, CTL_PAUSED, CTL_PL_WRITES,
                    CTL_WAIT_STAMP, CTL_WAITERS, SimConfig, SimStatus, SimulatedPSMemory,
                    serve_requests)
 
@@ -390,7 +390,8 @@ async def serve_hdl(dut: Any) -> None:
             return False
         writes = (struct.unpack_from("<Q", ctl, CTL_PL_WRITES)[0]
                   + struct.unpack_from("<Q", ctl, CTL_LOCAL_WRITES)[0])
-        return struct.unpack_from("<Q", ctl, CTL_LOOKED)[0] >= writes
+        return (struct.unpack_from("<Q", ctl, CTL_LOOKED)[0] >= writes
+                and struct.unpack_from("<Q", ctl, CTL_CALLER_SEEN)[0] >= writes)
 
     # out of reset, on a falling edge: every timer below is a whole number of periods, so
     # Python's writes land between two rising edges

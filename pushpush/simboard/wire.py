@@ -21,7 +21,7 @@ from typing import Any, Optional
 
 __all__ = ["OP_HELLO", "OP_WRITE", "OP_READ", "OP_STOP", "OP_INFO", "OP_RUN", "OP_WRITE_WORDS",
            "PS_MODELS", "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "CTL_IRQ_LEVEL",
-           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "CTL_CALLERS", "CTL_HANDLING", "CTL_LOCAL_WRITES", "CTL_LOOKED", "CTL_STATE", "SIM_STATES", "SIM_COUNTERS", "SimStatus", "read_status",
+           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "CTL_CALLERS", "CTL_HANDLING", "CTL_LOCAL_WRITES", "CTL_LOOKED", "CTL_CALLER_SEEN", "CTL_STATE", "SIM_STATES", "SIM_COUNTERS", "SimStatus", "read_status",
            "describe_status", "RESET_CYCLES", "REQ",
            "REP", "SimConfig", "SharedMemory", "SimulatedPSMemory", "store_words", "serve_requests"]
 
@@ -83,6 +83,10 @@ CTL_HANDLING = 224
 #: thread will look, and take a call or resume the simulator.
 CTL_LOCAL_WRITES = 232
 CTL_LOOKED = 240
+#: Offset in the control page (u64, the PYNQ side's): the most writes into PS memory a caller
+#: now waiting had seen when it started its wait (a caller that has not seen the latest
+#: write will wake for it: that write may be what it waited for, so the simulator pauses).
+CTL_CALLER_SEEN = 248
 #: Offset in the control page of what the simulator is doing (the simulator's, written at
 #: every change, :class:`SimStatus`; read by :func:`read_status`): seven u64 from here: the
 #: state (an index into :data:`SIM_STATES`), the clock cycle and CLOCK_MONOTONIC ns it was
