@@ -1,6 +1,6 @@
 """The C rows of ``pushpush bench calls``: the pingpong C example on the simulated board.
 
-C components run as processes attached to the simulated board (:mod:`pushpush.pynq.cattach`);
+C components run as processes attached to the simulated board (:mod:`pushpush.pynq.simulated.c_programs`);
 ``examples/pingpong/c/app.py`` measures C -> Verilog, Verilog -> C, Python -> C (simulated
 cycles per call where they exist), C -> Python and C -> C (processes on this host, wall clock). This
 module runs that application in a fresh Python process (PYNQ picks its device once per

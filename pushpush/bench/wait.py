@@ -6,7 +6,7 @@ Python export ``host.log(v)`` (hardware -> software), then answers. For every ca
 **wake-up latency** is the time from the trigger write of ``host.log``'s call (the moment
 the simulator stored the call's words in the ARM's window, with its simulated clock cycle
 and a host ``CLOCK_MONOTONIC`` time stamp: the control page's last PL write,
-:meth:`pushpush.pynq.bridge.SimBridge.last_pl_write`) to the first line of the Python
+:meth:`pushpush.pynq.simulated.bridge.SimBridge.last_pl_write`) to the first line of the Python
 handler (``time.monotonic_ns()``). Both stamps are on the same host clock, so the latency is
 what a handler sees: the wait mode's own delay plus the PYNQ process's scheduling.
 

@@ -2,7 +2,7 @@
 
 On the simulated board: tests/c/data/cboard.yaml, whose component ``callee`` is the C
 program tests/c/src/cwait_callee.c (compiled with :func:`pushpush.c.compile_program`,
-attached through :mod:`pushpush.pynq.cattach`). Python calls the Verilog ``caller.run(1)``,
+attached through :mod:`pushpush.pynq.simulated.c_programs`). Python calls the Verilog ``caller.run(1)``,
 which calls the C export ``callee.f`` once (hardware -> C). The **wake-up latency** is, as
 for the Python rows, from the simulator's store of that call's words in the C component's
 window (its host ``CLOCK_MONOTONIC`` stamp, which the C program asks for over its socket:
@@ -116,7 +116,7 @@ def run_c_wait(calls: int = 200, *, modes: Sequence[str], loads: Sequence[str], 
 
     import pushpush.pynq as ppq
     from pushpush.c import compile_program
-    from pushpush.pynq.cattach import CAttach
+    from pushpush.pynq.simulated.c_programs import CAttach
 
     if not CBOARD.exists() or not CSOURCE.exists():
         raise FileNotFoundError(f"{CBOARD} / {CSOURCE}: the C rows' system and program come with "

@@ -2,12 +2,12 @@
 
 * :func:`load` / :class:`PushPushOverlay`: a ``pynq.Overlay`` of a pushpush system whose
   attributes are the system's functions (``ol.mixer.mix(...)``, ``ol.export("neg", fn)``).
-* :mod:`.simdevice`: :class:`SimDevice`, the PYNQ device that is the simulated board (the
+* :mod:`.simulated.device`: :class:`SimDevice`, the PYNQ device that is the simulated board (the
   default when there is no board; ``PUSHPUSH_BOARD=sim|pynq`` forces the choice). Importing
   this package registers it, so import it before PYNQ's first ``Overlay``/``MMIO``.
 * :mod:`.hwh` and :mod:`.simbit`: the ``.hwh`` and the simulation ``.bit`` of a system.
 * :mod:`.board`: the runtime backend over PYNQ (MMIO / mapped memory); :mod:`.driver`: the
-  ``DefaultIP`` driver bound by VLNV; :mod:`.bridge`: the simulator process and its bridge.
+  ``DefaultIP`` driver bound by VLNV; :mod:`.simulated.bridge`: the simulator process and its bridge.
 
 Example (laptop or board alike)::
 
@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Optional
 
-from .bridge import SimulatorError
+from .simulated.bridge import SimulatorError
 from .hwh import render_hwh
 from .overlay_files import OverlayNotBuilt, check_overlay_files
 from .simbit import map_path_for, read_manifest, write_sim_overlay
@@ -41,7 +41,7 @@ if _pynq is not None:
     from pynq import Device, Overlay
 
     from .driver import PushPushIP, register_driver, top_vlnv_of_hwh
-    from .simdevice import SimDevice, sim_wanted
+    from .simulated.device import SimDevice, sim_wanted
 
     def _clear_software_windows(device: Any, bitfile_name: str) -> None:
         """Zero the software components' windows in the ps region after a download: the

@@ -14,7 +14,7 @@ component of a loaded overlay:
   30 us per call on a PYNQ-Z1, far too slow for a call path). On the simulated board
   (``REGISTER_RW``) the whole payload is one ``MMIO.write(offset, bytes)``, which PYNQ hands
   to the device as one ``write_registers`` call; the simulated device delivers it word by
-  word, as the board's stores arrive (:mod:`pushpush.pynq.simdevice`), and an SLVERR/DECERR
+  word, as the board's stores arrive (:mod:`pushpush.pynq.simulated.device`), and an SLVERR/DECERR
   response raises :class:`~pushpush.protocol.BusWriteError` (a busy slot is retried by the
   runtime).
   Writes into the ``ps`` region (a software callee on the ARM) are stores into the mapped
@@ -33,7 +33,7 @@ component of a loaded overlay:
   sleeps until the top's interrupt fires, through PYNQ's ``pynq.Interrupt``
   (:mod:`pushpush.pynq.irqwait`). In every mode, every 50 ms it checks that the
   overlay is still the loaded one (else :class:`OverlayReplaced`) and, on the simulated
-  board, that the simulator runs (else :class:`~pushpush.pynq.bridge.SimulatorError`), so a
+  board, that the simulator runs (else :class:`~pushpush.pynq.simulated.bridge.SimulatorError`), so a
   call waiting for a reply fails with that error instead of timing out; a serve thread
   logs it once and idles until the overlay's ``free()`` stops it.
 
@@ -423,13 +423,13 @@ class PynqBackend:
     def handling(self, delta: int) -> None:
         """The runtime took (``delta`` > 0) or answered (< 0) calls of the PL: on the
         simulated board the simulator need not run while they are answered
-        (:meth:`pushpush.pynq.bridge.SimBridge.handling`); nothing on the board."""
+        (:meth:`pushpush.pynq.simulated.bridge.SimBridge.handling`); nothing on the board."""
         if self._bridge is not None:
             self._bridge.handling(delta)
 
     def wait_report(self, waited: float) -> Optional[str]:
         """What the simulated board did during the last ``waited`` seconds of a wait (cycles,
-        the simulator's state; :meth:`pushpush.pynq.bridge.SimBridge.wait_report`), for a
+        the simulator's state; :meth:`pushpush.pynq.simulated.bridge.SimBridge.wait_report`), for a
         call timeout's message; None on the board."""
         return self._bridge.wait_report(waited) if self._bridge is not None else None
 

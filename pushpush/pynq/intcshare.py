@@ -12,7 +12,7 @@ served its call and gone back to sleep with input 0 enabled: input 0 is then off
 program's next call raises no interrupt (it was found only at its ``PP_IRQ_WAIT_US`` sweep).
 
 :func:`install` fixes that in the process that runs PYNQ (the overlay's process: the
-simulated board's :func:`pushpush.pynq.siminterrupt.install` calls it): after PYNQ made the
+simulated board's :func:`pushpush.pynq.simulated.interrupt.install` calls it): after PYNQ made the
 controller of the top's pin, and after every interrupt it handled, the top's input is
 enabled again (``SIE``, a set-type write: nothing else changes) unless a Python waiter still
 waits on it (then PYNQ keeps it as it does). An input whose line is still high is enabled again

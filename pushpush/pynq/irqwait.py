@@ -19,7 +19,7 @@ the firings (:attr:`IrqHub.generation`); runtimes' threads block on a condition 
 (no CPU while idle). After a firing it re-arms PYNQ's interrupt only when a runtime has
 cleared its bit since (a level line still high would fire again at once: no busy loop while
 a handler runs). On the board the same code waits on ``/dev/uioN``; on the simulated board
-on :mod:`pushpush.pynq.siminterrupt`.
+on :mod:`pushpush.pynq.simulated.interrupt`.
 
 Example::
 

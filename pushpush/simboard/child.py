@@ -1,7 +1,7 @@
 """The simulator process of the simulated board: ``python -m pushpush.simboard.child
 <config.json>`` builds the simulation (from the build cache when it can) and runs it; the
 cocotb test inside is :mod:`pushpush.simboard._simtest`. Started by
-:class:`pushpush.pynq.bridge.SimBridge`, which it serves until told to stop or its parent
+:class:`pushpush.pynq.simulated.bridge.SimBridge`, which it serves until told to stop or its parent
 goes away (a watchdog then kills the process group: no orphans)."""
 
 from __future__ import annotations

@@ -320,7 +320,7 @@ async def serve_hdl(dut: Any) -> None:
 
     with open(os.environ["PUSHPUSH_SIM_CONFIG"]) as f:
         cfg = SimConfig.from_json(f.read())
-    if os.environ.get("PUSHPUSH_SIM_WATCHDOG"):   # pushpush.pynq.simwatch asks with SIGUSR1
+    if os.environ.get("PUSHPUSH_SIM_WATCHDOG"):   # pushpush.pynq.simulated.watch asks with SIGUSR1
         import faulthandler
         import signal
         folder = os.environ["PUSHPUSH_SIM_WATCHDOG"]
@@ -408,7 +408,7 @@ async def serve_hdl(dut: Any) -> None:
         controller's input i: the top's ``irq``, a DMA shell's DMA interrupts): every change
         goes into the control page (levels, count, cycle, host time) and a byte on the
         interrupt pipe wakes the PYNQ process's interrupt controller model
-        (pushpush.pynq.siminterrupt)."""
+        (pushpush.pynq.simulated.interrupt)."""
         from cocotb.triggers import ValueChange
         lines = dut.pp_intr
         level = -1

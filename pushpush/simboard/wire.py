@@ -1,7 +1,7 @@
 """What the two sides of the simulated board share: the wire format of the GP0 socket, the
 configuration, the shared memories and the control page.
 
-The PYNQ side is :mod:`pushpush.pynq.bridge` (``SimBridge``); the simulator side is the
+The PYNQ side is :mod:`pushpush.pynq.simulated.bridge` (``SimBridge``); the simulator side is the
 rest of this package (:mod:`.child` builds and runs the simulation, :mod:`.hdl` and
 :mod:`.legacy` are the Python inside it). Nothing here imports PYNQ or cocotb, so the
 simulator process starts without them.

@@ -19,7 +19,7 @@ import pynq  # noqa: E402
 import pushpush.pynq as ppq  # noqa: E402
 from cbuild import DATA, SANITIZE, SRC, compile_c  # noqa: E402
 from pushpush.link import load  # noqa: E402
-from pushpush.pynq.cattach import CAttach  # noqa: E402
+from pushpush.pynq.simulated.c_programs import CAttach  # noqa: E402
 
 RUNTIME = ["pp_runtime.c", "pp_platform_linux.c", "pp_platform_simboard.c"]
 

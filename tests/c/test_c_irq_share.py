@@ -40,7 +40,7 @@ os.environ.setdefault("PUSHPUSH_BOARD", "sim")
 import pushpush.pynq as ppq  # noqa: E402
 from cbuild import DATA, SANITIZE, SRC, compile_c  # noqa: E402
 from pushpush.pynq import intcshare  # noqa: E402
-from pushpush.pynq.cattach import CAttach  # noqa: E402
+from pushpush.pynq.simulated.c_programs import CAttach  # noqa: E402
 from test_c_wait import MASK, RUNTIME, Program, model  # noqa: E402
 
 #: axi_intc_0 of cboard.yaml (tests/c/test_c_wait.py checks the header says so)

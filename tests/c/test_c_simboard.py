@@ -1,5 +1,5 @@
 """C components on the simulated board (tests/c/data/cboard.yaml), through PYNQ's API and
-pushpush.pynq.cattach: C calls Verilog and Verilog calls C, C <-> Python both ways,
+pushpush.pynq.simulated.c_programs: C calls Verilog and Verilog calls C, C <-> Python both ways,
 higher-order (C hands its functions to hardware, which calls them back), a callee that
 never answers (the timeout code, the system keeps serving), and two C callers of one
 Verilog function at once. The C programs are compiled from the system's generated files
@@ -22,7 +22,7 @@ os.environ.setdefault("PUSHPUSH_BOARD", "sim")
 
 import pushpush.pynq as ppq  # noqa: E402
 from cbuild import DATA, SANITIZE, SRC, compile_c  # noqa: E402
-from pushpush.pynq.cattach import CAttach  # noqa: E402
+from pushpush.pynq.simulated.c_programs import CAttach  # noqa: E402
 
 MASK = 0xFFFF_FFFF
 GOLDEN = 0x9E37_79B9

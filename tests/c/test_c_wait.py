@@ -1,10 +1,10 @@
 """Wait modes of C components on the simulated board (docs/c.md, "Waiting").
 
 tests/c/data/cboard.yaml through PYNQ's API: the C program tests/c/src/cwait_callee.c is
-the component ``callee`` (attached through pushpush.pynq.cattach, compiled -Wall -Wextra
+the component ``callee`` (attached through pushpush.pynq.simulated.c_programs, compiled -Wall -Wextra
 -Werror -pedantic, ASan + UBSan). Hardware calls it (``caller.run(n)``: Verilog calls
 ``callee.f`` n times, each argument the previous result) and it calls hardware (``hw.f``).
-In ``interrupt`` mode it sleeps on the stand-in of ``/dev/uioN`` that cattach serves, fed by
+In ``interrupt`` mode it sleeps on the stand-in of ``/dev/uioN`` that pushpush.pynq.simulated.c_programs serves, fed by
 the simulated top's ``irq`` through the modelled ``axi_intc_0`` (the same line PYNQ's
 ``pynq.Interrupt`` waits on). Checked:
 
@@ -41,7 +41,7 @@ os.environ.setdefault("PUSHPUSH_BOARD", "sim")
 
 import pushpush.pynq as ppq  # noqa: E402
 from cbuild import DATA, SANITIZE, SRC, compile_c, generate_c, linked_of  # noqa: E402
-from pushpush.pynq.cattach import CAttach  # noqa: E402
+from pushpush.pynq.simulated.c_programs import CAttach  # noqa: E402
 
 MASK = 0xFFFF_FFFF
 GOLDEN = 0x9E37_79B9

@@ -32,7 +32,7 @@ import pushpush.pynq as ppq  # noqa: E402
 from cbuild import DATA, SANITIZE, SRC, compile_c  # noqa: E402
 from pushpush.protocol import CallTimeout  # noqa: E402
 from pushpush.pynq.board import PynqBackend  # noqa: E402
-from pushpush.pynq.cattach import CAttach  # noqa: E402
+from pushpush.pynq.simulated.c_programs import CAttach  # noqa: E402
 from pushpush.runtime.claim import ClaimRefused  # noqa: E402
 from test_c_simboard import one_chain, pairs, read_until  # noqa: E402
 

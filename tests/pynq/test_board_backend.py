@@ -135,7 +135,7 @@ def test_low_ocm_fails_on_the_simulated_board():
     runtime refuses, naming the register, the banks and the fix."""
     import struct
 
-    from pushpush.pynq.simdevice import SimDevice
+    from pushpush.pynq.simulated.device import SimDevice
 
     linked = loop()
     dev = SimDevice()

@@ -29,7 +29,7 @@ import pynq  # noqa: E402
 import pushpush.pynq as ppq  # noqa: E402
 from pushpush.codegen.simboard import PsMemPort  # noqa: E402
 from pushpush.link import link  # noqa: E402
-from pushpush.pynq.simdevice import DDR_BASE, DDR_SIZE  # noqa: E402
+from pushpush.pynq.simulated.device import DDR_BASE, DDR_SIZE  # noqa: E402
 from pushpush.spec import parse_system  # noqa: E402
 
 from pynq_systems import HOF_YAML  # noqa: E402

@@ -7,7 +7,7 @@ TKEEP passed through), with PushPush calls (``set_gain``, ``set_stall``) into th
 Checked against numpy: lengths from one word to 256 KiB, byte lengths and start addresses
 that are not word aligned (DRE), the user core stalling its input at random (back-pressure
 on MM2S, and S2MM waiting on the core), and transfers that never complete: PYNQ's
-``wait()`` has no timeout, the simulated board's DMA watchdog (``pushpush.pynq.simdma``)
+``wait()`` has no timeout, the simulated board's DMA watchdog (``pushpush.pynq.simulated.dma``)
 raises naming the DMA and channel, and the system goes on serving calls and transfers.
 """
 
@@ -28,7 +28,7 @@ from pynq.lib.dma import DMA  # noqa: E402
 
 import pushpush.pynq as ppq  # noqa: E402
 from pushpush.link import load  # noqa: E402
-from pushpush.pynq.simdma import DmaTimeoutError  # noqa: E402
+from pushpush.pynq.simulated.dma import DmaTimeoutError  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 YAML = REPO / "examples" / "dma_stream" / "system.yaml"

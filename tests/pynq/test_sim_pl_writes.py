@@ -16,7 +16,7 @@ pytest.importorskip("pynq.pl_server")
 os.environ.setdefault("PUSHPUSH_BOARD", "sim")
 
 import pushpush.pynq as ppq  # noqa: E402
-from pushpush.pynq.simdevice import SimDevice  # noqa: E402
+from pushpush.pynq.simulated.device import SimDevice  # noqa: E402
 
 from pynq_systems import HOF_YAML  # noqa: E402
 

@@ -25,7 +25,7 @@ import pynq  # noqa: E402
 import pushpush.pynq as ppq  # noqa: E402
 from pushpush.protocol import CallTimeout  # noqa: E402
 from pushpush.pynq import SimDevice, SimulatorError  # noqa: E402
-from pushpush.pynq.simdevice import DDR_BASE  # noqa: E402
+from pushpush.pynq.simulated.device import DDR_BASE  # noqa: E402
 
 from pynq_systems import HOF_YAML, write_loop_overlay  # noqa: E402
 

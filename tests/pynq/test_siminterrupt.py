@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("pynq.uio")
 
-from pushpush.pynq.siminterrupt import CIE, IAR, IER, IPR, ISR, IVR, MER, SIE, SimIntc, SimUio  # noqa: E402
+from pushpush.pynq.simulated.interrupt import CIE, IAR, IER, IPR, ISR, IVR, MER, SIE, SimIntc, SimUio  # noqa: E402
 
 
 def _w(intc: SimIntc, off: int, v: int) -> None:
@@ -157,7 +157,7 @@ def test_a_pulse_between_two_looks_latches_isr():
     import time
     from types import SimpleNamespace
 
-    from pushpush.pynq.siminterrupt import SimInterrupts
+    from pushpush.pynq.simulated.interrupt import SimInterrupts
     from pushpush.simboard.wire import CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_SIZE, SimulatedPSMemory
 
     ctl = bytearray(CTL_SIZE)

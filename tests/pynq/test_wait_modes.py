@@ -3,7 +3,7 @@
 The generated ``hof`` system (tests/gen/hof) on Icarus, through PYNQ: its top has the
 interrupt block (a pending bit for ``host``), ``axi_intc_0`` and ``IRQ_F2P`` in its
 ``.hwh``, and the ``interrupt`` mode waits through PYNQ's own ``pynq.Interrupt`` on the
-simulated board's interrupt path (pushpush.pynq.siminterrupt). Checked:
+simulated board's interrupt path (pushpush.pynq.simulated.interrupt). Checked:
 
 - every mode calls hardware (the reply wakes the caller) and serves hardware's calls
   (hardware -> Python -> hardware), switching modes at run time while serving;

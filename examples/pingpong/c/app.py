@@ -2,7 +2,7 @@
 
 ``main(ol)`` takes the loaded overlay of ``examples/pingpong/c/system.yaml``, compiles the C
 component ``callee`` (callee.c) with the system's generated C files, attaches it to the
-simulated board (:mod:`pushpush.pynq.cattach`) and measures:
+simulated board (:mod:`pushpush.pynq.simulated.c_programs`) and measures:
 
 * **c -> rtl**: the C program calls ``hw.f`` (Verilog) n times in a chain; simulated cycles
   per call from the board's cycle counter, and the wall-clock rate;
@@ -93,7 +93,7 @@ def main(ol: Any, *, c_calls: int = 100, hw_n: tuple[int, int] = (10, 60), py_ca
          cc_calls: int = 20000, cpy_calls: int | None = None,
          out: Callable[[str], None] = print) -> dict[str, Any]:
     from pushpush.c import compile_program
-    from pushpush.pynq.cattach import CAttach
+    from pushpush.pynq.simulated.c_programs import CAttach
 
     clock = float(ol.system.linked.clock_mhz)
     bridge = getattr(ol.device, "bridge", None)

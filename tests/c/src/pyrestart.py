@@ -1,5 +1,5 @@
 """Component 'pyprog' of tests/c/data/restart.yaml: a Python program attached to the simulated
-board from its own process (pushpush.pynq.cattach.attach_runtime), started again and again
+board from its own process (pushpush.pynq.simulated.c_programs.attach_runtime), started again and again
 against one load (tests/c/test_restart.py). Modes (argv[1]), as tests/c/src/crestart.c's:
 
   calls <n> <dyn> <sdyn>  "SLOW", py.slow(x, 0) through its dynamic slot at <sdyn> and its
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 
-from pushpush.pynq.cattach import attach_runtime
+from pushpush.pynq.simulated.c_programs import attach_runtime
 from pushpush.runtime.claim import ClaimRefused
 
 

@@ -1,7 +1,7 @@
 """C programs attached to the simulated board (the ``pp_platform_simboard.c`` layer).
 
 A ``kind: c`` component runs as a separate process next to the Python process that holds
-the simulated board (:class:`~pushpush.pynq.simdevice.SimDevice`). It needs what the ARM
+the simulated board (:class:`~pushpush.pynq.simulated.device.SimDevice`). It needs what the ARM
 has on the board:
 
 * **its window**: the ``ps`` region (the on-chip memory holding the software windows) is the
@@ -24,7 +24,7 @@ wake-up latencies from it).
   program opens ``/dev/uioN`` of the PS interrupt that ``axi_intc_0`` drives; here it
   connects to a second Unix socket (``PUSHPUSH_SIMBOARD_UIO``) that stands in for that
   file: each connection is one more open file of the simulated board's UIO device
-  (:class:`~pushpush.pynq.siminterrupt.SimUio`, the one PYNQ's ``pynq.Interrupt`` waits on
+  (:class:`~pushpush.pynq.simulated.interrupt.SimUio`, the one PYNQ's ``pynq.Interrupt`` waits on
   in this process): when the interrupt fires (and is not masked) the connection gets the
   4-byte event count, as a ``read`` of ``/dev/uioN`` returns it, and the device masks the
   interrupt; 4 bytes written by the program are the ``write`` of ``/dev/uioN``: non-zero
@@ -39,7 +39,7 @@ component over :class:`AttachedBackend` (the same environment, plus
 Example::
 
     import pushpush.pynq as ppq
-    from pushpush.pynq.cattach import CAttach
+    from pushpush.pynq.simulated.c_programs import CAttach
     ol = ppq.load("system.yaml")
     with CAttach(ol.device) as att:
         proc = att.popen(["./my_c_program"])     # environment set for pp_simboard_attach
@@ -124,7 +124,7 @@ class CAttach:
             env["PUSHPUSH_SIMBOARD_UIO"] = self.uio_path
         bit = getattr(self.device, "bitfile_name", None)
         if bit:
-            from .simbit import map_path_for
+            from ..simbit import map_path_for
             if map_path_for(bit).exists():   # for attach_runtime (a Python program)
                 env["PUSHPUSH_SIMBOARD_MAP"] = str(map_path_for(bit))
         return env
@@ -341,7 +341,7 @@ class AttachedBackend:
                                "PUSHPUSH_SIMBOARD_PS_SIZE", "PUSHPUSH_SIMBOARD_SOCK") if not env.get(k)]
         if missing:
             raise RuntimeError(f"{', '.join(missing)} not set: start this program from the Python side "
-                               "of a running simulated board (pushpush.pynq.cattach.CAttach.popen)")
+                               "of a running simulated board (pushpush.pynq.simulated.c_programs.CAttach.popen)")
         self.linked = linked
         self.component = linked.component(component)
         if not self.component.is_software:

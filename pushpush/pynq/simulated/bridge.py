@@ -51,7 +51,7 @@ runtime's "waiting for a reply" stamp, the threads blocked in :meth:`SimBridge.w
 the simulator's "paused for a request" flag, and the interrupt lines (the top's ``irq``, a DMA
 shell's DMA interrupts): levels, changes, cycle and host time of the last change), and,
 when there are interrupt lines, the interrupt pipe (a byte per change; its read end is
-:attr:`SimBridge.irq_r`, read by :mod:`pushpush.pynq.siminterrupt`).
+:attr:`SimBridge.irq_r`, read by :mod:`pushpush.pynq.simulated.interrupt`).
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ from pushpush.simboard.wire import (CTL_CALLER_SEEN, CTL_CALLERS, CTL_HANDLING, 
                                    CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
                                    OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig, describe_status,
                                    read_status)
-from .simwatch import Samples, Watchdog, cpu_times
+from .watch import Samples, Watchdog, cpu_times
 
 log = logging.getLogger("pushpush.pynq")
 
@@ -217,7 +217,7 @@ class SimBridge:
         listener.bind(cfg.socket_path)
         listener.listen(1)
         env = dict(os.environ)
-        pkg_root = str(Path(__file__).resolve().parents[2])
+        pkg_root = str(Path(__file__).resolve().parents[3])
         env["PYTHONPATH"] = pkg_root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         logf = open(self.log_path, "wb")
         try:
@@ -298,7 +298,7 @@ class SimBridge:
             return None
 
     def sample(self) -> None:
-        """Keep the simulator's status now (at most every :data:`simwatch.SAMPLE_S`) for
+        """Keep the simulator's status now (at most every :data:`watch.SAMPLE_S`) for
         :meth:`wait_report`; waiting software calls it (``check``, ``wait_pl_write``)."""
         if self.samples.due():
             st = self.status()

@@ -52,7 +52,7 @@ from pynq.pl_server.device import Device
 from pushpush.protocol import BusWriteError
 
 from .bridge import PS_MODELS, SharedMemory, SimBridge, SimConfig, SimulatorError
-from .simbit import read_manifest
+from ..simbit import read_manifest
 
 log = logging.getLogger("pushpush.pynq")
 
@@ -209,7 +209,7 @@ class SimDevice(Device):
         self.bridge: Optional[SimBridge] = None
         self.manifest: Optional[dict[str, Any]] = None
         self._slcr = _slcr_reset()
-        #: The ZynqMP PS registers (pushpush.pynq.simzynqmp) when the loaded design's PS is
+        #: The ZynqMP PS registers (pushpush.pynq.simulated.zynqmp) when the loaded design's PS is
         #: a zynq_ultra_ps_e, else None (the Zynq SLCR above).
         self._zu: Optional[Any] = None
         self._ps_mem: Optional[SharedMemory] = None
@@ -225,11 +225,11 @@ class SimDevice(Device):
         #: The PS model of the next download ("hdl", "cocotb"); then ``$PUSHPUSH_SIM_PS``.
         self.ps_model: Optional[str] = None
         self._free_seen = False
-        #: The interrupt path of the loaded overlay (pushpush.pynq.siminterrupt), if its
+        #: The interrupt path of the loaded overlay (pushpush.pynq.simulated.interrupt), if its
         #: top has an interrupt.
         self.interrupts: Optional[Any] = None
-        #: The DMAs' watchdog of the loaded overlay (pushpush.pynq.simdma), if it has DMAs,
-        #: and the cycle budget of a DMA transfer (None: by its length, see simdma).
+        #: The DMAs' watchdog of the loaded overlay (pushpush.pynq.simulated.dma), if it has DMAs,
+        #: and the cycle budget of a DMA transfer (None: by its length, see .dma).
         self.dma_watch: Optional[Any] = None
         self.dma_timeout_cycles: Optional[int] = None
         self.pl_writes = os.environ.get("PUSHPUSH_SIM_PL_WRITES", "words")
@@ -313,7 +313,7 @@ class SimDevice(Device):
         if status not in (0, 1):
             raise BusWriteError(address, max(1, length // 4), "SLVERR" if status == 2 else "DECERR")
         if self.dma_watch is not None:
-            self.dma_watch.read(address, data)   # PYNQ's DMA wait(): a timeout (simdma)
+            self.dma_watch.read(address, data)   # PYNQ's DMA wait(): a timeout (.dma)
         return data
 
     def write_registers(self, address: int, data: bytes) -> None:
@@ -451,7 +451,7 @@ class SimDevice(Device):
         self.bridge = SimBridge(cfg, self.ps_mem, self.ddr_mem).start()
         self.dma_watch = None
         if manifest.get("dmas"):
-            from .simdma import DmaWatch
+            from .dma import DmaWatch
             bridge = self.bridge
             self.dma_watch = DmaWatch(manifest["dmas"], lambda: int(bridge.info()["cycle"]),
                                       lambda: self.dma_timeout_cycles)
@@ -461,10 +461,10 @@ class SimDevice(Device):
 
     def _start_interrupts(self, bitstream: Any, parser: Any, lines: list[str],
                           watch: bool = True) -> None:
-        """The interrupt path (pushpush.pynq.siminterrupt) of an overlay with interrupt
+        """The interrupt path (pushpush.pynq.simulated.interrupt) of an overlay with interrupt
         lines (``lines``, in the controller's input order): the axi_intc of its .hwh,
         modelled with as many inputs as the .hwh gives it, and the UIO device PYNQ looks up."""
-        from .siminterrupt import SimInterrupts, install
+        from .interrupt import SimInterrupts, install
 
         if parser is None:
             parser = self.get_bitfile_metadata(bitstream.bitfile_name)
@@ -510,14 +510,14 @@ class SimDevice(Device):
     def _set_ps_family(self, parser: Any) -> None:
         """Take the PS family of the design PYNQ is about to load from its .hwh: a
         zynq_ultra_ps_e makes this device an ``aarch64`` one with the ZynqMP PS registers
-        (simzynqmp), so PYNQ's ``Clocks`` (which asks ``device.arch``) programs the PL clocks
+        (.zynqmp), so PYNQ's ``Clocks`` (which asks ``device.arch``) programs the PL clocks
         through CRL_APB as on a ZCU104/KV260; a processing_system7 keeps ``armv7l`` and the
         SLCR. ``platform.machine()`` (and PYNQ's ``CPU_ARCH``) stay what they are: PYNQ's
         metadata parser reads the PS family from the .hwh, not from the host."""
         zu = getattr(parser, "family_ps", "") == "zynq_ultra_ps_e"
         arch = "aarch64" if zu else "armv7l"
         if zu:
-            from .simzynqmp import ZynqMpRegs
+            from .zynqmp import ZynqMpRegs
             params = parser.ip_dict[parser.ps_name]["parameters"]
             ref = float(params.get("PSU__PSS_REF_CLK__FREQMHZ", 33.333))
             fbdiv = int(params.get("PSU__CRL_APB__IOPLL_CTRL__FBDIV", 90))

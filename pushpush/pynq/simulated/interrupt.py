@@ -33,7 +33,7 @@ control page and a byte on the interrupt pipe at every change
   and every rise the simulator counted since it last looked (a line high for a few cycles,
   low again by the time this thread runs, latches ISR as on the board).
 * Other openers of the same device (C programs attached through
-  :mod:`pushpush.pynq.cattach`, each reading its own stand-in file) are added with
+  :mod:`pushpush.pynq.simulated.c_programs`, each reading its own stand-in file) are added with
   :meth:`SimUio.attach`: like the kernel's UIO device, there is one mask for everyone
   (masked when it fires, any opener's non-zero write re-enables it) and every opener
   gets every event's count.
@@ -339,7 +339,7 @@ def install(parser: Any, interrupts: SimInterrupts) -> None:
     with parent ""), as PYNQ would after finding it in ``/proc/interrupts``."""
     from pynq.interrupt import _InterruptController
 
-    from .intcshare import install as keep_shared_input
+    from ..intcshare import install as keep_shared_input
 
     keep_shared_input()  # PYNQ gives the C programs' input back (pushpush.pynq.intcshare)
     for entry in (getattr(parser, "interrupt_controllers", None) or {}).values():
