@@ -1,6 +1,6 @@
 """The structure of ``system.yaml``, declared once.
 
-Every key the loader (:mod:`pushpush.spec`) accepts, with its value's shape (type, choices,
+Every key the loader (:mod:`pushpush.spec.loader`) accepts, with its value's shape (type, choices,
 minimum, pattern), whether it is required, which component kinds may have it, and a
 one-line description. The loader takes its key lists and choices from here
 (:data:`TOP_KEYS`, :data:`COMPONENT_KEYS`, :data:`KINDS`, ...), and
@@ -24,16 +24,17 @@ overlap, signatures agree, ...) live in the loader and the linker only.
 from __future__ import annotations
 
 import keyword
+import re
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
-from .boards import BOARD_NAMES
+from ..boards import BOARD_NAMES
 
 __all__ = [
     "KINDS", "SOFTWARE_KINDS", "RISCV_KINDS", "RISCV_MEMORY_MIN", "RISCV_MEMORY_MAX", "RISCV_MEMORY_DEFAULT", "BOARDS", "SOFTWARE_WINDOWS", "TOPOLOGIES", "DATA_WIDTHS", "ARBITRATIONS",
     "GP0_RANGE", "MIN_WINDOW", "DEFAULT_DYNAMIC_SLOTS", "DEFAULT_RUNTIME_WORDS", "MAX_BURST",
     "CLOCK_MHZ_MAX", "WAIT_MODES", "DEFAULT_WAIT", "MAX_DYNAMIC_SLOTS", "MAX_RUNTIME_WORDS", "MAX_WINDOW", "MAX_CHANNELS", "IDENT", "VERILOG_IDENT", "IMPORT_TARGET",
-    "VERILOG_KEYWORDS", "C_KEYWORDS", "RESERVED",
+    "VERILOG_KEYWORDS", "C_KEYWORDS", "RESERVED", "IDENT_RE", "is_identifier",
     "Value", "Str", "Int", "Num", "Choice", "Signature", "ListOf", "MapOf", "AnyOf", "Record",
     "Field", "SYSTEM", "INTERCONNECT", "REGION", "REGIONS", "COMPONENT", "EXPORT", "ABE",
     "DMA", "DMA_KEYS", "DMA_DEFAULT_NAME", "DMA_DATA_WIDTHS", "DMA_MAX_BURSTS", "DMA_DEFAULT_BURST",
@@ -109,6 +110,13 @@ C_KEYWORDS = frozenset(
     union unsigned void volatile while""".split()
 )
 RESERVED = VERILOG_KEYWORDS | C_KEYWORDS | frozenset(keyword.kwlist)
+IDENT_RE = re.compile(IDENT + r"\Z")
+
+
+def is_identifier(name: str) -> bool:
+    """A name usable in Verilog, C and Python alike: ``[A-Za-z_][A-Za-z0-9_]*``, no keyword
+    (what ``pushpush init`` accepts as a system name)."""
+    return bool(IDENT_RE.match(name)) and name not in RESERVED
 
 
 # --------------------------------------------------------------------------- value shapes

@@ -1,4 +1,4 @@
-"""The system description: YAML in, a validated :class:`SystemSpec` out.
+"""The loader: YAML in, a validated :class:`SystemSpec` out.
 
 :func:`load_system` reads a ``system.yaml`` keeping the position of every node, checks
 everything it can (keys, kinds, names, numbers, signatures, imports against exports) and
@@ -14,271 +14,44 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence, Union
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .errors import Diagnostic, Location, SpecError, did_you_mean
-from .types import FunctionType, TypeSyntaxError, format_type, parse_signature, structurally_equal
-
-__all__ = [
-    "is_identifier",
-    "ChannelSpec",
-    "CHANNEL_RX_SIGNATURE",
-    "CHANNEL_TX_SIGNATURE",
-    "KINDS",
-    "SOFTWARE_KINDS",
-    "BOARDS",
-    "TOPOLOGIES",
-    "DATA_WIDTHS",
-    "ARBITRATIONS",
-    "GP0_RANGE",
-    "DEFAULT_PL",
-    "DEFAULT_PS",
-    "MIN_WINDOW",
-    "DEFAULT_DYNAMIC_SLOTS",
-    "DEFAULT_RUNTIME_WORDS",
-    "DEFAULT_WAIT",
-    "WAIT_MODES",
-    "Region",
-    "Interconnect",
-    "Abe",
-    "Dma",
-    "ExportSpec",
-    "ImportSpec",
-    "ComponentSpec",
-    "SystemSpec",
-    "load_system",
-    "parse_system",
-    "check_references",
-]
-
-# The constants and key tables are declared once, in spec_fields (the JSON Schema is built
-# from the same declarations).
-from .spec_fields import (  # noqa: E402
+from ..errors import Diagnostic, Location, SpecError, did_you_mean
+from ..types import FunctionType, TypeSyntaxError, parse_signature
+from .fields import (
     ARBITRATIONS, BOARDS, DATA_WIDTHS, DEFAULT_DYNAMIC_SLOTS, DEFAULT_RUNTIME_WORDS, DEFAULT_WAIT,
-    GP0_RANGE, WAIT_MODES, DMA_DATA_WIDTHS, DMA_DEFAULT_BURST, DMA_DEFAULT_NAME, DMA_MAX_BURSTS,
-    KINDS, MAX_BURST, MAX_CHANNELS, MAX_DYNAMIC_SLOTS, MAX_RUNTIME_WORDS, MAX_WINDOW, MIN_WINDOW, SOFTWARE_KINDS,
-    SOFTWARE_WINDOWS,
-    TOPOLOGIES,
+    WAIT_MODES, DMA_DATA_WIDTHS, DMA_DEFAULT_BURST, DMA_DEFAULT_NAME, DMA_MAX_BURSTS,
+    KINDS, MAX_BURST, MAX_CHANNELS, MAX_DYNAMIC_SLOTS, MAX_RUNTIME_WORDS, MAX_WINDOW, MIN_WINDOW,
+    SOFTWARE_KINDS, SOFTWARE_WINDOWS, TOPOLOGIES, IMPORT_TARGET, VERILOG_IDENT,
+    RISCV_MEMORY_DEFAULT, RISCV_MEMORY_MAX, RISCV_MEMORY_MIN,
 )
+from .fields import ABE_KEYS as _ABE_KEYS
+from .fields import COMPONENT as _COMPONENT
+from .fields import COMPONENT_KEYS as _COMPONENT_KEYS
+from .fields import DMA_KEYS as _DMA_KEYS
+from .fields import EXPORT_KEYS as _EXPORT_KEYS
+from .fields import IDENT_RE as _IDENT
+from .fields import INTERCONNECT_KEYS as _INTERCONNECT_KEYS
+from .fields import REGION_KEYS as _REGION_KEYS
+from .fields import REGION_NAMES as _REGION_NAMES
+from .fields import RESERVED as _RESERVED
+from .fields import TOP_KEYS as _TOP_KEYS
+from .fields import VERILOG_KEYWORDS as _VERILOG_KEYWORDS
+from .model import (
+    CHANNEL_RX_SIGNATURE, CHANNEL_TX_SIGNATURE, DEFAULT_PS, Abe, ChannelSpec, ComponentSpec, Dma,
+    ExportSpec, ImportSpec, Interconnect, Region, SystemSpec,
+)
+from .references import check_references
+from .text import MAX_YAML_DEPTH, decode_text, too_deep
 
+__all__ = ["load_system", "parse_system"]
 
-@dataclass(frozen=True)
-class Region:
-    """A range of the global endpoint address space: ``[base, base + size)`` in bytes."""
-
-    base: int
-    size: int
-
-    @property
-    def end(self) -> int:
-        return self.base + self.size
-
-    def contains(self, base: int, size: int) -> bool:
-        return self.base <= base and base + size <= self.end
-
-
-#: Where RTL windows go by default: the PYNQ overlay area of GP0.
-DEFAULT_PL = Region(0x43C0_0000, 0x0040_0000)
-#: Where software (ARM) windows go by default: the ARM's on-chip memory (high OCM).
-DEFAULT_PS = Region(0xFFFC_0000, 0x0001_0000)
-
-
-@dataclass(frozen=True)
-class Interconnect:
-    topology: str = "crossbar"
-    data_width: int = 32
-    arbitration: str = "round_robin"
-
-
-@dataclass(frozen=True)
-class Abe:
-    """AXI burst equalizer settings of an rtl component's master port (carried, not used here)."""
-
-    nominal_burst: int
-    max_outstanding: int
-
-
-@dataclass(frozen=True)
-class Dma:
-    """``dma:`` of an rtl component: an AXI DMA in simple mode between PS memory and the
-    module's streams (``s_axis_*`` in from MM2S, ``m_axis_*`` out to S2MM)."""
-
-    name: str = DMA_DEFAULT_NAME
-    data_width: int = 32
-    max_burst: int = DMA_DEFAULT_BURST
-    loc: Optional[Location] = field(default=None, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class ExportSpec:
-    """``exports: {name: signature}`` or ``{name: {signature: ..., dynamic_slots: n}}``."""
-
-    name: str
-    signature: FunctionType
-    dynamic_slots: int = DEFAULT_DYNAMIC_SLOTS
-    loc: Optional[Location] = field(default=None, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class ImportSpec:
-    """``imports: [component.function]`` or ``{component.function: expected signature}``."""
-
-    component: str
-    function: str
-    expected: Optional[FunctionType] = None
-    loc: Optional[Location] = field(default=None, compare=False, repr=False)
-    expected_loc: Optional[Location] = field(default=None, compare=False, repr=False)
-
-    @property
-    def target(self) -> str:
-        return f"{self.component}.{self.function}"
-
-
-#: The exports a channel ``c`` adds to its component (docs/rtl-ports.md, "Channels"): a
-#: send (software to hardware) is one call of ``c_rx``; a receive posts a buffer with one
-#: call of ``c_tx``, whose result packs the words written (bits 31..0), the hardware's
-#: offset (bits 62..32) and ``last`` (bit 63).
-CHANNEL_RX_SIGNATURE = "(data: in u32[], off: u32, last: bool) -> u32"
-CHANNEL_TX_SIGNATURE = "(data: out u32[]) -> u64"
-
-
-@dataclass(frozen=True)
-class ChannelSpec:
-    """One RIFFA-style channel of an rtl component (``channels:``): its name and number
-    (RIFFA's ``chnl``, 0..11, in declaration order)."""
-
-    name: str
-    index: int
-    loc: Optional[Location] = field(default=None, compare=False, repr=False)
-
-    @property
-    def rx(self) -> str:
-        """The export software sends through (``<name>_rx``)."""
-        return f"{self.name}_rx"
-
-    @property
-    def tx(self) -> str:
-        """The export software receives through (``<name>_tx``)."""
-        return f"{self.name}_tx"
-
-
-@dataclass(frozen=True)
-class ComponentSpec:
-    name: str
-    kind: str
-    module: Optional[str] = None
-    #: Absolute, normalised paths of the Verilog sources (rtl only); may not exist yet.
-    sources: tuple[Path, ...] = ()
-    exports: tuple[ExportSpec, ...] = ()
-    imports: tuple[ImportSpec, ...] = ()
-    #: Window size in bytes if the user fixed it, else None (the linker picks one).
-    window: Optional[int] = None
-    abe: Optional[Abe] = None
-    #: An AXI DMA on the module's streams (rtl only).
-    dma: Optional[Dma] = None
-    #: RIFFA-style channels (rtl only); their exports are in ``exports`` too.
-    channels: tuple[ChannelSpec, ...] = ()
-    #: Free words at the end of a software component's window (run-time reps and ceps);
-    #: ignored for rtl components (the loader sets 0 for them).
-    runtime_words: int = DEFAULT_RUNTIME_WORDS
-    #: How a software component's runtime waits (spec_fields.WAIT_MODES); "" for rtl.
-    wait: str = ""
-    loc: Optional[Location] = field(default=None, compare=False, repr=False)
-    window_loc: Optional[Location] = field(default=None, compare=False, repr=False)
-    #: A riscv component's local memory in bytes (0 for other kinds), and where it is written.
-    memory: int = 0
-    memory_loc: Optional[Location] = field(default=None, compare=False, repr=False)
-    #: Where each entry of ``sources`` stands in the YAML (same order).
-    source_locs: tuple[Location, ...] = field(default=(), compare=False, repr=False)
-
-    @property
-    def is_software(self) -> bool:
-        return self.kind in SOFTWARE_KINDS
-
-    @property
-    def has_runtime(self) -> bool:
-        """Its window has a run-time area: software, and C on a soft core (riscv)."""
-        return self.is_software or self.kind == "riscv"
-
-    @property
-    def region(self) -> str:
-        """``"pl"`` for rtl components, ``"ps"`` for software ones."""
-        return "ps" if self.is_software else "pl"
-
-    def export(self, name: str) -> Optional[ExportSpec]:
-        for e in self.exports:
-            if e.name == name:
-                return e
-        return None
-
-
-@dataclass(frozen=True)
-class SystemSpec:
-    name: str
-    components: tuple[ComponentSpec, ...]
-    board: str = "pynq-z1"
-    clock_mhz: float = 100
-    #: "ocm" or "ddr" (spec_fields.SOFTWARE_WINDOWS).
-    software_windows: str = "ocm"
-    interconnect: Interconnect = Interconnect()
-    pl: Region = DEFAULT_PL
-    ps: Region = DEFAULT_PS
-    #: The YAML file as the user named it (used in diagnostics).
-    file: str = "<system>"
-    #: Absolute directory of the YAML file; source paths are relative to it.
-    base_dir: Optional[Path] = field(default=None, compare=False)
-    loc: Optional[Location] = field(default=None, compare=False, repr=False)
-    components_loc: Optional[Location] = field(default=None, compare=False, repr=False)
-    region_locs: dict[str, Location] = field(default_factory=dict, compare=False, repr=False)
-
-    def component(self, name: str) -> Optional[ComponentSpec]:
-        for c in self.components:
-            if c.name == name:
-                return c
-        return None
-
-    def region(self, name: str) -> Region:
-        return self.pl if name == "pl" else self.ps
-
-    def where(self, loc: Optional[Location]) -> Location:
-        """``loc``, or the start of the file when a model was built without positions."""
-        return loc if loc is not None else Location(self.file, 1, 1)
-
-
-# --------------------------------------------------------------------------- names
-
-from .spec_fields import IDENT, IMPORT_TARGET, VERILOG_IDENT  # noqa: E402
-from .spec_fields import RESERVED as _RESERVED  # noqa: E402
-from .spec_fields import VERILOG_KEYWORDS as _VERILOG_KEYWORDS  # noqa: E402
-
-_IDENT = re.compile(IDENT + r"\Z")
 _VERILOG_IDENT = re.compile(VERILOG_IDENT + r"\Z")
 _IMPORT = re.compile(IMPORT_TARGET + r"\Z")
-
-
-def is_identifier(name: str) -> bool:
-    """A name usable in Verilog, C and Python alike: ``[A-Za-z_][A-Za-z0-9_]*``, no keyword
-    (what ``pushpush init`` accepts as a system name)."""
-    return bool(_IDENT.match(name)) and name not in _RESERVED
-
-
-# --------------------------------------------------------------------------- loading
-
-from .spec_fields import ABE_KEYS as _ABE_KEYS  # noqa: E402
-from .spec_fields import COMPONENT_KEYS as _COMPONENT_KEYS  # noqa: E402
-from .spec_fields import DMA_KEYS as _DMA_KEYS  # noqa: E402
-from .spec_fields import EXPORT_KEYS as _EXPORT_KEYS  # noqa: E402
-from .spec_fields import INTERCONNECT_KEYS as _INTERCONNECT_KEYS  # noqa: E402
-from .spec_fields import REGION_KEYS as _REGION_KEYS  # noqa: E402
-from .spec_fields import REGION_NAMES as _REGION_NAMES  # noqa: E402
-from .spec_fields import COMPONENT as _COMPONENT  # noqa: E402
-from .spec_fields import RISCV_MEMORY_DEFAULT, RISCV_MEMORY_MAX, RISCV_MEMORY_MIN  # noqa: E402
-from .spec_fields import TOP_KEYS as _TOP_KEYS  # noqa: E402
 
 _Items = list[tuple[str, ScalarNode, Node]]
 
@@ -295,75 +68,6 @@ def load_system(path: Union[str, os.PathLike[str]], board: Optional[str] = None)
     return parse_system(text, file=str(path), base_dir=p.parent.absolute(), board=board)
 
 
-#: Deepest nesting of YAML collections a system description may have (a real one has < 10).
-MAX_YAML_DEPTH = 32
-
-
-def decode_text(data: bytes, file: str) -> str:
-    """The text of a system description file: UTF-8, or a :class:`SpecError` saying where
-    it is not (binary files, UTF-16/32 with or without a byte order mark, bad bytes)."""
-    def fail(line: int, col: int, what: str) -> SpecError:
-        return SpecError([Diagnostic(file, line, col, what)])
-
-    boms = {b"\xff\xfe\x00\x00": "UTF-32", b"\x00\x00\xfe\xff": "UTF-32",
-            b"\xff\xfe": "UTF-16", b"\xfe\xff": "UTF-16"}
-    for bom, enc in boms.items():
-        if data.startswith(bom):
-            raise fail(1, 1, f"the file is {enc} text; save it as UTF-8 (most editors: 'Save with encoding')")
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        before = data[:e.start]
-        line = before.count(b"\n") + 1
-        col = e.start - (before.rfind(b"\n") + 1) + 1
-        binary = b"\x00" in data[:4096]
-        what = ("this is not a text file (it holds NUL bytes); give the path of the system's YAML file"
-                if binary else
-                f"byte 0x{data[e.start]:02X} is not UTF-8; save the file as UTF-8")
-        raise fail(line, col, what) from None
-    nul = text.find("\x00")
-    if nul >= 0:
-        line = text.count("\n", 0, nul) + 1
-        raise fail(line, nul - text.rfind("\n", 0, nul),
-                   "this is not a text file (it holds NUL bytes); give the path of the system's YAML file")
-    return text
-
-
-def _too_deep(text: str) -> Optional[tuple[int, int]]:
-    """Where flow collections (``[`` / ``{``) nest deeper than :data:`MAX_YAML_DEPTH`, if
-    anywhere (a guard against PyYAML's recursion on hostile input); quotes and comments
-    are skipped."""
-    depth = 0
-    line, col = 1, 0
-    quote = ""
-    comment = False
-    prev = " "
-    for ch in text:
-        col += 1
-        if ch == "\n":
-            line, col, comment = line + 1, 0, False
-            prev = ch
-            continue
-        if comment:
-            continue
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "#" and prev in " \t":
-            comment = True
-        elif ch in "[{":
-            depth += 1
-            if depth > MAX_YAML_DEPTH:
-                return line, col
-        elif ch in "]}":
-            depth = max(0, depth - 1)
-        prev = ch
-    return None
-
 
 def parse_system(text: str, file: str = "<system>", base_dir: Optional[Path] = None,
                  board: Optional[str] = None) -> SystemSpec:
@@ -379,66 +83,6 @@ def parse_system(text: str, file: str = "<system>", base_dir: Optional[Path] = N
     return spec
 
 
-def check_references(spec: SystemSpec, declared: Iterable[str] = ()) -> list[Diagnostic]:
-    """Imports against exports: unknown components/functions, signature mismatches,
-    duplicate imports. Used by the loader and again by the linker (for models built in code).
-
-    ``declared`` names components and ``component.function`` exports that exist in the
-    input but were left out of ``spec`` because of their own errors: imports of them are
-    not reported again."""
-    skip = set(declared)
-    diags: list[Diagnostic] = []
-    targets = [f"{c.name}.{e.name}" for c in spec.components for e in c.exports]
-    targets += sorted(t for t in skip if "." in t)
-    names = sorted([c.name for c in spec.components] + [t for t in skip if "." not in t])
-    imported = {(i.component, i.function) for c in spec.components for i in c.imports}
-    for comp in spec.components:
-        for e in comp.exports:
-            if e.dynamic_slots == 0 and (comp.name, e.name) not in imported:
-                diags.append(Diagnostic.at(
-                    spec.where(e.loc or comp.loc),
-                    f"export '{comp.name}.{e.name}' can never be called: no component imports it "
-                    f"and it has dynamic_slots: 0; give it dynamic slots or remove it"))
-        seen: set[str] = set()
-        for imp in comp.imports:
-            where = spec.where(imp.loc or comp.loc)
-            if imp.target in seen:
-                diags.append(Diagnostic.at(
-                    where, f"component '{comp.name}' imports '{imp.target}' twice; remove one"))
-                continue
-            seen.add(imp.target)
-            callee = spec.component(imp.component)
-            if imp.component in skip or imp.target in skip:
-                continue
-            if callee is None:
-                hint = did_you_mean(imp.target, targets)
-                if not hint:
-                    alt = did_you_mean(imp.component, names)
-                    hint = alt or f"; components are: {', '.join(names)}"
-                diags.append(Diagnostic.at(
-                    where, f"import '{imp.target}' names no component '{imp.component}'{hint}"))
-                continue
-            export = callee.export(imp.function)
-            if export is None:
-                have = [t.split(".")[1] for t in targets if t.split(".")[0] == callee.name]
-                hint = did_you_mean(imp.function, have).replace("'", f"'{callee.name}.", 1)
-                if not hint:
-                    same = [t for t in targets if t.split(".")[1] == imp.function]
-                    hint = f"; did you mean '{same[0]}'?" if same else did_you_mean(
-                        imp.target, [t for t in targets if not t.startswith(callee.name + ".")])
-                if not hint:
-                    hint = (f"; '{callee.name}' exports: {', '.join(have)}" if have
-                            else f"; '{callee.name}' exports nothing")
-                diags.append(Diagnostic.at(where, f"import '{imp.target}' names no export{hint}"))
-                continue
-            if imp.expected is not None and not structurally_equal(imp.expected, export.signature):
-                diags.append(Diagnostic.at(
-                    spec.where(imp.expected_loc or imp.loc or comp.loc),
-                    f"import '{imp.target}' expects '{format_type(imp.expected)}' but "
-                    f"'{imp.target}' is exported as '{format_type(export.signature)}'; make the "
-                    f"signatures agree (parameter names may differ, types must not)"))
-    return diags
-
 
 def _sorted(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
     return sorted(diags, key=lambda d: (d.line, d.column))
@@ -446,7 +90,7 @@ def _sorted(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
 
 def _board_facts(name: Optional[str]) -> Any:
     """The facts of board ``name`` (pushpush.boards; ``none``: the PYNQ-Z1's addresses)."""
-    from .boards import board
+    from ..boards import board
     return board(name)
 
 
@@ -641,7 +285,7 @@ class _Loader:
     # -- the document ---------------------------------------------------------------------
 
     def load(self) -> Optional[SystemSpec]:
-        deep = _too_deep(self.text)
+        deep = too_deep(self.text)
         if deep is not None:
             self.error(Location(self.file, *deep),
                        f"YAML nested more than {MAX_YAML_DEPTH} levels deep; a system description "
@@ -717,7 +361,7 @@ class _Loader:
                 self.error(node, f"clock_mhz must be a number of MHz between 0 and 1000, not "
                                  f"{self._describe(node)}; e.g. clock_mhz: 100")
         if board != "none":     # the board's PL clock must make it (pushpush.boards)
-            from .boards import pl_clock_error
+            from ..boards import pl_clock_error
             why = pl_clock_error(self.board_facts, float(clock))
             if why:
                 where = by_key["clock_mhz"][1] if "clock_mhz" in by_key else loc

@@ -16,7 +16,7 @@ from pushpush.spec import ComponentSpec, ExportSpec, ImportSpec, Region, SystemS
 from pushpush.sysmap import SCHEMA, SCHEMA_VERSION, from_json, to_dict, to_json
 from pushpush.types import parse_signature
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def linked_example(name: str) -> LinkedSystem:
@@ -416,7 +416,7 @@ def test_random_systems_link_consistently(spec: SystemSpec) -> None:
 
 
 def test_documented_example_is_current() -> None:
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "system-map.md").read_text()
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "system-map.md").read_text()
     block = doc.split("```json\n", 1)[1].split("```", 1)[0]
     assert block == to_json(linked_example("pingpong")), "regenerate the example in docs/system-map.md"
 

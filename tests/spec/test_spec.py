@@ -15,7 +15,7 @@ from pushpush.link import link
 from pushpush.spec import DEFAULT_PL, DEFAULT_PS, Abe, Interconnect, Region, load_system, parse_system
 from pushpush.types import parse_signature
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 GOOD = """\
 system: demo
