@@ -15,7 +15,8 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any, Iterable, Optional, Sequence, Union
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -23,24 +24,13 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ..errors import Diagnostic, Location, SpecError, did_you_mean
 from ..types import FunctionType, TypeSyntaxError, parse_signature
 from .fields import (
-    ARBITRATIONS, BOARDS, DATA_WIDTHS, DEFAULT_DYNAMIC_SLOTS, DEFAULT_RUNTIME_WORDS, DEFAULT_WAIT,
-    WAIT_MODES, DMA_DATA_WIDTHS, DMA_DEFAULT_BURST, DMA_DEFAULT_NAME, DMA_MAX_BURSTS,
-    KINDS, MAX_BURST, MAX_CHANNELS, MAX_DYNAMIC_SLOTS, MAX_RUNTIME_WORDS, MAX_WINDOW, MIN_WINDOW,
-    SOFTWARE_KINDS, SOFTWARE_WINDOWS, TOPOLOGIES, IMPORT_TARGET, VERILOG_IDENT,
-    RISCV_MEMORY_DEFAULT, RISCV_MEMORY_MAX, RISCV_MEMORY_MIN,
+    ABE, BOARDS, COMPONENT, DEFAULT_DYNAMIC_SLOTS, DMA, EXPORT, IDENT, IMPORT_TARGET, INTERCONNECT,
+    MAX_CHANNELS, REGION, REGIONS, RISCV_MEMORY_MAX, RISCV_MEMORY_MIN, SOFTWARE_KINDS, SYSTEM,
+    VERILOG_IDENT,
 )
-from .fields import ABE_KEYS as _ABE_KEYS
-from .fields import COMPONENT as _COMPONENT
-from .fields import COMPONENT_KEYS as _COMPONENT_KEYS
-from .fields import DMA_KEYS as _DMA_KEYS
-from .fields import EXPORT_KEYS as _EXPORT_KEYS
 from .fields import IDENT_RE as _IDENT
-from .fields import INTERCONNECT_KEYS as _INTERCONNECT_KEYS
-from .fields import REGION_KEYS as _REGION_KEYS
-from .fields import REGION_NAMES as _REGION_NAMES
 from .fields import RESERVED as _RESERVED
-from .fields import TOP_KEYS as _TOP_KEYS
-from .fields import VERILOG_KEYWORDS as _VERILOG_KEYWORDS
+from .fields import Choice, Int, Num, Record, Signature, Str, Value
 from .model import (
     CHANNEL_RX_SIGNATURE, CHANNEL_TX_SIGNATURE, DEFAULT_PS, Abe, ChannelSpec, ComponentSpec, Dma,
     ExportSpec, ImportSpec, Interconnect, Region, SystemSpec,
@@ -50,7 +40,9 @@ from .text import MAX_YAML_DEPTH, decode_text, too_deep
 
 __all__ = ["load_system", "parse_system"]
 
-_VERILOG_IDENT = re.compile(VERILOG_IDENT + r"\Z")
+#: The count form of ``channels:`` without its maximum (over it, the message is RIFFA's limit).
+_CHANNEL_COUNT = next(replace(o, maximum=None) for o in COMPONENT.field("channels").value.options  # type: ignore[union-attr]
+                      if isinstance(o, Int))
 _IMPORT = re.compile(IMPORT_TARGET + r"\Z")
 
 _Items = list[tuple[str, ScalarNode, Node]]
@@ -100,6 +92,34 @@ def _is_pow2(n: int) -> bool:
 
 def _next_pow2(n: int) -> int:
     return 1 << max(0, (n - 1).bit_length())
+
+
+#: How a string's declared pattern is named in messages ("must be a Verilog module name").
+_PATTERN_NAMES = {VERILOG_IDENT: "a Verilog module name"}
+
+
+@dataclass
+class _Read:
+    """A mapping read against its :class:`~pushpush.spec.fields.Record` by
+    :meth:`_Loader.record`: the checked values of its scalar fields (the declared default
+    for an absent one that applies), the (key node, value node) of every key present, and
+    the keys that are missing or failed their check."""
+
+    values: dict[str, Any]
+    nodes: dict[str, tuple[ScalarNode, Node]]
+    bad: set[str] = field(default_factory=set)
+
+    @property
+    def ok(self) -> bool:
+        return not self.bad
+
+    def node(self, key: str) -> Optional[Node]:
+        """The value node of ``key``, if present."""
+        return self.nodes[key][1] if key in self.nodes else None
+
+
+def _scalar_shape(shape: Value) -> bool:
+    return isinstance(shape, (Str, Int, Num, Choice, Signature))
 
 
 class _Loader:
@@ -179,8 +199,8 @@ class _Loader:
         self.error(node, f"{what} must be a string, not {self._describe(node)}; e.g. {example}")
         return None
 
-    def get_int(self, node: Node, what: str, example: str, minimum: Optional[int] = None,
-                maximum: Optional[int] = None) -> Optional[int]:
+    def get_int(self, node: Node, what: str, example: str) -> Optional[int]:
+        """An integer (``4096``, ``0x1000``, ``"0x1000"``); its range is :meth:`int_in`'s."""
         v: Any = None
         if isinstance(node, ScalarNode):
             v = self.value(node)
@@ -191,13 +211,6 @@ class _Loader:
                     v = None
         if not isinstance(v, int) or isinstance(v, bool):
             self.error(node, f"{what} must be an integer, not {self._describe(node)}; e.g. {example}")
-            return None
-        if minimum is not None and v < minimum:
-            self.error(node, f"{what} must be at least {minimum}, not {v}; e.g. {example}")
-            return None
-        if maximum is not None and v > maximum:
-            self.error(node, f"{what} is {v} but one window holds at most {maximum}; use a smaller "
-                             f"value, e.g. {example}")
             return None
         return v
 
@@ -227,6 +240,120 @@ class _Loader:
                              f"choose another name (e.g. '{name}_')")
             return None
         return name
+
+    # -- the generic routine: a value or a mapping against its declaration ---------------
+
+    def value_of(self, node: Node, shape: Value, what: str, example: str) -> Optional[Any]:
+        """A scalar checked against its declared shape (:mod:`pushpush.spec.fields`): type,
+        range, multiple, power of two, pattern, reserved words, choices. The value, or None
+        after reporting at ``node`` what is wrong and an example (``example``)."""
+        if isinstance(shape, Choice):
+            if shape.null_is is not None and _is_null(node):
+                return shape.null_is
+            return self.get_choice(node, what, shape.choices)
+        if isinstance(shape, Int):
+            return self.int_in(node, shape, what, example)
+        if isinstance(shape, Num):
+            return self.num_in(node, shape, what, example)
+        if isinstance(shape, Signature):
+            return self.signature(node, what)
+        if isinstance(shape, Str):
+            if shape.pattern == IDENT:
+                return self.get_identifier(node, what, example)
+            if shape.pattern in _PATTERN_NAMES:
+                v = self.value(node) if isinstance(node, ScalarNode) else None
+                if isinstance(v, str) and re.fullmatch(shape.pattern, v) and v not in shape.reserved:
+                    return v
+                self.error(node, f"{what} must be {_PATTERN_NAMES[shape.pattern]}, not "
+                                 f"{self._describe(node)}; e.g. {example}")
+                return None
+            return self.get_str(node, what, example)
+        raise TypeError(f"{what}: a {type(shape).__name__} has its own reader")  # pragma: no cover
+
+    def int_in(self, node: Node, shape: Int, what: str, example: str) -> Optional[int]:
+        """An integer within ``shape``'s bounds (see :meth:`value_of`)."""
+        v = self.get_int(node, what, example)
+        if v is None:
+            return None
+        lo = shape.minimum
+        if lo is not None and (v < 0 <= lo or (v < lo and not shape.power_of_two)):
+            self.error(node, f"{what} must be at least {lo}, not {v}; e.g. {example}")
+            return None
+        if shape.maximum is not None and v > shape.maximum:
+            over = shape.over.format(maximum=shape.maximum, example=example)
+            self.error(node, f"{what} is {v} but {over}")
+            return None
+        if shape.power_of_two and (not _is_pow2(v) or (lo is not None and v < lo)):
+            least = lo or 1
+            lower = max(least, _next_pow2(v) // 2 if v else 0)
+            upper = max(least, _next_pow2(v))
+            sugg = f"0x{upper:X}" if lower == upper else f"0x{lower:X} or 0x{upper:X}"
+            self.error(node, f"{what} must be a power of two of at least {least} (0x{least:X}) "
+                             f"bytes, not {v} (0x{v:X}); use {sugg}")
+            return None
+        m = shape.multiple_of
+        if m is not None and v % m:
+            self.error(node, f"{what} 0x{v:X} is not a multiple of {m} (0x{m:X}); "
+                             f"e.g. 0x{v - v % m:X}")
+            return None
+        return v
+
+    def num_in(self, node: Node, shape: Num, what: str, example: str) -> Optional[float]:
+        """A number (integer or decimal) in ``(exclusive_minimum, maximum]``."""
+        v = self.value(node) if isinstance(node, ScalarNode) else None
+        lo, hi = shape.exclusive_minimum, shape.maximum
+        if isinstance(v, (int, float)) and not isinstance(v, bool) \
+                and (lo is None or lo < v) and (hi is None or v <= hi):
+            return v
+        unit = f" of {shape.unit}" if shape.unit else ""
+        self.error(node, f"{what} must be a number{unit} between {lo} and {hi}, not "
+                         f"{self._describe(node)}; e.g. {example}")
+        return None
+
+    def record(self, node: Node, rec: Record, what: str, *,
+               name: Optional[Callable[[str], str]] = None, kind: Optional[str] = None,
+               at: Optional[Union[Node, Location]] = None, item: str = "key",
+               lacks: str = "{owner} has no '{key}'", examples: Optional[dict[str, str]] = None,
+               fixes: Optional[dict[str, str]] = None) -> Optional[_Read]:
+        """A mapping checked against its declaration ``rec``: unknown and duplicate keys,
+        required keys (``required``, or ``required_for`` the ``kind``; reported at ``at``,
+        default the mapping, as ``lacks`` and the field's fix), and every scalar field that
+        applies to ``kind`` through :meth:`value_of` (``name(key)`` names it in messages;
+        ``examples``/``fixes`` replace a field's declared example/fix where it depends on the
+        file). A record with a ``kind`` field reads it first: the kind decides which other
+        fields apply. Fields of other kinds, and rules across fields, are the caller's;
+        composite values (lists, mappings, alternatives) are left to the caller's readers
+        (``nodes``). None if ``node`` is not a mapping."""
+        items = self.mapping(node, what, item=item)
+        if items is None:
+            return None
+        self.check_keys(items, rec.keys, what)
+        examples, fixes = examples or {}, fixes or {}
+        named = name or (lambda key: f"{key} of {what}")
+        read = _Read({}, {k: (kn, vn) for k, kn, vn in items})
+        for f in rec.fields:
+            applies = f.kinds is None or (kind is not None and kind in f.kinds)
+            example = examples.get(f.name, f.example)
+            if f.name not in read.nodes:
+                if f.required or (kind is not None and kind in f.required_for):
+                    owner = what if f.required else f"{kind} {what}"
+                    fix = fixes.get(f.name) or f.missing or f"add e.g. {example}"
+                    self.error(node if at is None else at,
+                               f"{lacks.format(owner=owner, key=f.name)}; {fix}")
+                    read.bad.add(f.name)
+                elif applies and f.default is not None:
+                    read.values[f.name] = f.default
+                continue
+            if not applies or not _scalar_shape(f.value):
+                continue
+            v = self.value_of(read.nodes[f.name][1], f.value, named(f.name), example)
+            if v is None:
+                read.bad.add(f.name)
+            else:
+                read.values[f.name] = v
+            if f.name == "kind":
+                kind = v
+        return read
 
     def signature(self, node: Node, what: str) -> Optional[FunctionType]:
         if not isinstance(node, ScalarNode) or not isinstance(self.value(node), str):
@@ -325,41 +452,23 @@ class _Loader:
             self.error(Location(self.file, 1, 1),
                        "the file is empty; a system needs at least 'system: <name>' and 'components:'")
             return None
-        items = self.mapping(root, "the system description")
-        if items is None:
+        top = self.record(root, SYSTEM, "the system description", at=Location(self.file, 1, 1),
+                          lacks="missing required key '{key}'",
+                          name=lambda key: "system name" if key == "system" else key)
+        if top is None:
             return None
-        self.check_keys(items, _TOP_KEYS, "the system description")
-        by_key = {k: (kn, vn) for k, kn, vn in items}
+        by_key = top.nodes
+        defaults = {f.name: f.default for f in SYSTEM.fields}
 
-        name: Optional[str] = None
-        loc = Location(self.file, 1, 1)
-        if "system" in by_key:
-            loc = self.loc(by_key["system"][0])
-            name = self.get_identifier(by_key["system"][1], "system name", "system: audio")
-        else:
-            self.error(Location(self.file, 1, 1),
-                       "missing required key 'system'; add a line 'system: <name>' at the top")
+        name: Optional[str] = top.values.get("system")
+        loc = self.loc(by_key["system"][0]) if "system" in by_key else Location(self.file, 1, 1)
 
-        board = "pynq-z1"
-        if "board" in by_key:
-            node = by_key["board"][1]
-            if isinstance(node, ScalarNode) and node.tag.endswith(":null"):
-                board = "none"
-            else:
-                board = self.get_choice(node, "board", BOARDS) or board
+        board = top.values.get("board", defaults["board"])
         if self.board_override is not None:
             board = self.board_override
         self.board_facts = _board_facts(board)
 
-        clock: float = 100
-        if "clock_mhz" in by_key:
-            node = by_key["clock_mhz"][1]
-            v = self.value(node) if isinstance(node, ScalarNode) else None
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 1000:
-                clock = v
-            else:
-                self.error(node, f"clock_mhz must be a number of MHz between 0 and 1000, not "
-                                 f"{self._describe(node)}; e.g. clock_mhz: 100")
+        clock: float = top.values.get("clock_mhz", defaults["clock_mhz"])
         if board != "none":     # the board's PL clock must make it (pushpush.boards)
             from ..boards import pl_clock_error
             why = pl_clock_error(self.board_facts, float(clock))
@@ -367,12 +476,8 @@ class _Loader:
                 where = by_key["clock_mhz"][1] if "clock_mhz" in by_key else loc
                 self.error(where, f"{why}; or board: none for simulation only")
 
-        software_windows = "ocm"
-        sw_node: Optional[Node] = None
-        if "software_windows" in by_key:
-            sw_node = by_key["software_windows"][1]
-            software_windows = self.get_choice(sw_node, "software_windows",
-                                               SOFTWARE_WINDOWS) or software_windows
+        software_windows = top.values.get("software_windows", defaults["software_windows"])
+        sw_node = top.node("software_windows")
 
         interconnect = Interconnect()
         if "interconnect" in by_key:
@@ -398,9 +503,6 @@ class _Loader:
                         components.append(comp)
                     else:
                         self.declared.add(cname)
-        else:
-            self.error(Location(self.file, 1, 1),
-                       "missing required key 'components'; add 'components:' with one entry per component")
 
         c_comps = [c.name for c in components if c.kind == "c"]
         if software_windows == "ddr" and c_comps and sw_node is not None:
@@ -420,57 +522,31 @@ class _Loader:
         return spec
 
     def interconnect(self, node: Node) -> Interconnect:
-        items = self.mapping(node, "'interconnect'")
-        if items is None:
-            return Interconnect()
-        self.check_keys(items, _INTERCONNECT_KEYS, "'interconnect'")
-        out = Interconnect()
-        for key, _, vnode in items:
-            if key == "topology":
-                topology = self.get_choice(vnode, "interconnect topology", TOPOLOGIES)
-                out = Interconnect(topology or out.topology, out.data_width, out.arbitration)
-            elif key == "data_width":
-                width = self.get_choice(vnode, "interconnect data_width", DATA_WIDTHS)
-                out = Interconnect(out.topology, width or out.data_width, out.arbitration)
-            elif key == "arbitration":
-                arb = self.get_choice(vnode, "interconnect arbitration", ARBITRATIONS)
-                out = Interconnect(out.topology, out.data_width, arb or out.arbitration)
-        return out
+        read = self.record(node, INTERCONNECT, "'interconnect'", name=lambda key: f"interconnect {key}")
+        return Interconnect(**read.values) if read is not None else Interconnect()
 
     def regions(self, node: Node, locs: dict[str, Location]) -> tuple[Region, Region]:
         result = {"pl": Region(*self.board_facts.default_pl), "ps": DEFAULT_PS}
-        items = self.mapping(node, "'regions'", item="region")
-        if items is None:
+        read = self.record(node, REGIONS, "'regions'", item="region")
+        if read is None:
             return result["pl"], result["ps"]
-        self.check_keys(items, _REGION_NAMES, "'regions'")
-        for rname, rkey, rnode in items:
+        for rname, (rkey, rnode) in read.nodes.items():
             if rname not in result:
                 continue
             locs[rname] = self.loc(rkey)
-            ritems = self.mapping(rnode, f"region '{rname}'")
-            if ritems is None:
+            default = result[rname]
+            region_read = self.record(
+                rnode, REGION, f"region '{rname}'", name=lambda key: f"regions.{rname}.{key}",
+                examples={"base": f"base: 0x{default.base:08X}", "size": f"size: 0x{default.size:08X}"})
+            if region_read is None:
                 continue
-            self.check_keys(ritems, _REGION_KEYS, f"region '{rname}'")
-            base, size = result[rname].base, result[rname].size
-            ok = True
-            for key, knode, vnode in ritems:
-                if key not in _REGION_KEYS:
-                    continue
-                locs[f"{rname}.{key}"] = self.loc(vnode)
-                v = self.get_int(vnode, f"regions.{rname}.{key}", f"{key}: 0x{result[rname].base if key == 'base' else result[rname].size:08X}"
-                                 , minimum=0 if key == "base" else MIN_WINDOW)
-                if v is None:
-                    ok = False
-                elif v % MIN_WINDOW:
-                    self.error(vnode, f"regions.{rname}.{key} 0x{v:X} is not a multiple of 4096 "
-                                      f"(0x1000); e.g. 0x{v - v % MIN_WINDOW:X}")
-                    ok = False
-                elif key == "base":
-                    base = v
-                else:
-                    size = v
-            if not ok:
+            for key, (_, vnode) in region_read.nodes.items():
+                if key in REGION.keys:
+                    locs[f"{rname}.{key}"] = self.loc(vnode)
+            if not region_read.ok:
                 continue
+            base = region_read.values.get("base", default.base)
+            size = region_read.values.get("size", default.size)
             region = Region(base, size)
             bf = self.board_facts
             lo, hi = bf.pl_range if rname == "pl" else (0, 1 << 32)
@@ -491,23 +567,21 @@ class _Loader:
     def component(self, name: str, name_node: ScalarNode, node: Node) -> Optional[ComponentSpec]:
         ok_name = self.check_identifier(name_node, name, "component name")
         what = f"component '{name}'"
-        items = self.mapping(node, what)
-        if items is None:
+        read = self.record(node, COMPONENT, what, at=name_node, fixes={
+            "sources": (f"list the C files of its program, e.g. sources: [c/{name}.c]"
+                        if self._kind_of(node) == "riscv" else
+                        f"list the Verilog files that define its module, e.g. sources: "
+                        f"[rtl/{self._module_of(node) or name}.v]")})
+        if read is None:
             return None
-        self.check_keys(items, _COMPONENT_KEYS, what)
-        by_key = {k: (kn, vn) for k, kn, vn in items}
+        by_key, values = read.nodes, read.values
         cloc = self.loc(name_node)
-
-        kind: Optional[str] = None
-        if "kind" not in by_key:
-            self.error(name_node, f"{what} has no 'kind'; add 'kind: rtl', 'kind: python' or 'kind: c'")
-        else:
-            kind = self.get_choice(by_key["kind"][1], f"kind of {what}", KINDS)
+        kind: Optional[str] = values.get("kind")
 
         if kind is not None:
             # every key whose field is not for this kind (riscv shares sources with rtl and
             # runtime_words with software; memory is its own)
-            forbidden = tuple(f.name for f in _COMPONENT.fields if f.kinds is not None and kind not in f.kinds)
+            forbidden = tuple(f.name for f in COMPONENT.fields if f.kinds is not None and kind not in f.kinds)
             for key in forbidden:
                 if key in by_key:
                     if kind == "riscv":
@@ -528,33 +602,14 @@ class _Loader:
                         fix = "remove it"
                     self.error(by_key[key][0], f"{kind} {what} cannot have '{key}' ({why}); {fix}")
 
-        module: Optional[str] = None
+        module: Optional[str] = values.get("module") if kind == "rtl" else None
         sources: list[Path] = []
         source_locs: list[Location] = []
-        if kind == "rtl":
-            if "module" not in by_key:
-                self.error(name_node, f"rtl {what} has no 'module'; add 'module: <Verilog module name>'")
-            else:
-                mnode = by_key["module"][1]
-                if isinstance(mnode, ScalarNode) and isinstance(self.value(mnode), str) \
-                        and _VERILOG_IDENT.match(mnode.value) and mnode.value not in _VERILOG_KEYWORDS:
-                    module = mnode.value
-                else:
-                    self.error(mnode, f"module of {what} must be a Verilog module name, not "
-                                      f"{self._describe(mnode)}; e.g. module: fir_core")
-            if "sources" not in by_key:
-                self.error(name_node, f"rtl {what} has no 'sources'; list the Verilog files that "
-                                      f"define its module, e.g. sources: [rtl/{module or name}.v]")
-            else:
-                sources, source_locs = self.sources(by_key["sources"][1], what)
+        if kind in ("rtl", "riscv") and "sources" in by_key:
+            sources, source_locs = self.sources(by_key["sources"][1], what)
         memory, memory_loc = 0, None
         if kind == "riscv":
-            if "sources" not in by_key:
-                self.error(name_node, f"riscv {what} has no 'sources'; list the C files of its "
-                                      f"program, e.g. sources: [c/{name}.c]")
-            else:
-                sources, source_locs = self.sources(by_key["sources"][1], what)
-            memory = RISCV_MEMORY_DEFAULT
+            memory = values.get("memory", COMPONENT.field("memory").default)
             if "memory" in by_key:
                 memory_loc = self.loc(by_key["memory"][1])
                 memory = self.memory(by_key["memory"][1], what) or memory
@@ -566,20 +621,8 @@ class _Loader:
         if "imports" in by_key and not _is_null(by_key["imports"][1]):
             imports = self.imports(by_key["imports"][1], name)
 
-        window: Optional[int] = None
-        window_loc: Optional[Location] = None
-        if "window" in by_key:
-            wnode = by_key["window"][1]
-            window_loc = self.loc(wnode)
-            window = self.get_int(wnode, f"window of {what}", "window: 0x1000", minimum=0,
-                                  maximum=MAX_WINDOW)
-            if window is not None and (not _is_pow2(window) or window < MIN_WINDOW):
-                lower = max(MIN_WINDOW, _next_pow2(window) // 2 if window else 0)
-                upper = max(MIN_WINDOW, _next_pow2(window))
-                sugg = f"0x{upper:X}" if lower == upper else f"0x{lower:X} or 0x{upper:X}"
-                self.error(wnode, f"window of {what} must be a power of two of at least 4096 "
-                                  f"(0x1000) bytes, not {window} (0x{window:X}); use {sugg}")
-                window = None
+        window: Optional[int] = values.get("window")
+        window_loc = self.loc(by_key["window"][1]) if "window" in by_key else None
 
         abe: Optional[Abe] = None
         if "abe" in by_key and kind == "rtl":
@@ -593,17 +636,9 @@ class _Loader:
             channels = self.channels(by_key["channels"][1], what)
             exports = self.channel_exports(channels, exports, name)
 
-        has_runtime = kind in SOFTWARE_KINDS or kind == "riscv"
-        runtime_words = DEFAULT_RUNTIME_WORDS if has_runtime else 0
-        if "runtime_words" in by_key and has_runtime:
-            rw = self.get_int(by_key["runtime_words"][1], f"runtime_words of {what}",
-                              "runtime_words: 256", minimum=0, maximum=MAX_RUNTIME_WORDS)
-            runtime_words = rw if rw is not None else runtime_words
-
-        wait = DEFAULT_WAIT if kind in SOFTWARE_KINDS else ""
-        if "wait" in by_key and kind in SOFTWARE_KINDS:
-            w = self.get_choice(by_key["wait"][1], f"wait of {what}", WAIT_MODES)
-            wait = w if w is not None else wait
+        # the declared defaults apply to the kinds that have the key; the others get 0 / ""
+        runtime_words = values.get("runtime_words", 0)
+        wait = values.get("wait", "")
 
         if ok_name is None or kind is None:
             return None
@@ -615,6 +650,27 @@ class _Loader:
             memory=memory, memory_loc=memory_loc,
         )
 
+    def _kind_of(self, node: Node) -> Optional[str]:
+        """The ``kind:`` a component mapping says, unchecked (for a message's example)."""
+        return self._scalar_at(node, "kind")
+
+    def _module_of(self, node: Node) -> Optional[str]:
+        """The ``module:`` a component mapping names, if it is a valid module name."""
+        module = self._scalar_at(node, "module")
+        shape = COMPONENT.field("module").value
+        assert isinstance(shape, Str) and shape.pattern is not None
+        ok = module is not None and re.fullmatch(shape.pattern, module) and module not in shape.reserved
+        return module if ok else None
+
+    def _scalar_at(self, node: Node, key: str) -> Optional[str]:
+        if not isinstance(node, MappingNode):
+            return None
+        for k, v in node.value:
+            if isinstance(k, ScalarNode) and k.value == key and isinstance(v, ScalarNode) \
+                    and isinstance(self.value(v), str):
+                return str(v.value)
+        return None
+
     def memory(self, node: Node, what: str) -> Optional[int]:
         """A riscv component's memory: bytes (4096, 0x4000) or "<n>KiB", a power of two."""
         value = self.value(node) if isinstance(node, ScalarNode) else None
@@ -622,7 +678,7 @@ class _Loader:
         if isinstance(value, str) and re.fullmatch(r"[0-9]+ ?KiB", value.strip()):
             n = int(value.strip()[:-3]) * 1024
         else:
-            n = self.get_int(node, f"memory of {what}", "memory: 16KiB", minimum=0)
+            n = self.int_in(node, Int(minimum=0), f"memory of {what}", "memory: 16KiB")
             if n is None:
                 return None
         if not _is_pow2(n) or not RISCV_MEMORY_MIN <= n <= RISCV_MEMORY_MAX:
@@ -656,21 +712,16 @@ class _Loader:
         out: list[ExportSpec] = []
         for fname, fnode, vnode in items:
             ok = self.check_identifier(fnode, fname, "function name")
-            sig_node: Optional[Node] = vnode
+            what = f"export '{comp}.{fname}'"
+            sig: Optional[FunctionType] = None
             dynamic = DEFAULT_DYNAMIC_SLOTS
             if isinstance(vnode, MappingNode):
-                what = f"export '{comp}.{fname}'"
-                eitems = self.mapping(vnode, what) or []
-                self.check_keys(eitems, _EXPORT_KEYS, what)
-                ekeys = {k: v for k, _, v in eitems}
-                sig_node = ekeys.get("signature")
-                if sig_node is None:
-                    self.error(vnode, f"{what} has no 'signature'; add e.g. signature: \"(x: i32) -> i32\"")
-                if "dynamic_slots" in ekeys:
-                    d = self.get_int(ekeys["dynamic_slots"], f"dynamic_slots of {what}",
-                                     "dynamic_slots: 1", minimum=0, maximum=MAX_DYNAMIC_SLOTS)
-                    dynamic = d if d is not None else dynamic
-            sig = self.signature(sig_node, f"signature of export '{comp}.{fname}'") if sig_node else None
+                read = self.record(vnode, EXPORT, what)
+                if read is not None:
+                    sig = read.values.get("signature")
+                    dynamic = read.values.get("dynamic_slots", dynamic)
+            else:
+                sig = self.value_of(vnode, EXPORT.field("signature").value, f"signature of {what}", "")
             if ok is not None and sig is not None:
                 out.append(ExportSpec(fname, sig, dynamic, loc=self.loc(fnode)))
             else:
@@ -702,7 +753,7 @@ class _Loader:
                                  f"the core into two components")
                 return []
             return out
-        n = self.get_int(node, f"channels of {what}", example, minimum=1)
+        n = self.int_in(node, _CHANNEL_COUNT, f"channels of {what}", example)
         if n is None:
             return []
         if n > MAX_CHANNELS:
@@ -767,51 +818,21 @@ class _Loader:
         return out
 
     def abe(self, node: Node, what: str) -> Optional[Abe]:
-        items = self.mapping(node, f"abe of {what}")
-        if items is None:
+        read = self.record(node, ABE, f"abe of {what}", name=lambda key: f"abe.{key} of {what}")
+        if read is None or not read.ok:
             return None
-        self.check_keys(items, _ABE_KEYS, f"abe of {what}")
-        by_key = {k: v for k, _, v in items}
-        values: dict[str, Optional[int]] = {}
-        for key, example in (("nominal_burst", "nominal_burst: 16"), ("max_outstanding", "max_outstanding: 4")):
-            if key not in by_key:
-                self.error(node, f"abe of {what} has no '{key}'; add e.g. {example}")
-                values[key] = None
-                continue
-            values[key] = self.get_int(by_key[key], f"abe.{key} of {what}", example, minimum=1)
-        nb = values["nominal_burst"]
-        if nb is not None and nb > MAX_BURST:
-            self.error(by_key["nominal_burst"], f"abe.nominal_burst of {what} is {nb} but AXI4 "
-                                                f"bursts have at most {MAX_BURST} beats; use at most {MAX_BURST}")
-            nb = None
-        mo = values["max_outstanding"]
-        if nb is None or mo is None:
-            return None
-        return Abe(nb, mo)
-
+        return Abe(**read.values)
 
     def dma(self, key_node: Node, node: Node, what: str) -> Optional[Dma]:
         """``dma: {name: axi_dma_0, data_width: 32, max_burst: 16}`` (every key optional;
         ``dma: {}`` or ``dma:`` alone takes the defaults)."""
         if _is_null(node):
             return Dma(loc=self.loc(key_node))
-        items = self.mapping(node, f"dma of {what}")
-        if items is None:
+        read = self.record(node, DMA, f"dma of {what}",
+                           name=lambda key: f"dma name of {what}" if key == "name" else f"dma.{key} of {what}")
+        if read is None or not read.ok:
             return None
-        self.check_keys(items, _DMA_KEYS, f"dma of {what}")
-        by_key = {k: v for k, _, v in items}
-        name: Optional[str] = DMA_DEFAULT_NAME
-        if "name" in by_key:
-            name = self.get_identifier(by_key["name"], f"dma name of {what}", "name: axi_dma_0")
-        width = DMA_DATA_WIDTHS[0]
-        if "data_width" in by_key:
-            width = self.get_choice(by_key["data_width"], f"dma.data_width of {what}", DMA_DATA_WIDTHS)
-        burst = DMA_DEFAULT_BURST
-        if "max_burst" in by_key:
-            burst = self.get_choice(by_key["max_burst"], f"dma.max_burst of {what}", DMA_MAX_BURSTS)
-        if name is None or width is None or burst is None:
-            return None
-        return Dma(name, int(width), int(burst), loc=self.loc(key_node))
+        return Dma(**read.values, loc=self.loc(key_node))
 
 
 def _is_null(node: Node) -> bool:
