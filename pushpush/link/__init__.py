@@ -16,35 +16,7 @@ from __future__ import annotations
 
 from ..spec import WAIT_MODES  # noqa: F401  (re-exported: the runtime's wait modes)
 from .linker import link, load, window_size_for
-from .model import (
-    DMA_FIRST_PAGE, DMA_HP_PORTS, DMA_PAGE_BYTES, IRQ_BLOCK_BYTES, IRQ_ENABLE_CLEAR,
-    IRQ_ENABLE_SET, IRQ_MAX_BITS, IRQ_PENDING_OFFSET, MAX_INTERCONNECT_PORTS, SLOT_KINDS,
-    WORD_BYTES, CallbackInfo, ChannelInfo, DmaBlock, ExportInfo, ImportInfo, IrqBlock,
-    LinkedComponent, LinkedSystem, Slot, SlotKind, WordSpan,
-)
+from .model import *  # noqa: F401,F403  (the linked model's public names)
+from .model import __all__ as _MODEL_NAMES
 
-__all__ = [
-    "ChannelInfo",
-    "WORD_BYTES",
-    "SLOT_KINDS",
-    "SlotKind",
-    "WordSpan",
-    "Slot",
-    "CallbackInfo",
-    "ExportInfo",
-    "ImportInfo",
-    "LinkedComponent",
-    "LinkedSystem",
-    "IrqBlock",
-    "DmaBlock",
-    "DMA_PAGE_BYTES",
-    "DMA_FIRST_PAGE",
-    "DMA_HP_PORTS",
-    "IRQ_BLOCK_BYTES",
-    "IRQ_MAX_BITS",
-    "IRQ_PENDING_OFFSET", "IRQ_ENABLE_SET", "IRQ_ENABLE_CLEAR",
-    "MAX_INTERCONNECT_PORTS",
-    "link",
-    "load",
-    "window_size_for",
-]
+__all__ = [*_MODEL_NAMES, "link", "load", "window_size_for"]
