@@ -2,10 +2,10 @@
 
 Every key the loader (:mod:`pushpush.spec.loader`) accepts, with its value's shape (type, choices,
 minimum, pattern), whether it is required, which component kinds may have it, and a
-one-line description. The loader takes its key lists and choices from here
-(:data:`TOP_KEYS`, :data:`COMPONENT_KEYS`, :data:`KINDS`, ...), and
-:mod:`pushpush.schema` turns the same tree into the JSON Schema that editors use
-(``pushpush schema``), so the two cannot drift apart.
+one-line description, with the example and fix the loader's messages show. The loader
+checks every value against this tree through one routine (keys, required keys, types,
+ranges, choices; ``_Loader.record``), and :mod:`pushpush.schema` turns the same tree into
+the JSON Schema that editors use (``pushpush schema``), so the two cannot drift apart.
 
 The tree: a :class:`Record` (a mapping with fixed keys, each a :class:`Field`) for the
 document, ``interconnect``, each region, each component, an export in mapping form and
@@ -37,9 +37,7 @@ __all__ = [
     "VERILOG_KEYWORDS", "C_KEYWORDS", "RESERVED", "IDENT_RE", "is_identifier",
     "Value", "Str", "Int", "Num", "Choice", "Signature", "ListOf", "MapOf", "AnyOf", "Record",
     "Field", "SYSTEM", "INTERCONNECT", "REGION", "REGIONS", "COMPONENT", "EXPORT", "ABE",
-    "DMA", "DMA_KEYS", "DMA_DEFAULT_NAME", "DMA_DATA_WIDTHS", "DMA_MAX_BURSTS", "DMA_DEFAULT_BURST",
-    "TOP_KEYS", "INTERCONNECT_KEYS", "REGION_NAMES", "REGION_KEYS", "COMPONENT_KEYS",
-    "RTL_ONLY", "SOFTWARE_ONLY", "EXPORT_KEYS", "ABE_KEYS",
+    "DMA", "DMA_DEFAULT_NAME", "DMA_DATA_WIDTHS", "DMA_MAX_BURSTS", "DMA_DEFAULT_BURST",
 ]
 
 # --------------------------------------------------------------------------- constants
@@ -353,17 +351,3 @@ SYSTEM = Record("system", "A pushpush system description (system.yaml).", (
           "The components, by name.", required=True,
           missing="add 'components:' with one entry per component"),
 ))
-
-# --------------------------------------------------------------------------- key lists
-
-TOP_KEYS = SYSTEM.keys
-INTERCONNECT_KEYS = INTERCONNECT.keys
-REGION_NAMES = REGIONS.keys
-REGION_KEYS = REGION.keys
-COMPONENT_KEYS = COMPONENT.keys
-#: Keys only rtl components may have, and keys only software components may have.
-RTL_ONLY = tuple(f.name for f in COMPONENT.fields if f.kinds == _RTL)
-SOFTWARE_ONLY = tuple(f.name for f in COMPONENT.fields if f.kinds == SOFTWARE_KINDS)
-EXPORT_KEYS = EXPORT.keys
-ABE_KEYS = ABE.keys
-DMA_KEYS = DMA.keys
