@@ -36,7 +36,7 @@ from .model import (
     ExportSpec, ImportSpec, Interconnect, Region, SystemSpec,
 )
 from .references import check_references
-from .text import MAX_YAML_DEPTH, decode_text, too_deep
+from .text import compose, decode_text
 
 __all__ = ["load_system", "parse_system"]
 
@@ -412,45 +412,10 @@ class _Loader:
     # -- the document ---------------------------------------------------------------------
 
     def load(self) -> Optional[SystemSpec]:
-        deep = too_deep(self.text)
-        if deep is not None:
-            self.error(Location(self.file, *deep),
-                       f"YAML nested more than {MAX_YAML_DEPTH} levels deep; a system description "
-                       "needs only a few levels: remove the extra brackets")
-            return None
         try:
-            root = yaml.compose(self.text, Loader=yaml.SafeLoader)
-        except RecursionError:
-            self.error(Location(self.file, 1, 1),
-                       "YAML nested too deeply to read; a system description needs only a few levels: "
-                       "flatten it")
-            return None
-        except yaml.MarkedYAMLError as e:
-            mark = e.problem_mark or e.context_mark
-            line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-            what = e.problem or "syntax error"
-            ctx = f" {e.context}" if e.context else ""
-            fix = "check the indentation and quoting here"
-            if "mapping values are not allowed" in what:
-                fix = "a value containing ': ' (like a signature) must be quoted, e.g. f: \"(x: i32) -> i32\""
-            elif "'\\t'" in what:
-                fix = "YAML does not allow tabs for indentation; use spaces"
-            self.error(Location(self.file, line, col), f"YAML syntax error: {what}{ctx}; {fix}")
-            return None
-        except yaml.reader.ReaderError as e:
-            pos = min(e.position, len(self.text))
-            line = self.text.count("\n", 0, pos) + 1
-            col = pos - self.text.rfind("\n", 0, pos)
-            self.error(Location(self.file, line, col),
-                       f"character U+{e.character if isinstance(e.character, int) else ord(e.character):04X} "
-                       "is not allowed in YAML; delete it (control characters often come from a copy and paste)")
-            return None
-        except yaml.YAMLError as e:  # pragma: no cover - unmarked errors are rare
-            self.error(Location(self.file, 1, 1), f"YAML error: {e}; check the file's syntax")
-            return None
-        if root is None:
-            self.error(Location(self.file, 1, 1),
-                       "the file is empty; a system needs at least 'system: <name>' and 'components:'")
+            root = compose(self.text, self.file)
+        except SpecError as e:
+            self.diags.extend(e.diagnostics)
             return None
         top = self.record(root, SYSTEM, "the system description", at=Location(self.file, 1, 1),
                           lacks="missing required key '{key}'",
