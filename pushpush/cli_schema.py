@@ -39,7 +39,7 @@ _C1 = Command(
     name="schema",
     help="print the JSON Schema of system.yaml (for editors)",
     description="Print the JSON Schema (draft 2020-12) of the system description, built from the\n"
-                "same declarations the loader checks (pushpush/spec_fields.py). Editors validate\n"
+                "same declarations the loader checks (pushpush/spec/fields.py). Editors validate\n"
                 "and complete system.yaml with it; the VS Code YAML extension reads a first line\n"
                 "'# yaml-language-server: $schema=<path>' (pushpush init writes one).",
     epilog="examples:\n"

@@ -29,6 +29,7 @@ from .link import (
     LinkedSystem,
     Slot,
 )
+from .link.linker import place_irq, place_ps_window_register
 from .spec import DEFAULT_WAIT, Abe, Interconnect, Region
 from .types import FunctionType, TypeSyntaxError, format_type, parse_signature
 
@@ -213,15 +214,22 @@ def from_dict(data: Any, base_dir: Optional[Path] = None) -> LinkedSystem:
     try:
         ic = data["interconnect"]
         regions = data["regions"]
+        pl = _region(regions["pl"])
+        components = tuple(_read_component(c) for c in data["components"])
+        software_windows = (data.get("software_windows") or {}).get("memory", "ocm")
+        # the map names no interrupt page: place it (and the ddr register page) as link() does
+        reg = place_ps_window_register(software_windows, components)
         return LinkedSystem(
             name=data["system"], board=data["board"], clock_mhz=data["clock_mhz"],
             interconnect=Interconnect(ic["topology"], ic["data_width"], ic["arbitration"]),
-            pl=_region(regions["pl"]), ps=_region(regions["ps"]),
-            components=tuple(_read_component(c) for c in data["components"]),
+            pl=pl, ps=_region(regions["ps"]),
+            components=components,
             source_file=data["source"], base_dir=base_dir,
-            software_windows=(data.get("software_windows") or {}).get("memory", "ocm"),
+            software_windows=software_windows,
             dmas=_read_dmas(data),
             channels=_read_channels(data),
+            ps_window_register=reg,
+            irq=place_irq(pl, components, reg),
         )
     except (KeyError, TypeError, ValueError, AttributeError, TypeSyntaxError) as e:
         raise SystemMapError(f"malformed system map: {type(e).__name__}: {e}") from None

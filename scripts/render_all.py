@@ -32,7 +32,7 @@ from pushpush.codegen.generate import generate_files  # noqa: E402
 from pushpush.codegen.render import GenerateError  # noqa: E402
 from pushpush.codegen.rtl import render_stub, rtl_components  # noqa: E402
 from pushpush.link import LinkedSystem, load  # noqa: E402
-from pushpush.spec_fields import DATA_WIDTHS, TOPOLOGIES  # noqa: E402
+from pushpush.spec.fields import DATA_WIDTHS, TOPOLOGIES  # noqa: E402
 
 
 def _render(linked: LinkedSystem, out: Path) -> int:

@@ -202,8 +202,10 @@ def test_the_software_windows_segment_is_the_whole_high_ocm(tmp_path):
 def _ddr_system():
     """hof with its software windows in DDR (software_windows: ddr) on a 64-bit interconnect."""
     import dataclasses
-    _, linked = hof()
-    return dataclasses.replace(linked, software_windows="ddr").with_interconnect(data_width=64)
+
+    from pushpush.link import link
+    spec, _ = hof()
+    return link(dataclasses.replace(spec, software_windows="ddr")).with_interconnect(data_width=64)
 
 
 def test_ddr_windows_are_reached_through_hp0_as_vivado_writes_it(tmp_path):

@@ -21,7 +21,7 @@ from pushpush.errors import SpecError
 from pushpush.schema import schema_path, schema_text, system_schema
 from pushpush.spec import load_system, parse_system
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 VALIDATOR = jsonschema.Draft202012Validator(system_schema())
 

@@ -16,7 +16,7 @@ from pushpush.spec import ComponentSpec, ExportSpec, ImportSpec, Region, SystemS
 from pushpush.sysmap import SCHEMA, SCHEMA_VERSION, from_json, to_dict, to_json
 from pushpush.types import parse_signature
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def linked_example(name: str) -> LinkedSystem:
@@ -416,7 +416,7 @@ def test_random_systems_link_consistently(spec: SystemSpec) -> None:
 
 
 def test_documented_example_is_current() -> None:
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "system-map.md").read_text()
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "system-map.md").read_text()
     block = doc.split("```json\n", 1)[1].split("```", 1)[0]
     assert block == to_json(linked_example("pingpong")), "regenerate the example in docs/system-map.md"
 
@@ -426,3 +426,20 @@ def test_from_json_rejects_inconsistent_derived_fields() -> None:
     data["components"][1]["slots"][0]["trigger_address"] = "0x43C01008"
     with pytest.raises(SystemMapError, match="component 'callee': inconsistent slot 0 trigger"):
         from_json(json.dumps(data))
+
+
+def test_the_linker_places_the_irq_page_and_the_register_page_and_the_model_stores_them(tmp_path: Path) -> None:
+    """Placement is the linker's (pushpush.link.linker): the ddr register page follows the
+    last rtl window, the irq page is the first free page after both; the model holds them
+    as values and the system map gives them back."""
+    import dataclasses
+    linked = link(load_system(write(tmp_path, DDR.replace("size: 0x2000", "size: 0x4000"))))
+    names = {f.name for f in dataclasses.fields(linked)}
+    assert {"irq", "ps_window_register"} <= names
+    reg = linked.ps_window_register
+    assert reg is not None and linked.irq is not None
+    used = [(c.base, c.end) for c in linked.components if c.kind == "rtl"] + [(reg, reg + 0x1000)]
+    assert all(not (lo < linked.irq.base + 0x1000 and linked.irq.base < hi) for lo, hi in used)
+    assert linked.irq.base == linked.pl.base + 0x3000 and linked.irq.components == ("host",)
+    back = from_json(to_json(linked))
+    assert (back.irq, back.ps_window_register) == (linked.irq, reg)

@@ -15,7 +15,7 @@ from pushpush.link import link
 from pushpush.spec import DEFAULT_PL, DEFAULT_PS, Abe, Interconnect, Region, load_system, parse_system
 from pushpush.types import parse_signature
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 GOOD = """\
 system: demo
@@ -575,3 +575,16 @@ def test_mangled_input_gives_diagnostics_not_crashes(edits: list[tuple[int, int,
         assert e.diagnostics
         for d in e.diagnostics:
             assert d.file == "f.yaml" and d.line >= 1 and d.column >= 1 and d.message
+
+
+def test_every_declared_number_shows_an_example_in_its_messages() -> None:
+    """The loader's one generic routine reads every scalar field from its declaration
+    (pushpush/spec/fields.py); each number it checks has an example line to show (region
+    bounds take theirs from the board's default region) and each required key a fix."""
+    from pushpush.spec.fields import ABE, COMPONENT, DMA, EXPORT, INTERCONNECT, SYSTEM, Int, Num
+    for rec in (SYSTEM, INTERCONNECT, COMPONENT, EXPORT, ABE, DMA):
+        for f in rec.fields:
+            if isinstance(f.value, (Int, Num)):
+                assert f.example.startswith(f"{f.name}: "), (rec.name, f.name)
+            if f.required or f.required_for:
+                assert f.example or f.missing or f.name == "sources", (rec.name, f.name)

@@ -22,7 +22,7 @@ from pushpush.spec import CHANNEL_RX_SIGNATURE, CHANNEL_TX_SIGNATURE, load_syste
 from pushpush.sysmap import from_json, to_json
 from pushpush.types import format_type, parse_signature
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _system(tmp_path: Path, channels: str, exports: str = "{add: \"(a: i32) -> i32\"}",

@@ -1,11 +1,11 @@
 """The structure of ``system.yaml``, declared once.
 
-Every key the loader (:mod:`pushpush.spec`) accepts, with its value's shape (type, choices,
+Every key the loader (:mod:`pushpush.spec.loader`) accepts, with its value's shape (type, choices,
 minimum, pattern), whether it is required, which component kinds may have it, and a
-one-line description. The loader takes its key lists and choices from here
-(:data:`TOP_KEYS`, :data:`COMPONENT_KEYS`, :data:`KINDS`, ...), and
-:mod:`pushpush.schema` turns the same tree into the JSON Schema that editors use
-(``pushpush schema``), so the two cannot drift apart.
+one-line description, with the example and fix the loader's messages show. The loader
+checks every value against this tree through one routine (keys, required keys, types,
+ranges, choices; ``_Loader.record``), and :mod:`pushpush.schema` turns the same tree into
+the JSON Schema that editors use (``pushpush schema``), so the two cannot drift apart.
 
 The tree: a :class:`Record` (a mapping with fixed keys, each a :class:`Field`) for the
 document, ``interconnect``, each region, each component, an export in mapping form and
@@ -24,21 +24,20 @@ overlap, signatures agree, ...) live in the loader and the linker only.
 from __future__ import annotations
 
 import keyword
+import re
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
-from .boards import BOARD_NAMES
+from ..boards import BOARD_NAMES
 
 __all__ = [
     "KINDS", "SOFTWARE_KINDS", "RISCV_KINDS", "RISCV_MEMORY_MIN", "RISCV_MEMORY_MAX", "RISCV_MEMORY_DEFAULT", "BOARDS", "SOFTWARE_WINDOWS", "TOPOLOGIES", "DATA_WIDTHS", "ARBITRATIONS",
     "GP0_RANGE", "MIN_WINDOW", "DEFAULT_DYNAMIC_SLOTS", "DEFAULT_RUNTIME_WORDS", "MAX_BURST",
     "CLOCK_MHZ_MAX", "WAIT_MODES", "DEFAULT_WAIT", "MAX_DYNAMIC_SLOTS", "MAX_RUNTIME_WORDS", "MAX_WINDOW", "MAX_CHANNELS", "IDENT", "VERILOG_IDENT", "IMPORT_TARGET",
-    "VERILOG_KEYWORDS", "C_KEYWORDS", "RESERVED",
+    "VERILOG_KEYWORDS", "C_KEYWORDS", "RESERVED", "IDENT_RE", "is_identifier",
     "Value", "Str", "Int", "Num", "Choice", "Signature", "ListOf", "MapOf", "AnyOf", "Record",
     "Field", "SYSTEM", "INTERCONNECT", "REGION", "REGIONS", "COMPONENT", "EXPORT", "ABE",
-    "DMA", "DMA_KEYS", "DMA_DEFAULT_NAME", "DMA_DATA_WIDTHS", "DMA_MAX_BURSTS", "DMA_DEFAULT_BURST",
-    "TOP_KEYS", "INTERCONNECT_KEYS", "REGION_NAMES", "REGION_KEYS", "COMPONENT_KEYS",
-    "RTL_ONLY", "SOFTWARE_ONLY", "EXPORT_KEYS", "ABE_KEYS",
+    "DMA", "DMA_DEFAULT_NAME", "DMA_DATA_WIDTHS", "DMA_MAX_BURSTS", "DMA_DEFAULT_BURST",
 ]
 
 # --------------------------------------------------------------------------- constants
@@ -109,6 +108,13 @@ C_KEYWORDS = frozenset(
     union unsigned void volatile while""".split()
 )
 RESERVED = VERILOG_KEYWORDS | C_KEYWORDS | frozenset(keyword.kwlist)
+IDENT_RE = re.compile(IDENT + r"\Z")
+
+
+def is_identifier(name: str) -> bool:
+    """A name usable in Verilog, C and Python alike: ``[A-Za-z_][A-Za-z0-9_]*``, no keyword
+    (what ``pushpush init`` accepts as a system name)."""
+    return bool(IDENT_RE.match(name)) and name not in RESERVED
 
 
 # --------------------------------------------------------------------------- value shapes
@@ -133,6 +139,9 @@ class Int:
     maximum: Optional[int] = None
     multiple_of: Optional[int] = None
     power_of_two: bool = False
+    #: Why ``maximum`` and the fix, after "<what> is <value> but " in the loader's message
+    #: (``{maximum}`` and ``{example}`` are filled in).
+    over: str = "it is at most {maximum}; use at most {maximum}"
 
 
 @dataclass(frozen=True)
@@ -141,6 +150,8 @@ class Num:
 
     exclusive_minimum: Optional[float] = None
     maximum: Optional[float] = None
+    #: What the number counts, in messages ("a number of MHz").
+    unit: str = ""
 
 
 @dataclass(frozen=True)
@@ -192,6 +203,10 @@ class Field:
     #: The component kinds that must have it.
     required_for: tuple[str, ...] = ()
     default: Any = None
+    #: A YAML line with a good value, shown in the loader's messages (e.g. ``window: 0x1000``).
+    example: str = ""
+    #: The fix when a required key is missing (default: "add e.g. <example>").
+    missing: str = ""
 
 
 @dataclass(frozen=True)
@@ -216,6 +231,9 @@ class Record:
 
 
 Value = Union[Str, Int, Num, Choice, Signature, ListOf, MapOf, AnyOf, Record]
+
+#: What a window can hold: the fix for a value above one of the MAX_* limits of a window.
+_WINDOW_OVER = "one window holds at most {maximum}; use a smaller value, e.g. {example}"
 
 # --------------------------------------------------------------------------- the tree
 
@@ -242,15 +260,18 @@ REGIONS = Record("regions", "Where the linker places the components' endpoint wi
 ))
 
 EXPORT = Record("export", "An exported function with options.", (
-    Field("signature", Signature(), "The function's signature, e.g. \"(x: i32) -> i32\".", required=True),
-    Field("dynamic_slots", Int(minimum=0, maximum=MAX_DYNAMIC_SLOTS), "Call-endpoint slots for callers known only at run time.",
-          default=DEFAULT_DYNAMIC_SLOTS),
+    Field("signature", Signature(), "The function's signature, e.g. \"(x: i32) -> i32\".", required=True,
+          example='signature: "(x: i32) -> i32"'),
+    Field("dynamic_slots", Int(minimum=0, maximum=MAX_DYNAMIC_SLOTS, over=_WINDOW_OVER), "Call-endpoint slots for callers known only at run time.",
+          default=DEFAULT_DYNAMIC_SLOTS, example="dynamic_slots: 1"),
 ), ref="export")
 
 ABE = Record("abe", "AXI burst equalizer settings of an rtl component's master port.", (
-    Field("nominal_burst", Int(minimum=1, maximum=MAX_BURST), "Burst length in beats (1-256).",
-          required=True),
-    Field("max_outstanding", Int(minimum=1), "Outstanding bursts at most.", required=True),
+    Field("nominal_burst", Int(minimum=1, maximum=MAX_BURST, over="AXI4 bursts have at most {maximum} beats; "
+                                                                "use at most {maximum}"),
+          "Burst length in beats (1-256).", required=True, example="nominal_burst: 16"),
+    Field("max_outstanding", Int(minimum=1), "Outstanding bursts at most.", required=True,
+          example="max_outstanding: 4"),
 ))
 
 _RTL = ("rtl",)
@@ -266,7 +287,7 @@ DMA = Record("dma", "An AXI DMA (Xilinx AXI DMA 7.1 in simple mode; pushpush's p
                     "simulated board) whose MM2S stream feeds the module's s_axis_* ports and whose "
                     "S2MM channel takes its m_axis_* ports; PYNQ's DMA driver runs it.", (
     Field("name", _NAME, "The DMA's name in the block design and the overlay (ol.<name>).",
-          default=DMA_DEFAULT_NAME),
+          default=DMA_DEFAULT_NAME, example="name: axi_dma_0"),
     Field("data_width", Choice(DMA_DATA_WIDTHS), "Stream and memory data width in bits.",
           default=DMA_DATA_WIDTHS[0]),
     Field("max_burst", Choice(DMA_MAX_BURSTS), "Beats per AXI burst into PS memory.",
@@ -276,9 +297,11 @@ DMA = Record("dma", "An AXI DMA (Xilinx AXI DMA 7.1 in simple mode; pushpush's p
 COMPONENT = Record("component", "One component: a Verilog module (rtl) or software on the ARM "
                                 "(python, c).", (
     Field("kind", Choice(KINDS), "rtl (Verilog), python or c (on the ARM), riscv (C on a soft "
-                                 "RISC-V core in the PL).", required=True),
+                                 "RISC-V core in the PL).", required=True,
+          missing="add 'kind: rtl', 'kind: python' or 'kind: c'"),
     Field("module", Str(VERILOG_IDENT, VERILOG_KEYWORDS), "The Verilog module's name.",
-          kinds=_RTL, required_for=_RTL),
+          kinds=_RTL, required_for=_RTL, example="module: fir_core",
+          missing="add 'module: <Verilog module name>'"),
     Field("sources", ListOf(Str(), min_items=1), "The Verilog files defining the module (rtl), or "
                                                  "the C files of the program (riscv), relative to "
                                                  "this file.", kinds=_RTL + RISCV_KINDS,
@@ -293,8 +316,9 @@ COMPONENT = Record("component", "One component: a Verilog module (rtl) or softwa
                             MapOf(Str(IMPORT_TARGET), Signature(), entry="import")), nullable=True),
           "The functions this component calls: [component.function], or "
           "{component.function: expected signature}."),
-    Field("window", Int(minimum=MIN_WINDOW, maximum=MAX_WINDOW, power_of_two=True),
-          "Endpoint window size in bytes, a power of two of at least 0x1000 (default: the linker's)."),
+    Field("window", Int(minimum=MIN_WINDOW, maximum=MAX_WINDOW, power_of_two=True, over=_WINDOW_OVER),
+          "Endpoint window size in bytes, a power of two of at least 0x1000 (default: the linker's).",
+          example="window: 0x1000"),
     Field("abe", ABE, "AXI burst equalizer settings.", kinds=_RTL),
     Field("dma", DMA, "An AXI DMA feeding the module's s_axis_* stream and taking its m_axis_* "
                       "stream (PYNQ's DMA driver).", kinds=_RTL),
@@ -302,8 +326,8 @@ COMPONENT = Record("component", "One component: a Verilog module (rtl) or softwa
           "RIFFA-style channels (docs/rtl-ports.md, \"Channels\"): a count (channels ch0, ch1, "
           "...) or a list of names, at most 12; each adds the exports <c>_rx and <c>_tx and gives "
           "the module RIFFA's CHNL_RX*/CHNL_TX* ports, prefixed <c>_.", kinds=_RTL),
-    Field("runtime_words", Int(minimum=0, maximum=MAX_RUNTIME_WORDS), "Free words at the end of the window for run-time callers.",
-          kinds=SOFTWARE_KINDS + RISCV_KINDS, default=DEFAULT_RUNTIME_WORDS),
+    Field("runtime_words", Int(minimum=0, maximum=MAX_RUNTIME_WORDS, over=_WINDOW_OVER), "Free words at the end of the window for run-time callers.",
+          kinds=SOFTWARE_KINDS + RISCV_KINDS, default=DEFAULT_RUNTIME_WORDS, example="runtime_words: 256"),
     Field("wait", Choice(WAIT_MODES), "How the runtime waits for calls and replies: sleep (short "
                                       "pauses), poll (spin), yield (spin with sched_yield) or "
                                       "interrupt (the PL's interrupt).",
@@ -311,11 +335,12 @@ COMPONENT = Record("component", "One component: a Verilog module (rtl) or softwa
 ), ref="component")
 
 SYSTEM = Record("system", "A pushpush system description (system.yaml).", (
-    Field("system", _NAME, "The system's name (letters, digits, '_').", required=True),
+    Field("system", _NAME, "The system's name (letters, digits, '_').", required=True,
+          example="system: audio", missing="add a line 'system: <name>' at the top"),
     Field("board", Choice(BOARDS, null_is="none"), "The board a bitstream is built for; none for "
                                                    "simulation only.", default=BOARDS[0]),
-    Field("clock_mhz", Num(exclusive_minimum=0, maximum=CLOCK_MHZ_MAX), "The PL clock in MHz.",
-          default=100),
+    Field("clock_mhz", Num(exclusive_minimum=0, maximum=CLOCK_MHZ_MAX, unit="MHz"), "The PL clock in MHz.",
+          default=100, example="clock_mhz: 100"),
     Field("software_windows", Choice(SOFTWARE_WINDOWS), "Where the software components' windows "
           "live: ocm (the ARM's on-chip memory at regions.ps, reached through S_AXI_GP0) or ddr "
           "(a pynq.allocate buffer reached through S_AXI_HP0; regions.ps are link addresses).",
@@ -323,19 +348,6 @@ SYSTEM = Record("system", "A pushpush system description (system.yaml).", (
     Field("interconnect", INTERCONNECT, INTERCONNECT.description),
     Field("regions", REGIONS, REGIONS.description),
     Field("components", MapOf(_NAME, COMPONENT, min_items=1, entry="component"),
-          "The components, by name.", required=True),
+          "The components, by name.", required=True,
+          missing="add 'components:' with one entry per component"),
 ))
-
-# --------------------------------------------------------------------------- key lists
-
-TOP_KEYS = SYSTEM.keys
-INTERCONNECT_KEYS = INTERCONNECT.keys
-REGION_NAMES = REGIONS.keys
-REGION_KEYS = REGION.keys
-COMPONENT_KEYS = COMPONENT.keys
-#: Keys only rtl components may have, and keys only software components may have.
-RTL_ONLY = tuple(f.name for f in COMPONENT.fields if f.kinds == _RTL)
-SOFTWARE_ONLY = tuple(f.name for f in COMPONENT.fields if f.kinds == SOFTWARE_KINDS)
-EXPORT_KEYS = EXPORT.keys
-ABE_KEYS = ABE.keys
-DMA_KEYS = DMA.keys

@@ -28,478 +28,21 @@ declaration order.
 
 from __future__ import annotations
 
-import enum
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple, Optional, Sequence
 
-from .errors import Diagnostic, LinkError, Location, did_you_mean
-from .spec import WAIT_MODES  # noqa: F401  (re-exported: the runtime's wait modes)
-from .spec import (
-    ARBITRATIONS,
-    DATA_WIDTHS,
-    MIN_WINDOW,
-    TOPOLOGIES,
-    Abe,
-    ComponentSpec,
-    Dma,
-    Interconnect,
-    Region,
-    SystemSpec,
-    check_references,
+from ..errors import Diagnostic, LinkError
+from ..spec import MIN_WINDOW, ComponentSpec, Dma, Region, SystemSpec, check_references
+from ..types import WORD_BYTES, FunctionType, nested_buffer
+from .model import (
+    DMA_FIRST_PAGE, DMA_HP_PORTS, DMA_PAGE_BYTES, IRQ_BLOCK_BYTES, IRQ_MAX_BITS,
+    MAX_INTERCONNECT_PORTS, CallbackInfo, ChannelInfo, DmaBlock, ExportInfo, ImportInfo, IrqBlock,
+    LinkedComponent, LinkedSystem, Slot, SlotKind,
 )
-from .protocol import WordSpan
-from .types import WORD_BYTES, FunctionType, nested_buffer
 
-__all__ = [
-    "ChannelInfo",
-    "WORD_BYTES",
-    "SLOT_KINDS",
-    "SlotKind",
-    "WordSpan",
-    "Slot",
-    "CallbackInfo",
-    "ExportInfo",
-    "ImportInfo",
-    "LinkedComponent",
-    "LinkedSystem",
-    "IrqBlock",
-    "DmaBlock",
-    "DMA_PAGE_BYTES",
-    "DMA_FIRST_PAGE",
-    "DMA_HP_PORTS",
-    "IRQ_BLOCK_BYTES",
-    "IRQ_MAX_BITS",
-    "IRQ_PENDING_OFFSET", "IRQ_ENABLE_SET", "IRQ_ENABLE_CLEAR",
-    "link",
-    "load",
-    "window_size_for",
-]
-
-class SlotKind(str, enum.Enum):
-    """What a slot of a window is for (docs/architecture.md §2.1).
-
-    A ``str`` enum: ``SlotKind.CEP_STATIC == "cep_static"``, and it prints as its value.
-    """
-
-    #: A call endpoint reserved for one statically linked importer.
-    CEP_STATIC = "cep_static"
-    #: A call endpoint for callers holding the function as a value (any caller).
-    CEP_DYNAMIC = "cep_dynamic"
-    #: The return endpoint of one import of the component.
-    REP_IMPORT = "rep_import"
-    #: The return endpoint for calling a function-typed parameter (rtl exports).
-    REP_CALLBACK = "rep_callback"
-
-    def __str__(self) -> str:
-        return self.value
-
-    def __format__(self, spec: str) -> str:
-        return format(self.value, spec)
-
-    @property
-    def is_cep(self) -> bool:
-        return self in (SlotKind.CEP_STATIC, SlotKind.CEP_DYNAMIC)
-
-
-#: Every slot kind's name, in layout order.
-SLOT_KINDS = tuple(k.value for k in SlotKind)
-
-#: Ports per side of the generated interconnect (``pp_axi_interconnect`` S_COUNT/M_COUNT):
-#: the ARM's port plus one per rtl component on each side.
-MAX_INTERCONNECT_PORTS = 64
-
-
-@dataclass(frozen=True)
-class Slot(WordSpan):
-    """One endpoint slot in a component's window.
-
-    ``function`` is, by kind: ``cep_static``/``cep_dynamic``: the exported function's name;
-    ``rep_import``: the import target ``component.function``; ``rep_callback``: the export
-    whose function-typed parameter ``param`` this rep serves. ``signature`` is the type of
-    the function whose call endpoint or whose result this slot holds.
-    """
-
-    index: int
-    kind: SlotKind
-    function: str
-    signature: FunctionType
-    #: Word offset of the slot's first word from the window base.
-    offset: int
-    words: int
-    #: Global byte address of the first word.
-    address: int
-    #: The component this static cep is reserved for (``cep_static`` only).
-    importer: Optional[str] = None
-    #: The function-typed parameter (``rep_callback`` only).
-    param: Optional[str] = None
-
-    @property
-    def is_cep(self) -> bool:
-        return SlotKind(self.kind).is_cep
-
-
-@dataclass(frozen=True)
-class CallbackInfo:
-    """A function-typed parameter of an rtl export and the rep slot for calling it."""
-
-    param: str
-    param_index: int
-    signature: FunctionType
-    rep_slot: int
-    rep_address: int
-    rep_trigger_address: int
-
-
-@dataclass(frozen=True)
-class ExportInfo:
-    name: str
-    signature: FunctionType
-    #: Components with a static cep slot, in the same order as ``static_slots``.
-    importers: tuple[str, ...]
-    static_slots: tuple[int, ...]
-    dynamic_slots: tuple[int, ...]
-    #: rtl only: one entry per function-typed parameter.
-    callbacks: tuple[CallbackInfo, ...] = ()
-    #: Where the export is declared in the YAML (not part of equality or the map).
-    loc: Optional[Location] = field(default=None, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class ImportInfo:
-    """One import site: where to write the call and where the result comes back."""
-
-    component: str
-    function: str
-    #: The callee's signature (the export's, which the expected one matched).
-    signature: FunctionType
-    #: Index of this importer's static cep slot in the callee's window.
-    cep_slot: int
-    cep_address: int
-    cep_trigger_address: int
-    #: Index of the rep slot in the importer's own window.
-    rep_slot: int
-    rep_address: int
-    rep_trigger_address: int
-    #: Where the import is written in the YAML (not part of equality or the map).
-    loc: Optional[Location] = field(default=None, compare=False, repr=False)
-
-    @property
-    def target(self) -> str:
-        return f"{self.component}.{self.function}"
-
-
-@dataclass(frozen=True)
-class LinkedComponent:
-    name: str
-    kind: str
-    #: ``"pl"`` (rtl) or ``"ps"`` (python, c).
-    region: str
-    module: Optional[str]
-    #: Verilog sources relative to the YAML file's directory, POSIX style.
-    sources: tuple[str, ...]
-    #: Window base byte address and size in bytes (power of two, base size-aligned).
-    base: int
-    size: int
-    #: Words taken by the slots (the run-time area follows them).
-    slot_words: int
-    runtime_words: int
-    abe: Optional[Abe]
-    exports: tuple[ExportInfo, ...]
-    imports: tuple[ImportInfo, ...]
-    slots: tuple[Slot, ...]
-    #: How a software component's runtime waits (``spec_fields.WAIT_MODES``); "" for rtl.
-    wait: str = ""
-    #: A riscv component's local memory in bytes (0 for other kinds; docs/riscv.md).
-    memory: int = 0
-    #: Where the component and each of its sources are written in the YAML (positions are
-    #: not part of equality or the map; ``None`` for a model read back from a map).
-    loc: Optional[Location] = field(default=None, compare=False, repr=False)
-    source_locs: tuple[Optional[Location], ...] = field(default=(), compare=False, repr=False)
-    memory_loc: Optional[Location] = field(default=None, compare=False, repr=False)
-
-    @property
-    def end(self) -> int:
-        return self.base + self.size
-
-    @property
-    def is_software(self) -> bool:
-        return self.region == "ps"
-
-    @property
-    def words_used(self) -> int:
-        return self.slot_words + self.runtime_words
-
-    @property
-    def runtime_offset(self) -> int:
-        """Word offset of the run-time area (equals ``slot_words``)."""
-        return self.slot_words
-
-    @property
-    def runtime_address(self) -> int:
-        return self.base + WORD_BYTES * self.slot_words
-
-    @property
-    def slot_first(self) -> tuple[int, ...]:
-        """First-word offset of every slot (the RTL endpoint memory's SLOT_FIRST table)."""
-        return tuple(s.offset for s in self.slots)
-
-    @property
-    def slot_trig(self) -> tuple[int, ...]:
-        """Trigger-word offset of every slot (the RTL endpoint memory's SLOT_TRIG table)."""
-        return tuple(s.trigger_offset for s in self.slots)
-
-    def export(self, name: str) -> ExportInfo:
-        for e in self.exports:
-            if e.name == name:
-                return e
-        raise KeyError(f"component '{self.name}' has no export '{name}'")
-
-    def import_(self, target: str) -> ImportInfo:
-        for i in self.imports:
-            if i.target == target:
-                return i
-        raise KeyError(f"component '{self.name}' has no import '{target}'")
-
-
-#: The interrupt block: one 4 KiB page, a pending bit per software component (at most 32).
-IRQ_BLOCK_BYTES = 0x1000
-IRQ_MAX_BITS = 32
-#: Byte offset of the pending register in the interrupt block (read: the bits; write:
-#: write-1-to-clear).
-IRQ_PENDING_OFFSET = 0x0
-#: Byte offsets of the enable bits (0 after reset; the interrupt is the OR of the pending bits
-#: that are enabled): a write sets the bits written as 1 at IRQ_ENABLE_SET (a read there
-#: returns the enable bits), clears them at IRQ_ENABLE_CLEAR.
-IRQ_ENABLE_SET = 0x4
-IRQ_ENABLE_CLEAR = 0x8
-
-
-@dataclass(frozen=True)
-class IrqBlock:
-    """Where the system top's pending register is and whose bit is which (see
-    :attr:`LinkedSystem.irq`)."""
-
-    base: int
-    #: Software components in bit order (bit i is ``components[i]``).
-    components: tuple[str, ...]
-
-    @property
-    def pending_address(self) -> int:
-        return self.base + IRQ_PENDING_OFFSET
-
-    @property
-    def enable_set_address(self) -> int:
-        return self.base + IRQ_ENABLE_SET
-
-    @property
-    def enable_clear_address(self) -> int:
-        return self.base + IRQ_ENABLE_CLEAR
-
-    def bit(self, component: str) -> int:
-        """The pending bit of a software component (ValueError if it has none)."""
-        try:
-            return self.components.index(component)
-        except ValueError:
-            raise ValueError(f"component '{component}' has no pending bit (only the first "
-                             f"{IRQ_MAX_BITS} software components have one)") from None
-
-
-#: An AXI DMA's register page in GP0: 64 KiB, as Vivado assigns an AXI DMA (PG021's 10-bit
-#: register space, the rest of the page reads 0); the first page Vivado gives one.
-DMA_PAGE_BYTES = 0x1_0000
-DMA_FIRST_PAGE = 0x4040_0000
-#: The PS ports the DMAs' memory masters use, in order (docs/board.md: HP0 is the PL-to-PS
-#: port of ``software_windows: ddr`` and of the buffer-argument engine; HP0/HP1 share one
-#: DDR controller port, HP2/HP3 the other, so the first DMA gets HP2 to itself).
-DMA_HP_PORTS = ("S_AXI_HP2", "S_AXI_HP3", "S_AXI_HP1")
-
-
-@dataclass(frozen=True)
-class DmaBlock:
-    """An AXI DMA in simple mode on an rtl component's streams (``dma:`` in the YAML): the
-    Xilinx AXI DMA 7.1 in the block design, ``pp_axi_dma`` on the simulated board. Its MM2S
-    stream feeds the module's ``s_axis_*``, its S2MM channel takes ``m_axis_*``.
-
-    >>> linked.dmas[0].name, hex(linked.dmas[0].base), linked.dmas[0].hp_port  # doctest: +SKIP
-    ('axi_dma_0', '0x40400000', 'S_AXI_HP2')
-    """
-
-    name: str
-    component: str
-    #: The register page (GP0 byte address, :data:`DMA_PAGE_BYTES` long).
-    base: int
-    data_width: int
-    max_burst: int
-    #: The Zynq slave port its memory master uses (:data:`DMA_HP_PORTS`).
-    hp_port: str
-    loc: Optional[Location] = field(default=None, compare=False, repr=False)
-
-    @property
-    def size(self) -> int:
-        return DMA_PAGE_BYTES
-
-    @property
-    def end(self) -> int:
-        return self.base + DMA_PAGE_BYTES
-
-
-@dataclass(frozen=True)
-class ChannelInfo:
-    """A RIFFA-style channel (``channels:`` of an rtl component; docs/rtl-ports.md,
-    "Channels"): software sends with one call of export ``<name>_rx`` and receives with
-    calls of ``<name>_tx``; ``index`` is RIFFA's channel number (0..11)."""
-
-    component: str
-    name: str
-    index: int
-
-    @property
-    def rx(self) -> str:
-        return f"{self.name}_rx"
-
-    @property
-    def tx(self) -> str:
-        return f"{self.name}_tx"
-
-
-@dataclass(frozen=True)
-class LinkedSystem:
-    name: str
-    board: str
-    clock_mhz: float
-    interconnect: Interconnect
-    pl: Region
-    ps: Region
-    components: tuple[LinkedComponent, ...]
-    #: The YAML file's name (no directory), as recorded in the system map.
-    source_file: str
-    #: Absolute directory of the YAML file, when known (not part of equality or the map).
-    base_dir: Optional[Path] = field(default=None, compare=False)
-    #: Where the description starts (file:line:column of ``system:``), when known.
-    loc: Optional[Location] = field(default=None, compare=False, repr=False)
-    #: Where the software windows live: "ocm" (the on-chip memory at ``ps``) or "ddr" (a
-    #: ``pynq.allocate`` buffer; ``ps`` are then link addresses, see :attr:`ps_window_register`).
-    software_windows: str = "ocm"
-    #: The AXI DMAs on rtl components' streams, in component declaration order.
-    dmas: tuple[DmaBlock, ...] = ()
-    #: The RIFFA-style channels, by component (declaration order) then channel number.
-    channels: tuple[ChannelInfo, ...] = ()
-
-    def channels_of(self, component: str) -> tuple[ChannelInfo, ...]:
-        """A component's channels (empty without ``channels:``)."""
-        return tuple(c for c in self.channels if c.component == component)
-
-    def channel(self, component: str, name: str) -> ChannelInfo:
-        """The channel ``name`` (or RIFFA number, as a string) of ``component``; KeyError
-        naming the channels there are."""
-        chans = self.channels_of(component)
-        for c in chans:
-            if c.name == name or str(c.index) == name:
-                return c
-        have = ", ".join(c.name for c in chans) or "none"
-        raise KeyError(f"component '{component}' has no channel '{name}' (its channels: {have})")
-
-    def dma_of(self, component: str) -> Optional[DmaBlock]:
-        """The DMA on a component's streams, or None."""
-        for d in self.dmas:
-            if d.component == component:
-                return d
-        return None
-
-    @property
-    def ps_window_register(self) -> Optional[int]:
-        """With ``software_windows: ddr`` and an rtl component: the GP0 address of the 4 KiB
-        register block (``cores/ps_window``) right after the last rtl window, whose word 0 the
-        runtime writes with the buffer's physical address at load; the top's ``m_axi`` adds
-        (that base - ``ps.base``) to every address. None otherwise.
-
-        >>> linked.ps_window_register  # doctest: +SKIP
-        1136660480
-        """
-        rtl = [c for c in self.components if not c.is_software]
-        if self.software_windows != "ddr" or not rtl:
-            return None
-        return max(c.end for c in rtl)
-
-    def with_interconnect(self, **overrides: Any) -> "LinkedSystem":
-        """This system on another interconnect: ``topology``, ``data_width``, ``arbitration``
-        (the address map does not depend on it, so nothing is linked again).
-
-        >>> linked.with_interconnect(topology="shared").interconnect.topology  # doctest: +SKIP
-        'shared'
-        """
-        allowed = {"topology": TOPOLOGIES, "data_width": DATA_WIDTHS, "arbitration": ARBITRATIONS}
-        for key, value in overrides.items():
-            if key not in allowed:
-                raise ValueError(f"interconnect has no setting '{key}'{did_you_mean(key, allowed)}; "
-                                 f"settings: {', '.join(allowed)}")
-            if value not in allowed[key] or isinstance(value, bool):
-                raise ValueError(f"interconnect {key} must be one of "
-                                 f"{', '.join(str(v) for v in allowed[key])}, not {value!r}")
-        if not overrides:
-            return self
-        return replace(self, interconnect=replace(self.interconnect, **overrides))
-
-    def where(self, component: Optional[str] = None) -> str:
-        """``file:line:column`` of a component's declaration (or of the description), or
-        the YAML file's name when the model carries no positions."""
-        loc = self.loc if component is None else self.component(component).loc
-        return str(loc) if loc is not None else self.source_file
-
-    def component(self, name: str) -> LinkedComponent:
-        for c in self.components:
-            if c.name == name:
-                return c
-        raise KeyError(f"no component '{name}'")
-
-    def region(self, name: str) -> Region:
-        return self.pl if name == "pl" else self.ps
-
-    def source_paths(self, component: str) -> list[Path]:
-        """Absolute paths of a component's Verilog sources (needs ``base_dir``)."""
-        base = self.base_dir or Path.cwd()
-        return [Path(os.path.normpath(base / s)) for s in self.component(component).sources]
-
-    @property
-    def irq(self) -> Optional["IrqBlock"]:
-        """The system top's interrupt block (docs/architecture.md §2.3): its 4 KiB page in
-        the ``pl`` region (the first one no rtl window and no :attr:`ps_window_register`
-        uses) and each software component's
-        pending bit; None when the system has no top (no rtl component), no software
-        component, no free page in ``pl`` or no free interconnect port.
-
-        >>> linked.irq.bit("host"), hex(linked.irq.base)   # doctest: +SKIP
-        (0, '0x43C01000')
-        """
-        rtl = [c for c in self.components if not c.is_software]
-        sw = [c.name for c in self.components if c.is_software][:IRQ_MAX_BITS]
-        reg = self.ps_window_register
-        extra = 0 if reg is None else 1   # the DDR windows' register block has a port too
-        if not rtl or not sw or len(rtl) > MAX_INTERCONNECT_PORTS - 2 - extra:
-            return None
-        used = sorted([(c.base, c.end) for c in rtl]
-                      + ([] if reg is None else [(reg, reg + IRQ_BLOCK_BYTES)]))
-        page = self.pl.base
-        for lo, hi in used:
-            if page + IRQ_BLOCK_BYTES <= lo:
-                break
-            page = max(page, hi)
-        if page + IRQ_BLOCK_BYTES > self.pl.end:
-            return None
-        return IrqBlock(page, tuple(sw))
-
-    def locate(self, address: int) -> Optional[tuple[LinkedComponent, Optional[Slot]]]:
-        """The window containing a byte address and the slot there (None in free space)."""
-        for c in self.components:
-            if c.base <= address < c.end:
-                word = (address - c.base) // WORD_BYTES
-                for s in c.slots:
-                    if s.offset <= word < s.offset + s.words:
-                        return c, s
-                return c, None
-        return None
+__all__ = ["link", "load", "window_size_for", "place_ps_window_register", "place_irq"]
 
 
 def load(path: "str | os.PathLike[str]", interconnect: Optional[dict[str, Any]] = None,
@@ -515,7 +58,7 @@ def load(path: "str | os.PathLike[str]", interconnect: Optional[dict[str, Any]] 
     >>> load("examples/pingpong/system.yaml", {"topology": "shared"}).interconnect.topology  # doctest: +SKIP
     'shared'
     """
-    from .spec import load_system
+    from ..spec import load_system
 
     return link(load_system(path, board=board)).with_interconnect(**dict(interconnect or {}))
 
@@ -602,6 +145,7 @@ def link(spec: SystemSpec) -> LinkedSystem:
 
     by_name = {lay.spec.name: lay for lay in layouts}
     components = tuple(_finish(spec, lay, by_name) for lay in layouts)
+    ps_window_register = place_ps_window_register(spec.software_windows, components)
     return LinkedSystem(
         name=spec.name, board=spec.board, clock_mhz=spec.clock_mhz,
         interconnect=spec.interconnect, pl=spec.pl, ps=spec.ps, components=components,
@@ -609,14 +153,55 @@ def link(spec: SystemSpec) -> LinkedSystem:
         software_windows=spec.software_windows, dmas=tuple(dmas),
         channels=tuple(ChannelInfo(c.name, ch.name, ch.index) for c in spec.components
                        for ch in c.channels),
+        ps_window_register=ps_window_register,
+        irq=place_irq(spec.pl, components, ps_window_register),
     )
+
+
+def place_ps_window_register(software_windows: str,
+                             components: Sequence[LinkedComponent]) -> Optional[int]:
+    """With ``software_windows: ddr`` and an rtl component: the register block's page, right
+    after the last rtl window (:attr:`LinkedSystem.ps_window_register`); None otherwise.
+    :func:`_check_window_register` has made sure it fits in region ``pl``."""
+    rtl = [c for c in components if not c.is_software]
+    if software_windows != "ddr" or not rtl:
+        return None
+    return max(c.end for c in rtl)
+
+
+def place_irq(pl: Region, components: Sequence[LinkedComponent],
+              ps_window_register: Optional[int]) -> Optional[IrqBlock]:
+    """The interrupt block (:attr:`LinkedSystem.irq`): the first 4 KiB page of ``pl`` that no
+    rtl window and no ps_window register block uses, and the software components' pending
+    bits in declaration order (at most :data:`IRQ_MAX_BITS`); None without an rtl component
+    or a software one, without a free page or without a free interconnect port.
+
+    >>> linked.irq.bit("host"), hex(linked.irq.base)   # doctest: +SKIP
+    (0, '0x43C01000')
+    """
+    rtl = [c for c in components if not c.is_software]
+    sw = [c.name for c in components if c.is_software][:IRQ_MAX_BITS]
+    reg = ps_window_register
+    extra = 0 if reg is None else 1   # the DDR windows' register block has a port too
+    if not rtl or not sw or len(rtl) > MAX_INTERCONNECT_PORTS - 2 - extra:
+        return None
+    used = sorted([(c.base, c.end) for c in rtl]
+                  + ([] if reg is None else [(reg, reg + IRQ_BLOCK_BYTES)]))
+    page = pl.base
+    for lo, hi in used:
+        if page + IRQ_BLOCK_BYTES <= lo:
+            break
+        page = max(page, hi)
+    if page + IRQ_BLOCK_BYTES > pl.end:
+        return None
+    return IrqBlock(page, tuple(sw))
 
 
 def _place_dmas(spec: SystemSpec) -> tuple[list[DmaBlock], list[Diagnostic]]:
     """Each ``dma:`` gets the next free 64 KiB page from :data:`DMA_FIRST_PAGE` (pages that
     overlap region ``pl`` are skipped: its windows, the interrupt block and the windows'
     base register live there) and the next HP port of :data:`DMA_HP_PORTS`."""
-    from .boards import board
+    from ..boards import board
 
     facts = board(spec.board)
     out: list[DmaBlock] = []
@@ -671,7 +256,7 @@ def _place_dmas(spec: SystemSpec) -> tuple[list[DmaBlock], list[Diagnostic]]:
 
 def _check_window_register(spec: SystemSpec, rtl: Sequence[_Layout]) -> list[Diagnostic]:
     """``software_windows: ddr`` puts a 4 KiB register block right after the last rtl window
-    (LinkedSystem.ps_window_register): it must fit in region ``pl``."""
+    (:func:`place_ps_window_register`): it must fit in region ``pl``."""
     if not rtl:
         return []
     end = max(lay.base + lay.size for lay in rtl)
