@@ -412,7 +412,7 @@ _C1 = Command(
                 "checkout's numbers (before/after). Writes DIR/simboard.json.\n\n"
                 "calls, scaling, area, args (the PushPush paper's Table II/III, Fig. 3, Fig. 4,\n"
                 "Fig. 5/6), all (every one, plus DIR/summary.md): systems generated from YAML by\n"
-                "pushpush (pushpush/bench/gen.py), simulated (exact cycle counts; MCalls/s and\n"
+                "pushpush (pushpush/bench/pairs_system.py), simulated (exact cycle counts; MCalls/s and\n"
                 "MB/s at 100 MHz) or synthesised with Yosys; sweep points in parallel (--jobs);\n"
                 "the Yosys runs go through Edalize, so EDALIZE_LAUNCHER (e.g. srun) prefixes\n"
                 "them. Writes DIR/<experiment>.json, .md and .png; --smoke: a few points each.\n"

@@ -1,6 +1,6 @@
 """``pushpush bench args``: the PushPush paper's Fig. 5 and 6 in simulation.
 
-``int f(int, ..., int)`` with 0..32 arguments (:mod:`pushpush.bench.gen`: argument i of a call
+``int f(int, ..., int)`` with 0..32 arguments (:mod:`pushpush.bench.pairs_system`: argument i of a call
 is the previous result plus i, the callee answers in the cycle it is called), 1, 3, 6 and 8
 caller/callee pairs calling at once, on the shared interconnect and the crossbar (32-bit,
 round robin). Per pair: MCalls/s and payload bandwidth (arguments + result, 4 bytes each;

@@ -1,7 +1,7 @@
 """``pushpush bench calls``: the PushPush paper's Table II (and Table III) in simulation.
 
 ``int f(int)`` in a dependency chain (each argument the previous result) with a stateful
-callee (:mod:`pushpush.bench.gen`), one caller/callee pair on the 32-bit crossbar, for every
+callee (:mod:`pushpush.bench.pairs_system`), one caller/callee pair on the 32-bit crossbar, for every
 caller/callee kind pair that exists:
 
 - **rtl -> rtl**, the callee answering k = 0, 4 and 8 cycles after the call, so the

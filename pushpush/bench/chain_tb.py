@@ -1,6 +1,6 @@
 """cocotb side of the paper-evaluation benchmarks (driven by :mod:`pushpush.bench.sweep`).
 
-``$PP_BENCH`` (JSON) says what to measure in the generated system of :mod:`pushpush.bench.gen`:
+``$PP_BENCH`` (JSON) says what to measure in the generated system of :mod:`pushpush.bench.pairs_system`:
 
 - ``mode``: ``rtl`` (every ``caller<p>`` (Verilog) calls ``callee<p>.f``, started together
   by the ARM with ``caller<p>.run(calls)``), ``rtl2py`` (``caller0`` calls a Python
