@@ -265,3 +265,15 @@ def plot(rows: list[dict[str, Any]], path: Path) -> Optional[Path]:
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return path
+
+
+def run(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
+    """``pushpush bench channels`` (registry, :mod:`pushpush.bench.registry`)."""
+    out = Path(opts.output)
+    res = run_channels(out, smoke=opts.smoke, simulator=opts.sim or "auto", log=log)
+    lines = [res["markdown"], f"results: {out / 'channels.json'}"
+             + (f", plot: {out / res['plots'][0]}" if res["plots"] else "")]
+    missed = [f"channels: {t['target']}: {t['ours']}" for t in res["targets"] if not t["met"]]
+    if missed:
+        lines.append("targets missed:\n  " + "\n  ".join(missed))
+    return {**res, "printed": "\n".join(lines)}

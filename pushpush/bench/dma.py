@@ -339,3 +339,19 @@ def _plot(rows: list[dict[str, Any]], limit: float, path: Path) -> Optional[Path
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def run(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
+    """``pushpush bench dma`` (registry, :mod:`pushpush.bench.registry`)."""
+    from .report import write_result
+
+    out = Path(opts.output)
+    out.mkdir(parents=True, exist_ok=True)
+    res = run_dma(out, smoke=opts.smoke, simulator=opts.sim or "auto", log=log)
+    write_result(out, res)
+    lines = [(out / "dma.md").read_text(),
+             f"results: {out / 'dma.json'}" + (f", plot: {out / res['plots'][0]}" if res["plots"] else "")]
+    missed = [f"dma: {t['target']}: {t['ours']}" for t in res["targets"] if not t["met"]]
+    if missed:
+        lines.append("targets missed:\n  " + "\n  ".join(missed))
+    return {**res, "printed": "\n".join(lines)}

@@ -287,3 +287,29 @@ def plot(result: dict[str, Any], path: str | os.PathLike[str]) -> Optional[Path]
     fig.savefig(out, dpi=120)
     plt.close(fig)
     return out
+
+
+def run(opts: Any, log: Any) -> dict[str, Any]:
+    """``pushpush bench fairness`` (registry, :mod:`pushpush.bench.registry`)."""
+    from .registry import missed_targets, result, simulator
+
+    sim = simulator(opts.sim)
+    out = Path(opts.output)
+    res = run_fairness(quick=opts.quick, simulator=sim, outdir=out, log=log, topology=opts.topology)
+    table = format_table(res)
+    png = plot(res, out / "fairness.png")
+    missed = check_targets(res)
+    res["targets_missed"] = missed
+    (out / "fairness.json").write_text(json.dumps(res, indent=1))
+    lines = [table, f"\nresults: {out / 'fairness.json'}" + (
+        f", plot: {png}" if png else
+        " (no plot: install matplotlib, e.g. pip install 'pushpush-fpga[bench]')"),
+        f"simulation time: {res['runtime_s']} s ({sim})"]
+    if missed:
+        lines.append("targets missed:\n  " + "\n  ".join(missed))
+    else:
+        lines.append("targets met: round robin within 1 point of Eq. 1, ABEs and fair arbitration "
+                     "within 1 point of the fair share, ABE latency +1 cycle")
+    return result("fairness", "fairness: a victim's share against interferers (ABE paper Table 1)",
+                  "\n".join(lines), rows=res["rows"], targets=missed_targets(missed), markdown=table,
+                  plots=[png.name] if png else [])

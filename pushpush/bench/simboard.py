@@ -217,3 +217,27 @@ def format_table(rows: Sequence[dict[str, Any]]) -> str:
     fmt = "  ".join(f"{{:>{w}}}" for w in widths)
     return "\n".join([fmt.format(*head), fmt.format(*("-" * w for w in widths))]
                      + [fmt.format(*b) for b in body])
+
+
+def run(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
+    """``pushpush bench simboard`` (registry, :mod:`pushpush.bench.registry`)."""
+    from pushpush.build.sim import available_simulators
+
+    from .registry import OptionError, result
+
+    sims = [s for s in ("icarus", "verilator") if opts.sim in ("both", s)]
+    missing = [s for s in sims if s not in available_simulators()]
+    if missing:
+        raise OptionError(f"simulator {', '.join(missing)} is not available here")
+    ps = ["hdl", "cocotb"] if opts.ps == "both" else [opts.ps]
+    calls = opts.calls or 300
+    rows = []
+    if opts.tree:
+        rows += run_simboard_bench(sims, ["cocotb"], calls, tree=opts.tree, label=opts.label, log=log)
+    rows += run_simboard_bench(sims, ps, calls, log=log)
+    out = Path(opts.output)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "simboard.json").write_text(json.dumps(rows, indent=1))
+    table = format_table(rows)
+    return result("simboard", "simboard: the simulated board's speed",
+                  table + f"\n\nresults: {out / 'simboard.json'}", rows=rows, markdown=table)

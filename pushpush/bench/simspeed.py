@@ -27,9 +27,11 @@ Example::
     print(r["s_per_100k"], r["cycles_per_call"])
     r = measure(scaling_system(16, "/tmp/ss16"), "idle", cycles=20000)
 
-Command line (``python -m pushpush.bench.simspeed --help``)::
+Command line (``pushpush bench simspeed --help``; ``python -m pushpush.bench.simspeed`` is
+the same)::
 
-    python -m pushpush.bench.simspeed examples/pingpong/system.yaml --pairs 16 --cycles 20000
+    pushpush bench simspeed --pairs 16 --cycles 20000
+    pushpush bench simspeed examples/pingpong/system.yaml --mode busy
 
 ``--ic READ_TOPOLOGY=0 --ic SKID_BUFFERS=1`` overrides parameters of the generated top's
 ``pp_axi_interconnect`` (to compare configurations).
@@ -37,7 +39,6 @@ Command line (``python -m pushpush.bench.simspeed --help``)::
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import subprocess
@@ -333,38 +334,71 @@ def measure(system: PathLike, mode: str = "idle", cycles: int = 100_000,
     return res
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m pushpush.bench.simspeed",
-                                 description="Icarus wall seconds per 100k cycles of a generated "
-                                             "system, idle and busy")
-    ap.add_argument("system", nargs="?", help="a system.yaml (default: examples/pingpong)")
-    ap.add_argument("--pairs", type=int, default=0,
-                    help="instead: the system of `pushpush bench scaling` with this many pairs")
-    ap.add_argument("--topology", default="crossbar", help="for --pairs: crossbar or shared")
-    ap.add_argument("--cycles", type=int, default=100_000)
-    ap.add_argument("--mode", choices=MODES, action="append", help="default: both")
-    ap.add_argument("--ic", action="append", default=[], metavar="NAME=VALUE",
-                    help="override a pp_axi_interconnect parameter of the generated top")
-    ap.add_argument("--workdir", help="default: a new temporary folder")
-    a = ap.parse_args(argv)
+def run(opts: Any, log: Any) -> dict[str, Any]:
+    """``pushpush bench simspeed`` (registry, :mod:`pushpush.bench.registry`)."""
+    import json
+
+    from .registry import OptionError, result
+
     params = {}
-    for kv in a.ic:
-        k, _, v = kv.partition("=")
-        params[k] = int(v, 0)
-    work = Path(a.workdir) if a.workdir else Path(tempfile.mkdtemp(prefix="pp_simspeed_"))
-    if a.pairs:
-        system: PathLike = scaling_system(a.pairs, work / "system", a.topology)
+    for kv in opts.ic:
+        k, sep, v = kv.partition("=")
+        try:
+            if not sep or not k:
+                raise ValueError
+            params[k] = int(v, 0)
+        except ValueError:
+            raise OptionError(f"--ic {kv}: give NAME=VALUE, e.g. --ic SKID_BUFFERS=1") from None
+    if opts.cycles < 1:
+        raise OptionError(f"--cycles {opts.cycles}: at least 1")
+    if opts.pairs and opts.system:
+        raise OptionError(f"--pairs {opts.pairs} and {opts.system}: give a system or --pairs, not both")
+    if opts.pairs < 0 or opts.pairs > 15:
+        raise OptionError(f"--pairs {opts.pairs}: 1..15 pairs")
+    if not opts.pairs and opts.topology != "crossbar":
+        raise OptionError("--topology applies to the scaling system of --pairs only")
+    out = Path(opts.output)
+    work = Path(opts.workdir) if opts.workdir else out / "work" / "simspeed"
+    if opts.pairs:
+        system: PathLike = scaling_system(opts.pairs, work / "system", opts.topology)
     else:
         from pushpush.resources import examples_dir
-        system = a.system or (examples_dir() / "pingpong" / "system.yaml")
-    for mode in a.mode or list(MODES):
-        r = measure(system, mode, a.cycles, work / mode, params)
+        system = opts.system or (examples_dir() / "pingpong" / "system.yaml")
+    rows, lines = [], []
+    for mode in opts.mode or list(MODES):
+        log(f"simspeed: {system} {mode}, {opts.cycles} cycles ...")
+        r = measure(system, mode, opts.cycles, work / mode, params)
+        rows.append(r)
         extra = (f", {r['calls']} calls, {r['cycles_per_call']} cycles/call/pair"
                  if mode == "busy" else "")
-        print(f"{r['system']} {mode}: {r['s_per_100k']} s per 100k cycles "
-              f"(CPU {r['cpu_s_per_100k']} s) "
-              f"({r['cycles']} cycles in {r['wall_s']} s{extra}){' ' + str(params) if params else ''}",
-              flush=True)
+        lines.append(f"{r['system']} {mode}: {r['s_per_100k']} s per 100k cycles "
+                     f"(CPU {r['cpu_s_per_100k']} s) "
+                     f"({r['cycles']} cycles in {r['wall_s']} s{extra})"
+                     f"{' ' + str(params) if params else ''}")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "simspeed.json").write_text(json.dumps(rows, indent=1))
+    lines.append(f"\nresults: {out / 'simspeed.json'}")
+    return result("simspeed", "simspeed: Icarus seconds per 100k cycles", "\n".join(lines),
+                  rows=rows, markdown="\n".join(lines[:-1]))
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """``python -m pushpush.bench.simspeed ARGS``: the same as ``pushpush bench simspeed ARGS``
+    (the options of the registry's entry)."""
+    import argparse
+
+    from .registry import EXPERIMENTS, OptionError
+
+    exp = EXPERIMENTS["simspeed"]
+    ap = argparse.ArgumentParser(prog="python -m pushpush.bench.simspeed", description=exp.description)
+    for opt in exp.options:
+        opt.add_to(ap)
+    opts = ap.parse_args(argv)
+    try:
+        res = run(opts, lambda m: print(m, file=sys.stderr, flush=True))
+    except OptionError as exc:
+        ap.error(str(exc))
+    print(res["printed"])
     return 0
 
 

@@ -262,3 +262,31 @@ def plot_histogram(result: dict[str, Any], path: str | os.PathLike[str]) -> Opti
     fig.savefig(p, dpi=100)
     plt.close(fig)
     return p
+
+
+def run(opts: Any, log: Any) -> dict[str, Any]:
+    """``pushpush bench wait`` (registry, :mod:`pushpush.bench.registry`)."""
+    import json
+
+    from .registry import OptionError, result
+
+    calls = opts.calls or 200
+    if calls < 1:
+        raise OptionError(f"--calls {calls}: at least 1 call")
+    modes = tuple(opts.modes.split(",")) if opts.modes else MODES
+    loads = tuple(opts.loads.split(","))
+    bad = [m for m in modes if m not in MODES] + [x for x in loads if x not in LOADS]
+    if bad:
+        raise OptionError(f"unknown {', '.join(bad)}: --modes takes {','.join(MODES)}, "
+                          f"--loads {','.join(LOADS)}")
+    out = Path(opts.output)
+    out.mkdir(parents=True, exist_ok=True)
+    res = run_wait(calls, modes=modes, loads=loads, simulator=opts.sim or "auto",
+                   outdir=str(out / "wait-build"))
+    (out / "wait.json").write_text(json.dumps(res, indent=1))
+    table = format_table(res)
+    png = plot_histogram(res, out / "wait.png")
+    printed = table + f"\n\nresults: {out / 'wait.json'}" + (
+        f", histogram: {png}" if png else " (no histogram: matplotlib is not installed)")
+    return result("wait", "wait: wake-up latency per wait mode", printed, rows=res.get("rows", []),
+                  markdown=table, plots=[png.name] if png else [])
