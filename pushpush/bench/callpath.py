@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
 __all__ = ["SYSTEM", "TARGET_US", "run_callpath", "run_tree", "run_rounds", "best_rows", "format_table",
-           "check_target"]
+           "check_target", "run"]
 
 #: The measured system: ``host`` calls ``callee.f``, ``int f(int)``.
 SYSTEM = """

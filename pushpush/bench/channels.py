@@ -37,7 +37,7 @@ import numpy as np
 
 from .report import md_table, meta, pyplot
 
-__all__ = ["run_channels", "measure", "SIZES", "SMOKE_SIZES", "RIFFA_TABLE_III", "RIFFA_TABLE_IV"]
+__all__ = ["run_channels", "measure", "SIZES", "SMOKE_SIZES", "RIFFA_TABLE_III", "RIFFA_TABLE_IV", "run"]
 
 KiB, MiB = 1024, 1024 * 1024
 SIZES = (4, 64, 1 * KiB, 16 * KiB, 64 * KiB, 256 * KiB, 1 * MiB, 4 * MiB)

@@ -40,7 +40,7 @@ import numpy as np
 
 from .report import md_table, meta, pyplot
 
-__all__ = ["run_dma", "SIZES", "SMOKE_SIZES", "PAPER_TABLE_I"]
+__all__ = ["run_dma", "SIZES", "SMOKE_SIZES", "PAPER_TABLE_I", "run"]
 
 KiB, MiB = 1024, 1024 * 1024
 #: The paper's range: 8 B to 6 MiB.

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 __all__ = ["CONFIGS", "FULL", "QUICK", "eq1_share", "eq2_ratio", "period", "points", "run_fairness",
-           "format_table", "plot", "check_targets"]
+           "format_table", "plot", "check_targets", "run"]
 
 VICTIM_BURST = 16
 OUTSTANDING = 4

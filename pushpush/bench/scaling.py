@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 __all__ = ["CONFIGS", "FULL_PAIRS", "QUICK_PAIRS", "BUS_LIMIT_CYCLES", "system_yaml",
-           "run_scaling", "format_table", "check_targets"]
+           "run_scaling", "format_table", "check_targets", "run"]
 
 #: (name, label, interconnect settings)
 CONFIGS = [

@@ -48,7 +48,7 @@ import time
 from pathlib import Path
 from typing import Any, Mapping, Optional, Sequence, Union
 
-__all__ = ["MODES", "measure", "scaling_system", "main"]
+__all__ = ["MODES", "measure", "scaling_system", "main", "run"]
 
 MODES = ("idle", "busy")
 #: cycles run before the timed window (reset, the start calls, every pair's first calls)
@@ -265,15 +265,6 @@ def linked_m_id(build: Any) -> int:
     return int(m.group(1)) + 1
 
 
-def _cpu_s(pid: int) -> float:
-    """User + system CPU seconds of process ``pid`` so far (Linux ``/proc``; 0 elsewhere)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def measure(system: PathLike, mode: str = "idle", cycles: int = 100_000,
             workdir: Optional[PathLike] = None, ic_params: Optional[Mapping[str, int]] = None,
             vvp_flags: Sequence[str] = ()) -> dict[str, Any]:
@@ -283,6 +274,8 @@ def measure(system: PathLike, mode: str = "idle", cycles: int = 100_000,
     ``cycles_per_call`` busy only: calls served in the window and window cycles per call of
     one pair)."""
     from pushpush.sim.runner import build_system
+
+    from .simboard import cpu_seconds
 
     if mode not in MODES:
         raise ValueError(f"mode '{mode}': one of {', '.join(MODES)}")
@@ -312,9 +305,9 @@ def measure(system: PathLike, mode: str = "idle", cycles: int = 100_000,
         for line in proc.stdout:
             out.append(line)
             if line.startswith("PP_SIMSPEED start"):
-                start, cpu0 = time.monotonic(), _cpu_s(proc.pid)
+                start, cpu0 = time.monotonic(), cpu_seconds(proc.pid)
             elif line.startswith("PP_SIMSPEED end"):
-                end, cpu1 = time.monotonic(), _cpu_s(proc.pid)
+                end, cpu1 = time.monotonic(), cpu_seconds(proc.pid)
                 served = int(line.split()[2])
     finally:
         if proc.poll() is None and end is None:

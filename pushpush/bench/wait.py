@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 __all__ = ["MODES", "LOADS", "FSL_TABLE1", "FSL_MHZ", "run_wait", "summarize", "format_table",
-           "plot_histogram"]
+           "plot_histogram", "run"]
 
 MODES = ("sleep", "poll", "yield", "interrupt")
 LOADS = ("idle", "loaded")
