@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from . import paper
-from .report import fit_growth, md_table, meta, pyplot
+from .report import fit_growth, md_table, meta, pyplot, save_figure
 from .sweep import run_points
 
 __all__ = ["run_area", "synth_point", "FULL_COMPONENTS"]
@@ -185,7 +185,5 @@ def _plot(rows: list[dict[str, Any]], fits: dict[str, dict[str, Any]], out: Path
         ax.set_ylabel(f"{name} (Yosys, xc7)")
         ax.set_title(f"PushPush logic: {name}")
         ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(out / "area.png", dpi=110)
-    plt.close(fig)
+    save_figure(fig, out / "area.png")
     return ["area.png"]

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from . import paper
-from .report import md_table, meta, pyplot
+from .report import md_table, meta, pyplot, save_figure
 from .sweep import run_points, simulate_chain
 
 __all__ = ["run_args", "FULL_NARGS", "FULL_PAIRS", "TARGET_FRACTION"]
@@ -161,8 +161,6 @@ def _plot(rows: list[dict[str, Any]], out: Path) -> list[str]:
         ax.set_ylabel(ylabel)
         ax.set_title(title)
         ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(out / fname, dpi=110)
-        plt.close(fig)
+        save_figure(fig, out / fname)
         made.append(fname)
     return made

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from . import paper
-from .report import md_table, meta, pyplot
+from .report import md_table, meta, pyplot, save_figure
 from .sweep import CLOCK_MHZ, run_points, simulate_chain
 
 __all__ = ["run_calls", "TARGET_HW_CYCLES"]
@@ -291,7 +291,5 @@ def _plot(rows: list[dict[str, Any]], out: Path) -> list[str]:
     ax.set_ylabel("MCalls/s at 100 MHz")
     ax.set_title("int f(int) in a dependency chain (software rows: no MCalls/s, see calls.md)")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(out / "calls.png", dpi=110)
-    plt.close(fig)
+    save_figure(fig, out / "calls.png")
     return ["calls.png"]

@@ -35,7 +35,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from .report import md_table, meta, pyplot
+from .report import md_table, meta, pyplot, save_figure
 
 __all__ = ["run_channels", "measure", "SIZES", "SMOKE_SIZES", "RIFFA_TABLE_III", "RIFFA_TABLE_IV", "run"]
 
@@ -261,10 +261,7 @@ def plot(rows: list[dict[str, Any]], path: Path) -> Optional[Path]:
     ax.set_ylabel("% of the bus limit (exact cycles)")
     ax.set_title("pushpush channels on the simulated board")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path, dpi=100)
 
 
 def run(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:

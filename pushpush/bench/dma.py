@@ -38,7 +38,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from .report import md_table, meta, pyplot
+from .report import md_table, meta, pyplot, save_figure
 
 __all__ = ["run_dma", "SIZES", "SMOKE_SIZES", "PAPER_TABLE_I", "run"]
 
@@ -334,11 +334,7 @@ def _plot(rows: list[dict[str, Any]], limit: float, path: Path) -> Optional[Path
     b.axhline(0.97 * limit, color="k", ls=":", label="97%")
     b.set_xlabel("transfer size (bytes)"); b.set_ylabel("MB/s (simulated cycles)")
     b.set_title("bandwidth"); b.legend(fontsize=7)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)
 
 
 def run(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:

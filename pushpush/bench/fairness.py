@@ -244,12 +244,10 @@ def plot(result: dict[str, Any], path: str | os.PathLike[str]) -> Optional[Path]
     """Fig. 2 style bar plot (one panel per interferer count): the victim's share per
     interferer burst for each configuration, with Eq. 1 and the fair share. Returns the
     path, or None when matplotlib is not installed."""
-    try:
-        import matplotlib
+    from .report import pyplot, save_figure
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = pyplot()
+    if plt is None:
         return None
     labels = {c[0]: c[1] for c in CONFIGS}
     ns = sorted({r["interferers"] for r in result["rows"]})
@@ -282,11 +280,7 @@ def plot(result: dict[str, Any], path: str | os.PathLike[str]) -> Optional[Path]
         flat[-1].legend(fontsize=7)
     fig.suptitle(f"Victim ({VICTIM_BURST}-beat bursts) against N interferers "
                  f"({result['simulator']} simulation)", fontsize=10)
-    fig.tight_layout()
-    out = Path(path)
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
-    return out
+    return save_figure(fig, path, dpi=120)
 
 
 def run(opts: Any, log: Any) -> dict[str, Any]:

@@ -233,11 +233,10 @@ def format_table(result: dict[str, Any]) -> str:
 def plot_histogram(result: dict[str, Any], path: str | os.PathLike[str]) -> Optional[Path]:
     """Histograms of the latencies per mode, idle and loaded (log x); None without
     matplotlib."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:  # pragma: no cover
+    from .report import pyplot, save_figure
+
+    plt = pyplot()
+    if plt is None:
         return None
     loads = sorted({r["load"] for r in result["rows"]}, key=LOADS.index)
     fig, axes = plt.subplots(1, len(loads), figsize=(6 * len(loads), 4), squeeze=False)
@@ -257,11 +256,7 @@ def plot_histogram(result: dict[str, Any], path: str | os.PathLike[str]) -> Opti
         ax.set_title(f"{load}")
         ax.legend(fontsize="small")
     fig.suptitle("pushpush bench wait: wake-up latency per wait mode (simulated board)")
-    fig.tight_layout()
-    p = Path(path)
-    fig.savefig(p, dpi=100)
-    plt.close(fig)
-    return p
+    return save_figure(fig, path, dpi=100)
 
 
 def run(opts: Any, log: Any) -> dict[str, Any]:
