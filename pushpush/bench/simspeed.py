@@ -39,7 +39,6 @@ the same)::
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
