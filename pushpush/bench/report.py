@@ -6,6 +6,10 @@ Every experiment returns a dict::
      "targets": [{"target": "...", "ours": "...", "met": True, "note": "..."}],
      "markdown": "## ...", "plots": ["calls.png"]}
 
+Every experiment's ``run()`` in the registry (:mod:`pushpush.bench.registry`) returns this
+format, with ``printed`` (what ``pushpush bench`` prints) and ``ok`` added; experiments whose
+files predate it (fairness, simboard, callpath, wait, simspeed) keep writing their own JSON.
+
 :func:`write_result` writes ``<out>/<experiment>.json`` and ``<out>/<experiment>.md``;
 :func:`write_summary` writes ``<out>/summary.md`` from several results. :func:`meta` says on
 what the numbers were measured (machine, cores, simulator, commit).

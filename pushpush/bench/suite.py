@@ -10,6 +10,10 @@ A full run also puts the summary into ``<out>/../README.md`` between its results
 (:func:`pushpush.bench.report.update_readme`), so ``pushpush bench all`` regenerates
 ``benchmarks/README.md``.
 
+``EXPERIMENTS`` are the paper's four (what ``all`` runs); the registry of every ``pushpush
+bench`` experiment is :mod:`pushpush.bench.registry`, whose entries for these four, ``all``
+and ``summary`` are the ``run_*_cli`` functions at the end of this module.
+
 Example::
 
     from pushpush.bench.suite import run_all
