@@ -438,10 +438,6 @@ def check_target(rows: Sequence[dict[str, Any]], label: str = "this tree") -> li
             and r["runtime_median_us"] > TARGET_US]
 
 
-if __name__ == "__main__":  # pragma: no cover - quick manual run
-    print(format_table(run_callpath(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)))
-
-
 def run(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
     """``pushpush bench callpath`` (registry, :mod:`pushpush.bench.registry`)."""
     from .registry import OptionError, missed_targets, result
@@ -451,7 +447,10 @@ def run(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
         raise OptionError(f"--calls {calls}: at least 10 calls")
     if opts.rounds < 1:
         raise OptionError(f"--rounds {opts.rounds}: at least 1")
-    all_rows = run_rounds(opts.rounds, calls, opts.tree, opts.label, log=log)
+    try:
+        all_rows = run_rounds(opts.rounds, calls, opts.tree, opts.label, log=log)
+    except FileNotFoundError as exc:  # --tree is not a pushpush checkout
+        raise OptionError(str(exc)) from None
     rows = best_rows(all_rows)
     out = Path(opts.output)
     out.mkdir(parents=True, exist_ok=True)
