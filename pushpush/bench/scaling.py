@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-__all__ = ["CONFIGS", "FULL_PAIRS", "QUICK_PAIRS", "BUS_LIMIT_CYCLES", "system_yaml",
+__all__ = ["CONFIGS", "FULL_PAIRS", "QUICK_PAIRS", "BUS_LIMIT_CYCLES", "system_yaml", "write_system",
            "run_scaling", "format_table", "check_targets", "run"]
 
 #: (name, label, interconnect settings)
@@ -132,16 +132,25 @@ def system_yaml(pairs: int, interconnect: dict[str, str], rtl_dir: Path, data_wi
     return "\n".join(lines)
 
 
-def _simulate(pairs: int, interconnect: dict[str, str], calls: int, simulator: str,
-              work: Path) -> dict[str, Any]:
+def write_system(pairs: int, interconnect: dict[str, str], work: Path) -> Path:
+    """Write the system of ``pairs`` pingpong pairs (its ``system.yaml`` and the caller shims)
+    into ``work``; returns the ``system.yaml`` path (also what ``pushpush bench simspeed
+    --pairs`` simulates)."""
     from pushpush.resources import examples_dir
-    from pushpush.sim import simulate_system
 
     work.mkdir(parents=True, exist_ok=True)
     for k in range(pairs):
         (work / f"bench_caller{k}.v").write_text(_CALLER_SHIM.format(k=k))
     yaml = work / "system.yaml"
     yaml.write_text(system_yaml(pairs, interconnect, examples_dir() / "pingpong" / "rtl"))
+    return yaml
+
+
+def _simulate(pairs: int, interconnect: dict[str, str], calls: int, simulator: str,
+              work: Path) -> dict[str, Any]:
+    from pushpush.sim import simulate_system
+
+    yaml = write_system(pairs, interconnect, work)
     out = work / "result.json"
     simulate_system(yaml, test_module="scaling_tb", test_dir=Path(__file__).parent,
                     simulator=simulator, build_dir=work / "build", component="host",

@@ -62,18 +62,10 @@ def scaling_system(pairs: int, workdir: PathLike, topology: str = "crossbar",
                    arbitration: str = "round_robin") -> Path:
     """Write the system of ``pushpush bench scaling`` with ``pairs`` caller/callee pairs
     (and its caller shims) into ``workdir``; returns the ``system.yaml`` path."""
-    from pushpush.resources import examples_dir
+    from .scaling import write_system
 
-    from .scaling import _CALLER_SHIM, system_yaml
-
-    work = Path(workdir).resolve()
-    work.mkdir(parents=True, exist_ok=True)
-    for k in range(pairs):
-        (work / f"bench_caller{k}.v").write_text(_CALLER_SHIM.format(k=k))
-    yaml = work / "system.yaml"
-    yaml.write_text(system_yaml(pairs, {"topology": topology, "arbitration": arbitration},
-                                examples_dir() / "pingpong" / "rtl"))
-    return yaml
+    return write_system(pairs, {"topology": topology, "arbitration": arbitration},
+                        Path(workdir).resolve())
 
 
 def _set_params(top: Path, params: Mapping[str, int]) -> None:
