@@ -1,6 +1,6 @@
 """``pushpush bench area``: the PushPush paper's Fig. 4 with Yosys (no Vivado).
 
-Systems of N components (:mod:`pushpush.bench.gen`: N/2 callers and N/2 callees of
+Systems of N components (:mod:`pushpush.bench.pairs_system`: N/2 callers and N/2 callees of
 ``int f(int)``; N = 1 is one callee alone) plus the ARM's ports, on the shared interconnect
 and the crossbar (32-bit, round robin), built with ``pushpush build --target synth``
 (FuseSoC/Edalize, Yosys ``synth_xilinx -family xc7``, the PYNQ-Z1's xc7z020). The PushPush
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from . import paper
-from .report import fit_growth, md_table, meta, pyplot
+from .report import fit_growth, md_table, meta, pyplot, save_figure
 from .sweep import run_points
 
 __all__ = ["run_area", "synth_point", "FULL_COMPONENTS"]
@@ -44,7 +44,7 @@ def synth_point(point: dict[str, Any]) -> dict[str, Any]:
     from pushpush.build.synth import synth_resources
     from pushpush.link import load
 
-    from .gen import caller_module, callee_module, write_pairs_system
+    from .pairs_system import caller_module, callee_module, write_pairs_system
 
     t0 = time.monotonic()
     n, work = point["components"], Path(point["work"]).resolve()
@@ -185,7 +185,5 @@ def _plot(rows: list[dict[str, Any]], fits: dict[str, dict[str, Any]], out: Path
         ax.set_ylabel(f"{name} (Yosys, xc7)")
         ax.set_title(f"PushPush logic: {name}")
         ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(out / "area.png", dpi=110)
-    plt.close(fig)
+    save_figure(fig, out / "area.png")
     return ["area.png"]

@@ -1,6 +1,6 @@
 """``pushpush bench args``: the PushPush paper's Fig. 5 and 6 in simulation.
 
-``int f(int, ..., int)`` with 0..32 arguments (:mod:`pushpush.bench.gen`: argument i of a call
+``int f(int, ..., int)`` with 0..32 arguments (:mod:`pushpush.bench.pairs_system`: argument i of a call
 is the previous result plus i, the callee answers in the cycle it is called), 1, 3, 6 and 8
 caller/callee pairs calling at once, on the shared interconnect and the crossbar (32-bit,
 round robin). Per pair: MCalls/s and payload bandwidth (arguments + result, 4 bytes each;
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from . import paper
-from .report import md_table, meta, pyplot
+from .report import md_table, meta, pyplot, save_figure
 from .sweep import run_points, simulate_chain
 
 __all__ = ["run_args", "FULL_NARGS", "FULL_PAIRS", "TARGET_FRACTION"]
@@ -161,8 +161,6 @@ def _plot(rows: list[dict[str, Any]], out: Path) -> list[str]:
         ax.set_ylabel(ylabel)
         ax.set_title(title)
         ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(out / fname, dpi=110)
-        plt.close(fig)
+        save_figure(fig, out / fname)
         made.append(fname)
     return made

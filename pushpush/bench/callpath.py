@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
 __all__ = ["SYSTEM", "TARGET_US", "run_callpath", "run_tree", "run_rounds", "best_rows", "format_table",
-           "check_target"]
+           "check_target", "run"]
 
 #: The measured system: ``host`` calls ``callee.f``, ``int f(int)``.
 SYSTEM = """
@@ -438,5 +438,31 @@ def check_target(rows: Sequence[dict[str, Any]], label: str = "this tree") -> li
             and r["runtime_median_us"] > TARGET_US]
 
 
-if __name__ == "__main__":  # pragma: no cover - quick manual run
-    print(format_table(run_callpath(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)))
+def run(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
+    """``pushpush bench callpath`` (registry, :mod:`pushpush.bench.registry`)."""
+    from .registry import OptionError, missed_targets, result
+
+    calls = opts.calls or 10_000
+    if calls < 10:
+        raise OptionError(f"--calls {calls}: at least 10 calls")
+    if opts.rounds < 1:
+        raise OptionError(f"--rounds {opts.rounds}: at least 1")
+    try:
+        all_rows = run_rounds(opts.rounds, calls, opts.tree, opts.label, log=log)
+    except FileNotFoundError as exc:  # --tree is not a pushpush checkout
+        raise OptionError(str(exc)) from None
+    rows = best_rows(all_rows)
+    out = Path(opts.output)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "callpath.json").write_text(json.dumps({"best": rows, "rounds": all_rows}, indent=1))
+    table = format_table(rows)
+    lines = [f"CPU µs per int f(int) call against the in-memory bus, best of {opts.rounds} round(s) "
+             "(bus: the same bus operations alone; runtime = call - bus)", table,
+             f"\nresults: {out / 'callpath.json'}"]
+    missed = check_target(rows)
+    if missed:
+        lines.append("target missed:\n  " + "\n  ".join(missed))
+    else:
+        lines.append(f"target met: at most {TARGET_US:g} µs of runtime CPU per sync call (median)")
+    return result("callpath", "callpath: the Python runtime's CPU time per call", "\n".join(lines),
+                  rows=rows, targets=missed_targets(missed), markdown=table)

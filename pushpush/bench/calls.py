@@ -1,7 +1,7 @@
 """``pushpush bench calls``: the PushPush paper's Table II (and Table III) in simulation.
 
 ``int f(int)`` in a dependency chain (each argument the previous result) with a stateful
-callee (:mod:`pushpush.bench.gen`), one caller/callee pair on the 32-bit crossbar, for every
+callee (:mod:`pushpush.bench.pairs_system`), one caller/callee pair on the 32-bit crossbar, for every
 caller/callee kind pair that exists:
 
 - **rtl -> rtl**, the callee answering k = 0, 4 and 8 cycles after the call, so the
@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from . import paper
-from .report import md_table, meta, pyplot
+from .report import md_table, meta, pyplot, save_figure
 from .sweep import CLOCK_MHZ, run_points, simulate_chain
 
 __all__ = ["run_calls", "TARGET_HW_CYCLES"]
@@ -291,7 +291,5 @@ def _plot(rows: list[dict[str, Any]], out: Path) -> list[str]:
     ax.set_ylabel("MCalls/s at 100 MHz")
     ax.set_title("int f(int) in a dependency chain (software rows: no MCalls/s, see calls.md)")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(out / "calls.png", dpi=110)
-    plt.close(fig)
+    save_figure(fig, out / "calls.png")
     return ["calls.png"]

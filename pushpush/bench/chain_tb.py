@@ -1,6 +1,6 @@
 """cocotb side of the paper-evaluation benchmarks (driven by :mod:`pushpush.bench.sweep`).
 
-``$PP_BENCH`` (JSON) says what to measure in the generated system of :mod:`pushpush.bench.gen`:
+``$PP_BENCH`` (JSON) says what to measure in the generated system of :mod:`pushpush.bench.pairs_system`:
 
 - ``mode``: ``rtl`` (every ``caller<p>`` (Verilog) calls ``callee<p>.f``, started together
   by the ARM with ``caller<p>.run(calls)``), ``rtl2py`` (``caller0`` calls a Python
@@ -25,48 +25,11 @@ from pathlib import Path
 from typing import Any
 
 import cocotb
-from cocotb.triggers import RisingEdge
 
+from pushpush.bench.tb_helpers import MASK, ResultMonitor
+from pushpush.bench.tb_helpers import callee_model as _model
+from pushpush.bench.tb_helpers import signed as _signed
 from pushpush.sim.ps import SimulatedPS
-
-MASK = 0xFFFF_FFFF
-
-
-class ResultMonitor:
-    """Cycle numbers of the result handshakes of every caller module's import group."""
-
-    def __init__(self, dut: Any, pairs: int) -> None:
-        self.clk = dut.clk
-        self.sigs = []
-        for p in range(pairs):
-            user = getattr(dut, f"caller{p}_inst").pp_user_inst
-            self.sigs.append((getattr(user, f"callee{p}_f_result_valid"),
-                              getattr(user, f"callee{p}_f_result_ready")))
-        self.cycle = 0
-        self.results: list[list[int]] = [[] for _ in range(pairs)]
-
-    async def run(self) -> None:
-        while True:
-            await RisingEdge(self.clk)
-            self.cycle += 1
-            for p, (v, r) in enumerate(self.sigs):
-                if v.value == 1 and r.value == 1:
-                    self.results[p].append(self.cycle)
-
-
-def _model(state: int, args: list[int]) -> int:
-    """The callee's state update (gen.callee_verilog), for Python callees and checks."""
-    mix = 0
-    for a in args:
-        mix ^= a & MASK
-    rot = ((state << 5) | (state >> 27)) & MASK
-    return ((rot ^ mix) + 0x9E3779B9) & MASK
-
-
-def _signed(v: int) -> int:
-    v &= MASK
-    return v - (1 << 32) if v & 0x8000_0000 else v
-
 
 async def _rtl_callers(dut: Any, host: Any, pairs: int, calls: int) -> dict[str, Any]:
     mon = ResultMonitor(dut, pairs)
@@ -77,11 +40,8 @@ async def _rtl_callers(dut: Any, host: Any, pairs: int, calls: int) -> dict[str,
         user = getattr(dut, f"caller{p}_inst").pp_user_inst
         assert len(mon.results[p]) == calls, f"pair {p}: {len(mon.results[p])} results, not {calls}"
         assert int(user.errors_reg.value) == 0, f"caller{p}: results with an error"
-    start = max(r[0] for r in mon.results)
-    end = min(r[-1] for r in mon.results)
-    assert end > start, f"no common window (start {start}, end {end}): more calls"
-    per_pair = [sum(1 for c in r if start < c <= end) for r in mon.results]
-    return {"window": end - start, "per_pair_calls": per_pair, "run_cycles": run_cycles}
+    window, per_pair = mon.busy_window(min_cycles=1)
+    return {"window": window, "per_pair_calls": per_pair, "run_cycles": run_cycles}
 
 
 @cocotb.test()

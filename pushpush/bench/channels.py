@@ -35,9 +35,9 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from .report import md_table, meta, pyplot
+from .report import md_table, meta, pyplot, save_figure
 
-__all__ = ["run_channels", "measure", "SIZES", "SMOKE_SIZES", "RIFFA_TABLE_III", "RIFFA_TABLE_IV"]
+__all__ = ["run_channels", "measure", "SIZES", "SMOKE_SIZES", "RIFFA_TABLE_III", "RIFFA_TABLE_IV", "run"]
 
 KiB, MiB = 1024, 1024 * 1024
 SIZES = (4, 64, 1 * KiB, 16 * KiB, 64 * KiB, 256 * KiB, 1 * MiB, 4 * MiB)
@@ -261,7 +261,16 @@ def plot(rows: list[dict[str, Any]], path: Path) -> Optional[Path]:
     ax.set_ylabel("% of the bus limit (exact cycles)")
     ax.set_title("pushpush channels on the simulated board")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path, dpi=100)
+
+
+def run(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
+    """``pushpush bench channels`` (registry, :mod:`pushpush.bench.registry`)."""
+    out = Path(opts.output)
+    res = run_channels(out, smoke=opts.smoke, simulator=opts.sim or "auto", log=log)
+    lines = [res["markdown"], f"results: {out / 'channels.json'}"
+             + (f", plot: {out / res['plots'][0]}" if res["plots"] else "")]
+    missed = [f"channels: {t['target']}: {t['ours']}" for t in res["targets"] if not t["met"]]
+    if missed:
+        lines.append("targets missed:\n  " + "\n  ".join(missed))
+    return {**res, "printed": "\n".join(lines)}

@@ -38,9 +38,9 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from .report import md_table, meta, pyplot
+from .report import md_table, meta, pyplot, save_figure
 
-__all__ = ["run_dma", "SIZES", "SMOKE_SIZES", "PAPER_TABLE_I"]
+__all__ = ["run_dma", "SIZES", "SMOKE_SIZES", "PAPER_TABLE_I", "run"]
 
 KiB, MiB = 1024, 1024 * 1024
 #: The paper's range: 8 B to 6 MiB.
@@ -334,8 +334,20 @@ def _plot(rows: list[dict[str, Any]], limit: float, path: Path) -> Optional[Path
     b.axhline(0.97 * limit, color="k", ls=":", label="97%")
     b.set_xlabel("transfer size (bytes)"); b.set_ylabel("MB/s (simulated cycles)")
     b.set_title("bandwidth"); b.legend(fontsize=7)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)
+
+
+def run(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
+    """``pushpush bench dma`` (registry, :mod:`pushpush.bench.registry`)."""
+    from .report import write_result
+
+    out = Path(opts.output)
+    out.mkdir(parents=True, exist_ok=True)
+    res = run_dma(out, smoke=opts.smoke, simulator=opts.sim or "auto", log=log)
+    write_result(out, res)
+    lines = [(out / "dma.md").read_text(),
+             f"results: {out / 'dma.json'}" + (f", plot: {out / res['plots'][0]}" if res["plots"] else "")]
+    missed = [f"dma: {t['target']}: {t['ours']}" for t in res["targets"] if not t["met"]]
+    if missed:
+        lines.append("targets missed:\n  " + "\n  ".join(missed))
+    return {**res, "printed": "\n".join(lines)}

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 __all__ = ["CONFIGS", "FULL", "QUICK", "eq1_share", "eq2_ratio", "period", "points", "run_fairness",
-           "format_table", "plot", "check_targets"]
+           "format_table", "plot", "check_targets", "run"]
 
 VICTIM_BURST = 16
 OUTSTANDING = 4
@@ -244,12 +244,10 @@ def plot(result: dict[str, Any], path: str | os.PathLike[str]) -> Optional[Path]
     """Fig. 2 style bar plot (one panel per interferer count): the victim's share per
     interferer burst for each configuration, with Eq. 1 and the fair share. Returns the
     path, or None when matplotlib is not installed."""
-    try:
-        import matplotlib
+    from .report import pyplot, save_figure
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = pyplot()
+    if plt is None:
         return None
     labels = {c[0]: c[1] for c in CONFIGS}
     ns = sorted({r["interferers"] for r in result["rows"]})
@@ -282,8 +280,30 @@ def plot(result: dict[str, Any], path: str | os.PathLike[str]) -> Optional[Path]
         flat[-1].legend(fontsize=7)
     fig.suptitle(f"Victim ({VICTIM_BURST}-beat bursts) against N interferers "
                  f"({result['simulator']} simulation)", fontsize=10)
-    fig.tight_layout()
-    out = Path(path)
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
-    return out
+    return save_figure(fig, path, dpi=120)
+
+
+def run(opts: Any, log: Any) -> dict[str, Any]:
+    """``pushpush bench fairness`` (registry, :mod:`pushpush.bench.registry`)."""
+    from .registry import missed_targets, result, simulator
+
+    sim = simulator(opts.sim)
+    out = Path(opts.output)
+    res = run_fairness(quick=opts.quick, simulator=sim, outdir=out, log=log, topology=opts.topology)
+    table = format_table(res)
+    png = plot(res, out / "fairness.png")
+    missed = check_targets(res)
+    res["targets_missed"] = missed
+    (out / "fairness.json").write_text(json.dumps(res, indent=1))
+    lines = [table, f"\nresults: {out / 'fairness.json'}" + (
+        f", plot: {png}" if png else
+        " (no plot: install matplotlib, e.g. pip install 'pushpush-fpga[bench]')"),
+        f"simulation time: {res['runtime_s']} s ({sim})"]
+    if missed:
+        lines.append("targets missed:\n  " + "\n  ".join(missed))
+    else:
+        lines.append("targets met: round robin within 1 point of Eq. 1, ABEs and fair arbitration "
+                     "within 1 point of the fair share, ABE latency +1 cycle")
+    return result("fairness", "fairness: a victim's share against interferers (ABE paper Table 1)",
+                  "\n".join(lines), rows=res["rows"], targets=missed_targets(missed), markdown=table,
+                  plots=[png.name] if png else [])

@@ -6,6 +6,10 @@ Every experiment returns a dict::
      "targets": [{"target": "...", "ours": "...", "met": True, "note": "..."}],
      "markdown": "## ...", "plots": ["calls.png"]}
 
+Every experiment's ``run()`` in the registry (:mod:`pushpush.bench.registry`) returns this
+format, with ``printed`` (what ``pushpush bench`` prints) and ``ok`` added; experiments whose
+files predate it (fairness, simboard, callpath, wait, simspeed) keep writing their own JSON.
+
 :func:`write_result` writes ``<out>/<experiment>.json`` and ``<out>/<experiment>.md``;
 :func:`write_summary` writes ``<out>/summary.md`` from several results. :func:`meta` says on
 what the numbers were measured (machine, cores, simulator, commit).
@@ -28,7 +32,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 __all__ = ["meta", "write_result", "write_summary", "md_table", "targets_md", "pyplot",
-           "fit_growth"]
+           "fit_growth", "save_figure"]
 
 
 def _git(args: list[str]) -> str:
@@ -128,6 +132,18 @@ def pyplot():  # type: ignore[no-untyped-def]
     except ImportError:
         return None
     return plt
+
+
+def save_figure(fig: Any, path: "str | os.PathLike[str]", dpi: int = 110) -> Path:
+    """Lay out ``fig``, write it to ``path`` (its folder made), close it; returns the path."""
+    import matplotlib.pyplot as plt
+
+    out = Path(path)
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=dpi)
+    plt.close(fig)
+    return out
 
 
 def fit_growth(xs: Sequence[float], ys: Sequence[float]) -> dict[str, Any]:

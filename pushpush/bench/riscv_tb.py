@@ -17,15 +17,13 @@ import json
 import os
 
 import cocotb
-from cocotb.triggers import RisingEdge
 
-GOLDEN = 0x9E3779B9
-MASK = 0xFFFFFFFF
+from pushpush.bench.tb_helpers import MASK, CycleCounter, callee_model
 
 
 def model_f(state: int, x: int) -> int:
     """pingpong_callee.v's state machine."""
-    return ((((state << 5) | (state >> 27)) & MASK) ^ (x & MASK)) + GOLDEN & MASK
+    return callee_model(state, [x])
 
 
 def chain(n: int, x0: int) -> int:
@@ -43,21 +41,16 @@ async def riscv_pingpong(dut):
 
     n = int(os.environ.get("PP_RISCV_N", "8"))
     out: dict[str, float] = {}
-    cycle = [0]
-
-    async def count() -> None:
-        while True:
-            await RisingEdge(dut.clk)
-            cycle[0] += 1
+    clock = CycleCounter(dut)
 
     async with cocotb_system(dut, "host") as rt:
-        cocotb.start_soon(count())
+        cocotb.start_soon(clock.run())
         # python -> riscv
         state, x, spent = 0, 5, 0
         for _ in range(n):
-            c0 = cycle[0]
+            c0 = clock.cycle
             got = await rt.callee.f(x)
-            spent += cycle[0] - c0
+            spent += clock.cycle - c0
             state = model_f(state, x)
             assert got & MASK == state, f"callee.f({x}) = {got & MASK:#x}, the model says {state:#x}"
             x = got

@@ -36,8 +36,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-__all__ = ["CONFIGS", "FULL_PAIRS", "QUICK_PAIRS", "BUS_LIMIT_CYCLES", "system_yaml",
-           "run_scaling", "format_table", "check_targets"]
+__all__ = ["CONFIGS", "FULL_PAIRS", "QUICK_PAIRS", "BUS_LIMIT_CYCLES", "system_yaml", "write_system",
+           "run_scaling", "format_table", "check_targets", "run"]
 
 #: (name, label, interconnect settings)
 CONFIGS = [
@@ -132,16 +132,25 @@ def system_yaml(pairs: int, interconnect: dict[str, str], rtl_dir: Path, data_wi
     return "\n".join(lines)
 
 
-def _simulate(pairs: int, interconnect: dict[str, str], calls: int, simulator: str,
-              work: Path) -> dict[str, Any]:
+def write_system(pairs: int, interconnect: dict[str, str], work: Path) -> Path:
+    """Write the system of ``pairs`` pingpong pairs (its ``system.yaml`` and the caller shims)
+    into ``work``; returns the ``system.yaml`` path (also what ``pushpush bench simspeed
+    --pairs`` simulates)."""
     from pushpush.resources import examples_dir
-    from pushpush.sim import simulate_system
 
     work.mkdir(parents=True, exist_ok=True)
     for k in range(pairs):
         (work / f"bench_caller{k}.v").write_text(_CALLER_SHIM.format(k=k))
     yaml = work / "system.yaml"
     yaml.write_text(system_yaml(pairs, interconnect, examples_dir() / "pingpong" / "rtl"))
+    return yaml
+
+
+def _simulate(pairs: int, interconnect: dict[str, str], calls: int, simulator: str,
+              work: Path) -> dict[str, Any]:
+    from pushpush.sim import simulate_system
+
+    yaml = write_system(pairs, interconnect, work)
     out = work / "result.json"
     simulate_system(yaml, test_module="scaling_tb", test_dir=Path(__file__).parent,
                     simulator=simulator, build_dir=work / "build", component="host",
@@ -220,3 +229,51 @@ def check_targets(result: dict[str, Any]) -> list[str]:
             missed.append(f"{r['label']}, {r['pairs']} pairs: {r['mcalls']} MCalls/s "
                           f"< {TARGET_MCALLS:g}")
     return missed
+
+
+def run(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
+    """``pushpush bench scaling`` (registry, :mod:`pushpush.bench.registry`); ``--smoke``: the
+    paper evaluation's smoke set (:mod:`pushpush.bench.suite`)."""
+    from .registry import OptionError, missed_targets, simulator
+    from .report import write_result
+    from .scaling_report import FULL_PAIRS as DEFAULT_PAIRS, add_common
+
+    if opts.smoke:
+        given = [o for o, v in (("--quick", opts.quick), ("--pairs", opts.pairs),
+                                ("--calls", opts.calls)) if v]
+        if given:
+            raise OptionError(f"{', '.join(given)} with --smoke: --smoke runs the fixed smoke set "
+                              "(the paper evaluation's); give one or the other")
+        from .suite import run_experiment_cli
+        return run_experiment_cli(opts, log)
+    sim = simulator(opts.sim)
+    if opts.pairs:
+        try:
+            pairs = [int(x) for x in opts.pairs.split(",")]
+        except ValueError:
+            raise OptionError(f"--pairs {opts.pairs}: give pair counts separated by commas, "
+                              "e.g. --pairs 1,2,4,8") from None
+        if not pairs or min(pairs) < 1 or max(pairs) > 15:
+            raise OptionError(f"--pairs {opts.pairs}: pair counts must be 1..15 (2 components "
+                              "each, plus the ARM, on at most 32 interconnect ports)")
+    else:
+        pairs = QUICK_PAIRS if opts.quick else DEFAULT_PAIRS
+    calls = 200 if opts.calls is None else opts.calls
+    if calls < 10:
+        raise OptionError(f"--calls {calls}: at least 10 calls per pair")
+    out = Path(opts.output)
+    out.mkdir(parents=True, exist_ok=True)
+    result = run_scaling(pairs=pairs, calls=calls, simulator=sim, outdir=out / "work" / "scaling",
+                         log=log, jobs=opts.jobs)
+    add_common(result, out, opts.jobs, smoke=False)
+    missed = check_targets(result)
+    result["targets_missed"] = missed
+    write_result(out, result)
+    lines = [format_table(result), f"\nresults: {out / 'scaling.json'}",
+             f"simulation time: {result['runtime_s']} s ({sim})"]
+    if missed:
+        lines.append("targets missed:\n  " + "\n  ".join(missed))
+    elif any(r["pairs"] >= 4 for r in result["rows"]):
+        lines.append(f"targets met: the shared bus carries at least {TARGET_MCALLS:g} MCalls/s "
+                     "from 4 pairs")
+    return {**result, "targets": missed_targets(missed), "printed": "\n".join(lines)}

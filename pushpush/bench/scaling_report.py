@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from . import paper
-from .report import md_table, meta, pyplot
+from .report import md_table, meta, pyplot, save_figure
 from .scaling import BUS_LIMIT_CYCLES, TARGET_MCALLS, check_targets, run_scaling
 
 __all__ = ["run_scaling_experiment", "FULL_PAIRS", "SMOKE_PAIRS", "TARGET_EFFICIENCY"]
@@ -123,7 +123,5 @@ def _plot(rows: list[dict[str, Any]], out: Path) -> list[str]:
     for ax in axes:
         ax.set_xlabel("caller/callee pairs")
         ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(out / "scaling.png", dpi=110)
-    plt.close(fig)
+    save_figure(fig, out / "scaling.png")
     return ["scaling.png"]

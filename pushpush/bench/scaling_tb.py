@@ -13,31 +13,9 @@ import os
 from pathlib import Path
 
 import cocotb
-from cocotb.triggers import RisingEdge
 
+from pushpush.bench.tb_helpers import ResultMonitor
 from pushpush.sim import cocotb_system
-
-
-class ResultMonitor:
-    """Cycle numbers of the result handshakes of every caller module's import group."""
-
-    def __init__(self, dut, pairs: int) -> None:
-        self.clk = dut.clk
-        self.sigs = []
-        for k in range(pairs):
-            user = getattr(dut, f"caller{k}_inst").pp_user_inst
-            self.sigs.append((getattr(user, f"callee{k}_f_result_valid"),
-                              getattr(user, f"callee{k}_f_result_ready")))
-        self.cycle = 0
-        self.results: list[list[int]] = [[] for _ in range(pairs)]
-
-    async def run(self) -> None:
-        while True:
-            await RisingEdge(self.clk)
-            self.cycle += 1
-            for k, (v, r) in enumerate(self.sigs):
-                if v.value == 1 and r.value == 1:
-                    self.results[k].append(self.cycle)
 
 
 @cocotb.test()
@@ -56,12 +34,7 @@ async def scaling(dut):
         assert int(caller.errors_reg.value) == 0, f"caller{k}: results with an error"
         assert int(callee.calls_reg.value) == calls, (
             f"callee{k} served {int(callee.calls_reg.value)} calls, caller{k} made {calls}")
-    # the window in which every pair is busy: from every pair's first result to the first
-    # pair's last result
-    start = max(r[0] for r in mon.results)
-    end = min(r[-1] for r in mon.results)
-    assert end - start >= 4 * pairs, f"no common window (start {start}, end {end}): more calls"
-    per_pair = [sum(1 for c in r if start < c <= end) for r in mon.results]
+    window, per_pair = mon.busy_window(min_cycles=4 * pairs)
     Path(os.environ["PP_BENCH_OUT"]).write_text(json.dumps({
-        "pairs": pairs, "calls": calls, "window": end - start, "window_calls": sum(per_pair),
+        "pairs": pairs, "calls": calls, "window": window, "window_calls": sum(per_pair),
         "per_pair_calls": per_pair, "run_cycles": run_cycles}))

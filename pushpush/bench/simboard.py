@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
-__all__ = ["run_simboard_bench", "format_table", "measure"]
+__all__ = ["run_simboard_bench", "format_table", "measure", "cpu_seconds", "run"]
 
 RTL2PY = """
 system: rtl2py
@@ -59,8 +59,14 @@ components:
 """
 
 
-def _cpu_s(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (Linux ``/proc``; 0 elsewhere or
+    once it is gone). Here, not in a module of its own, because :func:`measure` runs this
+    file alone against another checkout's ``pushpush`` (``--tree``); simspeed uses it too."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
@@ -136,10 +142,10 @@ def measure(simulator: str, calls: int, examples: Path, out: Path) -> dict[str, 
     res["cycles_per_s"] = round(n / (time.monotonic() - t))
     time.sleep(1.0)
     pids = _sim_pids(ol)
-    before = sum(_cpu_s(p) for p in pids)
+    before = sum(cpu_seconds(p) for p in pids)
     self_before = time.process_time()
     time.sleep(3.0)
-    res["idle_cpu_pct"] = round(100 * (sum(_cpu_s(p) for p in pids) - before) / 3.0, 1)
+    res["idle_cpu_pct"] = round(100 * (sum(cpu_seconds(p) for p in pids) - before) / 3.0, 1)
     res["idle_cpu_pynq_pct"] = round(100 * (time.process_time() - self_before) / 3.0, 1)
     ol.free()
 
@@ -217,3 +223,27 @@ def format_table(rows: Sequence[dict[str, Any]]) -> str:
     fmt = "  ".join(f"{{:>{w}}}" for w in widths)
     return "\n".join([fmt.format(*head), fmt.format(*("-" * w for w in widths))]
                      + [fmt.format(*b) for b in body])
+
+
+def run(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
+    """``pushpush bench simboard`` (registry, :mod:`pushpush.bench.registry`)."""
+    from pushpush.build.sim import available_simulators
+
+    from .registry import OptionError, result
+
+    sims = [s for s in ("icarus", "verilator") if opts.sim in ("both", s)]
+    missing = [s for s in sims if s not in available_simulators()]
+    if missing:
+        raise OptionError(f"simulator {', '.join(missing)} is not available here")
+    ps = ["hdl", "cocotb"] if opts.ps == "both" else [opts.ps]
+    calls = opts.calls or 300
+    rows = []
+    if opts.tree:
+        rows += run_simboard_bench(sims, ["cocotb"], calls, tree=opts.tree, label=opts.label, log=log)
+    rows += run_simboard_bench(sims, ps, calls, log=log)
+    out = Path(opts.output)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "simboard.json").write_text(json.dumps(rows, indent=1))
+    table = format_table(rows)
+    return result("simboard", "simboard: the simulated board's speed",
+                  table + f"\n\nresults: {out / 'simboard.json'}", rows=rows, markdown=table)

@@ -27,9 +27,11 @@ Example::
     print(r["s_per_100k"], r["cycles_per_call"])
     r = measure(scaling_system(16, "/tmp/ss16"), "idle", cycles=20000)
 
-Command line (``python -m pushpush.bench.simspeed --help``)::
+Command line (``pushpush bench simspeed --help``; ``python -m pushpush.bench.simspeed`` is
+the same)::
 
-    python -m pushpush.bench.simspeed examples/pingpong/system.yaml --pairs 16 --cycles 20000
+    pushpush bench simspeed --pairs 16 --cycles 20000
+    pushpush bench simspeed examples/pingpong/system.yaml --mode busy
 
 ``--ic READ_TOPOLOGY=0 --ic SKID_BUFFERS=1`` overrides parameters of the generated top's
 ``pp_axi_interconnect`` (to compare configurations).
@@ -37,8 +39,6 @@ Command line (``python -m pushpush.bench.simspeed --help``)::
 
 from __future__ import annotations
 
-import argparse
-import os
 import re
 import subprocess
 import sys
@@ -47,7 +47,7 @@ import time
 from pathlib import Path
 from typing import Any, Mapping, Optional, Sequence, Union
 
-__all__ = ["MODES", "measure", "scaling_system", "main"]
+__all__ = ["MODES", "measure", "scaling_system", "main", "run"]
 
 MODES = ("idle", "busy")
 #: cycles run before the timed window (reset, the start calls, every pair's first calls)
@@ -62,18 +62,10 @@ def scaling_system(pairs: int, workdir: PathLike, topology: str = "crossbar",
                    arbitration: str = "round_robin") -> Path:
     """Write the system of ``pushpush bench scaling`` with ``pairs`` caller/callee pairs
     (and its caller shims) into ``workdir``; returns the ``system.yaml`` path."""
-    from pushpush.resources import examples_dir
+    from .scaling import write_system
 
-    from .scaling import _CALLER_SHIM, system_yaml
-
-    work = Path(workdir).resolve()
-    work.mkdir(parents=True, exist_ok=True)
-    for k in range(pairs):
-        (work / f"bench_caller{k}.v").write_text(_CALLER_SHIM.format(k=k))
-    yaml = work / "system.yaml"
-    yaml.write_text(system_yaml(pairs, {"topology": topology, "arbitration": arbitration},
-                                examples_dir() / "pingpong" / "rtl"))
-    return yaml
+    return write_system(pairs, {"topology": topology, "arbitration": arbitration},
+                        Path(workdir).resolve())
 
 
 def _set_params(top: Path, params: Mapping[str, int]) -> None:
@@ -264,15 +256,6 @@ def linked_m_id(build: Any) -> int:
     return int(m.group(1)) + 1
 
 
-def _cpu_s(pid: int) -> float:
-    """User + system CPU seconds of process ``pid`` so far (Linux ``/proc``; 0 elsewhere)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def measure(system: PathLike, mode: str = "idle", cycles: int = 100_000,
             workdir: Optional[PathLike] = None, ic_params: Optional[Mapping[str, int]] = None,
             vvp_flags: Sequence[str] = ()) -> dict[str, Any]:
@@ -282,6 +265,8 @@ def measure(system: PathLike, mode: str = "idle", cycles: int = 100_000,
     ``cycles_per_call`` busy only: calls served in the window and window cycles per call of
     one pair)."""
     from pushpush.sim.runner import build_system
+
+    from .simboard import cpu_seconds
 
     if mode not in MODES:
         raise ValueError(f"mode '{mode}': one of {', '.join(MODES)}")
@@ -311,9 +296,9 @@ def measure(system: PathLike, mode: str = "idle", cycles: int = 100_000,
         for line in proc.stdout:
             out.append(line)
             if line.startswith("PP_SIMSPEED start"):
-                start, cpu0 = time.monotonic(), _cpu_s(proc.pid)
+                start, cpu0 = time.monotonic(), cpu_seconds(proc.pid)
             elif line.startswith("PP_SIMSPEED end"):
-                end, cpu1 = time.monotonic(), _cpu_s(proc.pid)
+                end, cpu1 = time.monotonic(), cpu_seconds(proc.pid)
                 served = int(line.split()[2])
     finally:
         if proc.poll() is None and end is None:
@@ -333,38 +318,71 @@ def measure(system: PathLike, mode: str = "idle", cycles: int = 100_000,
     return res
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m pushpush.bench.simspeed",
-                                 description="Icarus wall seconds per 100k cycles of a generated "
-                                             "system, idle and busy")
-    ap.add_argument("system", nargs="?", help="a system.yaml (default: examples/pingpong)")
-    ap.add_argument("--pairs", type=int, default=0,
-                    help="instead: the system of `pushpush bench scaling` with this many pairs")
-    ap.add_argument("--topology", default="crossbar", help="for --pairs: crossbar or shared")
-    ap.add_argument("--cycles", type=int, default=100_000)
-    ap.add_argument("--mode", choices=MODES, action="append", help="default: both")
-    ap.add_argument("--ic", action="append", default=[], metavar="NAME=VALUE",
-                    help="override a pp_axi_interconnect parameter of the generated top")
-    ap.add_argument("--workdir", help="default: a new temporary folder")
-    a = ap.parse_args(argv)
+def run(opts: Any, log: Any) -> dict[str, Any]:
+    """``pushpush bench simspeed`` (registry, :mod:`pushpush.bench.registry`)."""
+    import json
+
+    from .registry import OptionError, result
+
     params = {}
-    for kv in a.ic:
-        k, _, v = kv.partition("=")
-        params[k] = int(v, 0)
-    work = Path(a.workdir) if a.workdir else Path(tempfile.mkdtemp(prefix="pp_simspeed_"))
-    if a.pairs:
-        system: PathLike = scaling_system(a.pairs, work / "system", a.topology)
+    for kv in opts.ic:
+        k, sep, v = kv.partition("=")
+        try:
+            if not sep or not k:
+                raise ValueError
+            params[k] = int(v, 0)
+        except ValueError:
+            raise OptionError(f"--ic {kv}: give NAME=VALUE, e.g. --ic SKID_BUFFERS=1") from None
+    if opts.cycles < 1:
+        raise OptionError(f"--cycles {opts.cycles}: at least 1")
+    if opts.pairs and opts.system:
+        raise OptionError(f"--pairs {opts.pairs} and {opts.system}: give a system or --pairs, not both")
+    if opts.pairs < 0 or opts.pairs > 15:
+        raise OptionError(f"--pairs {opts.pairs}: 1..15 pairs")
+    if not opts.pairs and opts.topology != "crossbar":
+        raise OptionError("--topology applies to the scaling system of --pairs only")
+    out = Path(opts.output)
+    work = Path(opts.workdir) if opts.workdir else out / "work" / "simspeed"
+    if opts.pairs:
+        system: PathLike = scaling_system(opts.pairs, work / "system", opts.topology)
     else:
         from pushpush.resources import examples_dir
-        system = a.system or (examples_dir() / "pingpong" / "system.yaml")
-    for mode in a.mode or list(MODES):
-        r = measure(system, mode, a.cycles, work / mode, params)
+        system = opts.system or (examples_dir() / "pingpong" / "system.yaml")
+    rows, lines = [], []
+    for mode in opts.mode or list(MODES):
+        log(f"simspeed: {system} {mode}, {opts.cycles} cycles ...")
+        r = measure(system, mode, opts.cycles, work / mode, params)
+        rows.append(r)
         extra = (f", {r['calls']} calls, {r['cycles_per_call']} cycles/call/pair"
                  if mode == "busy" else "")
-        print(f"{r['system']} {mode}: {r['s_per_100k']} s per 100k cycles "
-              f"(CPU {r['cpu_s_per_100k']} s) "
-              f"({r['cycles']} cycles in {r['wall_s']} s{extra}){' ' + str(params) if params else ''}",
-              flush=True)
+        lines.append(f"{r['system']} {mode}: {r['s_per_100k']} s per 100k cycles "
+                     f"(CPU {r['cpu_s_per_100k']} s) "
+                     f"({r['cycles']} cycles in {r['wall_s']} s{extra})"
+                     f"{' ' + str(params) if params else ''}")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "simspeed.json").write_text(json.dumps(rows, indent=1))
+    lines.append(f"\nresults: {out / 'simspeed.json'}")
+    return result("simspeed", "simspeed: Icarus seconds per 100k cycles", "\n".join(lines),
+                  rows=rows, markdown="\n".join(lines[:-1]))
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """``python -m pushpush.bench.simspeed ARGS``: the same as ``pushpush bench simspeed ARGS``
+    (the options of the registry's entry)."""
+    import argparse
+
+    from .registry import EXPERIMENTS, OptionError
+
+    exp = EXPERIMENTS["simspeed"]
+    ap = argparse.ArgumentParser(prog="python -m pushpush.bench.simspeed", description=exp.description)
+    for opt in exp.options:
+        opt.add_to(ap)
+    opts = ap.parse_args(argv)
+    try:
+        res = run(opts, lambda m: print(m, file=sys.stderr, flush=True))
+    except OptionError as exc:
+        ap.error(str(exc))
+    print(res["printed"])
     return 0
 
 

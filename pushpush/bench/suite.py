@@ -10,6 +10,10 @@ A full run also puts the summary into ``<out>/../README.md`` between its results
 (:func:`pushpush.bench.report.update_readme`), so ``pushpush bench all`` regenerates
 ``benchmarks/README.md``.
 
+``EXPERIMENTS`` are the paper's four (what ``all`` runs); the registry of every ``pushpush
+bench`` experiment is :mod:`pushpush.bench.registry`, whose entries for these four, ``all``
+and ``summary`` are the ``run_*_cli`` functions at the end of this module.
+
 Example::
 
     from pushpush.bench.suite import run_all
@@ -27,7 +31,8 @@ from pushpush.executor import Executor
 from .report import update_readme, write_result, write_summary
 from .sweep import using_executor
 
-__all__ = ["EXPERIMENTS", "run_experiment", "run_all", "summarise"]
+__all__ = ["EXPERIMENTS", "run_experiment", "run_all", "summarise", "run_experiment_cli", "run_all_cli",
+           "run_summary_cli"]
 
 EXPERIMENTS = ("calls", "scaling", "area", "args")
 
@@ -103,3 +108,93 @@ def summarise(out: Path, command: str, log: Callable[[str], None] = print) -> Pa
     if not smoke and update_readme(out.parent / "README.md", summary):
         log(f"updated {out.parent / 'README.md'}")
     return summary
+
+
+# ------------------------------------------------------------------ pushpush bench (registry)
+
+
+def _reference_verilog_axi(opts: Any) -> None:
+    """--reference-verilog-axi: checked before any synthesis runs, then read by
+    :mod:`pushpush.bench.area` from the environment (also under ``all``)."""
+    path = getattr(opts, "reference_verilog_axi", None)
+    if not path:
+        return
+    import os
+
+    from .registry import OptionError
+    from .xbar_area import ENV_VERILOG_AXI, verilog_axi_checkout
+    try:
+        verilog_axi_checkout(path)
+    except ValueError as exc:
+        raise OptionError(f"--reference-verilog-axi: {exc}") from None
+    os.environ[ENV_VERILOG_AXI] = str(Path(path).expanduser().resolve())
+
+
+def _args_grid(text: Optional[str]) -> list[Optional[list[int]]]:
+    from .registry import OptionError
+
+    if not text:
+        return [None, None]
+    try:
+        grid: list[Optional[list[int]]] = [[int(x) for x in part.split(",")] for part in text.split(":")]
+        if len(grid) != 2 or min(grid[0] or [0]) < 0 or max(grid[0] or [0]) > 64 \
+                or min(grid[1] or [0]) < 1 or max(grid[1] or [0]) > 15:
+            raise ValueError
+    except ValueError:
+        raise OptionError(f"--args-grid {text}: give argument counts (0..64) and "
+                          "pair counts (1..15), e.g. --args-grid 0,8,32:1,8") from None
+    return grid
+
+
+def _printed(results: Sequence[dict[str, Any]], out: Path, summary: bool) -> str:
+    lines = [(out / f"{r['experiment']}.md").read_text() for r in results]
+    if summary:
+        lines.append(f"summary: {out / 'summary.md'}")
+    lines.append(f"results: {', '.join(str(out / (r['experiment'] + '.json')) for r in results)}")
+    missed = [f"{r['experiment']}: {t['target']}: {t['ours']}" for r in results
+              for t in r["targets"] if not t["met"]]
+    if missed:
+        lines.append("targets missed:\n  " + "\n  ".join(missed))
+    return "\n".join(lines)
+
+
+def run_experiment_cli(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
+    """``pushpush bench calls|area|args|scaling --smoke``: one experiment of the paper's."""
+    from .registry import simulator
+
+    sim = simulator(getattr(opts, "sim", None)) if opts.benchmark != "area" else "icarus"
+    _reference_verilog_axi(opts)
+    nargs, pairs = _args_grid(getattr(opts, "args_grid", None))
+    out = Path(opts.output)
+    res = run_experiment(opts.benchmark, out, smoke=opts.smoke, jobs=opts.jobs, simulator=sim,
+                         log=log, args_nargs=nargs, args_pairs=pairs)
+    return {**res, "printed": _printed([res], out, summary=False)}
+
+
+def run_all_cli(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
+    """``pushpush bench all``: every experiment, then ``summary.md``."""
+    from .registry import DEFAULT_OUT, result, simulator
+
+    sim = simulator(opts.sim)
+    _reference_verilog_axi(opts)
+    out = Path(opts.output)
+    cmd = "pushpush bench all" + (" --smoke" if opts.smoke else "") + \
+          (f" --out {opts.output}" if opts.output != DEFAULT_OUT else "")
+    results = run_all(out, smoke=opts.smoke, jobs=opts.jobs, simulator=sim, only=EXPERIMENTS,
+                      command=cmd, log=log)
+    return result("all", "the PushPush paper's evaluation", _printed(results, out, summary=True),
+                  rows=results, targets=[t for r in results for t in r["targets"]],
+                  markdown=(out / "summary.md").read_text())
+
+
+def run_summary_cli(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
+    """``pushpush bench summary``: ``summary.md`` from the JSON already there."""
+    from .registry import DEFAULT_OUT, OptionError, result
+
+    out = Path(opts.output)
+    try:
+        path = summarise(out, "pushpush bench summary" + (f" --out {opts.output}"
+                                                          if opts.output != DEFAULT_OUT else ""), log)
+    except FileNotFoundError as exc:
+        raise OptionError(str(exc)) from None
+    return result("summary", "summary", f"summary: {path}", markdown=path.read_text())

@@ -8,7 +8,7 @@ workers (default the number of cores), keeping the points' order. Every point wo
 own folder, so points never share a build.
 
 :func:`simulate_chain` is the usual point: generate the pairs system of
-:mod:`pushpush.bench.gen`, simulate it with :mod:`pushpush.bench.chain_tb` and return the
+:mod:`pushpush.bench.pairs_system`, simulate it with :mod:`pushpush.bench.chain_tb` and return the
 cycle counts.
 
 Example::
@@ -68,7 +68,7 @@ def simulate_chain(point: dict[str, Any]) -> dict[str, Any]:
     ``simulator`` (default icarus)."""
     from pushpush.sim import simulate_system
 
-    from .gen import write_pairs_system
+    from .pairs_system import write_pairs_system
 
     t0 = time.monotonic()
     work = Path(point["work"]).resolve()  # the simulator runs in another folder

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 __all__ = ["MODES", "LOADS", "FSL_TABLE1", "FSL_MHZ", "run_wait", "summarize", "format_table",
-           "plot_histogram"]
+           "plot_histogram", "run"]
 
 MODES = ("sleep", "poll", "yield", "interrupt")
 LOADS = ("idle", "loaded")
@@ -233,11 +233,10 @@ def format_table(result: dict[str, Any]) -> str:
 def plot_histogram(result: dict[str, Any], path: str | os.PathLike[str]) -> Optional[Path]:
     """Histograms of the latencies per mode, idle and loaded (log x); None without
     matplotlib."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:  # pragma: no cover
+    from .report import pyplot, save_figure
+
+    plt = pyplot()
+    if plt is None:
         return None
     loads = sorted({r["load"] for r in result["rows"]}, key=LOADS.index)
     fig, axes = plt.subplots(1, len(loads), figsize=(6 * len(loads), 4), squeeze=False)
@@ -257,8 +256,32 @@ def plot_histogram(result: dict[str, Any], path: str | os.PathLike[str]) -> Opti
         ax.set_title(f"{load}")
         ax.legend(fontsize="small")
     fig.suptitle("pushpush bench wait: wake-up latency per wait mode (simulated board)")
-    fig.tight_layout()
-    p = Path(path)
-    fig.savefig(p, dpi=100)
-    plt.close(fig)
-    return p
+    return save_figure(fig, path, dpi=100)
+
+
+def run(opts: Any, log: Any) -> dict[str, Any]:
+    """``pushpush bench wait`` (registry, :mod:`pushpush.bench.registry`)."""
+    import json
+
+    from .registry import OptionError, result
+
+    calls = opts.calls or 200
+    if calls < 1:
+        raise OptionError(f"--calls {calls}: at least 1 call")
+    modes = tuple(opts.modes.split(",")) if opts.modes else MODES
+    loads = tuple(opts.loads.split(","))
+    bad = [m for m in modes if m not in MODES] + [x for x in loads if x not in LOADS]
+    if bad:
+        raise OptionError(f"unknown {', '.join(bad)}: --modes takes {','.join(MODES)}, "
+                          f"--loads {','.join(LOADS)}")
+    out = Path(opts.output)
+    out.mkdir(parents=True, exist_ok=True)
+    res = run_wait(calls, modes=modes, loads=loads, simulator=opts.sim or "auto",
+                   outdir=str(out / "wait-build"))
+    (out / "wait.json").write_text(json.dumps(res, indent=1))
+    table = format_table(res)
+    png = plot_histogram(res, out / "wait.png")
+    printed = table + f"\n\nresults: {out / 'wait.json'}" + (
+        f", histogram: {png}" if png else " (no histogram: matplotlib is not installed)")
+    return result("wait", "wait: wake-up latency per wait mode", printed, rows=res.get("rows", []),
+                  markdown=table, plots=[png.name] if png else [])

@@ -292,11 +292,11 @@ PARAM_SETS = [
 
 @pytest.mark.parametrize("simulator,params", sim_matrix(PARAM_SETS))
 @pytest.mark.parametrize("top", ["pp_buf_rd", "pp_buf_wr"])
-def test_buf_dma(top, simulator, params):
+def test_buf_engines(top, simulator, params):
     hdl = {k: v for k, v in params.items() if k.isupper()}
     hdl.update(TIMEOUT=300, LEN_WIDTH=16)
     p = dict(params, LEN_WIDTH=16, steps=25, seed=hash(json.dumps(params, sort_keys=True)) % 1000)
-    run_cocotb(toplevel=top, sources=cores_rtl(["axi_dma"]), test_module="test_buf_dma",
+    run_cocotb(toplevel=top, sources=cores_rtl(["axi_dma"]), test_module="test_buf_engines",
                test_dir=Path(__file__).parent, parameters=hdl, simulator=simulator,
                extra_env={"BUFDMA_PARAMS": json.dumps(p)},
                testcase="rd_transfers" if top == "pp_buf_rd" else "wr_transfers")
