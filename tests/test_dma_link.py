@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pushpush.codegen.rtl import render_stub, user_ports
+from pushpush.codegen.ports import user_ports
+from pushpush.codegen.rtl import render_stub
 from pushpush.errors import LinkError, SpecError
 from pushpush.link import DMA_FIRST_PAGE, link
 from pushpush.spec import load_system

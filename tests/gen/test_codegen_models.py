@@ -21,7 +21,8 @@ from pushpush.codegen.chnl import ChannelShell, channel_shell
 from pushpush.codegen.connect import connectivity
 from pushpush.codegen.dma import ShellDma, _shell_dma
 from pushpush.codegen.render import environment
-from pushpush.codegen.rtl import render_top, rtl_components
+from pushpush.codegen.fabric import rtl_components
+from pushpush.codegen.rtl import render_top
 from pushpush.codegen.stub_model import StubModel, stub_model
 from pushpush.codegen.top_model import TopModel, top_model
 
