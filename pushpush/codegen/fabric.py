@@ -82,7 +82,7 @@ def wrapper_module_name(comp: LinkedComponent) -> str:
 
 def channel_shell_name(comp: LinkedComponent) -> str:
     """``<component>_chnl_shell``: the module between the wrapper and the user's module of a
-    component with ``channels:`` (:mod:`pushpush.codegen.chnl`)."""
+    component with ``channels:`` (:mod:`pushpush.codegen.channel_shell`)."""
     return f"{comp.name}_chnl_shell"
 
 

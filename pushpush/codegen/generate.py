@@ -44,9 +44,9 @@ from .fabric import rtl_components
 from .ports import check_names
 from .rtl import render_rtl, render_stub
 from .c import render_c
-from .chdr import header_path, render_c_header
+from .c_map_header import header_path, render_c_header
 from .fusesoc import core_path, render_system_core, system_vlnv, user_source_copies
-from .chnl import module_ports
+from .channel_shell import module_ports
 from .portcheck import check_sources_exist, inspect_component
 from .render import GenerateError, write_tree
 from .vivado import bd_tcl_path, has_block_design, render_bd_tcl

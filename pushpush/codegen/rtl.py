@@ -45,7 +45,7 @@ from typing import Optional
 from pushpush.codegen.render import GenerateError, generated_header, render_template
 from pushpush.link import LinkedComponent, LinkedSystem
 
-from .chnl import render_channel_shell
+from .channel_shell import render_channel_shell
 from .fabric import (ADDR_WIDTH, BUF_DATA_WIDTH, BUF_FIFO_LOG2, BUF_ID_WIDTH, BUF_MAX_BURST, BUFFER_TIMEOUT_CYCLES,
                      ENGINE_MAX_OUTSTANDING, PS_ID_WIDTH, PS_WINDOW_SIGNALS, TAG_FIFO_BITS, BufferEngine,
                      axi_signals, buf_id_width, buffer_engines, buffer_port, channel_shell_name, core_dependencies,

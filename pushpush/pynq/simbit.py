@@ -7,7 +7,7 @@
                         sources relative to this folder, simulator, clock), so PYNQ's
                         Bitstream/Overlay classes accept it and the simulated device knows
                         what to simulate
-    <system>.hwh        the hardware handoff (pushpush.pynq.hwh), read by PYNQ's own parser
+    <system>.hwh        the hardware handoff (pushpush.codegen.hwh), read by PYNQ's own parser
     <system>.map.json   the system map (the pushpush driver reads the linked model from it)
     <system>.dtbo       an empty marker: PYNQ 4.0's ``Overlay.free()`` only removes the
                         overlay's device tree, which is how the simulated device hears of it
@@ -165,7 +165,7 @@ def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
     """
     from pushpush.sysmap import to_json
 
-    from .hwh import render_hwh
+    from ..codegen.hwh import render_hwh
 
     riscv = [c.name for c in linked.components if c.kind == "riscv"]
     if riscv and sources is None:

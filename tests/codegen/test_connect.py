@@ -14,7 +14,7 @@ from pushpush.codegen.rtl import render_top
 from pushpush.link import LinkedSystem, link
 from pushpush.spec import load_system
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p.parent.name for p in (REPO / "examples").glob("*/system.yaml"))
 
 

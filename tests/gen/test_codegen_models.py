@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from codegen_models import NAME, leaves, model_systems
 
-from pushpush.codegen.chnl import ChannelShell, channel_shell
+from pushpush.codegen.channel_shell import ChannelShell, channel_shell
 from pushpush.codegen.connect import connectivity
 from pushpush.codegen.dma import ShellDma, _shell_dma
 from pushpush.codegen.render import environment
@@ -108,7 +108,7 @@ _VERILOG_IN_PYTHON = re.compile(r"""f["'][^"']*("""
                                 r"""'[hdb]\{|\[\{[^}]*- ?1\}:0\]|\b(input|output) +wire\b|\b(wire|reg|assign) [\[{]|\.\{[^}]*\}\(\{)""")
 
 
-@pytest.mark.parametrize("module", ["rtl", "top_model", "stub_model", "wrapper_model", "dma", "chnl",
+@pytest.mark.parametrize("module", ["rtl", "top_model", "stub_model", "wrapper_model", "dma", "channel_shell",
                                     "connect", "simboard"])
 def test_codegen_builds_no_verilog_text(module):
     src = (REPO / "pushpush" / "codegen" / f"{module}.py").read_text()
