@@ -25,7 +25,7 @@ from pushpush.link import IRQ_BLOCK_BYTES, DmaBlock, LinkedSystem
 from .connect import connectivity
 from .render import GenerateError
 from .fabric import (ARBITRATION, BUF_DATA_WIDTH, BUF_ID_WIDTH, BUFFER_TIMEOUT_CYCLES, CROSSBAR_READ_TOPOLOGY,
-                     CROSSBAR_SKID_BUFFERS, axi_signals, buf_id_width, buffer_port, clog2, rtl_components,
+                     CROSSBAR_SKID_BUFFERS, axi_signals, buf_id_width, buffer_port, clog2,
                      system_buffers, top_id_widths, top_module_name, wrapper_module_name)
 from .ports import stream_ports
 
