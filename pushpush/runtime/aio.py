@@ -19,7 +19,9 @@ from ..link import LinkedSystem
 from ..protocol import BusWriteError, CallError, CallTimeout
 from ..types import structurally_equal
 from .backend import AsyncBackend
-from .core import DEFAULT_TIMEOUT, Incoming, RuntimeCore, Served, Write, log
+from .callee import Incoming, Served
+from .caller import Write
+from .core import DEFAULT_TIMEOUT, RuntimeCore, log
 from .functions import RemoteFunction
 
 __all__ = ["AsyncRuntime"]

@@ -2,7 +2,11 @@
 
 :class:`RuntimeCore` holds a software component's state: its imports, the Python functions
 registered as exports, the cep slots the serve loop watches, the run-time slot allocator and
-the rep slots in use. It performs only *local* accesses to the own window (through the
+the rep slots in use. It is the public class (``rt.export``, ``rt.function``, ``rt.channel``,
+``rt.wait``, ``rt.<component>.<function>``), composed of three sides in modules of their own:
+the caller side (:mod:`.caller`: one call, its rep slot, the sans-IO call routine), the callee
+side (:mod:`.callee`: the watched slots, taking calls, running functions, encoding replies) and
+lending (:mod:`.lending`: run-time cep slots for Python callables, the journal). It performs only *local* accesses to the own window (through the
 backend's synchronous ``read_local``/``write_local``); bus writes, waiting and threads/tasks
 are the drivers' job (:mod:`.sync`, :mod:`.aio`).
 
@@ -33,7 +37,7 @@ Slot use (the design, see also the package docstring):
   dropped. Both are counted in :attr:`RuntimeCore.counters`, never delivered.
 
 The call itself (write with retries on a refused slot, wait for the reply, timeout) is one
-sans-IO generator, :meth:`RuntimeCore._remote_call`, that yields :class:`Write` and
+sans-IO generator, :meth:`.caller.Caller._remote_call`, that yields :class:`Write` and
 :data:`SLEEP` requests; the sync and asyncio drivers only carry them out.
 """
 
@@ -50,7 +54,7 @@ from ..link import WAIT_MODES, LinkedComponent, LinkedSystem, SlotKind
 from ..protocol import TRIGGER_IDLE, WORD_BYTES, Counters, SlotAllocator
 from ..types import FunctionType, parse_signature
 from .callee import Callee, Incoming, Served
-from .caller import SLEEP, CallStep, Caller, RepSlot, Write  # noqa: F401 (the drivers' names)
+from .caller import SLEEP, Caller, RepSlot, Write
 from .claim import JOURNAL_LENT, RECORD_SEQ, RECORD_VALID, RECORD_WRITING
 from .functions import ComponentNamespace, ExportedFunction, ImportedFunction, RemoteFunction
 from .lending import Lending

@@ -13,7 +13,9 @@ from ..link import LinkedSystem
 from ..protocol import BusWriteError, CallError, CallTimeout
 from ..types import structurally_equal
 from .backend import SyncBackend
-from .core import DEFAULT_TIMEOUT, CallStep, Incoming, RuntimeCore, Served, Write, log
+from .callee import Incoming, Served
+from .caller import CallStep, Write
+from .core import DEFAULT_TIMEOUT, RuntimeCore, log
 from .functions import RemoteFunction
 
 __all__ = ["SyncRuntime"]
