@@ -9,7 +9,9 @@ drivers (:mod:`.sync`, :mod:`.aio`) only carry them out. See :mod:`.core` for sl
 
 from __future__ import annotations
 
+import inspect
 import logging
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, NamedTuple, Optional, Union
@@ -31,11 +33,13 @@ from ..protocol import (
     make_trigger,
     status_echo,
 )
+from ..types import SignatureCodec, structurally_equal
 from .buffers import prepare_buffers
+from .callee import Served
 from .claim import RECORD_VALID, RECORD_WRITING
 from .functions import ImportedFunction, RemoteFunction
 
-__all__ = ["Caller", "RepSlot", "Write", "SLEEP", "CallStep"]
+__all__ = ["Caller", "RepSlot", "Write", "SLEEP", "Acquire", "Await", "CallStep"]
 
 log = logging.getLogger("pushpush.runtime")
 
@@ -79,12 +83,115 @@ class _Sleep:
 #: A request of :meth:`RuntimeCore._remote_call`: wait a little (the backend's sleep).
 SLEEP = _Sleep()
 
-#: What :meth:`RuntimeCore._remote_call` yields.
-CallStep = Union[Write, _Sleep]
+
+
+class Acquire(NamedTuple):
+    """A request of :meth:`Caller._remote_call`, its first: take the lock of ``fn``'s cep
+    address (one call at a time per cep address and runtime) within ``timeout`` seconds;
+    send back whether it was taken. The driver gives it back when the steps end."""
+
+    fn: RemoteFunction
+    timeout: float
+
+
+#: ``Acquire(fn, timeout)`` without the Python-level ``__new__`` of a NamedTuple.
+_new_acquire = tuple.__new__
+
+
+class Await(NamedTuple):
+    """A request of :meth:`Caller._call`: a local function returned an awaitable; send back
+    its result (the asyncio driver awaits it and throws its exception in; the sync driver
+    sends the value back as it is)."""
+
+    value: Any
+
+
+#: What :meth:`RuntimeCore._remote_call` yields (:meth:`Caller._call`: also :class:`Await`).
+CallStep = Union[Write, _Sleep, Acquire]
 
 
 class Caller:
     """The caller side of :class:`~.core.RuntimeCore` (its state is set up there)."""
+
+    #: The clock of :meth:`_remote_call`'s timeouts (the asyncio driver: the backend's).
+    _clock: Callable[[], float] = time.monotonic
+
+    # ------------------------------------------------------------------ the drivers' one call routine
+
+    def _call(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
+              timeout: Optional[float], one_way: bool, unpacked: bool = False) -> Generator[Any, Any, Any]:
+        """One call of ``fn`` from Python, as both drivers make it: buffer arguments, the
+        short-circuit to this runtime's own live functions, callables lent for the call, and
+        :meth:`_remote_call`. Returns the steps to carry out: a generator that yields what
+        :meth:`_remote_call` yields (:class:`Acquire`, :class:`Write`, :data:`SLEEP`) and
+        :class:`Await`, and returns the result. A driver carries them out
+        (:meth:`pushpush.runtime.sync.SyncRuntime._drive`, blocking;
+        :meth:`pushpush.runtime.aio.AsyncRuntime._drive`, awaiting), gives back the lock an
+        :class:`Acquire` took when the steps end, and closes them when a step raises, so
+        slots are given back at once. The common call (no buffers, nothing lent, not local)
+        is :meth:`_remote_call` itself. ``unpacked``: the buffer arguments are already
+        (address, length) pairs."""
+        codec = fn._codec or fn.codec
+        if codec.buffer_params and not unpacked:  # buffers: arrays into (address, length)
+            return self._call_buffers(fn, args, kwargs, timeout, one_way)
+        if timeout is None:
+            timeout = self.timeout
+        if self._live:
+            local = self._local_served(fn.address)
+            if local is not None and structurally_equal(local.signature, fn.signature):
+                return self._call_local(fn, local, args, kwargs, one_way)
+        if not codec.function_params:  # nothing to lend, nothing handed out (the common case)
+            return self._remote_call(fn, codec.encode_args(args, kwargs), timeout, one_way, self._clock)
+        return self._call_lending(fn, args, kwargs, timeout, one_way, codec)
+
+    def _call_buffers(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
+                      timeout: Optional[float], one_way: bool) -> Generator[Any, Any, Any]:
+        args, kwargs, after = self._buffer_args(fn, args, kwargs, one_way)
+        ok = False
+        try:
+            value = yield from self._call(fn, args, kwargs, timeout, one_way, True)
+            ok = True
+            return value
+        except CallError as e:
+            raise self._buffer_error(fn, e) from None
+        finally:
+            after(ok)
+
+    def _call_lending(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
+                      timeout: float, one_way: bool, codec: SignatureCodec) -> Generator[Any, Any, Any]:
+        """A call with function-typed parameters: Python callables get run-time cep slots
+        (retired after the call), and this runtime serves while the call may come back."""
+        words, lent = self._prepare_args(fn.signature, args, kwargs, codec)
+        try:
+            if self._needs_server(fn.signature, words, lent, codec):
+                self.start()
+            return (yield from self._remote_call(fn, words, timeout, one_way, self._clock))
+        finally:
+            for s in lent:
+                self._retire(s)
+
+    def _call_local(self, fn: RemoteFunction, s: Served, args: Sequence[Any],
+                    kwargs: Mapping[str, Any], one_way: bool) -> Generator[Any, Any, Any]:
+        """A call of this runtime's own live function ``s``: run directly, no bus, its
+        arguments and result marshalled as a remote call's would be."""
+        words, lent = self._prepare_args(fn.signature, args, kwargs, fn.codec)
+        try:
+            assert s.handler is not None
+            try:
+                value = s.handler(*self._local_args(fn, s, words))
+                if inspect.isawaitable(value):
+                    value = yield Await(value)
+            except Exception as e:
+                if one_way:
+                    self._encode_outcome(s, exc=e)
+                    return None
+                return self._local_result(fn, s, exc=e)
+            return None if one_way else self._local_result(fn, s, value)
+        finally:
+            for x in lent:
+                self._retire(x)
+
+    # ------------------------------------------------------------------ what a call needs
 
     def _callee_detail(self, address: int) -> Optional[str]:
         """A timed-out call into a software component whose runtime is gone: say so (its
@@ -211,10 +318,14 @@ class Caller:
                      now: Callable[[], float]) -> Generator[CallStep, Optional[BusWriteError], Any]:
         """One call of ``fn`` with argument ``words``: the protocol's steps, no I/O.
 
-        Yields :class:`Write` (send back ``None`` or the :class:`BusWriteError`) and
-        :data:`SLEEP` (send back ``None``); returns the result. The caller holds the cep
-        address's lock around it (one call at a time per cep address and runtime).
+        Yields :class:`Acquire` first (send back whether the cep address's lock was taken: one
+        call at a time per cep address and runtime; the driver gives it back when the steps
+        end), then :class:`Write` (send back ``None`` or the :class:`BusWriteError`) and
+        :data:`SLEEP` (send back ``None``); returns the result.
         """
+        if not (yield _new_acquire(Acquire, (fn, timeout))):
+            raise CallTimeout(fn.name, fn.address, timeout,
+                              "waiting for the slot (other calls through this cep address are in flight)")
         start = now()
         deadline = start + timeout
         address = fn.address
