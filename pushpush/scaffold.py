@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Optional
 
 from . import __version__
-from .codegen import rtl as _rtl
+from .codegen.ports import type_width
+from .codegen.rtl import render_stub
 from .codegen.render import environment, render_template, write_tree
 from .errors import PushPushError
 from .link import link
@@ -88,8 +89,8 @@ def scaffold_files(name: str) -> dict[str, str]:
     # the Verilog: the stub generator's skeleton of the component, filled in
     linked = link(parse_system(files["system.yaml"], file="system.yaml", base_dir=Path("/")))
     comp = linked.component("adder")
-    widths = {e.name: _rtl.type_width(e.signature.result) for e in comp.exports}
-    stub = _rtl.render_stub(linked, "adder")
+    widths = {e.name: type_width(e.signature.result) for e in comp.exports}
+    stub = render_stub(linked, "adder")
     files[f"rtl/{module}.v"] = _fill_adder(stub, module, "adder", widths)
     files["app.py"] = render_template("init/app.py.j2", **ctx)
     files[f"tests/test_{name}.py"] = render_template("init/test_system.py.j2", **ctx)

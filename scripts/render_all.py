@@ -30,7 +30,8 @@ sys.path.insert(0, str(ROOT / "tests" / "gen"))
 from pushpush.codegen.dma import render_dma_shell  # noqa: E402
 from pushpush.codegen.generate import generate_files  # noqa: E402
 from pushpush.codegen.render import GenerateError  # noqa: E402
-from pushpush.codegen.rtl import render_stub, rtl_components  # noqa: E402
+from pushpush.codegen.fabric import rtl_components  # noqa: E402
+from pushpush.codegen.rtl import render_stub  # noqa: E402
 from pushpush.link import LinkedSystem, load  # noqa: E402
 from pushpush.spec.fields import DATA_WIDTHS, TOPOLOGIES  # noqa: E402
 

@@ -57,10 +57,10 @@ def window_params(n: int, addr_width: int = 32) -> dict[str, str]:
 
 def synth_pushpush(n: int, params: Optional[dict[str, Any]] = None) -> Resources:
     """``pp_axi_interconnect`` N x N: the crossbar with the parameters the generator gives a
-    crossbar system (:data:`pushpush.codegen.rtl.CROSSBAR_READ_TOPOLOGY`,
-    :data:`~pushpush.codegen.rtl.CROSSBAR_SKID_BUFFERS`), round robin, unless ``params``
+    crossbar system (:data:`pushpush.codegen.fabric.CROSSBAR_READ_TOPOLOGY`,
+    :data:`~pushpush.codegen.fabric.CROSSBAR_SKID_BUFFERS`), round robin, unless ``params``
     say otherwise."""
-    from pushpush.codegen.rtl import CROSSBAR_READ_TOPOLOGY, CROSSBAR_SKID_BUFFERS
+    from pushpush.codegen.fabric import CROSSBAR_READ_TOPOLOGY, CROSSBAR_SKID_BUFFERS
 
     sources, top = core_sources("interconnect")
     p: dict[str, Any] = {"S_COUNT": n, "M_COUNT": n, "DATA_WIDTH": 32, "ADDR_WIDTH": 32,

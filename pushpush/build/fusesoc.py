@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Callable, Mapping, Optional, Sequence
 
 from pushpush.build.synth import ComponentCost, Resources, SynthError, flat_component_costs, netlist_resources
-from pushpush.codegen import rtl as _rtl
+from pushpush.codegen import fabric as _fabric
 from pushpush.codegen.fusesoc import system_vlnv, user_source_copies
 from pushpush.codegen.generate import generate
 from pushpush.codegen.vivado import PYNQ_Z1_PART, bd_tcl_path, bd_wrapper_name
@@ -186,10 +186,10 @@ def check_vivado_project(linked: LinkedSystem, root: Path, project: Optional[str
         f"set_property part {_board_part(linked)}": "the board's part",
         f"set_property top {bd_wrapper_name(linked)}": "the block design wrapper as top",
         bd_tcl_path(linked): "the block-design tcl",
-        f"rtl/{_rtl.top_module_name(linked)}.v": "the system top",
+        f"rtl/{_fabric.top_module_name(linked)}.v": "the system top",
     }
-    for c in _rtl.rtl_components(linked):
-        need[f"rtl/{_rtl.wrapper_module_name(c)}.v"] = f"the wrapper of '{c.name}'"
+    for c in _fabric.rtl_components(linked):
+        need[f"rtl/{_fabric.wrapper_module_name(c)}.v"] = f"the wrapper of '{c.name}'"
     for needle, what in need.items():
         if needle not in text:
             problems.append(f"{project.name} lacks {what} ({needle!r})")
@@ -201,7 +201,7 @@ def check_vivado_project(linked: LinkedSystem, root: Path, project: Optional[str
         problems.append(f"the block-design tcl {bd_tcl_path(linked)} is missing under {root / 'src'}")
     else:
         bdt = bd[0].read_text()
-        for needle in ("processing_system7", f"-reference {_rtl.top_module_name(linked)}",
+        for needle in ("processing_system7", f"-reference {_fabric.top_module_name(linked)}",
                        "assign_bd_address", "make_wrapper"):
             if needle not in bdt:
                 problems.append(f"{bd[0].name} lacks {needle!r}")
@@ -254,7 +254,7 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
             raise BuildError(f"--target {target}: pushpush does not write the Vivado block design "
                              f"for the {want.title}'s zynq_ultra_ps_e yet (its .hwh, simulated "
                              "board and C are there, docs/board.md); build for pynq_z1 or pynq_z2")
-    if not _rtl.rtl_components(linked):
+    if not _fabric.rtl_components(linked):
         raise BuildError(f"system '{linked.name}' has no rtl component: there is no hardware to "
                          f"build (generate still writes its map and C header)")
     riscv = [c.name for c in linked.components if c.kind == "riscv"]
@@ -306,16 +306,16 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
         netlist = root / f"{_edam_name(linked)}.json"
         if not netlist.is_file():
             raise BuildError(f"synth finished but wrote no netlist {netlist}", log)
-        comps = {_rtl.wrapper_module_name(c): c.name for c in _rtl.rtl_components(linked)}
-        result.resources = netlist_resources(netlist, _rtl.top_module_name(linked), comps,
+        comps = {_fabric.wrapper_module_name(c): c.name for c in _fabric.rtl_components(linked)}
+        result.resources = netlist_resources(netlist, _fabric.top_module_name(linked), comps,
                                               depth=True)
         if flat:
-            users = {_rtl.wrapper_module_name(c): (_rtl.channel_shell_name(c)
+            users = {_fabric.wrapper_module_name(c): (_fabric.channel_shell_name(c)
                                                    if linked.channels_of(c.name) else c.module)
-                     for c in _rtl.rtl_components(linked)}
+                     for c in _fabric.rtl_components(linked)}
             progress("pushpush: synth once more, each wrapper flat with its user module kept apart")
             try:
-                result.costs = flat_component_costs(root, _rtl.top_module_name(linked), netlist,
+                result.costs = flat_component_costs(root, _fabric.top_module_name(linked), netlist,
                                                     comps, users)
             except SynthError as e:
                 raise BuildError(str(e), log) from None

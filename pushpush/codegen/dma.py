@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pushpush.link import DmaBlock, LinkedSystem
 
 from .render import generated_header, render_template
-from .rtl import BUF_DATA_WIDTH, BUFFER_TIMEOUT_CYCLES, _clog2, axi_signals, buf_id_width, system_buffers, top_id_widths, top_module_name
+from .fabric import (BUF_DATA_WIDTH, BUFFER_TIMEOUT_CYCLES, axi_signals, buf_id_width, clog2, system_buffers,
+                     top_id_widths, top_module_name)
 from .simboard import PsMemPort
 from .top_model import AxiSignal, Slave, StreamPort, dma_stream_ports
 
@@ -66,7 +67,7 @@ def shell_interrupt_ports(linked: LinkedSystem) -> list[str]:
 
 def _fifo_log2(d: DmaBlock) -> int:
     # two bursts of FIFO at least (one written while the next fills), 64 words at least
-    return max(6, _clog2(2 * d.max_burst))
+    return max(6, clog2(2 * d.max_burst))
 
 
 @dataclass(frozen=True)

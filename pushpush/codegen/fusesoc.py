@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from pushpush.link import LinkedSystem
 
 from .render import GenerateError, generated_header, render_template
-from .rtl import core_dependencies, rtl_components, top_module_name, wrapper_module_name
+from .fabric import core_dependencies, rtl_components, top_module_name, wrapper_module_name
 from .vivado import PYNQ_Z1_PART, bd_tcl_path, bd_wrapper_name, has_block_design
 
 __all__ = [

@@ -40,11 +40,13 @@ from typing import Optional
 from pushpush.link import LinkedSystem
 from pushpush.sysmap import to_json
 
-from . import rtl as _rtl
+from .fabric import rtl_components
+from .ports import check_names
+from .rtl import render_rtl, render_stub
 from .c import render_c
-from .chdr import header_path, render_c_header
+from .c_map_header import header_path, render_c_header
 from .fusesoc import core_path, render_system_core, system_vlnv, user_source_copies
-from .chnl import module_ports
+from .channel_shell import module_ports
 from .portcheck import check_sources_exist, inspect_component
 from .render import GenerateError, write_tree
 from .vivado import bd_tcl_path, has_block_design, render_bd_tcl
@@ -70,7 +72,7 @@ def check_sources(linked: LinkedSystem) -> tuple[list[str], dict[str, set[str]]]
     """(problems, {component: port names its module declares}) for every rtl component."""
     problems: list[str] = []
     present: dict[str, set[str]] = {}
-    for c in _rtl.rtl_components(linked):
+    for c in rtl_components(linked):
         where, src_where = component_where(linked, c.name)
         found, ports = inspect_component(linked, c.name, module_ports(linked, c), where, src_where)
         problems.extend(found)
@@ -88,21 +90,21 @@ def generate_files(linked: LinkedSystem, check_ports: bool = True) -> dict[str, 
 
     Messages carry the YAML positions the linked model holds. Raises
     :class:`GenerateError` listing every problem (one per line)."""
-    problems = list(_rtl.check_names(linked))
+    problems = list(check_names(linked))
     present: Optional[dict[str, set[str]]] = None
     if not problems:
         if check_ports:
             port_problems, present = check_sources(linked)
             problems += port_problems
         else:
-            for c in _rtl.rtl_components(linked):
+            for c in rtl_components(linked):
                 where, src_where = component_where(linked, c.name)
                 problems += check_sources_exist(linked, c.name, where, src_where)
     if problems:
         raise GenerateError("\n".join(problems))
 
     files: dict[str, str] = {}
-    rtl_files = _rtl.render_rtl(linked, present)
+    rtl_files = render_rtl(linked, present)
     files.update(rtl_files)
     files[map_path(linked)] = to_json(linked)
     files[header_path(linked)] = render_c_header(linked)
@@ -183,11 +185,11 @@ def write_stub(linked: LinkedSystem, component: str, target: str | os.PathLike[s
     names = [c.name for c in linked.components]
     if component not in names:
         from pushpush.errors import did_you_mean
-        rtl = [c.name for c in _rtl.rtl_components(linked)]
+        rtl = [c.name for c in rtl_components(linked)]
         hint = did_you_mean(component, names) or (
             f"; rtl components: {', '.join(rtl)}" if rtl else "; the system has no rtl component")
         raise GenerateError(f"{linked.source_file}: no component '{component}'{hint}")
-    text = _rtl.render_stub(linked, component)
+    text = render_stub(linked, component)
     t = Path(target)
     path = t if t.suffix in (".v", ".sv") else t / stub_module_path(linked, component)
     if path.exists() and not force:

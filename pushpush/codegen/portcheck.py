@@ -173,7 +173,7 @@ def pyslang_available() -> bool:
 def compare_ports(expected: Sequence[Any], actual: ModulePorts, component: str) -> list[str]:
     """Problems (one line each) where ``actual`` differs from ``expected``.
 
-    ``expected`` are :class:`pushpush.codegen.rtl.UserPort` (``name``, ``direction``,
+    ``expected`` are :class:`pushpush.codegen.ports.UserPort` (``name``, ``direction``,
     ``width``, ``optional``). Order: missing ports (in the wrapper's order), then extra,
     mis-directed and mis-sized ports (in the module's order)."""
     m = actual.module

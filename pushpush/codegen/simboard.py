@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from .render import generated_header, render_template
-from .rtl import axi_signals
+from .fabric import axi_signals
 
 __all__ = ["HARNESS_TOP", "HARNESS_CORES", "SimboardPorts", "PsMemPort", "render_simboard"]
 

@@ -1,7 +1,7 @@
 """The typed model of an rtl component's stub, which ``templates/verilog/stub.v.j2`` turns into
 Verilog: a skeleton of the user's module with exactly the ports the wrapper connects.
 
-Everything here is data: the ports (:class:`~pushpush.codegen.rtl.UserPort`: name,
+Everything here is data: the ports (:class:`~pushpush.codegen.ports.UserPort`: name,
 direction, width), the exports with their result widths, the calls out with their
 arguments' names and widths, the buffer streams. Port declarations and literals are
 macros of ``templates/verilog/wrapper_macros.v.j2``.
@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pushpush.link import LinkedSystem
 
 from .render import GenerateError
-from .rtl import UserPort, buffer_engines, stream_ports, type_width, user_ports
+from .fabric import buffer_engines
+from .ports import UserPort, stream_ports, type_width, user_ports
 
 __all__ = ["StubExport", "StubCall", "StubStream", "StubModel", "stub_model"]
 

@@ -24,15 +24,16 @@ from pushpush.link import IRQ_BLOCK_BYTES, DmaBlock, LinkedSystem
 
 from .connect import connectivity
 from .render import GenerateError
-from .rtl import (_ARBITRATION, BUF_DATA_WIDTH, BUF_ID_WIDTH, BUFFER_TIMEOUT_CYCLES, CROSSBAR_READ_TOPOLOGY,
-                  CROSSBAR_SKID_BUFFERS, _clog2, axi_signals, buf_id_width, buffer_port, rtl_components,
-                  stream_ports, system_buffers, top_id_widths, top_module_name, wrapper_module_name)
+from .fabric import (ARBITRATION, BUF_DATA_WIDTH, BUF_ID_WIDTH, BUFFER_TIMEOUT_CYCLES, CROSSBAR_READ_TOPOLOGY,
+                     CROSSBAR_SKID_BUFFERS, axi_signals, buf_id_width, buffer_port, clog2,
+                     system_buffers, top_id_widths, top_module_name, wrapper_module_name)
+from .ports import stream_ports
 
 __all__ = ["Slave", "PsWindow", "TopRiscv", "riscv_mem_init", "IrqBlock", "TopBufferEngine", "TopBuffers", "StreamPort", "TopDma",
            "TopAbe", "TopComponent", "TopModel", "dma_stream_ports", "top_model"]
 
 #: An AXI4 signal of a port: (name without prefix, width, "out"/"in" seen from the master),
-#: as :func:`pushpush.codegen.rtl.axi_signals` gives them.
+#: as :func:`pushpush.codegen.fabric.axi_signals` gives them.
 AxiSignal = tuple[str, int, str]
 
 
@@ -211,7 +212,7 @@ def riscv_mem_init(component: str) -> str:
 
 
 def dma_stream_ports(dma: DmaBlock) -> tuple[StreamPort, ...]:
-    """The top's stream ports of ``dma``, in :func:`pushpush.codegen.rtl.stream_ports`'s order:
+    """The top's stream ports of ``dma``, in :func:`pushpush.codegen.ports.stream_ports`'s order:
     ``<dma>_mm2s_*`` (the DMA's MM2S stream, into the top) to the component's ``s_axis_*``,
     the component's ``m_axis_*`` to ``<dma>_s2mm_*`` (out of the top)."""
     out = []
@@ -232,19 +233,19 @@ def top_model(linked: LinkedSystem) -> TopModel:
                             f"{linked.interconnect.data_width}; set interconnect.data_width: 32")
     dw = linked.interconnect.data_width
     s_id, m_id = top_id_widths(linked)
-    slaves = [Slave(c.name, c.base, _clog2(c.size)) for c in rtl]
+    slaves = [Slave(c.name, c.base, clog2(c.size)) for c in rtl]
     ps_window = None
     if linked.ps_window_register is not None:
         # software_windows: ddr: the windows' base register (cores/ps_window), then the ps port
-        ps_window = PsWindow(len(slaves), linked.ps_window_register, linked.ps.base, _clog2(linked.ps.size))
+        ps_window = PsWindow(len(slaves), linked.ps_window_register, linked.ps.base, clog2(linked.ps.size))
         slaves.append(Slave("ps_window", linked.ps_window_register, 12))
     irq = None
     if linked.irq is not None:
         sw = [linked.component(n) for n in linked.irq.components]
         irq = IrqBlock(len(slaves), linked.irq.base, tuple(linked.irq.components),
-                       tuple(c.base for c in sw), tuple(_clog2(c.size) for c in sw))
-        slaves.append(Slave("irq", linked.irq.base, _clog2(IRQ_BLOCK_BYTES)))
-    slaves.append(Slave("ps", linked.ps.base, _clog2(linked.ps.size)))
+                       tuple(c.base for c in sw), tuple(clog2(c.size) for c in sw))
+        slaves.append(Slave("irq", linked.irq.base, clog2(IRQ_BLOCK_BYTES)))
+    slaves.append(Slave("ps", linked.ps.base, clog2(linked.ps.size)))
     masters = ("ps", *(c.name for c in rtl))
     # which master may address which slave (M_CONNECT), from the linked model
     conn = connectivity(linked, [s.name for s in slaves])
@@ -284,7 +285,7 @@ def top_model(linked: LinkedSystem) -> TopModel:
         s_id=s_id,
         m_id=m_id,
         topology=topology,
-        arbitration=_ARBITRATION[linked.interconnect.arbitration],
+        arbitration=ARBITRATION[linked.interconnect.arbitration],
         # crossbar only; the shared topology keeps its defaults (skid buffers)
         read_topology=CROSSBAR_READ_TOPOLOGY if topology == 0 else 0,
         skid_buffers=CROSSBAR_SKID_BUFFERS if topology == 0 else 1,

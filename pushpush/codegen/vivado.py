@@ -27,7 +27,7 @@ from typing import Optional
 from pushpush.link import IRQ_BLOCK_BYTES, LinkedSystem
 
 from .render import GenerateError, generated_header, render_template
-from .rtl import BUF_DATA_WIDTH, buffer_port, rtl_components, top_module_name
+from .fabric import BUF_DATA_WIDTH, buffer_port, rtl_components, top_module_name
 
 __all__ = [
     "PYNQ_Z1_BOARD_PART_PATTERN",

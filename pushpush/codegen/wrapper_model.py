@@ -26,7 +26,8 @@ from typing import ClassVar, Optional, Union
 from pushpush.link import DmaBlock, LinkedComponent, LinkedSystem
 from pushpush.types import BufferType, FunctionType, Scalar, Type
 
-from .rtl import BufferEngine, UserPort, _clog2, buffer_engines, stream_ports, top_id_widths, type_width, user_ports
+from .fabric import BufferEngine, buffer_engines, clog2, top_id_widths
+from .ports import UserPort, stream_ports, type_width, user_ports
 
 __all__ = ["CodecKind", "WordCodec", "Snoop", "ReadPort", "ArgWord", "ExportArg", "Callback",
            "ExportBuffer", "Export", "CallArg", "CallSite", "WrapperModel", "codec", "wrapper_model"]
@@ -350,7 +351,7 @@ def wrapper_model(linked: LinkedSystem, comp: LinkedComponent,
     for imp in comp.imports:
         calls.append(b.call(f"{imp.component}_{imp.function}", imp.signature, imp.rep_slot,
                             imp.rep_address, imp.cep_address, None, n_exports + len(calls)))
-    rd_addr_width = max(1, _clog2(comp.slot_words))
+    rd_addr_width = max(1, clog2(comp.slot_words))
     if not b.rd_ports:   # one port (address 0, unused) for a component without any
         b.rd_ports.append(ReadPort(0, (0,), None, ()))
     max_words = max([1] + [x.nwords for x in exports] + [c.nwords for c in calls])
@@ -360,14 +361,14 @@ def wrapper_model(linked: LinkedSystem, comp: LinkedComponent,
     s_id, m_id = top_id_widths(linked)
     return WrapperModel(
         comp=comp, engines=tuple(engines), data_width=dw, lanes=lanes, s_id_width=s_id,
-        m_id_width=m_id, win_bits=max(12, _clog2(comp.size)), num_slots=len(comp.slots),
+        m_id_width=m_id, win_bits=max(12, clog2(comp.size)), num_slots=len(comp.slots),
         words=comp.slot_words, slot_first=tuple(comp.slot_first), slot_trig=tuple(comp.slot_trig),
         dma=dma, ports=tuple(user_ports(comp, dma)),
         stream_ports=tuple(stream_ports(dma.data_width)) if dma else (),
         rd_addr_width=rd_addr_width, rd_ports=tuple(b.rd_ports), exports=tuple(exports),
-        calls=tuple(calls), max_words=max_words, nw_width=_clog2(max_words + 1),
+        calls=tuple(calls), max_words=max_words, nw_width=clog2(max_words + 1),
         dup_sources=dup_sources, stray_sources=stray_sources,
-        dup_width=max(1, _clog2(len(dup_sources) + 1)),
-        stray_width=max(1, _clog2(len(stray_sources) + 1)),
+        dup_width=max(1, clog2(len(dup_sources) + 1)),
+        stray_width=max(1, clog2(len(stray_sources) + 1)),
         dup_single=len(dup_sources) <= 1 or dw == 32,
         stray_single=len(stray_sources) <= 1 or dw == 32)

@@ -128,7 +128,7 @@ def generate_core(files_root: Path, system: str, vlnv: str, outdir: Path,
     :class:`~pushpush.codegen.generate.GenerateError` (sources) or :class:`GeneratorError`."""
     from pushpush import __version__
     from pushpush.build.cores import cores_rtl
-    from pushpush.codegen import rtl as _rtl
+    from pushpush.codegen.fabric import core_dependencies, rtl_components, top_module_name
     from pushpush.codegen.fusesoc import core_path
     from pushpush.codegen.generate import generate_files
     from pushpush.codegen.render import render_template, write_tree
@@ -142,7 +142,7 @@ def generate_core(files_root: Path, system: str, vlnv: str, outdir: Path,
                              f"description '{path}'; set parameters: {{system: <file>}} relative "
                              f"to {files_root}")
     linked = load(path)
-    if not _rtl.rtl_components(linked):
+    if not rtl_components(linked):
         raise GeneratorError(f"{path}: system '{linked.name}' has no rtl component: there is no "
                              f"hardware for FuseSoC to build")
     if block_design and linked.board != "pynq-z1":
@@ -157,7 +157,7 @@ def generate_core(files_root: Path, system: str, vlnv: str, outdir: Path,
     # dependencies of generated cores, so this core carries every file itself
     core_files: list[str] = []
     root = cores_dir()
-    for src in cores_rtl(_rtl.core_dependencies()):
+    for src in cores_rtl(core_dependencies()):
         dest = str(PurePosixPath("pushpush_cores", *src.relative_to(root).parts))
         files[dest] = src.read_text(encoding="utf-8")
         core_files.append(dest)
@@ -167,7 +167,7 @@ def generate_core(files_root: Path, system: str, vlnv: str, outdir: Path,
     files[f"{name}.core"] = render_template(
         "fusesoc/generated.core.j2", version=__version__, source=path.name, vlnv=vlnv,
         sys=linked, core_files=core_files, user_files=user_files, rtl_files=rtl_files,
-        top=_rtl.top_module_name(linked), map_file=f"{linked.name}.map.json",
+        top=top_module_name(linked), map_file=f"{linked.name}.map.json",
         bd_file=bd_tcl_path(linked) if block_design else None, bd_wrapper=bd_wrapper_name(linked))
     return write_tree(files, outdir)
 

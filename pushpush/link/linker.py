@@ -213,7 +213,7 @@ def _place_dmas(spec: SystemSpec) -> tuple[list[DmaBlock], list[Diagnostic]]:
     # the board's first DMA page: 0x40400000 in a Zynq's GP0, 0xA0400000 in ZynqMP's HPM0_FPD
     page = DMA_FIRST_PAGE - 0x4000_0000 + facts.pl_range[0]
     # buffer parameters' engines take S_AXI_HP0, or HP1 when the windows are on HP0
-    # (pushpush.codegen.rtl.buffer_port): a DMA never shares their port
+    # (pushpush.codegen.fabric.buffer_port): a DMA never shares their port
     has_buffers = any(e.signature.buffer_params() for c in spec.components for e in c.exports)
     buf_port = ("S_AXI_HP1" if spec.software_windows == "ddr" else "S_AXI_HP0") if has_buffers else None
     hp_ports = [hp for hp in DMA_HP_PORTS if hp != buf_port]

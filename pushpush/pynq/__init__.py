@@ -5,7 +5,7 @@
 * :mod:`.simulated.device`: :class:`SimDevice`, the PYNQ device that is the simulated board (the
   default when there is no board; ``PUSHPUSH_BOARD=sim|pynq`` forces the choice). Importing
   this package registers it, so import it before PYNQ's first ``Overlay``/``MMIO``.
-* :mod:`.hwh` and :mod:`.simbit`: the ``.hwh`` and the simulation ``.bit`` of a system.
+* :mod:`pushpush.codegen.hwh` and :mod:`.simbit`: the ``.hwh`` and the simulation ``.bit`` of a system.
 * :mod:`.board`: the runtime backend over PYNQ (MMIO / mapped memory); :mod:`.driver`: the
   ``DefaultIP`` driver bound by VLNV; :mod:`.simulated.bridge`: the simulator process and its bridge.
 
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .simulated.bridge import SimulatorError
-from .hwh import render_hwh
+from ..codegen.hwh import render_hwh
 from .overlay_files import OverlayNotBuilt, check_overlay_files
 from .simbit import map_path_for, read_manifest, write_sim_overlay
 
@@ -97,7 +97,7 @@ if _pynq is not None:
 
         @property
         def system(self) -> "PushPushIP":
-            from .hwh import system_top_instance
+            from ..codegen.hwh import system_top_instance
             return getattr(self._ip_map, system_top_instance())
 
         def runtime(self, component: Optional[str] = None, **kwargs: Any) -> Any:
@@ -124,7 +124,7 @@ if _pynq is not None:
         def free(self) -> None:
             loaded = self.is_loaded()
             try:
-                from .hwh import system_top_instance
+                from ..codegen.hwh import system_top_instance
                 if system_top_instance() in self._ip_map.__dict__:
                     self.system.close()
             finally:

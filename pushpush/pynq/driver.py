@@ -2,7 +2,7 @@
 
 PYNQ gives every addressable IP of an overlay a driver: the ``DefaultIP`` subclass whose
 ``bindto`` lists the IP's VLNV. A system top is a module reference in the block design, so
-its VLNV is ``xilinx.com:module_ref:<system>_top:1.0`` (:func:`pushpush.pynq.hwh.module_ref_vlnv`);
+its VLNV is ``xilinx.com:module_ref:<system>_top:1.0`` (:func:`pushpush.codegen.hwh.module_ref_vlnv`);
 :func:`register_driver` makes and registers the driver class for one top (before the
 ``Overlay`` is made: PYNQ assigns drivers when it reads the ``.hwh``). Then
 ``overlay.system_top_0`` is a :class:`PushPushIP`, which offers the system's functions to
@@ -29,7 +29,7 @@ from pushpush.runtime import SyncRuntime
 from pushpush.sysmap import from_json
 
 from .board import PynqBackend
-from .hwh import module_ref_vlnv, system_top_instance
+from ..codegen.hwh import module_ref_vlnv, system_top_instance
 from .simbit import map_path_for
 
 __all__ = ["PushPushIP", "register_driver", "top_vlnv_of_hwh"]

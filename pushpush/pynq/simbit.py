@@ -7,7 +7,7 @@
                         sources relative to this folder, simulator, clock), so PYNQ's
                         Bitstream/Overlay classes accept it and the simulated device knows
                         what to simulate
-    <system>.hwh        the hardware handoff (pushpush.pynq.hwh), read by PYNQ's own parser
+    <system>.hwh        the hardware handoff (pushpush.codegen.hwh), read by PYNQ's own parser
     <system>.map.json   the system map (the pushpush driver reads the linked model from it)
     <system>.dtbo       an empty marker: PYNQ 4.0's ``Overlay.free()`` only removes the
                         overlay's device tree, which is how the simulated device hears of it
@@ -98,7 +98,7 @@ def map_path_for(bitfile: str | os.PathLike[str]) -> Path:
 def _generated_sources(linked: LinkedSystem, outdir: Path) -> tuple[str, list[Path]]:
     from pushpush.build.cores import cores_rtl
     from pushpush.codegen.generate import generate
-    from pushpush.codegen.rtl import core_dependencies, top_module_name
+    from pushpush.codegen.fabric import core_dependencies, top_module_name
 
     written = generate(linked, outdir)
     files = cores_rtl(core_dependencies())
@@ -118,7 +118,7 @@ def _ports(linked: LinkedSystem, hwh_options: Optional[dict[str, Any]],
            stand_in: Optional[tuple[str, list[Path]]]) -> dict[str, Any]:
     """The widths of the top's AXI ports (the simulated board's harness needs them) and,
     for a stand-in top, the ports it has (it may leave optional AXI signals out)."""
-    from pushpush.codegen.rtl import top_id_widths
+    from pushpush.codegen.fabric import top_id_widths
 
     s_id, m_id = top_id_widths(linked)
     opts = hwh_options or {}
@@ -140,7 +140,7 @@ def _ports(linked: LinkedSystem, hwh_options: Optional[dict[str, Any]],
 def _buffer_mem_ports(linked: LinkedSystem) -> list[Any]:
     """The generated top's buffer engines' master ``buf_axi`` (S_AXI_HP0, or HP1 with
     ``software_windows: ddr``) as a PS memory port of the harness; none without buffers."""
-    from pushpush.codegen.rtl import BUF_DATA_WIDTH, buf_id_width, buffer_port
+    from pushpush.codegen.fabric import BUF_DATA_WIDTH, buf_id_width, buffer_port
     from pushpush.codegen.simboard import PsMemPort
 
     label = buffer_port(linked)
@@ -165,7 +165,7 @@ def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
     """
     from pushpush.sysmap import to_json
 
-    from .hwh import render_hwh
+    from ..codegen.hwh import render_hwh
 
     riscv = [c.name for c in linked.components if c.kind == "riscv"]
     if riscv and sources is None:
@@ -194,7 +194,7 @@ def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
         mem_ports = list(mem_ports) + _buffer_mem_ports(linked)
     if sources is None and linked.dmas:
         from pushpush.codegen.dma import dma_mem_ports
-        from pushpush.codegen.rtl import top_module_name
+        from pushpush.codegen.fabric import top_module_name
         mem_ports = list(mem_ports) + dma_mem_ports(linked)
         hwh_top: Optional[str] = top_module_name(linked)   # the shell stands for the block design
         manifest["dmas"] = [{"name": d.name, "component": d.component, "base": d.base,

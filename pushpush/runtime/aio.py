@@ -10,16 +10,16 @@ backend has it (else ``time.monotonic()``).
 from __future__ import annotations
 
 import asyncio
-import inspect
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, Awaitable, Optional
+from typing import Any, Awaitable, Generator, Optional
 
 from ..link import LinkedSystem
-from ..protocol import BusWriteError, CallError, CallTimeout
-from ..types import structurally_equal
+from ..protocol import BusWriteError
 from .backend import AsyncBackend
-from .core import DEFAULT_TIMEOUT, Incoming, RuntimeCore, Served, Write, log
+from .callee import Incoming
+from .caller import SLEEP, Acquire, Write
+from .core import DEFAULT_TIMEOUT, RuntimeCore, log
 from .functions import RemoteFunction
 
 __all__ = ["AsyncRuntime"]
@@ -54,6 +54,7 @@ class AsyncRuntime(RuntimeCore):
         self._task: Any = None
         self._tasks: list[Any] = []
         self._backend_now = getattr(backend, "now", None)
+        self._clock = self._now  # the call routine's timeouts in the backend's time
 
     def _now(self) -> float:
         now = self._backend_now
@@ -70,63 +71,44 @@ class AsyncRuntime(RuntimeCore):
 
     async def _invoke(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
                       timeout: Optional[float], one_way: bool) -> Any:
-        if (fn._codec or fn.codec).buffer_params:  # buffers: arrays into (address, length)
-            args, kwargs, after = self._buffer_args(fn, args, kwargs, one_way)
-            ok = False
-            try:
-                value = await self._invoke_words(fn, args, kwargs, timeout, one_way)
-                ok = True
-                return value
-            except CallError as e:
-                raise self._buffer_error(fn, e) from None
-            finally:
-                after(ok)
-        return await self._invoke_words(fn, args, kwargs, timeout, one_way)
+        return await self._drive(self._call(fn, args, kwargs, timeout, one_way))
 
-    async def _invoke_words(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
-                            timeout: Optional[float], one_way: bool) -> Any:
-        if timeout is None:
-            timeout = self.timeout
-        if self._live:
-            local = self._local_served(fn.address)
-            if local is not None and structurally_equal(local.signature, fn.signature):
-                return await self._call_local(fn, local, args, kwargs, one_way)
-        codec = fn._codec or fn.codec
-        if not codec.function_params:  # nothing to lend, nothing handed out
-            return await self._call_remote(fn, codec.encode_args(args, kwargs), timeout, one_way)
-        words, lent = self._prepare_args(fn.signature, args, kwargs, codec)
-        if not lent:
-            if self._needs_server(fn.signature, words, lent, codec):
-                self.start()
-            return await self._call_remote(fn, words, timeout, one_way)
+    async def _drive(self, steps: Generator[Any, Any, Any]) -> Any:
+        """Carry out the steps of :meth:`~.caller.Caller._call` (awaiting); its result."""
+        backend = self.backend
+        sent: Any = None
+        exc: Optional[Exception] = None
+        held: Optional[RemoteFunction] = None
         try:
-            self.start()
-            return await self._call_remote(fn, words, timeout, one_way)
+            while True:
+                try:
+                    step = steps.send(sent) if exc is None else steps.throw(exc)
+                except StopIteration as done:
+                    return done.value
+                sent = exc = None
+                if type(step) is Write:
+                    try:
+                        await backend.write(step.address, step.words)
+                    except BusWriteError as e:
+                        sent = e
+                elif step is SLEEP:
+                    await backend.sleep()
+                elif type(step) is Acquire:
+                    sent = await self._acquire(step.fn, self._now() + step.timeout, step.timeout)
+                    if sent:
+                        held = step.fn
+                else:  # Await: an async function's value (its exception goes to the routine)
+                    try:
+                        sent = await step.value
+                    except Exception as e:
+                        exc = e
         finally:
-            for s in lent:
-                self._retire(s)
+            steps.close()  # a step raised (or the task was cancelled): its slots back now
+            if held is not None:
+                self._release_cep(held)
 
-    async def _call_local(self, fn: RemoteFunction, s: Served, args: Sequence[Any],
-                          kwargs: Mapping[str, Any], one_way: bool) -> Any:
-        words, lent = self._prepare_args(fn.signature, args, kwargs, fn.codec)
-        try:
-            assert s.handler is not None
-            try:
-                value = s.handler(*self._local_args(fn, s, words))
-                if inspect.isawaitable(value):
-                    value = await value
-            except Exception as e:
-                if one_way:
-                    self._encode_outcome(s, exc=e)
-                    return None
-                return self._local_result(fn, s, exc=e)
-            return None if one_way else self._local_result(fn, s, value)
-        finally:
-            for x in lent:
-                self._retire(x)
-
-    async def _acquire(self, fn: RemoteFunction, deadline: float, timeout: float) -> None:
-        """One call at a time per cep address.
+    async def _acquire(self, fn: RemoteFunction, deadline: float, timeout: float) -> bool:
+        """One call at a time per cep address: whether the lock was taken by ``deadline``.
 
         Under asyncio an ``asyncio.Lock`` per address (FIFO, woken on release); under another
         scheduler (cocotb) a polling lock that sleeps with the backend between checks.
@@ -143,42 +125,20 @@ class AsyncRuntime(RuntimeCore):
                 # free and nobody queued: acquire() returns without suspending (no timeout
                 # needed, and no task for wait_for). Unknown asyncio internals: the slow path.
                 await lock.acquire()
-                return
+                return True
             try:
                 await asyncio.wait_for(lock.acquire(), max(0.0, deadline - self._now()))
             except asyncio.TimeoutError:
-                raise CallTimeout(fn.name, fn.address, timeout, "waiting for the slot (other calls "
-                                  "through this cep address are in flight)") from None
-            return
+                return False
+            return True
         while fn.address in self._busy_ceps:
             if self._now() >= deadline:
-                raise CallTimeout(fn.name, fn.address, timeout,
-                                  "waiting for the slot (other calls through this cep address are in flight)")
+                return False
             await self.backend.sleep()
         self._busy_ceps.add(fn.address)
+        return True
 
-    async def _call_remote(self, fn: RemoteFunction, words: list[int], timeout: float, one_way: bool) -> Any:
-        await self._acquire(fn, self._now() + timeout, timeout)
-        try:
-            steps = self._remote_call(fn, words, timeout, one_way, self._now)
-            sent: Optional[BusWriteError] = None
-            while True:
-                try:
-                    step = steps.send(sent)
-                except StopIteration as done:
-                    return done.value
-                sent = None
-                if type(step) is Write:
-                    try:
-                        await self.backend.write(step.address, step.words)
-                    except BusWriteError as e:
-                        sent = e
-                else:
-                    await self.backend.sleep()
-        finally:
-            self._release(fn)
-
-    def _release(self, fn: RemoteFunction) -> None:
+    def _release_cep(self, fn: RemoteFunction) -> None:
         lock = self._asyncio_locks.get(fn.address)
         if lock is not None and lock.locked():
             lock.release()

@@ -3,23 +3,20 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable, Generator, Optional
 
 from ..link import LinkedSystem
-from ..protocol import BusWriteError, CallError, CallTimeout
-from ..types import structurally_equal
+from ..protocol import BusWriteError
 from .backend import SyncBackend
-from .core import DEFAULT_TIMEOUT, CallStep, Incoming, RuntimeCore, Served, Write, log
+from .callee import Incoming
+from .caller import SLEEP, Acquire, Write
+from .core import DEFAULT_TIMEOUT, RuntimeCore, log
 from .functions import RemoteFunction
 
 __all__ = ["SyncRuntime"]
-
-_monotonic = time.monotonic
-
 
 class SyncRuntime(RuntimeCore):
     """A software component's runtime for threads (scripts, notebooks, the board).
@@ -74,48 +71,14 @@ class SyncRuntime(RuntimeCore):
 
     def _invoke(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
                 timeout: Optional[float], one_way: bool) -> Any:
-        if (fn._codec or fn.codec).buffer_params:  # buffers: arrays into (address, length)
-            args, kwargs, after = self._buffer_args(fn, args, kwargs, one_way)
-            ok = False
-            try:
-                value = self._invoke_words(fn, args, kwargs, timeout, one_way)
-                ok = True
-                return value
-            except CallError as e:
-                raise self._buffer_error(fn, e) from None
-            finally:
-                after(ok)
-        return self._invoke_words(fn, args, kwargs, timeout, one_way)
+        return self._drive(self._call(fn, args, kwargs, timeout, one_way))
 
-    def _invoke_words(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
-                      timeout: Optional[float], one_way: bool) -> Any:
-        if timeout is None:
-            timeout = self.timeout
-        if self._live:
-            local = self._local_served(fn.address)
-            if local is not None and structurally_equal(local.signature, fn.signature):
-                return self._call_local(fn, local, args, kwargs, one_way)
-        codec = fn._codec or fn.codec
-        if codec.function_params:
-            words, lent = self._prepare_args(fn.signature, args, kwargs, codec)
-            try:
-                if self._needs_server(fn.signature, words, lent, codec):
-                    self.start()
-                return self._call_remote(fn, words, timeout, one_way)
-            finally:
-                for s in lent:
-                    self._retire(s)
-        # nothing to lend, nothing handed out: _call_remote, inline (the common case)
-        words = codec.encode_args(args, kwargs)
-        address = fn.address
-        lock = self._cep_locks.get(address) or self._cep_lock(address)
-        if not lock.acquire(False) and not lock.acquire(timeout=max(0.0, timeout)):
-            raise CallTimeout(fn.name, address, timeout,
-                              "waiting for the slot (other calls through this cep address are in flight)")
-        try:  # _drive, inline
-            steps = self._remote_call(fn, words, timeout, one_way, _monotonic)
-            backend = self.backend
-            sent: Optional[BusWriteError] = None
+    def _drive(self, steps: Generator[Any, Any, Any]) -> Any:
+        """Carry out the steps of :meth:`~.caller.Caller._call` (blocking); its result."""
+        backend = self.backend
+        sent: Any = None
+        held: Optional[threading.Lock] = None
+        try:
             while True:
                 try:
                     step = steps.send(sent)
@@ -127,55 +90,20 @@ class SyncRuntime(RuntimeCore):
                         backend.write(step.address, step.words)
                     except BusWriteError as e:
                         sent = e
-                else:
+                elif step is SLEEP:
                     backend.sleep()
+                elif type(step) is Acquire:
+                    address = step.fn.address
+                    lock = self._cep_locks.get(address) or self._cep_lock(address)
+                    sent = lock.acquire(False) or lock.acquire(timeout=max(0.0, step.timeout))
+                    if sent:
+                        held = lock
+                else:  # Await: a plain function's value, as it is
+                    sent = step.value
         finally:
-            lock.release()
-
-    def _call_local(self, fn: RemoteFunction, s: Served, args: Sequence[Any],
-                    kwargs: Mapping[str, Any], one_way: bool) -> Any:
-        words, lent = self._prepare_args(fn.signature, args, kwargs, fn.codec)
-        try:
-            assert s.handler is not None
-            try:
-                value = s.handler(*self._local_args(fn, s, words))
-            except Exception as e:
-                if one_way:
-                    self._encode_outcome(s, exc=e)
-                    return None
-                return self._local_result(fn, s, exc=e)
-            return None if one_way else self._local_result(fn, s, value)
-        finally:
-            for x in lent:
-                self._retire(x)
-
-    def _call_remote(self, fn: RemoteFunction, words: list[int], timeout: float, one_way: bool) -> Any:
-        lock = self._cep_locks.get(fn.address) or self._cep_lock(fn.address)
-        if not lock.acquire(False) and not lock.acquire(timeout=max(0.0, timeout)):
-            raise CallTimeout(fn.name, fn.address, timeout,
-                              "waiting for the slot (other calls through this cep address are in flight)")
-        try:
-            return self._drive(self._remote_call(fn, words, timeout, one_way, time.monotonic))
-        finally:
-            lock.release()
-
-    def _drive(self, steps: Generator[CallStep, Optional[BusWriteError], Any]) -> Any:
-        """Carry out the steps of :meth:`_remote_call` (blocking); its result."""
-        backend = self.backend
-        sent: Optional[BusWriteError] = None
-        while True:
-            try:
-                step = steps.send(sent)
-            except StopIteration as done:
-                return done.value
-            sent = None
-            if type(step) is Write:
-                try:
-                    backend.write(step.address, step.words)
-                except BusWriteError as e:
-                    sent = e
-            else:
-                backend.sleep()
+            steps.close()  # a step raised: the routine gives its slots back now
+            if held is not None:
+                held.release()
 
     # ------------------------------------------------------------------ serving
 

@@ -75,7 +75,7 @@ def load_linked(system: Union[PathLike, LinkedSystem], interconnect: Optional[Ma
 
 def _core_files() -> list[Path]:
     from pushpush.build.cores import cores_rtl
-    from pushpush.codegen.rtl import core_dependencies
+    from pushpush.codegen.fabric import core_dependencies
 
     return cores_rtl(core_dependencies())
 
@@ -88,7 +88,7 @@ def build_system(system: Union[PathLike, LinkedSystem], outdir: PathLike, *,
     Raises :class:`pushpush.codegen.render.GenerateError` (e.g. a module's ports do not
     match the YAML) before anything is simulated."""
     from pushpush.codegen.generate import generate, map_path
-    from pushpush.codegen.rtl import top_module_name
+    from pushpush.codegen.fabric import top_module_name
 
     linked = load_linked(system, interconnect, near)
     out = Path(outdir)

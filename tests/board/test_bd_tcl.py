@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from pushpush.build.fusesoc import build, work_root
-from pushpush.codegen.rtl import buffer_port, top_module_name
+from pushpush.codegen.fabric import buffer_port, top_module_name
 from pushpush.codegen.vivado import interrupt_sources, intc_address_block, pl_address_block
 from pushpush.link import link
 from pushpush.spec import load_system

@@ -26,7 +26,8 @@ from typing import Any, Optional
 from pushpush.build.sim import verilator_bin_dir
 from pushpush.build.cores import cores_rtl
 from pushpush.codegen.render import write_tree
-from pushpush.codegen.rtl import core_dependencies, render_rtl, rtl_components, top_module_name
+from pushpush.codegen.fabric import core_dependencies, rtl_components, top_module_name
+from pushpush.codegen.rtl import render_rtl
 from pushpush.link import LinkedSystem, load
 from pushpush.resources import examples_dir
 from pushpush.sysmap import to_json

@@ -38,7 +38,7 @@ compute the same from their arguments' bits, a float NaN counting as the quiet N
 payload need not survive a Python float).
 
 Everything is derived from the linked system (addresses, port names from
-``pushpush.codegen.rtl.user_ports``), so the module ports are exactly those the wrapper
+``pushpush.codegen.ports.user_ports``), so the module ports are exactly those the wrapper
 expects.
 """
 
@@ -51,7 +51,7 @@ from typing import Optional
 
 import yaml
 
-from pushpush.codegen.rtl import user_ports
+from pushpush.codegen.ports import user_ports
 from pushpush.link import LinkedSystem, link
 from pushpush.spec import parse_system
 from pushpush.types import FunctionType, Scalar

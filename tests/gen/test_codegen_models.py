@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 from codegen_models import NAME, leaves, model_systems
 
-from pushpush.codegen.chnl import ChannelShell, channel_shell
+from pushpush.codegen.channel_shell import ChannelShell, channel_shell
 from pushpush.codegen.connect import connectivity
 from pushpush.codegen.dma import ShellDma, _shell_dma
 from pushpush.codegen.render import environment
-from pushpush.codegen.rtl import render_top, rtl_components
+from pushpush.codegen.fabric import rtl_components
+from pushpush.codegen.rtl import render_top
 from pushpush.codegen.stub_model import StubModel, stub_model
 from pushpush.codegen.top_model import TopModel, top_model
 
@@ -107,7 +108,7 @@ _VERILOG_IN_PYTHON = re.compile(r"""f["'][^"']*("""
                                 r"""'[hdb]\{|\[\{[^}]*- ?1\}:0\]|\b(input|output) +wire\b|\b(wire|reg|assign) [\[{]|\.\{[^}]*\}\(\{)""")
 
 
-@pytest.mark.parametrize("module", ["rtl", "top_model", "stub_model", "wrapper_model", "dma", "chnl",
+@pytest.mark.parametrize("module", ["rtl", "top_model", "stub_model", "wrapper_model", "dma", "channel_shell",
                                     "connect", "simboard"])
 def test_codegen_builds_no_verilog_text(module):
     src = (REPO / "pushpush" / "codegen" / f"{module}.py").read_text()

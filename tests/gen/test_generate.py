@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pushpush.cli import main
-from pushpush.codegen.chdr import render_c_header
+from pushpush.codegen.c_map_header import render_c_header
 from pushpush.codegen.generate import GenerateError, generate, generate_files
 from pushpush.codegen.rtl import render_stub
 from pushpush.link import link, load

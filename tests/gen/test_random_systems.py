@@ -129,7 +129,7 @@ if cocotb is not None:
         """Debugging aid (PP_TRACE=<file>): every handshake of every generated module's port
         groups and every AXI write into every rtl window, cycle by cycle."""
         from cocotb.triggers import RisingEdge
-        from pushpush.codegen.rtl import user_ports
+        from pushpush.codegen.ports import user_ports
 
         probes = []
         for c in rs.linked.components:

@@ -11,16 +11,9 @@ from gensim import core_rtl_files, generate_system, lint, load_example
 
 from pushpush import __version__
 from pushpush.codegen.render import GenerateError, environment
-from pushpush.codegen.rtl import (
-    UserPort,
-    check_names,
-    core_dependencies,
-    render_rtl,
-    render_stub,
-    top_module_name,
-    user_ports,
-    wrapper_module_name,
-)
+from pushpush.codegen.fabric import core_dependencies, top_module_name, wrapper_module_name
+from pushpush.codegen.ports import UserPort, check_names, user_ports
+from pushpush.codegen.rtl import render_rtl, render_stub
 from pushpush.link import link
 from pushpush.spec import load_system, parse_system
 

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 from codegen_models import NAME, leaves, model_systems
 
-from pushpush.codegen.rtl import render_wrapper, rtl_components
+from pushpush.codegen.fabric import rtl_components
+from pushpush.codegen.rtl import render_wrapper
 from pushpush.codegen.wrapper_model import CodecKind, ReadPort, WrapperModel, wrapper_model
 
 REPO = Path(__file__).resolve().parents[2]

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pushpush.codegen.rtl import render_stub, user_ports
+from pushpush.codegen.ports import user_ports
+from pushpush.codegen.rtl import render_stub
 from pushpush.errors import LinkError, SpecError
 from pushpush.link import DMA_FIRST_PAGE, link
 from pushpush.spec import load_system
@@ -129,7 +130,7 @@ def test_hwh_describes_the_dma_for_pynq(tmp_path: Path) -> None:
         from pynq.metadata.runtime_metadata_parser import RuntimeMetadataParser
     except ImportError:  # PYNQ 4.0
         from pynqmetadata.views.runtime import RuntimeMetadataParser
-    from pushpush.pynq.hwh import render_hwh
+    from pushpush.codegen.hwh import render_hwh
 
     linked = link(load_system(_system(tmp_path, ["{data_width: 64, max_burst: 256}"])))
     hwh = tmp_path / "d.hwh"

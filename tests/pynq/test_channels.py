@@ -199,7 +199,7 @@ def test_stuck_core_times_out_and_system_serves(rt):
 
 def test_recv_timeout_names_channel(rt):
     import pynq
-    from pushpush.codegen.chnl import CHANNEL_TIMEOUT_CYCLES
+    from pushpush.codegen.channel_shell import CHANNEL_TIMEOUT_CYCLES
     acc = rt.channel("hw.acc")
     bridge = pynq.Device.active_device.bridge
     c0 = bridge.info()["cycle"]

@@ -26,7 +26,7 @@ import pynq  # noqa: E402
 from pynq.lib.dma import DMA  # noqa: E402
 
 import pushpush.pynq as ppq  # noqa: E402
-from pushpush.codegen.rtl import buffer_port  # noqa: E402
+from pushpush.codegen.fabric import buffer_port  # noqa: E402
 from pushpush.link import load  # noqa: E402
 from pushpush.protocol import CallError, ErrorCode  # noqa: E402
 

@@ -19,7 +19,7 @@ os.environ.setdefault("PUSHPUSH_BOARD", "sim")
 import pynq  # noqa: E402
 
 import pushpush.pynq as ppq  # noqa: E402
-from pushpush.codegen.rtl import buffer_port  # noqa: E402
+from pushpush.codegen.fabric import buffer_port  # noqa: E402
 from pushpush.link import link  # noqa: E402
 from pushpush.spec import load_system  # noqa: E402
 

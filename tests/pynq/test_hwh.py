@@ -6,7 +6,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from pushpush.pynq.hwh import fclk_divisors, module_ref_vlnv, render_hwh
+from pushpush.codegen.hwh import fclk_divisors, module_ref_vlnv, render_hwh
 
 from pynq_systems import hof, loop
 

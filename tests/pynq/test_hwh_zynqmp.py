@@ -13,7 +13,7 @@ import pytest
 
 from pushpush.boards import BOARDS
 from pushpush.link import load
-from pushpush.pynq.hwh import render_hwh
+from pushpush.codegen.hwh import render_hwh
 
 REPO = Path(__file__).resolve().parents[2]
 HWHS = Path(__file__).resolve().parent / "hwhs"

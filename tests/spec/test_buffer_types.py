@@ -7,7 +7,9 @@ import textwrap
 
 import pytest
 
-from pushpush.codegen.rtl import buffer_engines, buffer_port, render_rtl, user_ports
+from pushpush.codegen.fabric import buffer_engines, buffer_port
+from pushpush.codegen.ports import user_ports
+from pushpush.codegen.rtl import render_rtl
 from pushpush.errors import LinkError
 from pushpush.link import link
 from pushpush.protocol import ErrorCode, buffer_error, describe_status

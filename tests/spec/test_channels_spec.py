@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pushpush.codegen.chnl import module_ports, render_channel_shell
+from pushpush.codegen.channel_shell import module_ports, render_channel_shell
 from pushpush.codegen.generate import generate
 from pushpush.codegen.rtl import render_stub
 from pushpush.codegen.render import GenerateError

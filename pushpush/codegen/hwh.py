@@ -44,7 +44,7 @@ the rtl windows' block and ``type`` the top's VLNV, on PYNQ 3.1 and 4.0.
 
 Example::
 
-    from pushpush.pynq.hwh import render_hwh
+    from pushpush.codegen.hwh import render_hwh
     text = render_hwh(linked)            # deterministic: same model, same text
 """
 
@@ -53,10 +53,12 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from pushpush import __version__
-from pushpush.codegen.render import generated_header, render_template
-from pushpush.codegen.vivado import IO_PLL_MHZ, Fclk, fclk_divisors
 from pushpush.link import LinkedSystem
-from pushpush.pynq.ipregs import DMA_REGISTERS, intc_registers
+
+from . import fabric as _fabric
+from .ip_registers import DMA_REGISTERS, intc_registers
+from .render import generated_header, render_template
+from .vivado import IO_PLL_MHZ, Fclk, fclk_divisors
 
 __all__ = [
     "IO_PLL_MHZ",
@@ -210,11 +212,10 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
     """The ``.hwh`` text of ``linked`` (see the module docstring).
 
     ``top`` (the system top's module name, default ``<system>_top``), the ID widths and
-    the data width of its AXI ports default to what :mod:`pushpush.codegen.rtl` generates;
+    the data width of its AXI ports default to what :mod:`pushpush.codegen.rtl` generates (:mod:`pushpush.codegen.fabric`);
     give them for a hand-written top (test fixtures), and ``irq`` (default: the generated
     top has one when :attr:`LinkedSystem.irq` is not None) whether it has the interrupt.
     """
-    from pushpush.codegen import rtl as _rtl
     from pushpush.codegen.vivado import (PYNQ_Z1_PART, ps_target, bd_design_name,
                                          pl_address_block, ps_port)
 
@@ -225,8 +226,8 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
     zu = b.is_zynqmp
     psk = "psu" if zu else "ps"            # how the PS names its AXI signals (_port_name)
     clk_pin, rst_pin = ("pl_clk0", "pl_resetn0") if zu else ("FCLK_CLK0", "FCLK_RESET0_N")
-    top = top or _rtl.top_module_name(linked)
-    s_id, m_id = _rtl.top_id_widths(linked)
+    top = top or _fabric.top_module_name(linked)
+    s_id, m_id = _fabric.top_id_widths(linked)
     s_id = s_id_width if s_id_width is not None else s_id
     m_id = m_id_width if m_id_width is not None else m_id
     dw = data_width or linked.interconnect.data_width
@@ -251,7 +252,7 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
     m_port, pl_to_ps_name = b.port("M_AXI_GP0"), b.port(pl_to_ps)
     # the buffer engines' master (buffer parameters): buf_axi -> axi_buf_to_ps -> S_AXI_HP0
     # (HP1 when m_axi has HP0), 32 bits, over all of DDR
-    buf_port = _rtl.buffer_port(linked)
+    buf_port = _fabric.buffer_port(linked)
     buf_sc = BUF_CONVERTER if buf_port else None
 
     buf_port_name = b.port(buf_port) if buf_port else None
@@ -286,14 +287,14 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
     # AXI: PS M_AXI_GP0 (AXI3) -> SmartConnect -> top s_axi (AXI4), and top m_axi (AXI4) ->
     # SmartConnect -> PS S_AXI_GP0 (AXI3), as the block-design tcl connects them
     def top_sigs(id_width: int) -> list[tuple[str, int, bool]]:
-        return [(n.upper(), w, dr == "out") for n, w, dr in _rtl.axi_signals(dw, id_width)]
+        return [(n.upper(), w, dr == "out") for n, w, dr in _fabric.axi_signals(dw, id_width)]
 
     def ps_sigs(width: int, id_width: int) -> list[tuple[str, int, bool]]:
         """The PS side of a PS port: AXI3 on a Zynq's GP/HP ports, AXI4 on ZynqMP's."""
         return top_sigs_w(width, id_width) if zu else _axi3(width, id_width)
 
     def top_sigs_w(width: int, id_width: int) -> list[tuple[str, int, bool]]:
-        return [(n.upper(), w, dr == "out") for n, w, dr in _rtl.axi_signals(width, id_width)]
+        return [(n.upper(), w, dr == "out") for n, w, dr in _fabric.axi_signals(width, id_width)]
 
     proto = "AXI4" if zu else "AXI3"
     mdw, mid = (dw, 16) if zu else (32, 12)
@@ -306,8 +307,8 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
     d.link(f"{sc_out}_M00_AXI", (sc_out, "sc", "M00_AXI"), (PS, psk, pl_to_ps_name),
            ps_sigs(ps_dw, 6), fclk, (ps_dw, 6, proto), (ps_dw, 6, proto))
     if buf_sc:
-        bid, bdw = _rtl.buf_id_width(linked), _rtl.BUF_DATA_WIDTH
-        bsigs = [(n.upper(), w, dr == "out") for n, w, dr in _rtl.axi_signals(bdw, bid)]
+        bid, bdw = _fabric.buf_id_width(linked), _fabric.BUF_DATA_WIDTH
+        bsigs = [(n.upper(), w, dr == "out") for n, w, dr in _fabric.axi_signals(bdw, bid)]
         d.link(f"{instance}_buf_axi", (instance, "top", "buf_axi"), (buf_sc, "sc", "S00_AXI"),
                bsigs, fclk, (bdw, bid, "AXI4"), (bdw, bid, "AXI4"))
         d.link(f"{buf_sc}_M00_AXI", (buf_sc, "sc", "M00_AXI"), (PS, psk, buf_port_name),
@@ -385,7 +386,6 @@ def render_hwh(linked: LinkedSystem, *, top: Optional[str] = None,
 def _ps7_params(fclk: Fclk, hp: bool, ps_dw: int, buf_port: Optional[str], high: bool,
                 has_intc: bool, dmas: list[dict[str, Any]]) -> list[tuple[str, str]]:
     """The processing_system7's parameters, as Vivado writes them (each once)."""
-    from pushpush.codegen import rtl as _rtl
     intc = has_intc
     ps_params: list[tuple[str, str]] = [
         ("C_FCLK_CLK0_BUF", "TRUE"),
@@ -397,7 +397,7 @@ def _ps7_params(fclk: Fclk, hp: bool, ps_dw: int, buf_port: Optional[str], high:
         ("PCW_USE_S_AXI_HP0", "1" if hp else "0"),
         *((("PCW_S_AXI_HP0_DATA_WIDTH", str(ps_dw)),) if hp else ()),
         *(((f"PCW_USE_S_AXI_HP{buf_port[-1]}", "1"),
-           (f"PCW_S_AXI_HP{buf_port[-1]}_DATA_WIDTH", str(_rtl.BUF_DATA_WIDTH))) if buf_port else ()),
+           (f"PCW_S_AXI_HP{buf_port[-1]}_DATA_WIDTH", str(_fabric.BUF_DATA_WIDTH))) if buf_port else ()),
         ("PCW_USE_HIGH_OCM", "1" if high else "0"),
         ("PCW_EN_CLK0_PORT", "1"),
         ("PCW_EN_RST0_PORT", "1"),
@@ -428,7 +428,6 @@ def _render(linked: LinkedSystem, b: Any, top: str, instance: str, fclk: Fclk, b
             dmas: list[dict[str, Any]], buf_sc: Optional[str],
             buf_port: Optional[str]) -> str:
     from pushpush.codegen.vivado import bd_design_name
-    from pushpush.codegen import rtl as _rtl  # noqa: F401
     PS = b.ps_instance
     header = generated_header("", linked.source_file).strip()
     return render_template(
@@ -482,11 +481,10 @@ def _zu_ps_params(b: Any, fclk: Fclk, dw: int, has_intc: bool, slaves: list[str]
     HPM0_FPD master and every used slave port at the fabric's width (``PSU__*__DATA_WIDTH``
     and the ``C_*_DATA_WIDTH`` PYNQ programs the AFIFM/SLCR width registers from at load),
     PL clock 0 from the IOPLL, the fabric reset and pl_ps_irq0."""
-    from pushpush.codegen import rtl as _rtl
     widths: dict[str, int] = {}
     for port in slaves:
         w = next((dm["data_width"] for dm in dmas if dm["hp_port"] == port), None)
-        widths[port] = w if w is not None else (_rtl.BUF_DATA_WIDTH if port != slaves[0] else dw)
+        widths[port] = w if w is not None else (_fabric.BUF_DATA_WIDTH if port != slaves[0] else dw)
     fbdiv = int(round(b.pll_mhz * 2 / b.ref_clk_mhz))
     out: list[tuple[str, str]] = [
         ("PSU__PSS_REF_CLK__FREQMHZ", f"{b.ref_clk_mhz:g}"),

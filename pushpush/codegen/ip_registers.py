@@ -12,7 +12,7 @@ board as they do with Vivado's ``.hwh``.
 
 Example::
 
-    from pushpush.pynq.ipregs import DMA_REGISTERS, intc_registers
+    from pushpush.codegen.ip_registers import DMA_REGISTERS, intc_registers
     [r.name for r in intc_registers(3)][:3]     # ['ISR', 'IPR', 'IER']
 """
 

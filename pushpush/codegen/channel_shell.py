@@ -4,7 +4,7 @@ A component with ``channels:`` exports, per channel ``c``, ``c_rx(data: in u32[]
 last: bool) -> u32`` and ``c_tx(data: out u32[]) -> u64`` (added by the loader,
 :mod:`pushpush.spec`). Its wrapper does not instantiate the user's module directly but a
 generated **channel shell** ``<component>_chnl_shell`` (``rtl/<component>_chnl_shell.v``)
-with the wrapper's port list (:func:`~pushpush.codegen.rtl.user_ports`): per channel a
+with the wrapper's port list (:func:`~pushpush.codegen.ports.user_ports`): per channel a
 ``pp_chnl_rx`` and a ``pp_chnl_tx`` (cores/chnl) turn the two call groups and their buffer
 streams into RIFFA 2.1's CHNL_RX*/CHNL_TX* signals, and every other port passes through. So
 the user's module has, per channel, exactly RIFFA's ports prefixed ``<c>_``
@@ -31,7 +31,8 @@ from typing import Optional
 
 from ..link import ChannelInfo, LinkedComponent, LinkedSystem
 from .render import generated_header, render_template
-from .rtl import UserPort, channel_shell_name, user_ports
+from .fabric import channel_shell_name
+from .ports import UserPort, user_ports
 
 __all__ = ["CHANNEL_TIMEOUT_CYCLES", "ShellChannel", "ChannelShell", "channel_ports", "module_ports",
            "channel_shell", "render_channel_shell"]
@@ -68,7 +69,7 @@ def _channel_groups(linked: LinkedSystem, comp: LinkedComponent) -> set[str]:
 
 
 def module_ports(linked: LinkedSystem, comp: LinkedComponent) -> list[UserPort]:
-    """The ports of the user's module: :func:`~pushpush.codegen.rtl.user_ports` without
+    """The ports of the user's module: :func:`~pushpush.codegen.ports.user_ports` without
     the channels' call groups and streams, and with each channel's RIFFA ports (after
     ``clk``/``rst``, in channel order). A component without channels: ``user_ports``."""
     ports = user_ports(comp, linked.dma_of(comp.name))
