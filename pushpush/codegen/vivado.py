@@ -1,4 +1,11 @@
-"""The Vivado block-design tcl ``vivado/<system>_bd.tcl`` for the PYNQ-Z1.
+"""The Vivado block-design tcl ``vivado/<system>_bd.tcl`` for the system's board.
+
+On the PYNQ-Z1/Z2 (below); on the ZCU104/KV260 the same design with ``zynq_ultra_ps_e``
+(:func:`zu_ps_settings`, :func:`ps_slave`): the board preset (board files required),
+``M_AXI_HPM0_FPD`` into the top, the windows through ``S_AXI_HPC0_FPD`` (OCM) or
+``S_AXI_HP0_FPD`` (DDR), every PS port at the fabric's width, ``pl_clk0``/``pl_resetn0``, the
+interrupt controller's ``irq`` on ``pl_ps_irq0`` (docs/board.md, "The ZCU104/KV260 block
+design").
 
 The design: ``processing_system7`` with the PYNQ-Z1 preset (the board files' preset when
 the project has the board part, else the board's values set explicitly), FCLK_CLK0 at the
