@@ -257,8 +257,11 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
     riscv = [c.name for c in linked.components if c.kind == "riscv"]
     if riscv:
         raise BuildError(f"system '{linked.name}' has riscv component(s) {', '.join(riscv)}: the FuseSoC "
-                         f"flow does not build their programs or list the core's Verilog yet; simulate "
-                         f"it with pushpush.bench.riscv_rows.simulate_riscv_system (docs/riscv.md)")
+                         f"flow does not build their programs or list the core's Verilog yet (the .core "
+                         f"would need pp_riscv.v, the package's picorv32.v and each program's $readmemh "
+                         f"image where the tool reads it, which no Vivado run here has checked); run it "
+                         f"on the simulated board ('pushpush run', pushpush.pynq.load) or in cocotb "
+                         f"(pushpush.bench.riscv_rows.simulate_riscv_system), docs/riscv.md")
     core = out / f"{linked.name}.core"
     if regenerate or not core.exists():
         progress(f"pushpush: generating {linked.name} into {out}")
