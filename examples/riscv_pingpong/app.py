@@ -44,6 +44,12 @@ def state_before(result: int, x: int) -> int:
     return ((rot >> 5) | (rot << 27)) & MASK
 
 
+#: Seconds a call on the simulated board may take before it is a failure: the core first
+#: runs its program's start-up (thousands of simulated cycles), and a simulated PicoRV32 on a
+#: loaded host makes a few thousand cycles a second
+T = 600.0
+
+
 def _on_overlay(ol: Any, calls: int) -> tuple[dict[str, Any], list[str]]:
     """The three rows on a loaded overlay (the simulated board), every result checked
     against the model; the first calls learn each state machine's state, so the checks
@@ -57,36 +63,36 @@ def _on_overlay(ol: Any, calls: int) -> tuple[dict[str, Any], list[str]]:
             problems.append(f"{what} = {got & MASK:#010x}, the model says {want:#010x}")
 
     # python -> riscv
-    r = ol.callee.f(1) & MASK
+    r = ol.callee.f(1, timeout=T) & MASK
     cstate = model_f(state_before(r, 1), 1)
     x, spent = 5, 0
     for _ in range(calls):
         c0 = cycle() if cycle else 0
-        got = ol.callee.f(x)
+        got = ol.callee.f(x, timeout=T)
         spent += (cycle() - c0) if cycle else 0
         cstate = model_f(cstate, x)
         check(f"callee.f({x})", got, cstate)
         x = got
     # rtl -> riscv: the Verilog caller's chained calls of callee.f, the first with x = n
-    cycles = int(ol.caller.run(calls, timeout=600)) & MASK
+    cycles = int(ol.caller.run(calls, timeout=T)) & MASK
     x = calls
     for _ in range(calls):
         cstate = model_f(cstate, x)
         x = cstate
     cstate = model_f(cstate, 7)
-    check("callee.f(7) after caller.run", ol.callee.f(7), cstate)
+    check("callee.f(7) after caller.run", ol.callee.f(7, timeout=T), cstate)
     rtl_to_riscv = cycles / calls
     # riscv -> rtl: chained calls of hw.f from C (the first with x = 3), timed by the core
-    r = ol.hw.f(1) & MASK
+    r = ol.hw.f(1, timeout=T) & MASK
     hstate = model_f(state_before(r, 1), 1)
-    cycles = int(ol.callee.bench(calls, timeout=600)) & MASK
+    cycles = int(ol.callee.bench(calls, timeout=T)) & MASK
     if cycles == MASK:
         problems.append("a call of hw.f from the core failed (callee.bench returned 0xFFFFFFFF)")
     x = 3
     for _ in range(calls):
         hstate = model_f(hstate, x)
         x = hstate
-    check("callee.last()", ol.callee.last(), hstate)
+    check("callee.last()", ol.callee.last(timeout=T), hstate)
     return ({"riscv_to_rtl": cycles / calls, "rtl_to_riscv": rtl_to_riscv,
              "python_to_riscv": spent / calls if cycle else None, "calls": calls}, problems)
 
