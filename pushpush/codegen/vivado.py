@@ -191,8 +191,9 @@ def interrupt_sources(linked: LinkedSystem) -> list[tuple[str, str]]:
 
 def intc_address_block(linked: LinkedSystem) -> Optional[tuple[int, int]]:
     """(base, size) of the interrupt controller's registers in the GP0 map (0x41800000, or
-    the first 64 KiB block above the top's block if that overlaps it, and past the DMAs'
-    pages); None when the design has no interrupt line (:func:`interrupt_sources`)."""
+    the first 64 KiB block above the top's block if that overlaps it or, on ZynqMP, lies
+    outside M_AXI_HPM0_FPD's range, and past the DMAs' pages); None when the design has no
+    interrupt line (:func:`interrupt_sources`)."""
     if not interrupt_sources(linked):
         return None
     from pushpush.boards import board
