@@ -69,7 +69,7 @@ _C1 = Command(
                 "  c/pp_*, c/<comp>_pp.*  C runtime, proxies and stubs of c components (docs/c.md)\n"
                 "  rtl/*.v               component wrappers and the system top\n"
                 "  src/<component>/*.v   copies of the components' sources\n"
-                "  vivado/<system>_bd.tcl  PYNQ-Z1 block design\n"
+                "  vivado/<system>_bd.tcl  the board's block design\n"
                 "With --stub COMPONENT, write only a skeleton of that component's module.",
     epilog="examples:\n"
            "  pushpush generate examples/pingpong/system.yaml -o build/pingpong\n"
@@ -92,8 +92,8 @@ def _configure_build(p: argparse.ArgumentParser) -> None:
                    help="system description (or its directory); several: each is built")
     p.add_argument("--target", "-t", required=True, metavar="TARGET[,TARGET...]",
                    help="lint (Verilator -Wall), sim (Icarus build), synth (Yosys xc7 resources), "
-                        "pynq_z1, pynq_z2 (Vivado bitstream; project setup only without Vivado; "
-                        "zcu104, kv260: refused, their block design is not written yet); several, "
+                        "pynq_z1, pynq_z2, zcu104, kv260 (Vivado bitstream for that board; project setup "
+                        "only without Vivado); several, "
                         f"comma-separated, are built one after the other (one of {', '.join(TARGETS)})")
     p.add_argument("-o", "--output", metavar="DIR",
                    help="output folder (default: build/<system>); with several systems it must "

@@ -123,6 +123,7 @@ def _component(c: LinkedComponent) -> dict[str, Any]:
         "runtime": {"offset": c.runtime_offset, "words": c.runtime_words,
                     "address": _hex(c.runtime_address)},
         **({"wait": c.wait} if c.is_software and c.wait != DEFAULT_WAIT else {}),
+        **({"memory": _hex(c.memory)} if c.kind == "riscv" else {}),
         "abe": None if c.abe is None else {"nominal_burst": c.abe.nominal_burst,
                                             "max_outstanding": c.abe.max_outstanding},
         "exports": [
@@ -261,6 +262,17 @@ def _sig(s: str) -> FunctionType:
     return parse_signature(s)
 
 
+def _riscv_memory(d: dict[str, Any]) -> int:
+    """A riscv component's local memory in bytes (``memory``; 0 for other kinds)."""
+    if d["kind"] != "riscv":
+        return 0
+    if "memory" not in d:
+        raise SystemMapError(f"component '{d['name']}' is kind riscv but has no 'memory' (its local "
+                             f"memory in bytes): the map was written by an older pushpush; "
+                             f"regenerate it with 'pushpush generate'")
+    return _int(d["memory"])
+
+
 def _read_component(d: dict[str, Any]) -> LinkedComponent:
     abe = d.get("abe")
     slots = tuple(
@@ -292,6 +304,7 @@ def _read_component(d: dict[str, Any]) -> LinkedComponent:
         sources=tuple(d["sources"]), base=_int(d["window"]["base"]), size=_int(d["window"]["size"]),
         slot_words=d["slot_words"], runtime_words=d["runtime"]["words"],
         wait=d.get("wait", DEFAULT_WAIT) if d["region"] == "ps" else "",
+        memory=_riscv_memory(d),
         abe=None if abe is None else Abe(abe["nominal_burst"], abe["max_outstanding"]),
         exports=exports, imports=tuple(imports), slots=slots,
     )

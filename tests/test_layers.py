@@ -30,7 +30,7 @@ ALLOWED: dict[str, set[str]] = {
     "sim": {"boards", "runtime", "build", "codegen", "link", "sysmap", "protocol", "types", "errors", "resources"},
     "simboard": {"boards", "build", "codegen", "errors", "resources"},
     "pynq": {"boards", "simboard", "runtime", "codegen", "build", "link", "sysmap", "protocol", "types", "errors",
-             "resources"},
+             "resources", "c"},
     "bench": {"boards", "build", "codegen", "link", "sysmap", "sim", "pynq", "runtime", "protocol", "types",
               "errors", "resources", "c", "executor"},
     "executor": {"errors"},

@@ -186,13 +186,21 @@ module pp_riscv #
     wire start    = mem_valid && !x_ready;
 
     // ------------------------------------------------------------------ local memory
+    // MEM_INIT is read from the simulator's working directory, or from the folder the macro
+    // PP_RISCV_MEM_DIR names (a string: the simulated board's overlay folder, where
+    // pushpush.pynq.write_sim_overlay puts every riscv component's <component>_mem.hex)
+`ifdef PP_RISCV_MEM_DIR
+    localparam MEM_FILE = {`PP_RISCV_MEM_DIR, "/", MEM_INIT};
+`else
+    localparam MEM_FILE = MEM_INIT;
+`endif
     reg [31:0] mem [0:MEM_WORDS-1];
     integer i;
     initial begin
         for (i = 0; i < MEM_WORDS; i = i + 1)
             mem[i] = 32'd0;
         if (MEM_INIT != "")
-            $readmemh(MEM_INIT, mem);
+            $readmemh(MEM_FILE, mem);
     end
     wire [MEM_AW-3:0] mem_word = mem_addr[MEM_AW-1:2];
     reg  [31:0] mem_q;
@@ -207,22 +215,30 @@ module pp_riscv #
     end
 
     // ------------------------------------------------------------------ window memory
-    // port A: the AXI slave's writes; port B: the core (read, write)
+    // A true dual-port RAM in the form synthesis infers as one (one always block per port,
+    // one address per port): port A the AXI slave's writes (below), port B the core's. Port
+    // B's address is the core's write address in the cycle of a store into the window and
+    // its look-ahead address otherwise: PicoRV32 drives a look-ahead only while mem_valid is
+    // low, and a store is done in a cycle mem_valid is high, so the read it displaces is one
+    // nobody uses. (With the read at mem_la_addr and the write at mem_addr, port B would be
+    // two addresses: three ports in all, which no BRAM has; Yosys then made the window
+    // flip-flops: 55,616 LUT for the component.)
     reg [31:0] win [0:WIN_WORDS-1];
     initial begin
         for (i = 0; i < WIN_WORDS; i = i + 1)
             win[i] = 32'd0;
     end
-    wire [WIN_AW-3:0] win_word = mem_addr[WIN_AW-1:2];
+    wire              win_we = local_go && sel_win && mem_wstrb != 4'd0;
+    wire [WIN_AW-3:0] win_b  = win_we ? mem_addr[WIN_AW-1:2] : mem_la_addr[WIN_AW-1:2];
     reg  [31:0] win_q;
     always @(posedge clk) begin
-        if (local_go && sel_win) begin
-            if (mem_wstrb[0]) win[win_word][7:0]   <= mem_wdata[7:0];
-            if (mem_wstrb[1]) win[win_word][15:8]  <= mem_wdata[15:8];
-            if (mem_wstrb[2]) win[win_word][23:16] <= mem_wdata[23:16];
-            if (mem_wstrb[3]) win[win_word][31:24] <= mem_wdata[31:24];
+        if (win_we) begin
+            if (mem_wstrb[0]) win[win_b][7:0]   <= mem_wdata[7:0];
+            if (mem_wstrb[1]) win[win_b][15:8]  <= mem_wdata[15:8];
+            if (mem_wstrb[2]) win[win_b][23:16] <= mem_wdata[23:16];
+            if (mem_wstrb[3]) win[win_b][31:24] <= mem_wdata[31:24];
         end
-        win_q <= win[mem_la_addr[WIN_AW-1:2]];
+        win_q <= win[win_b];
     end
 
     // AXI slave writes: one burst at a time; AW taken, then its W beats (INCR, 32-bit

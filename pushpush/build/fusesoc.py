@@ -201,7 +201,8 @@ def check_vivado_project(linked: LinkedSystem, root: Path, project: Optional[str
         problems.append(f"the block-design tcl {bd_tcl_path(linked)} is missing under {root / 'src'}")
     else:
         bdt = bd[0].read_text()
-        for needle in ("processing_system7", f"-reference {_fabric.top_module_name(linked)}",
+        from pushpush.boards import board
+        for needle in (board(linked.board).ps_modtype, f"-reference {_fabric.top_module_name(linked)}",
                        "assign_bd_address", "make_wrapper"):
             if needle not in bdt:
                 problems.append(f"{bd[0].name} lacks {needle!r}")
@@ -250,18 +251,17 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
         if linked.board != want.name:
             raise BuildError(f"system '{linked.name}' has board: {linked.board}; set board: "
                              f"{want.name} in {linked.source_file} to build for the {want.title}")
-        if want.is_zynqmp:
-            raise BuildError(f"--target {target}: pushpush does not write the Vivado block design "
-                             f"for the {want.title}'s zynq_ultra_ps_e yet (its .hwh, simulated "
-                             "board and C are there, docs/board.md); build for pynq_z1 or pynq_z2")
     if not _fabric.rtl_components(linked):
         raise BuildError(f"system '{linked.name}' has no rtl component: there is no hardware to "
                          f"build (generate still writes its map and C header)")
     riscv = [c.name for c in linked.components if c.kind == "riscv"]
     if riscv:
         raise BuildError(f"system '{linked.name}' has riscv component(s) {', '.join(riscv)}: the FuseSoC "
-                         f"flow does not build their programs or list the core's Verilog yet; simulate "
-                         f"it with pushpush.bench.riscv_rows.simulate_riscv_system (docs/riscv.md)")
+                         f"flow does not build their programs or list the core's Verilog yet (the .core "
+                         f"would need pp_riscv.v, the package's picorv32.v and each program's $readmemh "
+                         f"image where the tool reads it, which no Vivado run here has checked); run it "
+                         f"on the simulated board ('pushpush run', pushpush.pynq.load) or in cocotb "
+                         f"(pushpush.bench.riscv_rows.simulate_riscv_system), docs/riscv.md")
     core = out / f"{linked.name}.core"
     if regenerate or not core.exists():
         progress(f"pushpush: generating {linked.name} into {out}")

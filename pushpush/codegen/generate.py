@@ -10,7 +10,7 @@ Output folder layout (``<out>``, for system ``<sys>``)::
     rtl/<comp>_wrapper.v        one wrapper per rtl component     (pushpush.codegen.rtl)
     rtl/<sys>_top.v             the system top
     src/<comp>/<file>.v         copies of the rtl components' sources (the YAML's 'sources')
-    vivado/<sys>_bd.tcl         PYNQ-Z1 block design (processing_system7 + the top)
+    vivado/<sys>_bd.tcl         the board's block design (processing_system7 or zynq_ultra_ps_e + the top)
     .pushpush-generated.json    which system's output the folder holds, and its files: a
                                 folder of another system's output is refused, and files a
                                 regeneration no longer writes are removed
@@ -113,7 +113,7 @@ def generate_files(linked: LinkedSystem, check_ports: bool = True) -> dict[str, 
         copies = user_source_copies(linked)
         for dest, src in copies.items():
             files[dest] = _read_source(src)
-        if has_block_design(linked):   # not yet for zynq_ultra_ps_e (docs/board.md)
+        if has_block_design(linked):
             files[bd_tcl_path(linked)] = render_bd_tcl(linked, system_vlnv(linked))
         files[core_path(linked)] = render_system_core(linked, list(copies), list(rtl_files))
     return dict(sorted(files.items()))

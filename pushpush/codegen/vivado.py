@@ -1,4 +1,11 @@
-"""The Vivado block-design tcl ``vivado/<system>_bd.tcl`` for the PYNQ-Z1.
+"""The Vivado block-design tcl ``vivado/<system>_bd.tcl`` for the system's board.
+
+On the PYNQ-Z1/Z2 (below); on the ZCU104/KV260 the same design with ``zynq_ultra_ps_e``
+(:func:`zu_ps_settings`, :func:`ps_slave`): the board preset (board files required),
+``M_AXI_HPM0_FPD`` into the top, the windows through ``S_AXI_HPC0_FPD`` (OCM) or
+``S_AXI_HP0_FPD`` (DDR), every PS port at the fabric's width, ``pl_clk0``/``pl_resetn0``, the
+interrupt controller's ``irq`` on ``pl_ps_irq0`` (docs/board.md, "The ZCU104/KV260 block
+design").
 
 The design: ``processing_system7`` with the PYNQ-Z1 preset (the board files' preset when
 the project has the board part, else the board's values set explicitly), FCLK_CLK0 at the
@@ -184,12 +191,19 @@ def interrupt_sources(linked: LinkedSystem) -> list[tuple[str, str]]:
 
 def intc_address_block(linked: LinkedSystem) -> Optional[tuple[int, int]]:
     """(base, size) of the interrupt controller's registers in the GP0 map (0x41800000, or
-    the first 64 KiB block above the top's block if that overlaps it, and past the DMAs'
-    pages); None when the design has no interrupt line (:func:`interrupt_sources`)."""
+    the first 64 KiB block above the top's block if that overlaps it or, on ZynqMP, lies
+    outside M_AXI_HPM0_FPD's range, and past the DMAs' pages); None when the design has no
+    interrupt line (:func:`interrupt_sources`)."""
     if not interrupt_sources(linked):
         return None
+    from pushpush.boards import board
     pb, ps = pl_address_block(linked)
     base = INTC_BASE
+    lo, hi = board(linked.board).pl_range
+    if not lo <= base < hi:
+        # outside what the board's PS master reaches (ZynqMP's M_AXI_HPM0_FPD starts at
+        # 0xA0000000): the first 64 KiB block above the top's block
+        base = (pb + ps + INTC_SIZE - 1) // INTC_SIZE * INTC_SIZE
     if base < pb + ps and pb < base + INTC_SIZE:
         base = (pb + ps + INTC_SIZE - 1) // INTC_SIZE * INTC_SIZE
     while any(base < d.end and d.base < base + INTC_SIZE for d in linked.dmas):
@@ -201,6 +215,9 @@ def ps_target(linked: LinkedSystem) -> tuple[str, str]:
     """(Vivado address-segment pattern, description) of the PS memory the ``ps`` region
     (the ARM's windows) lies in, as the PL-to-PS port reaches it."""
     ps = linked.ps
+    from pushpush.boards import board
+    if board(linked.board).is_zynqmp:
+        return _zu_ps_target(linked)
     if linked.software_windows == "ddr":
         return ("*DDR_LOWOCM*", "DDR, 0x00000000 .. 0x1FFFFFFF (the software windows' "
                 "pynq.allocate buffer; the top's pp_ps_window translates their link addresses)")
@@ -212,6 +229,27 @@ def ps_target(linked: LinkedSystem) -> tuple[str, str]:
         f"{linked.source_file}: regions.ps (0x{ps.base:08X}, size 0x{ps.size:X}) is neither in the "
         f"Zynq's high on-chip memory (0xFFFC0000..0xFFFFFFFF) nor in DDR (below 0x40000000), so "
         f"the PL cannot reach it through S_AXI_GP0; move regions.ps")
+
+
+def _zu_ps_target(linked: LinkedSystem) -> tuple[str, str]:
+    """:func:`ps_target` on zynq_ultra_ps_e: the segments its slave ports offer are
+    ``<port>_LPS_OCM`` (0xFF000000, 16 MiB, holding the OCM at 0xFFFC0000) and
+    ``<port>_DDR_LOW`` (0x00000000, 2 GiB), as PYNQ's ZCU104 base.tcl and Kria-PYNQ's
+    kv260 base.tcl assign them (``SAXIGP2/HP0_LPS_OCM``, ``SAXIGP3/HP1_DDR_LOW``)."""
+    from pushpush.boards import board
+    b = board(linked.board)
+    ps = linked.ps
+    if linked.software_windows == "ddr":
+        return ("*DDR_LOW*", "DDR, 0x00000000 .. 0x7FFFFFFF (the software windows' pynq.allocate "
+                "buffer; the top's pp_ps_window translates their link addresses)")
+    lo, size = b.ocm
+    if lo <= ps.base and ps.end <= lo + size:
+        return "*LPS_OCM*", (f"the on-chip memory, 0x{lo:08X} .. 0x{lo + size - 1:08X}, in the "
+                             f"LPS_OCM segment (0xFF000000 .. 0xFFFFFFFF)")
+    raise GenerateError(
+        f"{linked.source_file}: regions.ps (0x{ps.base:08X}, size 0x{ps.size:X}) is not in the "
+        f"{b.title}'s on-chip memory (0x{lo:08X}..0x{lo + size - 1:08X}), so the PL cannot reach "
+        f"it through {b.window_port}; move regions.ps or use software_windows: ddr")
 
 
 #: The PYNQ-Z1's IO PLL, which FCLK0 divides (MHz).
@@ -349,32 +387,146 @@ def _intc_cell(linked: LinkedSystem) -> Optional[dict[str, object]]:
 
 
 def has_block_design(linked: LinkedSystem) -> bool:
-    """Whether pushpush writes a Vivado block design for ``linked``'s board: the Zynq-7000
-    boards (PYNQ-Z1, PYNQ-Z2, and ``board: none``); not yet the zynq_ultra_ps_e boards."""
+    """Whether pushpush writes a Vivado block design for ``linked``'s board: every board
+    (processing_system7 on the PYNQ-Z1/Z2 and ``board: none``, zynq_ultra_ps_e on the ZCU104
+    and KV260)."""
+    return True
+
+
+#: zynq_ultra_ps_e's numbers of its PL-facing slave ports: ``PSU__USE__S_AXI_GP<n>``,
+#: ``PSU__SAXIGP<n>__DATA_WIDTH`` and the address-segment folder ``SAXIGP<n>`` (PYNQ's ZCU104
+#: base.tcl: ``S_AXI_HP0_FPD`` is ``PSU__USE__S_AXI_GP2`` and ``ps_e_0/SAXIGP2/HP0_DDR_LOW``;
+#: Kria-PYNQ's kv260 base.tcl: ``S_AXI_HP1_FPD``, ``S_AXI_GP3``, ``SAXIGP3/HP1_DDR_LOW``). The
+#: same numbering as :data:`pushpush.pynq.hwh.ZU_SAXIGP` (a test keeps them equal).
+ZU_SAXIGP = {"S_AXI_HPC0_FPD": 0, "S_AXI_HPC1_FPD": 1, "S_AXI_HP0_FPD": 2, "S_AXI_HP1_FPD": 3,
+             "S_AXI_HP2_FPD": 4, "S_AXI_HP3_FPD": 5, "S_AXI_LPD": 6}
+
+
+@dataclass(frozen=True)
+class PsSlave:
+    """A PS slave port as the block design uses it: its interface pin, its clock pin, the
+    folder its address segments are under and their name prefix."""
+
+    port: str
+    aclk: str
+    segs: str
+    prefix: str
+
+
+def ps_slave(linked: LinkedSystem, zynq_port: str) -> PsSlave:
+    """The PS slave port the link calls ``zynq_port`` (``S_AXI_GP0``, ``S_AXI_HPn``) on
+    ``linked``'s board: on a Zynq itself (``S_AXI_HP0_ACLK``, segments
+    ``processing_system7_0/S_AXI_HP0/HP0_*``); on ZynqMP :meth:`Board.port`'s name
+    (``S_AXI_HP0_FPD``, clock ``saxihp0_fpd_aclk``, segments
+    ``zynq_ultra_ps_e_0/SAXIGP2/HP0_*``)."""
     from pushpush.boards import board
-    return not board(linked.board).is_zynqmp
+    b = board(linked.board)
+    if not b.is_zynqmp:
+        return PsSlave(zynq_port, f"{zynq_port}_ACLK", f"{b.ps_instance}/{zynq_port}",
+                       zynq_port.replace("S_AXI_", ""))
+    name = b.port(zynq_port)
+    prefix = name.replace("S_AXI_", "").replace("_FPD", "")
+    return PsSlave(name, f"saxi{prefix.lower()}_fpd_aclk", f"{b.ps_instance}/SAXIGP{ZU_SAXIGP[name]}",
+                   prefix)
+
+
+def zu_ps_settings(linked: LinkedSystem) -> tuple[tuple[str, str], ...]:
+    """The zynq_ultra_ps_e settings of the PS-PL side, set after the board preset: only
+    ``M_AXI_HPM0_FPD`` of the three masters (a board preset may switch on HPM1_FPD, whose
+    clock pin Vivado's validation then wants driven), at the fabric's width; each slave port
+    the design uses switched on at the width of what drives it (the top's ``m_axi`` at the
+    interconnect's width, the buffer engines at 32 bits, each AXI DMA at its own) and the
+    others off; PL clock 0 from the IOPLL with the divisors the ``.hwh`` states; the fabric
+    reset; ``pl_ps_irq0`` when there is an interrupt line. Every name is one PYNQ's ZCU104
+    or Kria-PYNQ's KV260 base.tcl sets (tests/board/psu/README.md), checked by the Tcl
+    stand-in; PYNQ programs the AFIFM/SLCR width registers from the widths at load."""
+    from pushpush.boards import board
+    b = board(linked.board)
+    dw = linked.interconnect.data_width
+    widths: dict[str, int] = {}
+
+    def use(zynq_port: str, width: int) -> None:
+        name = ps_slave(linked, zynq_port).port
+        if widths.get(name, width) != width:
+            raise GenerateError(f"{linked.source_file}: {name} is asked for at {widths[name]} "
+                                f"and {width} bits by two masters of the design")
+        widths[name] = width
+
+    use(ps_port(linked), dw)
+    buf = buffer_port(linked)
+    if buf is not None:
+        use(buf, BUF_DATA_WIDTH)
+    for d in linked.dmas:
+        use(d.hp_port, d.data_width)
+    fclk = fclk_divisors(float(linked.clock_mhz), b.pll_mhz, b.family)
+    out = [("PSU__USE__M_AXI_GP0", "1"), ("PSU__MAXIGP0__DATA_WIDTH", str(dw)),
+           ("PSU__USE__M_AXI_GP1", "0"), ("PSU__USE__M_AXI_GP2", "0")]
+    for name, n in ZU_SAXIGP.items():
+        out.append((f"PSU__USE__S_AXI_GP{n}", "1" if name in widths else "0"))
+        if name in widths:
+            out.append((f"PSU__SAXIGP{n}__DATA_WIDTH", str(widths[name])))
+    out += [("PSU__FPGA_PL0_ENABLE", "1"),
+            ("PSU__CRL_APB__PL0_REF_CTRL__SRCSEL", "IOPLL"),
+            ("PSU__CRL_APB__PL0_REF_CTRL__FREQMHZ", fclk.mhz),
+            ("PSU__CRL_APB__PL0_REF_CTRL__DIVISOR0", str(fclk.div0)),
+            ("PSU__CRL_APB__PL0_REF_CTRL__DIVISOR1", str(fclk.div1)),
+            ("PSU__USE__FABRIC__RST", "1"), ("PSU__NUM_FABRIC_RESETS", "1"),
+            ("PSU__USE__IRQ0", "1" if interrupt_sources(linked) else "0")]
+    return tuple(out)
+
+
+def _ps_cell(linked: LinkedSystem) -> dict[str, object]:
+    """The PS's names for the template: cell, VLNV, clock/reset/interrupt pins, the master
+    port and its clock pin, and its settings."""
+    from pushpush.boards import board
+    b = board(linked.board)
+    if b.is_zynqmp:
+        return {"zynqmp": True, "instance": b.ps_instance, "vlnv": b.ps_vlnv, "clk": b.pl_clk,
+                "rst": b.pl_rst, "irq": b.irq_port, "master": b.master_port,
+                "master_aclk": "maxihpm0_fpd_aclk", "settings": zu_ps_settings(linked),
+                "title": b.title}
+    return {"zynqmp": False, "instance": b.ps_instance, "vlnv": b.ps_vlnv, "clk": b.pl_clk,
+            "rst": b.pl_rst, "irq": b.irq_port, "master": b.master_port,
+            "master_aclk": f"{b.master_port}_ACLK", "settings": ps_pl_settings(linked),
+            "title": b.title}
 
 
 def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
     """The block-design tcl text (``vlnv``: the system core's name, for the comments)."""
     from pushpush.boards import board
     b = board(linked.board)
-    if b.is_zynqmp:
-        raise GenerateError(
-            f"{linked.source_file}: board: {linked.board}: pushpush does not write the Vivado "
-            f"block design for the {b.title}'s zynq_ultra_ps_e yet (its .hwh, simulated board "
-            f"and C are there, docs/board.md); build the bitstream for pynq-z1 or pynq-z2")
     rtl = rtl_components(linked)
     if not rtl:
         raise GenerateError(f"{linked.source_file}: system '{linked.name}' has no rtl component, "
                             f"so there is no PL design to build")
     if linked.board in ("pynq-z1", "pynq-z2"):
         check_fclk(linked)
+    elif b.is_zynqmp:
+        from pushpush.boards import pl_clock_error
+        err = pl_clock_error(b, float(linked.clock_mhz))
+        if err is not None:
+            raise GenerateError(f"{linked.source_file}: {err}")
     base, size = pl_address_block(linked)
+    lo, hi = b.pl_range
+    block = intc_address_block(linked)
+    for what, (wb, ws) in [("the rtl windows' block", (base, size))] + (
+            [("the interrupt controller", block)] if block else []):
+        if not (lo <= wb and wb + ws <= hi):
+            raise GenerateError(
+                f"{linked.source_file}: {what} (0x{wb:08X}, 0x{ws:X} bytes) is outside what the "
+                f"{b.title}'s {b.master_port} reaches (0x{lo:08X}..0x{hi - 1:08X}); move regions.pl")
     seg, target = ps_target(linked)
     sw = [c for c in linked.components if c.is_software]
     names = [c.name for c in linked.components]
     fclk = f"{linked.clock_mhz:g}"
+    win = ps_slave(linked, ps_port(linked))
+    bport = buffer_port(linked)
+    buf = None if bport is None else ps_slave(linked, bport)
+    dmas_ = dma_cells(linked)
+    for d in dmas_:
+        slave = ps_slave(linked, str(d["hp_port"]))
+        d.update(hp_port=slave.port, ps=slave,
+                 hp_seg=f"{slave.prefix}_DDR_LOW" if b.is_zynqmp else d["hp_seg"])
     return render_template(
         "vivado/bd.tcl.j2",
         header=generated_header("#", linked.source_file),
@@ -395,11 +547,15 @@ def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
         name_width=max(len(n) for n in names),
         ps_seg_pattern=seg,
         ps_target=target,
-        ps_port=ps_port(linked),
+        ps_port=win.port,
+        win=win,
+        ps_pl_width=linked.interconnect.data_width,
+        ps=_ps_cell(linked),
         ps_window_register=linked.ps_window_register,
         ps_preset=PYNQ_Z1_PS7_PRESET,
-        ps_pl=ps_pl_settings(linked),
-        buf=None if buffer_port(linked) is None else {"port": buffer_port(linked)},
+        ps_pl=_ps_cell(linked)["settings"],
+        buf=None if buf is None else {"port": buf.port, "ps": buf,
+                                      "seg": "*DDR_LOW*" if b.is_zynqmp else "*DDR_LOWOCM*"},
         intc=_intc_cell(linked),
-        dmas=dma_cells(linked),
+        dmas=dmas_,
     )

@@ -30,9 +30,9 @@ Verilog file in order; FuseSoC adds it to the requesting target. Invalid input s
 run with every problem as ``file:line:column: message`` on stderr (exit status 1).
 
 Parameters: ``system`` (default ``system.yaml``): the system description, relative to the
-requesting core's folder; ``block_design`` (default false): true adds the PYNQ-Z1
+requesting core's folder; ``block_design`` (default false): true adds the board's
 block-design tcl (``vivado/<system>_bd.tcl``, tclSource) to the generated core, for a Vivado
-target (the system must have ``board: pynq-z1``). Lint, sim and synth targets use a generate
+target (the system must name its board: ``pynq-z1``, ``pynq-z2``, ``zcu104`` or ``kv260``). Lint, sim and synth targets use a generate
 entry without it (Yosys would source the tcl). A PYNQ-Z1 bitstream target::
 
     generate:
@@ -62,6 +62,8 @@ from typing import Any, Optional, Sequence
 
 import yaml
 
+from pushpush.boards import BOARD_NAMES
+
 __all__ = ["GENERATOR", "GENERATOR_VLNV", "PARAMETERS", "cores_root", "generate_core", "main"]
 
 #: The generator's name (``generate: {x: {generator: pushpush}}``) and its core.
@@ -70,8 +72,8 @@ GENERATOR_VLNV = "pushpush:gen:pushpush:0.1.0"
 #: Parameter -> (default, description).
 PARAMETERS: dict[str, tuple[Any, str]] = {
     "system": ("system.yaml", "the system description, relative to the requesting core"),
-    "block_design": (False, "true: the generated core also holds the PYNQ-Z1 block-design tcl "
-                            "(tclSource), for a Vivado target; needs board: pynq-z1"),
+    "block_design": (False, "true: the generated core also holds the board's block-design tcl "
+                            "(tclSource), for a Vivado target; needs a board: pynq-z1, pynq-z2, zcu104 or kv260"),
 }
 
 
@@ -145,10 +147,10 @@ def generate_core(files_root: Path, system: str, vlnv: str, outdir: Path,
     if not rtl_components(linked):
         raise GeneratorError(f"{path}: system '{linked.name}' has no rtl component: there is no "
                              f"hardware for FuseSoC to build")
-    if block_design and linked.board != "pynq-z1":
+    if block_design and linked.board not in BOARD_NAMES:
         raise GeneratorError(f"{_board_where(path) or linked.where()}: system '{linked.name}' has board: {linked.board}, "
-                             f"but core '{vlnv}' asks for the PYNQ-Z1 block design "
-                             f"(block_design: true); set board: pynq-z1 in {path.name}")
+                             f"but core '{vlnv}' asks for a board's block design "
+                             f"(block_design: true); set board: {', '.join(BOARD_NAMES)} in {path.name}")
     files = generate_files(linked)
     files.pop(core_path(linked), None)  # FuseSoC reads every .core here: only ours
     # the block design's comments name the core that holds it: this one

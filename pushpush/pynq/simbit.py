@@ -86,6 +86,8 @@ def read_manifest(path: str | os.PathLike[str]) -> dict[str, Any]:
             "linked, folder) (or pushpush.pynq.load(system_yaml)), or run on a PYNQ-Z1.")
     manifest = json.loads(data[len(MAGIC):])
     manifest["sources"] = [str((p.parent / s).resolve()) for s in manifest["sources"]]
+    if manifest.get("mem_dir"):
+        manifest["mem_dir"] = str((p.parent / manifest["mem_dir"]).resolve())
     return manifest
 
 
@@ -112,6 +114,25 @@ def _generated_sources(linked: LinkedSystem, outdir: Path) -> tuple[str, list[Pa
         files += [f for f in cores_rtl(list(DMA_CORES)) if f not in files] + [shell]
         return dma_shell_name(linked), files
     return top_module_name(linked), files
+
+
+def _riscv_programs(linked: LinkedSystem, outdir: Path) -> list[Path]:
+    """Build the program of every riscv component (``pushpush.c.riscv``, from the C that
+    ``generate`` wrote into ``outdir/c``) and put its ``$readmemh`` image
+    ``<component>_mem.hex`` into ``outdir``, where the simulated board's build points
+    ``pp_riscv`` (the macro ``PP_RISCV_MEM_DIR``); returns the core's Verilog, to go last
+    among the sources (:func:`pushpush.codegen.riscv.core_sources`)."""
+    import shutil
+
+    from pushpush.c.riscv import build_component
+    from pushpush.codegen.riscv import core_sources
+    from pushpush.codegen.top_model import riscv_mem_init
+
+    for c in linked.components:
+        if c.kind == "riscv":
+            prog = build_component(linked, c.name, outdir / "c", outdir / "riscv" / c.name)
+            shutil.copyfile(prog.hex_path, outdir / riscv_mem_init(c.name))
+    return list(core_sources())
 
 
 def _ports(linked: LinkedSystem, hwh_options: Optional[dict[str, Any]],
@@ -168,14 +189,12 @@ def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
     from ..codegen.hwh import render_hwh
 
     riscv = [c.name for c in linked.components if c.kind == "riscv"]
-    if riscv and sources is None:
-        raise ValueError(f"system '{linked.name}' has riscv component(s) {', '.join(riscv)}: the simulated "
-                         f"board does not build and load their programs yet; simulate it in cocotb with "
-                         f"pushpush.bench.riscv_rows.simulate_riscv_system (docs/riscv.md)")
     out = Path(outdir).resolve()
     out.mkdir(parents=True, exist_ok=True)
     if sources is None:
         top, srcs = _generated_sources(linked, out)
+        if riscv:
+            srcs = srcs + _riscv_programs(linked, out)
     else:
         if top is None:
             raise ValueError("give the top module's name with the sources")
@@ -190,6 +209,8 @@ def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
         "ports": _ports(linked, hwh_options, None if sources is None else (top, srcs)),
     }
     manifest["ports"]["m_axi"] = "S_AXI_HP0" if linked.software_windows == "ddr" else "S_AXI_GP0"
+    if sources is None and riscv:
+        manifest["mem_dir"] = "."   # the programs' $readmemh files, beside the .bit
     if sources is None:
         mem_ports = list(mem_ports) + _buffer_mem_ports(linked)
     if sources is None and linked.dmas:

@@ -77,17 +77,18 @@ def main(config_path: str) -> int:
 def simulation_inputs(cfg: SimConfig, folder: Path) -> tuple[str, list[Path], dict[str, Any], list[str]]:
     """(toplevel, sources, parameters, extra build arguments) of the simulation of ``cfg``;
     the harness (PS model "hdl") is written into ``folder``."""
+    defines = [f"-D{k}={v}" for k, v in sorted(cfg.defines.items())]
     if cfg.ps_model != "hdl":
         if cfg.mem_ports:
             raise ValueError(f"PS model '{cfg.ps_model}' serves only the top's m_axi, not "
                              f"{', '.join(p['prefix'] for p in cfg.mem_ports)}: use the default "
                              "PS model, hdl (unset PUSHPUSH_SIM_PS)")
-        return cfg.top, [Path(s) for s in cfg.sources], dict(cfg.parameters), []
+        return cfg.top, [Path(s) for s in cfg.sources], dict(cfg.parameters), defines
     top, sources, parameters = _harness(cfg, folder)
     # only the harness's marked signals are reached through VPI: let Verilator optimise the
     # rest (cocotb's runner marks every signal public otherwise)
     args = ["--no-public-flat-rw"] if cfg.simulator == "verilator" and not cfg.waves else []
-    return top, sources, parameters, args
+    return top, sources, parameters, args + defines
 
 
 def is_cached(cfg: SimConfig) -> bool:

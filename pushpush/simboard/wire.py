@@ -146,6 +146,9 @@ class SimConfig:
     waves: bool = False
     #: The PS model ("hdl" or "cocotb", see PS_MODELS) and, for "hdl", the top's AXI widths.
     ps_model: str = "hdl"
+    #: Verilog macros for the build, name -> value as the source text would have it (e.g.
+    #: ``PP_RISCV_MEM_DIR``: '"/abs/folder"', where the riscv components' programs are).
+    defines: dict[str, str] = field(default_factory=dict)
     data_width: int = 32
     s_id_width: int = 12
     m_id_width: int = 12

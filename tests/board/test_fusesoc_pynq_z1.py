@@ -109,7 +109,7 @@ def test_block_design_needs_the_pynq_z1_board(demo: Path) -> None:
     proc = fusesoc(demo, "run", "--setup", "--target", "pynq_z1", "local:demo:system")
     assert proc.returncode != 0
     assert (f"{yml}:{line}:8: system 'demo' has board: none, but core 'local:demo:system-system_bd:0.1.0' "
-            f"asks for the PYNQ-Z1 block design (block_design: true); set board: pynq-z1 in "
-            f"system.yaml") in proc.stderr
+            f"asks for a board's block design (block_design: true); set board: pynq-z1, pynq-z2, "
+            f"zcu104, kv260 in system.yaml") in proc.stderr
     # lint does not ask for the block design: it still works with board: none
     assert fusesoc(demo, "run", "--target", "lint", "local:demo:system").returncode == 0

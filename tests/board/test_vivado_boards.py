@@ -1,8 +1,7 @@
 """The Vivado flow per board: ``pushpush build --target <board>`` (FuseSoC targets named
 after the boards). The PYNQ-Z2's block design is the Z1's PS7 design with the Z2's board part
 (same device, same PS7 preset); it is run under the Tcl stand-in of test_bd_tcl.py. The
-ZynqMP targets are refused with the reason: their zynq_ultra_ps_e block design is not
-written yet (docs/board.md)."""
+ZynqMP targets write the zynq_ultra_ps_e block design (test_bd_tcl_zynqmp.py runs it)."""
 
 from __future__ import annotations
 
@@ -15,8 +14,6 @@ import pytest
 
 from pushpush.build.fusesoc import TARGETS, BuildError, build, work_root
 from pushpush.codegen.generate import generate_files
-from pushpush.codegen.render import GenerateError
-from pushpush.codegen.vivado import render_bd_tcl
 from pushpush.link import load
 
 REPO = Path(__file__).resolve().parents[2]
@@ -67,13 +64,13 @@ def test_a_target_for_another_board_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["zcu104", "kv260"])
-def test_zynqmp_vivado_targets_are_refused_with_the_reason(tmp_path, name):
+def test_zynqmp_vivado_targets_write_the_zynq_ultra_ps_e_design(tmp_path, name):
+    """``--target zcu104|kv260`` is no longer refused: the core has the board's target and the
+    block design is the zynq_ultra_ps_e one (tests/board/test_bd_tcl_zynqmp.py runs it under
+    the stand-in)."""
     linked = load(PINGPONG, board=name)
-    with pytest.raises(BuildError, match="does not write the Vivado block design .*zynq_ultra_ps_e"):
-        build(linked, tmp_path, name, progress=lambda _m: None)
-    with pytest.raises(GenerateError, match="zynq_ultra_ps_e yet"):
-        render_bd_tcl(linked, "x")
     files = generate_files(linked)
-    assert not any(f.startswith("vivado/") for f in files)      # no PS7 design for a ZynqMP
+    tcl = files["vivado/pingpong_bd.tcl"]
+    assert "xilinx.com:ip:zynq_ultra_ps_e:" in tcl and "processing_system7" not in tcl
     core = files["pingpong.core"]
-    assert "bd:" not in core and f"  {name}:" not in core and "lint:" in core
+    assert f"  {name}:\n    description: " in core and "pynq_z1:" not in core

@@ -15,6 +15,15 @@
 # A command that is not defined here is an error (the 'unknown' handler), so a Vivado
 # command the flow starts using must be added here, with its options, before the check passes.
 #
+# zynq_ultra_ps_e (ZCU104, KV260): its CONFIG.* names must be ones a real design uses
+# (tests/board/psu/: the PS cell of PYNQ's ZCU104 and Kria-PYNQ's KV260 base.tcl, and the
+# PSU parameters of tests/pynq/hwhs/rfsoc_sam.hwh.gz); its pins (pl_clk0, pl_resetn0,
+# maxihpm0_fpd_aclk, saxihp<k>_fpd_aclk, pl_ps_irq0, M_AXI_HPM0_FPD, S_AXI_HP0_FPD ...), its
+# address spaces and segments (SAXIGP<n>/<port>_DDR_LOW, _LPS_OCM ...) follow its CONFIG as
+# the PS7's do; the board preset (apply_bd_automation) needs the project's board part and
+# leaves M_AXI_HPM0_FPD and M_AXI_HPM1_FPD on, and validate_bd_design refuses a PS clock pin
+# that pl_clk0 does not drive (Vivado: "clock pins are not connected to a valid clock source").
+#
 # Usage: tclsh with argv = <this file> <script to run> [<cwd>]; env STANDIN_BOARD_PARTS
 # (a list) stands for installed board files.
 
@@ -34,6 +43,39 @@ namespace eval standin {
     variable assigned {}      ;# {space segment offset range}
     variable design ""
     variable validated 0
+    variable here [file dirname [file normalize [info script]]]
+    variable psu_names {}     ;# CONFIG names zynq_ultra_ps_e takes (from real designs, lazily)
+}
+
+# zynq_ultra_ps_e's parameter names, from real files (see the header)
+proc standin::psu_known {name} {
+    variable psu_names
+    variable here
+    if {![llength $psu_names]} {
+        set names [dict create]
+        foreach f [list [file join $here psu zcu104_base_ps_e.tcl] [file join $here psu kv260_base_ps_e.tcl]] {
+            set fh [open $f r]; set text [read $fh]; close $fh
+            foreach {all n} [regexp -all -inline {CONFIG\.([A-Za-z0-9_]+)} $text] { dict set names $n 1 }
+        }
+        set fh [open [file join $here .. pynq hwhs rfsoc_sam.hwh.gz] rb]; set gz [read $fh]; close $fh
+        foreach {all n} [regexp -all -inline {NAME="(PSU_[A-Za-z0-9_]+)"} [zlib gunzip $gz]] { dict set names $n 1 }
+        set psu_names $names
+    }
+    return [dict exists $psu_names $name]
+}
+
+# zynq_ultra_ps_e's PL-facing slave ports: n -> {interface, clock pin, segment prefix}
+set ::standin::saxigp {
+    0 {S_AXI_HPC0_FPD saxihpc0_fpd_aclk HPC0} 1 {S_AXI_HPC1_FPD saxihpc1_fpd_aclk HPC1}
+    2 {S_AXI_HP0_FPD saxihp0_fpd_aclk HP0} 3 {S_AXI_HP1_FPD saxihp1_fpd_aclk HP1}
+    4 {S_AXI_HP2_FPD saxihp2_fpd_aclk HP2} 5 {S_AXI_HP3_FPD saxihp3_fpd_aclk HP3}
+    6 {S_AXI_LPD saxi_lpd_aclk LPD}
+}
+# its masters: n -> {interface, clock pin, the address range it reaches (UG1085 table 10-1)}
+set ::standin::maxigp {
+    0 {M_AXI_HPM0_FPD maxihpm0_fpd_aclk 0xA0000000 0xB0000000}
+    1 {M_AXI_HPM1_FPD maxihpm1_fpd_aclk 0xB0000000 0xC0000000}
+    2 {M_AXI_HPM0_LPD maxihpm0_lpd_aclk 0x80000000 0xA0000000}
 }
 
 # ------------------------------------------------------------------ argument parsing
@@ -113,6 +155,12 @@ proc standin::setprop {obj name value} {
         if {[string match *processing_system7* $vlnv] && ![string match CONFIG.PCW_* $name]} {
             error "set_property: processing_system7 parameters are CONFIG.PCW_*, not '$name'"
         }
+        if {[string match *zynq_ultra_ps_e* $vlnv] && ![standin::psu_known [string range $name 7 end]]} {
+            error "set_property: zynq_ultra_ps_e has no parameter '$name' in PYNQ's ZCU104 or Kria-PYNQ's KV260 design or rfsoc_sam.hwh (tests/board/psu/README.md)"
+        }
+        if {[string match *zynq_ultra_ps_e* $vlnv] && [regexp {^CONFIG\.PSU__(MAXIGP|SAXIGP)\d__DATA_WIDTH$} $name] && $value ni {32 64 128}} {
+            error "set_property: $name is 32, 64 or 128, not '$value'"
+        }
         if {[string match *xlconcat* $vlnv]} {
             if {[string range $name 7 end] ne "NUM_PORTS"} {
                 error "set_property: the stand-in's xlconcat has only CONFIG.NUM_PORTS, not '$name'"
@@ -145,6 +193,18 @@ proc standin::ps_config {name} {
     return [getprop cell:/processing_system7_0 CONFIG.$name]
 }
 
+# the zynq_ultra_ps_e cell (empty: none) and one of its CONFIG values
+proc standin::psu_cell {} {
+    variable cells
+    foreach c [array names cells] { if {[string match *zynq_ultra_ps_e* $cells($c)]} { return $c } }
+    return ""
+}
+proc standin::psu_config {name} {
+    set c [psu_cell]
+    if {$c eq ""} { return "" }
+    return [getprop cell:$c CONFIG.$name]
+}
+
 # pins and interface pins of a cell: {pins {...} intf {...}}
 proc standin::cell_pins {cell} {
     variable cells
@@ -165,6 +225,20 @@ proc standin::cell_pins {cell} {
             }
         }
         if {[ps_config PCW_USE_FABRIC_INTERRUPT] eq "1" && [ps_config PCW_IRQ_F2P_INTR] eq "1"} { lappend pins IRQ_F2P }
+        return [list pins $pins intf $intf]
+    }
+    if {[string match *zynq_ultra_ps_e* $kind]} {
+        set pins {}
+        set intf {}
+        if {[psu_config PSU__FPGA_PL0_ENABLE] eq "1"} { lappend pins pl_clk0 }
+        if {[psu_config PSU__USE__FABRIC__RST] eq "1" && [psu_config PSU__NUM_FABRIC_RESETS] >= 1} { lappend pins pl_resetn0 }
+        foreach {n m} $::standin::maxigp {
+            if {[psu_config PSU__USE__M_AXI_GP$n] eq "1"} { lappend pins [lindex $m 1]; lappend intf [lindex $m 0] }
+        }
+        foreach {n s} $::standin::saxigp {
+            if {[psu_config PSU__USE__S_AXI_GP$n] eq "1"} { lappend pins [lindex $s 1]; lappend intf [lindex $s 0] }
+        }
+        if {[psu_config PSU__USE__IRQ0] eq "1"} { lappend pins pl_ps_irq0 }
         return [list pins $pins intf $intf]
     }
     if {[string match *proc_sys_reset* $kind]} {
@@ -370,6 +444,15 @@ standin::cmd create_bd_cell [standin::spec values {-vlnv -type -reference -name}
             set vlnv [dict get $opts -vlnv]
             if {[llength [split $vlnv :]] != 4} { error "create_bd_cell: '$vlnv' is not a VLNV (vendor:library:name:version)" }
             set ::standin::cells($name) $vlnv
+            if {[string match *:zynq_ultra_ps_e:* $vlnv]} {
+                # what the cell has before any setting, as far as the stand-in models it: the
+                # two FPD masters on, every port 128 bits wide, PL clock 0 and one reset
+                foreach {k v} {PSU__USE__M_AXI_GP0 1 PSU__USE__M_AXI_GP1 1 PSU__USE__M_AXI_GP2 0
+                               PSU__FPGA_PL0_ENABLE 1 PSU__USE__FABRIC__RST 1 PSU__NUM_FABRIC_RESETS 1
+                               PSU__USE__IRQ0 0 PSU__CRL_APB__PL0_REF_CTRL__FREQMHZ 100} {
+                    standin::setprop cell:$name CONFIG.$k $v
+                }
+            }
         }
         module {
             if {![dict exists $opts -reference]} { error "create_bd_cell -type module: needs -reference" }
@@ -412,12 +495,29 @@ standin::cmd apply_bd_automation [standin::spec values {-rule -dict -config -opt
     if {![dict exists $opts -rule]} { error "apply_bd_automation: needs -rule" }
     if {[dict exists $opts -config] && [llength [dict get $opts -config]] % 2} { error "apply_bd_automation -config: odd-length key/value list" }
     if {[string match *processing_system7 [dict get $opts -rule]]} { lappend ::standin::external pin:/processing_system7_0/DDR pin:/processing_system7_0/FIXED_IO }
+    if {[string match *:bd_rule:zynq_ultra_ps_e [dict get $opts -rule]]} {
+        set cell [lindex $pos 0]
+        if {![string match cell:* $cell] || ![string match *zynq_ultra_ps_e* $::standin::cells([string range $cell 5 end])]} {
+            error "apply_bd_automation -rule [dict get $opts -rule]: '$cell' is not a zynq_ultra_ps_e cell"
+        }
+        set cfg [expr {[dict exists $opts -config] ? [dict get $opts -config] : {}}]
+        if {[dict exists $cfg apply_board_preset] && [dict get $cfg apply_board_preset] eq "1" &&
+            [standin::getprop project:$::standin::project board_part] eq ""} {
+            error "apply_bd_automation: apply_board_preset needs the project's board part (none is set)"
+        }
+    } elseif {![string match *processing_system7 [dict get $opts -rule]]} {
+        error "apply_bd_automation: the stand-in knows the rules for processing_system7 and zynq_ultra_ps_e, not '[dict get $opts -rule]'"
+    }
     return ""
 }
 standin::cmd get_bd_addr_spaces [standin::spec flags {-regexp -hierarchical -nocase} values {-filter -of_objects} min 1 max 1] {
     set p [lindex $pos 0]
     set spaces {}
     if {[info exists ::standin::cells(/processing_system7_0)] && [standin::ps_config PCW_USE_M_AXI_GP0] eq "1"} { lappend spaces processing_system7_0/Data }
+    set psu [standin::psu_cell]
+    if {$psu ne "" && "1" in [list [standin::psu_config PSU__USE__M_AXI_GP0] [standin::psu_config PSU__USE__M_AXI_GP1] [standin::psu_config PSU__USE__M_AXI_GP2]]} {
+        lappend spaces [string range $psu 1 end]/Data
+    }
     foreach cell [array names ::standin::cells] {
         foreach master {m_axi buf_axi} {
             if {[string match module:* $::standin::cells($cell)] && $master in [dict get [standin::cell_pins $cell] intf]} {
@@ -457,6 +557,16 @@ standin::cmd get_bd_addr_segs [standin::spec flags {-regexp -hierarchical -nocas
             if {[standin::ps_config PCW_USE_HIGH_OCM] eq "1"} { lappend segs processing_system7_0/S_AXI_HP$hp/HP${hp}_HIGH_OCM }
         }
     }
+    set psu [standin::psu_cell]
+    if {$psu ne ""} {
+        foreach {n s} $::standin::saxigp {
+            if {[standin::psu_config PSU__USE__S_AXI_GP$n] eq "1"} {
+                foreach what {DDR_LOW DDR_HIGH LPS_OCM QSPI} {
+                    lappend segs [string range $psu 1 end]/SAXIGP$n/[lindex $s 2]_$what
+                }
+            }
+        }
+    }
     set want {}
     if {[dict exists $opts -filter]} {
         if {![regexp {^\s*NAME\s+=~\s+"?([^"]*)"?\s*$} [dict get $opts -filter] -> want]} {
@@ -487,6 +597,10 @@ standin::cmd assign_bd_address [standin::spec flags {-force -boundary -export_to
             set off 0x00000000; set rng 0x20000000
         } elseif {[string match *HP?_HIGH_OCM $seg]} {
             set off 0xFFFC0000; set rng 0x00040000
+        } elseif {[regexp {/SAXIGP\d/[A-Z0-9]+_(DDR_LOW|DDR_HIGH|LPS_OCM|QSPI)$} $seg -> what]} {
+            # zynq_ultra_ps_e's segments as PYNQ's ZCU104 and Kria-PYNQ's KV260 base.tcl assign them
+            set off [dict get {DDR_LOW 0x00000000 DDR_HIGH 0x800000000 LPS_OCM 0xFF000000 QSPI 0xC0000000} $what]
+            set rng [dict get {DDR_LOW 0x80000000 DDR_HIGH 0x800000000 LPS_OCM 0x01000000 QSPI 0x20000000} $what]
         } else {
             set off [expr {[dict exists $opts -offset] ? [dict get $opts -offset] : ""}]
             set rng [expr {[dict exists $opts -range] ? [dict get $opts -range] : ""}]
@@ -495,6 +609,17 @@ standin::cmd assign_bd_address [standin::spec flags {-force -boundary -export_to
             if {$off % $rng} { error "assign_bd_address $seg: offset $off is not aligned to its range $rng" }
             if {$space eq "processing_system7_0/Data" && ($off < 0x40000000 || $off + $rng > 0x80000000)} {
                 error "assign_bd_address $seg: $off+$rng is outside M_AXI_GP0's 0x40000000..0x7FFFFFFF"
+            }
+            if {[string match *zynq_ultra_ps_e*/Data $space]} {
+                set inside 0
+                set reach {}
+                foreach {n m} $::standin::maxigp {
+                    if {[standin::psu_config PSU__USE__M_AXI_GP$n] eq "1"} {
+                        lappend reach "[lindex $m 0] [lindex $m 2]..[lindex $m 3]"
+                        if {$off >= [lindex $m 2] && $off + $rng <= [lindex $m 3]} { set inside 1 }
+                    }
+                }
+                if {!$inside} { error "assign_bd_address $seg: $off+$rng is outside what the enabled masters reach ([join $reach {, }])" }
             }
         }
         lappend ::standin::assigned [list $space $seg [format 0x%08X $off] [format 0x%08X $rng]]
@@ -512,9 +637,15 @@ standin::cmd validate_bd_design [standin::spec flags {-force -include_ooc} value
             foreach p [dict get $pins pins] { if {"pin:$cell/$p" ni $connected} { error "validate_bd_design: $cell/$p is not connected" } }
             foreach b [dict get $pins intf] { if {"pin:$cell/$b" ni $iconnected} { error "validate_bd_design: interface $cell/$b is not connected" } }
             set clk [standin::port_params $m clk]
-            set want [expr {round([standin::ps_config PCW_FPGA0_PERIPHERAL_FREQMHZ] * 1e6)}]
+            if {[standin::psu_cell] ne ""} {
+                set want [expr {round([standin::psu_config PSU__CRL_APB__PL0_REF_CTRL__FREQMHZ] * 1e6)}]
+                set clkname pl_clk0
+            } else {
+                set want [expr {round([standin::ps_config PCW_FPGA0_PERIPHERAL_FREQMHZ] * 1e6)}]
+                set clkname FCLK_CLK0
+            }
             if {![dict exists $clk FREQ_HZ] || [dict get $clk FREQ_HZ] != $want} {
-                error "validate_bd_design: FREQ_HZ of $cell/clk ([expr {[dict exists $clk FREQ_HZ] ? [dict get $clk FREQ_HZ] : "unset, default 100000000"}]) differs from FCLK_CLK0 ($want)"
+                error "validate_bd_design: FREQ_HZ of $cell/clk ([expr {[dict exists $clk FREQ_HZ] ? [dict get $clk FREQ_HZ] : "unset, default 100000000"}]) differs from $clkname ($want)"
             }
             if {![dict exists $clk ASSOCIATED_BUSIF] || [lsort [split [dict get $clk ASSOCIATED_BUSIF] :]] ne [lsort [dict get $pins intf]]} {
                 error "validate_bd_design: $cell/clk is not associated with every AXI interface ([dict get $pins intf])"
@@ -538,6 +669,22 @@ standin::cmd validate_bd_design [standin::spec flags {-force -include_ooc} value
         if {[string match *xlconcat* $kind]} { set must [dict get [standin::cell_pins $cell] pins] }
         if {[string match *axi_intc* $kind]} { set must {intr irq} }
         foreach p $must { if {"pin:$cell/$p" ni $connected} { error "validate_bd_design: $cell/$p is not connected" } }
+    }
+    set psu [standin::psu_cell]
+    if {$psu ne ""} {
+        # every PS port clock pin driven by pl_clk0 (all of the design runs on it)
+        set clocked {}
+        foreach net $::standin::nets { if {"pin:$psu/pl_clk0" in $net} { lappend clocked {*}$net } }
+        foreach p [dict get [standin::cell_pins $psu] pins] {
+            if {[string match *aclk $p] && "pin:$psu/$p" ni $clocked} {
+                error "validate_bd_design: $psu/$p is not connected to a valid clock source (pl_clk0 drives: [lsort -unique $clocked])"
+            }
+        }
+        foreach {n m} $::standin::maxigp {
+            if {[standin::psu_config PSU__USE__M_AXI_GP$n] eq "1" && "pin:$psu/[lindex $m 0]" ni $iconnected} {
+                error "validate_bd_design: interface $psu/[lindex $m 0] is on but not connected"
+            }
+        }
     }
     set ::standin::validated 1
     return ""

@@ -417,6 +417,8 @@ class SimDevice(Device):
                         or float(manifest.get("clock_mhz", 100.0)),
                         parameters=manifest.get("parameters", {}), ps_base=self.ps_base,
                         ps_size=self.ps_size, ddr_base=DDR_BASE)
+        if manifest.get("mem_dir"):   # kind: riscv: where the cores' programs are
+            cfg.defines["PP_RISCV_MEM_DIR"] = f'"{manifest["mem_dir"]}"'
         if os.environ.get("PUSHPUSH_SIM_WAVES"):
             cfg.waves = True
         cfg.ps_model = self.ps_model or os.environ.get("PUSHPUSH_SIM_PS") or "hdl"
