@@ -397,7 +397,7 @@ def has_block_design(linked: LinkedSystem) -> bool:
 #: ``PSU__SAXIGP<n>__DATA_WIDTH`` and the address-segment folder ``SAXIGP<n>`` (PYNQ's ZCU104
 #: base.tcl: ``S_AXI_HP0_FPD`` is ``PSU__USE__S_AXI_GP2`` and ``ps_e_0/SAXIGP2/HP0_DDR_LOW``;
 #: Kria-PYNQ's kv260 base.tcl: ``S_AXI_HP1_FPD``, ``S_AXI_GP3``, ``SAXIGP3/HP1_DDR_LOW``). The
-#: same numbering as :data:`pushpush.pynq.hwh.ZU_SAXIGP` (a test keeps them equal).
+#: same numbering as :data:`pushpush.codegen.hwh.ZU_SAXIGP` (a test keeps them equal).
 ZU_SAXIGP = {"S_AXI_HPC0_FPD": 0, "S_AXI_HPC1_FPD": 1, "S_AXI_HP0_FPD": 2, "S_AXI_HP1_FPD": 3,
              "S_AXI_HP2_FPD": 4, "S_AXI_HP3_FPD": 5, "S_AXI_LPD": 6}
 

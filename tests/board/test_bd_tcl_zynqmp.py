@@ -28,7 +28,7 @@ from pushpush.codegen.rtl import buffer_port
 from pushpush.codegen.vivado import (ZU_SAXIGP, intc_address_block, interrupt_sources,
                                      pl_address_block, render_bd_tcl, zu_ps_settings)
 from pushpush.link import load
-from pushpush.pynq import hwh as _hwh
+from pushpush.codegen import hwh as _hwh
 
 REPO = Path(__file__).resolve().parents[2]
 STANDIN = Path(__file__).with_name("vivado_standin.tcl")
