@@ -560,7 +560,7 @@ class RuntimeCore:
             s.handler = None
             if s.allocation is not None:
                 self._journal_clear(s.allocation)
-                self.allocator.free(s.allocation)
+                self._free_words(s.allocation)
                 s.allocation = None
             self._served_changed()
 
@@ -675,9 +675,16 @@ class RuntimeCore:
     def _release_rep(self, rep: RepSlot) -> None:
         if rep.allocation is not None:
             self._journal_clear(rep.allocation)
-            self.allocator.free(rep.allocation)
+            self._free_words(rep.allocation)
         else:  # a static rep (see _take_rep: set operations are atomic)
             self._static_reps_busy.discard(rep.address)
+
+    def _free_words(self, a: Allocation) -> None:
+        """Zero a run-time slot's words, then free them: a rep allocated over them later must
+        find an empty status word, or it counts the old arguments of a lent slot (or the
+        result of an old rep) as a stray reply (the soak found that: tests/soak)."""
+        self.backend.write_local(a.address, [TRIGGER_IDLE] * a.words)
+        self.allocator.free(a)
 
     def _quarantine_rep(self, rep: RepSlot) -> None:
         with self._lock:
