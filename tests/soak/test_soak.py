@@ -102,6 +102,8 @@ class Stats:
     prog_failed: Counter = field(default_factory=Counter)  # program runs that reported FAIL
     prog_counters: Counter = field(default_factory=Counter)  # sums of the programs' counters
     py_timeouts: int = 0          # calls of the test's process that timed out
+    py_collisions: int = 0        # calls of the test's process that failed with COLLISION
+    first_failure: dict = field(default_factory=dict)      # kind -> (s into the soak, message)
     slow_served: int = 0
 
     def ok(self, kind: str, n: int = 1) -> None:
@@ -144,6 +146,7 @@ class Soak:
         self.dyn = {"cprog": (hw.slots[hdyn[0]].address, py.slots[sdyn[0]].address),
                     "pyprog": (hw.slots[hdyn[-1]].address, py.slots[sdyn[-1]].address)}
         self.csrv_alive = threading.Event()
+        self.t0 = time.monotonic()
 
     def running(self) -> bool:
         return time.monotonic() < self.deadline
@@ -163,6 +166,13 @@ class Soak:
                 self.stats.failures[(kind, name)] += 1
                 if name == "CallTimeout":
                     self.stats.py_timeouts += 1
+                if name == "CallError(COLLISION)":
+                    self.stats.py_collisions += 1
+                self.stats.first_failure.setdefault(kind, (round(time.monotonic() - self.t0), str(e)[:300]))
+            if not kind.startswith("py csrv.f"):
+                # every other callee of the test's process lives for the whole soak, and no
+                # program is killed while fir calls it back: such a failure is a finding
+                self.stats.bad(f"{kind}: {name} after {took:.1f} s from a callee that never dies: {e}")
             if took > timeout + MARGIN_S:
                 self.stats.bad(f"{kind}: {name} after {took:.1f} s, timeout {timeout} s: {e}")
             return False
@@ -311,32 +321,74 @@ class Soak:
 
     # -------------------------------------------------------------- programs, killed
     def t_program(self, comp: str, rng: random.Random) -> None:
+        """Run ``comp``'s program again and again; in half of the runs kill it (kill -9) 0-20 ms
+        after a random one of its ``hw.f`` results, while it still has calls to make: in the
+        middle of a call, or between two. Never once it is in ``fir.fir``: a process killed
+        while it serves a callback that fir took leaves fir waiting for ever (an RTL caller has
+        no reply timeout, docs/architecture.md §2.2 "Limits"), and fir would serve nobody for
+        the rest of the soak (the first 600 s run, which killed at any moment, lost fir that
+        way)."""
         argv0 = [self.exe] if comp == "cprog" else list(PYPROG)
         dyn, sdyn = self.dyn[comp]
+        prev_killed = False
         while self.running():
+            if comp == "pyprog" and rng.random() < 0.15:   # a second runtime of py: refused
+                r = self.att.run(PYPROG + ["claim", "py"], timeout=PROG_S)
+                if f"REFUSED component 'py' already has a live runtime: PID {os.getpid()} " in r.stdout:
+                    with self.stats.lock:
+                        self.stats.failures[("second py runtime", "ClaimRefused (owner named)")] += 1
+                else:
+                    self.stats.bad(f"a second py runtime was not refused: {r.stdout[-1000:]}{r.stderr[-1000:]}")
             n = rng.randrange(3, 31)
-            kill_after = rng.uniform(0.0, 4.0 if comp == "cprog" else 10.0) if rng.random() < 0.5 else None
+            kill_at = rng.randrange(0, 2 * n - 1) if rng.random() < 0.5 else None   # after that many pairs
+            kill_delay = rng.uniform(0.0, 0.02)
             p = self.att.popen(argv0 + ["calls", str(n), f"0x{dyn:08X}", f"0x{sdyn:08X}"])
             with self.stats.lock:
                 self.stats.starts[comp] += 1
+            out_lines: list[str] = []
+            err_lines: list[str] = []
+            reached = threading.Event()
+
+            def pump_out() -> None:
+                k = 0
+                for line in p.stdout:
+                    out_lines.append(line)
+                    if line.startswith("pair "):
+                        k += 1
+                        if kill_at is not None and k > kill_at:
+                            reached.set()
+                reached.set()
+
+            def pump_err() -> None:
+                for line in p.stderr:
+                    err_lines.append(line)
+            pumps = [threading.Thread(target=pump_out, daemon=True), threading.Thread(target=pump_err, daemon=True)]
+            for t in pumps:
+                t.start()
             killed = False
+            if kill_at is not None:
+                reached.wait(PROG_S)
+                time.sleep(kill_delay)
+                if p.poll() is None and not any(line.startswith(("counters", "FAIL")) for line in out_lines):
+                    p.send_signal(signal.SIGKILL)
+                    killed = True
             try:
-                if kill_after is not None:
-                    try:
-                        p.wait(kill_after)
-                    except subprocess.TimeoutExpired:
-                        p.send_signal(signal.SIGKILL)
-                        killed = True
-                out, err = p.communicate(timeout=PROG_S)
+                p.wait(PROG_S)
             except subprocess.TimeoutExpired:
                 p.kill()
-                out, err = p.communicate()
-                self.stats.bad(f"{comp}: no end within {PROG_S} s:\n{out[-2000:]}{err[-2000:]}")
-                continue
+                p.wait(60)
+                self.stats.bad(f"{comp}: no end within {PROG_S} s:\n{''.join(out_lines)[-2000:]}{''.join(err_lines)[-2000:]}")
+            for t in pumps:
+                t.join(60)
+            p.stdout.close()
+            p.stderr.close()
+            out, err = "".join(out_lines), "".join(err_lines)
             seen = pairs(out)
             with self.stats.lock:
                 self.stats.hw_calls.extend(seen)
                 self.stats.calls[f"{comp} hw.f"] += len(seen)
+            after_kill = " (predecessor killed)" if prev_killed else ""
+            prev_killed = killed
             if killed:
                 with self.stats.lock:
                     self.stats.kills[comp] += 1
@@ -352,13 +404,16 @@ class Soak:
                     for k, v in zip("cdsw", m.groups()):
                         self.stats.prog_counters[(comp, k)] += int(v)
                 continue
-            fail = re.search(r"^FAIL (.*)$", out, re.M) or re.search(r"(\w*(?:Error|Timeout)\b.*)$", err, re.M)
-            if fail is None:
+            last = [line for line in err.splitlines() if re.match(r"^[\w.]*(Error|Timeout|Refused)\b", line)]
+            fail = re.search(r"^FAIL (.*)$", out, re.M)
+            what = fail.group(1) if fail else (last[-1] if last else None)
+            if what is None:
                 self.stats.bad(f"{comp}: exit {p.returncode} without a named failure:\n{out[-2000:]}{err[-3000:]}")
                 continue
             with self.stats.lock:
                 self.stats.prog_failed[comp] += 1
-                self.stats.failures[(comp, fail.group(1)[:100])] += 1
+                self.stats.failures[(comp, re.sub(r"0x[0-9A-Fa-f]+|\d+", "N", what)[:110] + after_kill)] += 1
+                self.stats.first_failure.setdefault(comp, (round(time.monotonic() - self.t0), what[:300]))
                 self.stats.hw_unseen += 1          # the failed call may have been hw.f
 
     def t_csrv(self, rng: random.Random) -> None:
@@ -374,6 +429,15 @@ class Soak:
                     time.sleep(1)
                     continue
                 self.csrv_alive.set()
+                if rng.random() < 0.2:         # a second runtime of csrv: refused, owner named
+                    r = self.att.run([self.csrv_exe], timeout=PROG_S)
+                    if r.returncode == 1 and "FAIL open" in r.stdout and \
+                            f"already has a live runtime: pid={p.pid} " in r.stderr:
+                        with self.stats.lock:
+                            self.stats.failures[("second csrv runtime", "PP_EBUSY (refused, owner named)")] += 1
+                    else:
+                        self.stats.bad(f"a second csrv runtime was not refused ({r.returncode}): "
+                                       f"{r.stdout[-1000:]}{r.stderr[-1000:]}")
                 time.sleep(min(rng.uniform(1.0, 15.0), max(0.0, self.deadline - time.monotonic())))
                 if rng.random() < 0.8:
                     p.send_signal(signal.SIGKILL)
@@ -421,6 +485,8 @@ def check_counters(counters: dict[str, dict[str, int]], st: Stats) -> list[str]:
     * ``py``'s ``strays``: a reply to ``py`` that no call waits for is the late reply to one
       of ``py``'s timed-out calls (its rep is quarantined, never reused before the reply), so
       at most one per timeout: strays(py) <= py's CallTimeouts.
+    * ``py``'s ``write_errors`` equal its calls that failed with ``COLLISION``: the runtime
+      counts one exactly when it gives up a refused write and raises that error.
     * the programs' own strays (printed at a clean exit): a late reply to a killed
       predecessor's call, at most one per kill of that program.
     """
@@ -435,6 +501,9 @@ def check_counters(counters: dict[str, dict[str, int]], st: Stats) -> list[str]:
     for c in ("hw", "fir", "py"):
         if counters[c]["duplicates"] > kills:
             bad.append(f"{c}: {counters[c]['duplicates']} duplicates > {kills} kills of its callers")
+    if counters["py"]["write_errors"] != st.py_collisions:
+        bad.append(f"py: {counters['py']['write_errors']} write errors != {st.py_collisions} calls failed "
+                   "with COLLISION")
     if counters["py"]["strays"] > st.py_timeouts:
         bad.append(f"py: {counters['py']['strays']} strays > {st.py_timeouts} timed-out calls")
     for comp in ("cprog", "pyprog", "csrv"):
@@ -540,6 +609,9 @@ def test_soak(exes, tmp_path, monkeypatch):
         print(f"  {k}: {e}: {v}")
     print(f"kill -9: {dict(st.kills)}; SIGTERM: {dict(st.terms)}; starts: {dict(st.starts)}; "
           f"clean runs: {dict(st.runs_ok)}; runs that failed a call: {dict(st.prog_failed)}")
+    print("first failure of each kind (s into the soak, message):")
+    for k, v in sorted(st.first_failure.items()):
+        print(f"  {k}: {v}")
     print(f"hw.f chain: {len(st.hw_calls)} calls seen, {pieces} pieces, {st.hw_unseen} unseen")
     print(f"counters: {counters}")
     print(f"program counters (clean runs): {dict(st.prog_counters)}")
