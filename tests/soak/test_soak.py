@@ -404,7 +404,13 @@ class Soak:
                     for k, v in zip("cdsw", m.groups()):
                         self.stats.prog_counters[(comp, k)] += int(v)
                 continue
-            last = [line for line in err.splitlines() if re.match(r"^[\w.]*(Error|Timeout|Refused)\b", line)]
+            # a Python program's last exception line, if it is one of pushpush's named errors
+            last = [line for line in err.splitlines()
+                    if re.match(r"^[\w.]*\b(CallError|CallTimeout|ChannelTimeout|DmaTimeoutError|SimulatorError|"
+                                r"ClaimRefused):", line)]
+            if not last and any(re.match(r"^\w+(Error|Exception)\b", line) for line in err.splitlines()):
+                self.stats.bad(f"{comp}: an unnamed error (exit {p.returncode}):\n{err[-3000:]}")
+                continue
             fail = re.search(r"^FAIL (.*)$", out, re.M)
             what = fail.group(1) if fail else (last[-1] if last else None)
             if what is None:
