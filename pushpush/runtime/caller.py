@@ -287,7 +287,7 @@ class Caller:
     def _release_rep(self, rep: RepSlot) -> None:
         if rep.allocation is not None:
             self._journal_clear(rep.allocation)
-            self.allocator.free(rep.allocation)
+            self._free_words(rep.allocation)
         else:  # a static rep (see _take_rep: set operations are atomic)
             self._static_reps_busy.discard(rep.address)
 

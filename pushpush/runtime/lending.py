@@ -38,6 +38,13 @@ class Lending:
             i = 2 * (a.offset - self.component.runtime_offset)
             j[i] = j[i + 1] = 0
 
+    def _free_words(self, a: Allocation) -> None:
+        """Zero a run-time slot's words, then free them: a rep allocated over them later must
+        find an empty status word, or it counts the old arguments of a lent slot (or the
+        result of an old rep) as a stray reply (the soak found that: tests/soak)."""
+        self.backend.write_local(a.address, [TRIGGER_IDLE] * a.words)
+        self.allocator.free(a)
+
     def _allocate(self, words: int, purpose: str) -> Allocation:
         a = self.allocator.allocate(words, purpose)
         with self._lock:  # a dead callback whose words are reused is no longer watched
@@ -67,7 +74,7 @@ class Lending:
             s.handler = None
             if s.allocation is not None:
                 self._journal_clear(s.allocation)
-                self.allocator.free(s.allocation)
+                self._free_words(s.allocation)
                 s.allocation = None
             self._served_changed()
 
