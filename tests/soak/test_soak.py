@@ -60,9 +60,9 @@ import numpy as np  # noqa: E402
 import pushpush.pynq as ppq  # noqa: E402
 from cbuild import SANITIZE, SRC, compile_c  # noqa: E402
 from pushpush.protocol import CallError  # noqa: E402
-from pushpush.pynq.bridge import SimulatorError  # noqa: E402
-from pushpush.pynq.cattach import CAttach  # noqa: E402
-from pushpush.pynq.simdma import DmaTimeoutError  # noqa: E402
+from pushpush.pynq.simulated.bridge import SimulatorError  # noqa: E402
+from pushpush.pynq.simulated.c_programs import CAttach  # noqa: E402
+from pushpush.pynq.simulated.dma import DmaTimeoutError  # noqa: E402
 from pushpush.runtime.channels import ChannelTimeout  # noqa: E402
 from pushpush.runtime.claim import ClaimRefused  # noqa: E402
 from soak_model import (chain_segments, csrv_model, fir_model, pingpong_step,  # noqa: E402
