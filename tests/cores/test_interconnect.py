@@ -827,7 +827,8 @@ if cocotb is not None:
 
 REPO = Path(__file__).resolve().parents[2]
 CORE = REPO / "cores" / "interconnect"
-SOURCES = [CORE / f for f in ("pp_axi_interconnect.v", "pp_arbiter.v", "pp_axi_ic_reg.v",
+SOURCES = [CORE / f for f in ("pp_axi_interconnect.v", "pp_axi_ic_decode.v", "pp_axi_ic_xbar.v",
+                              "pp_axi_ic_shared.v", "pp_arbiter.v", "pp_axi_ic_reg.v",
                               "pp_axi_ic_decerr.v", "pp_axi_ic_mux.v")]
 
 _PORT_SIGNALS = [
