@@ -102,9 +102,6 @@ module pp_axi_ic_shared #
 
 // width of a count of outstanding read beats (ARBITRATION = 1)
 localparam OBW = 10 + $clog2(S_COUNT * (MAX_OUTSTANDING + 2) + 1);
-// outstanding transactions per master and direction
-localparam CW = $clog2(MAX_OUTSTANDING+1);
-localparam [CW-1:0] CNT_MAX = MAX_OUTSTANDING;
 // payload fields used here (the top's layout)
 /* verilator lint_off UNUSED */
 localparam W_LAST   = WP - 1;
@@ -141,11 +138,9 @@ generate
  * one slave per direction at a time (a write (read) to another slave waits until its
  * outstanding writes (reads) have been answered), so its responses cannot be reordered.
  */
-// per master state
-wire [S_COUNT*CW-1:0] wr_cnt;
-wire [S_COUNT*MW-1:0] wr_dst;
-wire [S_COUNT*CW-1:0] rd_cnt;
-wire [S_COUNT*MW-1:0] rd_dst;
+// per master: its pending write (read) may go by the ordering rule (pp_axi_ic_order)
+wire [S_COUNT-1:0]    wr_ok;
+wire [S_COUNT-1:0]    rd_ok;
 reg  [S_COUNT-1:0]    aw_req;
 reg  [S_COUNT-1:0]    ar_req;
 
@@ -170,12 +165,8 @@ wire          r_open;
 integer xi;
 always @* begin
     for (xi = 0; xi < S_COUNT; xi = xi + 1) begin
-        aw_req[xi] = s_axi_awvalid[xi] && !w_nxt_valid_reg &&
-            (wr_cnt[xi*CW +: CW] == {CW{1'b0}} ||
-             (wr_dst[xi*MW +: MW] == aw_sel[xi*MW +: MW] && wr_cnt[xi*CW +: CW] != CNT_MAX));
-        ar_req[xi] = s_axi_arvalid[xi] && r_open &&
-            (rd_cnt[xi*CW +: CW] == {CW{1'b0}} ||
-             (rd_dst[xi*MW +: MW] == ar_sel[xi*MW +: MW] && rd_cnt[xi*CW +: CW] != CNT_MAX));
+        aw_req[xi] = s_axi_awvalid[xi] && !w_nxt_valid_reg && wr_ok[xi];
+        ar_req[xi] = s_axi_arvalid[xi] && r_open && rd_ok[xi];
     end
 end
 
@@ -335,20 +326,12 @@ end
 // reads outstanding in beats (ARBITRATION = 1 only)
 wire r_beat;
 if (ARBITRATION == 1) begin : g_rd_beats
-    reg [OBW-1:0] rd_beats_reg;
-    initial rd_beats_reg = {OBW{1'b0}};
     wire [8:0] ar_gbeats;
     pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(9), .SEL_WIDTH(SW))
     ar_beats_mux_inst (.in(ar_beats), .sel(g_m), .out(ar_gbeats));
-    always @(posedge clk) begin
-        rd_beats_reg <= rd_beats_reg +
-            ((fire && !g_write) ? {{(OBW-9){1'b0}}, ar_gbeats} : {OBW{1'b0}}) -
-            {{(OBW-1){1'b0}}, r_beat};
-        if (rst) begin
-            rd_beats_reg <= {OBW{1'b0}};
-        end
-    end
-    assign r_open = rd_beats_reg < ARB_READ_AHEAD;
+    pp_axi_ic_rd_beats #(.WIDTH(OBW), .AHEAD(ARB_READ_AHEAD))
+    rd_beats_inst (.clk(clk), .rst(rst), .fire(fire && !g_write), .beats(ar_gbeats), .beat(r_beat),
+                   .open(r_open));
 end else begin : g_rd_open
     assign r_open = 1'b1;
 end
@@ -356,7 +339,6 @@ end
 // write responses: from any slave with one (round robin), to the master in its ID
 wire [MI-1:0]    b_grant;
 wire             b_gv;
-wire [MW-1:0]    b_idx;
 // (bit 0, the slave's valid, is the arbiter's request)
 /* verilator lint_off UNUSED */
 wire [BBW-1:0]   b_in;
@@ -366,24 +348,9 @@ wire [BP+SW-1:0] b_out;
 wire             b_out_valid;
 wire [SW-1:0]    b_out_m = b_out[BP +: SW];
 
-pp_arbiter #(
-    .PORTS(MI),
-    .ARBITRATION(0),
-    .INDEX_WIDTH(MW)
-)
-b_arb_inst (
-    .clk(clk),
-    .rst(rst),
-    .req(int_bvalid),
-    .grant(b_grant),
-    .grant_valid(b_gv),
-    .grant_index(b_idx),
-    .req_beats({(MI*9){1'b0}}),
-    .accept(b_gv && b_in_ready)
-);
-
-pp_axi_ic_mux #(.N(MI), .WIDTH(BBW), .SEL_WIDTH(MW))
-b_mux_inst (.in(int_b_bun), .sel(b_idx), .out(b_in));
+pp_axi_ic_resp #(.N(MI), .WIDTH(BBW), .INDEX_WIDTH(MW))
+b_ret_inst (.clk(clk), .rst(rst), .req(int_bvalid), .bundles(int_b_bun), .accept(b_gv && b_in_ready),
+            .grant(b_grant), .grant_valid(b_gv), .out(b_in));
 
 pp_axi_ic_reg #(
     .SKID(SKID_BUFFERS),
@@ -403,7 +370,6 @@ b_reg_inst (
 // read data: from any slave with a beat (round robin per beat), to the master in its ID
 wire [MI-1:0]    r_grant;
 wire             r_gv;
-wire [MW-1:0]    r_idx;
 // (bit 0, the slave's valid, is the arbiter's request)
 /* verilator lint_off UNUSED */
 wire [RBW-1:0]   r_in;
@@ -415,24 +381,9 @@ wire [SW-1:0]    r_out_m = r_out[RP +: SW];
 
 assign r_beat = r_gv && r_in_ready;
 
-pp_arbiter #(
-    .PORTS(MI),
-    .ARBITRATION(0),
-    .INDEX_WIDTH(MW)
-)
-r_arb_inst (
-    .clk(clk),
-    .rst(rst),
-    .req(int_rvalid),
-    .grant(r_grant),
-    .grant_valid(r_gv),
-    .grant_index(r_idx),
-    .req_beats({(MI*9){1'b0}}),
-    .accept(r_beat)
-);
-
-pp_axi_ic_mux #(.N(MI), .WIDTH(RBW), .SEL_WIDTH(MW))
-r_mux_inst (.in(int_r_bun), .sel(r_idx), .out(r_in));
+pp_axi_ic_resp #(.N(MI), .WIDTH(RBW), .INDEX_WIDTH(MW))
+r_ret_inst (.clk(clk), .rst(rst), .req(int_rvalid), .bundles(int_r_bun), .accept(r_beat),
+            .grant(r_grant), .grant_valid(r_gv), .out(r_in));
 
 pp_axi_ic_reg #(
     .SKID(SKID_BUFFERS),
@@ -467,47 +418,21 @@ for (i = 0; i < S_COUNT; i = i + 1) begin : mst
     assign out_bvalid[i] = b_out_valid && b_out_m == IDX;
     assign out_rvalid[i] = r_out_valid && r_out_m == IDX;
 
-    reg [CW-1:0] wr_cnt_reg;
-    initial wr_cnt_reg = {CW{1'b0}};
-    reg [MW-1:0] wr_dst_reg;
-    initial wr_dst_reg = {MW{1'b0}};
-    reg [CW-1:0] rd_cnt_reg;
-    initial rd_cnt_reg = {CW{1'b0}};
-    reg [MW-1:0] rd_dst_reg;
-    initial rd_dst_reg = {MW{1'b0}};
+    /* verilator lint_off UNUSED */
+    wire          wr_busy, rd_busy;
+    wire [MW-1:0] wr_dst, rd_dst;
+    /* verilator lint_on UNUSED */
 
-    assign wr_cnt[i*CW +: CW] = wr_cnt_reg;
-    assign wr_dst[i*MW +: MW] = wr_dst_reg;
-    assign rd_cnt[i*CW +: CW] = rd_cnt_reg;
-    assign rd_dst[i*MW +: MW] = rd_dst_reg;
+    pp_axi_ic_order #(.MAX_OUTSTANDING(MAX_OUTSTANDING), .MW(MW))
+    wr_order_inst (.clk(clk), .rst(rst), .sel(aw_sel[i*MW +: MW]),
+                   .issue(s_axi_awvalid[i] && s_axi_awready[i]), .done(s_axi_bvalid[i] && s_axi_bready[i]),
+                   .ok(wr_ok[i]), .busy(wr_busy), .dst(wr_dst));
 
-    wire aw_hs = s_axi_awvalid[i] && s_axi_awready[i];
-    wire b_hs = s_axi_bvalid[i] && s_axi_bready[i];
-    wire ar_hs = s_axi_arvalid[i] && s_axi_arready[i];
-    wire r_hs = s_axi_rvalid[i] && s_axi_rready[i] && s_axi_rlast[i];
-
-    always @(posedge clk) begin
-        if (aw_hs) begin
-            wr_dst_reg <= aw_sel[i*MW +: MW];
-        end
-        if (aw_hs && !b_hs) begin
-            wr_cnt_reg <= wr_cnt_reg + 1'b1;
-        end else if (!aw_hs && b_hs) begin
-            wr_cnt_reg <= wr_cnt_reg - 1'b1;
-        end
-        if (ar_hs) begin
-            rd_dst_reg <= ar_sel[i*MW +: MW];
-        end
-        if (ar_hs && !r_hs) begin
-            rd_cnt_reg <= rd_cnt_reg + 1'b1;
-        end else if (!ar_hs && r_hs) begin
-            rd_cnt_reg <= rd_cnt_reg - 1'b1;
-        end
-        if (rst) begin
-            wr_cnt_reg <= {CW{1'b0}};
-            rd_cnt_reg <= {CW{1'b0}};
-        end
-    end
+    pp_axi_ic_order #(.MAX_OUTSTANDING(MAX_OUTSTANDING), .MW(MW))
+    rd_order_inst (.clk(clk), .rst(rst), .sel(ar_sel[i*MW +: MW]),
+                   .issue(s_axi_arvalid[i] && s_axi_arready[i]),
+                   .done(s_axi_rvalid[i] && s_axi_rready[i] && s_axi_rlast[i]),
+                   .ok(rd_ok[i]), .busy(rd_busy), .dst(rd_dst));
 end
 
 endgenerate

@@ -109,9 +109,6 @@ module pp_axi_ic_xbar #
 
 // width of a count of outstanding read beats (ARBITRATION = 1)
 localparam OBW = 10 + $clog2(S_COUNT * (MAX_OUTSTANDING + 2) + 1);
-// outstanding transactions per master and direction
-localparam CW = $clog2(MAX_OUTSTANDING+1);
-localparam [CW-1:0] CNT_MAX = MAX_OUTSTANDING;
 // payload fields used here (the top's layout)
 /* verilator lint_off UNUSED */
 localparam W_LAST   = WP - 1;
@@ -150,11 +147,6 @@ endfunction
 
 // connectivity including the default slave (row M_COUNT: every master), [slave*S_COUNT + master]
 localparam [MI*S_COUNT-1:0] CONN = {{S_COUNT{1'b1}}, M_CONNECT[M_COUNT*S_COUNT-1:0]};
-
-// every master connected to every slave (the full crossbar; read by the synthesis text)
-/* verilator lint_off UNUSED */
-localparam FULL_CONN = M_CONNECT[M_COUNT*S_COUNT-1:0] == {(M_COUNT*S_COUNT){1'b1}};
-/* verilator lint_on UNUSED */
 
 // number of masters connected to slave n (n = M_COUNT: the default slave, all)
 function integer n_mst(input integer n);
@@ -284,11 +276,18 @@ generate
 /*
  * Crossbar
  */
-// per master state
-wire [S_COUNT*CW-1:0] wr_cnt;
+// per master state: the ordering rule (pp_axi_ic_order): the pending write (read) may go,
+// writes (reads) are outstanding, to this slave
+wire [S_COUNT-1:0]    wr_ok;
+wire [S_COUNT-1:0]    rd_ok;
+wire [S_COUNT-1:0]    wr_busy;
+// (the destinations are read by the crossbar's read path and the B multiplexers over every
+// slave only)
+/* verilator lint_off UNUSED */
+wire [S_COUNT-1:0]    rd_busy;
 wire [S_COUNT*MW-1:0] wr_dst;
-wire [S_COUNT*CW-1:0] rd_cnt;
 wire [S_COUNT*MW-1:0] rd_dst;
+/* verilator lint_on UNUSED */
 // a master's AW granted, its WLAST not yet taken (its next AW waits)
 wire [S_COUNT-1:0]    w_pend;
 // per master the slave it writes to, one-hot [master*MI + slave]
@@ -303,15 +302,15 @@ always @* begin
     b_ok_q = b_ok;
 end
 // one-hot decode of aw_sel, [master*MI + slave]
-reg  [S_COUNT*MI-1:0] aw_sel_oh;
+wire [S_COUNT*MI-1:0] aw_sel_oh;
 reg  [S_COUNT-1:0]    aw_ok;
 reg  [S_COUNT-1:0]    ar_ok;
-reg  [S_COUNT-1:0]    awready;
-reg  [S_COUNT-1:0]    wready;
+wire [S_COUNT-1:0]    awready;
+wire [S_COUNT-1:0]    wready;
 // per slave state and requests, transposed: [slave*S_COUNT + master] (the bits of the
 // pairs M_CONNECT does not connect are not read)
 /* verilator lint_off UNUSED */
-reg  [MI*S_COUNT-1:0] aw_req;
+wire [MI*S_COUNT-1:0] aw_req;
 /* verilator lint_on UNUSED */
 wire [MI*S_COUNT-1:0] aw_grant;
 wire [MI-1:0]         aw_in_ready;
@@ -321,115 +320,37 @@ wire [MI-1:0]         w_src_valid;
 wire [MI*SW-1:0]      w_src;
 wire [S_COUNT-1:0]    b_in_ready;
 
-`ifdef SYNTHESIS
-// (the same functions as the simulation description below, as synthesis has always
-// read them: Yosys maps this text to fewer LUTs, 18.4k against 20.9k at 16x16)
-integer xi, xj;
-always @* begin
-    for (xi = 0; xi < S_COUNT; xi = xi + 1) begin
-        aw_ok[xi] = !w_pend[xi] && (wr_cnt[xi*CW +: CW] == {CW{1'b0}} ||
-            (wr_dst[xi*MW +: MW] == aw_sel[xi*MW +: MW] && wr_cnt[xi*CW +: CW] != CNT_MAX));
-        ar_ok[xi] = rd_cnt[xi*CW +: CW] == {CW{1'b0}} ||
-            (rd_dst[xi*MW +: MW] == ar_sel[xi*MW +: MW] && rd_cnt[xi*CW +: CW] != CNT_MAX);
-        for (xj = 0; xj < MI; xj = xj + 1) begin
-            aw_sel_oh[xi*MI+xj] = aw_sel[xi*MW +: MW] == xj[MW-1:0];
-            aw_req[xj*S_COUNT+xi] = s_axi_awvalid[xi] && aw_ok[xi] && aw_sel_oh[xi*MI+xj];
-        end
-    end
-end
-
-// (the unconnected pairs' terms of aw_sel_oh and aw_req are not read, and go; a WREADY
-// term compares a slave's W source with the master's index: left out for the pairs
-// M_CONNECT does not connect, a text of its own so the full crossbar's stays as it was:
-// Yosys and ABC map even a constant-folded change of form differently)
-integer ri, rj;
-if (FULL_CONN) begin : rdy_full
-    always @* begin
-        for (ri = 0; ri < S_COUNT; ri = ri + 1) begin
-            awready[ri] = 1'b0;
-            wready[ri] = 1'b0;
-            for (rj = 0; rj < MI; rj = rj + 1) begin
-                if (aw_grant[rj*S_COUNT+ri] && !w_busy[rj] && aw_in_ready[rj]) begin
-                    awready[ri] = 1'b1;
-                end
-                if (w_src_valid[rj] && w_src[rj*SW +: SW] == ri[SW-1:0] && w_in_ready[rj]) begin
-                    wready[ri] = 1'b1;
-                end
-            end
-        end
-    end
-end else begin : rdy_part
-    always @* begin
-        for (ri = 0; ri < S_COUNT; ri = ri + 1) begin
-            awready[ri] = 1'b0;
-            wready[ri] = 1'b0;
-            for (rj = 0; rj < MI; rj = rj + 1) begin
-                if (aw_grant[rj*S_COUNT+ri] && !w_busy[rj] && aw_in_ready[rj]) begin
-                    awready[ri] = 1'b1;
-                end
-                if (CONN[rj*S_COUNT+ri] && w_src_valid[rj] && w_src[rj*SW +: SW] == ri[SW-1:0] &&
-                        w_in_ready[rj]) begin
-                    wready[ri] = 1'b1;
-                end
-            end
-        end
-    end
-end
-
-`else
-// (simulation: the same functions written for Icarus, see "Simulation speed" in the
-// README: no always block loops over S x M bits, no ready glitches through 0)
-localparam [MI-1:0]      ONE_MI = 1;
-localparam [S_COUNT-1:0] ONE_S = 1;
-
+// a master's pending AW may go: the ordering rule, and its previous write's WLAST taken
 integer xi;
 always @* begin
     for (xi = 0; xi < S_COUNT; xi = xi + 1) begin
-        aw_ok[xi] = !w_pend[xi] && (wr_cnt[xi*CW +: CW] == {CW{1'b0}} ||
-            (wr_dst[xi*MW +: MW] == aw_sel[xi*MW +: MW] && wr_cnt[xi*CW +: CW] != CNT_MAX));
-        ar_ok[xi] = rd_cnt[xi*CW +: CW] == {CW{1'b0}} ||
-            (rd_dst[xi*MW +: MW] == ar_sel[xi*MW +: MW] && rd_cnt[xi*CW +: CW] != CNT_MAX);
-        aw_sel_oh[xi*MI +: MI] = ONE_MI << aw_sel[xi*MW +: MW];
+        aw_ok[xi] = !w_pend[xi] && wr_ok[xi];
+        ar_ok[xi] = rd_ok[xi];
     end
 end
 
-// the requests transposed to [slave*S_COUNT + master], bit by bit as assignments (each
-// evaluated only when its master's inputs change), then passed on as a variable (one
-// always block looping over S x M bits would run whole on every change of any input)
-wire [MI*S_COUNT-1:0] aw_req_w;
-for (i = 0; i < S_COUNT; i = i + 1) begin : req_t
-    wire [MI-1:0] req = {MI{s_axi_awvalid[i] && aw_ok[i]}} & aw_sel_oh[i*MI +: MI];
-    for (j = 0; j < MI; j = j + 1) begin : s
-        assign aw_req_w[j*S_COUNT+i] = req[j];
-    end
-end
-
-always @* begin
-    aw_req = aw_req_w;
-end
-
-// a master's AWREADY: its grant at a slave whose register takes it; its WREADY: the
-// slave whose W path it owns takes the beat (OR over the slaves, a vector per slave,
-// each computed once: no ready glitches through 0)
-integer rj;
-reg [S_COUNT-1:0] awready_acc;
-reg [S_COUNT-1:0] wready_acc;
-always @* begin
-    awready_acc = {S_COUNT{1'b0}};
-    wready_acc = {S_COUNT{1'b0}};
-    for (rj = 0; rj < MI; rj = rj + 1) begin
-        if (!w_busy[rj] && aw_in_ready[rj]) begin
-            awready_acc = awready_acc | aw_grant[rj*S_COUNT +: S_COUNT];
-        end
-        if (w_src_valid[rj] && w_in_ready[rj]) begin
-            wready_acc = wready_acc | (ONE_S << w_src[rj*SW +: SW]);
-        end
-    end
-    awready = awready_acc;
-    wready = wready_acc;
-end
-
-`endif
+// the write requests per slave and the masters' AWREADY / WREADY (two texts, pp_axi_ic_req)
+pp_axi_ic_req #(
+    .S_COUNT(S_COUNT),
+    .M_COUNT(M_COUNT),
+    .M_CONNECT(M_CONNECT),
+    .MW(MW),
+    .SW(SW)
+)
+req_inst (
+    .aw_go(s_axi_awvalid & aw_ok),
+    .aw_sel(aw_sel),
+    .aw_sel_oh(aw_sel_oh),
+    .aw_req(aw_req),
+    .aw_grant(aw_grant),
+    .w_busy(w_busy),
+    .aw_in_ready(aw_in_ready),
+    .w_src_valid(w_src_valid),
+    .w_src(w_src),
+    .w_in_ready(w_in_ready),
+    .awready(awready),
+    .wready(wready)
+);
 
 assign s_axi_awready = awready;
 assign s_axi_wready = wready;
@@ -648,26 +569,14 @@ end
 for (i = 0; i < S_COUNT; i = i + 1) begin : mst
     localparam [SW-1:0] IDX = i;
 
-    reg [CW-1:0] wr_cnt_reg;
-    initial wr_cnt_reg = {CW{1'b0}};
-    reg [MW-1:0] wr_dst_reg;
-    initial wr_dst_reg = {MW{1'b0}};
-    reg [CW-1:0] rd_cnt_reg;
-    initial rd_cnt_reg = {CW{1'b0}};
-    reg [MW-1:0] rd_dst_reg;
-    initial rd_dst_reg = {MW{1'b0}};
     reg [MI-1:0] wr_dst_oh_reg;
     initial wr_dst_oh_reg = {MI{1'b0}};
     reg          w_pend_reg;
     initial w_pend_reg = 1'b0;
 
-    assign wr_cnt[i*CW +: CW] = wr_cnt_reg;
-    assign wr_dst[i*MW +: MW] = wr_dst_reg;
-    assign rd_cnt[i*CW +: CW] = rd_cnt_reg;
-    assign rd_dst[i*MW +: MW] = rd_dst_reg;
     assign wr_dst_oh[i*MI +: MI] = wr_dst_oh_reg;
     assign w_pend[i] = w_pend_reg;
-    assign b_ok[i] = b_in_ready[i] && wr_cnt_reg != {CW{1'b0}};
+    assign b_ok[i] = b_in_ready[i] && wr_busy[i];
 
     wire aw_fire = s_axi_awvalid[i] && s_axi_awready[i];
     wire w_last_fire = s_axi_wvalid[i] && s_axi_wready[i] && s_axi_wlast[i];
@@ -675,35 +584,27 @@ for (i = 0; i < S_COUNT; i = i + 1) begin : mst
     wire ar_fire = s_axi_arvalid[i] && s_axi_arready[i];
     wire r_fire = s_axi_rvalid[i] && s_axi_rready[i] && s_axi_rlast[i];
 
+    pp_axi_ic_order #(.MAX_OUTSTANDING(MAX_OUTSTANDING), .MW(MW))
+    wr_order_inst (.clk(clk), .rst(rst), .sel(aw_sel[i*MW +: MW]), .issue(aw_fire), .done(b_fire),
+                   .ok(wr_ok[i]), .busy(wr_busy[i]), .dst(wr_dst[i*MW +: MW]));
+
+    pp_axi_ic_order #(.MAX_OUTSTANDING(MAX_OUTSTANDING), .MW(MW))
+    rd_order_inst (.clk(clk), .rst(rst), .sel(ar_sel[i*MW +: MW]), .issue(ar_fire), .done(r_fire),
+                   .ok(rd_ok[i]), .busy(rd_busy[i]), .dst(rd_dst[i*MW +: MW]));
+
     always @(posedge clk) begin
         w_pend_reg <= (w_pend_reg || aw_fire) && !w_last_fire;
         if (aw_fire) begin
-            wr_dst_reg <= aw_sel[i*MW +: MW];
             wr_dst_oh_reg <= aw_sel_oh[i*MI +: MI];
         end
-        if (aw_fire && !b_fire) begin
-            wr_cnt_reg <= wr_cnt_reg + 1'b1;
-        end else if (!aw_fire && b_fire) begin
-            wr_cnt_reg <= wr_cnt_reg - 1'b1;
-        end
-        if (ar_fire) begin
-            rd_dst_reg <= ar_sel[i*MW +: MW];
-        end
-        if (ar_fire && !r_fire) begin
-            rd_cnt_reg <= rd_cnt_reg + 1'b1;
-        end else if (!ar_fire && r_fire) begin
-            rd_cnt_reg <= rd_cnt_reg - 1'b1;
-        end
         if (rst) begin
-            wr_cnt_reg <= {CW{1'b0}};
-            rd_cnt_reg <= {CW{1'b0}};
             w_pend_reg <= 1'b0;
         end
     end
 
     // write response from the slave this master writes to
     wire [BBW-1:0] b_in;
-    wire b_in_valid = b_in[BB_VALID] && b_in[BB_MST +: SW] == IDX && wr_cnt_reg != {CW{1'b0}};
+    wire b_in_valid = b_in[BB_VALID] && b_in[BB_MST +: SW] == IDX && wr_busy[i];
 
     // the slaves connected to this master (M_CONNECT; the default slave last): the B
     // multiplexer is built over those only, selected by the destination's compact index
@@ -714,7 +615,7 @@ for (i = 0; i < S_COUNT; i = i + 1) begin : mst
     wire [CB-1:0]     b_sel;
     if (NS == MI) begin : b_full
         assign b_cand = int_b_bun;
-        assign b_sel = wr_dst_reg;
+        assign b_sel = wr_dst[i*MW +: MW];
     end else begin : b_part
         localparam [MI*MW-1:0] S_MAP = slv_map(i);
         localparam [MI*MW-1:0] S_POS = slv_pos(i);
@@ -800,7 +701,7 @@ if (READ_TOPOLOGY == 0) begin : rd_xbar
             for (ti = 0; ti < S_COUNT; ti = ti + 1) begin
                 if (CONN[tj*S_COUNT+ti] && r_in_ready[ti] && int_r_mst[tj*SW +: SW] == ti[SW-1:0] &&
                         rd_dst[ti*MW +: MW] == tj[MW-1:0] &&
-                        rd_cnt[ti*CW +: CW] != {CW{1'b0}}) begin
+                        rd_busy[ti]) begin
                     int_rready[tj] = 1'b1;
                 end
             end
@@ -823,25 +724,12 @@ if (READ_TOPOLOGY == 0) begin : rd_xbar
         wire [AXP-1:0] ar_in;
         wire [AXP-1:0] ar_out;
 
-        // deficit round robin: read grants run ahead of the read data (a slave queues the
-        // requests), and a grant decided while the slave still has a long queue is decided
-        // without the masters whose requests are all waiting in that queue. So a read is
-        // granted only while fewer than ARB_READ_AHEAD beats are outstanding at this slave:
-        // decisions are taken close to when the data moves, as for writes (whose W path is
-        // held from AW to WLAST), and the beat credits share the data fairly.
+        // deficit round robin: a read is granted only while fewer than ARB_READ_AHEAD
+        // beats are outstanding at this slave (pp_axi_ic_rd_beats)
         if (ARBITRATION == 1) begin : g_rd_beats
-            reg [OBW-1:0] rd_beats_reg;
-            initial rd_beats_reg = {OBW{1'b0}};
-            wire [8:0] ar_gbeats = ar_beats[ar_idx*9 +: 9];
-            wire r_beat = int_rvalid[j] && int_rready[j];
-            always @(posedge clk) begin
-                rd_beats_reg <= rd_beats_reg + (ar_fire ? {{(OBW-9){1'b0}}, ar_gbeats} : {OBW{1'b0}})
-                    - {{(OBW-1){1'b0}}, r_beat};
-                if (rst) begin
-                    rd_beats_reg <= {OBW{1'b0}};
-                end
-            end
-            assign ar_open[j] = rd_beats_reg < ARB_READ_AHEAD;
+            pp_axi_ic_rd_beats #(.WIDTH(OBW), .AHEAD(ARB_READ_AHEAD))
+            rd_beats_inst (.clk(clk), .rst(rst), .fire(ar_fire), .beats(ar_beats[ar_idx*9 +: 9]),
+                           .beat(int_rvalid[j] && int_rready[j]), .open(ar_open[j]));
         end else begin : g_rd_open
             assign ar_open[j] = 1'b1;
         end
@@ -959,7 +847,7 @@ if (READ_TOPOLOGY == 0) begin : rd_xbar
         // read data from the slave this master reads from
         wire [RBW-1:0] r_in;
         wire r_in_valid = r_in[RB_VALID] && r_in[RB_MST +: SW] == IDX &&
-            rd_cnt[i*CW +: CW] != {CW{1'b0}};
+            rd_busy[i];
 
         // over the slaves connected to this master only, as the B multiplexer
         localparam integer NS = n_slv(i);
@@ -1109,19 +997,13 @@ end else begin : rd_shared
     wire r_stuck;
     /* verilator lint_on UNUSED */
     if (ARBITRATION == 1) begin : g_rd_beats
-        reg [OBW-1:0] rd_beats_reg;
-        initial rd_beats_reg = {OBW{1'b0}};
         wire [8:0] ar_gbeats;
+        wire       beats_open;
         pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(9), .SEL_WIDTH(SW))
         ar_beats_mux_inst (.in(ar_beats), .sel(ar_idx), .out(ar_gbeats));
-        always @(posedge clk) begin
-            rd_beats_reg <= rd_beats_reg +
-                (ar_fire ? {{(OBW-9){1'b0}}, ar_gbeats} : {OBW{1'b0}}) -
-                {{(OBW-1){1'b0}}, r_beat};
-            if (rst) begin
-                rd_beats_reg <= {OBW{1'b0}};
-            end
-        end
+        pp_axi_ic_rd_beats #(.WIDTH(OBW), .AHEAD(ARB_READ_AHEAD))
+        rd_beats_inst (.clk(clk), .rst(rst), .fire(ar_fire), .beats(ar_gbeats), .beat(r_beat),
+                       .open(beats_open));
         // (and while the beats outstanding cannot move because their masters do not take
         // them: the others' reads go on, as with round robin; a cycle late, a register)
         reg r_stuck_reg;
@@ -1129,7 +1011,7 @@ end else begin : rd_shared
         always @(posedge clk) begin
             r_stuck_reg <= r_stuck && !rst;
         end
-        assign r_open = rd_beats_reg < ARB_READ_AHEAD || r_stuck_reg;
+        assign r_open = beats_open || r_stuck_reg;
     end else begin : g_rd_open
         assign r_open = 1'b1;
     end
@@ -1142,7 +1024,6 @@ end else begin : rd_shared
     // slave. A beat is offered only to a register that can take it, so a grant is a beat.
     wire [MI-1:0]      r_grant;
     wire               r_gv;
-    wire [MW-1:0]      r_idx;
     // (bit 0, the slave's valid, is in r_req)
     /* verilator lint_off UNUSED */
     wire [RBW-1:0]     r_in;
@@ -1165,24 +1046,9 @@ end else begin : rd_shared
         assign r_req[j] = int_rvalid[j] && rdy[int_r_mst[j*SW +: SW]];
     end
 
-    pp_arbiter #(
-        .PORTS(MI),
-        .ARBITRATION(0),
-        .INDEX_WIDTH(MW)
-    )
-    r_arb_inst (
-        .clk(clk),
-        .rst(rst),
-        .req(r_req),
-        .grant(r_grant),
-        .grant_valid(r_gv),
-        .grant_index(r_idx),
-        .req_beats({(MI*9){1'b0}}),
-        .accept(r_beat)
-    );
-
-    pp_axi_ic_mux #(.N(MI), .WIDTH(RBW), .SEL_WIDTH(MW))
-    r_mux_inst (.in(int_r_bun), .sel(r_idx), .out(r_in));
+    pp_axi_ic_resp #(.N(MI), .WIDTH(RBW), .INDEX_WIDTH(MW))
+    r_ret_inst (.clk(clk), .rst(rst), .req(r_req), .bundles(int_r_bun), .accept(r_beat),
+                .grant(r_grant), .grant_valid(r_gv), .out(r_in));
 
     for (i = 0; i < S_COUNT; i = i + 1) begin : r_out
         localparam [SW-1:0] IDX = i;
