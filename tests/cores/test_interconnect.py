@@ -827,7 +827,9 @@ if cocotb is not None:
 
 REPO = Path(__file__).resolve().parents[2]
 CORE = REPO / "cores" / "interconnect"
-SOURCES = [CORE / f for f in ("pp_axi_interconnect.v", "pp_arbiter.v", "pp_axi_ic_reg.v",
+SOURCES = [CORE / f for f in ("pp_axi_interconnect.v", "pp_axi_ic_decode.v", "pp_axi_ic_xbar.v",
+                              "pp_axi_ic_shared.v", "pp_axi_ic_req.v", "pp_axi_ic_order.v",
+                              "pp_axi_ic_rd_beats.v", "pp_axi_ic_resp.v", "pp_arbiter.v", "pp_axi_ic_reg.v",
                               "pp_axi_ic_decerr.v", "pp_axi_ic_mux.v")]
 
 _PORT_SIGNALS = [
@@ -1042,8 +1044,9 @@ def test_interconnect(simulator, params):
     run_config(simulator, params, ops=20)
 
 
-#: pp_axi_interconnect.v and pp_axi_ic_mux.v keep a text for synthesis (`ifdef SYNTHESIS:
-#: the multiplexer tree and the crossbar's request/ready block as Yosys maps them smallest)
+#: pp_axi_ic_req.v and pp_axi_ic_mux.v keep a text for synthesis (`ifdef SYNTHESIS:
+#: the crossbar's request/ready block and the multiplexer tree as Yosys maps them smallest;
+#: tests/cores/test_ic_equiv.py proves each equal to its simulation text)
 #: beside the one simulators run fastest; the synthesis text, simulated, must pass the same
 #: bench (what the board runs is what was tested).
 SYNTHESIS_SETS = _sets((4, 4, 32, 0), (4, 4, 32, 0, 0, 1, 0), (3, 5, 64, 0, 1, 1, 0),
