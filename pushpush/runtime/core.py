@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, NamedTuple, Optional, Union
 
 from ..errors import did_you_mean
+from ..trace import software as _trace
 from ..link import WAIT_MODES, LinkedComponent, LinkedSystem, SlotKind
 from ..protocol import (
     ECHO_BIT,
@@ -743,6 +744,7 @@ class RuntimeCore:
                 payload = words + [rep.trigger_base | SEQ_BIT if seq else rep.trigger_base]
             lo, hi = self._ps_span
             refused = lo <= address < hi and self._pending is not None
+            _trace.ACTIVE and _trace.note("issued", self.component.name, fn.name)
             while True:
                 if refused and self._pending(address + WORD_BYTES * (len(payload) - 1)):
                     err = BusWriteError(address, len(payload), "SLVERR")  # a pending call there
@@ -769,6 +771,7 @@ class RuntimeCore:
                 status = read_local(status_address, 1)[0]
                 if status:  # not TRIGGER_IDLE
                     if status & ECHO_BIT == echo:
+                        _trace.ACTIVE and _trace.note("seen", self.component.name, fn.name)
                         break
                     self._drop_reply(fn, rep, status, seq)
                 if now() >= deadline:
@@ -986,10 +989,13 @@ class RuntimeCore:
         s = c.served
         if s.handler is None:
             return self._dead_reply(s, c.trigger.seq), None
+        _trace.ACTIVE and _trace.note("entered", self.component.name, s.name)
         try:
             value = s.handler(*c.args)
         except Exception as e:
             return self._encode_outcome(s, exc=e, seq=c.trigger.seq), None
+        finally:
+            _trace.ACTIVE and _trace.note("left", self.component.name, s.name)
         if type(value) not in _PLAIN and inspect.isawaitable(value):
             return [], value
         return self._encode_outcome(s, value, seq=c.trigger.seq), None

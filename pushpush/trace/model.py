@@ -33,9 +33,11 @@ CALL_FIELDS = ("issued", "trigger", "taken", "result", "returned", "seen")
 
 @dataclass
 class Call:
-    """One call. ``function`` is ``callee.export`` (or ``callee.<slot>`` for a function value
-    whose export is unknown); ``caller`` and ``callee`` are component names (tracks).
-    Cycle fields that were not observed are None. ``bytes`` counts the words on the wire
+    """One call. ``function`` is ``callee.export`` (or ``callee.@<trigger address>`` for a
+    function value whose export is unknown); ``caller`` and ``callee`` are component names
+    (tracks). Cycle fields that were not observed are None: ``issued`` is an RTL caller's
+    module handshake (its call port's valid and ready) or the call burst's first beat,
+    ``seen`` an RTL caller's module taking the result or a software caller seeing the reply. ``bytes`` counts the words on the wire
     (arguments, trigger, result, status) and any buffer a parameter moved."""
 
     id: int
@@ -61,13 +63,14 @@ class Call:
 
     @property
     def end(self) -> Optional[int]:
-        """The last cycle of the call: its return burst's status (else the reply seen)."""
-        return self.returned if self.returned is not None else self.seen
+        """The last cycle of the call: the caller has the result (an RTL caller's module
+        took it, a software caller saw the reply), else its return burst's status word."""
+        return self.seen if self.seen is not None else self.returned
 
     @property
     def latency(self) -> Optional[int]:
-        """Cycles from the call's first beat to its return's status word (None if either
-        was not seen)."""
+        """Cycles from :attr:`start` to :attr:`end`: the call as its caller sees it (None if
+        either was not observed)."""
         s, e = self.start, self.end
         return None if s is None or e is None else e - s
 
