@@ -989,13 +989,13 @@ class RuntimeCore:
         s = c.served
         if s.handler is None:
             return self._dead_reply(s, c.trigger.seq), None
-        _trace.ACTIVE and _trace.note("entered", self.component.name, s.name)
+        _trace.ACTIVE and _trace.note("entered", self.component.name, s.name, s.address)
         try:
             value = s.handler(*c.args)
         except Exception as e:
             return self._encode_outcome(s, exc=e, seq=c.trigger.seq), None
         finally:
-            _trace.ACTIVE and _trace.note("left", self.component.name, s.name)
+            _trace.ACTIVE and _trace.note("left", self.component.name, s.name, s.address)
         if type(value) not in _PLAIN and inspect.isawaitable(value):
             return [], value
         return self._encode_outcome(s, value, seq=c.trigger.seq), None

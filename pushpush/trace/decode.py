@@ -10,7 +10,8 @@ How the words become calls (docs/architecture.md §2):
   software component's run-time area is written by an engine in one burst, its last word is
   the status);
 * a sequence that ends on a cep slot's trigger word (a slot of the map, or the last word of
-  an engine's burst into a software window's run-time area, a lent function) with a non-zero
+  an engine's burst into a software window's run-time area, a lent function, named
+  ``comp.@<slot address>`` until the runtime's events name it) with a non-zero
   trigger is a **call**: its trigger names the caller's rep (bits 31..2, whose window is the
   caller), the SEQ and one-way bits;
 * a user module's ``take`` handshake is the oldest call into that export not taken yet, its
@@ -83,9 +84,9 @@ class SystemView:
                     self.call_ports[slot.address] = (name, s["function"].replace(".", "_"))
                 elif s["kind"] == "rep_callback":
                     self.call_ports[slot.address] = (name, f"{s['function']}_{s['param']}")
-            for ch in c.get("channels", []) or []:
-                nm = ch["name"] if isinstance(ch, dict) else str(ch)
-                self.channels[f"{name}.{nm}_rx"] = f"{name}.{nm}"
+
+        for ch in sysmap.get("channels", []) or []:
+            self.channels[f"{ch['component']}.{ch['rx']}"] = f"{ch['component']}.{ch['name']}"
 
     def component_at(self, address: int) -> Optional[str]:
         for lo, hi, name in self.windows:
@@ -140,6 +141,7 @@ def decode(records: list[list[Any]], sysmap: dict[str, Any], *, start: int, end:
     waiting_result: dict[tuple[str, str], deque[Call]] = {}
     next_id = first_id
     module_calls: dict[tuple[str, str], deque[int]] = {}
+    sends: dict[int, tuple[str, int]] = {}
     waiting_reply: dict[tuple[str, str], deque[Call]] = {}
     mem_open: dict[tuple[str, str], list[tuple[int, int]]] = {}
     transfers: dict[tuple[str, str], list[int]] = {}   # [start, end, bytes, bursts open]
@@ -154,7 +156,7 @@ def decode(records: list[list[Any]], sysmap: dict[str, Any], *, start: int, end:
         if slot is not None:
             function = f"{comp}.{slot.function}"
         else:
-            function = f"{comp}.@{words[-1][1]:#x}"
+            function = f"{comp}.@{words[0][1]:#x}"   # a lent function's slot
         c = Call(id=next_id, caller=caller, callee=comp, function=function, issued=first_cyc,
                  trigger=trig_cyc, one_way=bool(trigger & 1), bytes=4 * len(words))
         next_id += 1
@@ -165,7 +167,6 @@ def decode(records: list[list[Any]], sysmap: dict[str, Any], *, start: int, end:
                 c.issued = q.popleft()
             waiting_reply.setdefault(port, deque()).append(c)
         args = [d for _, _, d in words[:-1]]
-        c.bytes += view.buffer_bytes(function, args)
         trace.calls.append(c)
         if slot is not None:
             waiting_take.setdefault((comp, slot.function), deque()).append(c)
@@ -173,10 +174,8 @@ def decode(records: list[list[Any]], sysmap: dict[str, Any], *, start: int, end:
             status_at = next((s.trigger for s in view.by_trigger.values()
                               if s.address == rep and s.kind.startswith("rep")), None)
             open_by_rep.setdefault(rep, deque()).append(_Open(c, rep, status_at, args))
-        if function in view.channels and len(args) >= 2:
-            trace.spans.append(Span(track=comp, name=f"send {view.channels[function]}",
-                                    kind="send", start=first_cyc, end=first_cyc,
-                                    bytes=view.buffer_bytes(function, args), call=c.id))
+        if function in view.channels:   # a channel send: a span once it returned
+            sends[c.id] = (view.channels[function], view.buffer_bytes(function, args))
 
     for r in sorted(records, key=lambda r: r[1]):
         kind, cyc = r[0], r[1]
@@ -201,6 +200,11 @@ def decode(records: list[list[Any]], sysmap: dict[str, Any], *, start: int, end:
                     o.call.returned = cyc
                     o.call.status = data
                     o.call.bytes += 4 * len(seq)
+                    if o.call.id in sends:
+                        ch, nbytes = sends.pop(o.call.id)
+                        trace.spans.append(Span(track=o.call.callee, name=f"send {ch}",
+                                                kind="send", start=o.call.issued or cyc,
+                                                end=cyc, bytes=nbytes, call=o.call.id))
                     seq.clear()
                     continue
             slot = view.by_trigger.get(addr)
@@ -253,6 +257,10 @@ def decode(records: list[list[Any]], sysmap: dict[str, Any], *, start: int, end:
         _close_transfer(trace, k, t)
     nest(trace)
     _attach_spans(trace)
+    by_id = {c.id: c for c in trace.calls}
+    for sp in trace.spans:   # what a call's buffers moved: its DMA engine's bursts
+        if sp.kind == "dma" and sp.call in by_id:
+            by_id[sp.call].bytes += sp.bytes
     return trace
 
 

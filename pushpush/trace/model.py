@@ -37,8 +37,9 @@ class Call:
     function value whose export is unknown); ``caller`` and ``callee`` are component names
     (tracks). Cycle fields that were not observed are None: ``issued`` is an RTL caller's
     module handshake (its call port's valid and ready) or the call burst's first beat,
-    ``seen`` an RTL caller's module taking the result or a software caller seeing the reply. ``bytes`` counts the words on the wire
-    (arguments, trigger, result, status) and any buffer a parameter moved."""
+    ``seen`` an RTL caller's module taking the result or a software caller seeing the reply.
+    ``bytes`` counts the words on the wire (arguments, trigger, result, status) and the
+    bytes its buffer parameters' DMA engine moved."""
 
     id: int
     caller: str

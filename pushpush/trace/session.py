@@ -61,10 +61,14 @@ def merge_software(trace: Trace, events: list[list[Any]]) -> None:
             unseen.setdefault((c.caller, c.function), deque()).append(c)
     issued: dict[tuple[str, str], deque[list[Any]]] = {}
     next_id = max((c.id for c in trace.calls), default=0) + 1
-    for kind, cyc, comp, name, _ns in events:
+    for kind, cyc, comp, name, _ns, address in events:
         fn = name.split(".")[-1]
         if kind == "entered":
             q = untaken.get((comp, fn))
+            if not q:   # a lent function: its wire calls are named by the slot's address
+                q = untaken.get((comp, f"@{address:#x}"))
+                if q:   # named by the runtime (a lambda also by its slot)
+                    q[0].function = f"{comp}.{fn}" + (f"@{address:#x}" if fn == "<lambda>" else "")
             if q:
                 c = q.popleft()
                 c.taken = max(cyc, c.trigger or 0)

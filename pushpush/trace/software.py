@@ -12,7 +12,7 @@ Example::
 
     rec = start(clock=lambda: 0)
     note("issued", "host", "callee.f")
-    events = stop()      # [["issued", 0, "host", "callee.f", ns], ...]
+    events = stop()      # [["issued", 0, "host", "callee.f", ns, 0], ...]
 """
 
 from __future__ import annotations
@@ -37,24 +37,25 @@ class Recorder:
         self.events: list[list[Any]] = []
         self.lock = threading.Lock()
 
-    def add(self, kind: str, component: str, name: str) -> None:
+    def add(self, kind: str, component: str, name: str, address: int = 0) -> None:
         try:
             cyc = int(self.clock())
         except Exception:   # the board went away: the event without its cycle
             cyc = -1
         with self.lock:
-            self.events.append([kind, cyc, component, name, time.monotonic_ns()])
+            self.events.append([kind, cyc, component, name, time.monotonic_ns(), address])
 
 
 _recorder: Optional[Recorder] = None
 
 
-def note(kind: str, component: str, name: str) -> None:
+def note(kind: str, component: str, name: str, address: int = 0) -> None:
     """Record one event (``kind`` one of :data:`KINDS`) of software component ``component``
-    about function ``name``; nothing when no recorder is active."""
+    about function ``name`` (a callee: its slot's address); nothing when no recorder is
+    active."""
     r = _recorder
     if r is not None:
-        r.add(kind, component, name)
+        r.add(kind, component, name, address)
 
 
 def start(clock: Callable[[], int]) -> Recorder:
