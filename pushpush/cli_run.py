@@ -36,7 +36,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--trace", metavar="FILE", default=None,
                    help="record every call of the run into FILE (Chrome trace-event JSON: open it "
                         "in ui.perfetto.dev) and print per-function latency statistics; on the "
-                        "simulated board (Icarus), one example (docs/trace.md)")
+                        "simulated board (Icarus or Verilator), one example (docs/trace.md)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
 
 
@@ -76,10 +76,6 @@ def _run_one(example: str, args: argparse.Namespace) -> bool:
     if args.trace is not None:   # issue 31 (docs/trace.md)
         if len(args.examples) > 1:
             raise UsageError("--trace FILE records one example: run the examples one at a time")
-        if args.sim == "verilator":
-            raise UsageError("--trace records from the wires of the Icarus simulated board; "
-                             "--sim verilator does not apply (leave --sim out)")
-        args.sim = "icarus"
     say(f"pushpush: running {folder.name} ({folder})")
     t0 = time.monotonic()
     app = apps.load_app(folder)
