@@ -102,3 +102,22 @@ def plot_timeline(trace: Trace, path: Union[None, str, Path] = None, *,
         if path is not None:
             fig.savefig(path, dpi=110)
     return fig
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """``python -m pushpush.trace.plot TRACE PNG [--first N] [--last N]``."""
+    import argparse
+    from .chrome import read_trace
+    p = argparse.ArgumentParser(prog="python -m pushpush.trace.plot",
+                                description="draw a pushpush trace's timeline into a PNG")
+    p.add_argument("trace")
+    p.add_argument("png")
+    p.add_argument("--first", type=int, default=None, help="first cycle shown")
+    p.add_argument("--last", type=int, default=None, help="last cycle shown")
+    a = p.parse_args(argv)
+    plot_timeline(read_trace(a.trace), a.png, first=a.first, last=a.last)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

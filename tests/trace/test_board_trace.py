@@ -160,3 +160,21 @@ def test_dma_transfer_and_channel_send_with_bytes(tmp_path: Path) -> None:
     rx = trace.call(send.call)
     assert rx.function == "hw.loop_rx" and (send.start, send.end) == (rx.issued, rx.returned)
     assert [s.bytes for s in trace.spans if s.kind == "dma"] == [160]
+
+
+def test_refusals(pingpong: Any, tmp_path: Path) -> None:
+    from pushpush.pynq.simtrace import overlay_trace
+    from pushpush.trace.session import TraceError
+    with pytest.raises(TraceError, match="its folder does not exist"):
+        pingpong.trace(tmp_path / "nope" / "x.trace")
+    with pingpong.trace(tmp_path / "a.trace"):
+        with pytest.raises(TraceError, match="already recording"):
+            with pingpong.trace(tmp_path / "b.trace"):
+                pass
+        pingpong.callee.f(1)
+    assert len(read_trace(tmp_path / "a.trace").calls) == 1 and not (tmp_path / "b.trace").exists()
+
+    class OnABoard:        # an overlay without the simulated board's bridge
+        device = object()
+    with pytest.raises(TraceError, match="simulated board only"):
+        overlay_trace(OnABoard(), tmp_path / "c.trace")
