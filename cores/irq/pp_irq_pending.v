@@ -284,8 +284,12 @@ wire [9:0] r_word0 = r_addr[11:2] & ~LANE_MASK;
 wire [9:0] r_word1 = r_word0 | 10'd1;
 
 // the cycle counter and the high word latched by a read of its low word (word 4)
-reg [63:0] cycles_reg = 64'd0;
-reg [31:0] cycles_hi = 32'd0;
+reg [63:0] cycles_reg;
+reg [31:0] cycles_hi;
+initial begin
+    cycles_reg = 64'd0;
+    cycles_hi = 32'd0;
+end
 always @(posedge clk) begin
     if (rst) begin
         cycles_reg <= 64'd0;
