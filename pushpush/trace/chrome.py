@@ -35,7 +35,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any, Iterable, Optional, Union
+from typing import Any, Union
 
 from .model import Call, Counter, Span, Trace
 

@@ -27,10 +27,9 @@ from typing import Any, Callable, Optional, Union
 
 from . import software
 from .chrome import write_trace
-from .decode import decode
+from .decode import SystemView, decode
 from .model import Call, Counter, Trace, nest
 from .simhook import CTL_TRACE, DONE, ERROR_FILE, RECORDS_FILE, REQUEST_FILE
-from .decode import SystemView
 from .summary import Summary, summarize
 
 __all__ = ["BoardTrace", "TraceError", "merge_software"]
@@ -178,8 +177,11 @@ class BoardTrace:
         self._turn_until(lambda: self._area()[1] == self.session | DONE,
                          "stop its wire monitor and write its records")
         self.wall_s = time.perf_counter() - self._t0
-        _, _, armed, stopped, _ = self._area()
+        _, _, armed, stopped, failed = self._area()
         struct.pack_into("<5Q", self.ctl, CTL_TRACE, 0, 0, 0, 0, 0)
+        if failed:
+            raise TraceError(f"the simulated board could not write the trace records: "
+                             f"{(self.rundir / ERROR_FILE).read_text()}")
         records = json.loads((self.rundir / RECORDS_FILE).read_text())
         trace = decode(records, self.sysmap, start=armed, end=max(armed, stopped))
         trace.meta.update(recorded="simulated board, wire monitor + Python runtime events",

@@ -96,11 +96,16 @@ class SimTraceHook:
         self.monitor = None
         path = self.rundir / RECORDS_FILE
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(records, separators=(",", ":")))
-        os.replace(tmp, path)
-        struct.pack_into("<QQ", self.ctl, CTL_TRACE + 8, session | DONE,
-                         struct.unpack_from("<Q", self.ctl, CTL_TRACE + 16)[0])
+        failed = 0
+        try:   # a full disk must not stop the simulated board: the PYNQ side reports it
+            tmp.write_text(json.dumps(records, separators=(",", ":")))
+            os.replace(tmp, path)
+        except OSError as e:
+            (self.rundir / ERROR_FILE).write_text(f"writing {path}: {e}")
+            failed = 1
         struct.pack_into("<Q", self.ctl, CTL_TRACE + 24, self.next_edge())
+        struct.pack_into("<Q", self.ctl, CTL_TRACE + 32, failed)
+        struct.pack_into("<Q", self.ctl, CTL_TRACE + 8, session | DONE)
 
 
 def rundir_of_config() -> Optional[Path]:
