@@ -81,6 +81,42 @@ def test_tracing_changes_no_cycle_count(pingpong: Any, tmp_path: Path) -> None:
     print(f"\ncaller.run(10), run(20): {t_plain:.3f} s wall untraced, {t_traced:.3f} s traced")
 
 
+# the tests of the pingpong fixture come first: loading another system replaces its overlay
+def test_refusals(pingpong: Any, tmp_path: Path) -> None:
+    from pushpush.pynq.simtrace import overlay_trace
+    from pushpush.trace.session import TraceError
+    with pytest.raises(TraceError, match="its folder does not exist"):
+        pingpong.trace(tmp_path / "nope" / "x.trace")
+    with pingpong.trace(tmp_path / "a.trace"):
+        with pytest.raises(TraceError, match="already recording"):
+            with pingpong.trace(tmp_path / "b.trace"):
+                pass
+        pingpong.callee.f(1)
+    assert len(read_trace(tmp_path / "a.trace").calls) == 1 and not (tmp_path / "b.trace").exists()
+
+    class OnABoard:        # an overlay without the simulated board's bridge
+        device = object()
+    with pytest.raises(TraceError, match="simulated board only"):
+        overlay_trace(OnABoard(), tmp_path / "c.trace")
+
+
+def test_cycle_counter_in_the_register_page(pingpong: Any) -> None:
+    """The interrupt block's 64-bit cycle counter, read by software, counts the PL's clock:
+    it advances by more than the cycles caller.run(n) reports, and it lies between the
+    simulator's cycle before and after the read (plus the few cycles of reset the counter
+    counts and the simulator's zero does not)."""
+    info = pingpong.device.bridge.info
+    c0 = pingpong.system.cycles()
+    n = int(pingpong.caller.run(20))
+    c1 = pingpong.system.cycles()
+    assert c1 - c0 > n >= 120
+    for _ in range(3):
+        before = info()["cycle"]
+        v = pingpong.system.cycles()
+        after = info()["cycle"]
+        assert before <= v <= after + 8
+
+
 @pytest.mark.parametrize("lambdas", [False, True])
 def test_audio_fir_callbacks_nest_under_fir(lambdas: bool, tmp_path: Path) -> None:
     sys.path.insert(0, str(ROOT / "examples" / "audio_fir"))
@@ -160,41 +196,6 @@ def test_dma_transfer_and_channel_send_with_bytes(tmp_path: Path) -> None:
     rx = trace.call(send.call)
     assert rx.function == "hw.loop_rx" and (send.start, send.end) == (rx.issued, rx.returned)
     assert [s.bytes for s in trace.spans if s.kind == "dma"] == [160]
-
-
-def test_refusals(pingpong: Any, tmp_path: Path) -> None:
-    from pushpush.pynq.simtrace import overlay_trace
-    from pushpush.trace.session import TraceError
-    with pytest.raises(TraceError, match="its folder does not exist"):
-        pingpong.trace(tmp_path / "nope" / "x.trace")
-    with pingpong.trace(tmp_path / "a.trace"):
-        with pytest.raises(TraceError, match="already recording"):
-            with pingpong.trace(tmp_path / "b.trace"):
-                pass
-        pingpong.callee.f(1)
-    assert len(read_trace(tmp_path / "a.trace").calls) == 1 and not (tmp_path / "b.trace").exists()
-
-    class OnABoard:        # an overlay without the simulated board's bridge
-        device = object()
-    with pytest.raises(TraceError, match="simulated board only"):
-        overlay_trace(OnABoard(), tmp_path / "c.trace")
-
-
-def test_cycle_counter_in_the_register_page(pingpong: Any) -> None:
-    """The interrupt block's 64-bit cycle counter, read by software, counts the PL's clock:
-    it advances by more than the cycles caller.run(n) reports, and it lies between the
-    simulator's cycle before and after the read (plus the few cycles of reset the counter
-    counts and the simulator's zero does not)."""
-    info = pingpong.device.bridge.info
-    c0 = pingpong.system.cycles()
-    n = int(pingpong.caller.run(20))
-    c1 = pingpong.system.cycles()
-    assert c1 - c0 > n >= 120
-    for _ in range(3):
-        before = info()["cycle"]
-        v = pingpong.system.cycles()
-        after = info()["cycle"]
-        assert before <= v <= after + 8
 
 
 def test_verilator_traces_the_same_calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
