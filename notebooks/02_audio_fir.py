@@ -117,6 +117,27 @@ ax.plot(avg / 8, label="8-sample moving average"); ax.legend(loc="upper right")
 ax.set_xlabel("sample"); ax.set_ylabel("value (16-bit)"); plt.show()
 
 # %% [markdown]
+# ## Every call on a timeline
+#
+# `with ol.trace(path):` records every call while the block runs, from the wires of the
+# simulated board in exact clock cycles, plus the Python runtime's events (docs/trace.md).
+# The file opens in [ui.perfetto.dev](https://ui.perfetto.dev); here it is drawn with
+# matplotlib: the `coeff()`, `src()` and `sink()` calls nest under `fir.fir`.
+
+# %%
+from pushpush.trace.plot import plot_timeline
+
+with ol.trace("audio_fir.trace") as traced:
+    run([1, 2, 1], x[:8])
+print(traced.summary.text())
+fir_call = next(c for c in traced.trace.calls if c.function == "fir.fir")
+inner = traced.trace.children(fir_call.id)
+assert len(inner) == len(traced.trace.calls) - 1          # every callback under fir.fir
+assert sum(c.function.startswith("host.<lambda>") for c in inner) == len(inner)
+plot_timeline(traced.trace)
+plt.show()
+
+# %% [markdown]
 # ## The whole check, as `pushpush run examples/audio_fir` prints it
 
 # %%

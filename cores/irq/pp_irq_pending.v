@@ -20,7 +20,11 @@
  *   read-modify-write); a runtime that sleeps on the interrupt enables its own bit, and the
  *   bits of components that do not wait for it never hold the line.
  * - Read: offset 0 returns the pending bits, offset 0x4 the enable bits (zero-extended);
- *   other offsets read 0.
+ *   offset 0x10 the low word of the cycle counter, 0x14 its high word as it was when 0x10
+ *   was last read (a 32-bit reader reads 0x10, then 0x14, and gets one 64-bit value; a
+ *   64-bit read of 0x10 gets both halves of the same cycle); other offsets read 0.
+ * - Cycle counter: 64 bits, 0 in reset, +1 every clock cycle after it (free-running): the
+ *   clock software stamps its events with, in the PL's cycles (docs/trace.md).
  * - irq = OR of the pending bits that are enabled (level, active high), from registers.
  *
  * The register slave is a full AXI4 slave (IDs, INCR/FIXED bursts, one read and one write
@@ -278,8 +282,28 @@ generate
 endgenerate
 wire [9:0] r_word0 = r_addr[11:2] & ~LANE_MASK;
 wire [9:0] r_word1 = r_word0 | 10'd1;
-wire [31:0] r_lane0 = (r_word0 == 10'd0) ? pend32 : (r_word0 == 10'd1) ? en32 : 32'd0;
-wire [31:0] r_lane1 = (r_word1 == 10'd1) ? en32 : 32'd0;
+
+// the cycle counter and the high word latched by a read of its low word (word 4)
+reg [63:0] cycles_reg;
+reg [31:0] cycles_hi;
+initial begin
+    cycles_reg = 64'd0;
+    cycles_hi = 32'd0;
+end
+always @(posedge clk) begin
+    if (rst) begin
+        cycles_reg <= 64'd0;
+        cycles_hi <= 32'd0;
+    end else begin
+        cycles_reg <= cycles_reg + 64'd1;
+        if (r_busy && s_axi_rready && r_word0 == 10'd4)
+            cycles_hi <= cycles_reg[63:32];
+    end
+end
+
+wire [31:0] r_lane0 = (r_word0 == 10'd0) ? pend32 : (r_word0 == 10'd1) ? en32 :
+                      (r_word0 == 10'd4) ? cycles_reg[31:0] : (r_word0 == 10'd5) ? cycles_hi : 32'd0;
+wire [31:0] r_lane1 = (r_word1 == 10'd1) ? en32 : (r_word1 == 10'd5) ? cycles_reg[63:32] : 32'd0;
 generate
     if (DATA_WIDTH == 64) begin : g_r64
         assign s_axi_rdata = {r_lane1, r_lane0};

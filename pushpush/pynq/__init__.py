@@ -107,6 +107,12 @@ if _pynq is not None:
             """Faults dropped by every component (:meth:`PushPushIP.counters`)."""
             return self.system.counters()
 
+        def trace(self, path: Any, out: Any = None) -> Any:
+            """``with ol.trace("run.trace"):`` records every call into a Perfetto trace
+            (docs/trace.md); ``out`` receives the summary."""
+            from .simtrace import overlay_trace
+            return overlay_trace(self, path, out)
+
         def export(self, name: str, fn: Any = None) -> Any:
             rt = self.runtime()
             result = rt.export(name, fn)

@@ -142,6 +142,18 @@ class PushPushIP(DefaultIP):
                 out[c.name] = self._runtimes[c.name].counters.as_dict()
         return out
 
+    def cycles(self) -> int:
+        """The PL's free-running 64-bit clock-cycle counter (the interrupt block's register
+        page, 0x10 then 0x14: docs/trace.md), read over AXI; a system without an interrupt
+        block has none (ValueError)."""
+        irq = self.linked.irq
+        if irq is None:
+            raise ValueError(f"system '{self.linked.name}' has no interrupt block, so no cycle "
+                             "counter (it needs an rtl and a software component)")
+        at = irq.base - int(self.description.get("phys_addr", 0))
+        low = int(self.mmio.read(at + 0x10))
+        return (int(self.mmio.read(at + 0x14)) << 32) | low
+
     def export(self, name: str, fn: Any = None) -> Any:
         """Serve an export of the default component (starts its serve thread)."""
         rt = self.runtime()

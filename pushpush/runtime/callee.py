@@ -31,6 +31,7 @@ from ..protocol import (
     encode_error,
     parse_trigger,
 )
+from ..trace import software as _trace
 from ..types import FunctionType, SignatureCodec, codec_of, format_type
 from .functions import RemoteFunction
 
@@ -245,10 +246,13 @@ class Callee:
         s = c.served
         if s.handler is None:
             return self._dead_reply(s, c.trigger.seq), None
+        _trace.ACTIVE and _trace.note("entered", self.component.name, s.name, s.address)
         try:
             value = s.handler(*c.args)
         except Exception as e:
             return self._encode_outcome(s, exc=e, seq=c.trigger.seq), None
+        finally:
+            _trace.ACTIVE and _trace.note("left", self.component.name, s.name, s.address)
         if type(value) not in _PLAIN and inspect.isawaitable(value):
             return [], value
         return self._encode_outcome(s, value, seq=c.trigger.seq), None

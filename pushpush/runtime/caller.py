@@ -33,6 +33,7 @@ from ..protocol import (
     make_trigger,
     status_echo,
 )
+from ..trace import software as _trace
 from ..types import SignatureCodec, structurally_equal
 from .buffers import prepare_buffers
 from .callee import Served
@@ -357,6 +358,7 @@ class Caller:
                 payload = words + [rep.trigger_base | SEQ_BIT if seq else rep.trigger_base]
             lo, hi = self._ps_span
             refused = lo <= address < hi and self._pending is not None
+            _trace.ACTIVE and _trace.note("issued", self.component.name, fn.name)
             while True:
                 if refused and self._pending(address + WORD_BYTES * (len(payload) - 1)):
                     err = BusWriteError(address, len(payload), "SLVERR")  # a pending call there
@@ -383,6 +385,7 @@ class Caller:
                 status = read_local(status_address, 1)[0]
                 if status:  # not TRIGGER_IDLE
                     if status & ECHO_BIT == echo:
+                        _trace.ACTIVE and _trace.note("seen", self.component.name, fn.name)
                         break
                     self._drop_reply(fn, rep, status, seq)
                 if now() >= deadline:

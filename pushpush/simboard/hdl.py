@@ -399,6 +399,9 @@ async def serve_hdl(dut: Any) -> None:
         await FallingEdge(dut.clk)
     t_zero = get_sim_time(unit="ps")
     ps.start()   # after reset: its toggles are defined now
+    from pushpush.trace.simhook import SimTraceHook, rundir_of_config   # issue 31: off unless asked
+    tracer = SimTraceHook(dut, ctl, rundir_of_config(), lambda: get_sim_time(unit="ps") - t_zero,
+                          period_ps, cfg.mem_ports)
 
     def cycle() -> int:
         return int((get_sim_time(unit="ps") - t_zero) // period_ps)
@@ -496,6 +499,7 @@ async def serve_hdl(dut: Any) -> None:
         if (get_sim_time(unit="ps") - t_zero) % period_ps:
             await FallingEdge(dut.clk)   # back between two rising edges (after a command)
         status.look(cycle())
+        tracer.look()
         if pause.serving:
             # the requests' software waited until their replies went out; it acts next
             flush()

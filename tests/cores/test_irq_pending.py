@@ -21,7 +21,8 @@ Every cycle it checks, against a model of README.md:
 - **no spurious bit**: ``pending[i]`` only rises after a B handshake while a burst into
   window i was outstanding;
 - read beats return, per 32-bit lane, the pending bits at offset 0, the enable bits at 0x4,
-  0 elsewhere; B and R carry the request's ID, R the right ``rlast``.
+  the cycle counter at 0x10 (rising edges since reset) and at 0x14 its high word (latched by
+  the last read of 0x10 on 32 bits), 0 elsewhere; B and R carry the request's ID, R the right ``rlast``.
 
 Parameter sets: 1, 3 and 32 bits, 32- and 64-bit data. Icarus, the first set on Verilator
 too. Without IRQ_CFG (the ``cocotb`` target of irq.core) the bench takes its configuration
@@ -43,6 +44,10 @@ try:
     from cocotb.triggers import FallingEdge, RisingEdge
 except ImportError:  # collected by pytest outside a simulator
     cocotb = None
+
+
+#: The cycle counter's value at the bench's first cycle (the falling edge after reset).
+COUNTER_AT_0 = 0
 
 
 def _u(sig) -> int:
@@ -117,8 +122,9 @@ if cocotb is not None:
         wtx = None   # dict(id, addr, fixed, beats, sent, aw_done)
         rtx = None   # dict(id, addr, fixed, left)
         stats = {"b": 0, "clears": 0, "cleared_bits": 0, "reads": 0, "rises": 0, "enables": 0,
-                 "disables": 0, "irq_cycles": 0}
+                 "disables": 0, "irq_cycles": 0, "counter_reads": 0}
         prev_pending = 0
+        hi_latch = 0
         for cycle in range(cycles):
             # ---- check the state after the last rising edge
             got = _u(dut.pending)
@@ -227,14 +233,21 @@ if cocotb is not None:
             if rvalid:
                 assert rtx is not None and rtx.get("ar_done"), f"cycle {cycle}: R without a burst"
                 a = rtx["beat_addr"]
-                want = sum({0: pending, 1: enable}.get(word, 0) << (32 * k)
-                           for k, word in enumerate(lane_words(a)))
+                # words 4/5: the cycle counter (rising edges since reset), its high word
+                # latched by the last read of word 4 on 32 bits, the same cycle's on 64
+                counter = cycle + COUNTER_AT_0
+                regs = {0: pending, 1: enable, 4: counter & 0xFFFF_FFFF,
+                        5: counter >> 32 if bb == 8 else hi_latch}
+                want = sum(regs.get(word, 0) << (32 * k) for k, word in enumerate(lane_words(a)))
                 assert _u(dut.s_axi_rdata) == want, f"cycle {cycle}: read {_u(dut.s_axi_rdata):#x}, want {want:#x}"
                 assert _u(dut.s_axi_rid) == rtx["id"] and _u(dut.s_axi_rlast) == int(rtx["left"] == 0)
                 r = rng.random() < p
                 dut.s_axi_rready.value = int(r)
                 if r:
                     stats["reads"] += 1
+                    if lane_words(a)[0] == 4:
+                        hi_latch = counter >> 32
+                        stats["counter_reads"] += 1
                     if rtx["left"] == 0:
                         rtx = None
                     else:
@@ -285,6 +298,7 @@ if cocotb is not None:
         dut._log.info("%d cycles: %s", cycles, stats)
         assert stats["b"] > 50 and stats["clears"] > 20 and stats["reads"] > 20 and stats["rises"] > 10, stats
         assert stats["enables"] > 5 and stats["disables"] > 5 and stats["irq_cycles"] > 10, stats
+        assert stats["counter_reads"] > 3, stats
 
 
 # -------------------------------------------------------------------------------------
