@@ -110,7 +110,7 @@ if _pynq is not None:
         def trace(self, path: Any, out: Any = None) -> Any:
             """``with ol.trace("run.trace"):`` records every call into a Perfetto trace
             (docs/trace.md); ``out`` receives the summary."""
-            from .simtrace import overlay_trace
+            from .simulated.trace import overlay_trace
             return overlay_trace(self, path, out)
 
         def export(self, name: str, fn: Any = None) -> Any:

@@ -2,7 +2,7 @@
 simulator, record the Python runtime's events, and on leaving decode, merge and write the
 trace (docs/trace.md).
 
-:class:`BoardTrace` is given what it needs by the caller (:mod:`pushpush.pynq.simtrace`):
+:class:`BoardTrace` is given what it needs by the caller (:mod:`pushpush.pynq.simulated.trace`):
 the control page, the simulator's run folder, a function that sends the simulator a request
 (INFO: each request makes the simulator's loop turn, and a turn looks at the trace request),
 the system map (JSON data), the clock (cycle) and the fault counters.

@@ -11,5 +11,6 @@ simulated board; the simulator process itself is :mod:`pushpush.simboard` (no PY
 * :mod:`.dma`: the watch over PYNQ's DMA driver's waits (a timeout instead of a hang);
 * :mod:`.c_programs`: ``CAttach``, C programs run against the simulated board;
 * :mod:`.watch`: what the simulator was doing (call-timeout reports, the watchdog dump);
-* :mod:`.zynqmp`: the ZynqMP registers PYNQ programs on an UltraScale+ design.
+* :mod:`.zynqmp`: the ZynqMP registers PYNQ programs on an UltraScale+ design;
+* :mod:`.trace`: ``ol.trace()`` on the simulated board (docs/trace.md).
 """
