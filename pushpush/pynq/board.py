@@ -259,6 +259,9 @@ class PynqBackend:
         self._bridge = getattr(device, "bridge", None) if self.simulated else None
         if self._bridge is not None and self._wait_pl is not None:
             self._wait_pl = self._bridge.wait_pl_write
+        if self._bridge is not None and getattr(self.windows, "buffer", None) is not None:
+            # windows in DDR: the simulator pauses after PL writes there, not after DMA data
+            self._bridge.watch(int(self.windows.phys_base), int(self.ps_size))
         self._seen = threading.local()
         self.poll_s = ((SIM_POLL_S if self._wait_pl else DEFAULT_POLL_S * 25) if self.simulated
                        else DEFAULT_POLL_S) if poll_s is None else poll_s

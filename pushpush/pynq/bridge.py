@@ -91,7 +91,7 @@ __all__ = [
 from pushpush.simboard.wire import (CTL_CALLER_SEEN, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES, CTL_LOOKED, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
                                    CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
                                    OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig, describe_status,
-                                   read_status)
+                                   read_status, CTL_WINDOWS, WINDOWS_MAX, read_windows)
 from .simwatch import Samples, Watchdog, cpu_times
 
 log = logging.getLogger("pushpush.pynq")
@@ -316,6 +316,24 @@ class SimBridge:
             return "the simulated board is stopped"
         st["cpu"] = cpu_times(self.sim_pid or 0)
         return self.samples.report(st, waited, self._waiters, self._handling)
+
+    def watch(self, base: int, size: int) -> None:
+        """Software windows live at ``base`` .. ``base + size`` in DDR (``software_windows:
+        ddr``): the simulator pauses for a request after a PL write there, as after one
+        into the ``ps`` region, and never for other DDR writes (DMA data, buffer results;
+        :data:`~pushpush.simboard.wire.CTL_WINDOWS`)."""
+        with self._waiters_lock:
+            if self._stopped:
+                return
+            ranges = read_windows(self.ctl.mem)
+            if (base, size) in ranges:
+                return
+            if len(ranges) >= WINDOWS_MAX:
+                raise RuntimeError(f"the simulated board watches at most {WINDOWS_MAX} software "
+                                   "window areas in DDR; free an overlay's runtimes first")
+            at = CTL_WINDOWS + 8 + 16 * len(ranges)
+            struct.pack_into("<QQ", self.ctl.mem, at, base, size)
+            struct.pack_into("<Q", self.ctl.mem, CTL_WINDOWS, len(ranges) + 1)   # then the count
 
     def note_waiting(self) -> None:
         """Software waits for a reply: keep the simulator at full speed (as wait_pl_write

@@ -125,3 +125,45 @@ def test_a_dma_shell_passes_buffer_timeout_to_the_engines(tmp_path):
         assert 3000 <= spent < 4000, spent
     finally:
         ol.free()
+
+
+@pytest.mark.parametrize("windows", ["ocm", "ddr"])
+def test_dma_data_is_not_paused_for_while_a_caller_waits(tmp_path, monkeypatch, windows):
+    """scaler.scale(src, out) streams 1,000 words through the PL while its caller waits: the
+    PL's writes of ``out`` into DDR are data, not a call's return, so the simulator does not
+    pause at them (before, it paused at every burst until the caller had woken, looked and
+    waited again: beside busy loops a DMA transfer crawled, issue 28). Only writes into the
+    software windows are paused for (the ps region, or the DDR buffer holding them), and
+    with a 60 s limit no pause needs it."""
+    from pushpush.link import link
+    from pushpush.spec import load_system
+    monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "60e6")
+    text = (REPO / "examples" / "dma_stream" / "system.yaml").read_text()
+    if windows == "ddr":
+        text = text.replace("system: dma_stream", "system: dma_live_ddr\nsoftware_windows: ddr")
+    (tmp_path / "rtl").mkdir()
+    (tmp_path / "rtl" / "stream_scale.v").write_text(
+        (REPO / "examples" / "dma_stream" / "rtl" / "stream_scale.v").read_text())
+    (tmp_path / "system.yaml").write_text(text)
+    linked = link(load_system(tmp_path / "system.yaml"))
+    assert linked.software_windows == windows
+    ol = ppq.load(str(ppq.write_sim_overlay(linked, tmp_path / "overlay")))
+    try:
+        ol.runtime().timeout = 120.0
+        bridge = ol.device.bridge
+        ol.scaler.set_gain(2, 1)
+        n = 1000
+        src = pynq.allocate((n,), np.int32)
+        out = pynq.allocate((n,), np.int32)
+        src[:] = np.arange(n)
+        before = _counts(bridge)
+        assert ol.scaler.scale(src, out) == n
+        after = _counts(bridge)
+        assert (out == 2 * np.arange(n) + 1).all()
+        data = after["data_writes"] - before["data_writes"]
+        pauses = after["pauses"] - before["pauses"]
+        assert data >= 4, after          # 4,000 bytes of results: bursts into DDR
+        assert pauses <= 2, (pauses, data, after)   # the return (and the call's own write)
+        assert after["pause_limits"] == 0, after
+    finally:
+        ol.free()
