@@ -170,6 +170,10 @@ class SimBridge:
         #: callers waiting now: the PL-write count each had seen when it started waiting
         self._caller_seen: dict[int, int] = {}
         self._waiters_lock = threading.Lock()
+        #: threads in wait_pl_write: one blocks on the notification pipe, the others on this
+        #: condition (see _wait_notify)
+        self._notify_cond = threading.Condition(threading.Lock())
+        self._notify_leader = False
         #: The interrupt pipe (the simulator writes a byte when an interrupt line changes;
         #: the lines' state is in the control page): its read end, or -1
         self.irq_r = self._irq_w = -1
@@ -466,20 +470,46 @@ class SimBridge:
         # wait) but resumes nothing
         self._count_waiter(1, waiting, seen)
         try:
-            self._wait_notify(timeout)
+            self._wait_notify(seen, timeout)
         finally:
             self._count_waiter(-1, waiting)
         return self.pl_writes
 
-    def _wait_notify(self, timeout: float) -> bool:
-        """Wait for a byte on the notification pipe (at most ``timeout`` s) and drain it."""
-        try:
-            ready, _, _ = select.select([self._notify_r], [], [], timeout)
-            if ready:
-                os.read(self._notify_r, 4096)
-            return bool(ready)
-        except (OSError, ValueError):  # drained by another waiter, or closed by stop()
-            return False
+    def _wait_notify(self, seen: int, timeout: float) -> bool:
+        """Wait until :attr:`pl_writes` differs from ``seen`` (True) or ``timeout`` s passed
+        (False). One waiting thread at a time (the leader) blocks on the notification pipe
+        and drains it; the others wait on a condition the leader notifies after each drain
+        (and when it leaves, so that one of them leads on). Every thread checks the count
+        under that condition's lock before it sleeps, so a write can never be drained by one
+        thread between another's check and its sleep: each waiter is woken by the write it
+        waits for, not by its timeout (before, several threads selecting on the one pipe
+        lost such wakes and waited out their poll interval)."""
+        deadline = time.monotonic() + timeout
+        cond = self._notify_cond
+        with cond:
+            while True:
+                if self._stopped or self.pl_writes != seen:
+                    return True
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                if self._notify_leader:
+                    cond.wait(left)
+                    continue
+                self._notify_leader = True
+                try:
+                    cond.release()
+                    try:   # a write after the check above left its byte in the pipe
+                        ready, _, _ = select.select([self._notify_r], [], [], left)
+                        if ready:
+                            os.read(self._notify_r, 4096)
+                    except (OSError, ValueError):  # empty, or closed by stop()
+                        pass
+                    finally:
+                        cond.acquire()
+                finally:
+                    self._notify_leader = False
+                    cond.notify_all()
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the simulator (idempotent): STOP, wait, then kill its process group."""

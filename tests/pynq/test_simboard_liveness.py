@@ -167,3 +167,49 @@ def test_dma_data_is_not_paused_for_while_a_caller_waits(tmp_path, monkeypatch, 
         assert after["pause_limits"] == 0, after
     finally:
         ol.free()
+
+
+def test_a_write_drained_by_another_waiter_still_wakes_each_waiter(hof_bit):
+    """Two threads wait for the PL on one bridge. A write lands, and the other thread wakes
+    and drains the notification pipe, in the gap between one thread's look at the count and
+    its sleep (forced here: the gap is where the waiter is counted). That thread is still
+    woken by the write, at once: before, it slept on the drained pipe until its timeout (the
+    runtime's poll interval: a wait that ended only on a timer)."""
+    import threading
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        bridge = ol.device.bridge
+        seen = bridge.pl_writes
+        first_done = threading.Event()
+        count_waiter = bridge._count_waiter
+        result: dict[str, float] = {}
+
+        def first() -> None:
+            bridge.wait_pl_write(seen, 30.0, waiting=False)
+            first_done.set()
+
+        def late_count(delta: int, caller: bool, s: int = 0) -> None:
+            count_waiter(delta, caller, s)
+            if delta > 0 and threading.current_thread().name == "late":
+                bridge.note_write()              # the write, after this thread's look ...
+                assert first_done.wait(10.0)     # ... drained by the other waiter
+
+        t1 = threading.Thread(target=first, name="first")
+        t1.start()
+        time.sleep(0.2)                          # the first waiter sleeps on the pipe
+        bridge._count_waiter = late_count
+
+        def late() -> None:
+            t0 = time.monotonic()
+            result["count"] = bridge.wait_pl_write(seen, 20.0, waiting=False)
+            result["took"] = time.monotonic() - t0
+
+        t2 = threading.Thread(target=late, name="late")
+        t2.start()
+        t2.join(30.0)
+        t1.join(30.0)
+        bridge._count_waiter = count_waiter
+        assert result["count"] > seen
+        assert result["took"] < 10.0, result     # woken by the write, not the 20 s timeout
+    finally:
+        ol.free()
