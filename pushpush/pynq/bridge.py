@@ -357,6 +357,41 @@ class SimBridge:
         except (OSError, ValueError):  # full (it will wake), or stopped meanwhile
             pass
 
+    def caller_waits(self, key: Any, seen: int) -> None:
+        """A caller that waits for the PL without blocking in :meth:`wait_pl_write` (a
+        runtime in wait mode poll, yield or interrupt; an attached C program, ``key`` its
+        connection) waits now, having looked at PS memory after ``seen`` writes (2**64-1:
+        it looks all the time). It is counted in the control page (CTL_CALLERS,
+        CTL_CALLER_SEEN) until :meth:`caller_done`, so the simulator runs for it and a
+        blocked simulator is resumed at once (the kick pipe) when only simulated time
+        helps, as for a caller in :meth:`wait_pl_write`. Before, such callers were seen only
+        through a stamp they renewed every 50 ms: a paused simulator waited for it."""
+        with self._waiters_lock:
+            if self._stopped:
+                return
+            if key not in self._caller_seen:
+                self._callers += 1
+                try:
+                    struct.pack_into("<Q", self.ctl.mem, CTL_CALLERS, self._callers)
+                except (ValueError, TypeError):   # stopped meanwhile
+                    return
+            self._caller_seen[key] = max(0, seen)
+            kick = self._must_run()
+        if kick:
+            self._kick()
+
+    def caller_done(self, key: Any) -> None:
+        """The caller of :meth:`caller_waits` ``key`` waits no more."""
+        with self._waiters_lock:
+            if self._caller_seen.pop(key, None) is None:
+                return
+            self._callers -= 1
+            try:
+                struct.pack_into("<Q", self.ctl.mem, CTL_CALLERS, self._callers)
+            except (ValueError, TypeError):   # stopped meanwhile
+                return
+            self._must_run()   # publishes CTL_CALLER_SEEN without it
+
     def _count_waiter(self, delta: int, caller: bool, seen: int = 0) -> None:
         """A thread starts (``delta`` 1) or ends (-1) a wait for the PL (a serve thread
         having looked for calls up to PL write ``seen``). When it starts one, callers wait,
@@ -396,7 +431,7 @@ class SimBridge:
             struct.pack_into("<Q", self.ctl.mem, CTL_LOOKED, least)
         except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
             return False
-        newest = max(self._caller_seen.values(), default=0)
+        newest = min((1 << 64) - 1, max(self._caller_seen.values(), default=0))
         try:
             struct.pack_into("<Q", self.ctl.mem, CTL_CALLER_SEEN, newest)
         except ValueError:

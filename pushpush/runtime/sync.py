@@ -131,6 +131,9 @@ class SyncRuntime(RuntimeCore):
                     backend.sleep()
         finally:
             lock.release()
+            over = getattr(backend, "wait_over", None)   # a polling caller waits no more
+            if over is not None:
+                over()
 
     def _call_local(self, fn: RemoteFunction, s: Served, args: Sequence[Any],
                     kwargs: Mapping[str, Any], one_way: bool) -> Any:
@@ -158,6 +161,9 @@ class SyncRuntime(RuntimeCore):
             return self._drive(self._remote_call(fn, words, timeout, one_way, time.monotonic))
         finally:
             lock.release()
+            over = getattr(self.backend, "wait_over", None)   # a polling caller waits no more
+            if over is not None:
+                over()
 
     def _drive(self, steps: Generator[CallStep, Optional[BusWriteError], Any]) -> Any:
         """Carry out the steps of :meth:`_remote_call` (blocking); its result."""

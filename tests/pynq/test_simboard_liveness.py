@@ -213,3 +213,39 @@ def test_a_write_drained_by_another_waiter_still_wakes_each_waiter(hof_bit):
         assert result["took"] < 10.0, result     # woken by the write, not the 20 s timeout
     finally:
         ol.free()
+
+
+@pytest.mark.parametrize("mode", ["poll", "yield"])
+def test_a_polling_caller_is_counted_and_the_pl_runs_for_it(tmp_path, monkeypatch, mode):
+    """A caller in wait mode poll or yield never blocks in ``wait_pl_write``: it is counted as
+    a caller while it waits (and not after), so the simulator runs for it. Here the call
+    (``stuck``: the engine gives up after 20,000 cycles without a PS memory access) needs only
+    simulated time, and the 50 ms "still waiting" stamp such callers renewed before is
+    switched off: the simulator never goes idle meanwhile (before, it did after 0.2 s and
+    then ran the PL at a fortieth of its speed, kicked only by that stamp)."""
+    from pushpush.link import load
+    monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "60e6")
+    ol = ppq.load(str(ppq.write_sim_overlay(load(REPO / "examples" / "dma_stream" / "system.yaml"),
+                                            tmp_path, parameters={"BUFFER_TIMEOUT": 20000})))
+    try:
+        rt = ol.runtime()
+        rt.timeout = 300.0
+        bridge = ol.device.bridge
+        monkeypatch.setattr(bridge, "note_waiting", lambda: None)   # the 50 ms stamp: off
+        rt.wait = mode
+        src = pynq.allocate((64,), np.int32)
+        src[:] = np.arange(64)
+        ol.scaler.set_gain(1, 0)
+        assert bridge._callers == 0
+        before = _counts(bridge)
+        c0 = bridge.info()["cycle"]
+        with pytest.raises(CallError, match="timed out"):
+            ol.scaler.stuck(src)
+        spent = bridge.info()["cycle"] - c0
+        after = _counts(bridge)
+        assert spent >= 20000, spent
+        assert after["idle_blocks"] == before["idle_blocks"], (before, after)
+        assert after["pause_limits"] == 0, after
+        assert bridge._callers == 0 and _word(bridge, CTL_CALLERS) == 0   # counted no more
+    finally:
+        ol.free()
