@@ -355,6 +355,16 @@ async def serve_hdl(dut: Any) -> None:
         state["wall"] = time.monotonic()
 
     def notify() -> None:
+        # only a write into a software window (a call's return, a call into software) is
+        # what software waits for: it is counted, stamped and notified, and may be paused
+        # for. DMA data and buffer results in DDR are not: they are counted apart
+        # (data_writes). Before (issue 28) each such burst woke the waiting caller, which
+        # then no longer had "seen the latest write", so the simulator paused until the
+        # caller had woken, looked and waited again: a DMA transfer stopped at every burst
+        address, length = ps.written
+        if ctl is not None and not in_windows(ps_windows + read_windows(ctl), address, length):
+            status.count("data_writes")
+            return
         memory.stamp_write(cycle())
         memory.count_write()
         if notify_fd >= 0:
@@ -363,14 +373,6 @@ async def serve_hdl(dut: Any) -> None:
             except (BlockingIOError, BrokenPipeError):
                 pass
         if not pause.limit:
-            return
-        # only a write into a software window (a call's return, a call into software) is
-        # what software waits for and answers with a request; DMA data and buffer results
-        # in DDR are not: pausing for them stopped a DMA transfer at every burst while its
-        # caller waited (issue 28), so they are only counted
-        address, length = ps.written
-        if not in_windows(ps_windows + read_windows(ctl), address, length):
-            status.count("data_writes")
             return
         if (pause.serving or pause.armed
                 or struct.unpack_from("<Q", ctl, CTL_WAITERS)[0]):
@@ -541,36 +543,41 @@ async def serve_hdl(dut: Any) -> None:
             must = needed()
             busy = (cfg.idle_ms <= 0 or must or (not handling() and (
                 time.monotonic() - state["wall"] < cfg.idle_s or software_waiting())))
-            if must and batch < floor:
-                # a caller waits and only simulated time helps (no request will come): big
-                # batches. The busy floor (16 cycles) made a CPU-starved simulator spend
-                # most of what it got on this loop (issue 28: 16-cycle batches for seconds)
-                batch = floor
+            # a caller waits and only simulated time helps (no request will come): big
+            # batches. The busy floor (16 cycles) made a CPU-starved simulator spend most of
+            # what it got on this loop (issue 28: 16-cycle batches for seconds). For this
+            # turn only: kept in `batch`, it ran 256 cycles a turn on while Python answered
+            # the PL's calls afterwards (the FIR cell's cycles doubled)
+            cycles = max(batch, floor) if must else batch
             # the batch adapts to the CPU time it takes, not the wall time: on a busy host the
             # wall time of a batch is mostly waiting for a CPU, and a batch shrunk to 16
             # cycles for that spent most of the CPU it got on this loop's Python (issue 28:
             # Verilator at 11 us a cycle instead of ~1)
             t0 = time.thread_time()
             ev0 = ps.event_cpu
-            status.enter("running", cycle(), batch)
+            c0 = cycle()
+            status.enter("running", c0, cycles)
             if pause.limit:
-                await First(Timer(batch * period_ps, unit="ps"), answered.wait())
+                await First(Timer(cycles * period_ps, unit="ps"), answered.wait())
             else:
-                await Timer(batch * period_ps, unit="ps")
+                await Timer(cycles * period_ps, unit="ps")
             now = time.thread_time()
             # the cycles' own cost: the Python serving the PL's bursts meanwhile (a DMA
             # transfer's beats) is paid per burst, not per cycle, and shrank the batch to its
             # floor while a DMA ran (issue 28)
             took = max(0.0, now - t0 - (ps.event_cpu - ev0))
+            if must:
+                status.count("needed_batches")
+                status.count("needed_cycles", cycle() - c0)
             work = now - state["loop"]   # the whole turn's CPU: the batch and this loop's Python
             if busy:
                 # about poll_us of wall clock per batch: the socket is looked at that often
                 if pause.due:
                     pass   # cut short by a write that was waited for: says nothing of speed
-                elif took < target / 2 and batch < cfg.max_batch:
+                elif took * batch / cycles < target / 2 and batch < cfg.max_batch:
                     batch = min(cfg.max_batch, batch * 2)
-                elif took > target * 2 and batch > (floor if must else cfg.busy_batch):
-                    batch = max(floor if must else cfg.busy_batch, batch // 2)
+                elif took * batch / cycles > target * 2 and batch > cfg.busy_batch:
+                    batch = max(cfg.busy_batch, batch // 2)
                 wait = 0.0
             else:
                 wait = max(cfg.idle_ms / 1000, IDLE_FACTOR * work)

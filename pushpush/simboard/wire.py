@@ -104,9 +104,11 @@ SIM_STATES = ("starting", "running", "idle", "paused", "serving", "stopped")
 #: they ended (a request, a kick); pauses that ended at their limit (the safety net: no
 #: event ended them), and pauses not taken because a caller waited and no call of the PL
 #: was being answered; PL writes into PS memory outside the software windows (DMA data,
-#: buffer results: never paused for, see CTL_WINDOWS).
+#: buffer results: never paused for, see CTL_WINDOWS); batches of cycles run while a caller
+#: needed simulated time (no request would come), and the cycles they ran.
 SIM_COUNTERS = ("pauses", "pause_requests", "pause_kicks", "idle_blocks", "idle_requests",
-                "idle_kicks", "pause_limits", "pauses_not_needed", "data_writes")
+                "idle_kicks", "pause_limits", "pauses_not_needed", "data_writes",
+                "needed_batches", "needed_cycles")
 #: Offset in the control page of the software windows in DDR (``software_windows: ddr``;
 #: the PYNQ side's, :meth:`SimBridge.watch`): a u64 count, then (base, size) u64 pairs, at most
 #: :data:`WINDOWS_MAX`. The simulator pauses for the next request only after a PL write into a
@@ -406,11 +408,11 @@ class SimStatus:
         self.since = now
         struct.pack_into("<5Q", ctl, CTL_STATE, self.state, cycle, now, arg, address)
 
-    def count(self, name: str) -> None:
-        """Add one to counter ``name`` (:data:`SIM_COUNTERS`)."""
+    def count(self, name: str, n: int = 1) -> None:
+        """Add ``n`` to counter ``name`` (:data:`SIM_COUNTERS`)."""
         if self.ctl is not None:
             at = _COUNTS + 8 * SIM_COUNTERS.index(name)
-            struct.pack_into("<Q", self.ctl, at, struct.unpack_from("<Q", self.ctl, at)[0] + 1)
+            struct.pack_into("<Q", self.ctl, at, struct.unpack_from("<Q", self.ctl, at)[0] + n)
 
     def look(self, cycle: int) -> None:
         if self.ctl is not None:

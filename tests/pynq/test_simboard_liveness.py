@@ -165,6 +165,13 @@ def test_dma_data_is_not_paused_for_while_a_caller_waits(tmp_path, monkeypatch, 
         assert data >= 4, after          # 4,000 bytes of results: bursts into DDR
         assert pauses <= 2, (pauses, data, after)   # the return (and the call's own write)
         assert after["pause_limits"] == 0, after
+        # the caller waited throughout with nothing to answer: the simulator ran batches of
+        # at least 256 cycles for it (before, the bursts' Python, counted as the cycles'
+        # cost, shrank them to 16, and each burst made the caller "not have seen" a write)
+        batches = after["needed_batches"] - before["needed_batches"]
+        ran = after["needed_cycles"] - before["needed_cycles"]
+        assert batches > 0 and ran >= 1000, (batches, ran, after)
+        assert ran / batches >= 64, (batches, ran, after)
     finally:
         ol.free()
 
