@@ -256,3 +256,38 @@ def test_a_polling_caller_is_counted_and_the_pl_runs_for_it(tmp_path, monkeypatc
         assert bridge._callers == 0 and _word(bridge, CTL_CALLERS) == 0   # counted no more
     finally:
         ol.free()
+
+
+def test_an_attached_program_is_counted_as_a_caller_while_attached(hof_bit, monkeypatch):
+    """A C program (or an attached Python program) waits by polling the shared memory, which
+    the simulator cannot see: while its connection is open it counts as a caller that has
+    seen every write (CTL_CALLERS, CTL_CALLER_SEEN), so the simulator runs for it and a
+    blocked one is resumed at once; before, only a stamp renewed every 50 ms said so. The
+    count goes back when it detaches."""
+    import socket
+    from pushpush.pynq.cattach import CAttach
+    from pushpush.simboard.wire import CTL_CALLER_SEEN
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        bridge = ol.device.bridge
+        assert ol.mixer.mix(1, 2, 3, True) == 4
+        with CAttach(ol.device) as att:
+            monkeypatch.setattr(bridge, "note_waiting", lambda: None)   # the 50 ms stamp: off
+            conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            conn.connect(att.env()["PUSHPUSH_SIMBOARD_SOCK"])
+
+            def until(what) -> bool:
+                deadline = time.monotonic() + 30.0
+                while not what() and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                return what()
+
+            assert until(lambda: bridge._callers == 1)
+            assert _word(bridge, CTL_CALLERS) == 1
+            assert _word(bridge, CTL_CALLER_SEEN) >= bridge.pl_writes
+            assert ol.mixer.mix(2, 2, 3, True) == 5      # calls of this process go on
+            conn.close()
+            assert until(lambda: bridge._callers == 0)
+            assert _word(bridge, CTL_CALLERS) == 0
+    finally:
+        ol.free()
