@@ -174,6 +174,8 @@ class SimBridge:
         #: condition (see _wait_notify)
         self._notify_cond = threading.Condition(threading.Lock())
         self._notify_leader = False
+        #: note_waiting found the simulator blocked (paused or idle) and kicked it
+        self.stamp_kicks = 0
         #: The interrupt pipe (the simulator writes a byte when an interrupt line changes;
         #: the lines' state is in the control page): its read end, or -1
         self.irq_r = self._irq_w = -1
@@ -345,6 +347,10 @@ class SimBridge:
         if not self._stopped:
             self.sample()
             struct.pack_into("<Q", self.ctl.mem, CTL_WAIT_STAMP, time.monotonic_ns())
+            if self._paused() or self._idle():
+                # a safety net since callers are counted (caller_waits): counted when it
+                # finds the simulator blocked (it may also be a wait that just began)
+                self.stamp_kicks += 1
             self._kick()
 
     def _kick(self) -> None:
