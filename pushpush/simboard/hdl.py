@@ -534,7 +534,7 @@ async def serve_hdl(dut: Any) -> None:
             status.count("pauses_not_needed")
         if pause.due:
             answered.clear()
-            ready = pause.wait(sock, kick_fd, ctl, status, cycle(), needed)
+            ready = pause.wait(sock, kick_fd, ctl, status, cycle(), needed, handling)
             state["loop"] = time.thread_time()   # the next turn's work starts here, not before
         if not ready:
             # full speed while software waits on the PL or used it lately, unless software is
@@ -657,9 +657,14 @@ class _Pause:
         self.kicks = 0
 
     def wait(self, sock: Any, kick_fd: int, ctl: Any, status: Optional[SimStatus] = None,
-             cycle: int = 0, needed: Callable[[], bool] = lambda: False) -> list[Any]:
+             cycle: int = 0, needed: Callable[[], bool] = lambda: False,
+             answering: Callable[[], bool] = lambda: False) -> list[Any]:
         """Pause (see the class): the sockets ready (``[sock]``: a request came) or [];
-        ``status`` (the control page's account of the simulator) is told."""
+        ``status`` (the control page's account of the simulator) is told. A limit reached
+        while ``answering()`` (software is answering a call of the PL: its answer, a request,
+        will end the pause) does not end it (counted, ``pauses_held``): on a busy host a
+        starved Python callback took over 50 ms, and the PL then ran on while it answered
+        (the FIR cell's cycles grew with the load)."""
         self.due = False
         self.armed = False
         self.pauses += 1
@@ -672,7 +677,12 @@ class _Pause:
             if needed():   # a caller started waiting before the mark: it may not kick
                 ready: list[Any] = [kick_fd]
             else:
-                ready, _, _ = select.select([sock, kick_fd], [], [], self.limit)
+                while True:
+                    ready, _, _ = select.select([sock, kick_fd], [], [], self.limit)
+                    if ready or not answering():
+                        break
+                    if status is not None:
+                        status.count("pauses_held")
         finally:
             struct.pack_into("<Q", ctl, CTL_PAUSED, 0)
         if status is not None and sock in ready:

@@ -105,10 +105,12 @@ SIM_STATES = ("starting", "running", "idle", "paused", "serving", "stopped")
 #: event ended them), and pauses not taken because a caller waited and no call of the PL
 #: was being answered; PL writes into PS memory outside the software windows (DMA data,
 #: buffer results: never paused for, see CTL_WINDOWS); batches of cycles run while a caller
-#: needed simulated time (no request would come), and the cycles they ran.
+#: needed simulated time (no request would come), and the cycles they ran; pause limits
+#: reached while software was answering a call of the PL (the pause went on: the answer, a
+#: request, ends it).
 SIM_COUNTERS = ("pauses", "pause_requests", "pause_kicks", "idle_blocks", "idle_requests",
                 "idle_kicks", "pause_limits", "pauses_not_needed", "data_writes",
-                "needed_batches", "needed_cycles")
+                "needed_batches", "needed_cycles", "pauses_held")
 #: Offset in the control page of the software windows in DDR (``software_windows: ddr``;
 #: the PYNQ side's, :meth:`SimBridge.watch`): a u64 count, then (base, size) u64 pairs, at most
 #: :data:`WINDOWS_MAX`. The simulator pauses for the next request only after a PL write into a
