@@ -259,6 +259,9 @@ class PynqBackend:
         self._bridge = getattr(device, "bridge", None) if self.simulated else None
         if self._bridge is not None and self._wait_pl is not None:
             self._wait_pl = self._bridge.wait_pl_write
+        if self._bridge is not None and getattr(self.windows, "buffer", None) is not None:
+            # windows in DDR: the simulator pauses after PL writes there, not after DMA data
+            self._bridge.watch(int(self.windows.phys_base), int(self.ps_size))
         self._seen = threading.local()
         self.poll_s = ((SIM_POLL_S if self._wait_pl else DEFAULT_POLL_S * 25) if self.simulated
                        else DEFAULT_POLL_S) if poll_s is None else poll_s
@@ -463,6 +466,8 @@ class PynqBackend:
                         "pushpush-serve-"):
                     self._bridge.note_waiting()   # a caller spins here: the simulator must run
         if mode != "sleep":
+            if self._bridge is not None:
+                self._caller_waits()
             if mode == "poll":
                 return
             if mode == "yield":
@@ -477,6 +482,33 @@ class PynqBackend:
                                          waiting=not serving)
             return
         time.sleep(self.poll_s)
+
+    def _caller_waits(self) -> None:
+        """(Simulated board, wait modes poll, yield, interrupt.) A caller waits between its
+        sweeps: counted as one in the bridge until :meth:`wait_over` (the runtime calls it
+        when the call's wait ends), with the writes it had seen before its last sweep, so the
+        simulator runs for it and is resumed as for a caller in ``wait_pl_write``."""
+        seen = self._seen
+        if threading.current_thread().name.startswith("pushpush-serve-"):
+            return
+        now = self._bridge.pl_writes
+        if not getattr(seen, "polling", False):
+            seen.polling = True
+            seen.told = 0   # swept nothing yet
+            self._bridge.caller_waits(threading.get_ident(), 0)
+        elif seen.told != seen.looked:   # its last sweep looked after seen.looked writes
+            seen.told = seen.looked
+            self._bridge.caller_waits(threading.get_ident(), seen.told)
+        seen.looked = now
+
+    def wait_over(self) -> None:
+        """The runtime's wait for a reply ended (returned, failed or timed out): a polling
+        caller (:meth:`_caller_waits`) is no longer counted."""
+        seen = self._seen
+        if getattr(seen, "polling", False):
+            seen.polling = False
+            if self._bridge is not None:
+                self._bridge.caller_done(threading.get_ident())
 
     def _irq_sleep(self) -> None:
         """``interrupt`` mode (pushpush.pynq.irqwait): clear the bit and return for one more

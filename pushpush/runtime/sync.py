@@ -78,6 +78,7 @@ class SyncRuntime(RuntimeCore):
         backend = self.backend
         sent: Any = None
         held: Optional[threading.Lock] = None
+        slept = False
         try:
             while True:
                 try:
@@ -91,6 +92,7 @@ class SyncRuntime(RuntimeCore):
                     except BusWriteError as e:
                         sent = e
                 elif step is SLEEP:
+                    slept = True
                     backend.sleep()
                 elif type(step) is Acquire:
                     address = step.fn.address
@@ -104,6 +106,10 @@ class SyncRuntime(RuntimeCore):
             steps.close()  # a step raised: the routine gives its slots back now
             if held is not None:
                 held.release()
+            if slept:   # a polling caller waits no more (the simulated board counts it)
+                over = getattr(backend, "wait_over", None)
+                if over is not None:
+                    over()
 
     # ------------------------------------------------------------------ serving
 

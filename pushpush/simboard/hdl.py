@@ -46,7 +46,7 @@ from typing import Any, Callable, Optional
 from .wire import (OP_HELLO, REP, REQ, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES,
                    CTL_LOOKED, CTL_CALLER_SEEN, CTL_PAUSED, CTL_PL_WRITES,
                    CTL_WAIT_STAMP, CTL_WAITERS, SimConfig, SimStatus, SimulatedPSMemory,
-                   serve_requests)
+                   in_windows, read_windows, serve_requests)
 
 __all__ = ["HdlPS", "Handles", "MemPort", "serve_hdl", "beat_plan", "GP0Timeout"]
 
@@ -143,6 +143,11 @@ class HdlPS:
         self.timeout_cycles = timeout_cycles
         self.beat_bytes = data_width // 8
         self._toggle = 0
+        #: the last PL write into the memory (byte address, bytes), set before ``notify``
+        self.written = (0, 0)
+        #: CPU seconds this thread spent serving the PL's bursts (the batch of cycles is
+        #: sized by the simulator's own cost, without them)
+        self.event_cpu = 0.0
 
     def start(self) -> None:
         """Serve the memory port (when there is one) and the harness's other PS memory
@@ -164,6 +169,7 @@ class HdlPS:
         ack = 0
         while True:
             await ValueChange(m.wr_toggle)
+            t0 = time.thread_time()
             self.on_access()
             addr = _uint(m.wr_addr)
             n = _uint(m.wr_len) + 1
@@ -187,7 +193,9 @@ class HdlPS:
             port.wr_resp.value = 0 if ok else 3
             ack ^= 1
             port.wr_ack.value = ack
+            self.written = (addr, n * bb)
             self.notify()
+            self.event_cpu += time.thread_time() - t0
 
     async def _serve_reads(self, port: MemPort) -> None:
         from cocotb.triggers import ValueChange
@@ -196,6 +204,7 @@ class HdlPS:
         ack = 0
         while True:
             await ValueChange(m.rd_toggle)
+            t0 = time.thread_time()
             self.on_access()
             addr = _uint(m.rd_addr)
             n = _uint(m.rd_len) + 1
@@ -213,6 +222,7 @@ class HdlPS:
             port.rd_resp.value = 0 if ok else 3
             ack ^= 1
             port.rd_ack.value = ack
+            self.event_cpu += time.thread_time() - t0
 
     # ------------------------------------------------------------------ GP0 (PS -> PL)
 
@@ -339,11 +349,22 @@ async def serve_hdl(dut: Any) -> None:
     # the hand-off (see _Pause): a PL write into PS memory that was waited for
     pause = _Pause(cfg.handoff_us / 1e6 if ctl is not None and kick_fd >= 0 else 0.0)
     answered = Event()   # set by such a write: ends the running batch of cycles
+    ps_windows = [(cfg.ps_base, cfg.ps_size)]   # the ps region; DDR windows: CTL_WINDOWS
 
     def touch() -> None:
         state["wall"] = time.monotonic()
 
     def notify() -> None:
+        # only a write into a software window (a call's return, a call into software) is
+        # what software waits for: it is counted, stamped and notified, and may be paused
+        # for. DMA data and buffer results in DDR are not: they are counted apart
+        # (data_writes). Before (issue 28) each such burst woke the waiting caller, which
+        # then no longer had "seen the latest write", so the simulator paused until the
+        # caller had woken, looked and waited again: a DMA transfer stopped at every burst
+        address, length = ps.written
+        if ctl is not None and not in_windows(ps_windows + read_windows(ctl), address, length):
+            status.count("data_writes")
+            return
         memory.stamp_write(cycle())
         memory.count_write()
         if notify_fd >= 0:
@@ -351,8 +372,10 @@ async def serve_hdl(dut: Any) -> None:
                 os.write(notify_fd, b"\1")
             except (BlockingIOError, BrokenPipeError):
                 pass
-        if pause.limit and (pause.serving or pause.armed
-                            or struct.unpack_from("<Q", ctl, CTL_WAITERS)[0]):
+        if not pause.limit:
+            return
+        if (pause.serving or pause.armed
+                or struct.unpack_from("<Q", ctl, CTL_WAITERS)[0]):
             if needed():
                 status.count("pauses_not_needed")
             else:
@@ -490,6 +513,8 @@ async def serve_hdl(dut: Any) -> None:
     flush()
     buf = bytearray()
     batch = max(1, cfg.busy_batch)
+    #: the least batch while a caller needs simulated time to pass (see the loop)
+    floor = max(batch, min(cfg.idle_batch, cfg.max_batch))
     target = cfg.poll_us / 1e6
 
     async def run(cycles: int) -> None:
@@ -513,34 +538,49 @@ async def serve_hdl(dut: Any) -> None:
             status.count("pauses_not_needed")
         if pause.due:
             answered.clear()
-            ready = pause.wait(sock, kick_fd, ctl, status, cycle(), needed)
+            ready = pause.wait(sock, kick_fd, ctl, status, cycle(), needed, handling)
             state["loop"] = time.thread_time()   # the next turn's work starts here, not before
         if not ready:
             # full speed while software waits on the PL or used it lately, unless software is
             # answering a call of the PL: the PL waits for that answer (a request, which ends
             # the block at once), so the simulator blocks instead of spinning for it
-            busy = (cfg.idle_ms <= 0 or needed() or (not handling() and (
+            must = needed()
+            busy = (cfg.idle_ms <= 0 or must or (not handling() and (
                 time.monotonic() - state["wall"] < cfg.idle_s or software_waiting())))
+            # a caller waits and only simulated time helps (no request will come): big
+            # batches. The busy floor (16 cycles) made a CPU-starved simulator spend most of
+            # what it got on this loop (issue 28: 16-cycle batches for seconds). For this
+            # turn only: kept in `batch`, it ran 256 cycles a turn on while Python answered
+            # the PL's calls afterwards (the FIR cell's cycles doubled)
+            cycles = max(batch, floor) if must else batch
             # the batch adapts to the CPU time it takes, not the wall time: on a busy host the
             # wall time of a batch is mostly waiting for a CPU, and a batch shrunk to 16
             # cycles for that spent most of the CPU it got on this loop's Python (issue 28:
             # Verilator at 11 us a cycle instead of ~1)
             t0 = time.thread_time()
-            status.enter("running", cycle(), batch)
+            ev0 = ps.event_cpu
+            c0 = cycle()
+            status.enter("running", c0, cycles)
             if pause.limit:
-                await First(Timer(batch * period_ps, unit="ps"), answered.wait())
+                await First(Timer(cycles * period_ps, unit="ps"), answered.wait())
             else:
-                await Timer(batch * period_ps, unit="ps")
+                await Timer(cycles * period_ps, unit="ps")
             now = time.thread_time()
-            took = now - t0
+            # the cycles' own cost: the Python serving the PL's bursts meanwhile (a DMA
+            # transfer's beats) is paid per burst, not per cycle, and shrank the batch to its
+            # floor while a DMA ran (issue 28)
+            took = max(0.0, now - t0 - (ps.event_cpu - ev0))
+            if must:
+                status.count("needed_batches")
+                status.count("needed_cycles", cycle() - c0)
             work = now - state["loop"]   # the whole turn's CPU: the batch and this loop's Python
             if busy:
                 # about poll_us of wall clock per batch: the socket is looked at that often
                 if pause.due:
                     pass   # cut short by a write that was waited for: says nothing of speed
-                elif took < target / 2 and batch < cfg.max_batch:
+                elif took * batch / cycles < target / 2 and batch < cfg.max_batch:
                     batch = min(cfg.max_batch, batch * 2)
-                elif took > target * 2 and batch > cfg.busy_batch:
+                elif took * batch / cycles > target * 2 and batch > cfg.busy_batch:
                     batch = max(cfg.busy_batch, batch // 2)
                 wait = 0.0
             else:
@@ -621,9 +661,14 @@ class _Pause:
         self.kicks = 0
 
     def wait(self, sock: Any, kick_fd: int, ctl: Any, status: Optional[SimStatus] = None,
-             cycle: int = 0, needed: Callable[[], bool] = lambda: False) -> list[Any]:
+             cycle: int = 0, needed: Callable[[], bool] = lambda: False,
+             answering: Callable[[], bool] = lambda: False) -> list[Any]:
         """Pause (see the class): the sockets ready (``[sock]``: a request came) or [];
-        ``status`` (the control page's account of the simulator) is told."""
+        ``status`` (the control page's account of the simulator) is told. A limit reached
+        while ``answering()`` (software is answering a call of the PL: its answer, a request,
+        will end the pause) does not end it (counted, ``pauses_held``): on a busy host a
+        starved Python callback took over 50 ms, and the PL then ran on while it answered
+        (the FIR cell's cycles grew with the load)."""
         self.due = False
         self.armed = False
         self.pauses += 1
@@ -636,7 +681,12 @@ class _Pause:
             if needed():   # a caller started waiting before the mark: it may not kick
                 ready: list[Any] = [kick_fd]
             else:
-                ready, _, _ = select.select([sock, kick_fd], [], [], self.limit)
+                while True:
+                    ready, _, _ = select.select([sock, kick_fd], [], [], self.limit)
+                    if ready or not answering():
+                        break
+                    if status is not None:
+                        status.count("pauses_held")
         finally:
             struct.pack_into("<Q", ctl, CTL_PAUSED, 0)
         if status is not None and sock in ready:

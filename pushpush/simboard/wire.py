@@ -21,7 +21,7 @@ from typing import Any, Optional
 
 __all__ = ["OP_HELLO", "OP_WRITE", "OP_READ", "OP_STOP", "OP_INFO", "OP_RUN", "OP_WRITE_WORDS",
            "PS_MODELS", "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "CTL_IRQ_LEVEL",
-           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "CTL_CALLERS", "CTL_HANDLING", "CTL_LOCAL_WRITES", "CTL_LOOKED", "CTL_CALLER_SEEN", "CTL_STATE", "SIM_STATES", "SIM_COUNTERS", "SimStatus", "read_status",
+           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "CTL_CALLERS", "CTL_HANDLING", "CTL_LOCAL_WRITES", "CTL_LOOKED", "CTL_CALLER_SEEN", "CTL_WINDOWS", "WINDOWS_MAX", "read_windows", "in_windows", "CTL_STATE", "SIM_STATES", "SIM_COUNTERS", "SimStatus", "read_status",
            "describe_status", "RESET_CYCLES", "REQ",
            "REP", "SimConfig", "SharedMemory", "SimulatedPSMemory", "store_words", "serve_requests"]
 
@@ -103,9 +103,22 @@ SIM_STATES = ("starting", "running", "idle", "paused", "serving", "stopped")
 #: for a request after a reply, and how they ended (a request, a kick); idle blocks, and how
 #: they ended (a request, a kick); pauses that ended at their limit (the safety net: no
 #: event ended them), and pauses not taken because a caller waited and no call of the PL
-#: was being answered.
+#: was being answered; PL writes into PS memory outside the software windows (DMA data,
+#: buffer results: never paused for, see CTL_WINDOWS); batches of cycles run while a caller
+#: needed simulated time (no request would come), and the cycles they ran; pause limits
+#: reached while software was answering a call of the PL (the pause went on: the answer, a
+#: request, ends it).
 SIM_COUNTERS = ("pauses", "pause_requests", "pause_kicks", "idle_blocks", "idle_requests",
-                "idle_kicks", "pause_limits", "pauses_not_needed")
+                "idle_kicks", "pause_limits", "pauses_not_needed", "data_writes",
+                "needed_batches", "needed_cycles", "pauses_held")
+#: Offset in the control page of the software windows in DDR (``software_windows: ddr``;
+#: the PYNQ side's, :meth:`SimBridge.watch`): a u64 count, then (base, size) u64 pairs, at most
+#: :data:`WINDOWS_MAX`. The simulator pauses for the next request only after a PL write into a
+#: software window (these, and the ``ps`` region, :attr:`SimConfig.ps_base`): a call's return
+#: or a call into software. DMA data and buffer results in DDR are never paused for (a
+#: caller that waits for them needs simulated time to pass).
+CTL_WINDOWS = 512
+WINDOWS_MAX = 8
 CTL_SIZE = 4096
 #: Reset cycles at the start of a simulation (the harness holds reset this long).
 RESET_CYCLES = 8
@@ -360,6 +373,20 @@ class SimulatedPSMemory:
 
 
 
+def read_windows(ctl: Any) -> list[tuple[int, int]]:
+    """The software windows in DDR the PYNQ side published (:data:`CTL_WINDOWS`)."""
+    n = min(WINDOWS_MAX, struct.unpack_from("<Q", ctl, CTL_WINDOWS)[0])
+    flat = struct.unpack_from(f"<{2 * n}Q", ctl, CTL_WINDOWS + 8) if n else ()
+    return [(flat[2 * i], flat[2 * i + 1]) for i in range(n)]
+
+
+def in_windows(ranges: "list[tuple[int, int]]", address: int, length: int) -> bool:
+    """Whether bytes ``address`` .. ``address + length`` touch one of ``ranges`` ((base, size)
+    pairs)."""
+    return any(address < base + size and base < address + max(1, length)
+               for base, size in ranges)
+
+
 _STATUS = struct.Struct("<7Q")
 _SPENT = CTL_STATE + _STATUS.size
 _COUNTS = _SPENT + 8 * len(SIM_STATES)
@@ -386,11 +413,11 @@ class SimStatus:
         self.since = now
         struct.pack_into("<5Q", ctl, CTL_STATE, self.state, cycle, now, arg, address)
 
-    def count(self, name: str) -> None:
-        """Add one to counter ``name`` (:data:`SIM_COUNTERS`)."""
+    def count(self, name: str, n: int = 1) -> None:
+        """Add ``n`` to counter ``name`` (:data:`SIM_COUNTERS`)."""
         if self.ctl is not None:
             at = _COUNTS + 8 * SIM_COUNTERS.index(name)
-            struct.pack_into("<Q", self.ctl, at, struct.unpack_from("<Q", self.ctl, at)[0] + 1)
+            struct.pack_into("<Q", self.ctl, at, struct.unpack_from("<Q", self.ctl, at)[0] + n)
 
     def look(self, cycle: int) -> None:
         if self.ctl is not None:

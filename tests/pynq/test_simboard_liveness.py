@@ -125,3 +125,200 @@ def test_a_dma_shell_passes_buffer_timeout_to_the_engines(tmp_path):
         assert 3000 <= spent < 4000, spent
     finally:
         ol.free()
+
+
+@pytest.mark.parametrize("windows", ["ocm", "ddr"])
+def test_dma_data_is_not_paused_for_while_a_caller_waits(tmp_path, monkeypatch, windows):
+    """scaler.scale(src, out) streams 1,000 words through the PL while its caller waits: the
+    PL's writes of ``out`` into DDR are data, not a call's return, so the simulator does not
+    pause at them (before, it paused at every burst until the caller had woken, looked and
+    waited again: beside busy loops a DMA transfer crawled, issue 28). Only writes into the
+    software windows are paused for (the ps region, or the DDR buffer holding them), and
+    with a 60 s limit no pause needs it."""
+    from pushpush.link import link
+    from pushpush.spec import load_system
+    monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "60e6")
+    text = (REPO / "examples" / "dma_stream" / "system.yaml").read_text()
+    if windows == "ddr":
+        text = text.replace("system: dma_stream", "system: dma_live_ddr\nsoftware_windows: ddr")
+    (tmp_path / "rtl").mkdir()
+    (tmp_path / "rtl" / "stream_scale.v").write_text(
+        (REPO / "examples" / "dma_stream" / "rtl" / "stream_scale.v").read_text())
+    (tmp_path / "system.yaml").write_text(text)
+    linked = link(load_system(tmp_path / "system.yaml"))
+    assert linked.software_windows == windows
+    ol = ppq.load(str(ppq.write_sim_overlay(linked, tmp_path / "overlay")))
+    try:
+        ol.runtime().timeout = 120.0
+        bridge = ol.device.bridge
+        ol.scaler.set_gain(2, 1)
+        n = 1000
+        src = pynq.allocate((n,), np.int32)
+        out = pynq.allocate((n,), np.int32)
+        src[:] = np.arange(n)
+        before = _counts(bridge)
+        assert ol.scaler.scale(src, out) == n
+        after = _counts(bridge)
+        assert (out == 2 * np.arange(n) + 1).all()
+        data = after["data_writes"] - before["data_writes"]
+        pauses = after["pauses"] - before["pauses"]
+        assert data >= 4, after          # 4,000 bytes of results: bursts into DDR
+        assert pauses <= 2, (pauses, data, after)   # the return (and the call's own write)
+        assert after["pause_limits"] == 0, after
+        # while the caller waited with nothing to answer, the simulator ran batches of at
+        # least 256 cycles for it, each run to its end but the one the return cut short
+        # (before, the bursts' Python, counted as the cycles' cost, shrank them to 16, and
+        # each burst made the caller "not have seen" a write). How many such turns there
+        # were depends on the host (the caller's sweeps between its waits are not waits)
+        batches = after["needed_batches"] - before["needed_batches"]
+        ran = after["needed_cycles"] - before["needed_cycles"]
+        assert ran >= 256 * (batches - 1), (batches, ran, after)
+    finally:
+        ol.free()
+
+
+def test_a_write_drained_by_another_waiter_still_wakes_each_waiter(hof_bit):
+    """Two threads wait for the PL on one bridge. A write lands, and the other thread wakes
+    and drains the notification pipe, in the gap between one thread's look at the count and
+    its sleep (forced here: the gap is where the waiter is counted). That thread is still
+    woken by the write, at once: before, it slept on the drained pipe until its timeout (the
+    runtime's poll interval: a wait that ended only on a timer)."""
+    import threading
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        bridge = ol.device.bridge
+        seen = bridge.pl_writes
+        first_done = threading.Event()
+        count_waiter = bridge._count_waiter
+        result: dict[str, float] = {}
+
+        def first() -> None:
+            bridge.wait_pl_write(seen, 30.0, waiting=False)
+            first_done.set()
+
+        def late_count(delta: int, caller: bool, s: int = 0) -> None:
+            count_waiter(delta, caller, s)
+            if delta > 0 and threading.current_thread().name == "late":
+                bridge.note_write()              # the write, after this thread's look ...
+                assert first_done.wait(10.0)     # ... drained by the other waiter
+
+        t1 = threading.Thread(target=first, name="first")
+        t1.start()
+        time.sleep(0.2)                          # the first waiter sleeps on the pipe
+        bridge._count_waiter = late_count
+
+        def late() -> None:
+            t0 = time.monotonic()
+            result["count"] = bridge.wait_pl_write(seen, 20.0, waiting=False)
+            result["took"] = time.monotonic() - t0
+
+        t2 = threading.Thread(target=late, name="late")
+        t2.start()
+        t2.join(30.0)
+        t1.join(30.0)
+        bridge._count_waiter = count_waiter
+        assert result["count"] > seen
+        assert result["took"] < 10.0, result     # woken by the write, not the 20 s timeout
+    finally:
+        ol.free()
+
+
+@pytest.mark.parametrize("mode", ["poll", "yield"])
+def test_a_polling_caller_is_counted_and_the_pl_runs_for_it(tmp_path, monkeypatch, mode):
+    """A caller in wait mode poll or yield never blocks in ``wait_pl_write``: it is counted as
+    a caller while it waits (and not after), so the simulator runs for it. Here the call
+    (``stuck``: the engine gives up after 20,000 cycles without a PS memory access) needs only
+    simulated time, and the 50 ms "still waiting" stamp such callers renewed before is
+    switched off: the simulator never goes idle meanwhile (before, it did after 0.2 s and
+    then ran the PL at a fortieth of its speed, kicked only by that stamp)."""
+    from pushpush.link import load
+    monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "60e6")
+    ol = ppq.load(str(ppq.write_sim_overlay(load(REPO / "examples" / "dma_stream" / "system.yaml"),
+                                            tmp_path, parameters={"BUFFER_TIMEOUT": 20000})))
+    try:
+        rt = ol.runtime()
+        rt.timeout = 300.0
+        bridge = ol.device.bridge
+        monkeypatch.setattr(bridge, "note_waiting", lambda: None)   # the 50 ms stamp: off
+        rt.wait = mode
+        src = pynq.allocate((64,), np.int32)
+        src[:] = np.arange(64)
+        ol.scaler.set_gain(1, 0)
+        assert bridge._callers == 0
+        before = _counts(bridge)
+        c0 = bridge.info()["cycle"]
+        with pytest.raises(CallError, match="timed out"):
+            ol.scaler.stuck(src)
+        spent = bridge.info()["cycle"] - c0
+        after = _counts(bridge)
+        assert spent >= 20000, spent
+        assert after["idle_blocks"] == before["idle_blocks"], (before, after)
+        assert after["pause_limits"] == 0, after
+        assert bridge._callers == 0 and _word(bridge, CTL_CALLERS) == 0   # counted no more
+    finally:
+        ol.free()
+
+
+def test_an_attached_program_is_counted_as_a_caller_while_attached(hof_bit, monkeypatch):
+    """A C program (or an attached Python program) waits by polling the shared memory, which
+    the simulator cannot see: while its connection is open it counts as a caller that has
+    seen every write (CTL_CALLERS, CTL_CALLER_SEEN), so the simulator runs for it and a
+    blocked one is resumed at once; before, only a stamp renewed every 50 ms said so. The
+    count goes back when it detaches."""
+    import socket
+    from pushpush.pynq.cattach import CAttach
+    from pushpush.simboard.wire import CTL_CALLER_SEEN
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        bridge = ol.device.bridge
+        assert ol.mixer.mix(1, 2, 3, True) == 4
+        with CAttach(ol.device) as att:
+            monkeypatch.setattr(bridge, "note_waiting", lambda: None)   # the 50 ms stamp: off
+            conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            conn.connect(att.env()["PUSHPUSH_SIMBOARD_SOCK"])
+
+            def until(what) -> bool:
+                deadline = time.monotonic() + 30.0
+                while not what() and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                return what()
+
+            assert until(lambda: bridge._callers == 1)
+            assert _word(bridge, CTL_CALLERS) == 1
+            assert _word(bridge, CTL_CALLER_SEEN) >= bridge.pl_writes
+            assert ol.mixer.mix(2, 2, 3, True) == 5      # calls of this process go on
+            conn.close()
+            assert until(lambda: bridge._callers == 0)
+            assert _word(bridge, CTL_CALLERS) == 0
+    finally:
+        ol.free()
+
+
+def test_a_pause_outlasts_its_limit_while_python_answers_the_pl(hof_bit, monkeypatch):
+    """The pause's limit (20 ms here) is shorter than the callback (0.2 s, as a Python thread
+    starved of CPU on a busy host takes): the pause holds while the call of the PL is being
+    answered (counted, ``pauses_held``), so the PL still stands still and the call's cycles
+    do not grow. Before, the pause ended at its limit and the PL ran on while Python
+    answered (the FIR cell's cycles grew with the host's load)."""
+    monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "20000")
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        bridge = ol.device.bridge
+        ol.runtime().timeout = 120.0
+
+        def cycles_of(delay: float) -> int:
+            def f(x: int) -> int:
+                time.sleep(delay)
+                return 3 * x
+            c0 = bridge.info()["cycle"]
+            assert ol.mapper.apply(f, 5) == 46
+            return bridge.info()["cycle"] - c0
+
+        fast = [cycles_of(0.0) for _ in range(2)]
+        before = _counts(bridge)
+        slow = [cycles_of(0.2) for _ in range(3)]
+        after = _counts(bridge)
+        assert max(slow) <= max(fast) + 40, (fast, slow, after)
+        assert after["pauses_held"] > before["pauses_held"], after
+    finally:
+        ol.free()

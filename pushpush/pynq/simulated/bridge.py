@@ -91,7 +91,7 @@ __all__ = [
 from pushpush.simboard.wire import (CTL_CALLER_SEEN, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES, CTL_LOOKED, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
                                    CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
                                    OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig, describe_status,
-                                   read_status)
+                                   read_status, CTL_WINDOWS, WINDOWS_MAX, read_windows)
 from .watch import Samples, Watchdog, cpu_times
 
 log = logging.getLogger("pushpush.pynq")
@@ -170,6 +170,12 @@ class SimBridge:
         #: callers waiting now: the PL-write count each had seen when it started waiting
         self._caller_seen: dict[int, int] = {}
         self._waiters_lock = threading.Lock()
+        #: threads in wait_pl_write: one blocks on the notification pipe, the others on this
+        #: condition (see _wait_notify)
+        self._notify_cond = threading.Condition(threading.Lock())
+        self._notify_leader = False
+        #: note_waiting found the simulator blocked (paused or idle) and kicked it
+        self.stamp_kicks = 0
         #: The interrupt pipe (the simulator writes a byte when an interrupt line changes;
         #: the lines' state is in the control page): its read end, or -1
         self.irq_r = self._irq_w = -1
@@ -317,12 +323,34 @@ class SimBridge:
         st["cpu"] = cpu_times(self.sim_pid or 0)
         return self.samples.report(st, waited, self._waiters, self._handling)
 
+    def watch(self, base: int, size: int) -> None:
+        """Software windows live at ``base`` .. ``base + size`` in DDR (``software_windows:
+        ddr``): the simulator pauses for a request after a PL write there, as after one
+        into the ``ps`` region, and never for other DDR writes (DMA data, buffer results;
+        :data:`~pushpush.simboard.wire.CTL_WINDOWS`)."""
+        with self._waiters_lock:
+            if self._stopped:
+                return
+            ranges = read_windows(self.ctl.mem)
+            if (base, size) in ranges:
+                return
+            if len(ranges) >= WINDOWS_MAX:
+                raise RuntimeError(f"the simulated board watches at most {WINDOWS_MAX} software "
+                                   "window areas in DDR; free an overlay's runtimes first")
+            at = CTL_WINDOWS + 8 + 16 * len(ranges)
+            struct.pack_into("<QQ", self.ctl.mem, at, base, size)
+            struct.pack_into("<Q", self.ctl.mem, CTL_WINDOWS, len(ranges) + 1)   # then the count
+
     def note_waiting(self) -> None:
         """Software waits for a reply: keep the simulator at full speed (as wait_pl_write
         with ``waiting=True`` does), and resume it if it paused for a request."""
         if not self._stopped:
             self.sample()
             struct.pack_into("<Q", self.ctl.mem, CTL_WAIT_STAMP, time.monotonic_ns())
+            if self._paused() or self._idle():
+                # a safety net since callers are counted (caller_waits): counted when it
+                # finds the simulator blocked (it may also be a wait that just began)
+                self.stamp_kicks += 1
             self._kick()
 
     def _kick(self) -> None:
@@ -334,6 +362,41 @@ class SimBridge:
                 os.write(self._kick_w, b"\1")
         except (OSError, ValueError):  # full (it will wake), or stopped meanwhile
             pass
+
+    def caller_waits(self, key: Any, seen: int) -> None:
+        """A caller that waits for the PL without blocking in :meth:`wait_pl_write` (a
+        runtime in wait mode poll, yield or interrupt; an attached C program, ``key`` its
+        connection) waits now, having looked at PS memory after ``seen`` writes (2**64-1:
+        it looks all the time). It is counted in the control page (CTL_CALLERS,
+        CTL_CALLER_SEEN) until :meth:`caller_done`, so the simulator runs for it and a
+        blocked simulator is resumed at once (the kick pipe) when only simulated time
+        helps, as for a caller in :meth:`wait_pl_write`. Before, such callers were seen only
+        through a stamp they renewed every 50 ms: a paused simulator waited for it."""
+        with self._waiters_lock:
+            if self._stopped:
+                return
+            if key not in self._caller_seen:
+                self._callers += 1
+                try:
+                    struct.pack_into("<Q", self.ctl.mem, CTL_CALLERS, self._callers)
+                except (ValueError, TypeError):   # stopped meanwhile
+                    return
+            self._caller_seen[key] = max(0, seen)
+            kick = self._must_run()
+        if kick:
+            self._kick()
+
+    def caller_done(self, key: Any) -> None:
+        """The caller of :meth:`caller_waits` ``key`` waits no more."""
+        with self._waiters_lock:
+            if self._caller_seen.pop(key, None) is None:
+                return
+            self._callers -= 1
+            try:
+                struct.pack_into("<Q", self.ctl.mem, CTL_CALLERS, self._callers)
+            except (ValueError, TypeError):   # stopped meanwhile
+                return
+            self._must_run()   # publishes CTL_CALLER_SEEN without it
 
     def _count_waiter(self, delta: int, caller: bool, seen: int = 0) -> None:
         """A thread starts (``delta`` 1) or ends (-1) a wait for the PL (a serve thread
@@ -374,7 +437,7 @@ class SimBridge:
             struct.pack_into("<Q", self.ctl.mem, CTL_LOOKED, least)
         except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
             return False
-        newest = max(self._caller_seen.values(), default=0)
+        newest = min((1 << 64) - 1, max(self._caller_seen.values(), default=0))
         try:
             struct.pack_into("<Q", self.ctl.mem, CTL_CALLER_SEEN, newest)
         except ValueError:
@@ -448,20 +511,46 @@ class SimBridge:
         # wait) but resumes nothing
         self._count_waiter(1, waiting, seen)
         try:
-            self._wait_notify(timeout)
+            self._wait_notify(seen, timeout)
         finally:
             self._count_waiter(-1, waiting)
         return self.pl_writes
 
-    def _wait_notify(self, timeout: float) -> bool:
-        """Wait for a byte on the notification pipe (at most ``timeout`` s) and drain it."""
-        try:
-            ready, _, _ = select.select([self._notify_r], [], [], timeout)
-            if ready:
-                os.read(self._notify_r, 4096)
-            return bool(ready)
-        except (OSError, ValueError):  # drained by another waiter, or closed by stop()
-            return False
+    def _wait_notify(self, seen: int, timeout: float) -> bool:
+        """Wait until :attr:`pl_writes` differs from ``seen`` (True) or ``timeout`` s passed
+        (False). One waiting thread at a time (the leader) blocks on the notification pipe
+        and drains it; the others wait on a condition the leader notifies after each drain
+        (and when it leaves, so that one of them leads on). Every thread checks the count
+        under that condition's lock before it sleeps, so a write can never be drained by one
+        thread between another's check and its sleep: each waiter is woken by the write it
+        waits for, not by its timeout (before, several threads selecting on the one pipe
+        lost such wakes and waited out their poll interval)."""
+        deadline = time.monotonic() + timeout
+        cond = self._notify_cond
+        with cond:
+            while True:
+                if self._stopped or self.pl_writes != seen:
+                    return True
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                if self._notify_leader:
+                    cond.wait(left)
+                    continue
+                self._notify_leader = True
+                try:
+                    cond.release()
+                    try:   # a write after the check above left its byte in the pipe
+                        ready, _, _ = select.select([self._notify_r], [], [], left)
+                        if ready:
+                            os.read(self._notify_r, 4096)
+                    except (OSError, ValueError):  # empty, or closed by stop()
+                        pass
+                    finally:
+                        cond.acquire()
+                finally:
+                    self._notify_leader = False
+                    cond.notify_all()
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the simulator (idempotent): STOP, wait, then kill its process group."""

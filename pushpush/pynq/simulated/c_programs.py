@@ -189,6 +189,17 @@ class CAttach:
         return bytes(buf)
 
     def _serve(self, conn: socket.socket) -> None:
+        # an attached C program waits by polling the shared memory (it looks all the time):
+        # counted as a caller while attached, so the simulator runs for it and is resumed at
+        # once when only simulated time helps (SimBridge.caller_waits), not at _keep_busy's
+        # next 50 ms stamp
+        bridge = getattr(self.device, "bridge", None)
+        key = ("c-program", id(conn))
+        if bridge is not None:
+            try:
+                bridge.caller_waits(key, (1 << 64) - 1)
+            except (OSError, ValueError, AttributeError):   # the board stopped
+                bridge = None
         try:
             while True:
                 head = self._recv(conn, REQUEST.size)
@@ -210,6 +221,11 @@ class CAttach:
                 if conn in self._conns:
                     self._conns.remove(conn)
             conn.close()
+            if bridge is not None:
+                try:
+                    bridge.caller_done(key)
+                except (OSError, ValueError, AttributeError):   # the board stopped
+                    pass
 
     def _handle(self, op: int, address: int, payload: bytes) -> tuple[int, int]:
         try:
