@@ -266,7 +266,7 @@ def test_an_attached_program_is_counted_as_a_caller_while_attached(hof_bit, monk
     blocked one is resumed at once; before, only a stamp renewed every 50 ms said so. The
     count goes back when it detaches."""
     import socket
-    from pushpush.pynq.cattach import CAttach
+    from pushpush.pynq.simulated.c_programs import CAttach
     from pushpush.simboard.wire import CTL_CALLER_SEEN
     ol = ppq.PushPushOverlay(str(hof_bit))
     try:
