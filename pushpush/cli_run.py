@@ -79,8 +79,6 @@ def _run_one(example: str, args: argparse.Namespace) -> bool:
     say(f"pushpush: running {folder.name} ({folder})")
     t0 = time.monotonic()
     app = apps.load_app(folder)
-    if getattr(app, "SIMULATE_IN_COCOTB", False):  # e.g. kind: riscv (docs/riscv.md): no overlay
-        return _run_in_cocotb(folder, app, out, args, say, t0)
     try:
         ol = apps.open_system(folder, outdir=out, simulator=args.sim, progress=say,
                               **({"board": args.board} if args.board else {}))
@@ -140,32 +138,6 @@ def _board_line(ol: object) -> None:
               f"the software windows at 0x{linked.ps.base:08X} through {port}", flush=True)
     except (AttributeError, ValueError, StopIteration):
         pass       # an overlay without a linked system: nothing to say
-
-
-def _run_in_cocotb(folder: Any, app: Any, out: str, args: argparse.Namespace,
-                   say: Callable[[str], None], t0: float) -> bool:
-    """An example whose app.py sets ``SIMULATE_IN_COCOTB``: ``app.main(None, outdir)`` builds
-    and simulates the system itself (Icarus), no simulated board."""
-    if args.sim not in (None, "auto", "icarus"):
-        raise UsageError(f"example '{folder.name}' runs in cocotb on Icarus; --sim {args.sim} does not apply")
-    if getattr(args, "trace", None):
-        raise UsageError(f"example '{folder.name}' runs in cocotb, not on a simulated board; "
-                         "--trace does not apply (in a cocotb test: pushpush.testing.trace_calls)")
-    if getattr(args, "board", None):
-        raise UsageError(f"example '{folder.name}' runs in cocotb, not on a simulated board; "
-                         f"--board {args.board} does not apply")
-    say("      simulating in cocotb (Icarus), no simulated board")
-    t1 = time.monotonic()
-    try:
-        result = app.main(None, outdir=out)
-    except Exception as e:  # a build or a failed check: report, not a traceback
-        print(f"pushpush: error: {folder.name}: {type(e).__name__}: {e}", file=sys.stderr)
-        return False
-    ok = bool(result.get("ok")) if isinstance(result, dict) else bool(result)
-    print(f"pushpush: {folder.name}: {'ok' if ok else 'FAILED'} (application "
-          f"{time.monotonic() - t1:.1f} s, total {time.monotonic() - t0:.1f} s)",
-          file=sys.stderr, flush=True)
-    return ok
 
 
 def _run(args: argparse.Namespace) -> int:

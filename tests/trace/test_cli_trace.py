@@ -36,7 +36,6 @@ def test_run_audio_fir_with_trace(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("args, message", [
-    (["riscv_pingpong"], "--trace does not apply"),
     (["audio_fir", "pingpong"], "records one example"),
 ])
 def test_trace_refuses_what_does_not_apply(args: list[str], message: str, tmp_path: Path) -> None:
