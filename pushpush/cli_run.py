@@ -12,7 +12,6 @@ import argparse
 import os
 import sys
 import time
-from typing import Any, Callable
 
 from .cli_common import EXIT_INVALID, EXIT_OK, Command, UsageError
 
