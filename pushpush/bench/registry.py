@@ -222,15 +222,13 @@ _LIST = [
     Experiment(
         "simboard", "the simulated board's speed: load, calls/s both ways, cycles/s, idle CPU",
         "The simulated board's load time (cold, warm), Python->Verilog and Verilog->Python "
-        "calls/s, simulated cycles/s and idle CPU, for each simulator and PS model (hdl: the "
-        "default; cocotb: the previous one); --tree adds another checkout's numbers "
+        "calls/s, simulated cycles/s and idle CPU, for each simulator; --tree adds another "
+        "checkout's numbers "
         "(before/after). Writes DIR/simboard.json.",
         (_opt("--sim", choices=("icarus", "verilator", "both"), default="both",
               help="simulator(s) (default: both)"),
-         _opt("--ps", choices=("hdl", "cocotb", "both"), default="both",
-              help="the PS model(s) to measure (default: both)"),
          CALLS.helped("Python -> Verilog calls per measurement (default 300)"), TREE, LABEL, OUT),
-        "simboard:run", ("pushpush bench simboard --sim icarus --ps hdl",)),
+        "simboard:run", ("pushpush bench simboard --sim icarus",)),
     Experiment(
         "callpath", "the Python runtime's CPU time per call (no simulator)",
         "The Python runtime's CPU time per int f(int) call against the in-memory bus: sync "

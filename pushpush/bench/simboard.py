@@ -1,8 +1,7 @@
-"""``pushpush bench simboard``: how fast the simulated board is, per simulator and PS model.
+"""``pushpush bench simboard``: how fast the simulated board is, per simulator.
 
-For each simulator (Icarus, Verilator) and PS model (``hdl``: the default, the GP0 master
-and PS memory port in Verilog; ``cocotb``: the previous cocotbext-axi models), in a fresh
-process each (PYNQ picks its device once per process):
+For each simulator (Icarus, Verilator), in a fresh process each (PYNQ picks its device once
+per process):
 
 - **load, cold**: ``pushpush.pynq.load`` of the pingpong example with an empty build cache
   (generate, build, start); **load, warm**: the same again (the build comes from the cache);
@@ -99,7 +98,7 @@ def measure(simulator: str, calls: int, examples: Path, out: Path) -> dict[str, 
     ol = ppq.load(pingpong, outdir=str(out / "pingpong"), simulator=simulator)
     res["load_warm_s"] = round(time.monotonic() - t, 2)
     bridge = ol.device.bridge
-    res["ps"] = bridge.info().get("ps", "cocotb")
+    res["ps"] = bridge.info().get("ps", "hdl")
     f = ol.callee.f
     for i in range(5):
         f(i)
@@ -170,25 +169,25 @@ def _one(args: dict[str, Any]) -> None:
     print("PUSHPUSH-BENCH " + json.dumps(res), flush=True)
 
 
-def run_simboard_bench(simulators: Sequence[str] = ("icarus", "verilator"),
-                       ps_models: Sequence[str] = ("hdl", "cocotb"), calls: int = 300,
+def run_simboard_bench(simulators: Sequence[str] = ("icarus", "verilator"), calls: int = 300,
                        tree: Optional[str] = None, label: str = "",
                        log: Callable[[str], None] = lambda m: None) -> list[dict[str, Any]]:
-    """Measure every (simulator, PS model), each in a fresh process with an empty cache."""
+    """Measure every simulator, each in a fresh process with an empty cache."""
     from pushpush.resources import examples_dir
 
     rows = []
     root = Path(tree).resolve() if tree else Path(__file__).resolve().parents[2]
     for sim in simulators:
-        for ps in ps_models:
+        if True:
             with tempfile.TemporaryDirectory(prefix="pushpush-bench-simboard-") as tmp:
-                env = dict(os.environ, PUSHPUSH_BOARD="sim", PUSHPUSH_SIM_PS=ps,
+                env = dict(os.environ, PUSHPUSH_BOARD="sim",
                            PUSHPUSH_CACHE=str(Path(tmp) / "cache"),
                            PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
                 env.pop("PUSHPUSH_SIM", None)
+                env.pop("PUSHPUSH_SIM_PS", None)   # the other tree's (--tree) default PS side
                 args = {"simulator": sim, "calls": calls, "out": str(Path(tmp) / "out"),
                         "examples": str(examples_dir())}
-                log(f"simboard bench: {sim}, PS {ps}{' (' + label + ')' if label else ''} ...")
+                log(f"simboard bench: {sim}{' (' + label + ')' if label else ''} ...")
                 code = ("import json, sys; sys.path.insert(0, %r); "
                         "import importlib.util as u; s = u.spec_from_file_location('b', %r); "
                         "m = u.module_from_spec(s); s.loader.exec_module(m); m._one(json.loads(%r))"
@@ -198,9 +197,8 @@ def run_simboard_bench(simulators: Sequence[str] = ("icarus", "verilator"),
                 lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("PUSHPUSH-BENCH ")]
                 if proc.returncode or not lines:
                     tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-40:])
-                    raise RuntimeError(f"the simboard bench failed for {sim}/{ps}:\n{tail}")
+                    raise RuntimeError(f"the simboard bench failed for {sim}:\n{tail}")
                 row = json.loads(lines[-1][len("PUSHPUSH-BENCH "):])
-                row["ps_requested"] = ps
                 row["tree"] = label or "this tree"
                 rows.append(row)
     return rows
@@ -235,12 +233,11 @@ def run(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
     missing = [s for s in sims if s not in available_simulators()]
     if missing:
         raise OptionError(f"simulator {', '.join(missing)} is not available here")
-    ps = ["hdl", "cocotb"] if opts.ps == "both" else [opts.ps]
     calls = opts.calls or 300
     rows = []
     if opts.tree:
-        rows += run_simboard_bench(sims, ["cocotb"], calls, tree=opts.tree, label=opts.label, log=log)
-    rows += run_simboard_bench(sims, ps, calls, log=log)
+        rows += run_simboard_bench(sims, calls, tree=opts.tree, label=opts.label, log=log)
+    rows += run_simboard_bench(sims, calls, log=log)
     out = Path(opts.output)
     out.mkdir(parents=True, exist_ok=True)
     (out / "simboard.json").write_text(json.dumps(rows, indent=1))

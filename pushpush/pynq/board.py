@@ -318,8 +318,8 @@ class PynqBackend:
                 self.device.check()   # no overlay loaded (freed or replaced): say that
                 raise ValueError(
                     f"component '{self.component.name}' cannot wait for interrupts: the "
-                    "simulated board carries the interrupt only with its HDL PS model "
-                    "(PUSHPUSH_SIM_PS=hdl, the default)")
+                    "loaded overlay has no interrupt path on the simulated board (its top has no "
+                    "irq output); use wait 'sleep', 'poll' or 'yield'")
             self._irq_bit = 1 << irq.bit(self.component.name)
             self._irq_offset = irq.pending_address - self.pl_base
             self._hub = hub_for(self.device)

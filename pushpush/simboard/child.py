@@ -1,6 +1,6 @@
 """The simulator process of the simulated board: ``python -m pushpush.simboard.child
 <config.json>`` builds the simulation (from the build cache when it can) and runs it; the
-cocotb test inside is :mod:`pushpush.simboard._simtest`. Started by
+cocotb test inside is :mod:`pushpush.simboard.cocotb_main`. Started by
 :class:`pushpush.pynq.simulated.bridge.SimBridge`, which it serves until told to stop or its parent
 goes away (a watchdog then kills the process group: no orphans)."""
 
@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .wire import PS_MODELS, SimConfig
+from .ipc import SimConfig
 
 __all__ = ["main"]
 
@@ -47,8 +47,6 @@ def main(config_path: str) -> int:
 
     root = Path(__file__).resolve().parents[2]
     try:
-        if cfg.ps_model not in PS_MODELS:
-            raise ValueError(f"PS model '{cfg.ps_model}': use one of {', '.join(PS_MODELS)}")
         env = {"PUSHPUSH_SIM_CONFIG": config_path}
         if cfg.notify_fd >= 0:  # the simulator is our child: it opens the pipe through /proc
             env["PUSHPUSH_SIM_NOTIFY"] = f"/proc/{os.getpid()}/fd/{cfg.notify_fd}"
@@ -57,9 +55,9 @@ def main(config_path: str) -> int:
         if cfg.irq_fd >= 0:     # the interrupt pipe, the same way
             env["PUSHPUSH_SIM_IRQ"] = f"/proc/{os.getpid()}/fd/{cfg.irq_fd}"
         top, sources, parameters, build_args = simulation_inputs(cfg, rundir)
-        print(f"pushpush: simulating {cfg.top} on {cfg.simulator} (PS model {cfg.ps_model})",
+        print(f"pushpush: simulating {cfg.top} on {cfg.simulator}",
               flush=True)
-        run_cocotb(toplevel=top, sources=sources, test_module="pushpush.simboard._simtest",
+        run_cocotb(toplevel=top, sources=sources, test_module="pushpush.simboard.cocotb_main",
                    test_dir=root, parameters=parameters, simulator=cfg.simulator,
                    build_dir=cfg.build_dir, extra_env=env, waves=cfg.waves, cache=cfg.cache,
                    extra_build_args=build_args)
@@ -76,14 +74,8 @@ def main(config_path: str) -> int:
 
 def simulation_inputs(cfg: SimConfig, folder: Path) -> tuple[str, list[Path], dict[str, Any], list[str]]:
     """(toplevel, sources, parameters, extra build arguments) of the simulation of ``cfg``;
-    the harness (PS model "hdl") is written into ``folder``."""
+    the harness (the PS side in HDL, cores/sim_ps) is written into ``folder``."""
     defines = [f"-D{k}={v}" for k, v in sorted(cfg.defines.items())]
-    if cfg.ps_model != "hdl":
-        if cfg.mem_ports:
-            raise ValueError(f"PS model '{cfg.ps_model}' serves only the top's m_axi, not "
-                             f"{', '.join(p['prefix'] for p in cfg.mem_ports)}: use the default "
-                             "PS model, hdl (unset PUSHPUSH_SIM_PS)")
-        return cfg.top, [Path(s) for s in cfg.sources], dict(cfg.parameters), defines
     top, sources, parameters = _harness(cfg, folder)
     # only the harness's marked signals are reached through VPI: let Verilator optimise the
     # rest (cocotb's runner marks every signal public otherwise)

@@ -7,7 +7,7 @@ Python inside the simulator. It is woken only by
 
 * a burst of the PL into PS memory (``pp_sim_mem`` flips ``wr_toggle``/``rd_toggle``): it
   stores the beats into the shared memory the PYNQ process polls (32-bit stores in address
-  order, :func:`~pushpush.simboard.wire.store_words`) or reads them from it, answers, and
+  order, :func:`~pushpush.simboard.ipc.store_words`) or reads them from it, answers, and
   tells the PYNQ process (a byte on the notification pipe, which wakes a waiting runtime at
   once instead of at its next poll);
 * a request of the PYNQ process on the GP0 socket (a write, the words of a call, a read):
@@ -43,7 +43,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .wire import (OP_HELLO, REP, REQ, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES,
+from .ipc import (OP_HELLO, REP, REQ, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES,
                    CTL_LOOKED, CTL_CALLER_SEEN, CTL_PAUSED, CTL_PL_WRITES,
                    CTL_WAIT_STAMP, CTL_WAITERS, SimConfig, SimStatus, SimulatedPSMemory,
                    in_windows, read_windows, serve_requests)
@@ -128,7 +128,7 @@ class HdlPS:
     """The Python side of ``pp_sim_gp0`` and ``pp_sim_mem`` in the running simulation.
 
     ``memory`` has ``write(address, data) -> bool`` and ``read(address, n) -> bytes | None``
-    (:class:`~pushpush.simboard.wire.SimulatedPSMemory`); ``on_access`` runs on every PL
+    (:class:`~pushpush.simboard.ipc.SimulatedPSMemory`); ``on_access`` runs on every PL
     access to it, ``notify`` after every PL write into it."""
 
     def __init__(self, handles: Handles, memory: Any, *, data_width: int = 32,
@@ -326,7 +326,7 @@ async def serve_hdl(dut: Any) -> None:
     from cocotb.triggers import Event, FallingEdge, First, Timer
     from cocotb.utils import get_sim_time
 
-    from .wire import RESET_CYCLES
+    from .ipc import RESET_CYCLES
 
     with open(os.environ["PUSHPUSH_SIM_CONFIG"]) as f:
         cfg = SimConfig.from_json(f.read())

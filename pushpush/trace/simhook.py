@@ -1,7 +1,7 @@
 """The simulated board's side of tracing: the wire monitor, started and stopped by the PYNQ
 process through the control page.
 
-The control page (pushpush.simboard.wire, 4 KiB) keeps its last 64 bytes for tracing
+The control page (pushpush.simboard.ipc, 4 KiB) keeps its last 64 bytes for tracing
 (:data:`CTL_TRACE`): u64 ``request`` (written by the PYNQ process: a session number to
 record, 0 to stop), u64 ``ack`` (written by the simulator: the session it records, or that
 number with :data:`DONE` set once it stopped and wrote its records), u64 ``armed_cycle``,

@@ -12,11 +12,8 @@ def test_simboard_bench_reports_every_column(monkeypatch):
     from pushpush.bench.simboard import COLUMNS, format_table, run_simboard_bench
 
     monkeypatch.delenv("PUSHPUSH_SIM", raising=False)
-    # both PS models: the cocotb one (kept behind PUSHPUSH_SIM_PS=cocotb for before/after
-    # tables) must load a system whose top has an interrupt (PYNQ's DefaultIP makes its
-    # pynq.Interrupt, which writes the axi_intc's registers)
-    rows = run_simboard_bench(["icarus"], ["hdl", "cocotb"], calls=10)
-    assert [(r["simulator"], r["ps"]) for r in rows] == [("icarus", "hdl"), ("icarus", "cocotb")]
+    rows = run_simboard_bench(["icarus"], calls=10)
+    assert [(r["simulator"], r["ps"]) for r in rows] == [("icarus", "hdl")]
     for row in rows:
         for key in ("load_cold_s", "load_warm_s", "py_rtl_calls_per_s", "rtl_py_calls_per_s",
                     "cycles_per_s", "idle_cpu_pct", "py_rtl_us"):

@@ -322,7 +322,7 @@ def test_a_second_load_comes_from_the_build_cache(loop_bit, tmp_path, monkeypatc
 
 def test_auto_picks_verilator_only_when_its_build_is_cached(monkeypatch):
     from pushpush.simboard import child
-    from pushpush.simboard.wire import SimConfig
+    from pushpush.simboard.ipc import SimConfig
 
     cfg = SimConfig(top="t", sources=[])
     monkeypatch.setattr("pushpush.build.sim.available_simulators", lambda: ["icarus", "verilator"])
@@ -359,8 +359,8 @@ def test_a_waiting_runtime_is_woken_by_the_pl_write(hof_bit):
 def _paused(bridge, want: int, within: float = 30.0, word: str = "CTL_PAUSED") -> bool:
     import struct
 
-    from pushpush.simboard import wire
-    offset = getattr(wire, word)
+    from pushpush.simboard import ipc
+    offset = getattr(ipc, word)
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         if struct.unpack_from("<Q", bridge.ctl.mem, offset)[0] == want:
@@ -429,3 +429,11 @@ def test_a_waiter_resumes_an_idle_simulator_at_once(hof_bit, monkeypatch):
         assert ol.mixer.mix(5, 6, 7, True) == 12
     finally:
         ol.free()
+
+
+def test_the_retired_cocotb_ps_side_is_refused_not_ignored(tmp_path, monkeypatch):
+    """PUSHPUSH_SIM_PS=cocotb chose the cocotbext-axi PS side, retired in issue 29: asking for
+    it is refused with the fix, before a simulator starts."""
+    monkeypatch.setenv("PUSHPUSH_SIM_PS", "cocotb")
+    with pytest.raises(ValueError, match=r"PUSHPUSH_SIM_PS='cocotb'.*unset PUSHPUSH_SIM_PS"):
+        ppq.load(HOF_YAML, outdir=tmp_path)

@@ -31,7 +31,7 @@ import pynq  # noqa: E402
 
 import pushpush.pynq as ppq  # noqa: E402
 from pushpush.protocol import CallError  # noqa: E402
-from pushpush.simboard.wire import CTL_CALLERS, CTL_HANDLING, read_status  # noqa: E402
+from pushpush.simboard.ipc import CTL_CALLERS, CTL_HANDLING, read_status  # noqa: E402
 
 from pynq_systems import HOF_YAML  # noqa: E402
 
@@ -267,7 +267,7 @@ def test_an_attached_program_is_counted_as_a_caller_while_attached(hof_bit, monk
     count goes back when it detaches."""
     import socket
     from pushpush.pynq.simulated.c_programs import CAttach
-    from pushpush.simboard.wire import CTL_CALLER_SEEN
+    from pushpush.simboard.ipc import CTL_CALLER_SEEN
     ol = ppq.PushPushOverlay(str(hof_bit))
     try:
         bridge = ol.device.bridge

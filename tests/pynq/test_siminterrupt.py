@@ -158,7 +158,7 @@ def test_a_pulse_between_two_looks_latches_isr():
     from types import SimpleNamespace
 
     from pushpush.pynq.simulated.interrupt import SimInterrupts
-    from pushpush.simboard.wire import CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_SIZE, SimulatedPSMemory
+    from pushpush.simboard.ipc import CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_SIZE, SimulatedPSMemory
 
     ctl = bytearray(CTL_SIZE)
     sim = SimpleNamespace(control=ctl)          # the simulator's side of the control page

@@ -14,7 +14,7 @@ import struct
 
 import pytest
 
-from pushpush.simboard import wire as bridge
+from pushpush.simboard import ipc as bridge
 
 
 def test_store_words_content() -> None:

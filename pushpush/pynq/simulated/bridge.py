@@ -20,10 +20,8 @@ down with it. The two sides share:
   poll; and a **control page** where a runtime waiting for a reply stamps the time, which
   keeps the simulator at full speed (see :mod:`pushpush.simboard.hdl`).
 
-The PS side in the simulator is HDL by default (:mod:`pushpush.simboard.hdl`: the GP0 master
-and the memory port are Verilog, Python runs only when something happens);
-``PUSHPUSH_SIM_PS=cocotb`` selects the previous one (cocotbext-axi's ``AxiMaster`` and
-``AxiSlave``, Python on every clock edge), kept for comparison (``pushpush bench simboard``).
+The PS side in the simulator is HDL (:mod:`pushpush.simboard.hdl`: the GP0 master and the
+memory port are Verilog, Python runs only when something happens).
 The simulation build is cached by content (:mod:`pushpush.build.cache`), so a second load
 of an unchanged system starts without compiling.
 
@@ -85,12 +83,11 @@ __all__ = [
     "OP_INFO",
     "OP_RUN",
     "OP_WRITE_WORDS",
-    "PS_MODELS",
 ]
 
-from pushpush.simboard.wire import (CTL_CALLER_SEEN, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES, CTL_LOOKED, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
+from pushpush.simboard.ipc import (CTL_CALLER_SEEN, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES, CTL_LOOKED, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
                                    CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
-                                   OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig, describe_status,
+                                   OP_WRITE_WORDS, REP, REQ, SharedMemory, SimConfig, describe_status,
                                    read_status, CTL_WINDOWS, WINDOWS_MAX, read_windows)
 from .watch import Samples, Watchdog, cpu_times
 
@@ -294,7 +291,7 @@ class SimBridge:
         return struct.unpack_from("<QQ", self.ctl.mem, CTL_PLW_CYCLE)
 
     def status(self) -> Optional[dict[str, Any]]:
-        """What the simulator is doing now (:func:`pushpush.simboard.wire.read_status`:
+        """What the simulator is doing now (:func:`pushpush.simboard.ipc.read_status`:
         state, cycle, time per state, pause and idle counters), or None when stopped."""
         if self._stopped:
             return None
@@ -327,7 +324,7 @@ class SimBridge:
         """Software windows live at ``base`` .. ``base + size`` in DDR (``software_windows:
         ddr``): the simulator pauses for a request after a PL write there, as after one
         into the ``ps`` region, and never for other DDR writes (DMA data, buffer results;
-        :data:`~pushpush.simboard.wire.CTL_WINDOWS`)."""
+        :data:`~pushpush.simboard.ipc.CTL_WINDOWS`)."""
         with self._waiters_lock:
             if self._stopped:
                 return

@@ -51,7 +51,7 @@ from pynq.pl_server.device import Device
 
 from pushpush.protocol import BusWriteError
 
-from .bridge import PS_MODELS, SharedMemory, SimBridge, SimConfig, SimulatorError
+from .bridge import SharedMemory, SimBridge, SimConfig, SimulatorError
 from ..simbit import read_manifest
 
 log = logging.getLogger("pushpush.pynq")
@@ -222,8 +222,6 @@ class SimDevice(Device):
         #: The simulator the next download uses (``pushpush.pynq.load(simulator=...)``);
         #: then ``$PUSHPUSH_SIM``, then the simulation bitstream's own choice.
         self.simulator_request: Optional[str] = None
-        #: The PS model of the next download ("hdl", "cocotb"); then ``$PUSHPUSH_SIM_PS``.
-        self.ps_model: Optional[str] = None
         self._free_seen = False
         #: The interrupt path of the loaded overlay (pushpush.pynq.simulated.interrupt), if its
         #: top has an interrupt.
@@ -421,11 +419,10 @@ class SimDevice(Device):
             cfg.defines["PP_RISCV_MEM_DIR"] = f'"{manifest["mem_dir"]}"'
         if os.environ.get("PUSHPUSH_SIM_WAVES"):
             cfg.waves = True
-        cfg.ps_model = self.ps_model or os.environ.get("PUSHPUSH_SIM_PS") or "hdl"
-        if cfg.ps_model not in PS_MODELS:
-            raise ValueError(f"PUSHPUSH_SIM_PS={cfg.ps_model!r}: use one of {', '.join(PS_MODELS)} "
-                             "(hdl: the PS side in Verilog, the default; cocotb: cocotbext-axi "
-                             "models, slower, kept for comparison)")
+        if os.environ.get("PUSHPUSH_SIM_PS", "hdl") != "hdl":   # refused, not ignored
+            raise ValueError(f"PUSHPUSH_SIM_PS={os.environ['PUSHPUSH_SIM_PS']!r}: the simulated "
+                             "board has one PS side, in HDL (the cocotbext-axi one was retired); "
+                             "unset PUSHPUSH_SIM_PS")
         ports = manifest.get("ports") or {}
         cfg.data_width = int(ports.get("data_width", 32))
         if self._zu is not None:
@@ -457,12 +454,11 @@ class SimDevice(Device):
             bridge = self.bridge
             self.dma_watch = DmaWatch(manifest["dmas"], lambda: int(bridge.info()["cycle"]),
                                       lambda: self.dma_timeout_cycles)
-        if cfg.irq:   # the cocotb PS model has the controller, but does not carry the lines
-            self._start_interrupts(bitstream, parser, cfg.intr, watch=cfg.ps_model == "hdl")
+        if cfg.irq:
+            self._start_interrupts(bitstream, parser, cfg.intr)
         self.post_download(bitstream, parser, self.name)
 
-    def _start_interrupts(self, bitstream: Any, parser: Any, lines: list[str],
-                          watch: bool = True) -> None:
+    def _start_interrupts(self, bitstream: Any, parser: Any, lines: list[str]) -> None:
         """The interrupt path (pushpush.pynq.simulated.interrupt) of an overlay with interrupt
         lines (``lines``, in the controller's input order): the axi_intc of its .hwh,
         modelled with as many inputs as the .hwh gives it, and the UIO device PYNQ looks up."""
@@ -483,7 +479,7 @@ class SimDevice(Device):
                         "regenerate the overlay (pushpush.pynq.write_sim_overlay) so both "
                         "come from the same system")
                 self.interrupts = SimInterrupts(self.bridge, int(ip["phys_addr"]),
-                                                int(ip["addr_range"]), watch, inputs=inputs)
+                                                int(ip["addr_range"]), inputs=inputs)
                 install(parser, self.interrupts)
                 return
 

@@ -274,24 +274,18 @@ class SimIntc:
 class SimInterrupts:
     """The interrupt path of one simulator run: a thread reads the interrupt pipe of
     ``bridge`` and feeds the interrupt lines (bit i of the control page's level: input i)
-    into :attr:`intc` (``inputs`` inputs) at ``base`` (``size`` bytes).
+    into :attr:`intc` (``inputs`` inputs) at ``base`` (``size`` bytes)."""
 
-    ``watch=False`` (the cocotb PS model, which does not carry the line): the controller's
-    registers are there, so PYNQ's ``DefaultIP`` can make its ``pynq.Interrupt`` objects as
-    on the board, but its input stays low (:attr:`watching` is False)."""
-
-    def __init__(self, bridge: Any, base: int, size: int, watch: bool = True,
-                 inputs: int = 1) -> None:
+    def __init__(self, bridge: Any, base: int, size: int, inputs: int = 1) -> None:
         self.bridge = bridge
         self.base, self.size = base, size
         self.uio = SimUio()
         self.intc = SimIntc(self.uio, inputs)
-        self.watching = watch
-        self._fd = bridge.irq_r if watch else -1
+        self.watching = True   # until stop()
+        self._fd = bridge.irq_r
         self._stop = False
         self._thread = threading.Thread(target=self._run, daemon=True, name="pushpush-sim-irq")
-        if watch:
-            self._thread.start()
+        self._thread.start()
 
     def contains(self, address: int, length: int) -> bool:
         return self.base <= address and address + length <= self.base + self.size

@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
-from pushpush.simboard.wire import read_status
+from pushpush.simboard.ipc import read_status
 from pushpush.sysmap import to_dict
 from pushpush.trace.session import BoardTrace, TraceError
 

@@ -1,7 +1,7 @@
 """Watching the simulated board while software waits on it: what a call timeout reports, and
 a watchdog that dumps both processes when a wait is slow.
 
-* :class:`Samples`: the simulator's status (:func:`pushpush.simboard.wire.read_status`: its
+* :class:`Samples`: the simulator's status (:func:`pushpush.simboard.ipc.read_status`: its
   state, clock cycle, time spent per state, pause and idle counters) sampled every
   :data:`SAMPLE_S` while software waits (``SimBridge.check`` and ``wait_pl_write`` call
   ``SimBridge.sample``), so :meth:`Samples.report` can say what happened during the last
@@ -34,7 +34,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any, Optional
 
-from pushpush.simboard.wire import (CTL_PAUSED, CTL_IDLE, CTL_PL_WRITES, CTL_WAIT_STAMP,
+from pushpush.simboard.ipc import (CTL_PAUSED, CTL_IDLE, CTL_PL_WRITES, CTL_WAIT_STAMP,
                                     CTL_WAITERS, describe_status, read_status)
 
 __all__ = ["Samples", "Watchdog", "SAMPLE_S", "cpu_times"]

@@ -2,8 +2,8 @@
 configuration, the shared memories and the control page.
 
 The PYNQ side is :mod:`pushpush.pynq.simulated.bridge` (``SimBridge``); the simulator side is the
-rest of this package (:mod:`.child` builds and runs the simulation, :mod:`.hdl` and
-:mod:`.legacy` are the Python inside it). Nothing here imports PYNQ or cocotb, so the
+rest of this package (:mod:`.child` builds and runs the simulation, :mod:`.hdl` is the
+Python inside it). Nothing here imports PYNQ or cocotb, so the
 simulator process starts without them.
 """
 
@@ -20,15 +20,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Optional
 
 __all__ = ["OP_HELLO", "OP_WRITE", "OP_READ", "OP_STOP", "OP_INFO", "OP_RUN", "OP_WRITE_WORDS",
-           "PS_MODELS", "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "CTL_IRQ_LEVEL",
+           "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "CTL_IRQ_LEVEL",
            "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "CTL_CALLERS", "CTL_HANDLING", "CTL_LOCAL_WRITES", "CTL_LOOKED", "CTL_CALLER_SEEN", "CTL_WINDOWS", "WINDOWS_MAX", "read_windows", "in_windows", "CTL_STATE", "SIM_STATES", "SIM_COUNTERS", "SimStatus", "read_status",
            "describe_status", "RESET_CYCLES", "REQ",
            "REP", "SimConfig", "SharedMemory", "SimulatedPSMemory", "store_words", "serve_requests"]
 
 OP_HELLO, OP_WRITE, OP_READ, OP_STOP, OP_INFO, OP_RUN, OP_WRITE_WORDS = 0, 1, 2, 3, 4, 5, 6
-#: The PS side in the simulator: "hdl" (pushpush.simboard.hdl, the default) or "cocotb"
-#: (cocotbext-axi models, Python on every clock edge; the previous one, for comparison).
-PS_MODELS = ("hdl", "cocotb")
 #: Offset in the control page: CLOCK_MONOTONIC ns of the last poll of a runtime waiting
 #: for a reply (the simulator stays at full speed while it is recent).
 CTL_WAIT_STAMP = 0
@@ -149,16 +146,13 @@ class SimConfig:
     #: Idle throttling: after ``idle_s`` seconds without a request, a PL access to PS memory
     #: or software waiting for a reply, the simulator waits for a request (at least
     #: ``idle_ms``, and IDLE_FACTOR (40) times as long as its last turn took: ~3% of a core)
-    #: between batches (``idle_ms`` 0: never). ``idle_cycles``/``idle_batch``: the
-    #: "cocotb" PS model's equivalents (cycles without bus activity, batch while idle).
-    idle_cycles: int = 20000
+    #: between batches (``idle_ms`` 0: never). ``idle_batch``: the batch while idle.
     idle_s: float = 0.2
     idle_ms: float = 2.0
     idle_batch: int = 256
     busy_batch: int = 16
     waves: bool = False
-    #: The PS model ("hdl" or "cocotb", see PS_MODELS) and, for "hdl", the top's AXI widths.
-    ps_model: str = "hdl"
+    #: The top's AXI widths.
     #: Verilog macros for the build, name -> value as the source text would have it (e.g.
     #: ``PP_RISCV_MEM_DIR``: '"/abs/folder"', where the riscv components' programs are).
     defines: dict[str, str] = field(default_factory=dict)
