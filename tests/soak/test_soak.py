@@ -493,8 +493,9 @@ def check_counters(counters: dict[str, dict[str, int]], st: Stats) -> list[str]:
       at most one per timeout: strays(py) <= py's CallTimeouts.
     * ``py``'s ``write_errors`` equal its calls that failed with ``COLLISION``: the runtime
       counts one exactly when it gives up a refused write and raises that error.
-    * the programs' own strays (printed at a clean exit): a late reply to a killed
-      predecessor's call, at most one per kill of that program.
+    * the programs' own strays (printed at a clean exit): a late reply to a predecessor's
+      call, killed or timed out (a call that timed out waiting in ``fir``'s slot is taken
+      later: docs/architecture.md §2.2), at most one per kill or failed run of that program.
     """
     bad = []
     for c in ("callee", "caller", "scaler", "chn"):
@@ -514,8 +515,9 @@ def check_counters(counters: dict[str, dict[str, int]], st: Stats) -> list[str]:
         bad.append(f"py: {counters['py']['strays']} strays > {st.py_timeouts} timed-out calls")
     for comp in ("cprog", "pyprog", "csrv"):
         s = st.prog_counters[(comp, "s")]
-        if s > st.kills[comp]:
-            bad.append(f"{comp}: {s} strays in clean runs > {st.kills[comp]} kills")
+        if s > st.kills[comp] + st.prog_failed[comp]:
+            bad.append(f"{comp}: {s} strays in clean runs > {st.kills[comp]} kills + "
+                       f"{st.prog_failed[comp]} failed runs")
     return bad
 
 
