@@ -591,7 +591,9 @@ def test_soak(exes, tmp_path, monkeypatch):
                     rt.fir.fir(lambda i: 1, lambda: next(probe_src), probe_ys.append, 1, timeout=CALL_S)
                     probe = f"answered {probe_ys} in {time.monotonic() - t_probe:.1f} s"
                 except NAMED as e:
-                    probe = f"{type(e).__name__} after {time.monotonic() - t_probe:.1f} s"
+                    probe = f"{type(e).__name__} {e} after {time.monotonic() - t_probe:.1f} s"[:400]
+                    if getattr(getattr(e, "code", None), "name", None) == "COLLISION":
+                        st.py_collisions += 1     # its write error is counted too
                 print(f"py fir.fir calls (start s, end s, taps, samples, ok): {FIR_LOG}")
                 print(f"one fir.fir after the traffic stopped: {probe}")
                 counters = ol.counters()
