@@ -515,36 +515,41 @@ class SlotAllocator:
         with self._lock:
             return sorted(self._used.values(), key=lambda a: a.offset)
 
-    def _gaps(self) -> list[tuple[int, int]]:
-        """Free ranges (start, end) in address order."""
+    def _gaps(self, avoid: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+        """Free ranges (start, end) in address order (``avoid``: (offset, words) spans taken
+        as used too)."""
         gaps = []
         pos = self.offset
-        for a in sorted(self._used.values(), key=lambda a: a.offset):
-            if a.offset > pos:
-                gaps.append((pos, a.offset))
-            pos = max(pos, a.end)
+        spans = [(a.offset, a.end) for a in self._used.values()] + [(o, o + n) for o, n in avoid]
+        for start, end in sorted(spans):
+            if start > pos:
+                gaps.append((pos, start))
+            pos = max(pos, end)
         if pos < self.offset + self.words:
             gaps.append((pos, self.offset + self.words))
         return gaps
 
-    def allocate(self, words: int, purpose: str) -> Allocation:
-        """A free range of ``words`` words; raises :class:`SlotsExhausted` if there is none."""
+    def allocate(self, words: int, purpose: str, avoid: Sequence[tuple[int, int]] = ()) -> Allocation:
+        """A free range of ``words`` words; raises :class:`SlotsExhausted` if there is none.
+        The (offset, words) spans in ``avoid`` are passed over while other words are free."""
         if words <= 0:
             raise ValueError(f"a slot needs at least one word, not {words}")
         with self._lock:
-            gaps = self._gaps()
             start = None
-            # next-fit: first gap at or after the cursor, then wrap around
-            for lo, hi in gaps:
-                s = max(lo, self._next)
-                if s + words <= hi:
-                    start = s
-                    break
-            if start is None:
+            for gaps in ((self._gaps(avoid), self._gaps()) if avoid else (self._gaps(),)):
+                # next-fit: first gap at or after the cursor, then wrap around
                 for lo, hi in gaps:
-                    if lo + words <= hi:
-                        start = lo
+                    s = max(lo, self._next)
+                    if s + words <= hi:
+                        start = s
                         break
+                if start is None:
+                    for lo, hi in gaps:
+                        if lo + words <= hi:
+                            start = lo
+                            break
+                if start is not None:
+                    break
             if start is None:
                 free = self.words - sum(a.words for a in self._used.values())
                 raise SlotsExhausted(

@@ -166,10 +166,11 @@ class Caller:
         try:
             if self._needs_server(fn.signature, words, lent, codec):
                 self.start()
-            return (yield from self._remote_call(fn, words, timeout, one_way, self._clock))
+            return (yield from self._remote_call(fn, words, timeout, one_way, self._clock, lent))
         finally:
             for s in lent:
-                self._retire(s)
+                if s.trig_offset not in self._held_lent:  # held: see _quarantine_rep
+                    self._retire(s)
 
     def _call_local(self, fn: RemoteFunction, s: Served, args: Sequence[Any],
                     kwargs: Mapping[str, Any], one_way: bool) -> Generator[Any, Any, Any]:
@@ -292,9 +293,20 @@ class Caller:
         else:  # a static rep (see _take_rep: set operations are atomic)
             self._static_reps_busy.discard(rep.address)
 
-    def _quarantine_rep(self, rep: RepSlot) -> None:
+    def _quarantine_rep(self, rep: RepSlot, lent: Sequence[Served] = ()) -> None:
+        """Keep a timed-out call's rep until its late reply lands; and the slots lent for the
+        call with it: the call may still wait in the callee's slot (an RTL callee busy with
+        another caller's call), and the callee calls them back when it takes it. Dead
+        (answering BAD_FUNCTION) but not freed, their words are not reused meanwhile: a
+        callback landing in reused words is answered by nobody, and an RTL caller has no
+        reply timeout (the soak lost fir that way: tests/pynq/test_lent_after_timeout.py)."""
         with self._lock:
             self._quarantine.append(rep)
+            for s in lent:
+                s.handler = None
+                self._held_lent[s.trig_offset] = rep.address
+            if lent:
+                self._served_changed()
 
     def _sweep_quarantine(self) -> None:
         """Release quarantined reps whose late reply has arrived."""
@@ -306,9 +318,19 @@ class Caller:
                     self.backend.write_local(rep.status_address, [TRIGGER_IDLE])
                     self._count_stray(rep, "the reply of a call that had timed out")
                     self._release_rep(rep)
+                    self._release_held(rep)
                 else:
                     keep.append(rep)
             self._quarantine = keep
+
+    def _release_held(self, rep: RepSlot) -> None:
+        """The late reply of a timed-out call landed: the callee is done with its lent slots."""
+        with self._lock:
+            held = [s for s in self._served.values()
+                    if self._held_lent.get(s.trig_offset) == rep.address and s.allocation is not None]
+            for s in held:
+                del self._held_lent[s.trig_offset]
+                self._retire(s)
 
     def _drop_reply(self, fn: RemoteFunction, rep: RepSlot, status: int, seq: int) -> None:
         """A status with another echo than the call's ``seq`` is a stray: cleared, counted."""
@@ -316,7 +338,8 @@ class Caller:
         self._count_stray(rep, f"echo {status_echo(status)}, the call to {fn.name} waits for {seq}")
 
     def _remote_call(self, fn: RemoteFunction, words: list[int], timeout: float, one_way: bool,
-                     now: Callable[[], float]) -> Generator[CallStep, Optional[BusWriteError], Any]:
+                     now: Callable[[], float], lent: Sequence[Served] = ()
+                     ) -> Generator[CallStep, Optional[BusWriteError], Any]:
         """One call of ``fn`` with argument ``words``: the protocol's steps, no I/O.
 
         Yields :class:`Acquire` first (send back whether the cep address's lock was taken: one
@@ -389,7 +412,7 @@ class Caller:
                         break
                     self._drop_reply(fn, rep, status, seq)
                 if now() >= deadline:
-                    self._quarantine_rep(rep)
+                    self._quarantine_rep(rep, lent)
                     rep = None
                     detail = self._timeout_detail(now() - start)
                     gone = self._callee_detail(address)

@@ -100,6 +100,9 @@ class RuntimeCore(Caller, Callee, Lending):
         self._exports: dict[str, ExportedFunction] = {}
         self._static_reps_busy: set[int] = set()
         self._quarantine: list[RepSlot] = []
+        #: Slots lent for a call that timed out, by trigger offset: the address of the call's
+        #: quarantined rep (they are freed with it: caller.py, _quarantine_rep).
+        self._held_lent: dict[int, int] = {}
         self._permanent: dict[tuple[int, FunctionType], tuple[Callable[..., Any], Served]] = {}
         #: Faults dropped by this runtime (docs/architecture.md §2.2).
         self.counters = Counters()

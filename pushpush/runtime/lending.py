@@ -46,7 +46,12 @@ class Lending:
         self.allocator.free(a)
 
     def _allocate(self, words: int, purpose: str) -> Allocation:
-        a = self.allocator.allocate(words, purpose)
+        # dead callbacks' words are passed over while others are free: hardware may still
+        # call them (a timed-out call taken late), and only while watched are they answered
+        with self._lock:
+            avoid = [(s.offset, s.words) for s in self._served.values()
+                     if s.handler is None and s.allocation is None]
+        a = self.allocator.allocate(words, purpose, avoid)
         with self._lock:  # a dead callback whose words are reused is no longer watched
             dead = [off for off, s in self._served.items() if s.handler is None and a.offset <= off < a.end]
             if dead:

@@ -238,6 +238,22 @@ def test_allocator_next_fit_delays_reuse() -> None:
     assert a.allocate(3, "wrap").offset == 0  # wraps around to the freed space
 
 
+def test_allocator_passes_over_avoided_spans_while_others_are_free() -> None:
+    """Dead lent slots' words (``avoid``) are reused last: hardware may still call them."""
+    a = SlotAllocator(base=0, offset=0, words=12)
+    dead = a.allocate(3, "lent")
+    a.free(dead)
+    got = [a.allocate(3, f"r{i}", avoid=[(dead.offset, dead.words)]) for i in range(3)]
+    assert [g.offset for g in got] == [3, 6, 9]
+    a.free(got[1])
+    # wrapping round: the free words at 6 first, not the dead slot's at 0
+    assert a.allocate(3, "r3", avoid=[(0, 3)]).offset == 6
+    # only the dead slot's words are left: they are used rather than failing
+    assert a.allocate(3, "r4", avoid=[(0, 3)]).offset == 0
+    with pytest.raises(SlotsExhausted):
+        a.allocate(1, "full", avoid=[(0, 3)])
+
+
 def test_allocator_fragmentation() -> None:
     a = SlotAllocator(base=0, offset=0, words=8)
     xs = [a.allocate(2, str(i)) for i in range(4)]

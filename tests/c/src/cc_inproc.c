@@ -228,6 +228,17 @@ int main(void)
     check(pp_release(&cli, f) == PP_OK, "release", "release");
     check(srv_call_i32_ret_i32(&srv, f, 1, &r32) == PP_EBADFN, "released function answers BAD_FUNCTION",
           "a call of a released function");
+    /* its words are passed over while others are free: after calls through a function value
+     * (each a run-time rep, next-fit) went round the run-time area twice, it still answers
+     * (hardware may still call it: docs/architecture.md section 2.2) */
+    {
+        unsigned k, ok = 1;
+        for (k = 0; k < 2u * cli.runtime_words && ok; k++)
+            ok = cli_call_i32_ret_i32(&cli, tw, (int32_t)k, &r32) == PP_OK && r32 == 2 * (int32_t)k;
+        check(ok, "function-value calls", "twice(k) through the run-time area");
+        check(srv_call_i32_ret_i32(&srv, f, 1, &r32) == PP_EBADFN, "a released function's words not reused",
+              "a released function stopped answering BAD_FUNCTION");
+    }
     check(cli_call_i32_ret_i32(&cli, pp_fn_at(0), 1, &r32) == PP_EBADFN, "null function", "call of address 0");
 
     /* a callee that never answers: the timeout code, and the system keeps serving */
