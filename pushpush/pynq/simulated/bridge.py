@@ -168,7 +168,11 @@ class SimBridge:
         #: which they have looked for calls (the ``seen`` they wait with)
         self._servers: dict[int, tuple[threading.Thread, int]] = {}
         #: callers waiting now: the PL-write count each had seen when it started waiting
-        self._caller_seen: dict[int, int] = {}
+        self._caller_seen: dict[Any, int] = {}
+        #: callers blocked on their interrupt (wait mode interrupt): the PL's writes into PS
+        #: memory each had seen when it blocked; it has seen every write of this process's
+        #: software too (see caller_waits)
+        self._caller_pl_seen: dict[Any, int] = {}
         self._waiters_lock = threading.Lock()
         #: threads in wait_pl_write: one blocks on the notification pipe, the others on this
         #: condition (see _wait_notify)
@@ -270,6 +274,13 @@ class SimBridge:
         return (struct.unpack_from("<Q", self.ctl.mem, CTL_PL_WRITES)[0]
                 + struct.unpack_from("<Q", self.ctl.mem, CTL_LOCAL_WRITES)[0])
 
+    @property
+    def pl_only_writes(self) -> int:
+        """The PL's writes into PS memory so far (without this process's software's)."""
+        if self._stopped:
+            return 0
+        return struct.unpack_from("<Q", self.ctl.mem, CTL_PL_WRITES)[0]
+
     def irq_state(self) -> tuple[int, int, int, int]:
         """The interrupt lines as the simulator last wrote them: (levels, bit i = the
         interrupt controller's input i, bit 0 the top's ``irq`` when it has one; changes so
@@ -363,7 +374,7 @@ class SimBridge:
         except (OSError, ValueError):  # full (it will wake), or stopped meanwhile
             pass
 
-    def caller_waits(self, key: Any, seen: int) -> None:
+    def caller_waits(self, key: Any, seen: int, *, pl_only: bool = False) -> None:
         """A caller that waits for the PL without blocking in :meth:`wait_pl_write` (a
         runtime in wait mode poll, yield or interrupt; an attached C program, ``key`` its
         connection) waits now, having looked at PS memory after ``seen`` writes (2**64-1:
@@ -371,17 +382,27 @@ class SimBridge:
         CTL_CALLER_SEEN) until :meth:`caller_done`, so the simulator runs for it and a
         blocked simulator is resumed at once (the kick pipe) when only simulated time
         helps, as for a caller in :meth:`wait_pl_write`. Before, such callers were seen only
-        through a stamp they renewed every 50 ms: a paused simulator waited for it."""
+        through a stamp they renewed every 50 ms: a paused simulator waited for it.
+
+        ``pl_only``: ``seen`` counts only the PL's writes (CTL_PL_WRITES); the caller has
+        seen every write of this process's software as well (a runtime blocked on its
+        interrupt: a write for it is the PL's, and sets its pending bit; software's own
+        writes, e.g. a serve thread taking a call of the PL, are never for it)."""
         with self._waiters_lock:
             if self._stopped:
                 return
-            if key not in self._caller_seen:
+            if key not in self._caller_seen and key not in self._caller_pl_seen:
                 self._callers += 1
                 try:
                     struct.pack_into("<Q", self.ctl.mem, CTL_CALLERS, self._callers)
                 except (ValueError, TypeError):   # stopped meanwhile
                     return
-            self._caller_seen[key] = max(0, seen)
+            if pl_only:
+                self._caller_seen.pop(key, None)
+                self._caller_pl_seen[key] = max(0, seen)
+            else:
+                self._caller_pl_seen.pop(key, None)
+                self._caller_seen[key] = max(0, seen)
             kick = self._must_run()
         if kick:
             self._kick()
@@ -389,7 +410,8 @@ class SimBridge:
     def caller_done(self, key: Any) -> None:
         """The caller of :meth:`caller_waits` ``key`` waits no more."""
         with self._waiters_lock:
-            if self._caller_seen.pop(key, None) is None:
+            if (self._caller_seen.pop(key, None) is None
+                    and self._caller_pl_seen.pop(key, None) is None):
                 return
             self._callers -= 1
             try:
@@ -437,7 +459,11 @@ class SimBridge:
             struct.pack_into("<Q", self.ctl.mem, CTL_LOOKED, least)
         except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
             return False
-        newest = min((1 << 64) - 1, max(self._caller_seen.values(), default=0))
+        newest = max(self._caller_seen.values(), default=0)
+        if self._caller_pl_seen:
+            local = struct.unpack_from("<Q", self.ctl.mem, CTL_LOCAL_WRITES)[0]
+            newest = max(newest, local + max(self._caller_pl_seen.values()))
+        newest = min((1 << 64) - 1, newest)
         try:
             struct.pack_into("<Q", self.ctl.mem, CTL_CALLER_SEEN, newest)
         except ValueError:
@@ -481,7 +507,11 @@ class SimBridge:
                 struct.pack_into("<Q", self.ctl.mem, CTL_LOCAL_WRITES, self._local_writes)
             except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
                 pass
+            # a caller blocked on its interrupt has seen this write too: its count moves on
+            kick = bool(self._caller_pl_seen) and self._must_run()
         self._poke()
+        if kick:
+            self._kick()
 
     def _poke(self) -> None:
         try:
