@@ -91,7 +91,7 @@ __all__ = [
 from pushpush.simboard.wire import (CTL_CALLER_SEEN, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES, CTL_LOOKED, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
                                    CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
                                    OP_WRITE_WORDS, PS_MODELS, REP, REQ, SharedMemory, SimConfig, describe_status,
-                                   read_status, CTL_WINDOWS, WINDOWS_MAX, read_windows)
+                                   read_status, CTL_STATE, CTL_WINDOWS, WINDOWS_MAX, read_windows)
 from .watch import Samples, Watchdog, cpu_times
 
 log = logging.getLogger("pushpush.pynq")
@@ -178,8 +178,11 @@ class SimBridge:
         #: condition (see _wait_notify)
         self._notify_cond = threading.Condition(threading.Lock())
         self._notify_leader = False
-        #: note_waiting found the simulator blocked (paused or idle) and kicked it
+        #: note_waiting found the simulator blocked (paused or idle) while only simulated
+        #: time helps and no kick was written since it blocked (a missed kick), and kicked it
         self.stamp_kicks = 0
+        #: CLOCK_MONOTONIC ns of the last kick written, or found due under the waiters' lock
+        self._kick_ns = 0
         #: The interrupt pipe (the simulator writes a byte when an interrupt line changes;
         #: the lines' state is in the control page): its read end, or -1
         self.irq_r = self._irq_w = -1
@@ -354,15 +357,32 @@ class SimBridge:
 
     def note_waiting(self) -> None:
         """Software waits for a reply: keep the simulator at full speed (as wait_pl_write
-        with ``waiting=True`` does), and resume it if it paused for a request."""
-        if not self._stopped:
-            self.sample()
-            struct.pack_into("<Q", self.ctl.mem, CTL_WAIT_STAMP, time.monotonic_ns())
-            if self._paused() or self._idle():
-                # a safety net since callers are counted (caller_waits): counted when it
-                # finds the simulator blocked (it may also be a wait that just began)
-                self.stamp_kicks += 1
-            self._kick()
+        with ``waiting=True`` does). A safety net since callers are counted
+        (:meth:`caller_waits`): if the simulator blocks (paused or idle) while only simulated
+        time helps and no kick was written since it blocked, that kick was missed: it kicks
+        and counts it (:attr:`stamp_kicks`; 0 in working traffic). A simulator blocked for
+        a request (a caller behind, a call being answered) is left to that request or to
+        the caller's next sweep: before, every stamp resumed it, and the PL ran on while the
+        caller took its reply."""
+        if self._stopped:
+            return
+        self.sample()
+        struct.pack_into("<Q", self.ctl.mem, CTL_WAIT_STAMP, time.monotonic_ns())
+        if not (self._paused() or self._idle()):
+            return
+        with self._waiters_lock:
+            if not self._must_run():
+                return
+            kicked = self._kick_ns
+        try:
+            entered = struct.unpack_from("<Q", self.ctl.mem, CTL_STATE + 16)[0]
+        except (ValueError, TypeError):   # stopped meanwhile
+            return
+        if kicked < entered:
+            self.stamp_kicks += 1
+            log.debug("the simulator blocked while a caller needed simulated time and no kick "
+                      "came: the 50 ms stamp resumed it")
+        self._kick()
 
     def _kick(self) -> None:
         """Resume the simulator if it paused waiting for the next request (it pauses after
@@ -371,6 +391,7 @@ class SimBridge:
         try:
             if self._paused() or self._idle():
                 os.write(self._kick_w, b"\1")
+                self._kick_ns = time.monotonic_ns()
         except (OSError, ValueError):  # full (it will wake), or stopped meanwhile
             pass
 
@@ -418,7 +439,9 @@ class SimBridge:
                 struct.pack_into("<Q", self.ctl.mem, CTL_CALLERS, self._callers)
             except (ValueError, TypeError):   # stopped meanwhile
                 return
-            self._must_run()   # publishes CTL_CALLER_SEEN without it
+            kick = self._must_run()   # publishes CTL_CALLER_SEEN without it
+        if kick:   # other callers wait, and only simulated time helps them
+            self._kick()
 
     def _count_waiter(self, delta: int, caller: bool, seen: int = 0) -> None:
         """A thread starts (``delta`` 1) or ends (-1) a wait for the PL (a serve thread
@@ -442,7 +465,7 @@ class SimBridge:
             except (ValueError, TypeError):   # stopped meanwhile (the control page is closed)
                 return
             run = self._must_run()   # (also publishes CTL_LOOKED and CTL_CALLER_SEEN)
-            kick = delta > 0 and run
+            kick = run   # (also when one leaves: the others' kick is due, see note_waiting)
         if kick:   # after the count (the lock is a barrier): see the simulator's _fence
             self._kick()
 
@@ -471,7 +494,10 @@ class SimBridge:
         if self._callers <= 0 or self._handling > 0:
             return False
         now = self.pl_writes   # a caller or serve thread behind it will wake and decide
-        return least >= now and newest >= now
+        if least >= now and newest >= now:
+            self._kick_ns = time.monotonic_ns()   # its caller kicks next (see note_waiting)
+            return True
+        return False
 
     def handling(self, delta: int) -> None:
         """Software took (``delta`` > 0) or answered (< 0) calls of the PL: while any is being
