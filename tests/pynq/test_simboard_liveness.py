@@ -400,3 +400,41 @@ def test_a_caller_blocked_on_its_interrupt_has_seen_its_process_writes(hof_bit, 
         assert bridge._callers == 0 and _word(bridge, CTL_CALLERS) == 0
     finally:
         ol.free()
+
+
+def test_a_sleep_mode_caller_is_counted_between_its_waits(hof_bit, monkeypatch):
+    """A caller in wait mode ``sleep`` waits in ``wait_pl_write`` 0.5 ms at a time and sweeps
+    between: it is counted as a caller for its whole call, not only inside each wait (here a
+    thread starved between two waits is played by a 20 ms gap after each). Before, the
+    count dropped to 0 in every gap, and a simulator deciding there saw nobody waiting."""
+    monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "60e6")
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        bridge = ol.device.bridge
+        rt = ol.runtime()
+        rt.timeout = 60.0
+        rt.wait = "sleep"
+        backend = rt.backend
+        wait_pl = backend._wait_pl
+
+        def starved(seen: int, timeout: float, *, waiting: bool = True) -> int:
+            n = wait_pl(seen, timeout, waiting=waiting)
+            if waiting:
+                time.sleep(0.02)   # between two waits
+            return n
+
+        monkeypatch.setattr(backend, "_wait_pl", starved)
+        counts: list[int] = []
+
+        def f(x: int) -> int:   # runs while the caller waits for mapper.apply
+            time.sleep(0.1)
+            for _ in range(100):
+                counts.append(_word(bridge, CTL_CALLERS))
+                time.sleep(0.002)
+            return 3 * x
+
+        assert ol.mapper.apply(f, 5) == 46
+        assert min(counts) >= 1, counts
+        assert bridge._callers == 0 and _word(bridge, CTL_CALLERS) == 0   # counted no more
+    finally:
+        ol.free()
