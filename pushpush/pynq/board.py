@@ -468,6 +468,8 @@ class PynqBackend:
         if mode != "sleep":
             if self._bridge is not None:
                 self._caller_waits()
+                if threading.get_ident() in self._bridge._servers:
+                    self._bridge.server_leaves()   # a serve thread that waited in mode sleep
             if mode == "poll":
                 return
             if mode == "yield":

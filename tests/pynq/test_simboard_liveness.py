@@ -438,3 +438,30 @@ def test_a_sleep_mode_caller_is_counted_between_its_waits(hof_bit, monkeypatch):
         assert bridge._callers == 0 and _word(bridge, CTL_CALLERS) == 0   # counted no more
     finally:
         ol.free()
+
+
+def test_a_serve_thread_leaving_mode_sleep_holds_no_look_back(hof_bit):
+    """A serve thread that waited in ``wait_pl_write`` (mode sleep) and then sleeps on its
+    interrupt (or polls) no longer holds CTL_LOOKED at its last look in mode sleep: the
+    simulator, counting it as behind, blocked as idle while an interrupt-mode call needed
+    simulated time (issue 28, test_interrupt_mode_with_ddr_windows beside busy loops)."""
+    from pushpush.simboard.wire import CTL_LOOKED
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        bridge = ol.device.bridge
+        rt = ol.runtime()
+        rt.timeout = 60.0
+        logs: list[int] = []
+        ol.export("log", logs.append)
+        ol.mixer.store(1)                           # the serve thread waits in mode sleep
+        assert bridge._servers
+        rt.wait = "interrupt"
+        for i in range(3):
+            ol.mixer.store(i)
+            assert ol.mapper.apply(lambda x: 3 * x, i) == 9 * i + 1
+        time.sleep(0.3)                             # the serve thread sleeps again
+        assert not bridge._servers
+        assert _word(bridge, CTL_LOOKED) >= bridge.pl_writes
+        rt.wait = "sleep"
+    finally:
+        ol.free()

@@ -443,6 +443,20 @@ class SimBridge:
         if kick:   # other callers wait, and only simulated time helps them
             self._kick()
 
+    def server_leaves(self) -> None:
+        """The calling serve thread no longer waits in :meth:`wait_pl_write` (its runtime
+        left wait mode ``sleep``: it sweeps all the time, or sleeps on its interrupt, which
+        a call for it sets): its last look no longer holds CTL_LOOKED back. Before, the
+        entry stayed, and a runtime switched to ``interrupt`` kept the simulator counting a
+        serve thread as behind, so it blocked as idle while a call needed simulated time
+        (issue 28: test_interrupt_mode_with_ddr_windows timed out beside busy loops)."""
+        with self._waiters_lock:
+            if self._servers.pop(threading.get_ident(), None) is None:
+                return
+            kick = self._must_run()
+        if kick:
+            self._kick()
+
     def _count_waiter(self, delta: int, caller: bool, seen: int = 0) -> None:
         """A thread starts (``delta`` 1) or ends (-1) a wait for the PL (a serve thread
         having looked for calls up to PL write ``seen``). When it starts one, callers wait,
