@@ -468,6 +468,8 @@ class PynqBackend:
         if mode != "sleep":
             if self._bridge is not None:
                 self._caller_waits()
+                if threading.get_ident() in self._bridge._servers:
+                    self._bridge.server_leaves()   # a serve thread that waited in mode sleep
             if mode == "poll":
                 return
             if mode == "yield":
@@ -478,10 +480,30 @@ class PynqBackend:
         if self._wait_pl is not None:
             # the simulated board: a PL write into PS memory ends the wait at once
             serving = threading.current_thread().name.startswith("pushpush-serve-")
-            self._seen.n = self._wait_pl(getattr(self._seen, "n", -1), self.poll_s,
-                                         waiting=not serving)
+            n = getattr(self._seen, "n", -1)
+            if not serving and self._bridge is not None:
+                # counted as a caller from its first wait to the end of the call, with the
+                # writes it looked after (n), not only while inside wait_pl_write: between
+                # two of its 0.5 ms waits it was not counted, and the simulator could go
+                # idle there (issue 28)
+                self._caller_tell(max(0, n))
+            self._seen.n = self._wait_pl(n, self.poll_s, waiting=not serving)
             return
         time.sleep(self.poll_s)
+
+    def _caller_key(self) -> tuple[str, int]:
+        """This thread's key in the bridge's callers (not its bare ident: a caller in wait
+        mode sleep is also counted by ``wait_pl_write`` under that)."""
+        return ("runtime", threading.get_ident())
+
+    def _caller_tell(self, seen_writes: int) -> None:
+        """Count this thread in the bridge as a caller that looked at PS memory after
+        ``seen_writes`` writes (told again only when that changes), until :meth:`wait_over`."""
+        seen = self._seen
+        if not getattr(seen, "polling", False) or seen.told != seen_writes:
+            seen.polling = True
+            seen.told = seen_writes
+            self._bridge.caller_waits(self._caller_key(), seen_writes)
 
     def _caller_waits(self) -> None:
         """(Simulated board, wait modes poll, yield, interrupt.) A caller waits between its
@@ -493,12 +515,9 @@ class PynqBackend:
             return
         now = self._bridge.pl_writes
         if not getattr(seen, "polling", False):
-            seen.polling = True
-            seen.told = 0   # swept nothing yet
-            self._bridge.caller_waits(threading.get_ident(), 0)
-        elif seen.told != seen.looked:   # its last sweep looked after seen.looked writes
-            seen.told = seen.looked
-            self._bridge.caller_waits(threading.get_ident(), seen.told)
+            self._caller_tell(0)   # swept nothing yet
+        else:   # its last sweep looked after seen.looked writes
+            self._caller_tell(seen.looked)
         seen.looked = now
 
     def wait_over(self) -> None:
@@ -508,7 +527,7 @@ class PynqBackend:
         if getattr(seen, "polling", False):
             seen.polling = False
             if self._bridge is not None:
-                self._bridge.caller_done(threading.get_ident())
+                self._bridge.caller_done(self._caller_key())
 
     def _irq_sleep(self) -> None:
         """``interrupt`` mode (pushpush.pynq.irqwait): clear the bit and return for one more
@@ -524,7 +543,27 @@ class PynqBackend:
             seen.cleared_at = g
             hub.cleared(g)
             return
-        if self.simulated and not threading.current_thread().name.startswith("pushpush-serve-"):
-            if self._bridge is not None:
-                self._bridge.note_waiting()   # a reply is awaited: the simulator runs at full speed
-        hub.wait_beyond(g, IRQ_WAIT_S)
+        caller = (self._bridge is not None
+                  and not threading.current_thread().name.startswith("pushpush-serve-"))
+        if not caller:
+            hub.wait_beyond(g, IRQ_WAIT_S)
+            return
+        self._bridge.note_waiting()   # a reply is awaited: the simulator runs at full speed
+        # blocked until its interrupt fires, it has seen every write there is now, and
+        # every later write of this process's software: a PL write for it (a reply, a call
+        # into this component) sets its pending bit after the clear above and wakes it.
+        # Counted with the writes of its last sweep, it was behind as soon as a serve
+        # thread took a call of the PL (taking it writes PS memory), and did not wake for
+        # that: the simulator, counting it as behind, blocked as idle while the call needed
+        # simulated time (issue 28: mapper.apply timed out beside busy loops, the
+        # simulator ran 0.1 s of 20 s). The PL's later writes still count against it: the
+        # simulator pauses after a reply as before (cycle counts unchanged)
+        seen = self._seen
+        told = seen.told
+        seen.told = -1
+        self._bridge.caller_waits(self._caller_key(), self._bridge.pl_only_writes,
+                                  pl_only=True)
+        try:
+            hub.wait_beyond(g, IRQ_WAIT_S)
+        finally:
+            self._caller_tell(told)   # awake: behind again until its next sweep

@@ -322,3 +322,146 @@ def test_a_pause_outlasts_its_limit_while_python_answers_the_pl(hof_bit, monkeyp
         assert after["pauses_held"] > before["pauses_held"], after
     finally:
         ol.free()
+
+
+def test_no_wait_relies_on_the_stamp(hof_bit, monkeypatch):
+    """Calls in every wait mode (a call, a call that makes the PL call Python twice, one
+    callback slower than the 50 ms stamp, a call whose callee calls Python): the simulator
+    is resumed by requests and kicks only; the stamp a waiting caller renews every 50 ms
+    (``SimBridge.note_waiting``) never finds it blocked while only simulated time helps
+    with no kick sent (``stamp_kicks`` stays 0), and no pause reaches its 60 s limit.
+    Before, every stamp that found the simulator blocked resumed it and was counted (11 in
+    poll and interrupt mode for these calls)."""
+    monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "60e6")
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        bridge = ol.device.bridge
+        rt = ol.runtime()
+        rt.timeout = 60.0
+        logs: list[int] = []
+        ol.export("log", logs.append)
+
+        def slow(x: int) -> int:
+            time.sleep(0.08)
+            return 3 * x
+
+        for mode in ("sleep", "poll", "yield", "interrupt"):
+            rt.wait = mode
+            for i in range(3):
+                assert ol.mixer.mix(i, 2, 3, True) == i + 3
+                assert ol.mapper.apply(slow if i == 1 else (lambda x: 3 * x), i) == 9 * i + 1
+                ol.mixer.store(i)
+                assert logs[-1] == i
+            assert bridge.stamp_kicks == 0, (mode, bridge.stamp_kicks)
+        rt.wait = "sleep"
+        assert _counts(bridge)["pause_limits"] == 0
+        assert bridge._callers == 0 and _word(bridge, CTL_CALLERS) == 0
+    finally:
+        ol.free()
+
+
+def test_a_caller_blocked_on_its_interrupt_has_seen_its_process_writes(hof_bit, monkeypatch):
+    """While an interrupt-mode caller sleeps on its interrupt, software of its process
+    writes PS memory (a serve thread taking a call of the PL does): the caller has seen that
+    write (it is never its reply), so the simulator still counts it as waiting with every
+    write seen (CTL_CALLER_SEEN). Before, it stayed counted with the writes of its last
+    sweep, woke for none of these, and a simulator that had to run for it blocked as idle
+    (issue 28: mapper.apply timed out beside busy loops). The fallback sweep is off
+    (IRQ_WAIT_S 30 s): nothing here rests on it."""
+    import struct
+    import threading
+    from pushpush.pynq import board
+    from pushpush.simboard.ipc import CTL_CALLER_SEEN, CTL_LOCAL_WRITES, CTL_PL_WRITES
+    monkeypatch.setattr(board, "IRQ_WAIT_S", 30.0)
+    monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "60e6")
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        bridge = ol.device.bridge
+        rt = ol.runtime()
+        rt.timeout = 60.0
+        rt.wait = "interrupt"
+        looked: list[tuple[int, int]] = []
+
+        def f(x: int) -> int:   # runs while the caller sleeps on its interrupt
+            time.sleep(0.3)
+            bridge.note_write()   # a write into PS memory by this process's software
+            time.sleep(0.05)
+            writes = (struct.unpack_from("<Q", bridge.ctl.mem, CTL_PL_WRITES)[0]
+                      + struct.unpack_from("<Q", bridge.ctl.mem, CTL_LOCAL_WRITES)[0])
+            looked.append((_word(bridge, CTL_CALLER_SEEN), writes))
+            return 3 * x
+
+        assert threading.current_thread().name == "MainThread"
+        assert ol.mapper.apply(f, 5) == 46
+        rt.wait = "sleep"
+        assert len(looked) == 2
+        for seen, writes in looked:
+            assert seen >= writes, looked
+        assert bridge._callers == 0 and _word(bridge, CTL_CALLERS) == 0
+    finally:
+        ol.free()
+
+
+def test_a_sleep_mode_caller_is_counted_between_its_waits(hof_bit, monkeypatch):
+    """A caller in wait mode ``sleep`` waits in ``wait_pl_write`` 0.5 ms at a time and sweeps
+    between: it is counted as a caller for its whole call, not only inside each wait (here a
+    thread starved between two waits is played by a 20 ms gap after each). Before, the
+    count dropped to 0 in every gap, and a simulator deciding there saw nobody waiting."""
+    monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "60e6")
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        bridge = ol.device.bridge
+        rt = ol.runtime()
+        rt.timeout = 60.0
+        rt.wait = "sleep"
+        backend = rt.backend
+        wait_pl = backend._wait_pl
+
+        def starved(seen: int, timeout: float, *, waiting: bool = True) -> int:
+            n = wait_pl(seen, timeout, waiting=waiting)
+            if waiting:
+                time.sleep(0.02)   # between two waits
+            return n
+
+        monkeypatch.setattr(backend, "_wait_pl", starved)
+        counts: list[int] = []
+
+        def f(x: int) -> int:   # runs while the caller waits for mapper.apply
+            time.sleep(0.1)
+            for _ in range(100):
+                counts.append(_word(bridge, CTL_CALLERS))
+                time.sleep(0.002)
+            return 3 * x
+
+        assert ol.mapper.apply(f, 5) == 46
+        assert min(counts) >= 1, counts
+        assert bridge._callers == 0 and _word(bridge, CTL_CALLERS) == 0   # counted no more
+    finally:
+        ol.free()
+
+
+def test_a_serve_thread_leaving_mode_sleep_holds_no_look_back(hof_bit):
+    """A serve thread that waited in ``wait_pl_write`` (mode sleep) and then sleeps on its
+    interrupt (or polls) no longer holds CTL_LOOKED at its last look in mode sleep: the
+    simulator, counting it as behind, blocked as idle while an interrupt-mode call needed
+    simulated time (issue 28, test_interrupt_mode_with_ddr_windows beside busy loops)."""
+    from pushpush.simboard.ipc import CTL_LOOKED
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        bridge = ol.device.bridge
+        rt = ol.runtime()
+        rt.timeout = 60.0
+        logs: list[int] = []
+        ol.export("log", logs.append)
+        ol.mixer.store(1)                           # the serve thread waits in mode sleep
+        assert bridge._servers
+        rt.wait = "interrupt"
+        for i in range(3):
+            ol.mixer.store(i)
+            assert ol.mapper.apply(lambda x: 3 * x, i) == 9 * i + 1
+        time.sleep(0.3)                             # the serve thread sleeps again
+        assert not bridge._servers
+        assert _word(bridge, CTL_LOOKED) >= bridge.pl_writes
+        rt.wait = "sleep"
+    finally:
+        ol.free()

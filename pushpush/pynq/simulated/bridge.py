@@ -88,7 +88,7 @@ __all__ = [
 from pushpush.simboard.ipc import (CTL_CALLER_SEEN, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES, CTL_LOOKED, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
                                    CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
                                    OP_WRITE_WORDS, REP, REQ, SharedMemory, SimConfig, describe_status,
-                                   read_status, CTL_WINDOWS, WINDOWS_MAX, read_windows)
+                                   read_status, CTL_STATE, CTL_WINDOWS, WINDOWS_MAX, read_windows)
 from .watch import Samples, Watchdog, cpu_times
 
 log = logging.getLogger("pushpush.pynq")
@@ -165,14 +165,21 @@ class SimBridge:
         #: which they have looked for calls (the ``seen`` they wait with)
         self._servers: dict[int, tuple[threading.Thread, int]] = {}
         #: callers waiting now: the PL-write count each had seen when it started waiting
-        self._caller_seen: dict[int, int] = {}
+        self._caller_seen: dict[Any, int] = {}
+        #: callers blocked on their interrupt (wait mode interrupt): the PL's writes into PS
+        #: memory each had seen when it blocked; it has seen every write of this process's
+        #: software too (see caller_waits)
+        self._caller_pl_seen: dict[Any, int] = {}
         self._waiters_lock = threading.Lock()
         #: threads in wait_pl_write: one blocks on the notification pipe, the others on this
         #: condition (see _wait_notify)
         self._notify_cond = threading.Condition(threading.Lock())
         self._notify_leader = False
-        #: note_waiting found the simulator blocked (paused or idle) and kicked it
+        #: note_waiting found the simulator blocked (paused or idle) while only simulated
+        #: time helps and no kick was written since it blocked (a missed kick), and kicked it
         self.stamp_kicks = 0
+        #: CLOCK_MONOTONIC ns of the last kick written, or found due under the waiters' lock
+        self._kick_ns = 0
         #: The interrupt pipe (the simulator writes a byte when an interrupt line changes;
         #: the lines' state is in the control page): its read end, or -1
         self.irq_r = self._irq_w = -1
@@ -267,6 +274,13 @@ class SimBridge:
         return (struct.unpack_from("<Q", self.ctl.mem, CTL_PL_WRITES)[0]
                 + struct.unpack_from("<Q", self.ctl.mem, CTL_LOCAL_WRITES)[0])
 
+    @property
+    def pl_only_writes(self) -> int:
+        """The PL's writes into PS memory so far (without this process's software's)."""
+        if self._stopped:
+            return 0
+        return struct.unpack_from("<Q", self.ctl.mem, CTL_PL_WRITES)[0]
+
     def irq_state(self) -> tuple[int, int, int, int]:
         """The interrupt lines as the simulator last wrote them: (levels, bit i = the
         interrupt controller's input i, bit 0 the top's ``irq`` when it has one; changes so
@@ -340,15 +354,32 @@ class SimBridge:
 
     def note_waiting(self) -> None:
         """Software waits for a reply: keep the simulator at full speed (as wait_pl_write
-        with ``waiting=True`` does), and resume it if it paused for a request."""
-        if not self._stopped:
-            self.sample()
-            struct.pack_into("<Q", self.ctl.mem, CTL_WAIT_STAMP, time.monotonic_ns())
-            if self._paused() or self._idle():
-                # a safety net since callers are counted (caller_waits): counted when it
-                # finds the simulator blocked (it may also be a wait that just began)
-                self.stamp_kicks += 1
-            self._kick()
+        with ``waiting=True`` does). A safety net since callers are counted
+        (:meth:`caller_waits`): if the simulator blocks (paused or idle) while only simulated
+        time helps and no kick was written since it blocked, that kick was missed: it kicks
+        and counts it (:attr:`stamp_kicks`; 0 in working traffic). A simulator blocked for
+        a request (a caller behind, a call being answered) is left to that request or to
+        the caller's next sweep: before, every stamp resumed it, and the PL ran on while the
+        caller took its reply."""
+        if self._stopped:
+            return
+        self.sample()
+        struct.pack_into("<Q", self.ctl.mem, CTL_WAIT_STAMP, time.monotonic_ns())
+        if not (self._paused() or self._idle()):
+            return
+        with self._waiters_lock:
+            if not self._must_run():
+                return
+            kicked = self._kick_ns
+        try:
+            entered = struct.unpack_from("<Q", self.ctl.mem, CTL_STATE + 16)[0]
+        except (ValueError, TypeError):   # stopped meanwhile
+            return
+        if kicked < entered:
+            self.stamp_kicks += 1
+            log.debug("the simulator blocked while a caller needed simulated time and no kick "
+                      "came: the 50 ms stamp resumed it")
+        self._kick()
 
     def _kick(self) -> None:
         """Resume the simulator if it paused waiting for the next request (it pauses after
@@ -357,10 +388,11 @@ class SimBridge:
         try:
             if self._paused() or self._idle():
                 os.write(self._kick_w, b"\1")
+                self._kick_ns = time.monotonic_ns()
         except (OSError, ValueError):  # full (it will wake), or stopped meanwhile
             pass
 
-    def caller_waits(self, key: Any, seen: int) -> None:
+    def caller_waits(self, key: Any, seen: int, *, pl_only: bool = False) -> None:
         """A caller that waits for the PL without blocking in :meth:`wait_pl_write` (a
         runtime in wait mode poll, yield or interrupt; an attached C program, ``key`` its
         connection) waits now, having looked at PS memory after ``seen`` writes (2**64-1:
@@ -368,17 +400,27 @@ class SimBridge:
         CTL_CALLER_SEEN) until :meth:`caller_done`, so the simulator runs for it and a
         blocked simulator is resumed at once (the kick pipe) when only simulated time
         helps, as for a caller in :meth:`wait_pl_write`. Before, such callers were seen only
-        through a stamp they renewed every 50 ms: a paused simulator waited for it."""
+        through a stamp they renewed every 50 ms: a paused simulator waited for it.
+
+        ``pl_only``: ``seen`` counts only the PL's writes (CTL_PL_WRITES); the caller has
+        seen every write of this process's software as well (a runtime blocked on its
+        interrupt: a write for it is the PL's, and sets its pending bit; software's own
+        writes, e.g. a serve thread taking a call of the PL, are never for it)."""
         with self._waiters_lock:
             if self._stopped:
                 return
-            if key not in self._caller_seen:
+            if key not in self._caller_seen and key not in self._caller_pl_seen:
                 self._callers += 1
                 try:
                     struct.pack_into("<Q", self.ctl.mem, CTL_CALLERS, self._callers)
                 except (ValueError, TypeError):   # stopped meanwhile
                     return
-            self._caller_seen[key] = max(0, seen)
+            if pl_only:
+                self._caller_seen.pop(key, None)
+                self._caller_pl_seen[key] = max(0, seen)
+            else:
+                self._caller_pl_seen.pop(key, None)
+                self._caller_seen[key] = max(0, seen)
             kick = self._must_run()
         if kick:
             self._kick()
@@ -386,14 +428,31 @@ class SimBridge:
     def caller_done(self, key: Any) -> None:
         """The caller of :meth:`caller_waits` ``key`` waits no more."""
         with self._waiters_lock:
-            if self._caller_seen.pop(key, None) is None:
+            if (self._caller_seen.pop(key, None) is None
+                    and self._caller_pl_seen.pop(key, None) is None):
                 return
             self._callers -= 1
             try:
                 struct.pack_into("<Q", self.ctl.mem, CTL_CALLERS, self._callers)
             except (ValueError, TypeError):   # stopped meanwhile
                 return
-            self._must_run()   # publishes CTL_CALLER_SEEN without it
+            kick = self._must_run()   # publishes CTL_CALLER_SEEN without it
+        if kick:   # other callers wait, and only simulated time helps them
+            self._kick()
+
+    def server_leaves(self) -> None:
+        """The calling serve thread no longer waits in :meth:`wait_pl_write` (its runtime
+        left wait mode ``sleep``: it sweeps all the time, or sleeps on its interrupt, which
+        a call for it sets): its last look no longer holds CTL_LOOKED back. Before, the
+        entry stayed, and a runtime switched to ``interrupt`` kept the simulator counting a
+        serve thread as behind, so it blocked as idle while a call needed simulated time
+        (issue 28: test_interrupt_mode_with_ddr_windows timed out beside busy loops)."""
+        with self._waiters_lock:
+            if self._servers.pop(threading.get_ident(), None) is None:
+                return
+            kick = self._must_run()
+        if kick:
+            self._kick()
 
     def _count_waiter(self, delta: int, caller: bool, seen: int = 0) -> None:
         """A thread starts (``delta`` 1) or ends (-1) a wait for the PL (a serve thread
@@ -417,7 +476,7 @@ class SimBridge:
             except (ValueError, TypeError):   # stopped meanwhile (the control page is closed)
                 return
             run = self._must_run()   # (also publishes CTL_LOOKED and CTL_CALLER_SEEN)
-            kick = delta > 0 and run
+            kick = run   # (also when one leaves: the others' kick is due, see note_waiting)
         if kick:   # after the count (the lock is a barrier): see the simulator's _fence
             self._kick()
 
@@ -434,7 +493,11 @@ class SimBridge:
             struct.pack_into("<Q", self.ctl.mem, CTL_LOOKED, least)
         except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
             return False
-        newest = min((1 << 64) - 1, max(self._caller_seen.values(), default=0))
+        newest = max(self._caller_seen.values(), default=0)
+        if self._caller_pl_seen:
+            local = struct.unpack_from("<Q", self.ctl.mem, CTL_LOCAL_WRITES)[0]
+            newest = max(newest, local + max(self._caller_pl_seen.values()))
+        newest = min((1 << 64) - 1, newest)
         try:
             struct.pack_into("<Q", self.ctl.mem, CTL_CALLER_SEEN, newest)
         except ValueError:
@@ -442,7 +505,10 @@ class SimBridge:
         if self._callers <= 0 or self._handling > 0:
             return False
         now = self.pl_writes   # a caller or serve thread behind it will wake and decide
-        return least >= now and newest >= now
+        if least >= now and newest >= now:
+            self._kick_ns = time.monotonic_ns()   # its caller kicks next (see note_waiting)
+            return True
+        return False
 
     def handling(self, delta: int) -> None:
         """Software took (``delta`` > 0) or answered (< 0) calls of the PL: while any is being
@@ -478,7 +544,11 @@ class SimBridge:
                 struct.pack_into("<Q", self.ctl.mem, CTL_LOCAL_WRITES, self._local_writes)
             except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
                 pass
+            # a caller blocked on its interrupt has seen this write too: its count moves on
+            kick = bool(self._caller_pl_seen) and self._must_run()
         self._poke()
+        if kick:
+            self._kick()
 
     def _poke(self) -> None:
         try:
