@@ -411,8 +411,8 @@ def test_no_pause_when_switched_off(hof_bit, monkeypatch):
 def test_a_waiter_resumes_an_idle_simulator_at_once(hof_bit, monkeypatch):
     """An idle simulator blocks on its socket (here at least 60 s: PUSHPUSH_SIM_IDLE_MS).
     Software that starts waiting for the PL meanwhile sends no request (an interrupt-mode
-    runtime waits for the interrupt), so it resumes the simulator through the kick pipe at
-    once. Before, it was not woken: on a loaded host the block (IDLE_FACTOR times the last
+    runtime waits for the interrupt); it is counted as a caller (SimBridge.caller_waits), which
+    resumes the simulator through the kick pipe at once. Before, it was not woken: on a loaded host the block (IDLE_FACTOR times the last
     turn) outlasted a 20 s call timeout (test_ddr's interrupt mode, once at load 9-10)."""
     monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "0")
     monkeypatch.setenv("PUSHPUSH_SIM_IDLE_MS", "60000")
@@ -422,9 +422,12 @@ def test_a_waiter_resumes_an_idle_simulator_at_once(hof_bit, monkeypatch):
         assert ol.mixer.mix(1, 2, 3, True) == 4
         assert _paused(bridge, 1, word="CTL_IDLE")       # idle: blocked on the socket
         t = time.monotonic()
-        bridge.note_waiting()                            # as an interrupt-mode caller does
+        # as an interrupt-mode caller does (PynqBackend._caller_waits): counted as a caller
+        # that has seen every write so far; only simulated time helps it
+        bridge.caller_waits("irq-caller", bridge.pl_writes, pl_only=True)
         assert _paused(bridge, 0, within=20.0, word="CTL_IDLE")
         assert time.monotonic() - t < 20.0
+        bridge.caller_done("irq-caller")
         bridge.wait_pl_write(bridge.pl_writes, 0.01)     # a waiting poller, likewise
         assert ol.mixer.mix(5, 6, 7, True) == 12
     finally:
