@@ -79,7 +79,7 @@ def _run(root: Path, linked: object, log: Path, board_parts: str = "") -> subpro
         env["STANDIN_BOARD_PARTS"] = board_parts
     project = f"pushpush_system_{linked.name}_0.1.0.tcl"  # type: ignore[attr-defined]
     return subprocess.run(["tclsh", str(STANDIN), project], cwd=root, capture_output=True,
-                          text=True, timeout=60, env=env)
+                          text=True, timeout=120, env=env)
 
 
 def _parse(log: Path) -> tuple[list[str], dict[str, str]]:

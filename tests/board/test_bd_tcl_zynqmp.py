@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import os
 import re
 import shutil
-import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -29,9 +27,9 @@ from pushpush.codegen.vivado import (ZU_SAXIGP, intc_address_block, interrupt_so
                                      pl_address_block, render_bd_tcl, zu_ps_settings)
 from pushpush.link import load
 from pushpush.codegen import hwh as _hwh
+from test_bd_tcl import _parse, _run  # the stand-in's runner and log reader, shared
 
 REPO = Path(__file__).resolve().parents[2]
-STANDIN = Path(__file__).with_name("vivado_standin.tcl")
 PSU = Path(__file__).with_name("psu")
 SAM = REPO / "tests" / "pynq" / "hwhs" / "rfsoc_sam.hwh.gz"
 SYSTEMS = {
@@ -66,27 +64,6 @@ def setups(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped
         shutil.copytree(root, tmp_path / "root")
         return linked, tmp_path / "root"
     return get
-
-
-def _run(root: Path, linked: object, log: Path, board_parts: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, STANDIN_LOG=str(log))
-    env.pop("STANDIN_BOARD_PARTS", None)
-    if board_parts:
-        env["STANDIN_BOARD_PARTS"] = board_parts
-    project = f"pushpush_system_{linked.name}_0.1.0.tcl"  # type: ignore[attr-defined]
-    return subprocess.run(["tclsh", str(STANDIN), project], cwd=root, capture_output=True,
-                          text=True, timeout=120, env=env)
-
-
-def _parse(log: Path) -> tuple[list[str], dict[str, str]]:
-    cmds, summary = [], {}
-    for line in log.read_text().splitlines():
-        if line.startswith("="):
-            key, _, rest = line.partition(" ")
-            summary[key] = rest
-        else:
-            cmds.append(line)
-    return cmds, summary
 
 
 def _real_psu_names() -> set[str]:
