@@ -87,7 +87,7 @@ __all__ = [
 
 from pushpush.simboard.ipc import (CTL_CALLER_SEEN, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES, CTL_LOOKED, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
                                    CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
-                                   OP_WRITE_WORDS, REP, REQ, SharedMemory, SimConfig, describe_status,
+                                   OP_WRITE_WORDS, REP, REQ, SharedMemory, SimConfig,
                                    read_status, CTL_STATE, CTL_WINDOWS, WINDOWS_MAX, read_windows)
 from .watch import Samples, Watchdog, cpu_times
 
