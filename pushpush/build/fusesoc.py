@@ -45,7 +45,7 @@ from typing import Callable, Mapping, Optional, Sequence
 
 from pushpush.build.synth import ComponentCost, Resources, SynthError, flat_component_costs, netlist_resources
 from pushpush.codegen import fabric as _fabric
-from pushpush.codegen.fusesoc import system_vlnv, user_source_copies
+from pushpush.codegen.fusesoc import riscv_images, system_vlnv, user_source_copies
 from pushpush.codegen.generate import generate
 from pushpush.codegen.vivado import PYNQ_Z1_PART, bd_tcl_path, bd_wrapper_name
 from pushpush.errors import PushPushError
@@ -190,6 +190,11 @@ def check_vivado_project(linked: LinkedSystem, root: Path, project: Optional[str
     }
     for c in _fabric.rtl_components(linked):
         need[f"rtl/{_fabric.wrapper_module_name(c)}.v"] = f"the wrapper of '{c.name}'"
+    if riscv_images(linked):
+        need["/pp_riscv.v}"] = "the riscv core's wrapper (cores/riscv)"
+        need["/picorv32.v}"] = "PicoRV32 (pythondata-cpu-picorv32)"
+    for image in riscv_images(linked):
+        need[f"read_mem {{{image}}}"] = f"the program image {image}, as a memory file"
     for needle, what in need.items():
         if needle not in text:
             problems.append(f"{project.name} lacks {what} ({needle!r})")
@@ -254,18 +259,19 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
     if not _fabric.rtl_components(linked):
         raise BuildError(f"system '{linked.name}' has no rtl component: there is no hardware to "
                          f"build (generate still writes its map and C header)")
-    riscv = [c.name for c in linked.components if c.kind == "riscv"]
-    if riscv:
-        raise BuildError(f"system '{linked.name}' has riscv component(s) {', '.join(riscv)}: the FuseSoC "
-                         f"flow does not build their programs or list the core's Verilog yet (the .core "
-                         f"would need pp_riscv.v, the package's picorv32.v and each program's $readmemh "
-                         f"image where the tool reads it, which no Vivado run here has checked); run it "
-                         f"on the simulated board ('pushpush run', pushpush.pynq.load) or in cocotb "
-                         f"(pushpush.bench.riscv_rows.simulate_riscv_system), docs/riscv.md")
     core = out / f"{linked.name}.core"
     if regenerate or not core.exists():
         progress(f"pushpush: generating {linked.name} into {out}")
         generate(linked, out)
+    if riscv_images(linked):
+        # the riscv cores' programs, where the .core lists them (docs/riscv.md, "Board builds")
+        from pushpush.c.riscv import build_images
+        progress(f"pushpush: compiling the program of {', '.join(c.name for c in linked.components if c.kind == 'riscv')} "
+                 f"({', '.join(riscv_images(linked))})")
+        build_images(linked, out)
+        from pushpush.codegen.render import write_tree
+        from pushpush.codegen.riscv import picorv32_core_files
+        write_tree(picorv32_core_files(), out)
     root = work_root(linked, out, target)
     log = out / "build" / f"{target}.log"
     if log.exists():

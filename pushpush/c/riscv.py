@@ -36,7 +36,7 @@ from . import CFLAGS, CompileError
 
 __all__ = ["MARCH", "MABI", "DEFAULT_STACK_BYTES", "DEFAULT_SIZES", "CTRL_BASE", "ProgramTooLarge", "RiscvProgram",
            "toolchain", "build_program", "platform_files", "runtime_sizes", "LEND_ALLOWANCE",
-           "ProgramDoesNotFit", "build_component"]
+           "ProgramDoesNotFit", "build_component", "build_images"]
 
 MARCH = "rv32i"
 MABI = "ilp32"
@@ -246,6 +246,25 @@ def build_component(linked: LinkedSystem, name: str, cdir: str | os.PathLike[str
         if where is None:
             raise
         raise ProgramDoesNotFit([Diagnostic.at(where, f"memory of component '{name}': {exc}")]) from None
+
+
+def build_images(linked: LinkedSystem, outdir: str | os.PathLike[str]) -> dict[str, RiscvProgram]:
+    """Build the program of every riscv component of ``linked`` from the C that ``pushpush
+    generate`` wrote into ``outdir/c`` (ELF under ``outdir/riscv/<component>/``) and put its
+    ``$readmemh`` image into ``outdir`` under the name the generated top's ``pp_riscv`` reads
+    (:func:`pushpush.codegen.top_model.riscv_mem_init`, ``<component>.mem``): beside the
+    simulated board's ``.bit``, and where the generated ``.core`` lists it for the Vivado
+    project (file type ``mem``, docs/riscv.md "Board builds"). Returns ``{component:
+    program}``; a program too large for its memory raises :class:`ProgramDoesNotFit` at the
+    YAML line, before anything is copied."""
+    from ..codegen.top_model import riscv_mem_init
+
+    out = Path(outdir)
+    progs = {c.name: build_component(linked, c.name, out / "c", out / "riscv" / c.name)
+             for c in linked.components if c.kind == "riscv"}
+    for name, prog in progs.items():
+        shutil.copyfile(prog.hex_path, out / riscv_mem_init(name))
+    return progs
 
 
 def _pow2(n: int) -> int:

@@ -28,7 +28,7 @@ __all__ = [
     "CROSSBAR_READ_TOPOLOGY", "CROSSBAR_SKID_BUFFERS", "ARBITRATION", "PAGE_BYTES",
     "PS_WINDOW_SIGNALS",
     "top_module_name", "wrapper_module_name", "channel_shell_name", "core_dependencies",
-    "rtl_components", "clog2", "engine_split", "top_id_widths",
+    "rtl_components", "pl_components", "clog2", "engine_split", "top_id_widths",
     "BufferEngine", "buffer_engines", "system_buffers", "buffer_port", "buf_id_width",
     "axi_signals",
 ]
@@ -96,6 +96,12 @@ def core_dependencies() -> list[str]:
 def rtl_components(linked: LinkedSystem) -> list[LinkedComponent]:
     """The rtl components, in declaration order (the order of wrappers, engines, windows)."""
     return [c for c in linked.components if c.kind == "rtl"]
+
+
+def pl_components(linked: LinkedSystem) -> list[LinkedComponent]:
+    """The components whose window is in the PL, in declaration order: rtl (a wrapper) and
+    riscv (a soft core, cores/riscv), as the top's interconnect has them."""
+    return [c for c in linked.components if c.kind in ("rtl", "riscv")]
 
 
 def clog2(n: int) -> int:

@@ -21,6 +21,8 @@ from pushpush.link import LinkedSystem
 
 from .render import GenerateError, generated_header, render_template
 from .fabric import core_dependencies, rtl_components, top_module_name, wrapper_module_name
+from .riscv import CORE_LICENSE, CORE_PACKAGE, CORE_VERSION, PICORV32_CORE_DIR, PICORV32_VLNV
+from .top_model import riscv_mem_init
 from .vivado import PYNQ_Z1_PART, bd_tcl_path, bd_wrapper_name, has_block_design
 
 __all__ = [
@@ -29,6 +31,7 @@ __all__ = [
     "core_path",
     "user_source_copies",
     "render_system_core",
+    "riscv_images",
 ]
 
 SYSTEM_CORE_VERSION = "0.1.0"
@@ -79,7 +82,7 @@ def _board(linked: LinkedSystem) -> Any:
 def render_system_core(linked: LinkedSystem, user_files: list[str], rtl_files: list[str]) -> str:
     """The .core text: ``user_files``/``rtl_files`` are paths relative to the output folder."""
     kinds = [c.kind for c in linked.components]
-    summary = ", ".join(f"{kinds.count(k)} {k}" for k in ("rtl", "python", "c") if k in kinds)
+    summary = ", ".join(f"{kinds.count(k)} {k}" for k in ("rtl", "python", "c", "riscv") if k in kinds)
     return render_template(
         "fusesoc/system.core.j2",
         header=generated_header("#", linked.source_file),
@@ -97,4 +100,15 @@ def render_system_core(linked: LinkedSystem, user_files: list[str], rtl_files: l
         bd_wrapper=bd_wrapper_name(linked),
         part=_board(linked).part,
         wrappers=[wrapper_module_name(c) for c in rtl_components(linked)],
+        riscv_images=riscv_images(linked),
+        riscv_core_vlnv=PICORV32_VLNV,
+        riscv_core_dir=PICORV32_CORE_DIR,
+        riscv_package=f"{CORE_PACKAGE}=={CORE_VERSION}",
+        riscv_license=f"{CORE_LICENSE.split(' ')[0]} license",
     )
+
+
+def riscv_images(linked: LinkedSystem) -> list[str]:
+    """The program images of the riscv components (``<component>.mem``), relative to the
+    output folder: the generated ``.core`` lists them, ``pushpush build`` compiles them."""
+    return [riscv_mem_init(c.name) for c in linked.components if c.kind == "riscv"]

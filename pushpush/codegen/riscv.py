@@ -17,13 +17,20 @@ from pathlib import Path
 from ..errors import PushPushError
 from ..resources import cores_dir
 
-__all__ = ["CORE_PACKAGE", "CORE_VERSION", "CORE_LICENSE", "RiscvCoreMissing", "picorv32_dir",
+__all__ = ["CORE_PACKAGE", "CORE_VERSION", "CORE_LICENSE", "PICORV32_VLNV", "PICORV32_CORE_DIR", "picorv32_core_files", "RiscvCoreMissing", "picorv32_dir",
            "core_sources", "lint_config"]
 
 #: The PyPI package, its pinned version (pyproject.toml, extra ``riscv``) and license.
 CORE_PACKAGE = "pythondata-cpu-picorv32"
 CORE_VERSION = "1.0.post218"
 CORE_LICENSE = "ISC (Claire Xenia Wolf)"
+#: The FuseSoC core of the package's picorv32.v, which cores/riscv/riscv.core depends on. The
+#: package's own picorv32.core does not parse with FuseSoC 2.4 ("filesets.tb.depend must be
+#: array"), so ``pushpush build`` writes this core into the output folder
+#: (:func:`picorv32_core_files`) with the package's picorv32.v, whose ISC notice it keeps.
+PICORV32_VLNV = "::picorv32:0-r1"
+#: Where :func:`picorv32_core_files` puts the core, in a system's output folder.
+PICORV32_CORE_DIR = "riscv_core"
 
 
 class RiscvCoreMissing(PushPushError):
@@ -56,3 +63,30 @@ def core_sources() -> list[Path]:
 def lint_config() -> Path:
     """The Verilator configuration that limits ``-Wall`` to our wrapper (not the package's core)."""
     return cores_dir() / "riscv" / "picorv32_lint.vlt"
+
+
+def picorv32_core_files() -> dict[str, str]:
+    """``{relative path: text}`` of the FuseSoC core :data:`PICORV32_VLNV` for a system's
+    output folder (under :data:`PICORV32_CORE_DIR`): the installed package's picorv32.v,
+    byte for byte (its ISC notice is its first lines), the package's license file, and a
+    ``.core`` listing picorv32.v that names the package, version and license."""
+    folder = picorv32_dir()
+    core = (f"CAPI=2:\n"
+            f"# Written by 'pushpush build' for the riscv components' soft core: picorv32.v and\n"
+            f"# COPYING are the files of the PyPI package {CORE_PACKAGE}=={CORE_VERSION}\n"
+            f"# ({CORE_LICENSE}), copied from where pip installed it ({folder}).\n"
+            f"# The package's own picorv32.core does not parse with FuseSoC 2.4.\n"
+            f"name: \"{PICORV32_VLNV}\"\n"
+            f"description: PicoRV32 from {CORE_PACKAGE}=={CORE_VERSION} ({CORE_LICENSE})\n"
+            f"filesets:\n"
+            f"  rtl:\n"
+            f"    files: [picorv32.v]\n"
+            f"    file_type: verilogSource\n"
+            f"targets:\n"
+            f"  default:\n"
+            f"    filesets: [rtl]\n")
+    out = {f"{PICORV32_CORE_DIR}/picorv32.core": core,
+           f"{PICORV32_CORE_DIR}/picorv32.v": (folder / "picorv32.v").read_text(encoding="utf-8")}
+    if (folder / "COPYING").is_file():
+        out[f"{PICORV32_CORE_DIR}/COPYING"] = (folder / "COPYING").read_text(encoding="utf-8")
+    return out

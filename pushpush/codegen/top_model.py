@@ -207,8 +207,11 @@ class TopModel:
 
 
 def riscv_mem_init(component: str) -> str:
-    """The ``$readmemh`` file of a riscv component's program: ``<component>_mem.hex``."""
-    return f"{component}_mem.hex"
+    """The ``$readmemh`` file of a riscv component's program: ``<component>.mem``, a bare
+    name (the simulators read it from their working directory or ``PP_RISCV_MEM_DIR``;
+    Vivado from the project, where Edalize's ``read_mem`` adds it: UG835 lists ``.mem``
+    among the extensions ``read_mem`` takes, docs/riscv.md "Board builds")."""
+    return f"{component}.mem"
 
 
 def dma_stream_ports(dma: DmaBlock) -> tuple[StreamPort, ...]:

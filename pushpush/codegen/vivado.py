@@ -34,7 +34,7 @@ from typing import Optional
 from pushpush.link import IRQ_BLOCK_BYTES, LinkedSystem
 
 from .render import GenerateError, generated_header, render_template
-from .fabric import BUF_DATA_WIDTH, buffer_port, rtl_components, top_module_name
+from .fabric import BUF_DATA_WIDTH, buffer_port, pl_components, rtl_components, top_module_name
 
 __all__ = [
     "PYNQ_Z1_BOARD_PART_PATTERN",
@@ -135,10 +135,10 @@ def bd_tcl_path(linked: LinkedSystem) -> str:
 
 
 def pl_address_block(linked: LinkedSystem) -> tuple[int, int]:
-    """(base, size) of the smallest power-of-two sized, size-aligned block holding every rtl
-    window (and, with ``software_windows: ddr``, the windows' base register after them):
-    what the top's ``s_axi`` takes in the ARM's GP0 address map."""
-    rtl = rtl_components(linked)
+    """(base, size) of the smallest power-of-two sized, size-aligned block holding every PL
+    window, rtl and riscv (and, with ``software_windows: ddr``, the windows' base register
+    after them): what the top's ``s_axi`` takes in the ARM's GP0 address map."""
+    rtl = pl_components(linked)
     lo = min(c.base for c in rtl)
     hi = max(c.end for c in rtl)
     if linked.ps_window_register is not None:
@@ -509,7 +509,7 @@ def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
     base, size = pl_address_block(linked)
     lo, hi = b.pl_range
     block = intc_address_block(linked)
-    for what, (wb, ws) in [("the rtl windows' block", (base, size))] + (
+    for what, (wb, ws) in [("the PL windows' block", (base, size))] + (
             [("the interrupt controller", block)] if block else []):
         if not (lo <= wb and wb + ws <= hi):
             raise GenerateError(
@@ -542,7 +542,8 @@ def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
         fclk_hz=str(top_clock_hz(linked)),
         board_part_pattern=b.board_part_pattern,
         pl_block={"base": base, "size": size},
-        pl_windows=rtl,
+        pl_windows=pl_components(linked),
+        has_riscv=any(c.kind == "riscv" for c in linked.components),
         ps_windows=sw,
         name_width=max(len(n) for n in names),
         ps_seg_pattern=seg,

@@ -117,21 +117,14 @@ def _generated_sources(linked: LinkedSystem, outdir: Path) -> tuple[str, list[Pa
 
 
 def _riscv_programs(linked: LinkedSystem, outdir: Path) -> list[Path]:
-    """Build the program of every riscv component (``pushpush.c.riscv``, from the C that
-    ``generate`` wrote into ``outdir/c``) and put its ``$readmemh`` image
-    ``<component>_mem.hex`` into ``outdir``, where the simulated board's build points
-    ``pp_riscv`` (the macro ``PP_RISCV_MEM_DIR``); returns the core's Verilog, to go last
-    among the sources (:func:`pushpush.codegen.riscv.core_sources`)."""
-    import shutil
-
-    from pushpush.c.riscv import build_component
+    """Build the program of every riscv component and put its ``$readmemh`` image beside
+    the ``.bit`` (:func:`pushpush.c.riscv.build_images`), where the simulated board's build
+    points ``pp_riscv`` (the macro ``PP_RISCV_MEM_DIR``); returns the core's Verilog, to go
+    last among the sources (:func:`pushpush.codegen.riscv.core_sources`)."""
+    from pushpush.c.riscv import build_images
     from pushpush.codegen.riscv import core_sources
-    from pushpush.codegen.top_model import riscv_mem_init
 
-    for c in linked.components:
-        if c.kind == "riscv":
-            prog = build_component(linked, c.name, outdir / "c", outdir / "riscv" / c.name)
-            shutil.copyfile(prog.hex_path, outdir / riscv_mem_init(c.name))
+    build_images(linked, outdir)
     return list(core_sources())
 
 

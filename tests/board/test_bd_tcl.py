@@ -11,6 +11,7 @@ segments). docs/board.md says exactly what this catches and what only Vivado can
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -33,6 +34,7 @@ SYSTEMS = {
     "bufargs": REPO / "examples" / "bufargs" / "system.yaml",
     "dma_stream": REPO / "examples" / "dma_stream" / "system.yaml",
     "channels": REPO / "examples" / "channels" / "system.yaml",
+    "riscv_pingpong": REPO / "examples" / "riscv_pingpong" / "system.yaml",
 }  # every example, the generate/build tests' PYNQ-Z1 fixture (the others are board: none), and
 #    a system with its software windows in DDR (software_windows: ddr: S_AXI_HP0)
 
@@ -40,9 +42,8 @@ pytestmark = pytest.mark.skipif(shutil.which("tclsh") is None,
                                 reason="tclsh is missing: apt-get install tcl (bootstrap.sh does)")
 
 
-#: examples the board flow does not build yet, and why
-NO_BOARD_FLOW = {"riscv_pingpong": "kind: riscv: the block design does not place the core's "
-                                   "program or Verilog yet (docs/riscv.md, Limits)"}
+#: examples the board flow does not build yet, and why (none: riscv_pingpong since issue 33)
+NO_BOARD_FLOW: dict[str, str] = {}
 
 
 def test_every_example_is_covered() -> None:
@@ -183,6 +184,49 @@ def test_project_and_block_design_run_under_the_standin(name: str, tmp_path: Pat
     # no Vivado refusal can be swallowed
     bd = next(root.glob(f"src/*/vivado/{linked.name}_bd.tcl")).read_text()  # type: ignore[attr-defined]
     assert "catch" not in bd
+
+
+def test_a_riscv_system_reads_the_cores_verilog_and_its_program_as_a_memory_file(tmp_path: Path, setups) -> None:  # type: ignore[no-untyped-def]
+    """kind: riscv (docs/riscv.md, "Board builds"): the project Edalize's Vivado backend wrote
+    reads pp_riscv.v and the package's picorv32.v, and adds each program image with read_mem
+    (file type mem) before the block design is sourced; the top's pp_riscv reads the image by
+    the bare name of a file the project holds (UG901/UG835: a $readmemh file is found in the
+    project, not by a path), and the PS reaches the core's window."""
+    from pushpush.codegen.riscv import picorv32_dir
+    from pushpush.codegen.top_model import riscv_mem_init
+
+    linked, root = setups("riscv_pingpong", tmp_path)
+    log = tmp_path / "vivado.log"
+    proc = _run(root, linked, log)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    cmds, summary = _parse(log)
+    first = [c.split(" ", 1)[0] for c in cmds]
+    reads = [c.split(" ", 1)[1] for c in cmds if c.startswith("read_verilog ")]
+    core = [r for r in reads if r.endswith(("/pp_riscv.v", "/picorv32.v"))]
+    assert sorted(Path(r).name for r in core) == ["picorv32.v", "pp_riscv.v"], reads
+    # the package's file, byte for byte (its ISC notice included)
+    pico = next(root / r for r in core if r.endswith("picorv32.v"))
+    assert pico.read_bytes() == (picorv32_dir() / "picorv32.v").read_bytes()
+    riscv = [c for c in linked.components if c.kind == "riscv"]  # type: ignore[attr-defined]
+    images = [riscv_mem_init(c.name) for c in riscv]
+    assert images == ["callee.mem"]
+    assert [c for c in cmds if c.startswith("read_mem")] == [f"read_mem {i}" for i in images]
+    assert summary["=mem"].split() == images
+    assert first.index("read_mem") < first.index("create_bd_design")
+    # the image: every word of the memory, one 8-digit hex word a line, nothing else
+    for c, image in zip(riscv, images):
+        lines = (root / image).read_text().splitlines()
+        assert len(lines) == c.memory // 4
+        assert all(len(w) == 8 and int(w, 16) >= 0 for w in lines)
+    # the top names it bare: the name of a file in the project, as Vivado resolves it
+    top = next(root.glob(f"src/*/rtl/{top_module_name(linked)}.v")).read_text()  # type: ignore[arg-type]
+    inits = re.findall(r'\.MEM_INIT\("([^"]*)"\)', top)
+    assert inits == images and all("/" not in i for i in inits)
+    assert {Path(f).name for f in summary["=mem"].split()} >= set(inits)
+    # the PS reaches the core's window: inside the top's s_axi block
+    base, size = pl_address_block(linked)  # type: ignore[arg-type]
+    for c in riscv:
+        assert base <= c.base and c.base + c.size <= base + size
 
 
 def test_with_the_board_files_the_board_preset_is_applied(tmp_path: Path, setups) -> None:  # type: ignore[no-untyped-def]

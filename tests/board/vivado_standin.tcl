@@ -33,6 +33,7 @@ namespace eval standin {
     variable props            ;# object -> dict of properties
     array set props {}
     variable files {}         ;# files of sources_1
+    variable mem_files {}     ;# memory files read_mem added (a $readmemh file is found among them by name)
     variable modules          ;# module name -> file
     array set modules {}
     variable cells            ;# cell path -> kind (ip vlnv / module name)
@@ -400,6 +401,17 @@ standin::cmd add_files [standin::spec flags {-norecurse -scan_for_includes -forc
     }
     return ""
 }
+# UG835 read_mem: "Read one or more data files (.mem .mif .dat)"; <files>: "Data (.mem .coe .dat)
+# file name(s)"; it adds them to the project, where synthesis finds a $readmemh file by name
+standin::cmd read_mem [standin::spec flags {-quiet -verbose} min 1 max 1] {
+    foreach f [lindex $pos 0] {
+        if {![file isfile $f]} { error "read_mem: no file '$f'" }
+        if {[file extension $f] ni {.mem .coe .dat .mif}} { error "read_mem: '$f' is not a .mem, .coe, .dat or .mif file" }
+        lappend ::standin::files $f
+        lappend ::standin::mem_files $f
+    }
+    return ""
+}
 standin::cmd update_compile_order [standin::spec values {-fileset} min 0 max 0] { return "" }
 standin::cmd get_files [standin::spec flags {-regexp -nocase -compile_order -all -references} values {-filter -used_in -of_objects} min 0 max 1] {
     set pat [lindex $pos 0]
@@ -717,6 +729,7 @@ proc standin::finish {code} {
         puts $fh [list =assigned {*}$::standin::assigned]
         puts $fh [list =external {*}$::standin::external]
         puts $fh [list =top [standin::getprop fileset:sources_1 top]]
+        puts $fh [list =mem {*}$::standin::mem_files]
         puts $fh [list =source_mgmt_mode [standin::getprop project:$::standin::project source_mgmt_mode]]
         close $fh
     }
