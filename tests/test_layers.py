@@ -25,7 +25,7 @@ ALLOWED: dict[str, set[str]] = {
     "link": {"boards", "spec", "types", "protocol", "errors"},
     "sysmap": {"boards", "link", "spec", "types", "errors"},
     "codegen": {"boards", "link", "sysmap", "types", "errors", "resources"},
-    "build": {"boards", "codegen", "link", "sysmap", "errors", "resources"},
+    "build": {"boards", "codegen", "link", "sysmap", "errors", "resources", "c"},
     "trace": {"types", "errors"},
     "runtime": {"protocol", "link", "types", "errors", "trace"},
     "sim": {"boards", "runtime", "build", "codegen", "link", "sysmap", "protocol", "types", "errors", "resources"},

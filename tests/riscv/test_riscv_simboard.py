@@ -1,5 +1,5 @@
 """kind: riscv on the simulated board: the overlay carries each core's program (built by
-pushpush.c.riscv into ``<component>_mem.hex`` beside the .bit; the simulated PL's build points
+pushpush.c.riscv into ``<component>.mem`` beside the .bit; the simulated PL's build points
 ``pp_riscv`` there with the macro PP_RISCV_MEM_DIR), and examples/riscv_pingpong's application
 runs unchanged on it: python -> riscv, rtl -> riscv and riscv -> rtl, every result checked
 against the pingpong state machine's model."""
@@ -24,7 +24,7 @@ EXAMPLE = REPO / "examples" / "riscv_pingpong"
 
 def test_the_overlay_carries_the_program(tmp_path: Path) -> None:
     bit = write_sim_overlay(load(EXAMPLE / "system.yaml"), tmp_path)
-    hexfile = tmp_path / "callee_mem.hex"
+    hexfile = tmp_path / "callee.mem"
     words = hexfile.read_text().split()
     assert len(words) == 16384 // 4 and any(w != "00000000" for w in words)   # memory: 16KiB
     manifest = read_manifest(bit)
