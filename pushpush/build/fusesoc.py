@@ -268,10 +268,17 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
         from pushpush.c.riscv import build_images
         progress(f"pushpush: compiling the program of {', '.join(c.name for c in linked.components if c.kind == 'riscv')} "
                  f"({', '.join(riscv_images(linked))})")
-        build_images(linked, out)
+        from pushpush.c import CompileError
+        try:
+            build_images(linked, out)
+        except CompileError as e:   # the compiler's message (a too-large program: at the YAML line)
+            raise BuildError(f"the program of a riscv component of '{linked.name}' did not build: {e}") from None
         from pushpush.codegen.render import write_tree
-        from pushpush.codegen.riscv import picorv32_core_files
-        write_tree(picorv32_core_files(), out)
+        from pushpush.codegen.riscv import RiscvCoreMissing, picorv32_core_files
+        try:   # the soft core's package's Verilog and license, as the .core's ::picorv32:0-r1
+            write_tree(picorv32_core_files(), out)
+        except RiscvCoreMissing as e:
+            raise BuildError(str(e)) from None
     root = work_root(linked, out, target)
     log = out / "build" / f"{target}.log"
     if log.exists():
@@ -313,8 +320,10 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
         if not netlist.is_file():
             raise BuildError(f"synth finished but wrote no netlist {netlist}", log)
         comps = {_fabric.wrapper_module_name(c): c.name for c in _fabric.rtl_components(linked)}
+        # a riscv component's core (pp_riscv) by its instance in the top (no logic depth)
+        cores = {f"{c.name}_inst": c.name for c in linked.components if c.kind == "riscv"}
         result.resources = netlist_resources(netlist, _fabric.top_module_name(linked), comps,
-                                              depth=True)
+                                              depth=True, instances=cores)
         if flat:
             users = {_fabric.wrapper_module_name(c): (_fabric.channel_shell_name(c)
                                                    if linked.channels_of(c.name) else c.module)

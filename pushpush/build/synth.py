@@ -34,7 +34,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 from pushpush.build.cores import core_sources
 from pushpush.build.depth import Depth, DepthError, netlist_depth
@@ -230,12 +230,15 @@ def _base_module(type_name: str) -> str:
 
 
 def netlist_resources(netlist: Path | Mapping[str, Any], top: str,
-                      components: Mapping[str, str], depth: bool = False) -> dict[str, Resources]:
+                      components: Mapping[str, str], depth: bool = False,
+                      instances: Optional[Mapping[str, str]] = None) -> dict[str, Resources]:
     """Resources per component from a Yosys JSON netlist with hierarchy.
 
     ``components`` maps a module name (a wrapper) to the component it belongs to. Every
-    instance in ``top`` of such a module counts for the component; every other cell of
-    ``top`` (the interconnect, ...) for :data:`INFRA`. The result also has :data:`TOTAL`.
+    instance in ``top`` of such a module counts for the component; ``instances`` maps an
+    instance name of ``top`` to its component (a riscv component's ``pp_riscv``, a module
+    several components share); every other cell of ``top`` (the interconnect, ...) counts
+    for :data:`INFRA`. The result also has :data:`TOTAL`.
     With ``depth`` (``netlist`` a file), the total and every component also get their logic
     depth (:mod:`pushpush.build.depth`; the interconnect's shows in the total's)."""
     data = json.loads(Path(netlist).read_text()) if isinstance(netlist, (str, Path)) else netlist
@@ -243,16 +246,17 @@ def netlist_resources(netlist: Path | Mapping[str, Any], top: str,
     if top not in modules:
         raise SynthError(f"the synthesised netlist has no module '{top}'")
     memo: dict[str, dict[str, int]] = {}
-    rows: dict[str, dict[str, int]] = {c: {} for c in components.values()}
+    by_instance = dict(instances or {})
+    rows: dict[str, dict[str, int]] = {c: {} for c in [*components.values(), *by_instance.values()]}
     rows[INFRA] = {}
 
     def add(row: str, counts: Mapping[str, int]) -> None:
         for k, v in counts.items():
             rows[row][k] = rows[row].get(k, 0) + v
 
-    for cell in modules[top].get("cells", {}).values():
+    for name, cell in modules[top].get("cells", {}).items():
         t = cell["type"]
-        comp = components.get(_base_module(t))
+        comp = by_instance.get(name.lstrip("\\")) or components.get(_base_module(t))
         sub = modules.get(t)
         counts = _leaf_counts(modules, t, memo) if sub is not None and not _is_blackbox(sub) else {t: 1}
         add(comp if comp is not None else INFRA, counts)

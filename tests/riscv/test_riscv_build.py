@@ -121,3 +121,26 @@ components:
     assert base <= rv.base and rv.base + rv.size <= base + size
     bd = generate_files(linked)["vivado/rvlast_bd.tcl"]
     assert re.search(r"#\s+callee\s+0x", bd) and "holding the rtl and riscv windows" in bd
+
+
+def test_synth_counts_each_riscv_core_for_its_component() -> None:
+    """Two riscv components share the module pp_riscv: the synth target's table counts each
+    core by its instance in the top (``<component>_inst``), not for the interconnect."""
+    from pushpush.build.synth import INFRA, TOTAL, netlist_resources
+
+    def mod(cells: dict[str, str]) -> dict[str, object]:
+        return {"attributes": {}, "cells": {n: {"type": t} for n, t in cells.items()}}
+
+    core_a, core_b = "$paramod$aaa\\pp_riscv", "$paramod$bbb\\pp_riscv"
+    netlist = {"modules": {
+        "top": mod({"a_inst": core_a, "b_inst": core_b, "hw_inst": "hw_wrapper", "ic": "pp_ic"}),
+        core_a: mod({"l1": "LUT6", "l2": "LUT6", "r": "RAMB36E1"}),
+        core_b: mod({"l1": "LUT6", "f": "FDRE"}),
+        "hw_wrapper": mod({"l": "LUT4"}),
+        "pp_ic": mod({"l": "LUT2", "f": "FDRE"}),
+    }}
+    res = netlist_resources(netlist, "top", {"hw_wrapper": "hw"}, instances={"a_inst": "a", "b_inst": "b"})
+    assert (res["a"].luts, res["a"].bram36) == (2, 1)
+    assert (res["b"].luts, res["b"].ffs) == (1, 1)
+    assert (res["hw"].luts, res[INFRA].luts, res[INFRA].ffs) == (1, 1, 1)
+    assert res[TOTAL].luts == 5
