@@ -147,6 +147,12 @@ def generate_core(files_root: Path, system: str, vlnv: str, outdir: Path,
     if not rtl_components(linked):
         raise GeneratorError(f"{path}: system '{linked.name}' has no rtl component: there is no "
                              f"hardware for FuseSoC to build")
+    riscv = [c.name for c in linked.components if c.kind == "riscv"]
+    if riscv:
+        raise GeneratorError(f"{path}: system '{linked.name}' has riscv component(s) {', '.join(riscv)}: "
+                             f"the FuseSoC generator does not compile their programs or carry the soft "
+                             f"core; build it with 'pushpush build' (its generated .core lists both, "
+                             f"docs/riscv.md \"Board builds\")")
     if block_design and linked.board not in BOARD_NAMES:
         raise GeneratorError(f"{_board_where(path) or linked.where()}: system '{linked.name}' has board: {linked.board}, "
                              f"but core '{vlnv}' asks for a board's block design "

@@ -144,3 +144,13 @@ def test_synth_counts_each_riscv_core_for_its_component() -> None:
     assert (res["b"].luts, res["b"].ffs) == (1, 1)
     assert (res["hw"].luts, res[INFRA].luts, res[INFRA].ffs) == (1, 1, 1)
     assert res[TOTAL].luts == 5
+
+
+def test_the_fusesoc_generator_refuses_a_riscv_system(tmp_path: Path) -> None:
+    """The generator (a user's own core) carries neither the soft core nor the programs: it
+    says so and where to go, instead of writing a core whose top cannot be built."""
+    from pushpush.fusesoc_gen import GeneratorError, generate_core
+
+    with pytest.raises(GeneratorError, match=r"riscv component\(s\) callee: .*'pushpush build'"):
+        generate_core(EXAMPLE, "system.yaml", "local:demo:rv:0.1.0", tmp_path / "gen")
+    assert not (tmp_path / "gen").exists()
