@@ -164,6 +164,11 @@ def test_project_and_block_design_run_under_the_standin(b: str, name: str, tmp_p
     assert (f"{{zynq_ultra_ps_e_0/Data system_top_0/s_axi/reg0 0x{base:08X} 0x{size:08X}}}"
             in summary["=assigned"])
     assert "connect_bd_intf_net pin:/zynq_ultra_ps_e_0/M_AXI_HPM0_FPD pin:/axi_gp0_to_pl/S00_AXI" in cmds
+    # kind: riscv: each program image read_mem'd into the project (docs/riscv.md, "Board
+    # builds"), the core's window inside the block the PS reaches
+    riscv = [c for c in linked.components if c.kind == "riscv"]  # type: ignore[attr-defined]
+    assert summary["=mem"].split() == [f"{c.name}.mem" for c in riscv]
+    assert all(base <= c.base and c.end <= base + size for c in riscv)
     # the software windows: OCM through S_AXI_HPC0_FPD (SAXIGP0) or DDR through S_AXI_HP0_FPD
     if linked.software_windows == "ddr":  # type: ignore[attr-defined]
         assert ("{system_top_0/m_axi zynq_ultra_ps_e_0/SAXIGP2/HP0_DDR_LOW 0x00000000 0x80000000}"
