@@ -188,7 +188,7 @@ module pp_riscv #
     // ------------------------------------------------------------------ local memory
     // MEM_INIT is read from the simulator's working directory, or from the folder the macro
     // PP_RISCV_MEM_DIR names (a string: the simulated board's overlay folder, where
-    // pushpush.pynq.write_sim_overlay puts every riscv component's <component>_mem.hex)
+    // pushpush.pynq.write_sim_overlay puts each <component>.mem; in Vivado: a read_mem project file)
 `ifdef PP_RISCV_MEM_DIR
     localparam MEM_FILE = {`PP_RISCV_MEM_DIR, "/", MEM_INIT};
 `else

@@ -154,3 +154,17 @@ def test_the_fusesoc_generator_refuses_a_riscv_system(tmp_path: Path) -> None:
     with pytest.raises(GeneratorError, match=r"riscv component\(s\) callee: .*'pushpush build'"):
         generate_core(EXAMPLE, "system.yaml", "local:demo:rv:0.1.0", tmp_path / "gen")
     assert not (tmp_path / "gen").exists()
+
+
+@pytest.mark.parametrize("target", ["lint", "sim"])
+def test_the_lint_and_sim_targets_build_a_riscv_system(target: str, tmp_path: Path) -> None:
+    """The same .core's other targets: Verilator -Wall (the .vlt of pushpush:cores:riscv keeps
+    it to our files) and the Icarus build, the image copied into the work root."""
+    linked = load(EXAMPLE / "system.yaml")
+    result = build(linked, tmp_path / "out", target, progress=lambda _m: None)
+    root = work_root(linked, tmp_path / "out", target)
+    assert (root / "callee.mem").is_file()
+    if target == "lint":
+        assert result.notes == ["Verilator -Wall: no warnings"]
+    else:
+        assert (root / f"pushpush_system_{linked.name}_0.1.0").is_file()   # iverilog's output

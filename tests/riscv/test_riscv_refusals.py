@@ -1,6 +1,7 @@
-"""What does not apply to a system with riscv components yet is refused with the reason and
-the way that works (docs/riscv.md, Limits), never run half-way (a core with an empty memory).
-The simulated board runs them (tests/riscv/test_riscv_simboard.py)."""
+"""What does not apply to a system with riscv components is refused with the reason and the
+way that works (docs/riscv.md, Limits), never run half-way (a core with an empty memory).
+The simulated board runs them (tests/riscv/test_riscv_simboard.py), 'pushpush build' builds
+them (tests/riscv/test_riscv_build.py)."""
 
 from __future__ import annotations
 
@@ -8,17 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from pushpush.build.fusesoc import BuildError, build
 from pushpush.link import load
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "riscv_pingpong"
-
-
-def test_fusesoc_build_refuses_riscv(tmp_path: Path) -> None:
-    with pytest.raises(BuildError, match=r"riscv component\(s\) callee: the FuseSoC flow"):
-        build(load(str(EXAMPLE / "system.yaml")), tmp_path / "out", "sim", progress=lambda s: None)
-    assert not (tmp_path / "out").exists()
 
 
 def test_data_width_64_is_refused() -> None:
