@@ -213,6 +213,10 @@ def test_a_riscv_system_reads_the_cores_verilog_and_its_program_as_a_memory_file
     assert [c for c in cmds if c.startswith("read_mem")] == [f"read_mem {i}" for i in images]
     assert summary["=mem"].split() == images
     assert first.index("read_mem") < first.index("create_bd_design")
+    # synthesised in the top-level run, which has the project's memory files (UG912)
+    ckpt = [c for c in cmds if c.startswith("set_property synth_checkpoint_mode")]
+    assert len(ckpt) == 1 and ckpt[0].startswith("set_property synth_checkpoint_mode None ")
+    assert ckpt[0].endswith(f"{linked.name}_bd.bd")  # type: ignore[attr-defined]
     # the image: every word of the memory, one 8-digit hex word a line, nothing else
     for c, image in zip(riscv, images):
         lines = (root / image).read_text().splitlines()
@@ -227,6 +231,23 @@ def test_a_riscv_system_reads_the_cores_verilog_and_its_program_as_a_memory_file
     base, size = pl_address_block(linked)  # type: ignore[arg-type]
     for c in riscv:
         assert base <= c.base and c.base + c.size <= base + size
+
+
+@pytest.mark.parametrize("change, error", [
+    ("missing", "read_mem: no file 'callee.mem'"),
+    ("hex", "read_mem: 'callee.hex' is not a .mem, .coe, .dat or .mif file"),
+])
+def test_the_standin_refuses_a_program_image_vivado_would_not_read(change: str, error: str, tmp_path: Path,
+                                                                  setups) -> None:  # type: ignore[no-untyped-def]
+    linked, root = setups("riscv_pingpong", tmp_path)
+    if change == "missing":
+        (root / "callee.mem").unlink()
+    else:   # the name the images had before (UG835 lists .mem .coe .dat for read_mem)
+        (root / "callee.mem").rename(root / "callee.hex")
+        project = root / f"pushpush_system_{linked.name}_0.1.0.tcl"  # type: ignore[attr-defined]
+        project.write_text(project.read_text().replace("read_mem {callee.mem}", "read_mem {callee.hex}"))
+    proc = _run(root, linked, tmp_path / "vivado.log")
+    assert proc.returncode == 1 and error in proc.stderr, proc.stderr
 
 
 def test_with_the_board_files_the_board_preset_is_applied(tmp_path: Path, setups) -> None:  # type: ignore[no-untyped-def]
@@ -301,6 +322,9 @@ def _mutate(root: Path, linked: object, rel_glob: str, old: str, new: str) -> No
     ("the controller's intr left open", "src/*/vivado/dma_stream_bd.tcl",
      "connect_bd_net [get_bd_pins xlconcat_0/dout] [get_bd_pins axi_intc_0/intr]\n", "",
      "axi_intc_0/intr is not connected"),
+    ("a synth_checkpoint_mode UG912 does not list", "src/*/vivado/riscv_pingpong_bd.tcl",
+     "set_property synth_checkpoint_mode None $bd_file", "set_property synth_checkpoint_mode Global $bd_file",
+     "None, Singular or Hierarchical, not 'Global'"),
 ])
 def test_the_standin_refuses(tmp_path: Path, what: str, where: str, old: str, new: str,
                              error: str | None, setups) -> None:  # type: ignore[no-untyped-def]

@@ -177,6 +177,12 @@ proc standin::setprop {obj name value} {
             error "set_property $name on module reference [string range $obj 5 end]: its interface properties come from X_INTERFACE attributes in its Verilog"
         }
     }
+    if {[string tolower $name] eq "synth_checkpoint_mode"} {
+        # UG912 SYNTH_CHECKPOINT_MODE: a property of a block design file, None (global synthesis),
+        # Singular or Hierarchical (out of context)
+        if {[file extension $obj] ne ".bd"} { error "set_property $name: '$obj' is not a block design (.bd) file" }
+        if {[string tolower $value] ni {none singular hierarchical}} { error "set_property $name: None, Singular or Hierarchical, not '$value'" }
+    }
     set p [obj_props $obj]
     dict set p $name $value
     set props($obj) $p
