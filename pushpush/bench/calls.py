@@ -14,7 +14,8 @@ caller/callee kind pair that exists:
 - **riscv -> rtl**, **rtl -> riscv**, **python -> riscv**: examples/riscv_pingpong, C on the
   soft RISC-V core (:mod:`pushpush.bench.riscv_rows`; docs/riscv.md): the core's software time
   IS simulated cycles, so riscv <-> rtl rows are exact and have MCalls/s (beside the paper's
-  MicroBlaze rows);
+  MicroBlaze rows); **riscv -> riscv** (exact) and **riscv -> python** (bus only) from a
+  second system of two cores (``pushpush/bench/riscv_pairs``);
 - **c -> rtl**, **rtl -> c**, **python -> c**, **c -> python**, **c -> c**:
   ``examples/pingpong/c`` on the simulated board (:mod:`pushpush.bench.c_rows`): the C process
   runs on this host while the simulator waits or runs, so again not an ARM's time; c -> python
@@ -84,10 +85,12 @@ _PAPER = {("rtl", "rtl"): ("VHLS", "VHLS"), ("python", "rtl"): ("ARM", "VHLS"),
           ("python", "c"): ("ARM", "ARM"), ("c", "python"): ("ARM", "ARM"), ("c", "c"): ("ARM", "ARM"),
           # C on the soft RISC-V core (kind: riscv) stands where the paper's MicroBlaze does
           ("riscv", "rtl"): ("MBlaze", "VHLS"), ("rtl", "riscv"): ("VHLS", "MBlaze"),
-          ("python", "riscv"): ("ARM", "MBlaze")}
+          ("python", "riscv"): ("ARM", "MBlaze"), ("riscv", "riscv"): ("MBlaze", "MBlaze"),
+          ("riscv", "python"): ("MBlaze", "ARM")}
 #: the riscv rows (pushpush.bench.riscv_rows): (its key, caller, callee)
 _RISCV = (("riscv_to_rtl", "riscv", "rtl"), ("rtl_to_riscv", "rtl", "riscv"),
-          ("python_to_riscv", "python", "riscv"))
+          ("python_to_riscv", "python", "riscv"), ("riscv_to_riscv", "riscv", "riscv"),
+          ("riscv_to_python", "riscv", "python"))
 RISCV_NOTE = ("C on the soft core (PicoRV32, cores/riscv) in the simulated PL: its software "
               "time is simulated cycles, exact")
 
@@ -153,15 +156,18 @@ def run_calls(out: Path, smoke: bool = False, jobs: Optional[int] = None, simula
     if riscv_rows:
         from pushpush.errors import PushPushError
 
-        from .riscv_rows import run_riscv_rows
+        from .riscv_rows import run_riscv_pair_rows, run_riscv_rows
         try:
             riscv_result = {"ok": True, **run_riscv_rows(work / "riscv", calls=8 if smoke else 40,
                                                          simulator="icarus")}
+            pair = run_riscv_pair_rows(work / "riscv_pairs", calls=8 if smoke else 40, simulator="icarus")
+            riscv_result.update(riscv_to_riscv=pair["riscv_to_riscv"], riscv_to_python=pair["riscv_to_python"],
+                                pair_programs=pair["programs"])
         except (RuntimeError, AssertionError, PushPushError) as exc:
             riscv_result = {"ok": False, "problems": [str(exc)]}
         for key, caller, callee in _RISCV if riscv_result["ok"] else ():
             cpc = round(riscv_result[key], 2)
-            exact = caller != "python"
+            exact = "python" not in (caller, callee)
             rows.append({"caller": caller, "callee": callee, "k": 0, "topology": "crossbar",
                          "calls": riscv_result["calls"],
                          "cycles_per_call": cpc if exact else None,
@@ -266,7 +272,12 @@ def _markdown(rows: list[dict[str, Any]], c_result: Optional[dict[str, Any]],
     elif riscv_result is not None:
         lines += ["", "riscv rows: examples/riscv_pingpong (docs/riscv.md), C on PicoRV32 beside the "
                       "paper's MicroBlaze (MBlaze) rows; riscv -> rtl is timed by the core's cycle "
-                      "counter, rtl -> riscv by the Verilog caller: both exact."]
+                      "counter, rtl -> riscv by the Verilog caller: both exact. riscv -> riscv and "
+                      "riscv -> python: a second system of two cores (pushpush/bench/riscv_pairs), timed "
+                      "by the calling core's cycle counter; riscv -> riscv is exact, riscv -> python "
+                      "includes Python's bus cycles only (the cocotb ARM model). c <-> riscv (C on the "
+                      "ARM) is tested (tests/riscv/test_riscv_carm.py) but has no row: as for the other "
+                      "C rows, its time on the simulated board depends on this host."]
     return "\n".join(lines)
 
 

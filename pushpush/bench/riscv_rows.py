@@ -20,7 +20,7 @@ from typing import Any
 
 from pushpush.resources import examples_dir
 
-__all__ = ["RISCV_EXAMPLE", "run_riscv_rows", "simulate_riscv_system"]
+__all__ = ["RISCV_EXAMPLE", "run_riscv_pair_rows", "run_riscv_rows", "simulate_riscv_system"]
 
 RISCV_EXAMPLE = "riscv_pingpong"
 
@@ -65,6 +65,25 @@ def run_riscv_rows(work: Path, calls: int = 8, simulator: str = "icarus") -> dic
         out.unlink()
     sizes = simulate_riscv_system(examples_dir() / RISCV_EXAMPLE / "system.yaml", work,
                                   Path(__file__).with_name("riscv_tb.py"),
+                                  {"PP_RISCV_N": str(calls), "PP_RISCV_OUT": str(out)}, simulator)
+    cpc = json.loads(out.read_text())
+    return {**cpc, "calls": calls, "programs": sizes}
+
+
+def run_riscv_pair_rows(work: Path, calls: int = 8, simulator: str = "icarus") -> dict[str, Any]:
+    """Build and simulate the bench's two-core system (``riscv_pairs/``: C on core ``a`` calling
+    C on core ``b`` and Python); cycles per call of riscv -> riscv and riscv -> python, both
+    timed by core a's cycle counter (:mod:`pushpush.bench.riscv_pairs_tb`)."""
+    work = Path(work).resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    here = Path(__file__).with_name("riscv_pairs")
+    text = (here / "system.yaml.in").read_text()
+    system = work / "system.yaml"
+    system.write_text(text.replace("@EXAMPLES@", str(examples_dir())).replace("@HERE@", str(here)))
+    out = work / "cycles.json"
+    if out.exists():
+        out.unlink()
+    sizes = simulate_riscv_system(system, work, Path(__file__).with_name("riscv_pairs_tb.py"),
                                   {"PP_RISCV_N": str(calls), "PP_RISCV_OUT": str(out)}, simulator)
     cpc = json.loads(out.read_text())
     return {**cpc, "calls": calls, "programs": sizes}

@@ -63,8 +63,12 @@ def test_calls_scaling_args_smoke(tmp_path, capsys):
     assert "| HW -> HW | - | - | 4.54 | 16.67 | 6.00 |" in t3, t3
     assert calls["c"]["ok"], calls["c"]
     assert calls["riscv"]["ok"], calls["riscv"]
-    for kinds in (("riscv", "rtl", 0), ("rtl", "riscv", 0)):
+    for kinds in (("riscv", "rtl", 0), ("rtl", "riscv", 0), ("riscv", "riscv", 0)):
         assert rows[kinds]["mcalls"] == pytest.approx(100 / rows[kinds]["cycles_per_call"], abs=0.001)
+    # riscv -> python: Python is the cocotb ARM model, so bus only, no MCalls/s
+    assert rows[("riscv", "python", 0)]["mcalls"] is None
+    assert rows[("riscv", "python", 0)]["sim_cycles_meaning"].startswith("bus only")
+    assert rows[("python", "riscv", 0)]["mcalls"] is None
     assert calls["targets"][0]["met"]
     scaling = _load(out, "scaling")
     assert {(r["config"], r["pairs"]) for r in scaling["rows"]} == {("crossbar", 1), ("crossbar", 2)}
