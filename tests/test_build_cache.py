@@ -4,8 +4,9 @@ does not, concurrent builders, corrupted entries, the size limit; and run_cocotb
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -104,31 +105,33 @@ def test_keep_prunes_to_what_running_needs(tmp_path):
     assert sorted(p.name for p in folder.iterdir()) == [MANIFEST, "sim.vvp"]
 
 
-def _concurrent(root: str, src_dir: str, out: str) -> None:
-    cache = BuildCache(Path(root))
-    key, inputs = build_key(simulator="icarus", toplevel="m", sources=[Path(src_dir) / "m.v"],
-                            parameters={}, simulator_id="icarus 11")
-
-    def build(folder: Path) -> None:
-        with open(Path(root).parent / "builds.log", "a") as f:
-            f.write(f"{os.getpid()}\n")
-        time.sleep(1.0)
-        (folder / "sim.vvp").write_bytes(b"built once")
-
-    folder, built = cache.get_or_build(key, inputs, "sim.vvp", build)
-    Path(out).write_text(json.dumps([str(folder), built, (folder / "sim.vvp").read_text()]))
+#: one concurrent builder, run as a plain subprocess (python -c): a multiprocessing "spawn"
+#: context would leave its resource tracker running as a child of the test's process, which
+#: the simulated board's tests in the same pytest worker count as a leaked child
+_CONCURRENT = r"""
+import json, os, sys, time
+from pathlib import Path
+from pushpush.build.cache import BuildCache, build_key
+root, src_dir, out = sys.argv[1:4]
+cache = BuildCache(Path(root))
+key, inputs = build_key(simulator="icarus", toplevel="m", sources=[Path(src_dir) / "m.v"],
+                        parameters={}, simulator_id="icarus 11")
+def build(folder):
+    with open(Path(root).parent / "builds.log", "a") as f:
+        f.write(f"{os.getpid()}\n")
+    time.sleep(1.0)
+    (folder / "sim.vvp").write_bytes(b"built once")
+folder, built = cache.get_or_build(key, inputs, "sim.vvp", build)
+Path(out).write_text(json.dumps([str(folder), built, (folder / "sim.vvp").read_text()]))
+"""
 
 
 def test_two_processes_building_one_key_build_it_once(tmp_path):
     (tmp_path / "m.v").write_text("module m; endmodule\n")
-    ctx = multiprocessing.get_context("spawn")
-    procs = [ctx.Process(target=_concurrent, args=(str(tmp_path / "cache"), str(tmp_path),
-                                                   str(tmp_path / f"out{i}"))) for i in range(2)]
+    procs = [subprocess.Popen([sys.executable, "-c", _CONCURRENT, str(tmp_path / "cache"), str(tmp_path),
+                               str(tmp_path / f"out{i}")]) for i in range(2)]
     for p in procs:
-        p.start()
-    for p in procs:
-        p.join(60)
-        assert p.exitcode == 0
+        assert p.wait(60) == 0
     outs = [json.loads((tmp_path / f"out{i}").read_text()) for i in range(2)]
     assert outs[0][0] == outs[1][0]
     assert sorted(o[1] for o in outs) == [False, True]
