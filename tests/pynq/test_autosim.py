@@ -71,6 +71,7 @@ def test_an_explicit_choice_wins_and_an_invalid_one_is_refused(monkeypatch, cach
 
 def test_no_cpp_compiler_falls_back_to_icarus_saying_why(monkeypatch, tmp_path, cache):
     monkeypatch.delenv("CXX", raising=False)
+    monkeypatch.setenv("PUSHPUSH_SIM_BACKGROUND", "1")
     monkeypatch.setenv("PATH", _bin_dir(tmp_path, "make", "iverilog"))
     why = verilator_unusable()
     assert why is not None and why.startswith("no C++ compiler") and "g++" in why
@@ -105,13 +106,15 @@ def test_background_build_then_verilator_one_build_for_two_builders(cache, loop_
     queue, so the state is certain), one build when a load on Verilator and the background
     builder want it at once, then auto runs the cached build; a corrupted build is not used."""
     monkeypatch.setenv("PUSHPUSH_SIM", "auto")
+    monkeypatch.setenv("PUSHPUSH_SIM_BACKGROUND", "1")
     key = autosim.verilator_key(loop_cfg)
     cache.root.mkdir(parents=True, exist_ok=True)
     queue = os.open(cache.root / autosim.QUEUE_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     fcntl.flock(queue, fcntl.LOCK_EX)               # background builders wait behind this
     try:
-        proc = autosim.start_background(loop_cfg, cache.root, key)
-        assert proc is not None
+        pick = autosim.choose("auto", loop_cfg)      # nothing cached: Icarus, build started
+        assert (pick.simulator, pick.note) == ("icarus", "Verilator build started in the background")
+        assert cache.held(f"{key}.bg.lock")           # the builder has it from now on
         assert autosim.start_background(loop_cfg, cache.root, key) is None   # one per entry
         pick = autosim.choose("auto", loop_cfg)
         assert (pick.simulator, pick.note) == ("icarus", "Verilator build in progress"), pick
@@ -130,7 +133,11 @@ def test_background_build_then_verilator_one_build_for_two_builders(cache, loop_
         loaded = (ol.device.bridge.rundir / "build" / "cached-build.txt").read_text()
     finally:
         ol.free()
-    assert proc.wait(timeout=900) == 0               # woken by the builder's exit
+    builder = os.open(cache.root / f"{key}.bg.lock", os.O_RDWR)
+    try:        # the builder holds this until it exits: woken by its end
+        autosim._flock_wait(builder, 900, "the background build")
+    finally:
+        os.close(builder)
     said = (cache.root / f"{key}.bg" / "output.log")
     assert not said.parent.exists(), "the background folder goes when its build is done"
     assert cache.valid(key) and not list(cache.root.glob("*.building-*"))
