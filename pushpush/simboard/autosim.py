@@ -36,6 +36,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from .ipc import SimConfig
@@ -185,11 +186,14 @@ def start_background(cfg: SimConfig, root: Path, key: str) -> Optional[subproces
         tmp.write_text(json.dumps(data))
         os.replace(tmp, folder / "config.json")
         with open(folder / "output.log", "ab") as out:
-            return subprocess.Popen([sys.executable, "-m", "pushpush.simboard.autosim",
+            proc = subprocess.Popen([sys.executable, "-m", "pushpush.simboard.autosim",
                                      str(folder / "config.json"), str(lock)],
                                     stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                                     start_new_session=True, pass_fds=(lock,),
                                     env={**os.environ, "PUSHPUSH_CACHE": str(root)})
+        # reaped when it ends (a notebook's kernel lives long: no zombie); not waited for
+        threading.Thread(target=proc.wait, name="pushpush-autosim-reaper", daemon=True).start()
+        return proc
     finally:
         os.close(lock)        # the builder holds the lock now (or nobody: we return None)
 

@@ -100,11 +100,14 @@ def test_a_failed_background_build_is_reported_not_retried(cache, loop_cfg, monk
     assert not cache.held(f"{key}.bg.lock")          # nothing started
 
 
+@pytest.mark.verilator
 def test_background_build_then_verilator_one_build_for_two_builders(cache, loop_cfg, tmp_path,
                                                                   monkeypatch):
     """auto: Icarus while the Verilator build is pending (the test holds the machine-wide
     queue, so the state is certain), one build when a load on Verilator and the background
     builder want it at once, then auto runs the cached build; a corrupted build is not used."""
+    if "verilator" not in os.environ.get("PUSHPUSH_SIMS", "icarus,verilator"):
+        pytest.skip("PUSHPUSH_SIMS excludes verilator")
     monkeypatch.setenv("PUSHPUSH_SIM", "auto")
     monkeypatch.setenv("PUSHPUSH_SIM_BACKGROUND", "1")
     key = autosim.verilator_key(loop_cfg)
