@@ -236,6 +236,7 @@ def main(config_path: str, lock_fd: int) -> int:
     t0 = time.monotonic()
     try:
         _flock_wait(queue, QUEUE_TIMEOUT_S, "the background Verilator build before this one")
+        waited, t0 = time.monotonic() - t0, time.monotonic()
         if store.valid(key):
             print(f"pushpush: found (built by another process) {store.entry(key)}", flush=True)
             _keep_log(folder, store.entry(key))
@@ -247,7 +248,7 @@ def main(config_path: str, lock_fd: int) -> int:
                                         parameters=parameters, extra_build_args=args,
                                         log_dir=folder)
         print(f"pushpush: {'built' if built else 'found (built by another process)'} {entry} "
-              f"in {time.monotonic() - t0:.1f} s", flush=True)
+              f"in {time.monotonic() - t0:.1f} s (after {waited:.1f} s in the queue)", flush=True)
         _keep_log(folder, entry)
         return 0
     except BaseException as e:        # a failed build (or a wait too long): say so for auto
