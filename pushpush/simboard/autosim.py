@@ -95,12 +95,16 @@ def background_state(root: Path, key: str) -> tuple[str, str]:
 
     store = BuildCache(root)
     folder = _bg_dir(root, key)
-    if store.held(f"{key}.bg.lock") or store.held(f"{key}.lock"):
+    building = store.held(f"{key}.lock")            # the build itself (this or another process)
+    if building or store.held(f"{key}.bg.lock"):
         try:
             since = time.time() - (folder / "config.json").stat().st_mtime
-            return "building", f"started {since:.0f} s ago"
+            text = f"started {since:.0f} s ago"
         except OSError:
-            return "building", "started by another process"
+            text = "started by another process"
+        if not building:
+            text += ", queued behind another system's build"
+        return "building", text
     failed = folder / "failed.txt"
     if failed.is_file():
         first = (failed.read_text(errors="replace").strip().splitlines() or ["?"])[0]
@@ -157,8 +161,8 @@ def choose(requested: str, cfg: SimConfig) -> SimChoice:
                          f"system's Verilator build (log {folder / 'build.log'}); loads after "
                          "it ends run on Verilator")
     return SimChoice("icarus", "Verilator build started in the background",
-                     f"auto: Icarus now (it compiles in about a second); this system's "
-                     f"Verilator build (20-40 s, low priority) started in the background "
+                     f"auto: Icarus now (it compiles in seconds); this system's Verilator "
+                     f"build (20-40 s on an idle machine, low priority) started in the background "
                      f"(log {folder / 'build.log'}); loads after it ends run on Verilator")
 
 

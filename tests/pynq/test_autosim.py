@@ -122,6 +122,7 @@ def test_background_build_then_verilator_one_build_for_two_builders(cache, loop_
         pick = autosim.choose("auto", loop_cfg)
         assert (pick.simulator, pick.note) == ("icarus", "Verilator build in progress"), pick
         assert "started" in pick.detail and "build.log" in pick.detail
+        assert "queued behind another system's build" in pick.detail   # the test holds the queue
         ol = ppq.load(str(write_loop_overlay(tmp_path / "first")), simulator="auto")
         try:                                        # a whole load: Icarus, told why
             assert ol.device.simulator == "icarus"
