@@ -61,7 +61,7 @@ def test_an_explicit_choice_wins_and_an_invalid_one_is_refused(monkeypatch, cach
     for sim in ("icarus", "verilator"):
         pick = autosim.choose(sim, cfg)
         assert (pick.simulator, pick.note) == (sim, "as asked")
-    assert not any(cache.root.glob("*.bg")) if cache.root.exists() else True   # nothing started
+    assert not cache.root.exists()                  # nothing looked up, nothing started
     with pytest.raises(ValueError, match="use auto, icarus or verilator"):
         autosim.choose("questa", cfg)
     monkeypatch.setenv("PUSHPUSH_SIM_BACKGROUND", "yes")
