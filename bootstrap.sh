@@ -89,9 +89,11 @@ setup() {
 }
 
 run_main() {
-  # Build each example for simulation (first run: a few seconds of compiling), load it
-  # through PYNQ on the simulated board and run its application; on a PYNQ-Z1 the same
-  # command loads the overlay instead.
+  # Build each example for simulation, load it through PYNQ on the simulated board and run
+  # its application; on a PYNQ-Z1 the same command loads the overlay instead. The first run
+  # simulates on Icarus (about a second of compiling per example) while each system's
+  # Verilator model builds in the background; later runs use those builds. The run ends
+  # with a table: each example's simulator and wall time.
   "$venv/bin/pushpush" run examples/audio_fir examples/pingpong examples/pingpong/c "$@"
 }
 

@@ -71,8 +71,10 @@ for f in generate(linked, out):
 #
 # `pushpush.apps.open_system(name)` picks where the system runs: on a PYNQ-Z1 it loads the
 # Vivado build shipped in the `pynq_overlays/<system>/` folder (`<system>.bit`, `.hwh`,
-# `.map.json`); on any other machine it generates the system, compiles it with Icarus
-# (`PUSHPUSH_SIM=verilator` for Verilator) and starts the **simulated board**, a PYNQ device
+# `.map.json`); on any other machine it generates the system, compiles it (on Verilator
+# when its build is cached, else on Icarus while Verilator builds in the background for
+# the next load; `PUSHPUSH_SIM=icarus|verilator` pins one) and starts the **simulated
+# board**, a PYNQ device
 # that PYNQ talks to exactly as to the real one (`PUSHPUSH_BOARD=sim|pynq` forces the
 # choice). Either way you get a `PushPushOverlay`, a `pynq.Overlay` whose attributes are
 # the system's functions.

@@ -24,7 +24,8 @@ def _configure(p: argparse.ArgumentParser) -> None:
                         "name: pingpong, audio_fir)")
     p.add_argument("--sim", "-s", choices=("auto", "icarus", "verilator"), default=None,
                    help="simulator of the simulated board (default: $PUSHPUSH_SIM or auto: "
-                        "Verilator when this system's Verilator build is cached, else Icarus)")
+                        "Verilator when this system's Verilator build is cached, else Icarus "
+                        "while that build runs in the background for the next run)")
     p.add_argument("-o", "--output", metavar="DIR",
                    help=f"where the simulated board's overlay is generated "
                         f"(default: {DEFAULT_OUT.format(system='<system>')})")
@@ -48,7 +49,8 @@ def _progress(quiet: bool):
     return say
 
 
-def _run_one(example: str, args: argparse.Namespace) -> bool:
+def _run_one(example: str, args: argparse.Namespace, done: list[tuple[str, str, float]]) -> bool:
+    """Run one example; append (example, where it ran, wall seconds) to ``done``."""
     from . import apps
 
     try:
@@ -90,6 +92,7 @@ def _run_one(example: str, args: argparse.Namespace) -> bool:
     except FileNotFoundError as e:   # on a board: no Vivado build
         print(f"pushpush: error: {folder.name}: {e}", file=sys.stderr)
         return False
+    ran = _simulator_text(ol)
     _board_line(ol)
     try:
         say("      running the application")
@@ -113,13 +116,25 @@ def _run_one(example: str, args: argparse.Namespace) -> bool:
         return False
     finally:
         ol.free()
+        done.append((folder.name, ran, time.monotonic() - t0))
     ok = bool(result.get("ok")) if isinstance(result, dict) else bool(result)
     if not args.quiet:
         print(flush=True)
-    print(f"pushpush: {folder.name}: {'ok' if ok else 'FAILED'} (application "
+    print(f"pushpush: {folder.name}: {'ok' if ok else 'FAILED'} (simulator: {ran}; application "
           f"{time.monotonic() - t1:.1f} s, total {time.monotonic() - t0:.1f} s)",
           file=sys.stderr, flush=True)
     return ok
+
+
+def _simulator_text(ol: object) -> str:
+    """Where an overlay runs, for the summary: ``verilator (cached build)``,
+    ``icarus (Verilator build started in the background)``, ... or ``board``."""
+    dev = getattr(ol, "device", None)
+    sim = getattr(dev, "simulator", None)
+    if not sim:
+        return "board"
+    note = getattr(dev, "simulator_note", "")
+    return f"{sim} ({note})" if note else str(sim)
 
 
 def _board_line(ol: object) -> None:
@@ -141,12 +156,21 @@ def _board_line(ol: object) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     failed = []
+    done: list[tuple[str, str, float]] = []
+    t0 = time.monotonic()
     for example in args.examples:
-        if not _run_one(example, args):
+        if not _run_one(example, args, done):
             failed.append(example)
     if len(args.examples) > 1:
         print(f"pushpush: {len(args.examples) - len(failed)} of {len(args.examples)} examples ok"
               + (f"; failed: {', '.join(failed)}" if failed else ""), file=sys.stderr)
+    if done:    # which simulator ran each example and its wall time (load, run, stop)
+        width = max(len(name) for name, _, _ in done)
+        print(f"pushpush: {'example'.ljust(width)}  {'wall':>7}  simulator", file=sys.stderr)
+        for name, ran, wall in done:
+            print(f"pushpush: {name.ljust(width)}  {wall:6.1f}s  {ran}", file=sys.stderr)
+        print(f"pushpush: {'all'.ljust(width)}  {time.monotonic() - t0:6.1f}s", file=sys.stderr,
+              flush=True)
     return EXIT_INVALID if failed else EXIT_OK
 
 

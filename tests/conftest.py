@@ -19,6 +19,9 @@ os.environ.setdefault("PUSHPUSH_SIM_BUILD", str(REPO / "sim_build"))
 # The simulated board's "auto" simulator choice depends on what the build cache holds;
 # tests pin Icarus (tests of Verilator and of "auto" itself say so explicitly).
 os.environ.setdefault("PUSHPUSH_SIM", "icarus")
+# ... and a test that asks for "auto" itself (the benchmarks' smoke runs) starts no background
+# Verilator build that would outlive the test run (tests/pynq/test_autosim.py tests those).
+os.environ.setdefault("PUSHPUSH_SIM_BACKGROUND", "0")
 
 
 @pytest.fixture

@@ -146,6 +146,24 @@ class BuildCache:
         except (OSError, ValueError, KeyError, TypeError):
             return False
 
+    def held(self, lock: str) -> bool:
+        """Whether some process holds the lock file ``lock`` in the cache folder (e.g.
+        ``<key>.lock`` while the entry is being built); a look, not a wait."""
+        path = self.root / lock
+        if not path.exists():
+            return False
+        try:
+            fd = os.open(path, os.O_RDWR)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        finally:
+            os.close(fd)       # closing releases a lock taken here
+        return False
+
     def _lock(self, key: str, timeout: float) -> int:
         self.root.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.root / f"{key}.lock", os.O_RDWR | os.O_CREAT, 0o644)

