@@ -46,7 +46,7 @@ module pp_trace #
 (
     // log2 of the ring's depth in records (4..20)
     parameter DEPTH_LOG2 = 10,
-    // watched write ports (1..32)
+    // watched write ports (1..64)
     parameter NP = 1,
     // address-match events (0..64)
     parameter NM = 1,
@@ -143,8 +143,8 @@ initial begin
         $display("pp_trace: NM + NE must be 1..64");
         $finish;
     end
-    if (NP < 1 || NP > 32) begin
-        $display("pp_trace: NP must be 1..32");
+    if (NP < 1 || NP > 64) begin
+        $display("pp_trace: NP must be 1..64");
         $finish;
     end
     if (DATA_WIDTH != 32 && DATA_WIDTH != 64) begin
