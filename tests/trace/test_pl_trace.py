@@ -1,0 +1,144 @@
+"""The PL trace buffer (``trace:``, cores/trace) on the simulated board (Icarus): its records,
+drained through the overlay's MMIO, show the same calls as the wire monitor's recording of
+the same run, in the same cycles shifted by a fixed offset (:data:`PL_OFFSET`), nesting
+included; a ring too small for the run keeps its first records intact and counts exactly
+the ones it dropped; a system without ``trace:`` refuses ``source="pl"`` with the fix.
+
+The system is ``tests/trace/pl_pingpong`` (examples/pingpong with ``trace: {depth: 64}``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+pytest.importorskip("pynq.pl_server")
+os.environ.setdefault("PUSHPUSH_BOARD", "sim")
+
+from pushpush.trace import read_trace  # noqa: E402
+from pushpush.trace.pl import PlTraceError, decode_pl, pl_events  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+
+#: The buffer's timestamp of a handshake minus the wire monitor's cycle of it: the buffer's
+#: counter starts at the PL's reset, two clock edges before the harness's cycle 0.
+PL_OFFSET = 2
+
+
+@pytest.fixture(scope="module")
+def board() -> Iterator[Any]:
+    from pushpush.apps import open_system
+    ol = open_system(HERE / "pl_pingpong", simulator="icarus")
+    yield ol
+    ol.free()
+
+
+def _both(ol: Any, tmp_path: Path, body: Any) -> tuple[Any, Any]:
+    """Run ``body()`` traced from the wire and from the PL buffer at once."""
+    with ol.trace(tmp_path / "wire.trace") as w:
+        with ol.trace(tmp_path / "pl.trace", source="pl") as p:
+            body()
+    return w, p
+
+
+def _wire_events(sysmap: dict[str, Any], calls: list[Any]) -> list[tuple[int, int]]:
+    """The records the buffer should hold for the wire's ``calls``: (cycle, mask) per cycle
+    with a slot's trigger word (a call's trigger, a return's status word)."""
+    bit = {}
+    for k, e in enumerate(pl_events(sysmap)):
+        bit[(e.kind, e.component, e.function, e.importer)] = k
+    by_cycle: dict[int, int] = {}
+    for c in calls:
+        callee, fn = c.function.split(".")
+        k = bit[("cep_static", callee, fn, c.caller)]
+        by_cycle[c.trigger + PL_OFFSET] = by_cycle.get(c.trigger + PL_OFFSET, 0) | 1 << k
+        if c.returned is not None:
+            r = bit[("rep_import", c.caller, c.function, None)]
+            by_cycle[c.returned + PL_OFFSET] = by_cycle.get(c.returned + PL_OFFSET, 0) | 1 << r
+    return sorted(by_cycle.items())
+
+
+def test_pl_buffer_records_equal_the_wire_recording(board: Any, tmp_path: Path) -> None:
+    ol = board
+    w, p = _both(ol, tmp_path, lambda: ([ol.callee.f(i) for i in range(3)], ol.caller.run(5)))
+    wire, pl = w.trace.calls, p.trace.calls
+    assert p.buffer.overflow == 0
+    assert len(pl) == len(wire) == 9
+    assert [(c.caller, c.callee, c.function) for c in pl] == \
+        [(c.caller, c.callee, c.function) for c in wire]
+    # the same cycles, shifted by the fixed offset: each call's trigger and return
+    assert [c.trigger for c in pl] == [c.trigger + PL_OFFSET for c in wire]
+    assert [c.returned for c in pl] == [c.returned + PL_OFFSET for c in wire]
+    # nesting: the five rtl -> rtl calls under caller.run, as on the wire
+    ids_w = {c.id: i for i, c in enumerate(wire)}
+    ids_p = {c.id: i for i, c in enumerate(pl)}
+    assert [ids_p.get(c.parent) for c in pl] == [ids_w.get(c.parent) for c in wire]
+    run = next(i for i, c in enumerate(pl) if c.function == "caller.run")
+    assert [ids_p.get(c.parent) for c in pl if c.caller == "caller"] == [run] * 5
+    # the records themselves: one per cycle with a trigger or status word, nothing else
+    assert p.records == _wire_events(p.sysmap, wire)
+    # rtl -> rtl: 3 cycles from trigger to status word, as the wire shows
+    assert [c.returned - c.trigger for c in pl if c.caller == "caller"] == [3] * 5
+    # the file is a valid trace that reads back to the same calls
+    back = read_trace(tmp_path / "pl.trace")
+    assert [(c.function, c.trigger, c.returned) for c in back.calls] == \
+        [(c.function, c.trigger, c.returned) for c in pl]
+    assert back.meta.get("source") == "pl"
+
+
+def test_pl_buffer_overflow_keeps_the_first_records_and_counts_the_rest(board: Any,
+                                                                       tmp_path: Path) -> None:
+    ol = board
+    # caller.run(40): its trigger, 40 calls and 40 returns, its return: 82 records; 64 fit
+    holder: dict[str, Any] = {}
+    with ol.trace(tmp_path / "wire.trace") as w:
+        with pytest.raises(PlTraceError, match=r"dropped 18 records .* ring of 64"):
+            with ol.trace(tmp_path / "pl.trace", source="pl") as p:
+                holder["p"] = p
+                assert int(ol.caller.run(40)) > 0
+    p = holder["p"]
+    expected = _wire_events(p.sysmap, w.trace.calls)
+    assert len(expected) == 82
+    assert p.buffer.overflow == 82 - 64
+    assert p.records == expected[:64]
+    assert p.trace.meta["overflow"] == 18
+    # what it kept is still written and valid: run, then 32 calls of f (the last with no
+    # return: its status word came after the ring filled)
+    kept = read_trace(tmp_path / "pl.trace").calls
+    assert len(kept) == 33 and [c.returned is None for c in kept].count(True) == 2
+    # the ring works again after the overflow: a fresh trace starts cleared
+    w2, p2 = _both(ol, tmp_path, lambda: ol.callee.f(7))
+    assert p2.buffer.overflow == 0 and len(p2.trace.calls) == 1
+    assert p2.trace.calls[0].trigger == w2.trace.calls[0].trigger + PL_OFFSET
+
+
+def test_decode_pl_joins_returns_to_their_calls_in_order() -> None:
+    from pushpush.link import load
+    from pushpush.sysmap import to_dict
+
+    sysmap = to_dict(load(HERE / "pl_pingpong" / "system.yaml"))
+    ev = {(e.kind, e.component, e.function, e.importer): k for k, e in enumerate(pl_events(sysmap))}
+    run = 1 << ev[("cep_static", "caller", "run", "host")]
+    run_ret = 1 << ev[("rep_import", "host", "caller.run", None)]
+    f = 1 << ev[("cep_static", "callee", "f", "caller")]
+    f_ret = 1 << ev[("rep_import", "caller", "callee.f", None)]
+    t = decode_pl([(10, run), (12, f), (15, f_ret), (16, f), (19, f_ret | run_ret)], sysmap,
+                  start=0, end=30)
+    assert [(c.caller, c.function, c.trigger, c.returned) for c in t.calls] == [
+        ("host", "caller.run", 10, 19), ("caller", "callee.f", 12, 15), ("caller", "callee.f", 16, 19)]
+    assert [c.parent for c in t.calls] == [None, 1, 1]
+
+
+def test_a_system_without_trace_refuses_source_pl(tmp_path: Path) -> None:
+    from pushpush.apps import open_system
+    ol = open_system(ROOT / "examples" / "pingpong", simulator="icarus")
+    try:
+        with pytest.raises(PlTraceError, match="add 'trace: true' to its YAML"):
+            ol.trace(tmp_path / "x.trace", source="pl")
+        with pytest.raises(ValueError, match="use 'wire'"):
+            ol.trace(tmp_path / "x.trace", source="vcd")
+    finally:
+        ol.free()
