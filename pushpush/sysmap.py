@@ -29,6 +29,7 @@ from .link import (
     LinkedSystem,
     Slot,
     TraceBlock,
+    trace_pulses,
 )
 from .link.linker import place_irq, place_ps_window_register
 from .spec import DEFAULT_WAIT, Abe, Interconnect, Region
@@ -80,14 +81,18 @@ def to_dict(linked: LinkedSystem) -> dict[str, Any]:
 def _trace(linked: LinkedSystem) -> dict[str, Any]:
     """The ``trace`` entry (only with ``trace:``; docs/trace.md): the PL trace buffer's page,
     its depth in records and its events, bit k of a record's mask = ``events[k]``: the
-    trigger word of every slot, components in declaration order, slots in window order."""
+    trigger word of every slot (components in declaration order, slots in window order),
+    then the rtl modules' handshakes (``take``/``result`` of an export, ``call``/``reply``
+    of a call port: :func:`pushpush.link.trace_pulses`)."""
     t = linked.trace
     if t is None:
         return {}
+    slots = [{"component": c.name, "slot": s.index, "kind": str(s.kind), "function": s.function,
+              "address": _hex(s.trigger_address)} for c in linked.components for s in c.slots]
+    pulses = [{"component": c.name, "kind": k, "port": port}
+              for c in linked.components for k, port in trace_pulses(c)]
     return {"trace": {"base": _hex(t.base), "size": _hex(t.size), "depth": t.depth,
-                      "events": [{"component": c.name, "slot": s.index, "kind": str(s.kind),
-                                  "function": s.function, "address": _hex(s.trigger_address)}
-                                 for c in linked.components for s in c.slots]}}
+                      "events": slots + pulses}}
 
 
 def _dmas(linked: LinkedSystem) -> dict[str, Any]:

@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from pushpush.link import IRQ_BLOCK_BYTES, DmaBlock, LinkedSystem
+from pushpush.link import IRQ_BLOCK_BYTES, DmaBlock, LinkedComponent, LinkedSystem
+from pushpush.link import trace_pulses as link_trace_pulses
 
 from .connect import connectivity
 from .render import GenerateError
@@ -88,6 +89,28 @@ class TraceEvent:
 
 
 @dataclass(frozen=True)
+class TracePulse:
+    """A pulse event of the PL trace buffer: rtl component ``component``'s user module's
+    handshake ``kind`` (``take``/``result`` of export ``port``, ``call``/``reply`` of call
+    port ``port``), one cycle per handshake (the wrapper's ``pp_trace_ev`` bit)."""
+
+    component: str
+    kind: str
+    port: str
+
+    @property
+    def expr(self) -> str:
+        """The wrapper's Verilog expression of the pulse."""
+        stem = f"usr_{self.port}" + ("_result" if self.kind in ("result", "reply") else "")
+        return f"{stem}_valid && {stem}_ready"
+
+
+def trace_pulses(comp: LinkedComponent) -> tuple[TracePulse, ...]:
+    """The pulse events of a component (:func:`pushpush.link.trace_pulses`)."""
+    return tuple(TracePulse(comp.name, k, port) for k, port in link_trace_pulses(comp))
+
+
+@dataclass(frozen=True)
 class TopTrace:
     """The PL trace buffer (``pp_trace``, cores/trace) at slave ``slave``, page ``base``:
     ``depth_log2``, and its events (one per slot of every component; bit k of a record's
@@ -97,6 +120,16 @@ class TopTrace:
     base: int
     depth_log2: int
     events: tuple[TraceEvent, ...]
+    #: the pulse events after them (bit ``len(events) + i``), by component
+    pulses: tuple[TracePulse, ...] = ()
+
+    def pulses_of(self, component: str) -> tuple[TracePulse, ...]:
+        return tuple(p for p in self.pulses if p.component == component)
+
+    @property
+    def pulse_components(self) -> tuple[str, ...]:
+        """The components with pulses, in pulse order."""
+        return tuple(dict.fromkeys(p.component for p in self.pulses))
 
     @property
     def match_addrs(self) -> tuple[int, ...]:
@@ -122,10 +155,12 @@ def trace_events(linked: LinkedSystem, slave_of: dict[str, int], ps_slave: int) 
         for s in c.slots:
             out.append(TraceEvent(c.name, s.index, str(s.kind),
                                   s.function, s.trigger_address, port))
-    if len(out) > TRACE_MAX_EVENTS:
-        raise GenerateError(f"trace: the system has {len(out)} slots, the PL trace buffer records "
-                            f"at most {TRACE_MAX_EVENTS} events (one per slot); remove 'trace:' "
-                            f"or fewer dynamic_slots (they are slots too)")
+    pulses = [p for c in linked.components for p in trace_pulses(c)]
+    if len(out) + len(pulses) > TRACE_MAX_EVENTS:
+        raise GenerateError(f"trace: the system has {len(out)} slots and {len(pulses)} module "
+                            f"handshakes to record, the PL trace buffer records at most "
+                            f"{TRACE_MAX_EVENTS} events; remove 'trace:' or use fewer "
+                            f"dynamic_slots (they are slots too)")
     return tuple(out)
 
 
@@ -312,7 +347,8 @@ def top_model(linked: LinkedSystem) -> TopModel:
     if linked.trace is not None and trace_slave is not None:
         slave_of = {c.name: i for i, c in enumerate(rtl)}
         trace = TopTrace(trace_slave, linked.trace.base, clog2(linked.trace.depth),
-                         trace_events(linked, slave_of, len(slaves) - 1))
+                         trace_events(linked, slave_of, len(slaves) - 1),
+                         tuple(p for c in linked.components for p in trace_pulses(c)))
     masters = ("ps", *(c.name for c in rtl))
     # which master may address which slave (M_CONNECT), from the linked model
     conn = connectivity(linked, [s.name for s in slaves])

@@ -37,6 +37,7 @@ __all__ = [
     "DMA_HP_PORTS",
     "IRQ_BLOCK_BYTES",
     "TraceBlock",
+    "trace_pulses",
     "TRACE_CONTROL",
     "TRACE_INFO",
     "TRACE_WP",
@@ -263,6 +264,26 @@ class TraceBlock:
     def size(self) -> int:
         """The page's size in bytes: twice the ring's offset, at least 4 KiB."""
         return max(0x1000, 2 * self.ring_offset)
+
+
+def trace_pulses(comp: "LinkedComponent") -> tuple[tuple[str, str], ...]:
+    """The PL trace buffer's pulse events of a component, ``(kind, port)``: for an rtl
+    component per export its module taking a call (``take``) and giving the result
+    (``result``), per call port (an import ``callee_f``, a function parameter ``f_param``)
+    the module issuing a call (``call``) and taking the reply (``reply``); none for another
+    kind."""
+    if comp.kind != "rtl":
+        return ()
+    out = [(k, e.name) for e in comp.exports for k in ("take", "result")]
+    for s in comp.slots:
+        if s.kind == SlotKind.REP_IMPORT:
+            port = s.function.replace(".", "_")
+        elif s.kind == SlotKind.REP_CALLBACK:
+            port = f"{s.function}_{s.param}"
+        else:
+            continue
+        out += [(k, port) for k in ("call", "reply")]
+    return tuple(out)
 
 
 #: The interrupt block: one 4 KiB page, a pending bit per software component (at most 32).

@@ -2,14 +2,19 @@
 through the overlay's MMIO and turn its records into the trace model's calls (docs/trace.md,
 "The PL trace buffer").
 
-A record is a cycle in which slot trigger words were written: its 64-bit timestamp (the
-buffer's cycle counter, which starts with the interrupt block's at reset) and a mask whose
-bit k is event k of the system map's ``trace.events`` (every slot of every component). A
-cep slot's event is a call arriving (its ``trigger``), a rep slot's the status word of a
-return into its component (its ``returned``). Calls through a static cep slot name their
-caller (the slot's importer); a return into importer X's rep slot of ``callee.f`` closes
-X's oldest open call of ``callee.f`` (else the oldest open call of ``callee.f`` through a
-dynamic slot, whose caller it then names).
+A record is a cycle in which events happened: its 64-bit timestamp (the buffer's cycle
+counter, which starts with the interrupt block's at reset) and a mask whose bit k is event k
+of the system map's ``trace.events``: every slot of every component, then every rtl user
+module's handshakes. A cep slot's event is a call arriving (its ``trigger``), a rep slot's
+the status word of a return into its component (its ``returned``); an export's ``take`` and
+``result`` are the callee module taking the oldest call not yet taken and giving its result;
+a call port's ``call`` is the caller module issuing the call its next trigger carries
+(``issued``), ``reply`` the module taking the oldest returned result (``seen``). Calls
+through a static cep slot name their caller (the slot's importer); a return into importer
+X's rep slot of ``callee.f`` closes X's oldest open call of ``callee.f`` (else the oldest
+open call of ``callee.f`` through a dynamic slot, whose caller it then names). Events of one
+record are taken in bit order (slots before handshakes: a module takes a call in the cycle
+its trigger is written at the earliest, and its reply in the cycle of the status word).
 
 Example (a board or the simulated board, a system with ``trace: true``)::
 
@@ -71,9 +76,14 @@ def pl_events(sysmap: dict[str, Any]) -> list[PlEvent]:
                            "'trace: true' to its YAML and rebuild it")
     importer = {(c["name"], s["index"]): s.get("importer")
                 for c in sysmap.get("components", []) for s in c.get("slots", [])}
-    return [PlEvent(e["component"], int(e["slot"]), e["kind"], e["function"], _int(e["address"]),
-                    importer.get((e["component"], int(e["slot"]))))
-            for e in tr["events"]]
+    out = []
+    for e in tr["events"]:
+        if "slot" in e:
+            out.append(PlEvent(e["component"], int(e["slot"]), e["kind"], e["function"],
+                               _int(e["address"]), importer.get((e["component"], int(e["slot"])))))
+        else:   # a module's handshake: take/result of an export, call/reply of a call port
+            out.append(PlEvent(e["component"], -1, e["kind"], e["port"], 0))
+    return out
 
 
 class PlTraceBuffer:
@@ -145,6 +155,10 @@ def decode_pl(records: list[tuple[int, int]], sysmap: dict[str, Any], *, start: 
                         "overflow": overflow})
     open_calls: dict[tuple[str, str], deque[Call]] = {}   # (caller, callee.f) -> calls
     open_dynamic: dict[str, deque[Call]] = {}              # callee.f -> calls, caller unknown
+    untaken: dict[tuple[str, str], deque[Call]] = {}      # (callee, export) -> calls
+    unresulted: dict[tuple[str, str], deque[Call]] = {}
+    issued: dict[tuple[str, str], deque[int]] = {}        # (rtl caller, call port) -> cycles
+    unseen: dict[tuple[str, str], deque[Call]] = {}       # (rtl caller, call port) -> calls
     next_id = 1
     for cyc, mask in records:
         cyc += offset
@@ -159,20 +173,42 @@ def decode_pl(records: list[tuple[int, int]], sysmap: dict[str, Any], *, start: 
                              trigger=cyc, source="pl")
                     next_id += 1
                     trace.calls.append(c)
+                    untaken.setdefault((e.component, e.function), deque()).append(c)
+                    q_issued = issued.get((caller, function.replace(".", "_")))
+                    if q_issued:   # the caller module's own handshake started the call
+                        c.issued = q_issued.popleft()
                     if caller == "?":
                         open_dynamic.setdefault(function, deque()).append(c)
                     else:
                         open_calls.setdefault((caller, function), deque()).append(c)
                 elif e.kind == "rep_import":
                     q = open_calls.get((e.component, e.function))
-                    if q:
-                        q.popleft().returned = cyc
-                    else:
+                    got = q.popleft() if q else None
+                    if got is None:
                         d = open_dynamic.get(e.function)
                         if d:
-                            c = d.popleft()
-                            c.caller = e.component
-                            c.returned = cyc
+                            got = d.popleft()
+                            got.caller = e.component
+                    if got is not None:
+                        got.returned = cyc
+                        unseen.setdefault((e.component, e.function.replace(".", "_")),
+                                          deque()).append(got)
+                elif e.kind == "take":
+                    q = untaken.get((e.component, e.function))
+                    if q:
+                        c = q.popleft()
+                        c.taken = cyc
+                        unresulted.setdefault((e.component, e.function), deque()).append(c)
+                elif e.kind == "result":
+                    q = unresulted.get((e.component, e.function))
+                    if q:
+                        q.popleft().result = cyc
+                elif e.kind == "call":
+                    issued.setdefault((e.component, e.function), deque()).append(cyc)
+                elif e.kind == "reply":
+                    q = unseen.get((e.component, e.function))
+                    if q:
+                        q.popleft().seen = cyc
             mask >>= 1
             k += 1
     nest(trace)

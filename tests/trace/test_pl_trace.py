@@ -46,18 +46,29 @@ def _both(ol: Any, tmp_path: Path, body: Any) -> tuple[Any, Any]:
 
 def _wire_events(sysmap: dict[str, Any], calls: list[Any]) -> list[tuple[int, int]]:
     """The records the buffer should hold for the wire's ``calls``: (cycle, mask) per cycle
-    with a slot's trigger word (a call's trigger, a return's status word)."""
+    with a slot's trigger word (a call's trigger, a return's status word) or an rtl module's
+    handshake (taken, result of an rtl callee; issued, seen of an rtl caller)."""
     bit = {}
     for k, e in enumerate(pl_events(sysmap)):
         bit[(e.kind, e.component, e.function, e.importer)] = k
+    kinds = {c["name"]: c["kind"] for c in sysmap["components"]}
     by_cycle: dict[int, int] = {}
+
+    def put(cyc: Any, key: tuple[Any, ...]) -> None:
+        if cyc is not None:
+            by_cycle[cyc + PL_OFFSET] = by_cycle.get(cyc + PL_OFFSET, 0) | 1 << bit[key]
+
     for c in calls:
         callee, fn = c.function.split(".")
-        k = bit[("cep_static", callee, fn, c.caller)]
-        by_cycle[c.trigger + PL_OFFSET] = by_cycle.get(c.trigger + PL_OFFSET, 0) | 1 << k
-        if c.returned is not None:
-            r = bit[("rep_import", c.caller, c.function, None)]
-            by_cycle[c.returned + PL_OFFSET] = by_cycle.get(c.returned + PL_OFFSET, 0) | 1 << r
+        put(c.trigger, ("cep_static", callee, fn, c.caller))
+        put(c.returned, ("rep_import", c.caller, c.function, None))
+        if kinds[callee] == "rtl":
+            put(c.taken, ("take", callee, fn, None))
+            put(c.result, ("result", callee, fn, None))
+        if kinds[c.caller] == "rtl":
+            port = c.function.replace(".", "_")
+            put(c.issued, ("call", c.caller, port, None))
+            put(c.seen, ("reply", c.caller, port, None))
     return sorted(by_cycle.items())
 
 
@@ -69,9 +80,18 @@ def test_pl_buffer_records_equal_the_wire_recording(board: Any, tmp_path: Path) 
     assert len(pl) == len(wire) == 9
     assert [(c.caller, c.callee, c.function) for c in pl] == \
         [(c.caller, c.callee, c.function) for c in wire]
-    # the same cycles, shifted by the fixed offset: each call's trigger and return
-    assert [c.trigger for c in pl] == [c.trigger + PL_OFFSET for c in wire]
-    assert [c.returned for c in pl] == [c.returned + PL_OFFSET for c in wire]
+    # the same cycles, shifted by the fixed offset: each call's trigger, the rtl callee
+    # module taking it and giving the result, the return's status word; an rtl caller's
+    # module issuing it and taking the result (a Python caller's are not in the PL)
+    def moments(c: Any, shift: int) -> list[Any]:
+        rtl_caller = c.caller == "caller"
+        return [None if v is None else v + shift for v in (
+            c.issued if rtl_caller else None, c.trigger, c.taken, c.result, c.returned,
+            c.seen if rtl_caller else None)]
+    assert [moments(c, 0) for c in pl] == [moments(c, PL_OFFSET) for c in wire]
+    assert all(c.taken is not None and c.result is not None for c in pl)
+    # the calls' slices as the caller sees them: rtl -> rtl 6 cycles, as on the wire
+    assert [c.latency for c in pl if c.caller == "caller"] == [6] * 5
     # nesting: the five rtl -> rtl calls under caller.run, as on the wire
     ids_w = {c.id: i for i, c in enumerate(wire)}
     ids_p = {c.id: i for i, c in enumerate(pl)}
@@ -80,8 +100,6 @@ def test_pl_buffer_records_equal_the_wire_recording(board: Any, tmp_path: Path) 
     assert [ids_p.get(c.parent) for c in pl if c.caller == "caller"] == [run] * 5
     # the records themselves: one per cycle with a trigger or status word, nothing else
     assert p.records == _wire_events(p.sysmap, wire)
-    # rtl -> rtl: 3 cycles from trigger to status word, as the wire shows
-    assert [c.returned - c.trigger for c in pl if c.caller == "caller"] == [3] * 5
     # the file is a valid trace that reads back to the same calls
     back = read_trace(tmp_path / "pl.trace")
     assert [(c.function, c.trigger, c.returned) for c in back.calls] == \
@@ -92,23 +110,25 @@ def test_pl_buffer_records_equal_the_wire_recording(board: Any, tmp_path: Path) 
 def test_pl_buffer_overflow_keeps_the_first_records_and_counts_the_rest(board: Any,
                                                                        tmp_path: Path) -> None:
     ol = board
-    # caller.run(40): its trigger, 40 calls and 40 returns, its return: 82 records; 64 fit
+    # caller.run(40): far more records than the 64 the ring holds
     holder: dict[str, Any] = {}
     with ol.trace(tmp_path / "wire.trace") as w:
-        with pytest.raises(PlTraceError, match=r"dropped 18 records .* ring of 64"):
+        with pytest.raises(PlTraceError, match=r"dropped \d+ records \(its ring of 64 was full\)"):
             with ol.trace(tmp_path / "pl.trace", source="pl") as p:
                 holder["p"] = p
                 assert int(ol.caller.run(40)) > 0
     p = holder["p"]
     expected = _wire_events(p.sysmap, w.trace.calls)
-    assert len(expected) == 82
-    assert p.buffer.overflow == 82 - 64
+    assert len(expected) > 64
+    assert p.buffer.overflow == len(expected) - 64
     assert p.records == expected[:64]
-    assert p.trace.meta["overflow"] == 18
-    # what it kept is still written and valid: run, then 32 calls of f (the last with no
-    # return: its status word came after the ring filled)
+    assert p.trace.meta["overflow"] == len(expected) - 64
+    # what it kept is still written and valid: a call per call trigger kept
+    events = pl_events(p.sysmap)
+    triggers = sum(1 for _, mask in p.records for k, e in enumerate(events)
+                   if mask >> k & 1 and e.kind.startswith("cep"))
     kept = read_trace(tmp_path / "pl.trace").calls
-    assert len(kept) == 33 and [c.returned is None for c in kept].count(True) == 2
+    assert len(kept) == triggers and kept[0].function == "caller.run"
     # the ring works again after the overflow: a fresh trace starts cleared
     w2, p2 = _both(ol, tmp_path, lambda: ol.callee.f(7))
     assert p2.buffer.overflow == 0 and len(p2.trace.calls) == 1
