@@ -152,6 +152,32 @@ def test_decode_pl_joins_returns_to_their_calls_in_order() -> None:
     assert [c.parent for c in t.calls] == [None, 1, 1]
 
 
+def test_the_hwh_names_the_trace_registers_in_the_tops_register_map(board: Any,
+                                                                    tmp_path: Path) -> None:
+    """PYNQ reads the top's register map from the .hwh: the buffer's registers at their
+    page's offset in the top's block, readable through ``ol.system.register_map``."""
+    from pynq.pl_server.hwh_parser import _HWHZynq
+
+    from pushpush.codegen.hwh import render_hwh
+    from pushpush.link import load
+
+    linked = load(HERE / "pl_pingpong" / "system.yaml")
+    (tmp_path / "s.hwh").write_text(render_hwh(linked))
+    ip = _HWHZynq(str(tmp_path / "s.hwh")).ip_dict["system_top_0"]
+    offsets = {k: v["address_offset"] for k, v in ip["registers"].items()}
+    page = linked.trace.base - ip["phys_addr"]
+    assert offsets == {"TRACE_CONTROL": page, "TRACE_INFO": page + 4, "TRACE_WP": page + 8,
+                       "TRACE_RP": page + 12, "TRACE_OVERFLOW": page + 16,
+                       "TRACE_CYCLES_LO": page + 0x18, "TRACE_CYCLES_HI": page + 0x1C}
+    info = int(board.system.register_map.TRACE_INFO)
+    assert info == (0x7071 << 16) | (len(pl_events_of(linked)) << 8) | 6
+
+
+def pl_events_of(linked: Any) -> list[Any]:
+    from pushpush.sysmap import to_dict
+    return pl_events(to_dict(linked))
+
+
 def test_a_system_without_trace_refuses_source_pl(tmp_path: Path) -> None:
     from pushpush.apps import open_system
     ol = open_system(ROOT / "examples" / "pingpong", simulator="icarus")
