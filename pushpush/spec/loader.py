@@ -491,8 +491,8 @@ class _Loader:
     def trace(self, node: Node) -> int:
         """``trace:`` (fields.TRACE): true, false or ``{depth: N}``; the ring's depth in
         records, 0 for none."""
-        if isinstance(node, ScalarNode):
-            v = self.value(node)
+        if not isinstance(node, MappingNode):
+            v = self.value(node) if isinstance(node, ScalarNode) else None
             if isinstance(v, bool):
                 return TRACE_DEFAULT_DEPTH if v else 0
             self.error(node, f"trace must be true, false or a mapping such as {{depth: 4096}}, "
