@@ -1,6 +1,6 @@
 """The PL trace buffer (``trace:``, cores/trace) on the simulated board (Icarus): its records,
 drained through the overlay's MMIO, show the same calls as the wire monitor's recording of
-the same run, in the same cycles shifted by a fixed offset (:data:`PL_OFFSET`), nesting
+the same run, in the same cycles shifted by a fixed offset (:data:`PL_OFFSETS`), nesting
 included; a ring too small for the run keeps its first records intact and counts exactly
 the ones it dropped; a system without ``trace:`` refuses ``source="pl"`` with the fix.
 
@@ -23,9 +23,14 @@ from pushpush.trace.pl import PlTraceError, decode_pl, pl_events  # noqa: E402
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 
-#: The buffer's timestamp of a handshake minus the wire monitor's cycle of it: the buffer's
-#: counter starts at the PL's reset, two clock edges before the harness's cycle 0.
-PL_OFFSET = 2
+#: The buffer's timestamp of a handshake minus the wire monitor's cycle of it, by simulator:
+#: the buffer's counter starts at the PL's reset, the harness numbers its cycles from an edge
+#: 2 (Icarus) or 3 (Verilator) edges later. Fixed for a simulator: every moment of a run.
+PL_OFFSETS = {"icarus": 2, "verilator": 3}
+
+
+def _offset(ol: Any) -> int:
+    return PL_OFFSETS[ol.device.simulator]
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +49,7 @@ def _both(ol: Any, tmp_path: Path, body: Any) -> tuple[Any, Any]:
     return w, p
 
 
-def _wire_events(sysmap: dict[str, Any], calls: list[Any]) -> list[tuple[int, int]]:
+def _wire_events(sysmap: dict[str, Any], calls: list[Any], offset: int) -> list[tuple[int, int]]:
     """The records the buffer should hold for the wire's ``calls``: (cycle, mask) per cycle
     with a slot's trigger word (a call's trigger, a return's status word) or an rtl module's
     handshake (taken, result of an rtl callee; issued, seen of an rtl caller)."""
@@ -56,7 +61,7 @@ def _wire_events(sysmap: dict[str, Any], calls: list[Any]) -> list[tuple[int, in
 
     def put(cyc: Any, key: tuple[Any, ...]) -> None:
         if cyc is not None:
-            by_cycle[cyc + PL_OFFSET] = by_cycle.get(cyc + PL_OFFSET, 0) | 1 << bit[key]
+            by_cycle[cyc + offset] = by_cycle.get(cyc + offset, 0) | 1 << bit[key]
 
     for c in calls:
         callee, fn = c.function.split(".")
@@ -73,7 +78,11 @@ def _wire_events(sysmap: dict[str, Any], calls: list[Any]) -> list[tuple[int, in
 
 
 def test_pl_buffer_records_equal_the_wire_recording(board: Any, tmp_path: Path) -> None:
-    ol = board
+    _compare(board, tmp_path)
+
+
+def _compare(ol: Any, tmp_path: Path) -> None:
+    shift = _offset(ol)
     w, p = _both(ol, tmp_path, lambda: ([ol.callee.f(i) for i in range(3)], ol.caller.run(5)))
     wire, pl = w.trace.calls, p.trace.calls
     assert p.buffer.overflow == 0
@@ -88,7 +97,7 @@ def test_pl_buffer_records_equal_the_wire_recording(board: Any, tmp_path: Path) 
         return [None if v is None else v + shift for v in (
             c.issued if rtl_caller else None, c.trigger, c.taken, c.result, c.returned,
             c.seen if rtl_caller else None)]
-    assert [moments(c, 0) for c in pl] == [moments(c, PL_OFFSET) for c in wire]
+    assert [moments(c, 0) for c in pl] == [moments(c, shift) for c in wire]
     assert all(c.taken is not None and c.result is not None for c in pl)
     # the calls' slices as the caller sees them: rtl -> rtl 6 cycles, as on the wire
     assert [c.latency for c in pl if c.caller == "caller"] == [6] * 5
@@ -99,7 +108,7 @@ def test_pl_buffer_records_equal_the_wire_recording(board: Any, tmp_path: Path) 
     run = next(i for i, c in enumerate(pl) if c.function == "caller.run")
     assert [ids_p.get(c.parent) for c in pl if c.caller == "caller"] == [run] * 5
     # the records themselves: one per cycle with a trigger or status word, nothing else
-    assert p.records == _wire_events(p.sysmap, wire)
+    assert p.records == _wire_events(p.sysmap, wire, shift)
     # the file is a valid trace that reads back to the same calls
     back = read_trace(tmp_path / "pl.trace")
     assert [(c.function, c.trigger, c.returned) for c in back.calls] == \
@@ -118,7 +127,7 @@ def test_pl_buffer_overflow_keeps_the_first_records_and_counts_the_rest(board: A
                 holder["p"] = p
                 assert int(ol.caller.run(40)) > 0
     p = holder["p"]
-    expected = _wire_events(p.sysmap, w.trace.calls)
+    expected = _wire_events(p.sysmap, w.trace.calls, _offset(ol))
     assert len(expected) > 64
     assert p.buffer.overflow == len(expected) - 64
     assert p.records == expected[:64]
@@ -132,7 +141,7 @@ def test_pl_buffer_overflow_keeps_the_first_records_and_counts_the_rest(board: A
     # the ring works again after the overflow: a fresh trace starts cleared
     w2, p2 = _both(ol, tmp_path, lambda: ol.callee.f(7))
     assert p2.buffer.overflow == 0 and len(p2.trace.calls) == 1
-    assert p2.trace.calls[0].trigger == w2.trace.calls[0].trigger + PL_OFFSET
+    assert p2.trace.calls[0].trigger == w2.trace.calls[0].trigger + _offset(ol)
 
 
 def test_decode_pl_joins_returns_to_their_calls_in_order() -> None:
@@ -179,6 +188,7 @@ def pl_events_of(linked: Any) -> list[Any]:
 
 
 def test_a_system_without_trace_refuses_source_pl(tmp_path: Path) -> None:
+    """(After the tests on the module's board: loading another overlay unloads it.)"""
     from pushpush.apps import open_system
     ol = open_system(ROOT / "examples" / "pingpong", simulator="icarus")
     try:
@@ -186,5 +196,22 @@ def test_a_system_without_trace_refuses_source_pl(tmp_path: Path) -> None:
             ol.trace(tmp_path / "x.trace", source="pl")
         with pytest.raises(ValueError, match="use 'wire'"):
             ol.trace(tmp_path / "x.trace", source="vcd")
+    finally:
+        ol.free()
+
+
+def test_verilator_pl_buffer_records_equal_the_wire_recording(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same comparison on Verilator (its own fixed offset). Last in the file: loading
+    another overlay unloads the module's board."""
+    from pushpush.build.sim import available_simulators
+    if "verilator" not in available_simulators():
+        pytest.skip("no Verilator here")
+    from pushpush.apps import open_system
+    monkeypatch.setenv("PUSHPUSH_SIM", "verilator")   # (tests/conftest.py may pick Icarus)
+    ol = open_system(HERE / "pl_pingpong", simulator="verilator")
+    try:
+        assert ol.device.simulator == "verilator"
+        _compare(ol, tmp_path)
     finally:
         ol.free()
