@@ -28,6 +28,8 @@ from .link import (
     LinkedComponent,
     LinkedSystem,
     Slot,
+    TraceBlock,
+    trace_pulses,
 )
 from .link.linker import place_irq, place_ps_window_register
 from .spec import DEFAULT_WAIT, Abe, Interconnect, Region
@@ -71,8 +73,26 @@ def to_dict(linked: LinkedSystem) -> dict[str, Any]:
         **_software_windows(linked),
         **_dmas(linked),
         **_channels(linked),
+        **_trace(linked),
         "components": [_component(c) for c in linked.components],
     }
+
+
+def _trace(linked: LinkedSystem) -> dict[str, Any]:
+    """The ``trace`` entry (only with ``trace:``; docs/trace.md): the PL trace buffer's page,
+    its depth in records and its events, bit k of a record's mask = ``events[k]``: the
+    trigger word of every slot (components in declaration order, slots in window order),
+    then the rtl modules' handshakes (``take``/``result`` of an export, ``call``/``reply``
+    of a call port: :func:`pushpush.link.trace_pulses`)."""
+    t = linked.trace
+    if t is None:
+        return {}
+    slots = [{"component": c.name, "slot": s.index, "kind": str(s.kind), "function": s.function,
+              "address": _hex(s.trigger_address)} for c in linked.components for s in c.slots]
+    pulses = [{"component": c.name, "kind": k, "port": port}
+              for c in linked.components for k, port in trace_pulses(c)]
+    return {"trace": {"base": _hex(t.base), "size": _hex(t.size), "depth": t.depth,
+                      "events": slots + pulses}}
 
 
 def _dmas(linked: LinkedSystem) -> dict[str, Any]:
@@ -231,6 +251,8 @@ def from_dict(data: Any, base_dir: Optional[Path] = None) -> LinkedSystem:
             channels=_read_channels(data),
             ps_window_register=reg,
             irq=place_irq(pl, components, reg),
+            trace=(TraceBlock(_int(data["trace"]["base"]), int(data["trace"]["depth"]))
+                   if data.get("trace") else None),
         )
     except (KeyError, TypeError, ValueError, AttributeError, TypeSyntaxError) as e:
         raise SystemMapError(f"malformed system map: {type(e).__name__}: {e}") from None

@@ -86,11 +86,12 @@ def channel_shell_name(comp: LinkedComponent) -> str:
     return f"{comp.name}_chnl_shell"
 
 
-def core_dependencies() -> list[str]:
+def core_dependencies(linked: Optional[LinkedSystem] = None) -> list[str]:
     """The ``cores/`` folders whose modules the generated RTL may instantiate (``abe`` only
     for components with an ``abe:`` entry; listing it always keeps the file lists
-    independent of the system)."""
-    return list(_CORES)
+    independent of the system), and ``trace`` for a system with ``trace:`` (the PL trace
+    buffer: only there, so a system without it lists exactly what it did before)."""
+    return list(_CORES) + (["trace"] if linked is not None and linked.trace is not None else [])
 
 
 def rtl_components(linked: LinkedSystem) -> list[LinkedComponent]:

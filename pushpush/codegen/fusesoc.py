@@ -92,7 +92,7 @@ def render_system_core(linked: LinkedSystem, user_files: list[str], rtl_files: l
         summary=summary,
         user_files=user_files,
         rtl_files=rtl_files,
-        depends=[f"pushpush:cores:{d}" for d in core_dependencies()],
+        depends=[f"pushpush:cores:{d}" for d in core_dependencies(linked)],
         bd_tcl=bd_tcl_path(linked) if has_block_design(linked) else None,
         board_target=_board(linked).fuse_target,
         board_title=_board(linked).title,

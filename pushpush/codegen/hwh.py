@@ -56,7 +56,7 @@ from pushpush import __version__
 from pushpush.link import LinkedSystem
 
 from . import fabric as _fabric
-from .ip_registers import DMA_REGISTERS, intc_registers
+from .ip_registers import DMA_REGISTERS, intc_registers, trace_registers
 from .render import generated_header, render_template
 from .vivado import IO_PLL_MHZ, Fclk, fclk_divisors
 
@@ -451,6 +451,7 @@ def _render(linked: LinkedSystem, b: Any, top: str, instance: str, fclk: Fclk, b
         m_port=m_port,
         fclk=fclk,
         pl_block={"base": base, "size": size},
+        top_registers=(trace_registers(linked.trace.base - base) if linked.trace is not None else ()),
         ps_block={"base": seg_base, "size": seg_size},
         ps_seg=ps_seg,
         ps_port=pl_to_ps,

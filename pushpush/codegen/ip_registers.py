@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Field", "Register", "DMA_REGISTERS", "intc_registers"]
+__all__ = ["Field", "Register", "DMA_REGISTERS", "intc_registers", "trace_registers"]
 
 RW, RO, WO = "read-write", "read-only", "write-only"
 
@@ -127,4 +127,28 @@ def intc_registers(inputs: int) -> tuple[Register, ...]:
         bits("IMR", 0x20, RW, "Interrupt Mode Register"),
         Register("ILR", 0x24, RW, 0xFFFFFFFF, False, "Interrupt Level Register (nested "
                  "interrupts only)", (Field("Interrupt_Level", 0, 32),)),
+    )
+
+
+def trace_registers(page_offset: int) -> tuple[Register, ...]:
+    """The PL trace buffer's registers (cores/trace/README.md) as the system top's register
+    map lists them: at ``page_offset`` (its page's offset in the top's address block) plus
+    their offset in the page, named ``TRACE_*``."""
+    at = page_offset
+    return (
+        Register("TRACE_CONTROL", at + 0x00, RW, 0, True, "PL trace buffer control",
+                 (Field("enable", 0, 1), Field("clear", 1, 1, WO))),
+        Register("TRACE_INFO", at + 0x04, RO, 0, True, "PL trace buffer info",
+                 (Field("depth_log2", 0, 8, RO), Field("events", 8, 8, RO),
+                  Field("magic", 16, 16, RO))),
+        Register("TRACE_WP", at + 0x08, RO, 0, True, "Records written since the clear",
+                 (Field("wp", 0, 32, RO),)),
+        Register("TRACE_RP", at + 0x0C, RW, 0, True, "Records consumed by software",
+                 (Field("rp", 0, 32),)),
+        Register("TRACE_OVERFLOW", at + 0x10, RO, 0, True, "Records dropped (ring full)",
+                 (Field("overflow", 0, 32, RO),)),
+        Register("TRACE_CYCLES_LO", at + 0x18, RO, 0, True, "Cycle counter, low word",
+                 (Field("cycles_lo", 0, 32, RO),)),
+        Register("TRACE_CYCLES_HI", at + 0x1C, RO, 0, True, "Cycle counter, high word",
+                 (Field("cycles_hi", 0, 32, RO),)),
     )

@@ -53,7 +53,7 @@ from .fabric import (ADDR_WIDTH, BUF_DATA_WIDTH, BUF_FIFO_LOG2, BUF_ID_WIDTH, BU
                      wrapper_module_name)
 from .ports import UserPort, check_names, user_ports
 from .stub_model import stub_model
-from .top_model import top_model
+from .top_model import top_model, trace_pulses
 from .wrapper_model import wrapper_model
 
 #: The renderers, and the public names of docs/rtl-ports.md §7 (defined in
@@ -92,6 +92,7 @@ def render_wrapper(linked: LinkedSystem, comp: LinkedComponent,
         b_sig=axi_signals(BUF_DATA_WIDTH, BUF_ID_WIDTH),
         buf_params={"max_burst": BUF_MAX_BURST, "fifo_log2": BUF_FIFO_LOG2,
                     "timeout": BUFFER_TIMEOUT_CYCLES},
+        trace_ev=trace_pulses(comp) if linked.trace is not None else (),
     )
 
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from pushpush.link import IRQ_BLOCK_BYTES, DmaBlock, LinkedSystem
+from pushpush.link import IRQ_BLOCK_BYTES, DmaBlock, LinkedComponent, LinkedSystem
+from pushpush.link import trace_pulses as link_trace_pulses
 
 from .connect import connectivity
 from .render import GenerateError
@@ -71,6 +72,96 @@ class IrqBlock:
     @property
     def n(self) -> int:
         return len(self.components)
+
+
+@dataclass(frozen=True)
+class TraceEvent:
+    """Event ``k`` of the PL trace buffer: the trigger word of ``component``'s slot
+    ``slot`` (``kind``, ``function``) written at ``address`` through interconnect slave
+    ``port`` (a cep slot: a call arriving; a rep slot: a return's status word)."""
+
+    component: str
+    slot: int
+    kind: str
+    function: str
+    address: int
+    port: int
+
+
+@dataclass(frozen=True)
+class TracePulse:
+    """A pulse event of the PL trace buffer: rtl component ``component``'s user module's
+    handshake ``kind`` (``take``/``result`` of export ``port``, ``call``/``reply`` of call
+    port ``port``), one cycle per handshake (the wrapper's ``pp_trace_ev`` bit)."""
+
+    component: str
+    kind: str
+    port: str
+
+    @property
+    def expr(self) -> str:
+        """The wrapper's Verilog expression of the pulse."""
+        stem = f"usr_{self.port}" + ("_result" if self.kind in ("result", "reply") else "")
+        return f"{stem}_valid && {stem}_ready"
+
+
+def trace_pulses(comp: LinkedComponent) -> tuple[TracePulse, ...]:
+    """The pulse events of a component (:func:`pushpush.link.trace_pulses`)."""
+    return tuple(TracePulse(comp.name, k, port) for k, port in link_trace_pulses(comp))
+
+
+@dataclass(frozen=True)
+class TopTrace:
+    """The PL trace buffer (``pp_trace``, cores/trace) at slave ``slave``, page ``base``:
+    ``depth_log2``, and its events (one per slot of every component; bit k of a record's
+    mask is ``events[k]``)."""
+
+    slave: int
+    base: int
+    depth_log2: int
+    events: tuple[TraceEvent, ...]
+    #: the pulse events after them (bit ``len(events) + i``), by component
+    pulses: tuple[TracePulse, ...] = ()
+
+    def pulses_of(self, component: str) -> tuple[TracePulse, ...]:
+        return tuple(p for p in self.pulses if p.component == component)
+
+    @property
+    def pulse_components(self) -> tuple[str, ...]:
+        """The components with pulses, in pulse order."""
+        return tuple(dict.fromkeys(p.component for p in self.pulses))
+
+    @property
+    def match_addrs(self) -> tuple[int, ...]:
+        return tuple(e.address for e in self.events)
+
+    @property
+    def match_ports(self) -> tuple[int, ...]:
+        return tuple(e.port for e in self.events)
+
+
+#: Events the PL trace buffer records at most (cores/trace: a 64-bit mask per record).
+TRACE_MAX_EVENTS = 64
+
+
+def trace_events(linked: LinkedSystem, slave_of: dict[str, int], ps_slave: int) -> tuple[TraceEvent, ...]:
+    """The PL trace buffer's events of ``linked``: every slot's trigger word (cep: a call
+    accepted into the window; rep: a return written), components in declaration order,
+    slots in window order; the port is the component's interconnect slave (``ps`` for a
+    software window)."""
+    out = []
+    for c in linked.components:
+        port = slave_of.get(c.name, ps_slave)
+        for s in c.slots:
+            out.append(TraceEvent(c.name, s.index, str(s.kind),
+                                  s.function, s.trigger_address, port))
+    pulses = [p for c in linked.components for p in trace_pulses(c)]
+    if len(out) + len(pulses) > TRACE_MAX_EVENTS:
+        raise GenerateError(f"trace: the system has {len(out)} slots and {len(pulses)} module "
+                            f"handshakes to record, the PL trace buffer records at most "
+                            f"{TRACE_MAX_EVENTS} events; remove 'trace:' or use fewer "
+                            f"dynamic_slots (they are slots too)")
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -188,6 +279,8 @@ class TopModel:
     skid_buffers: int
     s_sig: tuple[AxiSignal, ...]
     m_sig: tuple[AxiSignal, ...]
+    #: the PL trace buffer (``trace:``), None without
+    trace: Optional[TopTrace] = None
 
     @property
     def s_count(self) -> int:
@@ -248,7 +341,17 @@ def top_model(linked: LinkedSystem) -> TopModel:
         irq = IrqBlock(len(slaves), linked.irq.base, tuple(linked.irq.components),
                        tuple(c.base for c in sw), tuple(clog2(c.size) for c in sw))
         slaves.append(Slave("irq", linked.irq.base, clog2(IRQ_BLOCK_BYTES)))
+    trace_slave = None
+    if linked.trace is not None:
+        trace_slave = len(slaves)
+        slaves.append(Slave("trace", linked.trace.base, clog2(linked.trace.size)))
     slaves.append(Slave("ps", linked.ps.base, clog2(linked.ps.size)))
+    trace = None
+    if linked.trace is not None and trace_slave is not None:
+        slave_of = {c.name: i for i, c in enumerate(rtl)}
+        trace = TopTrace(trace_slave, linked.trace.base, clog2(linked.trace.depth),
+                         trace_events(linked, slave_of, len(slaves) - 1),
+                         tuple(p for c in linked.components for p in trace_pulses(c)))
     masters = ("ps", *(c.name for c in rtl))
     # which master may address which slave (M_CONNECT), from the linked model
     conn = connectivity(linked, [s.name for s in slaves])
@@ -294,4 +397,5 @@ def top_model(linked: LinkedSystem) -> TopModel:
         skid_buffers=CROSSBAR_SKID_BUFFERS if topology == 0 else 1,
         s_sig=tuple(axi_signals(dw, s_id)),
         m_sig=tuple(axi_signals(dw, m_id)),
+        trace=trace,
     )

@@ -146,6 +146,8 @@ def pl_address_block(linked: LinkedSystem) -> tuple[int, int]:
     irq = linked.irq
     if irq is not None:   # the top's interrupt block is in the same address block
         lo, hi = min(lo, irq.base), max(hi, irq.base + IRQ_BLOCK_BYTES)
+    if linked.trace is not None:   # and its PL trace buffer's page
+        lo, hi = min(lo, linked.trace.base), max(hi, linked.trace.base + linked.trace.size)
     size = 4096
     while True:
         base = lo // size * size

@@ -38,11 +38,11 @@ from ..spec import MIN_WINDOW, ComponentSpec, Dma, Region, SystemSpec, check_ref
 from ..types import WORD_BYTES, FunctionType, nested_buffer
 from .model import (
     DMA_FIRST_PAGE, DMA_HP_PORTS, DMA_PAGE_BYTES, IRQ_BLOCK_BYTES, IRQ_MAX_BITS,
-    MAX_INTERCONNECT_PORTS, CallbackInfo, ChannelInfo, DmaBlock, ExportInfo, ImportInfo, IrqBlock,
+    MAX_INTERCONNECT_PORTS, CallbackInfo, ChannelInfo, DmaBlock, ExportInfo, ImportInfo, IrqBlock, TraceBlock,
     LinkedComponent, LinkedSystem, Slot, SlotKind,
 )
 
-__all__ = ["link", "load", "window_size_for", "place_ps_window_register", "place_irq"]
+__all__ = ["link", "load", "window_size_for", "place_ps_window_register", "place_irq", "place_trace"]
 
 
 def load(path: "str | os.PathLike[str]", interconnect: Optional[dict[str, Any]] = None,
@@ -146,6 +146,8 @@ def link(spec: SystemSpec) -> LinkedSystem:
     by_name = {lay.spec.name: lay for lay in layouts}
     components = tuple(_finish(spec, lay, by_name) for lay in layouts)
     ps_window_register = place_ps_window_register(spec.software_windows, components)
+    irq = place_irq(spec.pl, components, ps_window_register)
+    trace = place_trace(spec, components, ps_window_register, irq)
     return LinkedSystem(
         name=spec.name, board=spec.board, clock_mhz=spec.clock_mhz,
         interconnect=spec.interconnect, pl=spec.pl, ps=spec.ps, components=components,
@@ -154,7 +156,7 @@ def link(spec: SystemSpec) -> LinkedSystem:
         channels=tuple(ChannelInfo(c.name, ch.name, ch.index) for c in spec.components
                        for ch in c.channels),
         ps_window_register=ps_window_register,
-        irq=place_irq(spec.pl, components, ps_window_register),
+        irq=irq, trace=trace,
     )
 
 
@@ -195,6 +197,48 @@ def place_irq(pl: Region, components: Sequence[LinkedComponent],
     if page + IRQ_BLOCK_BYTES > pl.end:
         return None
     return IrqBlock(page, tuple(sw))
+
+
+def place_trace(spec: SystemSpec, components: Sequence[LinkedComponent],
+                ps_window_register: Optional[int], irq: Optional[IrqBlock]) -> Optional[TraceBlock]:
+    """The PL trace buffer's page (:attr:`LinkedSystem.trace`): the first free page of its
+    size (size-aligned) in ``pl`` after the rtl windows, the windows' register block and the
+    interrupt block; None without ``trace:``. Raises :class:`LinkError` (at the system's
+    first line) when the system has no rtl component (no top to hold it), or no free page
+    or interconnect port is left.
+
+    >>> hex(linked.trace.base), linked.trace.depth   # doctest: +SKIP
+    ('0x43C08000', 1024)
+    """
+    if not spec.trace_depth:
+        return None
+    where = spec.where(spec.loc)
+    rtl = [c for c in components if not c.is_software]
+    if not rtl:
+        raise LinkError([Diagnostic.at(where, "trace: the PL trace buffer lives in the system "
+                                              "top, which only a system with an rtl component "
+                                              "has; remove 'trace:' or add an rtl component")])
+    ports = len(rtl) + 1 + (ps_window_register is not None) + (irq is not None) + 1
+    if ports > MAX_INTERCONNECT_PORTS:
+        raise LinkError([Diagnostic.at(where, f"trace: the interconnect has no free port for the "
+                                              f"trace buffer ({MAX_INTERCONNECT_PORTS} at most); "
+                                              f"remove 'trace:' or merge components")])
+    block = TraceBlock(0, spec.trace_depth)
+    size = block.size
+    used = sorted([(c.base, c.end) for c in rtl]
+                  + ([] if ps_window_register is None
+                     else [(ps_window_register, ps_window_register + IRQ_BLOCK_BYTES)])
+                  + ([] if irq is None else [(irq.base, irq.base + IRQ_BLOCK_BYTES)]))
+    page = -(-spec.pl.base // size) * size
+    for lo, hi in used:
+        if page + size <= lo:
+            break
+        page = max(page, -(-hi // size) * size)
+    if page + size > spec.pl.end:
+        raise LinkError([Diagnostic.at(where, f"trace: no free {size:#x}-byte page for the trace "
+                                              f"buffer in region pl ({spec.pl.base:#x}..{spec.pl.end:#x}); "
+                                              f"use a smaller trace depth or a larger regions.pl")])
+    return TraceBlock(page, spec.trace_depth)
 
 
 def _place_dmas(spec: SystemSpec) -> tuple[list[DmaBlock], list[Diagnostic]]:

@@ -36,6 +36,15 @@ __all__ = [
     "DMA_FIRST_PAGE",
     "DMA_HP_PORTS",
     "IRQ_BLOCK_BYTES",
+    "TraceBlock",
+    "trace_pulses",
+    "TRACE_CONTROL",
+    "TRACE_INFO",
+    "TRACE_WP",
+    "TRACE_RP",
+    "TRACE_OVERFLOW",
+    "TRACE_CYCLES",
+    "TRACE_RECORD_BYTES",
     "IRQ_MAX_BITS",
     "IRQ_PENDING_OFFSET", "IRQ_ENABLE_SET", "IRQ_ENABLE_CLEAR",
     "MAX_INTERCONNECT_PORTS",
@@ -227,6 +236,56 @@ class LinkedComponent:
         raise KeyError(f"component '{self.name}' has no import '{target}'")
 
 
+#: The PL trace buffer's registers (cores/trace/README.md): byte offsets in its page.
+TRACE_CONTROL = 0x00
+TRACE_INFO = 0x04
+TRACE_WP = 0x08
+TRACE_RP = 0x0C
+TRACE_OVERFLOW = 0x10
+TRACE_CYCLES = 0x18
+TRACE_RECORD_BYTES = 16
+
+
+@dataclass(frozen=True)
+class TraceBlock:
+    """The PL trace buffer (``trace:`` in the YAML, cores/trace): its register page at
+    ``base`` in region ``pl`` (:attr:`size` bytes, size-aligned) and the ring's ``depth`` in
+    records (see :attr:`LinkedSystem.trace`)."""
+
+    base: int
+    depth: int
+
+    @property
+    def ring_offset(self) -> int:
+        """Byte offset of the ring's slot 0 in the page."""
+        return max(0x100, TRACE_RECORD_BYTES * self.depth)
+
+    @property
+    def size(self) -> int:
+        """The page's size in bytes: twice the ring's offset, at least 4 KiB."""
+        return max(0x1000, 2 * self.ring_offset)
+
+
+def trace_pulses(comp: "LinkedComponent") -> tuple[tuple[str, str], ...]:
+    """The PL trace buffer's pulse events of a component, ``(kind, port)``: for an rtl
+    component per export its module taking a call (``take``) and giving the result
+    (``result``), per call port (an import ``callee_f``, a function parameter ``f_param``)
+    the module issuing a call (``call``) and taking the reply (``reply``); none for another
+    kind."""
+    if comp.kind != "rtl":
+        return ()
+    out = [(k, e.name) for e in comp.exports for k in ("take", "result")]
+    for s in comp.slots:
+        if s.kind == SlotKind.REP_IMPORT:
+            port = s.function.replace(".", "_")
+        elif s.kind == SlotKind.REP_CALLBACK:
+            port = f"{s.function}_{s.param}"
+        else:
+            continue
+        out += [(k, port) for k in ("call", "reply")]
+    return tuple(out)
+
+
 #: The interrupt block: one 4 KiB page, a pending bit per software component (at most 32).
 IRQ_BLOCK_BYTES = 0x1000
 IRQ_MAX_BITS = 32
@@ -354,6 +413,10 @@ class LinkedSystem:
     #: component), no software component, no free page in ``pl`` or no free interconnect
     #: port. Placed by :func:`pushpush.link.linker.place_irq`.
     irq: Optional[IrqBlock] = None
+    #: The PL trace buffer (``trace:`` in the YAML; docs/trace.md): its register page in
+    #: ``pl`` and the ring's depth; None without ``trace:``. Placed by
+    #: :func:`pushpush.link.linker.place_trace`.
+    trace: Optional[TraceBlock] = None
 
     def channels_of(self, component: str) -> tuple[ChannelInfo, ...]:
         """A component's channels (empty without ``channels:``)."""

@@ -107,11 +107,13 @@ if _pynq is not None:
             """Faults dropped by every component (:meth:`PushPushIP.counters`)."""
             return self.system.counters()
 
-        def trace(self, path: Any, out: Any = None) -> Any:
+        def trace(self, path: Any, out: Any = None, source: Any = None) -> Any:
             """``with ol.trace("run.trace"):`` records every call into a Perfetto trace
-            (docs/trace.md); ``out`` receives the summary."""
+            (docs/trace.md); ``out`` receives the summary. ``source``: ``"wire"`` (the
+            simulated board's wire monitor, its default) or ``"pl"`` (the PL trace buffer of
+            a system with ``trace: true``, the default on a board)."""
             from .simulated.trace import overlay_trace
-            return overlay_trace(self, path, out)
+            return overlay_trace(self, path, out, source=source)
 
         def export(self, name: str, fn: Any = None) -> Any:
             rt = self.runtime()

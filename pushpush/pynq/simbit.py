@@ -103,7 +103,7 @@ def _generated_sources(linked: LinkedSystem, outdir: Path) -> tuple[str, list[Pa
     from pushpush.codegen.fabric import core_dependencies, top_module_name
 
     written = generate(linked, outdir)
-    files = cores_rtl(core_dependencies())
+    files = cores_rtl(core_dependencies(linked))
     files += [w for w in written if w.suffix == ".v"]
     if linked.dmas:
         # the DMA-driver form: the simulator runs the PL the block design has around the top

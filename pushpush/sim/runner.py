@@ -73,11 +73,11 @@ def load_linked(system: Union[PathLike, LinkedSystem], interconnect: Optional[Ma
     return load(path, dict(interconnect or {}))
 
 
-def _core_files() -> list[Path]:
+def _core_files(linked: Optional[LinkedSystem] = None) -> list[Path]:
     from pushpush.build.cores import cores_rtl
     from pushpush.codegen.fabric import core_dependencies
 
-    return cores_rtl(core_dependencies())
+    return cores_rtl(core_dependencies(linked))
 
 
 def build_system(system: Union[PathLike, LinkedSystem], outdir: PathLike, *,
@@ -97,7 +97,7 @@ def build_system(system: Union[PathLike, LinkedSystem], outdir: PathLike, *,
     generated = sorted(p for p in verilog if p.parent.name == "rtl")
     user = [p for p in verilog if p not in generated]
     return SystemBuild(linked=linked, top=top_module_name(linked),
-                       sources=_core_files() + generated + user,
+                       sources=_core_files(linked) + generated + user,
                        map_path=out / map_path(linked), outdir=out)
 
 

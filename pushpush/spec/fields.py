@@ -38,6 +38,7 @@ __all__ = [
     "Value", "Str", "Int", "Num", "Choice", "Signature", "ListOf", "MapOf", "AnyOf", "Record",
     "Field", "SYSTEM", "INTERCONNECT", "REGION", "REGIONS", "COMPONENT", "EXPORT", "ABE",
     "DMA", "DMA_DEFAULT_NAME", "DMA_DATA_WIDTHS", "DMA_MAX_BURSTS", "DMA_DEFAULT_BURST",
+    "TRACE", "TRACE_DEFAULT_DEPTH", "TRACE_MIN_DEPTH", "TRACE_MAX_DEPTH",
 ]
 
 # --------------------------------------------------------------------------- constants
@@ -334,6 +335,19 @@ COMPONENT = Record("component", "One component: a Verilog module (rtl) or softwa
           kinds=SOFTWARE_KINDS, default=DEFAULT_WAIT),
 ), ref="component")
 
+#: ``trace: true``: the PL trace buffer's default depth in records (cores/trace)
+TRACE_DEFAULT_DEPTH = 1024
+TRACE_MIN_DEPTH = 16
+TRACE_MAX_DEPTH = 1 << 20
+
+TRACE = Record("trace", "The PL trace buffer (cores/trace, docs/trace.md): a core that "
+                        "timestamps call and return events into a BRAM ring software drains.", (
+    Field("depth", Int(minimum=TRACE_MIN_DEPTH, maximum=TRACE_MAX_DEPTH,
+                       over="the ring holds at most {maximum} records; use at most {maximum}"),
+          "Ring depth in records (a power of two, 16..1048576; 16 bytes each).",
+          default=TRACE_DEFAULT_DEPTH, example="depth: 4096"),
+))
+
 SYSTEM = Record("system", "A pushpush system description (system.yaml).", (
     Field("system", _NAME, "The system's name (letters, digits, '_').", required=True,
           example="system: audio", missing="add a line 'system: <name>' at the top"),
@@ -347,6 +361,9 @@ SYSTEM = Record("system", "A pushpush system description (system.yaml).", (
           default=SOFTWARE_WINDOWS[0]),
     Field("interconnect", INTERCONNECT, INTERCONNECT.description),
     Field("regions", REGIONS, REGIONS.description),
+    Field("trace", AnyOf((Choice((True, False)), TRACE)),
+          "The PL trace buffer: true (1024 records), false (none, the default) or "
+          "{depth: N}.", default=False, example="trace: true"),
     Field("components", MapOf(_NAME, COMPONENT, min_items=1, entry="component"),
           "The components, by name.", required=True,
           missing="add 'components:' with one entry per component"),

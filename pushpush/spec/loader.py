@@ -30,7 +30,7 @@ from .fields import (
 )
 from .fields import IDENT_RE as _IDENT
 from .fields import RESERVED as _RESERVED
-from .fields import Choice, Int, Num, Record, Signature, Str, Value
+from .fields import TRACE, TRACE_DEFAULT_DEPTH, Choice, Int, Num, Record, Signature, Str, Value
 from .model import (
     CHANNEL_RX_SIGNATURE, CHANNEL_TX_SIGNATURE, DEFAULT_PS, Abe, ChannelSpec, ComponentSpec, Dma,
     ExportSpec, ImportSpec, Interconnect, Region, SystemSpec,
@@ -476,15 +476,39 @@ class _Loader:
                                 f"windows at regions.ps (/dev/mem on the board), not a pynq.allocate "
                                 f"buffer; use software_windows: ocm")
 
+        trace_depth = self.trace(by_key["trace"][1]) if "trace" in by_key else 0
+
         if name is None:
             return None
         spec = SystemSpec(
             name=name, components=tuple(components), board=board, clock_mhz=clock,
             software_windows=software_windows, interconnect=interconnect, pl=pl, ps=ps, file=self.file, base_dir=self.base_dir,
-            loc=loc, components_loc=components_loc, region_locs=region_locs,
+            trace_depth=trace_depth, loc=loc, components_loc=components_loc, region_locs=region_locs,
         )
         self.diags.extend(check_references(spec, self.declared))
         return spec
+
+    def trace(self, node: Node) -> int:
+        """``trace:`` (fields.TRACE): true, false or ``{depth: N}``; the ring's depth in
+        records, 0 for none."""
+        if not isinstance(node, MappingNode):
+            v = self.value(node) if isinstance(node, ScalarNode) else None
+            if isinstance(v, bool):
+                return TRACE_DEFAULT_DEPTH if v else 0
+            self.error(node, f"trace must be true, false or a mapping such as {{depth: 4096}}, "
+                             f"not {self._describe(node)}; e.g. trace: true")
+            return 0
+        read = self.record(node, TRACE, "'trace'", name=lambda key: f"trace {key}")
+        if read is None or not read.ok:
+            return 0
+        depth = read.values.get("depth", TRACE_DEFAULT_DEPTH)
+        if depth & (depth - 1):
+            lower = 1 << (depth.bit_length() - 1)
+            self.error(read.node("depth") or node,
+                       f"trace depth must be a power of two (records in the ring), not {depth}; "
+                       f"use {lower} or {2 * lower}")
+            return 0
+        return int(depth)
 
     def interconnect(self, node: Node) -> Interconnect:
         read = self.record(node, INTERCONNECT, "'interconnect'", name=lambda key: f"interconnect {key}")

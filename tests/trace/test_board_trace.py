@@ -96,8 +96,11 @@ def test_refusals(pingpong: Any, tmp_path: Path) -> None:
 
     class OnABoard:        # an overlay without the simulated board's bridge
         device = object()
-    with pytest.raises(TraceError, match="simulated board only"):
+        system = pingpong.system   # pingpong has no PL trace buffer ('trace:')
+    with pytest.raises(TraceError, match="which system 'pingpong' has not: add 'trace: true'"):
         overlay_trace(OnABoard(), tmp_path / "c.trace")
+    with pytest.raises(TraceError, match="simulated board only"):
+        overlay_trace(OnABoard(), tmp_path / "c.trace", source="wire")
 
 
 def test_cycle_counter_in_the_register_page(pingpong: Any) -> None:
