@@ -78,8 +78,11 @@ reg seq_reg;      // SEQ of the last call issued (of the outstanding one while w
 reg rearm_reg;
 reg tmo_reg;      // the outstanding call timed out: deliver an error, a late reply is a stray
 
-// the timeout's down-counter: cycles left minus one until tmo_reg is set, loaded with
-// REPLY_TIMEOUT - 2 when the call is taken (REPLY_TIMEOUT 1: tmo_reg is set with the call)
+// the timeout's counter: the cycles the call has waited without a result, less one; cleared
+// when the call is taken; tmo_reg is set at the end of the cycle in which it reaches
+// REPLY_TIMEOUT - 2, so the error is presented REPLY_TIMEOUT cycles after the call's cycle
+// (REPLY_TIMEOUT 1: tmo_reg is set with the call). Counting up from a clear (a synchronous
+// reset of the flip-flops) to a constant is cheaper than loading a down-counter.
 function integer width_of;
     input integer v;
     integer k;
@@ -93,7 +96,7 @@ function integer width_of;
     end
 endfunction
 localparam integer TW = width_of(REPLY_TIMEOUT > 2 ? REPLY_TIMEOUT - 2 : 1);
-localparam [31:0] TLOAD = REPLY_TIMEOUT > 2 ? REPLY_TIMEOUT - 2 : 0;
+localparam [31:0] TLAST = REPLY_TIMEOUT > 2 ? REPLY_TIMEOUT - 2 : 0;
 reg [TW-1:0] tcnt_reg;
 
 initial begin
@@ -126,7 +129,7 @@ wire call = call_valid && call_ready;
 
 // the call waits for its reply in this cycle: no result presented yet
 wire unanswered = wait_reg && !evt && !werr_reg && !tmo_reg;
-wire fire = unanswered && tcnt_reg == {TW{1'b0}} && REPLY_TIMEOUT > 1;
+wire fire = unanswered && tcnt_reg == TLAST[TW-1:0] && REPLY_TIMEOUT > 1;
 
 always @(posedge clk) begin
     wait_reg <= call || (wait_reg && !res_fire);
@@ -138,12 +141,12 @@ always @(posedge clk) begin
         tmo_reg <= 1'b1;
     end
     if (unanswered) begin
-        tcnt_reg <= tcnt_reg - 1'b1;
+        tcnt_reg <= tcnt_reg + 1'b1;
     end
     if (call) begin
         seq_reg <= !seq_reg;
         tmo_reg <= REPLY_TIMEOUT == 1;
-        tcnt_reg <= TLOAD[TW-1:0];
+        tcnt_reg <= {TW{1'b0}};
     end
     if (req_err) begin
         werr_reg <= 1'b1;
