@@ -35,6 +35,7 @@ from typing import Any, NamedTuple, Optional, Sequence
 
 from ..errors import Diagnostic, LinkError
 from ..spec import MIN_WINDOW, ComponentSpec, Dma, Region, SystemSpec, check_references
+from ..spec.fields import DEFAULT_REPLY_TIMEOUT
 from ..types import WORD_BYTES, FunctionType, nested_buffer
 from .model import (
     DMA_FIRST_PAGE, DMA_HP_PORTS, DMA_PAGE_BYTES, IRQ_BLOCK_BYTES, IRQ_MAX_BITS,
@@ -501,6 +502,7 @@ def _finish(spec: SystemSpec, lay: _Layout, by_name: dict[str, _Layout]) -> Link
         wait=comp.wait if comp.is_software else "",
         loc=comp.loc, source_locs=tuple(comp.source_locs),
         memory=comp.memory, memory_loc=comp.memory_loc,
+        reply_timeout=comp.reply_timeout if comp.kind == "rtl" else DEFAULT_REPLY_TIMEOUT,
     )
 
 

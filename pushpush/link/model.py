@@ -15,6 +15,7 @@ from typing import Any, Optional
 from ..errors import Location, did_you_mean
 from ..protocol import WordSpan
 from ..spec import ARBITRATIONS, DATA_WIDTHS, TOPOLOGIES, Abe, Interconnect, Region
+from ..spec.fields import DEFAULT_REPLY_TIMEOUT
 from ..spec.model import ChannelExports
 from ..types import WORD_BYTES, FunctionType
 
@@ -186,6 +187,9 @@ class LinkedComponent:
     wait: str = ""
     #: A riscv component's local memory in bytes (0 for other kinds; docs/riscv.md).
     memory: int = 0
+    #: PL cycles an rtl component's call waits for its reply (``reply_timeout``: every call
+    #: site's REPLY_TIMEOUT, cores/call_site); the default for other kinds, unused there.
+    reply_timeout: int = DEFAULT_REPLY_TIMEOUT
     #: Where the component and each of its sources are written in the YAML (positions are
     #: not part of equality or the map; ``None`` for a model read back from a map).
     loc: Optional[Location] = field(default=None, compare=False, repr=False)

@@ -33,7 +33,7 @@ from ..boards import BOARD_NAMES
 __all__ = [
     "KINDS", "SOFTWARE_KINDS", "RISCV_KINDS", "RISCV_MEMORY_MIN", "RISCV_MEMORY_MAX", "RISCV_MEMORY_DEFAULT", "BOARDS", "SOFTWARE_WINDOWS", "TOPOLOGIES", "DATA_WIDTHS", "ARBITRATIONS",
     "GP0_RANGE", "MIN_WINDOW", "DEFAULT_DYNAMIC_SLOTS", "DEFAULT_RUNTIME_WORDS", "MAX_BURST",
-    "CLOCK_MHZ_MAX", "WAIT_MODES", "DEFAULT_WAIT", "MAX_DYNAMIC_SLOTS", "MAX_RUNTIME_WORDS", "MAX_WINDOW", "MAX_CHANNELS", "IDENT", "VERILOG_IDENT", "IMPORT_TARGET",
+    "CLOCK_MHZ_MAX", "DEFAULT_REPLY_TIMEOUT", "MAX_REPLY_TIMEOUT", "WAIT_MODES", "DEFAULT_WAIT", "MAX_DYNAMIC_SLOTS", "MAX_RUNTIME_WORDS", "MAX_WINDOW", "MAX_CHANNELS", "IDENT", "VERILOG_IDENT", "IMPORT_TARGET",
     "VERILOG_KEYWORDS", "C_KEYWORDS", "RESERVED", "IDENT_RE", "is_identifier",
     "Value", "Str", "Int", "Num", "Choice", "Signature", "ListOf", "MapOf", "AnyOf", "Record",
     "Field", "SYSTEM", "INTERCONNECT", "REGION", "REGIONS", "COMPONENT", "EXPORT", "ABE",
@@ -82,6 +82,12 @@ MAX_RUNTIME_WORDS = 1 << 16
 MAX_WINDOW = 1 << 28
 #: RIFFA 2.1's limit: at most 12 channels per component (``channels:``).
 MAX_CHANNELS = 12
+#: ``reply_timeout`` of an rtl component (cores/call_site REPLY_TIMEOUT): cycles a call of
+#: one of its imports or function-typed parameters waits for its reply before it ends with
+#: an error. The default, 2**30 (10.7 s at 100 MHz), is far above any call that is answered
+#: at all, and still ends the wait for a callee that died (issue 28); at most 2**31 - 1.
+DEFAULT_REPLY_TIMEOUT = 1 << 30
+MAX_REPLY_TIMEOUT = (1 << 31) - 1
 
 #: Regular expressions (unanchored) of names: Verilog/C/Python identifiers, Verilog module
 #: names, and ``component.function`` import targets.
@@ -321,6 +327,11 @@ COMPONENT = Record("component", "One component: a Verilog module (rtl) or softwa
           "Endpoint window size in bytes, a power of two of at least 0x1000 (default: the linker's).",
           example="window: 0x1000"),
     Field("abe", ABE, "AXI burst equalizer settings.", kinds=_RTL),
+    Field("reply_timeout", Int(minimum=1, maximum=MAX_REPLY_TIMEOUT),
+          "PL clock cycles a call of the module (an import or a function-typed parameter) "
+          "waits for its reply; then it ends with <g>_result_error (default 2**30: 10.7 s at "
+          "100 MHz).", kinds=_RTL, default=DEFAULT_REPLY_TIMEOUT,
+          example="reply_timeout: 100000000"),
     Field("dma", DMA, "An AXI DMA feeding the module's s_axis_* stream and taking its m_axis_* "
                       "stream (PYNQ's DMA driver).", kinds=_RTL),
     Field("channels", AnyOf((Int(minimum=1, maximum=MAX_CHANNELS), ListOf(_NAME, min_items=1))),

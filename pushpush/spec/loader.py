@@ -24,7 +24,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ..errors import Diagnostic, Location, SpecError, did_you_mean
 from ..types import FunctionType, TypeSyntaxError, parse_signature
 from .fields import (
-    ABE, BOARDS, COMPONENT, DEFAULT_DYNAMIC_SLOTS, DMA, EXPORT, IDENT, IMPORT_TARGET, INTERCONNECT,
+    ABE, BOARDS, COMPONENT, DEFAULT_DYNAMIC_SLOTS, DEFAULT_REPLY_TIMEOUT, DMA, EXPORT, IDENT, IMPORT_TARGET, INTERCONNECT,
     MAX_CHANNELS, REGION, REGIONS, RISCV_MEMORY_MAX, RISCV_MEMORY_MIN, SOFTWARE_KINDS, SYSTEM,
     VERILOG_IDENT,
 )
@@ -580,6 +580,10 @@ class _Loader:
                     elif key == "memory":
                         why = "only riscv components have a soft core's memory"
                         fix = "remove it or use 'kind: riscv'"
+                    elif key == "reply_timeout":
+                        why = ("only rtl components' calls wait for replies in the PL; a software "
+                               "caller's calls time out in its runtime (timeout=)")
+                        fix = "remove it"
                     elif kind in SOFTWARE_KINDS:
                         why = "only rtl components have Verilog modules, sources, burst settings and DMA streams"
                         fix = "remove it or use 'kind: rtl'"
@@ -628,13 +632,14 @@ class _Loader:
         # the declared defaults apply to the kinds that have the key; the others get 0 / ""
         runtime_words = values.get("runtime_words", 0)
         wait = values.get("wait", "")
+        reply_timeout = values.get("reply_timeout", DEFAULT_REPLY_TIMEOUT)
 
         if ok_name is None or kind is None:
             return None
         return ComponentSpec(
             name=name, kind=kind, module=module, sources=tuple(sources), exports=tuple(exports),
             imports=tuple(imports), window=window, abe=abe, dma=dma, channels=tuple(channels),
-            runtime_words=runtime_words,
+            runtime_words=runtime_words, reply_timeout=reply_timeout,
             wait=wait, loc=cloc, window_loc=window_loc, source_locs=tuple(source_locs),
             memory=memory, memory_loc=memory_loc,
         )

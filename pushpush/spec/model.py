@@ -11,7 +11,7 @@ from typing import Optional
 
 from ..errors import Location
 from ..types import FunctionType
-from .fields import DEFAULT_DYNAMIC_SLOTS, DEFAULT_RUNTIME_WORDS, DMA_DEFAULT_BURST, DMA_DEFAULT_NAME, SOFTWARE_KINDS
+from .fields import DEFAULT_DYNAMIC_SLOTS, DEFAULT_REPLY_TIMEOUT, DEFAULT_RUNTIME_WORDS, DMA_DEFAULT_BURST, DMA_DEFAULT_NAME, SOFTWARE_KINDS
 
 __all__ = [
     "Region", "DEFAULT_PL", "DEFAULT_PS", "Interconnect", "Abe", "Dma", "ExportSpec", "ImportSpec",
@@ -147,6 +147,9 @@ class ComponentSpec:
     runtime_words: int = DEFAULT_RUNTIME_WORDS
     #: How a software component's runtime waits (fields.WAIT_MODES); "" for rtl.
     wait: str = ""
+    #: PL cycles an rtl component's call waits for its reply (``reply_timeout``; the
+    #: call site's REPLY_TIMEOUT); the default for other kinds, where it means nothing.
+    reply_timeout: int = DEFAULT_REPLY_TIMEOUT
     loc: Optional[Location] = field(default=None, compare=False, repr=False)
     window_loc: Optional[Location] = field(default=None, compare=False, repr=False)
     #: A riscv component's local memory in bytes (0 for other kinds), and where it is written.

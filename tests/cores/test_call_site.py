@@ -14,9 +14,16 @@ README.md, and end to end that
 - the SEQ bit of the calls is 0, 1, 0, ... (trigger bit 1);
 - every injected stray, and only those, is counted on ``stray`` and never delivered.
 
-Stimulus sets (the core has no parameters): moderate, heavy back-pressure with many write
-errors, and a function parameter whose ``enable`` (its export active) toggles. Icarus, the
-first set on Verilator too.
+- a call whose result was not presented within REPLY_TIMEOUT - 1 cycles ends with an error in
+  exactly the REPLY_TIMEOUT-th cycle after it was taken (the model checks the cycle); every
+  reply that never comes (the callee died) ends that way, and every late reply (after its
+  call's timeout) is dropped as a stray and counted.
+
+Stimulus sets: moderate, heavy back-pressure with many write errors, and a function parameter
+whose ``enable`` (its export active) toggles, all with the default REPLY_TIMEOUT (never
+reached); lost and late replies with REPLY_TIMEOUT 24 and 20 (just above the longest normal
+reply, under back-pressure); REPLY_TIMEOUT 1 and 2 (the counter's edge cases). Icarus, two
+sets on Verilator too.
 """
 
 from __future__ import annotations
@@ -42,11 +49,24 @@ def _u(sig) -> int:
 
 CONFIGS = [
     dict(seed=1, p_call=0.6, p_res_ready=0.7, p_req_ready=0.6, p_werr=0.05, p_stray=0.04,
-         p_enable=1.0),
+         p_enable=1.0, timeout=1 << 30, p_lost=0.0, p_late=0.0),
     dict(seed=2, p_call=0.9, p_res_ready=0.3, p_req_ready=0.3, p_werr=0.3, p_stray=0.1,
-         p_enable=1.0),
+         p_enable=1.0, timeout=1 << 30, p_lost=0.0, p_late=0.0),
     dict(seed=3, p_call=0.7, p_res_ready=0.8, p_req_ready=0.8, p_werr=0.02, p_stray=0.05,
-         p_enable=0.5),
+         p_enable=0.5, timeout=1 << 30, p_lost=0.0, p_late=0.0),
+    # REPLY_TIMEOUT: replies that never come (a callee killed) and late ones (after the
+    # timeout: strays), under back-pressure; a timeout just above the longest normal reply
+    dict(seed=4, p_call=0.7, p_res_ready=0.6, p_req_ready=0.6, p_werr=0.05, p_stray=0.04,
+         p_enable=1.0, timeout=24, p_lost=0.1, p_late=0.1),
+    dict(seed=5, p_call=0.9, p_res_ready=0.3, p_req_ready=0.4, p_werr=0.1, p_stray=0.05,
+         p_enable=0.7, timeout=20, p_lost=0.15, p_late=0.15),
+    # the shortest timeouts (the counter's edge cases): no reply can come that early, so
+    # every call times out (replies are lost: a late one could echo the SEQ of the call
+    # after next, which a 1-bit SEQ cannot tell apart; README.md, "Limits")
+    dict(seed=6, p_call=0.8, p_res_ready=0.7, p_req_ready=0.7, p_werr=0.05, p_stray=0.03,
+         p_enable=1.0, timeout=1, p_lost=0.95, p_late=0.0),
+    dict(seed=7, p_call=0.8, p_res_ready=0.7, p_req_ready=0.7, p_werr=0.05, p_stray=0.03,
+         p_enable=1.0, timeout=2, p_lost=0.95, p_late=0.0),
 ]
 
 if cocotb is not None:
@@ -68,6 +88,10 @@ if cocotb is not None:
 
         # model of the core (README.md)
         wait, werr, seq, rearm = 0, 0, 1, 0
+        R = int(cfg["timeout"])              # REPLY_TIMEOUT
+        tmo, tcnt, age = 0, 0, 0             # timed out; the down-counter; cycles since the call
+        late_expected = 0                    # replies that land after their call ended: strays
+        timeouts = tmo_done = tmo_open = 0
         # the window's rep slot
         pending, stored = 0, 0
         # the world
@@ -95,9 +119,13 @@ if cocotb is not None:
                 w[0] -= 1
             pulse, bus, injected = 0, 0, False
             slot_free = not pending or rearm
+            late = False
             if slot_free:
                 if replies and replies[0][0] <= 0:
-                    pulse, bus = 1, replies.pop(0)[1]
+                    r = replies.pop(0)
+                    pulse, bus = 1, r[1]
+                    # its call ended already (timed out): a stray
+                    late = not (wait and not tmo and r[2] == cur)
                 elif rng.random() < cfg["p_stray"]:
                     # a stray: the wrong echo while a call waits, or anything while none does
                     echo = (1 - seq) if wait else rng.getrandbits(1)
@@ -117,10 +145,12 @@ if cocotb is not None:
             # ---- the model's outputs
             arrive = pulse or (pending and not rearm)
             status = bus if pulse else stored
-            evt = arrive and wait and (status & 1) == seq
+            evt = arrive and wait and not tmo and (status & 1) == seq
             stray = arrive and not evt
-            rv = wait and (evt or werr)
-            re = werr or (evt and status >> 1)
+            rv = wait and (evt or werr or tmo)
+            re = werr or tmo or (evt and status >> 1)
+            unanswered = wait and not evt and not werr and not tmo
+            fire = unanswered and tcnt == 0 and R > 1
             res_fire = rv and res_ready
             free = (not wait or res_fire) and enable
             req_valid = call_req and free
@@ -142,20 +172,36 @@ if cocotb is not None:
             if injected:
                 strays_injected += 1
                 assert stray, f"cycle {cycle}: an injected stray was not dropped"
+            if late:
+                late_expected += 1
+                assert stray, f"cycle {cycle}: a late reply was not dropped"
+            if wait and tmo and age == R:
+                timeouts += 1
+                tmo_open = 1    # the timeout is presented exactly REPLY_TIMEOUT cycles after the call
+            if wait and tmo:
+                assert age >= R, f"cycle {cycle}: timed out {age} cycles after the call (REPLY_TIMEOUT {R})"
+            if wait and not (evt or werr or tmo):
+                assert age < R, f"cycle {cycle}: no timeout {age} cycles after the call (REPLY_TIMEOUT {R})"
             if res_fire:
-                outcomes.append("werr" if werr else ("err" if status >> 1 else "ok"))
-                assert outcomes[-1] == expect[cur], \
-                    f"cycle {cycle}: call {cur} completed {outcomes[-1]}, expected {expect[cur]}"
+                tmo_done += int(bool(tmo))
+                tmo_open = 0
+                outcomes.append("werr" if werr else ("tmo" if tmo else ("err" if status >> 1 else "ok")))
             if call:
                 cur = len(issued)
                 issued.append(1 - seq)
-                if rng.random() < cfg["p_werr"]:
+                u = rng.random()
+                if u < cfg["p_werr"]:
                     expect.append("werr")
                     werrs.append([rng.randint(1, 6)])
+                elif u < cfg["p_werr"] + cfg["p_lost"]:
+                    expect.append("lost")      # the callee died: no reply ever
+                elif u < cfg["p_werr"] + cfg["p_lost"] + cfg["p_late"]:
+                    expect.append("late")      # after the timeout: a stray
+                    replies.append([R + rng.randint(0, 8), (rng.getrandbits(1) << 1) | (1 - seq), cur])
                 else:
                     err = rng.random() < 0.2
                     expect.append("err" if err else "ok")
-                    replies.append([rng.randint(1, 8), (int(err) << 1) | (1 - seq)])
+                    replies.append([rng.randint(1, 8), (int(err) << 1) | (1 - seq), cur])
                 call_req = 0
 
             # ---- next state
@@ -167,20 +213,37 @@ if cocotb is not None:
             nwait = int(bool(call or (wait and not res_fire)))
             if call or res_fire:
                 werr = 0
+                tmo = 0
+            if fire:
+                tmo = 1
+            if unanswered:
+                tcnt -= 1
             if req_err:
                 werr = 1
+            age += 1
             if call:
                 seq ^= 1
+                tmo = int(R == 1)
+                tcnt = max(R - 2, 0)
+                age = 1   # in the next cycle: one cycle after the call
             wait, rearm = nwait, nrearm
 
-        dut._log.info("%d cycles: %d calls, %d completed, %d strays", cycles, len(issued),
-                      len(outcomes), strays_seen)
+        dut._log.info("%d cycles: %d calls, %d completed, %d strays (%d late replies), %d timeouts",
+                      cycles, len(issued), len(outcomes), strays_seen, late_expected, timeouts)
         assert len(issued) > cycles // 20, "too few calls: the bench is not exercising the core"
         assert issued == [k % 2 for k in range(len(issued))], "SEQ does not alternate from 0"
         assert len(outcomes) in (len(issued), len(issued) - 1)
-        assert outcomes == expect[:len(outcomes)]
-        assert strays_seen == strays_injected > 0, (strays_seen, strays_injected)
-        assert {"ok", "err", "werr"} <= set(outcomes), set(outcomes)
+        for k, (o, e) in enumerate(zip(outcomes, expect)):
+            # (R < 16: a write error may come after its call timed out, and end the next call)
+            assert o == e or (o == "tmo" and e in ("lost", "late")) or (R < 16 and o in ("tmo", "werr")), (k, o, e)
+        assert strays_seen == strays_injected + late_expected > 0, \
+            (strays_seen, strays_injected, late_expected)
+        assert timeouts == tmo_done + tmo_open
+        if R >= 16:   # every reply comes in time but the lost and late ones
+            assert {"ok", "err", "werr"} <= set(outcomes), set(outcomes)
+            assert sum(e in ("lost", "late") for e in expect[:len(outcomes)]) == outcomes.count("tmo")
+        if cfg["p_lost"] or cfg["p_late"] or R < 16:
+            assert timeouts > 0 and (late_expected > 0 or not cfg["p_late"]), (timeouts, late_expected)
 
 
 # -------------------------------------------------------------------------------------
@@ -193,7 +256,8 @@ SOURCES = [REPO / "cores" / "call_site" / "pp_call_site.v"]
 def _matrix():
     from pushpush.testing import sim_matrix
 
-    return sim_matrix([{"cfg": i} for i in range(len(CONFIGS))], verilator_sets=1)
+    # Verilator: the first set, and a timeout set
+    return sim_matrix([{"cfg": i} for i in (0, 3, 1, 2, 4, 5, 6)], verilator_sets=2)
 
 
 @pytest.mark.parametrize("simulator,params", _matrix())
@@ -201,5 +265,6 @@ def test_call_site(simulator, params):
     from pushpush.build.sim import run_cocotb
 
     run_cocotb(toplevel="pp_call_site", sources=SOURCES, test_module="test_call_site",
-               test_dir=Path(__file__).parent, parameters={}, simulator=simulator,
+               test_dir=Path(__file__).parent,
+               parameters={"REPLY_TIMEOUT": CONFIGS[params["cfg"]]["timeout"]}, simulator=simulator,
                extra_env={"CS_CFG": json.dumps(CONFIGS[params["cfg"]])})

@@ -13,7 +13,8 @@ Traffic, each in its own thread or process until the time is up:
   at random) to the programs below;
 * ``cprog``: tests/c/src/crestart.c (C) run again and again: Python callee (``py.slow``,
   static and dynamic slot), Verilog (``hw.f``, static and dynamic slot), higher-order
-  (``fir.fir`` with three lent C functions); killed at a random moment in half of its runs;
+  (``fir.fir`` with three lent C functions); killed at a random moment in half of its runs,
+  also while ``fir`` calls it back (``fir``'s calls then end after its ``reply_timeout``);
 * ``pyprog``: tests/c/src/pyrestart.py, the same from a separate Python process;
 * ``csrv``: tests/soak/csrv.c, a C callee, alive for 1-15 s, then killed (or, one time in
   five, stopped with SIGTERM), dead for 0-4 s, started again.
@@ -80,6 +81,13 @@ SECONDS = float(os.environ.get("PUSHPUSH_SOAK_SECONDS", "600"))
 SEED = int(os.environ.get("PUSHPUSH_SOAK_SEED", str(int.from_bytes(os.urandom(4), "little"))))
 BUSY = int(os.environ.get("PUSHPUSH_SOAK_BUSY", str(os.cpu_count() or 1)))
 CALL_S = 60.0     # the timeout of a call to a callee that stays alive (a busy host is slow)
+# the timeout of the test's fir.fir: fir serves one call at a time, each tens of seconds on a
+# busy host (dozens of callbacks through a simulator that gets a few percent of a CPU), and
+# the test's call may wait behind both programs' calls (each up to their 60 s timeout) and a
+# callback into a program killed meanwhile (fir's reply_timeout: 20,000 cycles, 10-100 s of
+# the simulated board at load 20-26; seed 2812 at 150 s: 12,415 cycles in 60 s, the test's
+# fir.fir timed out at 60 s behind cprog's, and fir answered at once after the traffic)
+FIR_S = 240.0
 DEAD_S = 5.0      # the timeout of a call to csrv (which may be dead)
 MARGIN_S = 5.0    # a failed call raises within its timeout + this
 PROG_S = 600.0    # a program's run, to its end (its own calls time out after 60 s)
@@ -248,8 +256,8 @@ class Soak:
                 ys.append(y)
             want = fir_model(coeffs, xs)
             t0 = time.monotonic() - self.t0
-            ok = self.call("py fir.fir (higher-order)", CALL_S,
-                           lambda: self.rt.fir.fir(coeff, source, sink, taps, timeout=CALL_S),
+            ok = self.call("py fir.fir (higher-order)", FIR_S,
+                           lambda: self.rt.fir.fir(coeff, source, sink, taps, timeout=FIR_S),
                            lambda r: None if ys == want else f"fir {coeffs} {xs}: {ys}, model {want}")
             FIR_LOG.append((round(t0), round(time.monotonic() - self.t0), taps, len(xs), ok))
             if ok:
@@ -327,11 +335,12 @@ class Soak:
     def t_program(self, comp: str, rng: random.Random) -> None:
         """Run ``comp``'s program again and again; in half of the runs kill it (kill -9) 0-20 ms
         after a random one of its ``hw.f`` results, while it still has calls to make: in the
-        middle of a call, or between two. Never once it is in ``fir.fir``: a process killed
-        while it serves a callback that fir took leaves fir waiting for ever (an RTL caller has
-        no reply timeout, docs/architecture.md §2.2 "Limits"), and fir would serve nobody for
-        the rest of the soak (the first 600 s run, which killed at any moment, lost fir that
-        way)."""
+        middle of a call, or between two; or 0-3 s after its last one, in ``py.slow`` or in
+        ``fir.fir``, maybe while ``fir`` calls it back. Before the RTL call site had a reply
+        timeout, a process killed there left ``fir`` waiting for ever (the first 600 s run,
+        which killed at any moment, lost fir that way, and the soak then killed only before
+        ``fir.fir``); now ``fir``'s callback ends with an error after ``reply_timeout`` cycles
+        (soak.yaml) and ``fir`` serves on."""
         argv0 = [self.exe] if comp == "cprog" else list(PYPROG)
         dyn, sdyn = self.dyn[comp]
         prev_killed = False
@@ -344,8 +353,9 @@ class Soak:
                 else:
                     self.stats.bad(f"a second py runtime was not refused: {r.stdout[-1000:]}{r.stderr[-1000:]}")
             n = rng.randrange(3, 31)
-            kill_at = rng.randrange(0, 2 * n - 1) if rng.random() < 0.5 else None   # after that many pairs
-            kill_delay = rng.uniform(0.0, 0.02)
+            kill_at = rng.randrange(0, 2 * n + 1) if rng.random() < 0.5 else None   # after that many pairs
+            # after the last pair: in py.slow or fir.fir (which takes seconds on a busy host)
+            kill_delay = rng.uniform(0.0, 3.0) if kill_at == 2 * n else rng.uniform(0.0, 0.02)
             p = self.att.popen(argv0 + ["calls", str(n), f"0x{dyn:08X}", f"0x{sdyn:08X}"])
             with self.stats.lock:
                 self.stats.starts[comp] += 1
@@ -359,7 +369,7 @@ class Soak:
                     out_lines.append(line)
                     if line.startswith("pair "):
                         k += 1
-                        if kill_at is not None and k > kill_at:
+                        if kill_at is not None and k >= min(kill_at + 1, 2 * n):
                             reached.set()
                 reached.set()
 
@@ -485,8 +495,13 @@ def check_counters(counters: dict[str, dict[str, int]], st: Stats) -> list[str]:
     * ``callee``, ``caller``, ``scaler``, ``chn``: called only by the test's process, which is
       never killed, one call at a time per slot: every counter is exactly 0. Any fault there
       is one the soak did not cause.
-    * RTL strays are exactly 0 everywhere: an RTL caller (``caller``, ``fir``) has no timeout,
-      so every reply it gets has a call site waiting for it.
+    * RTL strays are exactly 0 at ``hw``, ``callee``, ``caller``, ``scaler``, ``chn``: their
+      callers' replies come in time (``caller``'s callee never dies). At ``fir``, a callback
+      into a program killed (or gone after its call timed out) ends after ``fir``'s
+      ``reply_timeout``; the dead program's successor answers the call still in its lent slot
+      later (``BAD_FUNCTION``): a stray. ``fir`` has at most two callbacks in flight (src and
+      sink), so strays(fir) <= 2 * (kills and failed runs of cprog and pyprog, and fir.fir
+      calls of the test's process that failed).
     * ``duplicates`` of ``hw`` and ``fir``, and of ``py`` (the callee of ``py.slow``): a
       duplicate is a trigger with the SEQ of the last call taken from its static slot; only a
       successor of a program killed while its call's write was under way can write one (its
@@ -505,9 +520,13 @@ def check_counters(counters: dict[str, dict[str, int]], st: Stats) -> list[str]:
     for c in ("callee", "caller", "scaler", "chn"):
         if any(counters[c].values()):
             bad.append(f"{c}: counters {counters[c]}, want all 0")
-    for c in ("hw", "callee", "caller", "fir", "scaler", "chn"):
+    for c in ("hw", "callee", "caller", "scaler", "chn"):
         if counters[c]["strays"]:
             bad.append(f"{c}: {counters[c]['strays']} strays at an RTL component")
+    dead = (st.kills["cprog"] + st.kills["pyprog"] + st.prog_failed["cprog"] + st.prog_failed["pyprog"]
+            + sum(n for (kind, _), n in st.failures.items() if kind == "py fir.fir (higher-order)"))
+    if counters["fir"]["strays"] > 2 * dead:
+        bad.append(f"fir: {counters['fir']['strays']} strays > 2 * {dead} dead fir.fir callers")
     kills = st.kills["cprog"] + st.kills["pyprog"]
     for c in ("hw", "fir", "py"):
         if counters[c]["duplicates"] > kills:
