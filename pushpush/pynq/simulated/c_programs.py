@@ -122,6 +122,13 @@ class CAttach:
                "PUSHPUSH_SIMBOARD_SOCK": self.path}
         if self.uio_path is not None:
             env["PUSHPUSH_SIMBOARD_UIO"] = self.uio_path
+        bridge = getattr(self.device, "bridge", None)
+        if getattr(bridge, "rundir", None) is not None:   # a C program built with -DPP_TRACE:
+            from pushpush.trace.c_events import RING_DIR   # its trace ring (docs/c.md)
+            rings = Path(bridge.rundir) / RING_DIR
+            rings.mkdir(exist_ok=True)
+            env["PUSHPUSH_TRACE_DIR"] = str(rings)
+            env["PUSHPUSH_SIMBOARD_CTL"] = bridge.ctl.path
         bit = getattr(self.device, "bitfile_name", None)
         if bit:
             from ..simbit import map_path_for
