@@ -128,7 +128,8 @@ def read_ring(path: Union[str, Path]) -> Optional[Ring]:
         f.seek(0)
         h2 = HEADER.unpack(f.read(HEADER.size))[5]
     # events [h1 - cap, h1) were whole when head said h1; the writer may have overwritten
-    # the oldest ones while we read (up to event h2): keep those after it
+    # the oldest ones while we read (up to event h2, and it may be writing event h2 into the
+    # slot of event h2 - cap now): keep those after it
     first = max(0, h1 - cap, h2 - cap + 1)
     component = comp.split(b"\0", 1)[0].decode("utf-8", "replace")
     pid = pid or _pid_of(p)
