@@ -361,3 +361,85 @@ int main(void)
                                           text=True).stdout.split()]
     assert got == [HEADER.size, EVENT.size, 24, 40, 48, 28, 32, 36, 40]
     assert struct.calcsize("<8sIIIIQ") == 32 and struct.calcsize("<QQIIII") == 32
+
+
+def test_c_functions_lent_to_hardware_nest_under_its_call(tmp_path: Path) -> None:
+    """tests/c/data/cboard.yaml's C program (tests/c/src/cboard_callee.c) built with
+    PP_TRACE: it hands three of its functions to the FIR (fir.fir(coeff, src, sink, 8)),
+    whose calls of them (lent functions: run-time slots) show C's entered/left and nest
+    under fir.fir; C -> Python calls get Python's entered/left; the call of py.hang, which
+    nobody serves, ends FAILED (timeout) and is not in the trace."""
+    import pushpush.pynq as ppq
+    from pushpush.c import compile_program
+    from pushpush.pynq.simulated.c_programs import CAttach
+
+    ol = ppq.load(ROOT / "tests" / "c" / "data" / "cboard.yaml", outdir=tmp_path / "cboard")
+    try:
+        exe = compile_program(tmp_path / "cboard" / "c", [ROOT / "tests" / "c" / "src" / "cboard_callee.c"],
+                              components=["callee"], platform="simboard", output=tmp_path / "callee",
+                              trace=True)
+        rt = ol.runtime("py")
+        rt.export("g", lambda x, y: x * y)      # py.hang is never served
+        rt.start()
+        path = tmp_path / "fir.trace"
+        with CAttach(ol.device) as att:
+            with ol.trace(path) as t:
+                proc, lines = _start(att, exe, "2")
+            _stop(proc)
+        assert "ok higher-order C -> Verilog -> C" in lines and "ok timeout" in lines, lines
+    finally:
+        ol.free()
+    assert t.trace is not None
+    stats = t.trace.meta["c_events"]
+    assert (stats["unmatched"], stats["no_cycle"]) == (1, 0)            # py.hang: failed
+    trace = read_trace(path)
+    fir = [c for c in trace.calls if c.function == "fir.fir"]
+    assert len(fir) == 1 and fir[0].caller == "callee"
+    assert fir[0].issued < fir[0].trigger <= fir[0].taken < fir[0].result <= fir[0].returned <= fir[0].seen
+    lent = [c for c in trace.calls if c.caller == "fir" and c.callee == "callee"]
+    by_fn: dict[str, int] = {}
+    for c in lent:
+        by_fn[c.function] = by_fn.get(c.function, 0) + 1
+        assert c.parent == fir[0].id
+        assert c.issued <= c.trigger <= c.taken <= c.result <= c.returned
+        assert fir[0].taken <= c.issued and c.returned <= fir[0].result
+    # coeff() 8 times, sink() 40 times, src() 41 times (the 41st raises: the end of the
+    # stream), each lent function one run-time slot
+    assert sorted(by_fn.values()) == [8, 40, 41] and all("@0x" in f for f in by_fn)
+    src = [c for c in lent if by_fn[c.function] == 41]
+    assert [c.status & 0xBFFF_FFFF for c in src] == [1] * 40 + [0x8000_0001]
+    g = [c for c in trace.calls if c.function == "py.g"]
+    assert len(g) == 2 and all(c.source == "software" and c.issued <= c.taken <= c.result <= c.seen
+                               for c in g)
+    assert not [c for c in trace.calls if c.function == "py.hang"]
+    hw = [c for c in trace.calls if c.function == "hw.f"]
+    assert len(hw) == 3 and all(c.issued < c.trigger and c.returned <= c.seen for c in hw)
+
+
+def test_every_generated_file_compiles_with_pp_trace(tmp_path: Path) -> None:
+    """-DPP_TRACE with the project's flags (-Wall -Wextra -Werror -pedantic): every file of
+    the generated C; the runtime and the bare-metal layer stay freestanding (no memset or
+    memcpy, no 64-bit division helper on ARM); the ARM cross compiler when installed."""
+    import shutil
+
+    from pushpush.c import CFLAGS, compiler
+    from pushpush.codegen.c import render_c
+    from pushpush.codegen.render import write_tree
+    from pushpush.link import load
+
+    write_tree(render_c(load(ROOT / "tests" / "c" / "data" / "cboard.yaml")), tmp_path)
+    c = tmp_path / "c"
+    ccs = [compiler()] + (["arm-linux-gnueabihf-gcc"] if shutil.which("arm-linux-gnueabihf-gcc") else [])
+    for cc in ccs:
+        for src in sorted(c.glob("*.c")):
+            subprocess.run([*cc.split(), *CFLAGS, "-DPP_TRACE", f"-I{c}", "-c", str(src), "-o",
+                            str(tmp_path / (src.stem + ".o"))], check=True, capture_output=True, text=True)
+        free = ["-ffreestanding", "-nostdlib"] + (["-mcpu=cortex-a9"] if "arm" in cc else [])
+        objs = []
+        for src in ("pp_runtime.c", "pp_platform_baremetal.c"):
+            objs.append(str(tmp_path / (src + ".bm.o")))
+            subprocess.run([*cc.split(), *CFLAGS, *free, "-DPP_TRACE", f"-I{c}", "-c", str(c / src), "-o",
+                            objs[-1]], check=True, capture_output=True, text=True)
+        nm = subprocess.run(["nm", "-u", *objs], capture_output=True, text=True, check=True).stdout
+        undefined = {ln.split()[-1] for ln in nm.splitlines() if ln.strip() and ":" not in ln}
+        assert undefined <= {"__sync_synchronize"}, (cc, undefined)

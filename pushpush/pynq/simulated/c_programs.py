@@ -31,6 +31,11 @@ wake-up latencies from it).
   re-enables, zero masks. Several events before the program reads are one count, as the
   kernel's. The ``axi_intc_0`` registers are reached as on the board, by PL writes (op 1).
 
+* **tracing** (a program built with ``-DPP_TRACE``, docs/c.md "Tracing"): the environment
+  names the folder for its trace ring (``PUSHPUSH_TRACE_DIR``: the simulator's run folder's
+  ``c-trace``) and the simulator's control page (``PUSHPUSH_SIMBOARD_CTL``, mapped read-only:
+  the cycle stamps and whether ``ol.trace()`` records); ``ol.trace()`` reads the rings.
+
 A **Python program** in another process attaches the same way (as a second Python process
 on the board opens the loaded overlay): :func:`attach_runtime` gives it a runtime of its
 component over :class:`AttachedBackend` (the same environment, plus
