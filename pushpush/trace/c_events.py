@@ -27,7 +27,6 @@ from __future__ import annotations
 import os
 import struct
 import sys
-from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence, Union
