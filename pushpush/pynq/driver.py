@@ -145,8 +145,7 @@ class PushPushIP(DefaultIP):
     def cycles(self) -> int:
         """The PL's free-running 64-bit clock-cycle counter (the interrupt block's register
         page, 0x10 and 0x14: docs/trace.md), read over AXI (high, low, high: docs/c.md,
-        "Tracing"); a system without an interrupt
-        block has none (ValueError)."""
+        "Tracing"); a system without an interrupt block has none (ValueError)."""
         irq = self.linked.irq
         if irq is None:
             raise ValueError(f"system '{self.linked.name}' has no interrupt block, so no cycle "
