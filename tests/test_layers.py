@@ -36,7 +36,7 @@ ALLOWED: dict[str, set[str]] = {
               "errors", "resources", "c", "executor"},
     "executor": {"errors"},
     "testing": {"build", "trace"},
-    "c": {"boards", "codegen", "link", "errors", "resources"},
+    "c": {"boards", "codegen", "link", "errors", "resources", "trace"},
     "scaffold": {"boards", "codegen", "link", "schema", "spec", "errors", "resources"},
     "fusesoc_gen": {"boards", "build", "codegen", "link", "sim", "errors", "resources"},
     "apps": {"boards", "pynq", "link", "resources", "errors"},

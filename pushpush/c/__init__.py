@@ -45,11 +45,21 @@ def compiler() -> str:
 
 def compile_program(cdir: str | os.PathLike[str], sources: Sequence[str | os.PathLike[str]], *,
                     components: Sequence[str], platform: str, output: str | os.PathLike[str],
-                    flags: Sequence[str] = (), cc: Optional[str] = None) -> Path:
+                    flags: Sequence[str] = (), cc: Optional[str] = None,
+                    trace: Optional[bool] = None) -> Path:
     """Compile ``sources`` with the generated files of ``components`` and the runtime for
-    ``platform`` (``linux``, ``simboard`` or ``baremetal``) into ``output``."""
+    ``platform`` (``linux``, ``simboard`` or ``baremetal``) into ``output``.
+
+    ``trace``: build with ``-DPP_TRACE`` (the runtime notes its call events, docs/c.md
+    "Tracing"); None (default): when a trace records in this process (``with ol.trace()``,
+    ``pushpush run --trace``), so a program compiled inside the block is traced."""
     if platform not in PLATFORMS:
         raise ValueError(f"unknown platform '{platform}'; one of {', '.join(PLATFORMS)}")
+    if trace is None:
+        from pushpush.trace import software
+        trace = software.ACTIVE
+    if trace and "-DPP_TRACE" not in flags:
+        flags = (*flags, "-DPP_TRACE")
     c = Path(cdir)
     gen = [c / f"{name}_pp.c" for name in components] + [c / "pp_runtime.c"] + \
           [c / f for f in PLATFORMS[platform]]

@@ -144,15 +144,23 @@ class PushPushIP(DefaultIP):
 
     def cycles(self) -> int:
         """The PL's free-running 64-bit clock-cycle counter (the interrupt block's register
-        page, 0x10 then 0x14: docs/trace.md), read over AXI; a system without an interrupt
-        block has none (ValueError)."""
+        page, 0x10 and 0x14: docs/trace.md), read over AXI (high, low, high: docs/c.md,
+        "Tracing"); a system without an interrupt block has none (ValueError)."""
         irq = self.linked.irq
         if irq is None:
             raise ValueError(f"system '{self.linked.name}' has no interrupt block, so no cycle "
                              "counter (it needs an rtl and a software component)")
         at = irq.base - int(self.description.get("phys_addr", 0))
-        low = int(self.mmio.read(at + 0x10))
-        return (int(self.mmio.read(at + 0x14)) << 32) | low
+        # high, low, high until both highs agree, as the C runtime's pp_counter64 (docs/c.md,
+        # "Tracing"): 0x14 is latched by any reader's read of 0x10, a C program's too
+        hi = int(self.mmio.read(at + 0x14))
+        for _ in range(4):
+            low = int(self.mmio.read(at + 0x10))
+            hi2 = int(self.mmio.read(at + 0x14))
+            if hi2 == hi:
+                break
+            hi = hi2
+        return (hi2 << 32) | low
 
     def export(self, name: str, fn: Any = None) -> Any:
         """Serve an export of the default component (starts its serve thread)."""

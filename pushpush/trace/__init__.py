@@ -9,6 +9,8 @@
 * :mod:`.simhook`: the simulated board's side (started and stopped through the control page);
 * :mod:`.software`: events of the Python runtime (call issued, reply seen, callee
   entered/left);
+* :mod:`.c_events`: the same events of C programs built with ``-DPP_TRACE`` (their trace
+  rings), merged into a trace, or a trace of their own (a board);
 * :mod:`.session`: ``with ol.trace("run.trace"):`` on the simulated board.
 
 Example::

@@ -25,7 +25,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
-from . import software
+from . import c_events, software
 from .chrome import write_trace
 from .decode import SystemView, decode
 from .model import Call, Counter, Trace, nest
@@ -163,6 +163,7 @@ class BoardTrace:
             raise TraceError(f"the simulated board cannot trace: {reason}")
         self._t0 = time.perf_counter()
         self._sample_counters(self._area()[2])
+        c_events.prune(self.rundir / c_events.RING_DIR)   # rings of C programs that ended
         software.start(self.cycle)
         return self
 
@@ -187,6 +188,8 @@ class BoardTrace:
         trace.meta.update(recorded="simulated board, wire monitor + Python runtime events",
                           wall_s=round(self.wall_s, 3))
         merge_software(trace, events)
+        c_events.merge(trace, c_events.collect(self.rundir / c_events.RING_DIR, self.session),
+                       self.sysmap, events)   # C programs built with -DPP_TRACE (docs/c.md)
         for c in self._counters:
             c.cycle = min(max(c.cycle, trace.start), trace.end)
         trace.counters.extend(self._counters)

@@ -77,7 +77,8 @@ def c_to_c(n: int, out_dir: Path) -> dict[str, float]:
 
     write_tree(render_c(load(HERE / "ccbench.yaml")), out_dir)
     exe = compile_program(out_dir / "c", [HERE / "ccbench.c"], components=["cli", "srv"],
-                          platform="linux", output=out_dir / "ccbench")
+                          platform="linux", output=out_dir / "ccbench",
+                          trace=False)   # host only: never traced (not on the board)
     shm = out_dir / "ccbench.mem"
     shm.write_bytes(bytes(0x10000))
     r = subprocess.run([str(exe), str(shm), str(n)], capture_output=True, text=True, timeout=600)

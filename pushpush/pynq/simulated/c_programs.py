@@ -18,7 +18,7 @@ Framing (little-endian): request ``<III`` (op, address, nwords) + nwords words; 
 0xFF the simulated board failed); op 2 CYCLE: value = the simulated clock cycle; op 3
 PL_WRITE_NS: value = the host ``CLOCK_MONOTONIC`` nanoseconds at which the simulator stored
 the PL's last write into PS memory (0 before the first; ``pushpush bench wait`` measures
-wake-up latencies from it).
+wake-up latencies from it); op 4 READ: value = the PL word at the address (a GP0 read).
 
 * **the interrupt** (wait mode ``interrupt``, when the loaded top has one): on the board a C
   program opens ``/dev/uioN`` of the PS interrupt that ``axi_intc_0`` drives; here it
@@ -30,6 +30,11 @@ wake-up latencies from it).
   interrupt; 4 bytes written by the program are the ``write`` of ``/dev/uioN``: non-zero
   re-enables, zero masks. Several events before the program reads are one count, as the
   kernel's. The ``axi_intc_0`` registers are reached as on the board, by PL writes (op 1).
+
+* **tracing** (a program built with ``-DPP_TRACE``, docs/c.md "Tracing"): the environment
+  names the folder for its trace ring (``PUSHPUSH_TRACE_DIR``: the simulator's run folder's
+  ``c-trace``) and the simulator's control page (``PUSHPUSH_SIMBOARD_CTL``, mapped read-only:
+  the cycle stamps and whether ``ol.trace()`` records); ``ol.trace()`` reads the rings.
 
 A **Python program** in another process attaches the same way (as a second Python process
 on the board opens the loaded overlay): :func:`attach_runtime` gives it a runtime of its
@@ -64,11 +69,11 @@ from typing import Any, Optional, Sequence
 from pushpush.protocol import BusWriteError
 
 __all__ = ["CAttach", "AttachedBackend", "attach_runtime", "OP_WRITE", "OP_CYCLE", "OP_PL_WRITE_NS",
-           "REQUEST", "REPLY"]
+           "OP_READ", "REQUEST", "REPLY"]
 
 log = logging.getLogger("pushpush.pynq")
 
-OP_WRITE, OP_CYCLE, OP_PL_WRITE_NS = 1, 2, 3
+OP_WRITE, OP_CYCLE, OP_PL_WRITE_NS, OP_READ = 1, 2, 3, 4
 REQUEST = struct.Struct("<III")
 REPLY = struct.Struct("<IIQ")
 _MAX_WORDS = 4096
@@ -122,6 +127,13 @@ class CAttach:
                "PUSHPUSH_SIMBOARD_SOCK": self.path}
         if self.uio_path is not None:
             env["PUSHPUSH_SIMBOARD_UIO"] = self.uio_path
+        bridge = getattr(self.device, "bridge", None)
+        if getattr(bridge, "rundir", None) is not None:   # a C program built with -DPP_TRACE:
+            from pushpush.trace.c_events import RING_DIR   # its trace ring (docs/c.md)
+            rings = Path(bridge.rundir) / RING_DIR
+            rings.mkdir(exist_ok=True)
+            env["PUSHPUSH_TRACE_DIR"] = str(rings)
+            env["PUSHPUSH_SIMBOARD_CTL"] = bridge.ctl.path
         bit = getattr(self.device, "bitfile_name", None)
         if bit:
             from ..simbit import map_path_for
@@ -239,6 +251,8 @@ class CAttach:
                 return 0, int(self.device.bridge.info()["cycle"])
             if op == OP_PL_WRITE_NS:
                 return 0, int(self.device.bridge.last_pl_write()[1])
+            if op == OP_READ:   # one word of the PL (a GP0 read: the cycle counter's test)
+                return 0, int.from_bytes(self.device.read_registers(address, 4), "little")
             log.error("attached C program: unknown request %d", op)
             return 0xFF, 0
         except Exception as e:  # the simulated board failed or stopped
