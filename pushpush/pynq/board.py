@@ -75,6 +75,14 @@ DEFAULT_POLL_S = 20e-6
 #: once; this bounds the wait for writes that do not come from the PL nor from this process
 #: (a C component attached to the simulated board answering in the on-chip memory).
 SIM_POLL_S = 5e-4
+#: The simulated board's longest wait for a PL write while no other process is attached to it
+#: (seconds): every write into PS memory that a runtime of this process waits for is notified
+#: then (the simulator's notification pipe, this process's own writes), so the wait ends by
+#: its event; this only bounds how late a call timeout, a stop or the overlay check comes.
+#: Before (issue 28), a caller and a serve thread each woke every 0.5 ms (SIM_POLL_S): 15 of
+#: the 37 blocks per callback of the FIR cell, each a wake-up that waits for a CPU on a busy
+#: host.
+SIM_EVENT_WAIT_S = 0.05
 
 
 #: This process's claim holders by claim file (to hand a replaced overlay's claim on).
@@ -265,6 +273,7 @@ class PynqBackend:
         self._seen = threading.local()
         self.poll_s = ((SIM_POLL_S if self._wait_pl else DEFAULT_POLL_S * 25) if self.simulated
                        else DEFAULT_POLL_S) if poll_s is None else poll_s
+        self._poll_given = poll_s is not None
         self._next_check = 0.0
         self._reported = False
         self._timestamp = getattr(device, "timestamp", None)
@@ -487,9 +496,18 @@ class PynqBackend:
                 # two of its 0.5 ms waits it was not counted, and the simulator could go
                 # idle there (issue 28)
                 self._caller_tell(max(0, n))
-            self._seen.n = self._wait_pl(n, self.poll_s, waiting=not serving)
+            self._seen.n = self._wait_pl(n, self._sim_wait_s(), waiting=not serving)
             return
         time.sleep(self.poll_s)
+
+    def _sim_wait_s(self) -> float:
+        """How long one wait of mode ``sleep`` on the simulated board may last: until its event
+        (:data:`SIM_EVENT_WAIT_S` at most) unless another process is attached to the board
+        (a C program or an attached Python program writes into PS memory unnotified: the
+        poll interval, :data:`SIM_POLL_S`) or ``poll_s`` was given."""
+        if self._poll_given or self._bridge is None or getattr(self.device, "attached", 1):
+            return self.poll_s
+        return max(self.poll_s, SIM_EVENT_WAIT_S)
 
     def _caller_key(self) -> tuple[str, int]:
         """This thread's key in the bridge's callers (not its bare ident: a caller in wait
