@@ -74,7 +74,19 @@ def main(runs: int) -> dict[str, Any]:
     me = os.getpid()
     totals: dict[str, dict[str, dict[str, int]]] = {"pynq": defaultdict(dict), "sim": defaultdict(dict)}
     times, cycles, wrong, callbacks = [], [], 0, 0
-    for _ in range(runs):
+    sim_counts: dict[str, int] = {}
+    from pushpush.simboard.ipc import read_status
+    force = float(os.environ.get("HANDOFF_FORCE_SLICE_US", "0"))
+    for r in range(runs):
+        if force and r == 1:   # experiment: every thread of both processes, from outside
+            import ctypes
+            from pushpush.simboard.slice import _ATTR, _SYS_SCHED_SETATTR
+            libc = ctypes.CDLL(None, use_errno=True)
+            for pid in (me, sim_pid):
+                for tid in os.listdir(f"/proc/{pid}/task"):
+                    buf = ctypes.create_string_buffer(_ATTR.pack(_ATTR.size, 0, 0, 0, 0,
+                                                                 int(force * 1000), 0, 0, 0, 0))
+                    print("slice", pid, tid, libc.syscall(_SYS_SCHED_SETATTR, int(tid), buf, 0))
         it, out = iter(x.tolist()), []
         count = [0]
 
@@ -95,12 +107,15 @@ def main(runs: int) -> dict[str, Any]:
             out.append(v)
 
         c0 = b.info()["cycle"]
+        k0 = dict(read_status(b.ctl.mem)["counts"])
         p0, s0 = threads(me), threads(sim_pid)
         t = time.monotonic()
         ol.fir.fir(c, s, k, len(coeffs), timeout=600)
         wall = time.monotonic() - t
         p1, s1 = threads(me), threads(sim_pid)
         cycles.append(b.info()["cycle"] - c0)
+        for name, n in read_status(b.ctl.mem)["counts"].items():
+            sim_counts[name] = sim_counts.get(name, 0) + n - k0.get(name, 0)
         times.append(wall)
         callbacks += count[0]
         wrong += not np.array_equal(np.array(out), want)
@@ -123,6 +138,7 @@ def main(runs: int) -> dict[str, Any]:
                 sim_cpu += v["run_ns"] / 1e9
             print(f"{key:5} {name:34} {v['run_ns'] / 1e9:7.3f} {v['wait_ns'] / 1e9:7.3f} "
                   f"{v['vol']:7d} {v['invol']:7d}")
+    print("simulator counts:", " ".join(f"{k}={v}" for k, v in sorted(sim_counts.items()) if v))
     ts = sorted(times)
     res = {"runs": runs, "median_s": ts[len(ts) // 2], "max_s": ts[-1], "wrong": wrong,
            "cycles_median": sorted(cycles)[len(cycles) // 2], "callbacks_per_run": callbacks / runs,

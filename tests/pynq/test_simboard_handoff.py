@@ -106,3 +106,45 @@ def test_an_attached_program_keeps_the_poll(hof_bit, monkeypatch):
         assert mine and all(w[1] >= SIM_EVENT_WAIT_S for w in mine), mine
     finally:
         ol.free()
+
+
+def test_a_pause_holds_while_the_serve_thread_has_not_looked_yet(hof_bit, monkeypatch):
+    """The serve thread is woken by the PL's call but gets a CPU only 0.2 s later (played
+    here by a sleep after its wait), longer than the pause's limit (20 ms here): the pause
+    holds until it has looked and taken the call (counted, ``pauses_held``), so the call's
+    cycles do not grow. Before, the pause ended at its limit before anybody had taken the
+    call and the PL ran on (the FIR cell's cycles grew with load: 1,743 and up to 3,058
+    against 1,677 at load 20-30)."""
+    from pushpush.simboard.ipc import read_status
+    monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "20000")
+    ol = ppq.PushPushOverlay(str(hof_bit))
+    try:
+        bridge = ol.device.bridge
+        rt = ol.runtime()
+        rt.timeout = 120.0
+        backend = rt.backend
+        inner = backend._wait_pl
+        starve = {"s": 0.0}
+
+        def starved(seen: int, timeout: float, *, waiting: bool = True) -> int:
+            n = inner(seen, timeout, waiting=waiting)
+            if not waiting and n != seen and starve["s"]:   # the serve thread, woken
+                time.sleep(starve["s"])
+            return n
+
+        monkeypatch.setattr(backend, "_wait_pl", starved)
+
+        def cycles() -> int:
+            c0 = bridge.info()["cycle"]
+            assert ol.mapper.apply(lambda x: 3 * x, 5) == 46
+            return bridge.info()["cycle"] - c0
+
+        fast = [cycles() for _ in range(2)]
+        before = read_status(bridge.ctl.mem)["counts"]
+        starve["s"] = 0.2
+        slow = [cycles() for _ in range(2)]
+        after = read_status(bridge.ctl.mem)["counts"]
+        assert max(slow) <= max(fast) + 40, (fast, slow, after)
+        assert after["pauses_held"] > before["pauses_held"], after
+    finally:
+        ol.free()
