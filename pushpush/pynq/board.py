@@ -75,14 +75,13 @@ DEFAULT_POLL_S = 20e-6
 #: once; this bounds the wait for writes that do not come from the PL nor from this process
 #: (a C component attached to the simulated board answering in the on-chip memory).
 SIM_POLL_S = 5e-4
-#: The simulated board's longest wait for a PL write while no other process is attached to it
-#: (seconds): every write into PS memory that a runtime of this process waits for is notified
-#: then (the simulator's notification pipe, this process's own writes), so the wait ends by
-#: its event; this only bounds how late a call timeout, a stop or the overlay check comes.
-#: Before (issue 28), a caller and a serve thread each woke every 0.5 ms (SIM_POLL_S): 15 of
-#: the 37 blocks per callback of the FIR cell, each a wake-up that waits for a CPU on a busy
-#: host.
-SIM_EVENT_WAIT_S = 0.05
+# Issue 28 measured waiting for the event alone (a 50 ms fallback) against this interval: the
+# FIR cell (scripts/handoff_bench.py) made 12 blocks per callback instead of 33, yet took
+# 8.9-10.6 s instead of 2.7 s at load 25-30 (2 cores), and a shorter scheduler slice
+# (sched_setattr, 0.2 ms) for every thread did not change that. A thread woken by an event
+# first waits for a CPU behind ~15 runnable tasks (about 10 ms); a thread that waits 0.5 ms at
+# a time is runnable most of the time and takes the event at its next turn. The interval
+# stays (a few us of CPU per wake); liveness rests on the notification, not on it.
 
 
 #: This process's claim holders by claim file (to hand a replaced overlay's claim on).
@@ -273,7 +272,6 @@ class PynqBackend:
         self._seen = threading.local()
         self.poll_s = ((SIM_POLL_S if self._wait_pl else DEFAULT_POLL_S * 25) if self.simulated
                        else DEFAULT_POLL_S) if poll_s is None else poll_s
-        self._poll_given = poll_s is not None
         self._next_check = 0.0
         self._reported = False
         self._timestamp = getattr(device, "timestamp", None)
@@ -496,18 +494,9 @@ class PynqBackend:
                 # two of its 0.5 ms waits it was not counted, and the simulator could go
                 # idle there (issue 28)
                 self._caller_tell(max(0, n))
-            self._seen.n = self._wait_pl(n, self._sim_wait_s(), waiting=not serving)
+            self._seen.n = self._wait_pl(n, self.poll_s, waiting=not serving)
             return
         time.sleep(self.poll_s)
-
-    def _sim_wait_s(self) -> float:
-        """How long one wait of mode ``sleep`` on the simulated board may last: until its event
-        (:data:`SIM_EVENT_WAIT_S` at most) unless another process is attached to the board
-        (a C program or an attached Python program writes into PS memory unnotified: the
-        poll interval, :data:`SIM_POLL_S`) or ``poll_s`` was given."""
-        if self._poll_given or self._bridge is None or getattr(self.device, "attached", 1):
-            return self.poll_s
-        return max(self.poll_s, SIM_EVENT_WAIT_S)
 
     def _caller_key(self) -> tuple[str, int]:
         """This thread's key in the bridge's callers (not its bare ident: a caller in wait

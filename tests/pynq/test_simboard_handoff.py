@@ -1,20 +1,14 @@
 """Hand-offs between the PYNQ process and the simulator (issue 28: a busy host).
 
-Every wake-up of a thread or of the simulator waits for a CPU on a busy host (EEVDF: behind
-the busy loops, up to a slice), so a callback that costs many hand-offs costs many such waits.
-These tests hold the hand-offs of a call to what its events need:
-
-* a runtime waiting on the simulated board (wait mode ``sleep``) waits for its event, not a
-  0.5 ms timer: before, the caller and the serve thread each woke every 0.5 ms while a Python
-  callback ran (15 of the 37 blocks per callback of the FIR cell, scripts/handoff_bench.py);
-  only while another process is attached (a C program, whose writes into PS memory are not
-  notified) does it poll.
+On a busy host every wake-up of a thread or of the simulator waits for a CPU (at load 25-30
+on 2 cores about 10 ms), so a pause of the simulator that ends at its limit before software
+has taken the PL's call lets the PL run on: the call's cycles grow with the load. A pause
+holds while a waiting thread has not looked at the write yet.
 """
 
 from __future__ import annotations
 
 import os
-import threading
 import time
 
 import pytest
@@ -23,7 +17,6 @@ pytest.importorskip("pynq.pl_server")
 os.environ.setdefault("PUSHPUSH_BOARD", "sim")
 
 import pushpush.pynq as ppq  # noqa: E402
-from pushpush.pynq.board import SIM_EVENT_WAIT_S, SIM_POLL_S  # noqa: E402
 
 from pynq_systems import HOF_YAML  # noqa: E402
 
@@ -34,78 +27,6 @@ def hof_bit(tmp_path_factory):
     bit = ol.bitfile_name
     ol.free()
     return bit
-
-
-def _spy_waits(bridge, monkeypatch) -> list[tuple[str, float, bool, float]]:
-    """Record every wait for a PL write: (thread, timeout given, ended by the event, seconds)."""
-    waits: list[tuple[str, float, bool, float]] = []
-    inner = bridge._wait_notify
-
-    def spy(seen: int, timeout: float) -> bool:
-        t0 = time.monotonic()
-        ended = inner(seen, timeout)
-        waits.append((threading.current_thread().name, timeout, ended, time.monotonic() - t0))
-        return ended
-
-    monkeypatch.setattr(bridge, "_wait_notify", spy)
-    return waits
-
-
-def test_a_callback_is_waited_for_by_its_event_not_a_timer(hof_bit, monkeypatch):
-    """mapper.apply calls a Python function twice, 20 ms each: the caller (main thread) and
-    the serve thread wait for the PL's writes with the long fallback (50 ms), so the waits
-    of the whole call are a handful, each ended by a write, instead of one every 0.5 ms per
-    thread (about 80 before)."""
-    ol = ppq.PushPushOverlay(str(hof_bit))
-    try:
-        bridge = ol.device.bridge
-        rt = ol.runtime()
-        rt.timeout = 60.0
-        assert rt.wait == "sleep"
-
-        def f(x: int) -> int:
-            time.sleep(0.02)
-            return 3 * x
-
-        assert ol.mapper.apply(f, 5) == 46   # warm: the serve thread and pool are up
-        waits = _spy_waits(bridge, monkeypatch)
-        t0 = time.monotonic()
-        assert ol.mapper.apply(f, 5) == 46
-        wall = time.monotonic() - t0
-        during = list(waits)
-        assert during, "nobody waited for the PL"
-        assert all(timeout >= SIM_EVENT_WAIT_S for _, timeout, _, _ in during), during
-        # every wait ended by a write, or lasted its whole (long) timeout
-        timed_out = [w for w in during if not w[2]]
-        assert all(w[3] >= 0.9 * SIM_EVENT_WAIT_S for w in timed_out), timed_out
-        threads = {w[0] for w in during}
-        assert len(timed_out) <= len(threads) * (1 + wall / SIM_EVENT_WAIT_S), (wall, timed_out)
-    finally:
-        ol.free()
-
-
-def test_an_attached_program_keeps_the_poll(hof_bit, monkeypatch):
-    """While a hub for other processes is open (CAttach: a C program's writes into PS memory
-    wake nobody), a waiting runtime polls every SIM_POLL_S; after close it waits for events."""
-    from pushpush.pynq.simulated.c_programs import CAttach
-    ol = ppq.PushPushOverlay(str(hof_bit))
-    try:
-        bridge = ol.device.bridge
-        rt = ol.runtime()
-        rt.timeout = 60.0
-        waits = _spy_waits(bridge, monkeypatch)
-        with CAttach(ol.device):
-            assert ol.device.attached == 1
-            assert ol.mapper.apply(lambda x: 3 * x, 5) == 46
-            polled = [w for w in waits if w[0] == threading.current_thread().name]
-            assert polled and all(w[1] == SIM_POLL_S for w in polled), polled
-        assert ol.device.attached == 0
-        waits.clear()
-        assert ol.mapper.apply(lambda x: 3 * x, 5) == 46
-        mine = [w for w in waits if w[0] == threading.current_thread().name]
-        assert mine and all(w[1] >= SIM_EVENT_WAIT_S for w in mine), mine
-    finally:
-        ol.free()
 
 
 def test_a_pause_holds_while_the_serve_thread_has_not_looked_yet(hof_bit, monkeypatch):
@@ -148,3 +69,4 @@ def test_a_pause_holds_while_the_serve_thread_has_not_looked_yet(hof_bit, monkey
         assert after["pauses_held"] > before["pauses_held"], after
     finally:
         ol.free()
+

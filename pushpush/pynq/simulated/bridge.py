@@ -171,9 +171,10 @@ class SimBridge:
         #: software too (see caller_waits)
         self._caller_pl_seen: dict[Any, int] = {}
         self._waiters_lock = threading.Lock()
-        #: threads in wait_pl_write: each blocks on its own edge-triggered epoll of the
-        #: notification pipe (see _wait_notify), by thread ident: (thread, epoll)
-        self._notify_polls: dict[int, tuple[threading.Thread, Any]] = {}
+        #: threads in wait_pl_write: one blocks on the notification pipe, the others on this
+        #: condition (see _wait_notify)
+        self._notify_cond = threading.Condition(threading.Lock())
+        self._notify_leader = False
         #: note_waiting found the simulator blocked (paused or idle) while only simulated
         #: time helps and no kick was written since it blocked (a missed kick), and kicked it
         self.stamp_kicks = 0
@@ -582,58 +583,41 @@ class SimBridge:
             self._count_waiter(-1, waiting)
         return self.pl_writes
 
-    def _notify_poll(self) -> Any:
-        """This thread's epoll of the notification pipe (edge-triggered, made once per
-        thread; the epolls of threads that ended are closed here, the rest by :meth:`stop`)."""
-        ident = threading.get_ident()
-        with self._waiters_lock:
-            entry = self._notify_polls.get(ident)
-            if entry is not None and entry[0] is threading.current_thread():
-                return entry[1]
-            for key, (thread, ep) in list(self._notify_polls.items()):
-                if not thread.is_alive() or key == ident:
-                    ep.close()
-                    del self._notify_polls[key]
-            ep = select.epoll(1)
-            ep.register(self._notify_r, select.EPOLLIN | select.EPOLLET)
-            self._notify_polls[ident] = (threading.current_thread(), ep)
-            return ep
-
     def _wait_notify(self, seen: int, timeout: float) -> bool:
         """Wait until :attr:`pl_writes` differs from ``seen`` (True) or ``timeout`` s passed
-        (False). Every waiting thread blocks on its own edge-triggered epoll of the
-        notification pipe, so one write wakes each waiter directly, all at once. An edge is
-        kept in that epoll from the write until the thread's next wait on it, so a write
-        after the thread's look at the count wakes it even when another thread drained the
-        pipe meanwhile (issue 28: several threads selecting on the one pipe lost such wakes).
-        Each waiter drains the pipe before it looks at the count, so the pipe is never full
-        when a write it waits for comes (a write into a full pipe would make no edge).
-
-        Before, one thread (the leader) blocked on the pipe and woke the others through a
-        condition after its drain: a serve thread behind a leading caller was woken only
-        after that caller got a CPU, a second hand-off on every call of the PL (on a busy
-        host each one a wait for a CPU)."""
+        (False). One waiting thread at a time (the leader) blocks on the notification pipe
+        and drains it; the others wait on a condition the leader notifies after each drain
+        (and when it leaves, so that one of them leads on). Every thread checks the count
+        under that condition's lock before it sleeps, so a write can never be drained by one
+        thread between another's check and its sleep: each waiter is woken by the write it
+        waits for, not by its timeout (before, several threads selecting on the one pipe
+        lost such wakes and waited out their poll interval)."""
         deadline = time.monotonic() + timeout
-        try:
-            ep = self._notify_poll()
-        except (OSError, ValueError):   # the pipe was closed by stop()
-            return True
-        while True:
-            try:
-                os.read(self._notify_r, 65536)
-            except (BlockingIOError, InterruptedError):
-                pass
-            except (OSError, ValueError):   # closed by stop()
-                return True
-            if self._stopped or self.pl_writes != seen:
-                return True
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return False
-            try:
-                ep.poll(left)
-            except (OSError, ValueError):   # closed by stop()
-                return True
+        cond = self._notify_cond
+        with cond:
+            while True:
+                if self._stopped or self.pl_writes != seen:
+                    return True
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                if self._notify_leader:
+                    cond.wait(left)
+                    continue
+                self._notify_leader = True
+                try:
+                    cond.release()
+                    try:   # a write after the check above left its byte in the pipe
+                        ready, _, _ = select.select([self._notify_r], [], [], left)
+                        if ready:
+                            os.read(self._notify_r, 4096)
+                    except (OSError, ValueError):  # empty, or closed by stop()
+                        pass
+                    finally:
+                        cond.acquire()
+                finally:
+                    self._notify_leader = False
+                    cond.notify_all()
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the simulator (idempotent): STOP, wait, then kill its process group."""
@@ -668,10 +652,6 @@ class SimBridge:
                 os.write(self._irq_w, b"\0")   # wakes the interrupt model's thread: it ends
             except OSError:
                 pass
-        with self._waiters_lock:
-            polls, self._notify_polls = list(self._notify_polls.values()), {}
-        for _, ep in polls:
-            ep.close()
         for fd in (self._notify_r, self._notify_w, self._kick_r, self._kick_w, self._irq_w):
             if fd >= 0:
                 try:

@@ -85,9 +85,6 @@ class CAttach:
             raise TypeError("CAttach needs the simulated board's device (pushpush.pynq.SimDevice); "
                             "on a PYNQ-Z1 C programs use the Linux layer (/dev/mem) directly")
         self.device = device
-        # its programs write into PS memory unnotified: this process's runtimes poll while
-        # it is open (SimDevice.attached)
-        device.attached = getattr(device, "attached", 0) + 1
         self.dir = Path(tempfile.mkdtemp(prefix="pushpush-c-"))
         self.path = str(self.dir / "gp0.sock")
         self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -287,7 +284,6 @@ class CAttach:
                     pass
         self._thread.join(2.0)
         shutil.rmtree(self.dir, ignore_errors=True)
-        self.device.attached -= 1
 
     def __enter__(self) -> "CAttach":
         return self

@@ -223,10 +223,6 @@ class SimDevice(Device):
         #: then ``$PUSHPUSH_SIM``, then the simulation bitstream's own choice.
         self.simulator_request: Optional[str] = None
         self._free_seen = False
-        #: Other processes' hubs attached to this board (CAttach, open): their programs write
-        #: into PS memory without a notification, so this process's runtimes poll while any is
-        #: open (pushpush.pynq.board.SIM_POLL_S) and otherwise wait for their event.
-        self.attached = 0
         #: The interrupt path of the loaded overlay (pushpush.pynq.simulated.interrupt), if its
         #: top has an interrupt.
         self.interrupts: Optional[Any] = None
