@@ -407,8 +407,8 @@ async def serve_hdl(dut: Any) -> None:
         wake-up waited longer than the pause's limit (50 ms at load 20-28), and the PL ran
         on while nobody had taken its call yet (the FIR cell's cycles grew with load: 1,743
         and up to 3,058 against 1,677, issue 28)."""
-        if ctl is None:
-            return False
+        if ctl is None or struct.unpack_from("<Q", ctl, CTL_WAITERS)[0] == 0:
+            return False   # (a serve thread's look may be stale once nobody waits: not held)
         writes = (struct.unpack_from("<Q", ctl, CTL_PL_WRITES)[0]
                   + struct.unpack_from("<Q", ctl, CTL_LOCAL_WRITES)[0])
         if struct.unpack_from("<Q", ctl, CTL_LOOKED)[0] < writes:

@@ -44,6 +44,10 @@ def test_a_pause_holds_while_the_serve_thread_has_not_looked_yet(hof_bit, monkey
         rt = ol.runtime()
         rt.timeout = 120.0
         backend = rt.backend
+        # the caller stays inside its wait meanwhile (counted in CTL_WAITERS): a pause holds
+        # for a thread behind only while somebody waits (a serve thread's last look can be
+        # stale once nobody does: test_wait_modes' interrupt-mode tests)
+        backend.poll_s = 5.0
         inner = backend._wait_pl
         starve = {"s": 0.0}
 
