@@ -59,7 +59,14 @@ module pp_axi_slave #
     parameter AR_EARLY = 0,
     // wr_bad/rd_bad: the burst is not INCR, or its AxSIZE is outside SIZE_MIN..SIZE_MAX
     parameter SIZE_MIN = 0,
-    parameter SIZE_MAX = 7
+    parameter SIZE_MAX = 7,
+    // 1: the core refuses every burst with wr_bad/rd_bad set, so only INCR bursts matter:
+    // the address steps by 2**AxSIZE without aligning it (the same word and the same
+    // overflow for AxSIZE up to the word, and for whole beats) and FIXED is not kept
+    parameter INCR_ONLY = 0,
+    // 1: INCR/WRAP step by the bus width whatever AxSIZE (a core that decodes whole beats,
+    // irq: a constant step, fewer LUTs); 0: by 2**AxSIZE as AXI asks
+    parameter FULL_BEATS = 0
 )
 (
     input  wire                     clk,
@@ -137,6 +144,7 @@ localparam WA = WR_ADDR_BITS;
 localparam RA = RD_ADDR_BITS;
 localparam BP = (B_DEPTH > 1) ? $clog2(B_DEPTH) : 0;
 localparam RB = (WR_RESP_WAIT != 0) ? 2 : 1;   // response bits kept in the B queue
+localparam [2:0] BUS_SIZE = (DATA_WIDTH == 64) ? 3'd3 : 3'd2;
 localparam [1:0] RESP_OKAY = 2'b00;
 localparam [1:0] RESP_SLVERR = 2'b10;
 // bit s: AxSIZE s is within SIZE_MIN..SIZE_MAX
@@ -222,9 +230,10 @@ wire          cur_bad   = w_new ? bad_burst(s_axi_awburst, s_axi_awsize) : w_bad
 wire          cur_ovf   = w_new ? aw_ovf : w_ovf;
 wire          cur_err   = !w_new && w_err;
 
-wire [WA:0] w_step = {{WA{1'b0}}, 1'b1} << cur_size;
-wire [WA:0] w_next = cur_fixed ? {1'b0, cur_addr}
-                               : ({1'b0, cur_addr} & ~(w_step - 1'b1)) + w_step;
+wire [WA:0] w_step = {{WA{1'b0}}, 1'b1} << ((FULL_BEATS != 0) ? BUS_SIZE : cur_size);
+wire [WA:0] w_next = (INCR_ONLY != 0) ? {1'b0, cur_addr} + w_step
+                   : cur_fixed ? {1'b0, cur_addr}
+                   : ({1'b0, cur_addr} & ~(w_step - 1'b1)) + w_step;
 
 assign wr_en = w_fire;
 assign wr_addr = cur_addr;
@@ -364,9 +373,10 @@ reg                rd_fixed;
 reg                rd_bad_reg;
 reg                rd_ovf_reg;
 
-wire [RA:0] r_step = {{RA{1'b0}}, 1'b1} << rd_size_reg;
-wire [RA:0] r_next = rd_fixed ? {1'b0, rd_addr_reg}
-                              : ({1'b0, rd_addr_reg} & ~(r_step - 1'b1)) + r_step;
+wire [RA:0] r_step = {{RA{1'b0}}, 1'b1} << ((FULL_BEATS != 0) ? BUS_SIZE : rd_size_reg);
+wire [RA:0] r_next = (INCR_ONLY != 0) ? {1'b0, rd_addr_reg} + r_step
+                   : rd_fixed ? {1'b0, rd_addr_reg}
+                   : ({1'b0, rd_addr_reg} & ~(r_step - 1'b1)) + r_step;
 
 assign rd_addr = rd_addr_reg;
 assign rd_ovf = rd_ovf_reg;

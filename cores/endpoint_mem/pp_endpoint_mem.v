@@ -185,7 +185,7 @@ wire [2:0]            rd_size;
 pp_axi_slave #(
     .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(ADDR_WIDTH), .ID_WIDTH(ID_WIDTH),
     .WR_ADDR_BITS(CW), .RD_ADDR_BITS(ADDR_WIDTH), .W_WITH_AW(1), .B_DEPTH(B_DEPTH),
-    .R_REG(1), .AR_EARLY(1), .SIZE_MIN(0), .SIZE_MAX(MAX_SIZE)
+    .R_REG(1), .AR_EARLY(1), .SIZE_MIN(0), .SIZE_MAX(MAX_SIZE), .INCR_ONLY(1)
 ) fe (
     .clk(clk), .rst(rst),
     .s_axi_awid(s_axi_awid), .s_axi_awaddr(s_axi_awaddr), .s_axi_awlen(s_axi_awlen),

@@ -195,7 +195,7 @@ wire [2:0]            w_size, r_size;
 
 pp_axi_slave #(
     .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(ADDR_WIDTH), .ID_WIDTH(ID_WIDTH),
-    .WR_ADDR_BITS(12), .RD_ADDR_BITS(12)
+    .WR_ADDR_BITS(12), .RD_ADDR_BITS(12), .FULL_BEATS(1)
 ) fe (
     .clk(clk), .rst(rst),
     .s_axi_awid(s_axi_awid), .s_axi_awaddr(s_axi_awaddr), .s_axi_awlen(s_axi_awlen),

@@ -125,7 +125,8 @@ async def _wiggle(dut, rng: random.Random, p_hold: float, p_late: float) -> None
 
 def _size_choices(cfg: dict) -> list[int]:
     full = 3 if cfg["DATA_WIDTH"] == 64 else 2
-    return list(range(0, full + 1))
+    # FULL_BEATS steps by the bus width: only whole-beat bursts are AXI there
+    return [full] if cfg["FULL_BEATS"] else list(range(0, full + 1))
 
 
 @cocotb.test()
@@ -220,12 +221,14 @@ REPO = Path(__file__).resolve().parents[2]
 SOURCES = [REPO / "cores" / "axi_slave" / "pp_axi_slave.v", REPO / "cores" / "axi_slave" / "tb" / "pp_axi_slave_tb.v"]
 
 _BASE = dict(ADDR_WIDTH=12, AB=8, W_WITH_AW=0, B_DEPTH=1, WR_RESP_WAIT=0, R_REG=0, AR_EARLY=0,
-             SIZE_MIN=0, SIZE_MAX=7, USE_BAD=1, ops=160, pause=0.3, hold=0.0, late=0.0)
+             SIZE_MIN=0, SIZE_MAX=7, INCR_ONLY=0, FULL_BEATS=0, USE_BAD=1, ops=160, pause=0.3, hold=0.0, late=0.0)
 CONFIGS = [
-    # as irq / ps_window use it: every burst accepted, RDATA straight from the core
+    # as ps_window uses it: every burst accepted, RDATA straight from the core
     dict(_BASE, DATA_WIDTH=32, ID_WIDTH=4, USE_BAD=0, seed=1),
-    # as endpoint_mem: W with AW, 4 B entries, output register with early AR, 64-bit
-    dict(_BASE, DATA_WIDTH=64, ID_WIDTH=2, W_WITH_AW=1, B_DEPTH=4, R_REG=1, AR_EARLY=1, SIZE_MAX=3,
+    # as irq: the same, whole beats of 64 bits (FULL_BEATS)
+    dict(_BASE, DATA_WIDTH=64, ID_WIDTH=5, USE_BAD=0, FULL_BEATS=1, seed=5),
+    # as endpoint_mem: W with AW, 4 B entries, output register with early AR, INCR only, 64-bit
+    dict(_BASE, DATA_WIDTH=64, ID_WIDTH=2, W_WITH_AW=1, B_DEPTH=4, R_REG=1, AR_EARLY=1, SIZE_MAX=3, INCR_ONLY=1,
          seed=2, pause=0.5),
     # as riscv's window: 32-bit beats only, output register, write beats held back
     dict(_BASE, DATA_WIDTH=32, ID_WIDTH=6, R_REG=1, SIZE_MIN=2, SIZE_MAX=2, hold=0.3, seed=3),
@@ -235,13 +238,13 @@ CONFIGS = [
 ]
 
 HDL = ("DATA_WIDTH", "ADDR_WIDTH", "ID_WIDTH", "AB", "W_WITH_AW", "B_DEPTH", "WR_RESP_WAIT", "R_REG",
-       "AR_EARLY", "SIZE_MIN", "SIZE_MAX", "USE_BAD")
+       "AR_EARLY", "SIZE_MIN", "SIZE_MAX", "INCR_ONLY", "FULL_BEATS", "USE_BAD")
 
 
 def _matrix():
     from pushpush.testing import sim_matrix
 
-    return sim_matrix([{"cfg": i} for i in range(len(CONFIGS))], verilator_sets=2)
+    return sim_matrix([{"cfg": i} for i in range(len(CONFIGS))], verilator_sets=3)
 
 
 @pytest.mark.parametrize("simulator,params", _matrix())

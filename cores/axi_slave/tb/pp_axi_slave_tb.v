@@ -28,6 +28,8 @@ module pp_axi_slave_tb #
     parameter AR_EARLY = 0,
     parameter SIZE_MIN = 0,
     parameter SIZE_MAX = 7,
+    parameter INCR_ONLY = 0,
+    parameter FULL_BEATS = 0,
     parameter USE_BAD = 1,
     parameter REFUSE_WORD = 5,
     parameter DEC_WORD = 8,
@@ -94,7 +96,7 @@ pp_axi_slave #(
     .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(ADDR_WIDTH), .ID_WIDTH(ID_WIDTH),
     .WR_ADDR_BITS(AB), .RD_ADDR_BITS(AB), .W_WITH_AW(W_WITH_AW), .B_DEPTH(B_DEPTH),
     .WR_RESP_WAIT(WR_RESP_WAIT), .R_REG(R_REG), .AR_EARLY(AR_EARLY),
-    .SIZE_MIN(SIZE_MIN), .SIZE_MAX(SIZE_MAX)
+    .SIZE_MIN(SIZE_MIN), .SIZE_MAX(SIZE_MAX), .INCR_ONLY(INCR_ONLY), .FULL_BEATS(FULL_BEATS)
 ) dut (
     .clk(clk), .rst(rst),
     .s_axi_awid(s_axi_awid), .s_axi_awaddr(s_axi_awaddr), .s_axi_awlen(s_axi_awlen),
