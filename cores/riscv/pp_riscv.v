@@ -243,7 +243,8 @@ module pp_riscv #
 
     // The AXI slave: the front end (cores/axi_slave), one write and one read burst at a time.
     // Writes: INCR bursts of 32-bit beats; other burst types and sizes answer SLVERR with
-    // nothing written. Reads: single beats or bursts, each beat the counter at its offset.
+    // nothing written. Reads: single beats or bursts, each beat the counter at its offset,
+    // one word further per beat whatever the burst (INCR_ONLY, FULL_BEATS: a word step).
     wire              w_fire;
     wire [WIN_AW-1:0] w_addr;
     wire              w_bad;
@@ -257,7 +258,8 @@ module pp_riscv #
     /* verilator lint_on UNUSEDSIGNAL */
     pp_axi_slave #(
         .DATA_WIDTH(32), .ADDR_WIDTH(32), .ID_WIDTH(ID_WIDTH),
-        .WR_ADDR_BITS(WIN_AW), .RD_ADDR_BITS(WIN_AW), .R_REG(1), .SIZE_MIN(2), .SIZE_MAX(2)
+        .WR_ADDR_BITS(WIN_AW), .RD_ADDR_BITS(WIN_AW), .R_REG(1), .SIZE_MIN(2), .SIZE_MAX(2),
+        .INCR_ONLY(1), .FULL_BEATS(1)
     ) fe (
         .clk(clk), .rst(rst),
         .s_axi_awid(s_axi_awid), .s_axi_awaddr(s_axi_awaddr), .s_axi_awlen(s_axi_awlen),
