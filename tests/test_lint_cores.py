@@ -4,7 +4,8 @@ accepts with no warning, file by file (each file's module as the top).
 Each file is linted with only its own folder on Verilator's module search path, as a user
 lints a core by hand (``verilator --lint-only -Wall -y cores/X cores/X/f.v``): a core's
 folder holds every module it instantiates (the buffer engines live beside axi_dma's MM2S/S2MM
-engines, which they use).
+engines, which they use), plus the folders of the pushpush cores its .core depends on (the
+AXI slave front end, cores/axi_slave).
 """
 
 from __future__ import annotations
@@ -44,6 +45,11 @@ def test_core_file_lints_clean(path: Path, defines: tuple[str, ...]) -> None:
     top = re.search(r"^\s*module\s+(\w+)", path.read_text(), re.M)
     assert top, f"{path}: no module"
     search = ["-y", str(path.parent)]
+    if (path.parent / f"{path.parent.name}.core").exists():
+        from pushpush.build.cores import core_sources
+        for folder in dict.fromkeys(f.parent for f in core_sources(path.parent.name)[0]):
+            if folder != path.parent:
+                search += ["-y", str(folder)]
     if path.parent.name == "riscv":  # its core is a dependency (docs/riscv.md): the package's folder
         from pushpush.codegen.riscv import lint_config, picorv32_dir
         search += ["-y", str(picorv32_dir()), str(lint_config())]

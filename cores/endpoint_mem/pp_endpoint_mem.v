@@ -120,13 +120,9 @@ localparam CW = (WB + 2 < ADDR_WIDTH) ? WB + 2 : ADDR_WIDTH;
 localparam PAD = 34-CW;
 localparam RPAD = 34-ADDR_WIDTH;
 // write response FIFO depth (writes whose B is not yet accepted)
-localparam B_PTR = 2;
-localparam B_DEPTH = 2**B_PTR;
+localparam B_DEPTH = 4;
 
 localparam [2:0] MAX_SIZE = (DATA_WIDTH == 64) ? 3'd3 : 3'd2;
-localparam [1:0] BURST_INCR = 2'b01;
-localparam [1:0] RESP_OKAY = 2'b00;
-localparam [1:0] RESP_SLVERR = 2'b10;
 
 // bus sanity (elaboration time)
 initial begin
@@ -162,81 +158,70 @@ function [31:0] merge;
 endfunction
 
 /*
- * Write path
+ * The AXI4 front end (cores/axi_slave): the handshakes, the burst's address, the B queue
+ * (4 bursts whose B is not yet accepted) and the R output register. The first W beat is
+ * taken together with its AW; a new AR while the last R beat waits.
  */
+wire                  w_fire;     // a W beat is taken
+wire [CW-1:0]         cur_addr;   // its byte address (low CW bits)
+wire                  cur_ovf;    // it is at byte 2**CW or above: no stored word
+wire [2:0]            cur_size;
+wire                  cur_bad;    // unsupported burst type/size: drop every beat
+wire [DATA_WIDTH-1:0] w_data;
+wire [STRB_WIDTH-1:0] w_strb;
+wire                  cur_last;
+wire                  beat_err;   // the beat is rejected (below)
+wire [ADDR_WIDTH-1:0] rd_addr_reg;
+wire                  rd_bad;
+wire                  rd_ovf;
+wire [DATA_WIDTH-1:0] rd_beat_data;
+// the beat reads 0 (besides an error beat): written as the R data register's synchronous reset
+wire                  rd_beat_zero;
+/* verilator lint_off UNUSEDSIGNAL */
+wire                  r_load;
+wire [2:0]            rd_size;
+/* verilator lint_on UNUSEDSIGNAL */
 
-// burst in progress (AW taken, not all W beats taken yet)
-reg                  wr_active_reg;
-reg [CW-1:0]         wr_addr_reg;    // low CW bits of the byte address of the next beat
-reg [2:0]            wr_size_reg;
-reg                  wr_bad_reg;     // unsupported burst type/size: drop every beat
-reg                  wr_ovf_reg;     // the beat is at byte 2**CW or above: no stored word
-reg                  wr_err_reg;     // answer SLVERR
+pp_axi_slave #(
+    .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(ADDR_WIDTH), .ID_WIDTH(ID_WIDTH),
+    .WR_ADDR_BITS(CW), .RD_ADDR_BITS(ADDR_WIDTH), .W_WITH_AW(1), .B_DEPTH(B_DEPTH),
+    .R_REG(1), .AR_EARLY(1), .SIZE_MIN(0), .SIZE_MAX(MAX_SIZE), .INCR_ONLY(1)
+) fe (
+    .clk(clk), .rst(rst),
+    .s_axi_awid(s_axi_awid), .s_axi_awaddr(s_axi_awaddr), .s_axi_awlen(s_axi_awlen),
+    .s_axi_awsize(s_axi_awsize), .s_axi_awburst(s_axi_awburst), .s_axi_awlock(s_axi_awlock),
+    .s_axi_awcache(s_axi_awcache), .s_axi_awprot(s_axi_awprot), .s_axi_awvalid(s_axi_awvalid),
+    .s_axi_awready(s_axi_awready), .s_axi_wdata(s_axi_wdata), .s_axi_wstrb(s_axi_wstrb),
+    .s_axi_wlast(s_axi_wlast), .s_axi_wvalid(s_axi_wvalid), .s_axi_wready(s_axi_wready),
+    .s_axi_bid(s_axi_bid), .s_axi_bresp(s_axi_bresp), .s_axi_bvalid(s_axi_bvalid),
+    .s_axi_bready(s_axi_bready), .s_axi_arid(s_axi_arid), .s_axi_araddr(s_axi_araddr),
+    .s_axi_arlen(s_axi_arlen), .s_axi_arsize(s_axi_arsize), .s_axi_arburst(s_axi_arburst),
+    .s_axi_arlock(s_axi_arlock), .s_axi_arcache(s_axi_arcache), .s_axi_arprot(s_axi_arprot),
+    .s_axi_arvalid(s_axi_arvalid), .s_axi_arready(s_axi_arready), .s_axi_rid(s_axi_rid),
+    .s_axi_rdata(s_axi_rdata), .s_axi_rresp(s_axi_rresp), .s_axi_rlast(s_axi_rlast),
+    .s_axi_rvalid(s_axi_rvalid), .s_axi_rready(s_axi_rready),
+    .wr_en(w_fire), .wr_addr(cur_addr), .wr_ovf(cur_ovf), .wr_size(cur_size), .wr_bad(cur_bad),
+    .wr_data(w_data), .wr_strb(w_strb), .wr_last(cur_last), .wr_ready(1'b1),
+    .wr_err(cur_bad || beat_err), .wr_resp_valid(1'b0), .wr_resp(2'b00),
+    .rd_en(r_load), .rd_addr(rd_addr_reg), .rd_ovf(rd_ovf), .rd_size(rd_size), .rd_bad(rd_bad),
+    .rd_data(rd_beat_data), .rd_err(rd_bad || rd_ovf || (ENABLE_READ == 0)),
+    .rd_zero(rd_beat_zero)
+);
+
+/*
+ * Write path: which beats are written, collisions
+ */
 reg                  wr_coll_reg;    // this burst already counted a collision
-
 reg [31:0]           collisions_reg;
 reg                  collision_flag_reg;
 
-// write response FIFO
-reg [ID_WIDTH-1:0]   b_id_mem [0:B_DEPTH-1];
-reg                  b_err_mem [0:B_DEPTH-1];
-reg [B_PTR:0]        b_wr_ptr_reg;
-reg [B_PTR:0]        b_rd_ptr_reg;
-
-integer n;
 initial begin
-    wr_active_reg = 1'b0;
-    wr_addr_reg = {CW{1'b0}};
-    wr_size_reg = 3'd0;
-    wr_bad_reg = 1'b0;
-    wr_ovf_reg = 1'b0;
-    wr_err_reg = 1'b0;
     wr_coll_reg = 1'b0;
     collisions_reg = 32'd0;
     collision_flag_reg = 1'b0;
-    b_wr_ptr_reg = {B_PTR+1{1'b0}};
-    b_rd_ptr_reg = {B_PTR+1{1'b0}};
-    for (n = 0; n < B_DEPTH; n = n + 1) begin
-        b_id_mem[n] = {ID_WIDTH{1'b0}};
-        b_err_mem[n] = 1'b0;
-    end
 end
 
-wire b_empty = b_wr_ptr_reg == b_rd_ptr_reg;
-wire b_full = b_wr_ptr_reg == (b_rd_ptr_reg ^ {1'b1, {B_PTR{1'b0}}});
-
-// AW is taken when no burst is in progress and its B response has room
-assign s_axi_awready = !wr_active_reg && !b_full;
-// W is taken during a burst, or together with its AW
-assign s_axi_wready = wr_active_reg || (s_axi_awvalid && s_axi_awready);
-
-wire aw_fire = s_axi_awvalid && s_axi_awready;
-wire w_fire = s_axi_wvalid && s_axi_wready;
-
-wire aw_bad = (s_axi_awburst != BURST_INCR) || (s_axi_awsize > MAX_SIZE);
-
-// the AW's start address is at byte 2**CW or above (no stored word there, nor after it)
-wire aw_out;
-generate
-    if (CW < ADDR_WIDTH) begin : hi
-        assign aw_out = |s_axi_awaddr[ADDR_WIDTH-1:CW];
-    end else begin : nohi
-        assign aw_out = 1'b0;
-    end
-endgenerate
-
-// context of the current W beat: the registered burst, or the AW taken this cycle (only the
-// low CW address bits are kept: every beat at or above byte 2**CW is rejected, so it is
-// enough to know that the burst got there). The beat count is wlast's.
-wire [CW-1:0]         cur_addr = wr_active_reg ? wr_addr_reg : s_axi_awaddr[CW-1:0];
-wire [2:0]            cur_size = wr_active_reg ? wr_size_reg : s_axi_awsize;
-wire                  cur_bad  = wr_active_reg ? wr_bad_reg  : aw_bad;
-wire                  cur_ovf  = wr_active_reg ? wr_ovf_reg  : aw_out;
-wire                  cur_err  = wr_active_reg ? wr_err_reg  : aw_bad;
-wire                  cur_coll = wr_active_reg && wr_coll_reg;
-wire                  cur_last = s_axi_wlast;
-
-wire [CW:0] next_addr = {1'b0, cur_addr} + ({{CW{1'b0}}, 1'b1} << cur_size);
+wire cur_coll = wr_coll_reg;
 
 // word offset of lane 0 of this beat
 wire [31:0] beat_word = {{PAD{1'b0}}, cur_addr[CW-1:2]};
@@ -265,7 +250,7 @@ generate
                                                && word <= {16'd0, SLOT_TRIG[16*i +: 16]};
             end
         end
-        assign lane_strb[j] = |s_axi_wstrb[4*j +: 4];
+        assign lane_strb[j] = |w_strb[4*j +: 4];
         assign lane_coll[j] = lane_strb[j] && !cur_bad && !cur_ovf
                            && |(lane_slot[j*NUM_SLOTS +: NUM_SLOTS] & pend_eff);
         assign lane_reject[j] = lane_strb[j] && (cur_bad || cur_ovf || word >= WORDS
@@ -275,7 +260,7 @@ endgenerate
 
 wire beat_coll = |lane_coll;
 // the beat is rejected: none of its bytes are written (a beat is written whole or not at all)
-wire beat_err = |lane_reject;
+assign beat_err = |lane_reject;
 
 // The beat is written (whole: each lane under its byte strobes) when accepted and not rejected.
 wire beat_we = w_fire && !beat_err;
@@ -289,14 +274,9 @@ wire [31:0] beat_row_full = beat_word0 >> LOG_NW;
 wire [RB-1:0] beat_row = beat_row_full[RB-1:0];
 
 always @(posedge clk) begin
-    if (aw_fire || w_fire) begin
-        wr_active_reg <= !(w_fire && cur_last);
-        wr_size_reg <= cur_size;
-        wr_bad_reg <= cur_bad;
-        wr_addr_reg <= w_fire ? next_addr[CW-1:0] : cur_addr;
-        wr_ovf_reg <= cur_ovf || (w_fire && next_addr[CW]);
-        wr_err_reg <= cur_err || (w_fire && beat_err);
-        wr_coll_reg <= cur_coll || (w_fire && beat_coll);
+    // cleared with a burst's last beat
+    if (w_fire) begin
+        wr_coll_reg <= !cur_last && (cur_coll || beat_coll);
     end
 
     // one collision counted per burst
@@ -307,37 +287,12 @@ always @(posedge clk) begin
         collision_flag_reg <= 1'b1;
     end
 
-    // the B entry at the write pointer is free while a burst is taken (awready needs room)
-    if (aw_fire) begin
-        b_id_mem[b_wr_ptr_reg[B_PTR-1:0]] <= s_axi_awid;
-    end
-    if (w_fire && cur_last) begin
-        b_err_mem[b_wr_ptr_reg[B_PTR-1:0]] <= cur_err || beat_err;
-        b_wr_ptr_reg <= b_wr_ptr_reg + 1'b1;
-    end
-
-    if (s_axi_bvalid && s_axi_bready) begin
-        b_rd_ptr_reg <= b_rd_ptr_reg + 1'b1;
-    end
-
     if (rst) begin
-        wr_active_reg <= 1'b0;
-        wr_addr_reg <= {CW{1'b0}};
-        wr_size_reg <= 3'd0;
-        wr_bad_reg <= 1'b0;
-        wr_ovf_reg <= 1'b0;
-        wr_err_reg <= 1'b0;
         wr_coll_reg <= 1'b0;
         collisions_reg <= 32'd0;
         collision_flag_reg <= 1'b0;
-        b_wr_ptr_reg <= {B_PTR+1{1'b0}};
-        b_rd_ptr_reg <= {B_PTR+1{1'b0}};
     end
 end
-
-assign s_axi_bvalid = !b_empty;
-assign s_axi_bid = b_id_mem[b_rd_ptr_reg[B_PTR-1:0]];
-assign s_axi_bresp = b_err_mem[b_rd_ptr_reg[B_PTR-1:0]] ? RESP_SLVERR : RESP_OKAY;
 
 assign collisions = collisions_reg;
 assign collision_flag = collision_flag_reg;
@@ -365,8 +320,8 @@ generate
         always @(posedge clk) begin
             if (beat_we) begin
                 for (b = 0; b < 4; b = b + 1) begin
-                    if (s_axi_wstrb[4*j+b]) begin
-                        mem[beat_row][8*b +: 8] <= s_axi_wdata[32*j+8*b +: 8];
+                    if (w_strb[4*j+b]) begin
+                        mem[beat_row][8*b +: 8] <= w_data[32*j+8*b +: 8];
                     end
                 end
             end
@@ -417,16 +372,16 @@ generate
         wire hit = beat_row_full == T/NW && lane_strb[L];
         wire ok = (NW == 1) ? (w_fire && !cur_bad && !cur_ovf && !pend_eff[i]) : beat_we;
         wire we = ok && hit;
-        wire [31:0] wval = merge(32'd0, s_axi_wdata[32*L +: 32], s_axi_wstrb[4*L +: 4]);
+        wire [31:0] wval = merge(32'd0, w_data[32*L +: 32], w_strb[4*L +: 4]);
         // byte by byte: a strobed byte takes the data; the others keep their 0, or are
         // cleared by rearm (a synchronous clear: it maps onto the flip-flops' reset)
-        wire [3:0] wes = {4{we}} & s_axi_wstrb[4*L +: 4];
+        wire [3:0] wes = {4{we}} & w_strb[4*L +: 4];
         wire [3:0] clr = {4{rst}} | ({4{rearm[i]}} & ~wes);
         always @(posedge clk) begin
-            if (clr[0]) tw[7:0] <= 8'd0; else if (wes[0]) tw[7:0] <= s_axi_wdata[32*L+0 +: 8];
-            if (clr[1]) tw[15:8] <= 8'd0; else if (wes[1]) tw[15:8] <= s_axi_wdata[32*L+8 +: 8];
-            if (clr[2]) tw[23:16] <= 8'd0; else if (wes[2]) tw[23:16] <= s_axi_wdata[32*L+16 +: 8];
-            if (clr[3]) tw[31:24] <= 8'd0; else if (wes[3]) tw[31:24] <= s_axi_wdata[32*L+24 +: 8];
+            if (clr[0]) tw[7:0] <= 8'd0; else if (wes[0]) tw[7:0] <= w_data[32*L+0 +: 8];
+            if (clr[1]) tw[15:8] <= 8'd0; else if (wes[1]) tw[15:8] <= w_data[32*L+8 +: 8];
+            if (clr[2]) tw[23:16] <= 8'd0; else if (wes[2]) tw[23:16] <= w_data[32*L+16 +: 8];
+            if (clr[3]) tw[31:24] <= 8'd0; else if (wes[3]) tw[31:24] <= w_data[32*L+24 +: 8];
             if (rst) begin
                 pend <= 1'b0;
             end else if (we) begin
@@ -444,47 +399,9 @@ endgenerate
 assign trig_word = tw_reg;
 
 /*
- * Read path
+ * Read path: the beat's data (the front end takes it into its output register; an error
+ * beat, not INCR, too large, past the window or with no read logic, reads 0 with SLVERR)
  */
-
-reg                  rd_active_reg;
-reg [ID_WIDTH-1:0]   rd_id_reg;
-reg [ADDR_WIDTH-1:0] rd_addr_reg;
-reg [7:0]            rd_cnt_reg;
-reg [2:0]            rd_size_reg;
-reg                  rd_err_reg;
-
-reg                  r_valid_reg;
-reg [ID_WIDTH-1:0]   r_id_reg;
-reg [DATA_WIDTH-1:0] r_data_reg;
-reg                  r_err_reg;
-reg                  r_last_reg;
-
-initial begin
-    rd_active_reg = 1'b0;
-    rd_id_reg = {ID_WIDTH{1'b0}};
-    rd_addr_reg = {ADDR_WIDTH{1'b0}};
-    rd_cnt_reg = 8'd0;
-    rd_size_reg = 3'd0;
-    rd_err_reg = 1'b0;
-    r_valid_reg = 1'b0;
-    r_id_reg = {ID_WIDTH{1'b0}};
-    r_data_reg = {DATA_WIDTH{1'b0}};
-    r_err_reg = 1'b0;
-    r_last_reg = 1'b0;
-end
-
-assign s_axi_arready = !rd_active_reg;
-wire ar_fire = s_axi_arvalid && s_axi_arready;
-wire ar_bad = (s_axi_arburst != BURST_INCR) || (s_axi_arsize > MAX_SIZE) || (ENABLE_READ == 0);
-// next R beat is produced when the output register is free
-wire r_load = rd_active_reg && (!r_valid_reg || s_axi_rready);
-
-wire [ADDR_WIDTH:0] rd_next_addr = {1'b0, rd_addr_reg} + ({{ADDR_WIDTH{1'b0}}, 1'b1} << rd_size_reg);
-wire [DATA_WIDTH-1:0] rd_beat_data;
-// the beat reads 0 (besides an error beat): written as the R data register's synchronous reset
-wire rd_beat_zero;
-
 wire [31:0] rd_word0_full = {{RPAD{1'b0}}, rd_addr_reg[ADDR_WIDTH-1:2]} & ~(NW-1);
 wire [31:0] rd_row_full = rd_word0_full >> LOG_NW;
 assign rd_axi_row = rd_row_full[RB-1:0];
@@ -528,67 +445,11 @@ generate
     end
 endgenerate
 
-always @(posedge clk) begin
-    if (ar_fire) begin
-        rd_active_reg <= 1'b1;
-        rd_id_reg <= s_axi_arid;
-        rd_addr_reg <= s_axi_araddr;
-        rd_cnt_reg <= s_axi_arlen;
-        rd_size_reg <= s_axi_arsize;
-        rd_err_reg <= ar_bad;
-    end
-
-    if (s_axi_rvalid && s_axi_rready) begin
-        r_valid_reg <= 1'b0;
-    end
-
-    if (r_load) begin
-        r_valid_reg <= 1'b1;
-        r_id_reg <= rd_id_reg;
-        r_err_reg <= rd_err_reg;
-        r_last_reg <= rd_cnt_reg == 8'd0;
-        rd_addr_reg <= rd_next_addr[ADDR_WIDTH-1:0];
-        rd_err_reg <= rd_err_reg || rd_next_addr[ADDR_WIDTH];
-        rd_cnt_reg <= rd_cnt_reg - 8'd1;
-        if (rd_cnt_reg == 8'd0) begin
-            rd_active_reg <= 1'b0;
-        end
-    end
-
-    if (rst) begin
-        rd_active_reg <= 1'b0;
-        rd_id_reg <= {ID_WIDTH{1'b0}};
-        rd_addr_reg <= {ADDR_WIDTH{1'b0}};
-        rd_cnt_reg <= 8'd0;
-        rd_size_reg <= 3'd0;
-        rd_err_reg <= 1'b0;
-        r_valid_reg <= 1'b0;
-        r_id_reg <= {ID_WIDTH{1'b0}};
-        r_err_reg <= 1'b0;
-        r_last_reg <= 1'b0;
-    end
-end
-
-// zero data (rst, an error beat, a beat that reads 0) as a synchronous reset of the register
-always @(posedge clk) begin
-    if (rst || (r_load && (rd_err_reg || rd_beat_zero))) begin
-        r_data_reg <= {DATA_WIDTH{1'b0}};
-    end else if (r_load) begin
-        r_data_reg <= rd_beat_data;
-    end
-end
-
-assign s_axi_rvalid = r_valid_reg;
-assign s_axi_rid = r_id_reg;
-assign s_axi_rdata = r_data_reg;
-assign s_axi_rresp = r_err_reg ? RESP_SLVERR : RESP_OKAY;
-assign s_axi_rlast = r_last_reg;
-
-// AXI attributes this slave ignores (awlen: the beat count is wlast's)
-wire unused_inputs = &{1'b0, s_axi_awlen, s_axi_awlock, s_axi_awcache, s_axi_awprot,
-                       s_axi_arlock, s_axi_arcache, s_axi_arprot, counters};
+// (counters: read only with ENABLE_READ == 2)
+wire unused_inputs = &{1'b0, counters};
 // word/row indices are computed 32 bits wide; only their low bits address the memories
-wire unused_bits = &{1'b0, beat_row_full, rd_row_full, rd_axi_row, rd_axi_lane};
+wire unused_bits = &{1'b0, beat_row_full, rd_row_full, rd_axi_row, rd_axi_lane, cur_addr[1:0],
+                    cur_size, rd_addr_reg[1:0]};
 
 endmodule
 

@@ -28,7 +28,7 @@
  * - irq = OR of the pending bits that are enabled (level, active high), from registers.
  *
  * The register slave is a full AXI4 slave (IDs, INCR/FIXED bursts, one read and one write
- * transaction at a time, OKAY responses). The runtime clears its bit, then sweeps its
+ * transaction at a time, OKAY responses): the shared front end pp_axi_slave (cores/axi_slave). The runtime clears its bit, then sweeps its
  * window again before it sleeps, so a write that lands while it clears is seen either by
  * that sweep or through the bit it sets after the clear.
  *
@@ -114,7 +114,6 @@ module pp_irq_pending #
 );
 
 localparam BB = DATA_WIDTH / 8;
-localparam BB_LOG = (DATA_WIDTH == 64) ? 3 : 2;
 
 initial begin
     if (N < 1 || N > 32) begin
@@ -180,31 +179,57 @@ assign pending = pending_reg;
 assign irq = irq_reg;
 
 /*
- * Register slave: writes
+ * The register slave: the AXI4 front end (cores/axi_slave) gives one beat at a time
  */
-reg [1:0] w_state;   // 0 address, 1 data, 2 response
-reg [ID_WIDTH-1:0] w_id;
-reg [ADDR_WIDTH-1:0] w_addr;
-reg w_fixed;
+wire                  w_hs;       // a W beat is taken
+wire [11:0]           w_addr;     // its byte offset
+wire [DATA_WIDTH-1:0] w_data;
+wire [BB-1:0]         w_strb;
+wire                  r_hs;       // an R beat is taken
+wire [11:0]           r_addr;     // the byte offset of the R beat on the bus
+wire [DATA_WIDTH-1:0] r_data;
+/* verilator lint_off UNUSEDSIGNAL */
+wire                  w_ovf, w_bad, w_last, r_ovf, r_bad;
+wire [2:0]            w_size, r_size;
+/* verilator lint_on UNUSEDSIGNAL */
 
-assign s_axi_awready = (w_state == 2'd0);
-assign s_axi_wready = (w_state == 2'd1);
-assign s_axi_bvalid = (w_state == 2'd2);
-assign s_axi_bid = w_id;
-assign s_axi_bresp = 2'b00;
+pp_axi_slave #(
+    .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(ADDR_WIDTH), .ID_WIDTH(ID_WIDTH),
+    .WR_ADDR_BITS(12), .RD_ADDR_BITS(12), .FULL_BEATS(1)
+) fe (
+    .clk(clk), .rst(rst),
+    .s_axi_awid(s_axi_awid), .s_axi_awaddr(s_axi_awaddr), .s_axi_awlen(s_axi_awlen),
+    .s_axi_awsize(s_axi_awsize), .s_axi_awburst(s_axi_awburst), .s_axi_awlock(s_axi_awlock),
+    .s_axi_awcache(s_axi_awcache), .s_axi_awprot(s_axi_awprot), .s_axi_awvalid(s_axi_awvalid),
+    .s_axi_awready(s_axi_awready), .s_axi_wdata(s_axi_wdata), .s_axi_wstrb(s_axi_wstrb),
+    .s_axi_wlast(s_axi_wlast), .s_axi_wvalid(s_axi_wvalid), .s_axi_wready(s_axi_wready),
+    .s_axi_bid(s_axi_bid), .s_axi_bresp(s_axi_bresp), .s_axi_bvalid(s_axi_bvalid),
+    .s_axi_bready(s_axi_bready), .s_axi_arid(s_axi_arid), .s_axi_araddr(s_axi_araddr),
+    .s_axi_arlen(s_axi_arlen), .s_axi_arsize(s_axi_arsize), .s_axi_arburst(s_axi_arburst),
+    .s_axi_arlock(s_axi_arlock), .s_axi_arcache(s_axi_arcache), .s_axi_arprot(s_axi_arprot),
+    .s_axi_arvalid(s_axi_arvalid), .s_axi_arready(s_axi_arready), .s_axi_rid(s_axi_rid),
+    .s_axi_rdata(s_axi_rdata), .s_axi_rresp(s_axi_rresp), .s_axi_rlast(s_axi_rlast),
+    .s_axi_rvalid(s_axi_rvalid), .s_axi_rready(s_axi_rready),
+    .wr_en(w_hs), .wr_addr(w_addr), .wr_ovf(w_ovf), .wr_size(w_size), .wr_bad(w_bad),
+    .wr_data(w_data), .wr_strb(w_strb), .wr_last(w_last), .wr_ready(1'b1), .wr_err(1'b0),
+    .wr_resp_valid(1'b0), .wr_resp(2'b00),
+    .rd_en(r_hs), .rd_addr(r_addr), .rd_ovf(r_ovf), .rd_size(r_size), .rd_bad(r_bad),
+    .rd_data(r_data), .rd_err(1'b0), .rd_zero(1'b0)
+);
 
-wire w_hs = s_axi_wvalid && s_axi_wready;
-// the beat's 32-bit lanes: lane 0 is word w_word0 (offset 0x4 * w_word0), lane 1 (64-bit
-// data only) the next word
+/*
+ * Register writes: the beat's 32-bit lanes: lane 0 is word w_word0 (offset 0x4 * w_word0),
+ * lane 1 (64-bit data only) the next word
+ */
 localparam [9:0] LANE_MASK = (DATA_WIDTH == 64) ? 10'd1 : 10'd0;
 wire [9:0] w_word0 = w_addr[11:2] & ~LANE_MASK;
 wire [9:0] w_word1 = w_word0 | 10'd1;
 wire lane1_on = (DATA_WIDTH == 64);
-wire [31:0] w_lane0 = s_axi_wdata[31:0] & {{8{s_axi_wstrb[3]}}, {8{s_axi_wstrb[2]}},
-                                           {8{s_axi_wstrb[1]}}, {8{s_axi_wstrb[0]}}};
-wire [31:0] w_lane1 = s_axi_wdata[DATA_WIDTH-1 -: 32]
-                      & {{8{s_axi_wstrb[BB-1]}}, {8{s_axi_wstrb[BB-2]}},
-                         {8{s_axi_wstrb[BB-3]}}, {8{s_axi_wstrb[BB-4]}}};
+wire [31:0] w_lane0 = w_data[31:0] & {{8{w_strb[3]}}, {8{w_strb[2]}},
+                                      {8{w_strb[1]}}, {8{w_strb[0]}}};
+wire [31:0] w_lane1 = w_data[DATA_WIDTH-1 -: 32]
+                      & {{8{w_strb[BB-1]}}, {8{w_strb[BB-2]}},
+                         {8{w_strb[BB-3]}}, {8{w_strb[BB-4]}}};
 wire [31:0] w_clr32 = !w_hs ? 32'd0 : (w_word0 == 10'd0) ? w_lane0 : 32'd0;
 wire [31:0] w_set32 = !w_hs ? 32'd0 : ((w_word0 == 10'd1) ? w_lane0 : 32'd0)
                                      | ((lane1_on && w_word1 == 10'd1) ? w_lane1 : 32'd0);
@@ -214,38 +239,6 @@ assign clr = w_clr32[N-1:0];
 assign en_set = w_set32[N-1:0];
 assign en_clr = w_dis32[N-1:0];
 
-always @(posedge clk) begin
-    if (rst) begin
-        w_state <= 2'd0;
-    end else begin
-        case (w_state)
-            2'd0: if (s_axi_awvalid) begin
-                w_id <= s_axi_awid;
-                w_addr <= s_axi_awaddr;
-                w_fixed <= (s_axi_awburst == 2'b00);
-                w_state <= 2'd1;
-            end
-            2'd1: if (w_hs) begin
-                if (!w_fixed)
-                    w_addr <= {w_addr[ADDR_WIDTH-1:BB_LOG], {BB_LOG{1'b0}}} + BB;
-                if (s_axi_wlast)
-                    w_state <= 2'd2;
-            end
-            default: if (s_axi_bready)
-                w_state <= 2'd0;
-        endcase
-    end
-end
-
-/*
- * Register slave: reads
- */
-reg r_busy;
-reg [ID_WIDTH-1:0] r_id;
-reg [ADDR_WIDTH-1:0] r_addr;
-reg r_fixed;
-reg [7:0] r_left;
-
 // defined from time 0 in simulation (reset sets what matters)
 initial begin
     pending_reg = {N{1'b0}};
@@ -253,23 +246,11 @@ initial begin
     out_reg = {CNT_WIDTH{1'b0}};
     enable_reg = {N{1'b0}};
     irq_reg = 1'b0;
-    w_state = 2'd0;
-    w_id = {ID_WIDTH{1'b0}};
-    w_addr = {ADDR_WIDTH{1'b0}};
-    w_fixed = 1'b0;
-    r_busy = 1'b0;
-    r_id = {ID_WIDTH{1'b0}};
-    r_addr = {ADDR_WIDTH{1'b0}};
-    r_fixed = 1'b0;
-    r_left = 8'd0;
 end
 
-assign s_axi_arready = !r_busy;
-assign s_axi_rvalid = r_busy;
-assign s_axi_rid = r_id;
-assign s_axi_rresp = 2'b00;
-assign s_axi_rlast = (r_left == 8'd0);
-// the registers as 32-bit words: 0 pending, 1 enable, others 0
+/*
+ * Register reads: the registers as 32-bit words: 0 pending, 1 enable, others 0
+ */
 wire [31:0] pend32;
 wire [31:0] en32;
 assign pend32[N-1:0] = pending_reg;
@@ -296,7 +277,7 @@ always @(posedge clk) begin
         cycles_hi <= 32'd0;
     end else begin
         cycles_reg <= cycles_reg + 64'd1;
-        if (r_busy && s_axi_rready && r_word0 == 10'd4)
+        if (r_hs && r_word0 == 10'd4)
             cycles_hi <= cycles_reg[63:32];
     end
 end
@@ -306,39 +287,15 @@ wire [31:0] r_lane0 = (r_word0 == 10'd0) ? pend32 : (r_word0 == 10'd1) ? en32 :
 wire [31:0] r_lane1 = (r_word1 == 10'd1) ? en32 : (r_word1 == 10'd5) ? cycles_reg[63:32] : 32'd0;
 generate
     if (DATA_WIDTH == 64) begin : g_r64
-        assign s_axi_rdata = {r_lane1, r_lane0};
+        assign r_data = {r_lane1, r_lane0};
     end else begin : g_r32
-        assign s_axi_rdata = r_lane0;
+        assign r_data = r_lane0;
     end
 endgenerate
 
-always @(posedge clk) begin
-    if (rst) begin
-        r_busy <= 1'b0;
-    end else if (!r_busy) begin
-        if (s_axi_arvalid) begin
-            r_busy <= 1'b1;
-            r_id <= s_axi_arid;
-            r_addr <= s_axi_araddr;
-            r_fixed <= (s_axi_arburst == 2'b00);
-            r_left <= s_axi_arlen;
-        end
-    end else if (s_axi_rready) begin
-        if (r_left == 8'd0) begin
-            r_busy <= 1'b0;
-        end else begin
-            r_left <= r_left - 8'd1;
-            if (!r_fixed)
-                r_addr <= {r_addr[ADDR_WIDTH-1:BB_LOG], {BB_LOG{1'b0}}} + BB;
-        end
-    end
-end
-
 // inputs a register has no use for
-wire unused = &{1'b0, s_axi_awlen, s_axi_awsize, s_axi_awlock, s_axi_awcache, s_axi_awprot,
-                s_axi_arsize, s_axi_arlock, s_axi_arcache, s_axi_arprot, s_axi_wstrb,
-                s_axi_wdata, w_clr32, w_set32, w_dis32, w_addr[ADDR_WIDTH-1:12],
-                r_addr[ADDR_WIDTH-1:12], w_addr[1:0], r_addr[1:0], r_lane1};
+wire unused = &{1'b0, w_strb, w_data, w_clr32, w_set32, w_dis32, w_addr[1:0], r_addr[1:0],
+                r_lane1};
 
 endmodule
 

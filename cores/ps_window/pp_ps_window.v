@@ -64,9 +64,9 @@ module pp_ps_window #
     input  wire                      s_axi_wlast,
     input  wire                      s_axi_wvalid,
     output wire                      s_axi_wready,
-    output reg  [ID_WIDTH-1:0]       s_axi_bid,
+    output wire [ID_WIDTH-1:0]       s_axi_bid,
     output wire [1:0]                s_axi_bresp,
-    output reg                       s_axi_bvalid,
+    output wire                      s_axi_bvalid,
     input  wire                      s_axi_bready,
     input  wire [ID_WIDTH-1:0]       s_axi_arid,
     /* verilator lint_off UNUSEDSIGNAL */
@@ -82,11 +82,11 @@ module pp_ps_window #
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire                      s_axi_arvalid,
     output wire                      s_axi_arready,
-    output reg  [ID_WIDTH-1:0]       s_axi_rid,
+    output wire [ID_WIDTH-1:0]       s_axi_rid,
     output wire [DATA_WIDTH-1:0]     s_axi_rdata,
     output wire [1:0]                s_axi_rresp,
     output wire                      s_axi_rlast,
-    output reg                       s_axi_rvalid,
+    output wire                      s_axi_rvalid,
     input  wire                      s_axi_rready,
 
     /*
@@ -160,111 +160,71 @@ function [31:0] reg_word;
 endfunction
 
 /*
- * Write channel: one burst at a time (AW, its W beats, B)
+ * The register slave: the AXI4 front end (cores/axi_slave), one write and one read burst at
+ * a time, one beat at a time
  */
-localparam W_IDLE = 2'd0, W_DATA = 2'd1, W_RESP = 2'd2;
-reg [1:0]  w_state;
-reg [11:0] w_addr;
-reg [2:0]  w_size;
-reg        w_incr;
+wire        w_en;
+wire [11:0] w_addr;
+wire [11:0] r_addr;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [DATA_WIDTH-1:0] w_data;     // bits 31:12 and 0 of lane 0 are stored
+wire [DATA_WIDTH/8-1:0] w_strb;
+wire        w_ovf, w_bad, w_last, r_en, r_ovf, r_bad;
+wire [2:0]  w_size, r_size;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [DATA_WIDTH-1:0] r_data;
 
-assign s_axi_awready = (w_state == W_IDLE);
-assign s_axi_wready  = (w_state == W_DATA);
-assign s_axi_bresp   = 2'b00;
+pp_axi_slave #(
+    .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(32), .ID_WIDTH(ID_WIDTH),
+    .WR_ADDR_BITS(12), .RD_ADDR_BITS(12)
+) fe (
+    .clk(clk), .rst(rst),
+    .s_axi_awid(s_axi_awid), .s_axi_awaddr(s_axi_awaddr), .s_axi_awlen(s_axi_awlen),
+    .s_axi_awsize(s_axi_awsize), .s_axi_awburst(s_axi_awburst), .s_axi_awlock(s_axi_awlock),
+    .s_axi_awcache(s_axi_awcache), .s_axi_awprot(s_axi_awprot), .s_axi_awvalid(s_axi_awvalid),
+    .s_axi_awready(s_axi_awready), .s_axi_wdata(s_axi_wdata), .s_axi_wstrb(s_axi_wstrb),
+    .s_axi_wlast(s_axi_wlast), .s_axi_wvalid(s_axi_wvalid), .s_axi_wready(s_axi_wready),
+    .s_axi_bid(s_axi_bid), .s_axi_bresp(s_axi_bresp), .s_axi_bvalid(s_axi_bvalid),
+    .s_axi_bready(s_axi_bready), .s_axi_arid(s_axi_arid), .s_axi_araddr(s_axi_araddr),
+    .s_axi_arlen(s_axi_arlen), .s_axi_arsize(s_axi_arsize), .s_axi_arburst(s_axi_arburst),
+    .s_axi_arlock(s_axi_arlock), .s_axi_arcache(s_axi_arcache), .s_axi_arprot(s_axi_arprot),
+    .s_axi_arvalid(s_axi_arvalid), .s_axi_arready(s_axi_arready), .s_axi_rid(s_axi_rid),
+    .s_axi_rdata(s_axi_rdata), .s_axi_rresp(s_axi_rresp), .s_axi_rlast(s_axi_rlast),
+    .s_axi_rvalid(s_axi_rvalid), .s_axi_rready(s_axi_rready),
+    .wr_en(w_en), .wr_addr(w_addr), .wr_ovf(w_ovf), .wr_size(w_size), .wr_bad(w_bad),
+    .wr_data(w_data), .wr_strb(w_strb), .wr_last(w_last), .wr_ready(1'b1), .wr_err(1'b0),
+    .wr_resp_valid(1'b0), .wr_resp(2'b00),
+    .rd_en(r_en), .rd_addr(r_addr), .rd_ovf(r_ovf), .rd_size(r_size), .rd_bad(r_bad),
+    .rd_data(r_data), .rd_err(1'b0), .rd_zero(1'b0)
+);
 
+/*
+ * Register writes: word 0 (BASE, ENABLE) in lane 0 of a beat at offset 0
+ */
 wire [11:0] w_beat_base = w_addr & BEAT_MASK;
 
-integer i;
 always @(posedge clk) begin
     if (rst) begin
-        w_state <= W_IDLE;
-        w_addr <= 12'd0;
-        w_size <= 3'd0;
-        w_incr <= 1'b0;
-        s_axi_bid <= {ID_WIDTH{1'b0}};
-        s_axi_bvalid <= 1'b0;
         base <= 20'd0;
         enable <= 1'b0;
-    end else begin
-        case (w_state)
-            W_IDLE: if (s_axi_awvalid) begin
-                w_addr <= s_axi_awaddr[11:0];
-                w_size <= s_axi_awsize;
-                w_incr <= (s_axi_awburst != 2'b00);
-                s_axi_bid <= s_axi_awid;
-                w_state <= W_DATA;
-            end
-            W_DATA: if (s_axi_wvalid) begin
-                for (i = 0; i < LANES; i = i + 1) begin
-                    if (w_beat_base == 12'd0 && i == 0) begin
-                        if (s_axi_wstrb[4 * i]) enable <= s_axi_wdata[32 * i];
-                        if (s_axi_wstrb[4 * i + 1]) base[3:0] <= s_axi_wdata[32 * i + 15 -: 4];
-                        if (s_axi_wstrb[4 * i + 2]) base[11:4] <= s_axi_wdata[32 * i + 23 -: 8];
-                        if (s_axi_wstrb[4 * i + 3]) base[19:12] <= s_axi_wdata[32 * i + 31 -: 8];
-                    end
-                end
-                if (w_incr)
-                    w_addr <= (w_addr & ~((12'd1 << w_size) - 12'd1)) + (12'd1 << w_size);
-                if (s_axi_wlast) begin
-                    s_axi_bvalid <= 1'b1;
-                    w_state <= W_RESP;
-                end
-            end
-            default: if (s_axi_bready) begin
-                s_axi_bvalid <= 1'b0;
-                w_state <= W_IDLE;
-            end
-        endcase
+    end else if (w_en && w_beat_base == 12'd0) begin
+        if (w_strb[0]) enable <= w_data[0];
+        if (w_strb[1]) base[3:0] <= w_data[15 -: 4];
+        if (w_strb[2]) base[11:4] <= w_data[23 -: 8];
+        if (w_strb[3]) base[19:12] <= w_data[31 -: 8];
     end
 end
 
 /*
- * Read channel: one burst at a time (AR, its R beats)
+ * Register reads: each 32-bit lane of the beat
  */
-reg [11:0] r_addr;
-reg [2:0]  r_size;
-reg        r_incr;
-reg [7:0]  r_left;
-
-assign s_axi_arready = ~s_axi_rvalid;
-assign s_axi_rresp   = 2'b00;
-assign s_axi_rlast   = (r_left == 8'd0);
-
 wire [11:0] r_beat_base = r_addr & BEAT_MASK;
 genvar g;
 generate
     for (g = 0; g < LANES; g = g + 1) begin : lane
-        assign s_axi_rdata[32 * g +: 32] = reg_word(r_beat_base + 4 * g, {base, 11'd0, enable});
+        assign r_data[32 * g +: 32] = reg_word(r_beat_base + 4 * g, {base, 11'd0, enable});
     end
 endgenerate
-
-always @(posedge clk) begin
-    if (rst) begin
-        s_axi_rvalid <= 1'b0;
-        s_axi_rid <= {ID_WIDTH{1'b0}};
-        r_addr <= 12'd0;
-        r_size <= 3'd0;
-        r_incr <= 1'b0;
-        r_left <= 8'd0;
-    end else if (!s_axi_rvalid) begin
-        if (s_axi_arvalid) begin
-            s_axi_rid <= s_axi_arid;
-            r_addr <= s_axi_araddr[11:0];
-            r_size <= s_axi_arsize;
-            r_incr <= (s_axi_arburst != 2'b00);
-            r_left <= s_axi_arlen;
-            s_axi_rvalid <= 1'b1;
-        end
-    end else if (s_axi_rready) begin
-        if (r_left == 8'd0) begin
-            s_axi_rvalid <= 1'b0;
-        end else begin
-            r_left <= r_left - 8'd1;
-            if (r_incr)
-                r_addr <= (r_addr & ~((12'd1 << r_size) - 12'd1)) + (12'd1 << r_size);
-        end
-    end
-end
 
 endmodule
 

@@ -77,9 +77,9 @@ module pp_riscv #
     input  wire                    s_axi_wlast,
     input  wire                    s_axi_wvalid,
     output wire                    s_axi_wready,
-    output reg  [ID_WIDTH-1:0]     s_axi_bid,
+    output wire [ID_WIDTH-1:0]     s_axi_bid,
     output wire [1:0]              s_axi_bresp,
-    output reg                     s_axi_bvalid,
+    output wire                    s_axi_bvalid,
     input  wire                    s_axi_bready,
     input  wire [ID_WIDTH-1:0]     s_axi_arid,
     input  wire [31:0]             s_axi_araddr,
@@ -91,11 +91,11 @@ module pp_riscv #
     input  wire [2:0]              s_axi_arprot,
     input  wire                    s_axi_arvalid,
     output wire                    s_axi_arready,
-    output reg  [ID_WIDTH-1:0]     s_axi_rid,
-    output reg  [31:0]             s_axi_rdata,
+    output wire [ID_WIDTH-1:0]     s_axi_rid,
+    output wire [31:0]             s_axi_rdata,
     output wire [1:0]              s_axi_rresp,
-    output reg                     s_axi_rlast,
-    output reg                     s_axi_rvalid,
+    output wire                    s_axi_rlast,
+    output wire                    s_axi_rvalid,
     input  wire                    s_axi_rready,
 
     // the core's calls (AXI4 master, 32-bit, single beats)
@@ -241,49 +241,53 @@ module pp_riscv #
         win_q <= win[win_b];
     end
 
-    // AXI slave writes: one burst at a time; AW taken, then its W beats (INCR, 32-bit
-    // beats; other burst types and sizes answer SLVERR with nothing written)
-    reg              aw_busy;
-    reg [WIN_AW-3:0] aw_word;
-    reg              aw_bad;
-    reg              b_err;
-    assign s_axi_awready = !aw_busy && !s_axi_bvalid;
-    assign s_axi_wready  = aw_busy;
-    assign s_axi_bresp   = b_err ? 2'b10 : 2'b00;
-    wire   w_fire = s_axi_wvalid && s_axi_wready;
+    // The AXI slave: the front end (cores/axi_slave), one write and one read burst at a time.
+    // Writes: INCR bursts of 32-bit beats; other burst types and sizes answer SLVERR with
+    // nothing written. Reads: single beats or bursts, each beat the counter at its offset,
+    // one word further per beat whatever the burst (INCR_ONLY, FULL_BEATS: a word step).
+    wire              w_fire;
+    wire [WIN_AW-1:0] w_addr;
+    wire              w_bad;
+    wire [31:0]       w_data;
+    wire [3:0]        w_strb;
+    wire [WIN_AW-1:0] r_addr;
+    wire [31:0]       r_value;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire              w_ovf, w_last, r_en, r_ovf, r_bad;
+    wire [2:0]        w_size, r_size;
+    /* verilator lint_on UNUSEDSIGNAL */
+    pp_axi_slave #(
+        .DATA_WIDTH(32), .ADDR_WIDTH(32), .ID_WIDTH(ID_WIDTH),
+        .WR_ADDR_BITS(WIN_AW), .RD_ADDR_BITS(WIN_AW), .R_REG(1), .SIZE_MIN(2), .SIZE_MAX(2),
+        .INCR_ONLY(1), .FULL_BEATS(1)
+    ) fe (
+        .clk(clk), .rst(rst),
+        .s_axi_awid(s_axi_awid), .s_axi_awaddr(s_axi_awaddr), .s_axi_awlen(s_axi_awlen),
+        .s_axi_awsize(s_axi_awsize), .s_axi_awburst(s_axi_awburst), .s_axi_awlock(s_axi_awlock),
+        .s_axi_awcache(s_axi_awcache), .s_axi_awprot(s_axi_awprot), .s_axi_awvalid(s_axi_awvalid),
+        .s_axi_awready(s_axi_awready), .s_axi_wdata(s_axi_wdata), .s_axi_wstrb(s_axi_wstrb),
+        .s_axi_wlast(s_axi_wlast), .s_axi_wvalid(s_axi_wvalid), .s_axi_wready(s_axi_wready),
+        .s_axi_bid(s_axi_bid), .s_axi_bresp(s_axi_bresp), .s_axi_bvalid(s_axi_bvalid),
+        .s_axi_bready(s_axi_bready), .s_axi_arid(s_axi_arid), .s_axi_araddr(s_axi_araddr),
+        .s_axi_arlen(s_axi_arlen), .s_axi_arsize(s_axi_arsize), .s_axi_arburst(s_axi_arburst),
+        .s_axi_arlock(s_axi_arlock), .s_axi_arcache(s_axi_arcache), .s_axi_arprot(s_axi_arprot),
+        .s_axi_arvalid(s_axi_arvalid), .s_axi_arready(s_axi_arready), .s_axi_rid(s_axi_rid),
+        .s_axi_rdata(s_axi_rdata), .s_axi_rresp(s_axi_rresp), .s_axi_rlast(s_axi_rlast),
+        .s_axi_rvalid(s_axi_rvalid), .s_axi_rready(s_axi_rready),
+        .wr_en(w_fire), .wr_addr(w_addr), .wr_ovf(w_ovf), .wr_size(w_size), .wr_bad(w_bad),
+        .wr_data(w_data), .wr_strb(w_strb), .wr_last(w_last), .wr_ready(1'b1), .wr_err(w_bad),
+        .wr_resp_valid(1'b0), .wr_resp(2'b00),
+        .rd_en(r_en), .rd_addr(r_addr), .rd_ovf(r_ovf), .rd_size(r_size), .rd_bad(r_bad),
+        .rd_data(r_value), .rd_err(1'b0), .rd_zero(1'b0)
+    );
+    // port A of the window: the AXI slave's writes
+    wire [WIN_AW-3:0] aw_word = w_addr[WIN_AW-1:2];
     always @(posedge clk) begin
-        if (w_fire && !aw_bad) begin
-            if (s_axi_wstrb[0]) win[aw_word][7:0]   <= s_axi_wdata[7:0];
-            if (s_axi_wstrb[1]) win[aw_word][15:8]  <= s_axi_wdata[15:8];
-            if (s_axi_wstrb[2]) win[aw_word][23:16] <= s_axi_wdata[23:16];
-            if (s_axi_wstrb[3]) win[aw_word][31:24] <= s_axi_wdata[31:24];
-        end
-    end
-    always @(posedge clk) begin
-        if (rst) begin
-            aw_busy <= 1'b0;
-            aw_word <= {(WIN_AW-2){1'b0}};
-            aw_bad <= 1'b0;
-            b_err <= 1'b0;
-            s_axi_bvalid <= 1'b0;
-            s_axi_bid <= {ID_WIDTH{1'b0}};
-        end else begin
-            if (s_axi_awvalid && s_axi_awready) begin
-                aw_busy <= 1'b1;
-                aw_word <= s_axi_awaddr[WIN_AW-1:2];
-                aw_bad <= s_axi_awburst != 2'b01 || s_axi_awsize != 3'd2;
-                s_axi_bid <= s_axi_awid;
-            end
-            if (w_fire) begin
-                aw_word <= aw_word + 1'b1;
-                if (s_axi_wlast) begin
-                    aw_busy <= 1'b0;
-                    s_axi_bvalid <= 1'b1;
-                    b_err <= aw_bad;
-                end
-            end
-            if (s_axi_bvalid && s_axi_bready)
-                s_axi_bvalid <= 1'b0;
+        if (w_fire && !w_bad) begin
+            if (w_strb[0]) win[aw_word][7:0]   <= w_data[7:0];
+            if (w_strb[1]) win[aw_word][15:8]  <= w_data[15:8];
+            if (w_strb[2]) win[aw_word][23:16] <= w_data[23:16];
+            if (w_strb[3]) win[aw_word][31:24] <= w_data[31:24];
         end
     end
 
@@ -318,34 +322,9 @@ module pp_riscv #
         endcase
     end
 
-    // AXI slave reads: single beats or bursts, each beat the counter at its offset
-    reg [7:0]        r_left;
-    reg [WIN_AW-3:0] r_word;
-    assign s_axi_arready = !s_axi_rvalid && r_left == 8'd0;
-    assign s_axi_rresp   = 2'b00;
-    wire [31:0] r_value = r_word < 4 ? ctr[r_word[1:0]] : 32'd0;
-    always @(posedge clk) begin
-        if (rst) begin
-            s_axi_rvalid <= 1'b0;
-            s_axi_rlast <= 1'b0;
-            s_axi_rid <= {ID_WIDTH{1'b0}};
-            s_axi_rdata <= 32'd0;
-            r_left <= 8'd0;
-            r_word <= {(WIN_AW-2){1'b0}};
-        end else if (s_axi_arvalid && s_axi_arready) begin
-            s_axi_rid <= s_axi_arid;
-            r_word <= s_axi_araddr[WIN_AW-1:2];
-            r_left <= s_axi_arlen + 8'd1;
-        end else if (r_left != 8'd0 && (!s_axi_rvalid || s_axi_rready)) begin
-            s_axi_rvalid <= 1'b1;
-            s_axi_rdata <= r_value;
-            s_axi_rlast <= r_left == 8'd1;
-            r_word <= r_word + 1'b1;
-            r_left <= r_left - 8'd1;
-        end else if (s_axi_rvalid && s_axi_rready) begin
-            s_axi_rvalid <= 1'b0;
-        end
-    end
+    // AXI slave reads: each beat the counter at its offset (the front end registers it)
+    wire [WIN_AW-3:0] r_word = r_addr[WIN_AW-1:2];
+    assign r_value = r_word < 4 ? ctr[r_word[1:0]] : 32'd0;
 
     // ------------------------------------------------------------------ the master
     localparam X_IDLE = 2'd0, X_WRITE = 2'd1, X_READ = 2'd2;
@@ -443,10 +422,8 @@ module pp_riscv #
             mem_rdata = ctrl_q;
     end
 
-    wire unused = &{1'b0, mem_instr, mem_la_addr[31:MEM_AW], mem_la_addr[1:0], s_axi_awlen, s_axi_awlock, s_axi_awcache, s_axi_awprot,
-                    s_axi_arsize, s_axi_arburst, s_axi_arlock, s_axi_arcache, s_axi_arprot,
-                    m_axi_bid, m_axi_rid, m_axi_rlast, s_axi_araddr[1:0], s_axi_awaddr[1:0],
-                    s_axi_araddr[31:WIN_AW], s_axi_awaddr[31:WIN_AW],
+    wire unused = &{1'b0, mem_instr, mem_la_addr[31:MEM_AW], mem_la_addr[1:0],
+                    m_axi_bid, m_axi_rid, m_axi_rlast, r_addr[1:0], w_addr[1:0],
                     mem_addr[1:0]};
 
 endmodule

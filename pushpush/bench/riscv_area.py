@@ -29,13 +29,16 @@ def riscv_area(memory: int = 16384, window: int = 4096, whole: bool = True) -> l
     from pushpush.build.synth import synth_resources
     from pushpush.codegen.riscv import CORE_PACKAGE, CORE_VERSION, core_sources
 
+    from pushpush.build.cores import cores_rtl
+
     wrapper, pico = core_sources()
+    front_end = cores_rtl(["axi_slave"])   # the window's AXI slave front end
     rows = []
     for what, srcs, top, params in (
             (f"PicoRV32 alone ({CORE_PACKAGE} {CORE_VERSION}, RV32I, barrel shifter, counters)",
              [pico], "picorv32", PICORV32_PARAMS),
             (f"riscv component (pp_riscv: core, {memory // 1024} KiB memory, {window // 1024} KiB "
-             "window, control page, AXI master)", [pico, wrapper], "pp_riscv",
+             "window, control page, AXI master)", [*front_end, pico, wrapper], "pp_riscv",
              {"MEM_BYTES": memory, "WIN_BYTES": window}))[:2 if whole else 1]:
         r = synth_resources(srcs, top, params, timeout_s=3600)  # the 16 KiB memory's BRAM mapping is slow
         rows.append({"design": what, "top": top, "luts": r.luts, "ffs": r.ffs, "lutram": r.lutram,

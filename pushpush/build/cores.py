@@ -21,7 +21,9 @@ class CoreError(LookupError):
 
 def core_sources(core: str) -> tuple[list[Path], str]:
     """The RTL files and top module of ``cores/<core>/<core>.core`` (its ``rtl`` or first
-    fileset, and the ``synth`` target's toplevel, else the ``default`` target's)."""
+    fileset, and the ``synth`` target's toplevel, else the ``default`` target's). A fileset's
+    ``depend`` on another pushpush core (``pushpush:cores:<name>:<version>``, e.g. the AXI
+    slave front end ``axi_slave``) puts that core's files first."""
     folder = cores_dir() / core
     core_file = folder / f"{core}.core"
     if not core_file.exists():
@@ -32,6 +34,10 @@ def core_sources(core: str) -> tuple[list[Path], str]:
     for fs in (desc.get("filesets") or {}).values():
         if fs.get("file_type", "") not in ("verilogSource", "systemVerilogSource", ""):
             continue
+        for dep in fs.get("depend") or []:
+            parts = str(dep).split(":")
+            if len(parts) >= 3 and parts[0] == "pushpush" and parts[1] == "cores":
+                files += [f for f in core_sources(parts[2])[0] if f not in files]
         for f in fs.get("files") or []:
             name = f if isinstance(f, str) else next(iter(f))
             if name.endswith(".v") and "tb" not in Path(name).parts and not name.endswith("_tb.v"):

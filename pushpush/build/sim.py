@@ -14,7 +14,7 @@ Example::
     from pushpush.build.sim import run_cocotb
     run_cocotb(
         toplevel="pp_endpoint_mem",
-        sources=["cores/endpoint_mem/pp_endpoint_mem.v"],
+        sources=["cores/axi_slave/pp_axi_slave.v", "cores/endpoint_mem/pp_endpoint_mem.v"],
         test_module="test_endpoint_mem",
         test_dir="tests/cores",
         parameters={"ADDR_WIDTH": 8},

@@ -45,7 +45,7 @@ MAX_WINDOW_BITS = 18
 #: Words of the engine's done-tag FIFO (>= ENGINE_MAX_OUTSTANDING + 1, a power of two).
 TAG_FIFO_BITS = 3
 
-_CORES = ["call_engine", "endpoint_mem", "req_arbiter", "call_site", "export", "interconnect", "abe", "ps_window", "irq",
+_CORES = ["axi_slave", "call_engine", "endpoint_mem", "req_arbiter", "call_site", "export", "interconnect", "abe", "ps_window", "irq",
           "axi_dma", "chnl"]
 
 #: Buffer engines (cores/axi_dma): AXI ID width of each engine's port, data width of the

@@ -979,7 +979,7 @@ async def test_latency(dut):
 # ---------------------------------------------------------------------------------------------
 
 REPO = Path(__file__).resolve().parents[2]
-SOURCES = [REPO / "cores" / "endpoint_mem" / "pp_endpoint_mem.v",
+SOURCES = [REPO / "cores" / "axi_slave" / "pp_axi_slave.v", REPO / "cores" / "endpoint_mem" / "pp_endpoint_mem.v",
            REPO / "cores" / "endpoint_mem" / "tb" / "pp_endpoint_mem_tb.v"]
 
 #: what the bench drives on the `counters` input (read at 0x4, 0x8, 0xC with ENABLE_READ=2)

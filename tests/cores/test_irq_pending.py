@@ -305,7 +305,7 @@ if cocotb is not None:
 # pytest side
 
 REPO = Path(__file__).resolve().parents[2]
-SOURCES = [REPO / "cores" / "irq" / "pp_irq_pending.v"]
+SOURCES = [REPO / "cores" / "axi_slave" / "pp_axi_slave.v", REPO / "cores" / "irq" / "pp_irq_pending.v"]
 
 CONFIGS = [
     dict(N=3, DATA_WIDTH=32, ID_WIDTH=8, seed=1),

@@ -122,7 +122,7 @@ def test_render_is_deterministic_and_headed():
     assert "32'h43C01000" in a["rtl/caller_wrapper.v"]      # callee.f's slot for caller
     assert {p.name for p in core_rtl_files()} >= {"pp_call_engine.v", "pp_endpoint_mem.v",
                                                    "pp_axi_interconnect.v"}
-    assert core_dependencies() == ["call_engine", "endpoint_mem", "req_arbiter", "call_site", "export", "interconnect", "abe",
+    assert core_dependencies() == ["axi_slave", "call_engine", "endpoint_mem", "req_arbiter", "call_site", "export", "interconnect", "abe",
                                    "ps_window", "irq", "axi_dma", "chnl"]
     assert "pp_irq_pending #(" in top and "32'h43C02000" in top   # the interrupt block, after the windows
 

@@ -245,6 +245,9 @@ def test_riscv_core(tmp_path, simulator, params):
            "f_arg": f_host.address, "hw_rep": hw_rep.address, "caller_rep": host_rep.address}
     params = {"MEM_BYTES": prog.memory_bytes, "WIN_BYTES": callee.size,
               "WIN_BASE": f"32'h{callee.base:08X}", "MEM_INIT": f'"{prog.hex_path}"'}
-    run_cocotb(toplevel="pp_riscv", sources=core_sources(), test_module="test_riscv_core",
+    from pushpush.build.cores import cores_rtl
+
+    # the core alone: its window's AXI front end (cores/axi_slave), then the component's files
+    run_cocotb(toplevel="pp_riscv", sources=cores_rtl(["axi_slave"]) + core_sources(), test_module="test_riscv_core",
                test_dir=Path(__file__).parent, parameters=params, simulator=simulator,
                build_dir=tmp_path / "sim", extra_env={"RV_CFG": json.dumps(cfg)}, cache=False)
