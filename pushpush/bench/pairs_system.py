@@ -65,14 +65,14 @@ def callee_verilog(nargs: int, delay: int) -> str:
     output wire [31:0] f_result
 );
 
-reg [31:0] state_reg = 32'd0;
-reg [31:0] calls_reg = 32'd0;
+reg [31:0] state_reg;
+reg [31:0] calls_reg;
 wire [31:0] mix = {mix};
 wire [31:0] next_state = ({{state_reg[26:0], state_reg[31:27]}} ^ mix) + 32'h9E3779B9;
 """
     if delay == 0:
-        body = """reg        hold_reg = 1'b0;         // a result not yet taken by the wrapper
-reg [31:0] hold_value_reg = 32'd0;
+        body = """reg        hold_reg;         // a result not yet taken by the wrapper
+reg [31:0] hold_value_reg;
 
 assign f_ready = !hold_reg;
 assign f_result_valid = hold_reg || f_valid;
@@ -98,9 +98,9 @@ always @(posedge clk) begin
 end
 """
     else:
-        body = f"""reg        busy_reg = 1'b0;         // a call taken, its result not yet taken
-reg [7:0]  wait_reg = 8'd0;         // cycles until the result is offered
-reg [31:0] value_reg = 32'd0;
+        body = f"""reg        busy_reg;         // a call taken, its result not yet taken
+reg [7:0]  wait_reg;         // cycles until the result is offered
+reg [31:0] value_reg;
 
 assign f_ready = !busy_reg;
 assign f_result_valid = busy_reg && wait_reg == 8'd0;
@@ -159,17 +159,17 @@ def caller_verilog(pair: int, nargs: int) -> str:
     input  wire        {g}_result_error
 );
 
-reg        running_reg = 1'b0;
-reg        done_reg = 1'b0;
-reg [31:0] result_reg = 32'd0;
-reg [31:0] left_reg = 32'd0;     // calls of this run not issued yet
-reg        issue_reg = 1'b0;     // a call waits to be issued with x_reg
-reg [31:0] x_reg = 32'd0;
-reg [31:0] now_reg = 32'd0;
-reg [31:0] start_reg = 32'd0;
-reg        first_reg = 1'b0;
-reg [31:0] calls_reg = 32'd0;
-reg [31:0] errors_reg = 32'd0;
+reg        running_reg;
+reg        done_reg;
+reg [31:0] result_reg;
+reg [31:0] left_reg;     // calls of this run not issued yet
+reg        issue_reg;     // a call waits to be issued with x_reg
+reg [31:0] x_reg;
+reg [31:0] now_reg;
+reg [31:0] start_reg;
+reg        first_reg;
+reg [31:0] calls_reg;
+reg [31:0] errors_reg;
 
 assign run_ready = !running_reg && !done_reg;
 assign run_result_valid = done_reg;

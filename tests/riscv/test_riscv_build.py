@@ -43,7 +43,7 @@ def test_the_generated_core_lists_the_soft_core_and_the_program_image() -> None:
     # pushpush:cores:riscv: pp_riscv.v (and the .vlt its lint needs), then the package's core
     ours = yaml.safe_load((cores_dir() / "riscv" / "riscv.core").read_text())
     assert ours["filesets"]["rtl"]["files"] == ["pp_riscv.v"]
-    assert ours["filesets"]["rtl"]["depend"] == [PICORV32_VLNV]
+    assert ours["filesets"]["rtl"]["depend"] == [PICORV32_VLNV, "pushpush:cores:axi_slave"]
     assert ours["targets"]["default"]["filesets"] == ["rtl", "lint"]
 
 
