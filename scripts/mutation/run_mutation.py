@@ -349,11 +349,16 @@ def _toml_list(xs: Sequence[str]) -> str:
     return "[" + ", ".join(f"'{x}'" for x in xs) + "]"
 
 
-def run_group(g: Group, work: Path, jobs: int, names: Sequence[str], timeout: float) -> GroupResult:
+def run_group(g: Group, work: Path, jobs: int, names: Sequence[str], timeout: float,
+              keep: bool = False) -> GroupResult:
+    """Run mutmut over ``g`` in ``work / python-<group>``. With ``keep`` the copy (and mutmut's
+    state in its ``mutants/``) stays for the next run: the tree's files are copied over it
+    again and mutmut tests only the mutants without a result yet (those whose function or
+    tests changed get new ones), so an interrupted run resumes where it stopped."""
     copy = work / f"python-{g.name}"
     copy_tree(REPO, copy, tree_files(REPO))
     pyproject = copy / "pyproject.toml"
-    if "[tool.mutmut]" in pyproject.read_text():
+    if "[tool.mutmut]" in (REPO / "pyproject.toml").read_text():
         raise HarnessError("pyproject.toml has a [tool.mutmut] table: remove it; the groups are configured in "
                            f"{LIST}")
     with pyproject.open("a") as f:
@@ -389,7 +394,8 @@ def run_group(g: Group, work: Path, jobs: int, names: Sequence[str], timeout: fl
                 diffs[n] = d.strip()
     if rc2 != 0 and not error:
         error = f"mutmut results exited with {rc2}: {_summary(res)}"
-    shutil.rmtree(copy, ignore_errors=True)
+    if not keep:
+        shutil.rmtree(copy, ignore_errors=True)
     return GroupResult(g.name, statuses, dt, diffs, explained, error)
 
 
@@ -483,6 +489,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per listed mutant's test run")
     ap.add_argument("--group-timeout", type=float, default=4 * 3600.0, help="seconds per mutmut group")
     ap.add_argument("--min-score", type=float, default=0.95)
+    ap.add_argument("--workdir", type=Path, help="keep the copies here (not in a temporary folder): a mutmut "
+                    "group run again with the same folder resumes, testing only the mutants without a result "
+                    "(an interrupted or partial run continues; remove the folder to start afresh)")
     ap.add_argument("-o", "--output", type=Path, default=DEFAULT_REPORT)
     args = ap.parse_args(argv)
     try:
@@ -515,6 +524,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         t0 = time.monotonic()
         with tempfile.TemporaryDirectory(prefix="pp-mutation-") as tmp:
             work = Path(tmp)
+            if args.workdir:
+                work = args.workdir.resolve()
+                if work == REPO or REPO in work.parents:
+                    raise HarnessError(f"--workdir {args.workdir}: choose a folder outside the checkout {REPO} "
+                                       "(the copies are copies of the checkout)")
+                work.mkdir(parents=True, exist_ok=True)
             baselines, results = ([], [])
             if mutants:
                 print(f"listed mutants: {len(mutants)}", flush=True)
@@ -523,7 +538,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for g in groups:
                 names = [g.smoke] if args.smoke else list(args.mutmut_names)
                 print(f"python group {g.name}: mutmut on {', '.join(g.mutate)}", flush=True)
-                gr = run_group(g, work, args.jobs, names, args.group_timeout)
+                gr = run_group(g, work, args.jobs, names, args.group_timeout, keep=args.workdir is not None)
                 print(f"  {len(gr.statuses)} mutants, {gr.detected} detected ({gr.score:.1%}), "
                       f"{gr.seconds:.0f} s {gr.error}", flush=True)
                 group_results.append(gr)
