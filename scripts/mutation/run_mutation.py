@@ -366,8 +366,14 @@ def run_group(g: Group, work: Path, jobs: int, names: Sequence[str], timeout: fl
     env = python_env(None)
     # mutmut_plugin.py (this folder): each test starts with pushpush's caches empty
     env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parent), env["PYTHONPATH"]])
+    # a resumed run: the survivors of earlier runs are tested again after the new mutants
+    # (mutmut keeps a decided result; the tests may have been sharpened since)
+    again = [n for n in _undetected(copy) if not names or any(_glob(p, n) for p in names)]
     t0 = time.monotonic()
     rc, out = run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *names], copy, env, timeout)
+    if rc == 0 and again:
+        rc, out = run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *again], copy, env,
+                      max(1.0, timeout - (time.monotonic() - t0)))
     dt = time.monotonic() - t0
     error = ""
     if rc is None:
@@ -397,6 +403,21 @@ def run_group(g: Group, work: Path, jobs: int, names: Sequence[str], timeout: fl
     if not keep:
         shutil.rmtree(copy, ignore_errors=True)
     return GroupResult(g.name, statuses, dt, diffs, explained, error)
+
+
+def _undetected(copy: Path) -> list[str]:
+    """The mutants that an earlier mutmut run in ``copy`` decided as not detected (survived,
+    no tests): mutmut's state files ``mutants/**/*.meta``."""
+    import json
+
+    names = []
+    for meta in sorted((copy / "mutants").rglob("*.meta")):
+        try:
+            codes = json.loads(meta.read_text()).get("exit_code_by_key", {})
+        except (OSError, ValueError):
+            continue
+        names += [n for n, code in codes.items() if code in (0, 2, 5, 33, 35)]
+    return names
 
 
 def _equivalent(g: Group, name: str, diff: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from pathlib import Path
 
@@ -369,7 +370,9 @@ def systems(draw: st.DrawFn) -> SystemSpec:
     return SystemSpec(name="rand", components=tuple(comps), pl=pl, ps=ps, file="rand.yaml")
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# PUSHPUSH_HYPOTHESIS_EXAMPLES: fewer in mutation runs (scripts/mutation), more for a long search
+@settings(max_examples=int(os.environ.get("PUSHPUSH_HYPOTHESIS_EXAMPLES", "150")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(systems())
 def test_random_systems_link_consistently(spec: SystemSpec) -> None:
     linked = link(spec)
