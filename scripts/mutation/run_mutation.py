@@ -366,13 +366,17 @@ def run_group(g: Group, work: Path, jobs: int, names: Sequence[str], timeout: fl
     env = python_env(None)
     # mutmut_plugin.py (this folder): each test starts with pushpush's caches empty
     env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parent), env["PYTHONPATH"]])
-    # a resumed run: the survivors of earlier runs are tested again after the new mutants
-    # (mutmut keeps a decided result; the tests may have been sharpened since)
+    # a resumed run: the survivors of earlier runs are tested again first (mutmut keeps a
+    # decided result, but the tests may have been sharpened since; if the group's settings
+    # changed, mutmut drops every result itself), then the mutants without a result
     again = [n for n in _undetected(copy) if not names or any(_glob(p, n) for p in names)]
     t0 = time.monotonic()
-    rc, out = run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *names], copy, env, timeout)
-    if rc == 0 and again:
+    rc, out = 0, ""
+    if again:
         rc, out = run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *again], copy, env,
+                      timeout)
+    if rc == 0:
+        rc, out = run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *names], copy, env,
                       max(1.0, timeout - (time.monotonic() - t0)))
     dt = time.monotonic() - t0
     error = ""
