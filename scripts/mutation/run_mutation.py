@@ -22,6 +22,9 @@ Usage (from the repository root, with pushpush's environment)::
     python scripts/mutation/run_mutation.py --python types link   # some mutmut groups
     python scripts/mutation/run_mutation.py --only call-site-seq-no-flip
     python scripts/mutation/run_mutation.py --smoke -o /tmp/m.md  # a few of each kind
+    python scripts/mutation/run_mutation.py --python types --workdir /tmp/ppmut   # resumable:
+        # run it again (after an interruption, or after sharpening tests) and mutmut continues
+        # with the mutants without a result, after testing the earlier survivors again
 
 Exit status: 0 when every listed mutant is killed (or explained) and every Python group
 reaches ``--min-score`` (default 0.95) of killed among its mutants less the explained ones;
