@@ -598,3 +598,22 @@ def test_place_irq_at_its_limits() -> None:
     assert place_irq(pl, rtl(63) + [host], None) is None
     assert place_irq(pl, rtl(61) + [host], pl.base + 61 * 0x1000) is not None
     assert place_irq(pl, rtl(62) + [host], pl.base + 62 * 0x1000) is None
+
+
+def test_at_most_32_buffer_engines(tmp_path: Path) -> None:
+    exports = "".join(f'          f{i}: "(a: in u32[], b: out u32[]) -> void"\n' for i in range(16))
+    text = f"""\
+    system: bufs
+    components:
+      hw:
+        kind: rtl
+        module: m
+        sources: [m.v]
+        exports:
+{exports}      host: {{kind: python, imports: [hw.f0]}}
+    """
+    assert len(link(load_system(write(tmp_path, text))).component("hw").exports) == 16  # 32 engines
+    more = text.replace("      host:", '          g: "(c: in u32[]) -> void"\n      host:')
+    assert link_errors(tmp_path, more) == [
+        f"{tmp_path / 'system.yaml'}:24:7: export 'g' of 'hw': the system has more than 32 buffer parameters in "
+        "rtl exports (each has its own DMA engine on S_AXI_HP0, whose IDs are 6 bits); use at most 32"]
