@@ -131,3 +131,13 @@ def test_undetected_reads_mutmut_state(tmp_path: Path) -> None:
     meta.write_text(json.dumps({"exit_code_by_key": codes}))
     (tmp_path / "mutants" / "broken.meta").write_text("{")  # a file mutmut is writing: skipped
     assert sorted(h._undetected(tmp_path)) == ["a", "c", "f", "g", "h"]
+
+
+def test_report_only_needs_a_workdir_and_groups(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    h = _harness()
+    assert h.main(["--python", "protocol", "--report-only", "-o", str(tmp_path / "m.md")]) == 2
+    assert "--report-only reports the Python groups named with --python from the state in --workdir" in \
+        capsys.readouterr().err
+    assert h.main(["--python", "protocol", "--report-only", "--workdir", str(tmp_path / "w"),
+                   "-o", str(tmp_path / "m.md")]) == 2
+    assert "no mutmut state in" in capsys.readouterr().err and not (tmp_path / "m.md").exists()
