@@ -110,3 +110,10 @@ def test_reserve_overlapping_a_slot_from_below() -> None:
     with pytest.raises(ValueError, match="not free"):
         a.reserve(9, 2, "x")  # 9..10: its second word is taken
     assert a.reserve(8, 2, "below").end == 10
+
+
+def test_allocator_without_a_component_name_says_so() -> None:
+    a = SlotAllocator(base=0, offset=0, words=1)
+    a.allocate(1, "rep of f")
+    with pytest.raises(SlotsExhausted, match=r"^run-time area of component '\?' is full: rep of g needs 1 word"):
+        a.allocate(1, "rep of g")
