@@ -617,3 +617,14 @@ def test_at_most_32_buffer_engines(tmp_path: Path) -> None:
     assert link_errors(tmp_path, more) == [
         f"{tmp_path / 'system.yaml'}:24:7: export 'g' of 'hw': the system has more than 32 buffer parameters in "
         "rtl exports (each has its own DMA engine on S_AXI_HP0, whose IDs are 6 bits); use at most 32"]
+
+
+def test_ddr_register_block_error_points_at_the_pl_region_or_the_components(tmp_path: Path) -> None:
+    """Without regions.pl.size the message points at regions.pl, without regions at
+    components: the line the fix goes to."""
+    full = (DDR.replace('sources: [r.v]}', 'sources: [r.v], window: 0x200000}')
+            .replace('sources: [s.v],', 'sources: [s.v], window: 0x200000,').replace("size: 0x2000", "size: 0x400000"))
+    [msg] = link_errors(tmp_path, full.replace("pl: {base: 0x43C00000, size: 0x400000}", "pl: {base: 0x43C00000}"))
+    assert msg.startswith(f"{tmp_path / 'system.yaml'}:4:3: software_windows: ddr needs a 4 KiB register block")
+    [msg] = link_errors(tmp_path, full.replace("    regions:\n      pl: {base: 0x43C00000, size: 0x400000}\n", ""))
+    assert msg.startswith(f"{tmp_path / 'system.yaml'}:3:1: software_windows: ddr needs a 4 KiB register block")
