@@ -162,3 +162,17 @@ def test_interrupt_controller_avoids_dma_pages(tmp_path: Path) -> None:
     assert [d.base for d in linked.dmas] == [0x4180_0000, 0x4181_0000]
     base, size = intc_address_block(linked)
     assert all(base >= d.end or base + size <= d.base for d in linked.dmas), hex(base)
+
+
+@pytest.mark.parametrize("name, what", [("processing_system7_0", "the PS"), ("system_top_0", "the system top")])
+def test_dma_named_like_an_overlay_block_is_refused(tmp_path: Path, name: str, what: str) -> None:
+    with pytest.raises(LinkError) as e:
+        link(load_system(_system(tmp_path, [f"{{name: {name}}}"])))
+    assert f"system.yaml:8:5: the dma of component 'c0' is named '{name}', the name of {what} in the " \
+           "overlay; name it e.g. axi_dma_0" in str(e.value)
+
+
+def test_dma_pages_follow_the_board(tmp_path: Path) -> None:
+    """ZynqMP's PL range starts at 0xA0000000: its first DMA page is 0xA0400000."""
+    linked = link(load_system(_system(tmp_path, ["{}"], extra="board: zcu104\n")))
+    assert linked.board == "zcu104" and linked.dmas[0].base == 0xA040_0000
