@@ -628,3 +628,12 @@ def test_ddr_register_block_error_points_at_the_pl_region_or_the_components(tmp_
     assert msg.startswith(f"{tmp_path / 'system.yaml'}:4:3: software_windows: ddr needs a 4 KiB register block")
     [msg] = link_errors(tmp_path, full.replace("    regions:\n      pl: {base: 0x43C00000, size: 0x400000}\n", ""))
     assert msg.startswith(f"{tmp_path / 'system.yaml'}:3:1: software_windows: ddr needs a 4 KiB register block")
+
+
+def test_abe_settings_reach_the_linked_component(tmp_path: Path) -> None:
+    text = DDR.replace("    software_windows: ddr\n", "").replace(
+        'sources: [r.v]}', 'sources: [r.v], abe: {nominal_burst: 16, max_outstanding: 4}}')
+    linked = link(load_system(write(tmp_path, text)))
+    abe = linked.component("r").abe
+    assert abe is not None and (abe.nominal_burst, abe.max_outstanding) == (16, 4)
+    assert linked.component("s").abe is None
