@@ -176,3 +176,18 @@ def test_dma_pages_follow_the_board(tmp_path: Path) -> None:
     """ZynqMP's PL range starts at 0xA0000000: its first DMA page is 0xA0400000."""
     linked = link(load_system(_system(tmp_path, ["{}"], extra="board: zcu104\n")))
     assert linked.board == "zcu104" and linked.dmas[0].base == 0xA040_0000
+
+
+def test_dmas_leave_the_buffer_engines_port_free(tmp_path: Path) -> None:
+    """With software_windows: ddr the buffer parameters' engines take S_AXI_HP1 (HP0 carries
+    the windows): DMAs get the other HP ports, and the one DMA too many is told why."""
+    text = BASE.format(rtl="".join(_rtl(f"c{i}", "{}" if i else "{name: d0}") for i in range(3)).rstrip("\n")
+                       + '\n  b:\n    kind: rtl\n    module: b\n    sources: [b.v]\n'
+                         '    exports: {g: "(src: in u32[], n: u32) -> u32"}',
+                       imports="c0.f, c1.f, c2.f, b.g")
+    with pytest.raises(LinkError) as e:
+        link(load_system(_write(tmp_path, "software_windows: ddr\n" + text.replace("  c1:", "  c1:", 1)
+                                .replace("    dma: {}\n", "    dma: {name: d1}\n", 1)
+                                .replace("    dma: {}\n", "    dma: {name: d2}\n", 1))))
+    assert "component 'c2' would be DMA 3, but the PS has 2 HP ports for DMAs (S_AXI_HP2, S_AXI_HP3) " \
+           "(S_AXI_HP1 carries the buffer parameters' engines); remove a dma" in str(e.value), str(e.value)
