@@ -25,6 +25,7 @@ Usage (from the repository root, with pushpush's environment)::
     python scripts/mutation/run_mutation.py --python types --workdir /tmp/ppmut   # resumable:
         # run it again (after an interruption, or after sharpening tests) and mutmut continues
         # with the mutants without a result, after testing the earlier survivors again
+        # (--survivors-only: just those; --report-only: no run, the report of what it holds)
 
 Exit status: 0 when every listed mutant is killed (or explained) and every Python group
 reaches ``--min-score`` (default 0.95) of killed among its mutants less the explained ones;
@@ -358,7 +359,7 @@ def _toml_list(xs: Sequence[str]) -> str:
 
 
 def run_group(g: Group, work: Path, jobs: int, names: Sequence[str], timeout: float,
-              keep: bool = False, report_only: bool = False) -> GroupResult:
+              keep: bool = False, report_only: bool = False, survivors_only: bool = False) -> GroupResult:
     """Run mutmut over ``g`` in ``work / python-<group>``. With ``keep`` the copy (and mutmut's
     state in its ``mutants/``) stays for the next run: the tree's files are copied over it
     again, the earlier survivors are tested again and then the mutants without a result, so an
@@ -389,7 +390,7 @@ def run_group(g: Group, work: Path, jobs: int, names: Sequence[str], timeout: fl
     if again:
         rc, out = run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *again], copy, env,
                       timeout)
-    if rc == 0:
+    if rc == 0 and not survivors_only:
         rc, out = run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *names], copy, env,
                       max(1.0, timeout - (time.monotonic() - t0)))
     dt = time.monotonic() - t0
@@ -568,6 +569,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--min-score", type=float, default=0.95)
     ap.add_argument("--report-only", action="store_true", help="with --workdir and --python: no run, the "
                     "report of the results the groups' last runs left there (a partial run's)")
+    ap.add_argument("--survivors-only", action="store_true", help="with --workdir: only test the earlier "
+                    "survivors again (after sharpening tests), not the mutants still without a result")
     ap.add_argument("--workdir", type=Path, help="keep the copies here (not in a temporary folder): a mutmut "
                     "group run again with the same folder resumes, testing only the mutants without a result "
                     "(an interrupted or partial run continues; remove the folder to start afresh)")
@@ -600,6 +603,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.report_only and (not args.workdir or args.python is None or mutants):
             raise HarnessError("--report-only reports the Python groups named with --python from the state in "
                                "--workdir: give both, and no listed mutants")
+        if args.survivors_only and not args.workdir:
+            raise HarnessError("--survivors-only tests again the survivors of an earlier run kept in --workdir: "
+                               "give --workdir")
         if groups and not mutmut_available():
             raise HarnessError(f"mutmut is not installed for {sys.executable}; install the dev extra: "
                                "pip install -e '.[dev]' (mutmut==3.8.1)")
@@ -621,7 +627,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 names = [g.smoke] if args.smoke else list(args.mutmut_names)
                 print(f"python group {g.name}: mutmut on {', '.join(g.mutate)}", flush=True)
                 gr = run_group(g, work, args.jobs, names, args.group_timeout, keep=args.workdir is not None,
-                               report_only=args.report_only)
+                               report_only=args.report_only, survivors_only=args.survivors_only)
                 print(f"  {len(gr.statuses)} mutants, {gr.detected} detected ({gr.score:.1%}), "
                       f"{gr.seconds:.0f} s {gr.error}", flush=True)
                 group_results.append(gr)
