@@ -141,3 +141,12 @@ def test_report_only_needs_a_workdir_and_groups(tmp_path: Path, capsys: pytest.C
     assert h.main(["--python", "protocol", "--report-only", "--workdir", str(tmp_path / "w"),
                    "-o", str(tmp_path / "m.md")]) == 2
     assert "no mutmut state in" in capsys.readouterr().err and not (tmp_path / "m.md").exists()
+
+
+def test_survivors_only_needs_a_workdir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    h = _harness()
+    if not h.mutmut_available():
+        pytest.fail("mutmut is not installed in this environment; install the dev extra")
+    assert h.main(["--python", "protocol", "--survivors-only", "-o", str(tmp_path / "m.md")]) == 2
+    assert "--survivors-only tests again the survivors of an earlier run kept in --workdir" in \
+        capsys.readouterr().err
