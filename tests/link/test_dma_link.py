@@ -191,3 +191,27 @@ def test_dmas_leave_the_buffer_engines_port_free(tmp_path: Path) -> None:
                                 .replace("    dma: {}\n", "    dma: {name: d2}\n", 1))))
     assert "component 'c2' would be DMA 3, but the PS has 2 HP ports for DMAs (S_AXI_HP2, S_AXI_HP3) " \
            "(S_AXI_HP1 carries the buffer parameters' engines); remove a dma" in str(e.value), str(e.value)
+
+
+def test_dma_pages_at_the_edges_of_the_pl_range(tmp_path: Path) -> None:
+    """A page just below region pl is free; the last page of GP0 (ending at 0x80000000) is
+    usable; with none left the dma's line says so."""
+    below = link(load_system(_system(tmp_path, ["{}"], "regions:\n  pl: {base: 0x40410000, size: 0x10000}\n")))
+    assert below.dmas[0].base == 0x4040_0000
+    last = link(load_system(_system(tmp_path, ["{}"], "regions:\n  pl: {base: 0x40400000, size: 0x3FBF0000}\n")))
+    assert last.dmas[0].base == 0x7FFF_0000
+    with pytest.raises(LinkError) as e:
+        link(load_system(_system(tmp_path, ["{}"], "regions:\n  pl: {base: 0x40400000, size: 0x3FC00000}\n")))
+    assert str(e.value).count("system.yaml:") == 1 and \
+        "system.yaml:10:5: no free 64 KiB page in M_AXI_GP0 for the dma of component 'c0'; move regions.pl" \
+        in str(e.value), str(e.value)
+
+
+def test_one_dma_too_many_without_buffers(tmp_path: Path) -> None:
+    with pytest.raises(LinkError) as e:
+        link(load_system(_system(tmp_path, ["{name: a}", "{name: b}", "{name: c}", "{name: d}", "{name: e}"])))
+    text = str(e.value)
+    assert "system.yaml:26:5: component 'c3' would be DMA 4, but the PS has 3 HP ports for DMAs (S_AXI_HP2, " \
+           "S_AXI_HP3, S_AXI_HP1); remove a dma" in text, text
+    # every dma after the first one too many is reported as well
+    assert "component 'c4' would be DMA 4" in text, text
