@@ -215,3 +215,32 @@ def test_one_dma_too_many_without_buffers(tmp_path: Path) -> None:
            "S_AXI_HP3, S_AXI_HP1); remove a dma" in text, text
     # every dma after the first one too many is reported as well
     assert "component 'c4' would be DMA 4" in text, text
+
+
+def test_hp1_goes_to_a_dma_unless_buffer_engines_need_it(tmp_path: Path) -> None:
+    """Buffer engines take HP1 only with software_windows: ddr (HP0 otherwise); without
+    buffer parameters ddr windows leave HP1 to the DMAs."""
+    three = ["{name: da}", "{name: db}", "{name: dc}"]
+    ddr = link(load_system(_system(tmp_path, three, "software_windows: ddr\n")))
+    assert [d.hp_port for d in ddr.dmas] == ["S_AXI_HP2", "S_AXI_HP3", "S_AXI_HP1"]
+    text = BASE.format(rtl="".join(_rtl(f"c{i}", d) for i, d in enumerate(three)).rstrip("\n")
+                       + '\n  b:\n    kind: rtl\n    module: b\n    sources: [b.v]\n'
+                         '    exports: {g: "(src: in u32[], n: u32) -> u32"}',
+                       imports="c0.f, c1.f, c2.f, b.g")
+    bufs = link(load_system(_write(tmp_path, text)))
+    assert [d.hp_port for d in bufs.dmas] == ["S_AXI_HP2", "S_AXI_HP3", "S_AXI_HP1"]
+
+
+def test_every_bad_dma_is_reported_and_each_dma_knows_its_line(tmp_path: Path) -> None:
+    with pytest.raises(LinkError) as e:
+        link(load_system(_system(tmp_path, ["{name: x}", "{name: x}", "{name: x}"])))
+    assert str(e.value).count("as component 'c0' has") == 2, str(e.value)
+    with pytest.raises(LinkError) as e:
+        link(load_system(_system(tmp_path, ["{name: system_top_0}", "{name: axi_intc_0}"])))
+    assert "the name of the system top" in str(e.value) and "the name of the interrupt controller" in str(e.value)
+    with pytest.raises(LinkError) as e:
+        link(load_system(_system(tmp_path, ["{name: a}", "{name: b}"],
+                                 "regions:\n  pl: {base: 0x40400000, size: 0x3FC00000}\n")))
+    assert "for the dma of component 'c0'" in str(e.value) and "for the dma of component 'c1'" in str(e.value)
+    linked = link(load_system(_system(tmp_path, ["{}"])))
+    assert str(linked.dmas[0].loc).endswith("system.yaml:8:5")
