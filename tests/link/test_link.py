@@ -637,3 +637,33 @@ def test_abe_settings_reach_the_linked_component(tmp_path: Path) -> None:
     abe = linked.component("r").abe
     assert abe is not None and (abe.nominal_burst, abe.max_outstanding) == (16, 4)
     assert linked.component("s").abe is None
+
+
+BUFS = """\
+    system: b
+    components:
+      hw:
+        kind: rtl
+        module: m
+        sources: [m.v]
+        exports:
+          f: "(src: in u32[], dst: out u16[], k: u32) -> u32"
+      host:
+        kind: python
+        imports: [hw.f]
+    """
+
+
+def test_buffer_parameters_where_they_cannot_go(tmp_path: Path) -> None:
+    """Each refusal names the export or import, at its line, and what to do instead."""
+    y = tmp_path / "system.yaml"
+    nested = BUFS.replace('f: "(src: in u32[], dst: out u16[], k: u32) -> u32"', 'g: "(cb: (in u8[]) -> void) -> i32"')
+    assert link_errors(tmp_path, nested.replace("hw.f", "hw.g")) == [
+        f"{y}:8:7: export 'g' of 'hw': a buffer inside a function-typed parameter or a result "
+        "((cb: (in u8[]) -> void) -> i32) is not supported; buffers are parameters of the export's own "
+        "signature only: pass the buffer as a parameter of this export"]
+    python = BUFS.rstrip(" ") + '        exports: {p: "(a: in u8[], b: out u32[]) -> void"}\n'
+    assert link_errors(tmp_path, python) == [
+        f"{y}:12:15: export 'p' of python component 'host' takes buffer parameter(s) 'a', 'b': buffers are "
+        "supported for rtl exports only (not yet for python or c exports); make the exporter an rtl component, "
+        "or pass the data as scalar parameters"]
