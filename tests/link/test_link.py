@@ -667,3 +667,18 @@ def test_buffer_parameters_where_they_cannot_go(tmp_path: Path) -> None:
         f"{y}:12:15: export 'p' of python component 'host' takes buffer parameter(s) 'a', 'b': buffers are "
         "supported for rtl exports only (not yet for python or c exports); make the exporter an rtl component, "
         "or pass the data as scalar parameters"]
+
+
+def test_buffer_export_imported_by_rtl_and_checked_after_plain_exports(tmp_path: Path) -> None:
+    y = tmp_path / "system.yaml"
+    rtl = BUFS.rstrip(" ") + "      r2:\n        kind: rtl\n        module: m2\n        sources: [m2.v]\n" \
+                             "        imports: [hw.f]\n"
+    assert link_errors(tmp_path, rtl) == [
+        f"{y}:16:15: import 'hw.f' of rtl component 'r2': its signature ((src: in u32[], dst: out u16[], "
+        "k: u32) -> u32) has buffer parameters, which only python and c components can pass so far "
+        "(physically contiguous memory: a pynq.allocate buffer, or a pp_buf in C); call it from a python or c "
+        "component"]
+    # a python export without buffers first: the one after it is still checked
+    later = BUFS.rstrip(" ") + '        exports:\n          q: "(x: u32) -> u32"\n          p: "(a: in u8[]) -> void"\n'
+    assert [e.split(": ", 1)[1][:40] for e in link_errors(tmp_path, later)] == [
+        "export 'p' of python component 'host' ta"]
