@@ -682,3 +682,19 @@ def test_buffer_export_imported_by_rtl_and_checked_after_plain_exports(tmp_path:
     later = BUFS.rstrip(" ") + '        exports:\n          q: "(x: u32) -> u32"\n          p: "(a: in u8[]) -> void"\n'
     assert [e.split(": ", 1)[1][:40] for e in link_errors(tmp_path, later)] == [
         "export 'p' of python component 'host' ta"]
+
+
+@pytest.mark.parametrize("ddr, limit", [(False, 63), (True, 62)])
+def test_rtl_component_count_at_the_interconnect_limit(tmp_path: Path, ddr: bool, limit: int) -> None:
+    """63 rtl components (62 with ddr windows, whose register block takes a port) fit the
+    64-port interconnect; one more is refused at its own line."""
+    def system(n: int) -> str:
+        rtl = "".join(f"  r{i}: {{kind: rtl, module: r{i}, sources: [r{i}.v]}}\n" for i in range(n))
+        return (f"system: many\n{'software_windows: ddr' if ddr else ''}\nregions:\n  pl: {{base: 0x40000000, "
+                f"size: 0x1000000}}\ncomponents:\n{rtl}  host: {{kind: python}}\n  h2: {{kind: python}}\n")
+    assert len(link(load_system(write(tmp_path, system(limit)))).components) == limit + 2
+    assert link_errors(tmp_path, system(limit + 1)) == [
+        f"{tmp_path / 'system.yaml'}:{6 + limit}:3: component 'r{limit}' is rtl component {limit + 1} of "
+        f"{limit + 1}: the interconnect has at most 64 ports per side (the ARM's and one per rtl component), so "
+        f"a system holds at most {limit} rtl components; merge components into fewer modules (one module may "
+        "export several functions), or make some python or c"]
