@@ -678,6 +678,10 @@ def test_buffer_export_imported_by_rtl_and_checked_after_plain_exports(tmp_path:
         "k: u32) -> u32) has buffer parameters, which only python and c components can pass so far "
         "(physically contiguous memory: a pynq.allocate buffer, or a pp_buf in C); call it from a python or c "
         "component"]
+    # an rtl importer's plain import first: its buffer import after it is still checked
+    both = rtl.replace('-> u32"\n      host:', '-> u32"\n          g: "(x: u32) -> u32"\n      host:').replace(
+        "imports: [hw.f]\n", "imports: [hw.g, hw.f]\n").replace("        imports: [hw.g, hw.f]\n      r2", "        imports: [hw.f]\n      r2")
+    assert [e.split(": ", 1)[1][:32] for e in link_errors(tmp_path, both)] == ["import 'hw.f' of rtl component '"]
     # a python export without buffers first: the one after it is still checked
     later = BUFS.rstrip(" ") + '        exports:\n          q: "(x: u32) -> u32"\n          p: "(a: in u8[]) -> void"\n'
     assert [e.split(": ", 1)[1][:40] for e in link_errors(tmp_path, later)] == [
