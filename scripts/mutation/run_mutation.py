@@ -506,8 +506,9 @@ def report(baselines: list[Result], listed: list[Result], groups: list[GroupResu
         out.append(f"| python: {g.name} | {len(g.statuses)}"
                    + (f" ({g.unchecked} not checked: partial run)" if g.unchecked else "")
                    + f" | {g.detected} ({g.count('timeout')} by timeout) | "
-                   f"{undetected - len(g.equivalent)} ({', '.join(f'{n} {s}' for s, n in other.items()) or 'all survived'})"
-                   f" | {len(g.equivalent)} | {1 if g.error else 0} | "
+                   f"{undetected - len(g.equivalent)}"
+                   + (f" ({', '.join(f'{n} {s}' for s, n in other.items())})" if other else "")
+                   + f" | {len(g.equivalent)} | {1 if g.error else 0} | "
                    + (f"{g.seconds:.0f} s |" if g.seconds else "earlier run(s) (--report-only) |"))
     out.append("")
     if listed:
