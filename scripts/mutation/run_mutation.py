@@ -17,7 +17,7 @@ reason, errors, time) is written as Markdown, by default to
 
 Usage (from the repository root, with pushpush's environment)::
 
-    python scripts/mutation/run_mutation.py              # everything (about an hour on 2 cores)
+    python scripts/mutation/run_mutation.py              # everything (hours on 2 cores; see README)
     python scripts/mutation/run_mutation.py --listed     # the listed RTL and C mutants
     python scripts/mutation/run_mutation.py --python types link   # some mutmut groups
     python scripts/mutation/run_mutation.py --only call-site-seq-no-flip
