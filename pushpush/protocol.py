@@ -570,8 +570,8 @@ class SlotAllocator:
         (10, 12)
         """
         with self._lock:
-            if words <= 0 or offset < self.offset or offset + words > self.offset + self.words or \
-                    not any(lo <= offset and offset + words <= hi for lo, hi in self._gaps()):
+            # the free gaps lie inside the area: a span outside it is in none of them
+            if words <= 0 or not any(lo <= offset and offset + words <= hi for lo, hi in self._gaps()):
                 raise ValueError(f"words {offset}..{offset + words - 1} of '{self.component}' are not "
                                  "free in its run-time area")
             a = Allocation(offset, words, self.base + WORD_BYTES * offset, purpose)

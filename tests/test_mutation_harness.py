@@ -107,3 +107,46 @@ def test_every_listed_mutant_is_killed(tmp_path: Path) -> None:
     p = subprocess.run([sys.executable, str(SCRIPT), "--listed", "-o", str(out)], cwd=REPO,
                        capture_output=True, text=True, timeout=3 * 3600)
     assert p.returncode == 0, p.stdout + p.stderr + (out.read_text() if out.exists() else "")
+
+
+def test_workdir_inside_the_checkout_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    h = _harness()
+    if not h.mutmut_available():
+        pytest.fail("mutmut is not installed in this environment; install the dev extra")
+    assert h.main(["--python", "protocol", "--workdir", str(REPO / "mutation-work"), "-o", "/dev/null"]) == 2
+    assert "choose a folder outside the checkout" in capsys.readouterr().err
+    assert not (REPO / "mutation-work").exists()
+
+
+def test_undetected_reads_mutmut_state(tmp_path: Path) -> None:
+    """A resumed run (--workdir) tests again the mutants an earlier run left undetected:
+    survived (0), no tests (33, 5), interrupted (2), suspicious (35); not killed (1), timed
+    out (-24) or unchecked (None)."""
+    import json
+
+    h = _harness()
+    meta = tmp_path / "mutants" / "pushpush" / "protocol.py.meta"
+    meta.parent.mkdir(parents=True)
+    codes = {"a": 0, "b": 1, "c": 33, "d": None, "e": -24, "f": 2, "g": 5, "h": 35}
+    meta.write_text(json.dumps({"exit_code_by_key": codes}))
+    (tmp_path / "mutants" / "broken.meta").write_text("{")  # a file mutmut is writing: skipped
+    assert sorted(h._undetected(tmp_path)) == ["a", "c", "f", "g", "h"]
+
+
+def test_report_only_needs_a_workdir_and_groups(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    h = _harness()
+    assert h.main(["--python", "protocol", "--report-only", "-o", str(tmp_path / "m.md")]) == 2
+    assert "--report-only reports the Python groups named with --python from the state in --workdir" in \
+        capsys.readouterr().err
+    assert h.main(["--python", "protocol", "--report-only", "--workdir", str(tmp_path / "w"),
+                   "-o", str(tmp_path / "m.md")]) == 2
+    assert "no mutmut state in" in capsys.readouterr().err and not (tmp_path / "m.md").exists()
+
+
+def test_survivors_only_needs_a_workdir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    h = _harness()
+    if not h.mutmut_available():
+        pytest.fail("mutmut is not installed in this environment; install the dev extra")
+    assert h.main(["--python", "protocol", "--survivors-only", "-o", str(tmp_path / "m.md")]) == 2
+    assert "--survivors-only tests again the survivors of an earlier run kept in --workdir" in \
+        capsys.readouterr().err

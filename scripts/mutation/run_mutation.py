@@ -17,11 +17,15 @@ reason, errors, time) is written as Markdown, by default to
 
 Usage (from the repository root, with pushpush's environment)::
 
-    python scripts/mutation/run_mutation.py              # everything (about an hour on 2 cores)
+    python scripts/mutation/run_mutation.py              # everything (hours on 2 cores; see README)
     python scripts/mutation/run_mutation.py --listed     # the listed RTL and C mutants
     python scripts/mutation/run_mutation.py --python types link   # some mutmut groups
     python scripts/mutation/run_mutation.py --only call-site-seq-no-flip
     python scripts/mutation/run_mutation.py --smoke -o /tmp/m.md  # a few of each kind
+    python scripts/mutation/run_mutation.py --python types --workdir /tmp/ppmut   # resumable:
+        # run it again (after an interruption, or after sharpening tests) and mutmut continues
+        # with the mutants without a result, after testing the earlier survivors again
+        # (--survivors-only: just those; --report-only: no run, the report of what it holds)
 
 Exit status: 0 when every listed mutant is killed (or explained) and every Python group
 reaches ``--min-score`` (default 0.95) of killed among its mutants less the explained ones;
@@ -105,13 +109,18 @@ class GroupResult:
         return sum(1 for s in self.statuses.values() if s == status)
 
     @property
+    def unchecked(self) -> int:
+        return self.count("not checked")
+
+    @property
     def detected(self) -> int:
         return sum(1 for s in self.statuses.values() if s in DETECTED)
 
     @property
     def score(self) -> float:
-        """Detected among the mutants not explained as equivalent."""
-        counted = [n for n in self.statuses if n not in self.equivalent]
+        """Detected among the mutants tested and not explained as equivalent (an interrupted
+        run's unchecked mutants are reported apart, see :attr:`unchecked`)."""
+        counted = [n for n, s in self.statuses.items() if n not in self.equivalent and s != "not checked"]
         if not counted:
             return 0.0
         return sum(1 for n in counted if self.statuses[n] in DETECTED) / len(counted)
@@ -349,26 +358,53 @@ def _toml_list(xs: Sequence[str]) -> str:
     return "[" + ", ".join(f"'{x}'" for x in xs) + "]"
 
 
-def run_group(g: Group, work: Path, jobs: int, names: Sequence[str], timeout: float) -> GroupResult:
+def run_group(g: Group, work: Path, jobs: int, names: Sequence[str], timeout: float,
+              keep: bool = False, report_only: bool = False, survivors_only: bool = False) -> GroupResult:
+    """Run mutmut over ``g`` in ``work / python-<group>``. With ``keep`` the copy (and mutmut's
+    state in its ``mutants/``) stays for the next run: the tree's files are copied over it
+    again, the earlier survivors are tested again and then the mutants without a result, so an
+    interrupted run resumes where it stopped. ``report_only``: no run, the results the last
+    run left there (a partial run's, the unchecked mutants counted as such)."""
     copy = work / f"python-{g.name}"
+    env = python_env(None)
+    # mutmut_plugin.py (this folder): each test starts with pushpush's caches empty
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parent), env["PYTHONPATH"]])
+    if report_only:
+        if not (copy / "mutants").is_dir():
+            raise HarnessError(f"--report-only: no mutmut state in {copy}; run the group with this --workdir "
+                               "first")
+        return _collect(g, copy, env, names, 0.0, "", keep=True)
     copy_tree(REPO, copy, tree_files(REPO))
     pyproject = copy / "pyproject.toml"
-    if "[tool.mutmut]" in pyproject.read_text():
+    if "[tool.mutmut]" in (REPO / "pyproject.toml").read_text():
         raise HarnessError("pyproject.toml has a [tool.mutmut] table: remove it; the groups are configured in "
                            f"{LIST}")
     with pyproject.open("a") as f:
         f.write(mutmut_config(g, copy))
-    env = python_env(None)
-    # mutmut_plugin.py (this folder): each test starts with pushpush's caches empty
-    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parent), env["PYTHONPATH"]])
+    # a resumed run: the survivors of earlier runs are tested again first (mutmut keeps a
+    # decided result, but the tests may have been sharpened since; if the group's settings
+    # changed, mutmut drops every result itself), then the mutants without a result
+    again = [n for n in _undetected(copy) if not names or any(_glob(p, n) for p in names)]
     t0 = time.monotonic()
-    rc, out = run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *names], copy, env, timeout)
+    rc, out = 0, ""
+    if again:
+        rc, out = run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *again], copy, env,
+                      timeout)
+    if rc == 0 and not survivors_only:
+        rc, out = run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *names], copy, env,
+                      max(1.0, timeout - (time.monotonic() - t0)))
     dt = time.monotonic() - t0
     error = ""
     if rc is None:
         error = f"mutmut run timed out after {timeout:.0f} s (results so far are reported)"
     elif rc != 0:
         error = f"mutmut run exited with {rc}: {_summary(out)}"
+    return _collect(g, copy, env, names, dt, error, keep)
+
+
+def _collect(g: Group, copy: Path, env: dict[str, str], names: Sequence[str], dt: float, error: str,
+             keep: bool) -> GroupResult:
+    """The results mutmut holds in ``copy``, with the diffs of the mutants not detected."""
     rc2, res = run([sys.executable, "-m", "mutmut", "results", "--all", "true"], copy, env, 600)
     statuses: dict[str, str] = {}
     for line in res.splitlines():
@@ -379,18 +415,59 @@ def run_group(g: Group, work: Path, jobs: int, names: Sequence[str], timeout: fl
         statuses = {n: s for n, s in statuses.items() if any(_glob(p, n) for p in names)}
     diffs: dict[str, str] = {}
     explained: dict[str, str] = {}
-    for n, s in statuses.items():
-        if s not in DETECTED:
-            _, d = run([sys.executable, "-m", "mutmut", "show", n], copy, env, 120)
-            why = _equivalent(g, n, d)
-            if why:
-                explained[n] = why
-            else:
-                diffs[n] = d.strip()
+    shown = _show([n for n, s in statuses.items() if s not in DETECTED and s != "not checked"], copy, env)
+    for n, d in shown.items():
+        why = _equivalent(g, n, d)
+        if why:
+            explained[n] = why
+        else:
+            diffs[n] = d.strip()
     if rc2 != 0 and not error:
         error = f"mutmut results exited with {rc2}: {_summary(res)}"
-    shutil.rmtree(copy, ignore_errors=True)
+    if not keep:
+        shutil.rmtree(copy, ignore_errors=True)
     return GroupResult(g.name, statuses, dt, diffs, explained, error)
+
+
+_SHOW = """
+import json, sys
+from mutmut.__main__ import find_mutant, get_diff_for_mutant
+out = {}
+for name in json.loads(sys.stdin.read()):
+    try:
+        out[name] = get_diff_for_mutant(name, path=find_mutant(name).path)
+    except Exception as e:  # a mutant mutmut cannot show: say so in the report
+        out[name] = f"(mutmut cannot show this mutant: {e!r})"
+print(json.dumps(out))
+"""
+
+
+def _show(names: Sequence[str], copy: Path, env: dict[str, str]) -> dict[str, str]:
+    """Each mutant's diff (``mutmut show``), all from one process."""
+    import json
+
+    if not names:
+        return {}
+    p = subprocess.run([sys.executable, "-c", _SHOW], cwd=copy, env=env, input=json.dumps(list(names)),
+                       capture_output=True, text=True, timeout=1800)
+    if p.returncode != 0:
+        raise HarnessError(f"could not show the surviving mutants in {copy}: {_summary(p.stdout + p.stderr)}")
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def _undetected(copy: Path) -> list[str]:
+    """The mutants that an earlier mutmut run in ``copy`` decided as not detected (survived,
+    no tests): mutmut's state files ``mutants/**/*.meta``."""
+    import json
+
+    names = []
+    for meta in sorted((copy / "mutants").rglob("*.meta")):
+        try:
+            codes = json.loads(meta.read_text()).get("exit_code_by_key", {})
+        except (OSError, ValueError):
+            continue
+        names += [n for n, code in codes.items() if code in (0, 2, 5, 33, 35)]
+    return names
 
 
 def _equivalent(g: Group, name: str, diff: str) -> str:
@@ -424,11 +501,15 @@ def report(baselines: list[Result], listed: list[Result], groups: list[GroupResu
         out.append(f"| listed (RTL, C) | {len(listed)} | {c['killed']} | {c['survived']} | {c['explained']} | "
                    f"{c['error']} | {sum(r.seconds for r in listed):.0f} s (sum of the runs) |")
     for g in groups:
-        other = len(g.statuses) - g.detected - g.count("survived")
-        out.append(f"| python: {g.name} | {len(g.statuses)} | {g.detected} ({g.count('timeout')} by timeout) | "
-                   f"{g.count('survived') - len(g.equivalent)} | {len(g.equivalent)} | "
-                   f"{other} (no tests, not checked, ...) | "
-                   f"{g.seconds:.0f} s |")
+        undetected = len(g.statuses) - g.detected - g.unchecked
+        other = {s: g.count(s) for s in sorted(set(g.statuses.values()) - DETECTED - {"not checked", "survived"})}
+        out.append(f"| python: {g.name} | {len(g.statuses)}"
+                   + (f" ({g.unchecked} not checked: partial run)" if g.unchecked else "")
+                   + f" | {g.detected} ({g.count('timeout')} by timeout) | "
+                   f"{undetected - len(g.equivalent)}"
+                   + (f" ({', '.join(f'{n} {s}' for s, n in other.items())})" if other else "")
+                   + f" | {len(g.equivalent)} | {1 if g.error else 0} | "
+                   + (f"{g.seconds:.0f} s |" if g.seconds else "earlier run(s) (--report-only) |"))
     out.append("")
     if listed:
         out += ["## Listed mutants", "",
@@ -444,7 +525,9 @@ def report(baselines: list[Result], listed: list[Result], groups: list[GroupResu
     for g in groups:
         out += [f"## Python: {g.name}", "",
                 f"{len(g.statuses)} mutants, {g.detected} detected (killed, or hung past mutmut's timeout), "
-                f"score {g.score:.1%} (target {min_score:.0%}; explained survivors not counted), {g.seconds:.0f} s."]
+                f"score {g.score:.1%} (target {min_score:.0%}; explained survivors not counted), {g.seconds:.0f} s."
+                + (f" **Partial run:** {g.unchecked} mutants not checked yet (the score is over the "
+                   f"{len(g.statuses) - g.unchecked} tested)." if g.unchecked else "")]
         if g.error:
             out += ["", f"**Error:** {g.error}"]
         others = {}
@@ -454,6 +537,8 @@ def report(baselines: list[Result], listed: list[Result], groups: list[GroupResu
         for s, names in sorted(others.items()):
             out += ["", f"### {s} ({len(names)})", ""]
             for n in names:
+                if s == "not checked":
+                    continue
                 if n in g.equivalent:
                     out.append(f"- `{n}`: explained: {g.equivalent[n]}")
                 elif n in g.diffs:
@@ -483,6 +568,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per listed mutant's test run")
     ap.add_argument("--group-timeout", type=float, default=4 * 3600.0, help="seconds per mutmut group")
     ap.add_argument("--min-score", type=float, default=0.95)
+    ap.add_argument("--report-only", action="store_true", help="with --workdir and --python: no run, the "
+                    "report of the results the groups' last runs left there (a partial run's)")
+    ap.add_argument("--survivors-only", action="store_true", help="with --workdir: only test the earlier "
+                    "survivors again (after sharpening tests), not the mutants still without a result")
+    ap.add_argument("--workdir", type=Path, help="keep the copies here (not in a temporary folder): a mutmut "
+                    "group run again with the same folder resumes, testing only the mutants without a result "
+                    "(an interrupted or partial run continues; remove the folder to start afresh)")
     ap.add_argument("-o", "--output", type=Path, default=DEFAULT_REPORT)
     args = ap.parse_args(argv)
     try:
@@ -509,12 +601,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.mutmut_names and (args.python is None or args.smoke):
             raise HarnessError("--mutmut-names applies to the groups named with --python, not to --smoke or the "
                                "full run")
+        if args.report_only and (not args.workdir or args.python is None or mutants):
+            raise HarnessError("--report-only reports the Python groups named with --python from the state in "
+                               "--workdir: give both, and no listed mutants")
+        if args.survivors_only and not args.workdir:
+            raise HarnessError("--survivors-only tests again the survivors of an earlier run kept in --workdir: "
+                               "give --workdir")
         if groups and not mutmut_available():
             raise HarnessError(f"mutmut is not installed for {sys.executable}; install the dev extra: "
                                "pip install -e '.[dev]' (mutmut==3.8.1)")
         t0 = time.monotonic()
         with tempfile.TemporaryDirectory(prefix="pp-mutation-") as tmp:
             work = Path(tmp)
+            if args.workdir:
+                work = args.workdir.resolve()
+                if work == REPO or REPO in work.parents:
+                    raise HarnessError(f"--workdir {args.workdir}: choose a folder outside the checkout {REPO} "
+                                       "(the copies are copies of the checkout)")
+                work.mkdir(parents=True, exist_ok=True)
             baselines, results = ([], [])
             if mutants:
                 print(f"listed mutants: {len(mutants)}", flush=True)
@@ -523,7 +627,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             for g in groups:
                 names = [g.smoke] if args.smoke else list(args.mutmut_names)
                 print(f"python group {g.name}: mutmut on {', '.join(g.mutate)}", flush=True)
-                gr = run_group(g, work, args.jobs, names, args.group_timeout)
+                gr = run_group(g, work, args.jobs, names, args.group_timeout, keep=args.workdir is not None,
+                               report_only=args.report_only, survivors_only=args.survivors_only)
                 print(f"  {len(gr.statuses)} mutants, {gr.detected} detected ({gr.score:.1%}), "
                       f"{gr.seconds:.0f} s {gr.error}", flush=True)
                 group_results.append(gr)
@@ -537,7 +642,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     ok = all(r.status in ("killed", "explained") for r in results)
     # the smoke run checks that the harness works, not the score of a few mutants
-    ok = ok and all(not g.error and g.statuses and (args.smoke or g.score >= args.min_score) for g in group_results)
+    ok = ok and all(not g.error and g.statuses and (args.smoke or (g.score >= args.min_score and not g.unchecked))
+                    for g in group_results)
     return 0 if ok else 1
 
 

@@ -162,3 +162,85 @@ def test_interrupt_controller_avoids_dma_pages(tmp_path: Path) -> None:
     assert [d.base for d in linked.dmas] == [0x4180_0000, 0x4181_0000]
     base, size = intc_address_block(linked)
     assert all(base >= d.end or base + size <= d.base for d in linked.dmas), hex(base)
+
+
+@pytest.mark.parametrize("name, what", [("processing_system7_0", "the PS"), ("system_top_0", "the system top")])
+def test_dma_named_like_an_overlay_block_is_refused(tmp_path: Path, name: str, what: str) -> None:
+    with pytest.raises(LinkError) as e:
+        link(load_system(_system(tmp_path, [f"{{name: {name}}}"])))
+    assert f"system.yaml:8:5: the dma of component 'c0' is named '{name}', the name of {what} in the " \
+           "overlay; name it e.g. axi_dma_0" in str(e.value)
+
+
+def test_dma_pages_follow_the_board(tmp_path: Path) -> None:
+    """ZynqMP's PL range starts at 0xA0000000: its first DMA page is 0xA0400000."""
+    linked = link(load_system(_system(tmp_path, ["{}"], extra="board: zcu104\n")))
+    assert linked.board == "zcu104" and linked.dmas[0].base == 0xA040_0000
+
+
+def test_dmas_leave_the_buffer_engines_port_free(tmp_path: Path) -> None:
+    """With software_windows: ddr the buffer parameters' engines take S_AXI_HP1 (HP0 carries
+    the windows): DMAs get the other HP ports, and the one DMA too many is told why."""
+    text = BASE.format(rtl="".join(_rtl(f"c{i}", "{}" if i else "{name: d0}") for i in range(3)).rstrip("\n")
+                       + '\n  b:\n    kind: rtl\n    module: b\n    sources: [b.v]\n'
+                         '    exports: {g: "(src: in u32[], n: u32) -> u32"}',
+                       imports="c0.f, c1.f, c2.f, b.g")
+    with pytest.raises(LinkError) as e:
+        link(load_system(_write(tmp_path, "software_windows: ddr\n" + text.replace("  c1:", "  c1:", 1)
+                                .replace("    dma: {}\n", "    dma: {name: d1}\n", 1)
+                                .replace("    dma: {}\n", "    dma: {name: d2}\n", 1))))
+    assert "component 'c2' would be DMA 3, but the PS has 2 HP ports for DMAs (S_AXI_HP2, S_AXI_HP3) " \
+           "(S_AXI_HP1 carries the buffer parameters' engines); remove a dma" in str(e.value), str(e.value)
+
+
+def test_dma_pages_at_the_edges_of_the_pl_range(tmp_path: Path) -> None:
+    """A page just below region pl is free; the last page of GP0 (ending at 0x80000000) is
+    usable; with none left the dma's line says so."""
+    below = link(load_system(_system(tmp_path, ["{}"], "regions:\n  pl: {base: 0x40410000, size: 0x10000}\n")))
+    assert below.dmas[0].base == 0x4040_0000
+    last = link(load_system(_system(tmp_path, ["{}"], "regions:\n  pl: {base: 0x40400000, size: 0x3FBF0000}\n")))
+    assert last.dmas[0].base == 0x7FFF_0000
+    with pytest.raises(LinkError) as e:
+        link(load_system(_system(tmp_path, ["{}"], "regions:\n  pl: {base: 0x40400000, size: 0x3FC00000}\n")))
+    assert str(e.value).count("system.yaml:") == 1 and \
+        "system.yaml:10:5: no free 64 KiB page in M_AXI_GP0 for the dma of component 'c0'; move regions.pl" \
+        in str(e.value), str(e.value)
+
+
+def test_one_dma_too_many_without_buffers(tmp_path: Path) -> None:
+    with pytest.raises(LinkError) as e:
+        link(load_system(_system(tmp_path, ["{name: a}", "{name: b}", "{name: c}", "{name: d}", "{name: e}"])))
+    text = str(e.value)
+    assert "system.yaml:26:5: component 'c3' would be DMA 4, but the PS has 3 HP ports for DMAs (S_AXI_HP2, " \
+           "S_AXI_HP3, S_AXI_HP1); remove a dma" in text, text
+    # every dma after the first one too many is reported as well
+    assert "component 'c4' would be DMA 4" in text, text
+
+
+def test_hp1_goes_to_a_dma_unless_buffer_engines_need_it(tmp_path: Path) -> None:
+    """Buffer engines take HP1 only with software_windows: ddr (HP0 otherwise); without
+    buffer parameters ddr windows leave HP1 to the DMAs."""
+    three = ["{name: da}", "{name: db}", "{name: dc}"]
+    ddr = link(load_system(_system(tmp_path, three, "software_windows: ddr\n")))
+    assert [d.hp_port for d in ddr.dmas] == ["S_AXI_HP2", "S_AXI_HP3", "S_AXI_HP1"]
+    text = BASE.format(rtl="".join(_rtl(f"c{i}", d) for i, d in enumerate(three)).rstrip("\n")
+                       + '\n  b:\n    kind: rtl\n    module: b\n    sources: [b.v]\n'
+                         '    exports: {g: "(src: in u32[], n: u32) -> u32"}',
+                       imports="c0.f, c1.f, c2.f, b.g")
+    bufs = link(load_system(_write(tmp_path, text)))
+    assert [d.hp_port for d in bufs.dmas] == ["S_AXI_HP2", "S_AXI_HP3", "S_AXI_HP1"]
+
+
+def test_every_bad_dma_is_reported_and_each_dma_knows_its_line(tmp_path: Path) -> None:
+    with pytest.raises(LinkError) as e:
+        link(load_system(_system(tmp_path, ["{name: x}", "{name: x}", "{name: x}"])))
+    assert str(e.value).count("as component 'c0' has") == 2, str(e.value)
+    with pytest.raises(LinkError) as e:
+        link(load_system(_system(tmp_path, ["{name: system_top_0}", "{name: axi_intc_0}"])))
+    assert "the name of the system top" in str(e.value) and "the name of the interrupt controller" in str(e.value)
+    with pytest.raises(LinkError) as e:
+        link(load_system(_system(tmp_path, ["{name: a}", "{name: b}"],
+                                 "regions:\n  pl: {base: 0x40400000, size: 0x3FC00000}\n")))
+    assert "for the dma of component 'c0'" in str(e.value) and "for the dma of component 'c1'" in str(e.value)
+    linked = link(load_system(_system(tmp_path, ["{}"])))
+    assert str(linked.dmas[0].loc).endswith("system.yaml:8:5")

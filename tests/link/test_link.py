@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from pathlib import Path
 
@@ -369,7 +370,9 @@ def systems(draw: st.DrawFn) -> SystemSpec:
     return SystemSpec(name="rand", components=tuple(comps), pl=pl, ps=ps, file="rand.yaml")
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# PUSHPUSH_HYPOTHESIS_EXAMPLES: fewer in mutation runs (scripts/mutation), more for a long search
+@settings(max_examples=int(os.environ.get("PUSHPUSH_HYPOTHESIS_EXAMPLES", "150")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(systems())
 def test_random_systems_link_consistently(spec: SystemSpec) -> None:
     linked = link(spec)
@@ -443,3 +446,259 @@ def test_the_linker_places_the_irq_page_and_the_register_page_and_the_model_stor
     assert linked.irq.base == linked.pl.base + 0x3000 and linked.irq.components == ("host",)
     back = from_json(to_json(linked))
     assert (back.irq, back.ps_window_register) == (linked.irq, reg)
+
+
+# ------------------------------------------------------------ the linked model's accessors
+# (issue 35: mutants of these survived; each test states what a caller of the model sees)
+
+
+def test_load_applies_board_and_interconnect_overrides() -> None:
+    from pushpush.link import load
+
+    path = EXAMPLES / "pingpong" / "system.yaml"
+    plain = load(path)
+    assert plain == linked_example("pingpong") and plain.interconnect.topology == "crossbar"
+    shared = load(str(path), {"topology": "shared", "arbitration": "fair"})
+    assert (shared.interconnect.topology, shared.interconnect.arbitration) == ("shared", "fair")
+    assert shared.components == plain.components
+    other = load(path, board="zcu104")
+    assert other.board == "zcu104" and plain.board != "zcu104"
+
+
+def test_with_interconnect_checks_each_setting() -> None:
+    linked = linked_example("pingpong")
+    assert linked.with_interconnect() is linked
+    wide = linked.with_interconnect(data_width=64, topology="shared")
+    assert (wide.interconnect.data_width, wide.interconnect.topology) == (64, "shared")
+    assert wide.interconnect.arbitration == linked.interconnect.arbitration and wide.components == linked.components
+    assert linked.with_interconnect(arbitration="fair").interconnect.arbitration == "fair"
+    with pytest.raises(ValueError) as info:
+        linked.with_interconnect(topolgy="shared")
+    assert str(info.value) == ("interconnect has no setting 'topolgy'; did you mean 'topology'?; settings: "
+                               "topology, data_width, arbitration")
+    with pytest.raises(ValueError) as info:
+        linked.with_interconnect(data_width=48)
+    assert str(info.value) == "interconnect data_width must be one of 32, 64, not 48"
+    with pytest.raises(ValueError, match="interconnect topology must be one of crossbar, shared, not 'ring'"):
+        linked.with_interconnect(topology="ring")
+    with pytest.raises(ValueError, match="arbitration must be one of round_robin, fair, not True"):
+        linked.with_interconnect(arbitration=True)
+
+
+def test_channels_dmas_and_regions_of_the_model() -> None:
+    ch = linked_example("channels")
+    assert [c.name for c in ch.channels_of("hw")] == ["loop", "acc", "stuck"] and ch.channels_of("host") == ()
+    assert ch.channel("hw", "acc").index == 1 and ch.channel("hw", "2").name == "stuck"
+    assert ch.channel("hw", "0") is ch.channel("hw", "loop")
+    with pytest.raises(KeyError) as info:
+        ch.channel("hw", "nope")
+    assert info.value.args[0] == "component 'hw' has no channel 'nope' (its channels: loop, acc, stuck)"
+    with pytest.raises(KeyError) as info:
+        ch.channel("host", "loop")
+    assert info.value.args[0] == "component 'host' has no channel 'loop' (its channels: none)"
+    assert ch.dma_of("hw") is None
+    dma = linked_example("dma_stream")
+    assert dma.dma_of("scaler") is dma.dmas[0] and dma.dma_of("host") is None
+    assert ch.region("pl") is ch.pl and ch.region("ps") is ch.ps and ch.pl != ch.ps
+
+
+def test_where_names_the_declaration() -> None:
+    linked = linked_example("pingpong")
+    yaml = str(EXAMPLES / "pingpong" / "system.yaml")
+    assert linked.where() == f"{yaml}:1:1" or linked.where().startswith(f"{yaml}:")
+    assert linked.where("callee") == str(linked.component("callee").loc) and linked.where("callee") != linked.where()
+    assert linked.where("callee").endswith(":36:3") and linked.where("host").endswith(":46:3")
+    bare = from_json(to_json(linked))  # a model without positions names its file
+    assert bare.where() == "system.yaml" and bare.where("callee") == "system.yaml"
+    with pytest.raises(KeyError, match="no component 'nobody'"):
+        linked.where("nobody")
+
+
+def test_irq_bits_and_slot_kind_format() -> None:
+    from pushpush.link.model import IrqBlock, SlotKind
+
+    irq = IrqBlock(0x43C0_1000, ("a", "b"))
+    assert (irq.bit("a"), irq.bit("b")) == (0, 1)
+    with pytest.raises(ValueError) as info:
+        irq.bit("c")
+    assert str(info.value) == "component 'c' has no pending bit (only the first 32 software components have one)"
+    assert f"{SlotKind.REP_IMPORT:>12}|{SlotKind.CEP_STATIC:<11}|" == "  rep_import|cep_static |"
+
+
+def test_locate_at_window_and_slot_boundaries() -> None:
+    linked = linked_example("pingpong")
+    callee = linked.component("callee")
+    s0, s1 = callee.slots[0], callee.slots[1]
+    assert linked.locate(callee.base) == (callee, s0)
+    assert linked.locate(s1.address) == (callee, s1)  # a slot's first word is its own, not the previous one's
+    assert linked.locate(s1.address - 1) == (callee, s0)
+    assert linked.locate(s0.trigger_address) == (callee, s0)
+    last = max(linked.components, key=lambda c: c.end)
+    assert linked.locate(last.end - 1)[0] is last and linked.locate(last.end) is None
+    assert linked.locate(callee.base - 1) is None or linked.locate(callee.base - 1)[0] is not callee
+
+
+def test_positions_of_exports_imports_and_components_survive_linking() -> None:
+    linked = linked_example("pingpong")
+    yaml = str(EXAMPLES / "pingpong" / "system.yaml")
+    caller, callee, host = (linked.component(n) for n in ("caller", "callee", "host"))
+    assert str(caller.loc) == f"{yaml}:23:3" and str(host.loc) == f"{yaml}:46:3"
+    assert [str(s) for s in caller.source_locs] == [f"{yaml}:26:15"]
+    assert [str(e.loc) for e in callee.exports] == [f"{yaml}:41:7"]
+    assert [str(i.loc) for i in caller.imports] == [f"{yaml}:31:7"]
+    assert [str(i.loc) for i in host.imports] == [f"{yaml}:48:15", f"{yaml}:48:25"]
+    rv = linked_example("riscv_pingpong").component("callee")
+    assert rv.memory == 16384 and str(rv.memory_loc).endswith("system.yaml:28:13")
+
+
+def test_sources_of_a_model_built_in_code_keep_their_paths(tmp_path: Path) -> None:
+    absolute = tmp_path / "r.v"
+    spec = SystemSpec(name="s", file="s.yaml", components=(
+        ComponentSpec(name="r", kind="rtl", module="r", sources=(absolute, Path("rel/x.v")), wait="poll",
+                      exports=(ExportSpec("f", parse_signature("() -> u32")),)),))
+    assert spec.base_dir is None
+    r = link(spec).component("r")
+    assert r.sources == (absolute.as_posix(), "rel/x.v")
+    # an rtl component has no run-time area and no wait mode, whatever the model says
+    assert spec.components[0].runtime_words == 256 and (r.runtime_words, r.wait) == (0, "")
+
+
+def test_ddr_register_block_may_end_the_pl_region_exactly(tmp_path: Path) -> None:
+    linked = link(load_system(write(tmp_path, DDR.replace("size: 0x2000", "size: 0x3000"))))
+    assert linked.ps_window_register == linked.pl.end - 0x1000
+
+
+def test_place_irq_at_its_limits() -> None:
+    import dataclasses
+
+    from pushpush.link.linker import place_irq
+
+    base = linked_example("pingpong")
+    rtl0, host = base.component("callee"), base.component("host")
+    pl = Region(0x4000_0000, 0x0100_0000)
+
+    def rtl(n: int, first_page: int = 0) -> list:
+        return [dataclasses.replace(rtl0, name=f"r{i}", base=pl.base + (first_page + i) * 0x1000, size=0x1000)
+                for i in range(n)]
+
+    # the first free page: the one before a window counts, and placement stops there
+    irq = place_irq(pl, rtl(2, first_page=1) + [host], None)
+    assert irq is not None and irq.base == pl.base and irq.components == ("host",)
+    assert place_irq(pl, rtl(2) + [host], None).base == pl.base + 0x2000
+    assert place_irq(pl, rtl(2) + [host], pl.base + 0x2000).base == pl.base + 0x3000
+    # no rtl, no software component, or a full region: no block
+    assert place_irq(pl, [host], None) is None
+    assert place_irq(pl, rtl(2), None) is None
+    small = Region(pl.base, 0x2000)
+    assert place_irq(small, rtl(2) + [host], None) is None
+    assert place_irq(Region(pl.base, 0x3000), rtl(2) + [host], None).base == pl.base + 0x2000
+    # interconnect ports: the ARM's and the block's besides one per rtl window (and the
+    # DDR windows' register block)
+    assert place_irq(pl, rtl(62) + [host], None) is not None
+    assert place_irq(pl, rtl(63) + [host], None) is None
+    assert place_irq(pl, rtl(61) + [host], pl.base + 61 * 0x1000) is not None
+    assert place_irq(pl, rtl(62) + [host], pl.base + 62 * 0x1000) is None
+
+
+def test_at_most_32_buffer_engines(tmp_path: Path) -> None:
+    exports = "".join(f'          f{i}: "(a: in u32[], b: out u32[]) -> void"\n' for i in range(16))
+    text = f"""\
+    system: bufs
+    components:
+      hw:
+        kind: rtl
+        module: m
+        sources: [m.v]
+        exports:
+{exports}      host: {{kind: python, imports: [hw.f0]}}
+    """
+    assert len(link(load_system(write(tmp_path, text))).component("hw").exports) == 16  # 32 engines
+    more = text.replace("      host:", '          g: "(c: in u32[]) -> void"\n      host:')
+    assert link_errors(tmp_path, more) == [
+        f"{tmp_path / 'system.yaml'}:24:7: export 'g' of 'hw': the system has more than 32 buffer parameters in "
+        "rtl exports (each has its own DMA engine on S_AXI_HP0, whose IDs are 6 bits); use at most 32"]
+
+
+def test_ddr_register_block_error_points_at_the_pl_region_or_the_components(tmp_path: Path) -> None:
+    """Without regions.pl.size the message points at regions.pl, without regions at
+    components: the line the fix goes to."""
+    full = (DDR.replace('sources: [r.v]}', 'sources: [r.v], window: 0x200000}')
+            .replace('sources: [s.v],', 'sources: [s.v], window: 0x200000,').replace("size: 0x2000", "size: 0x400000"))
+    [msg] = link_errors(tmp_path, full.replace("pl: {base: 0x43C00000, size: 0x400000}", "pl: {base: 0x43C00000}"))
+    assert msg.startswith(f"{tmp_path / 'system.yaml'}:4:3: software_windows: ddr needs a 4 KiB register block")
+    [msg] = link_errors(tmp_path, full.replace("    regions:\n      pl: {base: 0x43C00000, size: 0x400000}\n", ""))
+    assert msg.startswith(f"{tmp_path / 'system.yaml'}:3:1: software_windows: ddr needs a 4 KiB register block")
+
+
+def test_abe_settings_reach_the_linked_component(tmp_path: Path) -> None:
+    text = DDR.replace("    software_windows: ddr\n", "").replace(
+        'sources: [r.v]}', 'sources: [r.v], abe: {nominal_burst: 16, max_outstanding: 4}}')
+    linked = link(load_system(write(tmp_path, text)))
+    abe = linked.component("r").abe
+    assert abe is not None and (abe.nominal_burst, abe.max_outstanding) == (16, 4)
+    assert linked.component("s").abe is None
+
+
+BUFS = """\
+    system: b
+    components:
+      hw:
+        kind: rtl
+        module: m
+        sources: [m.v]
+        exports:
+          f: "(src: in u32[], dst: out u16[], k: u32) -> u32"
+      host:
+        kind: python
+        imports: [hw.f]
+    """
+
+
+def test_buffer_parameters_where_they_cannot_go(tmp_path: Path) -> None:
+    """Each refusal names the export or import, at its line, and what to do instead."""
+    y = tmp_path / "system.yaml"
+    nested = BUFS.replace('f: "(src: in u32[], dst: out u16[], k: u32) -> u32"', 'g: "(cb: (in u8[]) -> void) -> i32"')
+    assert link_errors(tmp_path, nested.replace("hw.f", "hw.g")) == [
+        f"{y}:8:7: export 'g' of 'hw': a buffer inside a function-typed parameter or a result "
+        "((cb: (in u8[]) -> void) -> i32) is not supported; buffers are parameters of the export's own "
+        "signature only: pass the buffer as a parameter of this export"]
+    python = BUFS.rstrip(" ") + '        exports: {p: "(a: in u8[], b: out u32[]) -> void"}\n'
+    assert link_errors(tmp_path, python) == [
+        f"{y}:12:15: export 'p' of python component 'host' takes buffer parameter(s) 'a', 'b': buffers are "
+        "supported for rtl exports only (not yet for python or c exports); make the exporter an rtl component, "
+        "or pass the data as scalar parameters"]
+
+
+def test_buffer_export_imported_by_rtl_and_checked_after_plain_exports(tmp_path: Path) -> None:
+    y = tmp_path / "system.yaml"
+    rtl = BUFS.rstrip(" ") + "      r2:\n        kind: rtl\n        module: m2\n        sources: [m2.v]\n" \
+                             "        imports: [hw.f]\n"
+    assert link_errors(tmp_path, rtl) == [
+        f"{y}:16:15: import 'hw.f' of rtl component 'r2': its signature ((src: in u32[], dst: out u16[], "
+        "k: u32) -> u32) has buffer parameters, which only python and c components can pass so far "
+        "(physically contiguous memory: a pynq.allocate buffer, or a pp_buf in C); call it from a python or c "
+        "component"]
+    # an rtl importer's plain import first: its buffer import after it is still checked
+    both = rtl.replace('-> u32"\n      host:', '-> u32"\n          g: "(x: u32) -> u32"\n      host:').replace(
+        "imports: [hw.f]\n", "imports: [hw.g, hw.f]\n").replace("        imports: [hw.g, hw.f]\n      r2", "        imports: [hw.f]\n      r2")
+    assert [e.split(": ", 1)[1][:32] for e in link_errors(tmp_path, both)] == ["import 'hw.f' of rtl component '"]
+    # a python export without buffers first: the one after it is still checked
+    later = BUFS.rstrip(" ") + '        exports:\n          q: "(x: u32) -> u32"\n          p: "(a: in u8[]) -> void"\n'
+    assert [e.split(": ", 1)[1][:40] for e in link_errors(tmp_path, later)] == [
+        "export 'p' of python component 'host' ta"]
+
+
+@pytest.mark.parametrize("ddr, limit", [(False, 63), (True, 62)])
+def test_rtl_component_count_at_the_interconnect_limit(tmp_path: Path, ddr: bool, limit: int) -> None:
+    """63 rtl components (62 with ddr windows, whose register block takes a port) fit the
+    64-port interconnect; one more is refused at its own line."""
+    def system(n: int) -> str:
+        rtl = "".join(f"  r{i}: {{kind: rtl, module: r{i}, sources: [r{i}.v]}}\n" for i in range(n))
+        return (f"system: many\n{'software_windows: ddr' if ddr else ''}\nregions:\n  pl: {{base: 0x40000000, "
+                f"size: 0x1000000}}\ncomponents:\n{rtl}  host: {{kind: python}}\n  h2: {{kind: python}}\n")
+    assert len(link(load_system(write(tmp_path, system(limit)))).components) == limit + 2
+    assert link_errors(tmp_path, system(limit + 1)) == [
+        f"{tmp_path / 'system.yaml'}:{6 + limit}:3: component 'r{limit}' is rtl component {limit + 1} of "
+        f"{limit + 1}: the interconnect has at most 64 ports per side (the ARM's and one per rtl component), so "
+        f"a system holds at most {limit} rtl components; merge components into fewer modules (one module may "
+        "export several functions), or make some python or c"]

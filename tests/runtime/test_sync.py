@@ -454,3 +454,15 @@ def test_inline_serving_without_pool() -> None:
     with a, b:
         assert a.b.apply(lambda x: x - 1, 10) == 18
         assert [a.b.add(i, i) for i in range(10)] == [2 * i for i in range(10)]
+
+
+def test_one_way_calls_in_a_row_each_run_once(pair: Pair) -> None:
+    """Each one-way call carries the next SEQ like a two-way call: the callee runs every one
+    (a repeated SEQ would be dropped as a duplicate) and counts no duplicate."""
+    for n, x in enumerate((5, 6, 7, 8), start=1):
+        assert pair.a.b.note.post(x) is None
+        deadline = time.monotonic() + 5
+        while len(pair.notes) < n and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert pair.notes == [5, 6, 7, 8]
+    assert pair.b.counters.duplicates == 0 and pair.a.counters.strays == 0
