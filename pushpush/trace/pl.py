@@ -66,6 +66,7 @@ class PlEvent:
     function: str
     address: int
     importer: Optional[str] = None
+    param: Optional[str] = None     #: a rep_callback slot's function-typed parameter
 
 
 def pl_events(sysmap: dict[str, Any]) -> list[PlEvent]:
@@ -76,11 +77,14 @@ def pl_events(sysmap: dict[str, Any]) -> list[PlEvent]:
                            "'trace: true' to its YAML and rebuild it")
     importer = {(c["name"], s["index"]): s.get("importer")
                 for c in sysmap.get("components", []) for s in c.get("slots", [])}
+    param = {(c["name"], s["index"]): s.get("param")
+             for c in sysmap.get("components", []) for s in c.get("slots", [])}
     out = []
     for e in tr["events"]:
         if "slot" in e:
+            key = (e["component"], int(e["slot"]))
             out.append(PlEvent(e["component"], int(e["slot"]), e["kind"], e["function"],
-                               _int(e["address"]), importer.get((e["component"], int(e["slot"])))))
+                               _int(e["address"]), importer.get(key), param.get(key)))
         else:   # a module's handshake: take/result of an export, call/reply of a call port
             out.append(PlEvent(e["component"], -1, e["kind"], e["port"], 0))
     return out
@@ -159,7 +163,20 @@ def decode_pl(records: list[tuple[int, int]], sysmap: dict[str, Any], *, start: 
     unresulted: dict[tuple[str, str], deque[Call]] = {}
     issued: dict[tuple[str, str], deque[int]] = {}        # (rtl caller, call port) -> cycles
     unseen: dict[tuple[str, str], deque[Call]] = {}       # (rtl caller, call port) -> calls
+    # calls of function values (an rtl export's function-typed parameters): the call port
+    # ``<export>_<param>`` of each, its issues not yet seen as a trigger, the calls waiting
+    # for their status in the parameter's rep_callback slot
+    cb_ports = {(e.component, f"{e.function}_{e.param}") for e in events if e.kind == "rep_callback"}
+    cb_issued: deque[tuple[str, str, int]] = deque()      # (rtl caller, port, cycle), oldest first
+    cb_open: dict[tuple[str, str], deque[Call]] = {}      # (rtl caller, port) -> calls
     next_id = 1
+
+    def owner(comp: str, export: str) -> str:
+        """Who lent a function value to ``comp``'s ``export``: the caller of its call being
+        served (taken, no result yet), the usual lender; '?' if unknown."""
+        q = unresulted.get((comp, export))
+        return q[0].caller if q and q[0].caller != "?" else "?"
+
     for cyc, mask in records:
         cyc += offset
         k = 0
@@ -177,7 +194,13 @@ def decode_pl(records: list[tuple[int, int]], sysmap: dict[str, Any], *, start: 
                     q_issued = issued.get((caller, function.replace(".", "_")))
                     if q_issued:   # the caller module's own handshake started the call
                         c.issued = q_issued.popleft()
-                    if caller == "?":
+                    if caller == "?" and e.kind == "cep_dynamic" and cb_issued:
+                        # a function value an rtl module called (the oldest issue without its
+                        # trigger yet): its caller is that module, its return comes back in
+                        # the parameter's rep_callback slot
+                        c.caller, port, c.issued = cb_issued.popleft()
+                        cb_open.setdefault((c.caller, port), deque()).append(c)
+                    elif caller == "?":
                         open_dynamic.setdefault(function, deque()).append(c)
                     else:
                         open_calls.setdefault((caller, function), deque()).append(c)
@@ -193,6 +216,29 @@ def decode_pl(records: list[tuple[int, int]], sysmap: dict[str, Any], *, start: 
                         got.returned = cyc
                         unseen.setdefault((e.component, e.function.replace(".", "_")),
                                           deque()).append(got)
+                elif e.kind == "rep_callback":
+                    port = f"{e.function}_{e.param}"
+                    q = cb_open.get((e.component, port))
+                    got = q.popleft() if q else None
+                    if got is None:
+                        # a function value whose trigger the buffer cannot see (a callable
+                        # lent into a software run-time area): the call from the module's issue
+                        # to this status word, named by the parameter
+                        cyc0 = None
+                        for i, (comp, p, t) in enumerate(cb_issued):
+                            if (comp, p) == (e.component, port):
+                                cyc0 = t
+                                del cb_issued[i]
+                                break
+                        if cyc0 is not None:
+                            who = owner(e.component, e.function)
+                            got = Call(id=next_id, caller=e.component, callee=who,
+                                       function=f"{who}.@{e.param}", issued=cyc0, source="pl")
+                            next_id += 1
+                            trace.calls.append(got)
+                    if got is not None:
+                        got.returned = cyc
+                        unseen.setdefault((e.component, port), deque()).append(got)
                 elif e.kind == "take":
                     q = untaken.get((e.component, e.function))
                     if q:
@@ -203,6 +249,8 @@ def decode_pl(records: list[tuple[int, int]], sysmap: dict[str, Any], *, start: 
                     q = unresulted.get((e.component, e.function))
                     if q:
                         q.popleft().result = cyc
+                elif e.kind == "call" and (e.component, e.function) in cb_ports:
+                    cb_issued.append((e.component, e.function, cyc))
                 elif e.kind == "call":
                     issued.setdefault((e.component, e.function), deque()).append(cyc)
                 elif e.kind == "reply":
@@ -211,6 +259,9 @@ def decode_pl(records: list[tuple[int, int]], sysmap: dict[str, Any], *, start: 
                         q.popleft().seen = cyc
             mask >>= 1
             k += 1
+    # calls decoded at their return (a function value seen only by its status) go where
+    # they started
+    trace.calls.sort(key=lambda c: (c.start if c.start is not None else c.returned or 0, c.id))
     nest(trace)
     return trace
 

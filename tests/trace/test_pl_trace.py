@@ -215,3 +215,47 @@ def test_verilator_pl_buffer_records_equal_the_wire_recording(tmp_path: Path,
         _compare(ol, tmp_path)
     finally:
         ol.free()
+
+
+def test_function_values_called_by_an_rtl_module_are_calls_nested_under_it(tmp_path: Path) -> None:
+    """audio_fir with the buffer: fir calls back the functions passed to fir.fir. Declared
+    exports (host.coeff, host.source, host.sink: dynamic slots of host's window) show their
+    triggers and the status in fir's rep_callback slot; lambdas (lent into the run-time
+    area, where the buffer sees no slot) show fir's issue and the status word. Either way
+    the PL's calls are the wire's, in the same cycles shifted by the fixed offset, nested
+    under fir.fir."""
+    import sys
+
+    from pushpush.apps import open_system
+
+    sys.path.insert(0, str(ROOT / "examples" / "audio_fir"))
+    try:
+        import app
+    finally:
+        sys.path.pop(0)
+    ol = open_system(HERE / "pl_audio_fir", simulator="icarus")
+    try:
+        shift = _offset(ol)
+        coeffs, x = app.lowpass_q15(3), app.test_signal(4)
+        for lambdas in (False, True):
+            w, p = _both(ol, tmp_path, lambda: app.run_fir(ol, coeffs, x, lambdas=lambdas))
+            wire, pl = w.trace.calls, p.trace.calls
+            assert p.buffer.overflow == 0
+            assert len(pl) == len(wire) > 1 + len(x), (lambdas, len(pl), len(wire))
+            fir_w, = [c for c in wire if c.function == "fir.fir"]
+            fir_p, = [c for c in pl if c.function == "fir.fir"]
+            inner_w, inner_p = w.trace.children(fir_w.id), p.trace.children(fir_p.id)
+            assert len(inner_p) == len(inner_w) == len(pl) - 1
+            assert all(c.caller == "fir" and c.callee == "host" for c in inner_p)
+            if lambdas:    # named by the parameter: the buffer cannot see which function
+                assert {c.function for c in inner_p} == {"host.@coeff", "host.@src", "host.@sink"}
+            else:
+                assert [c.function for c in inner_p] == [c.function for c in inner_w]
+            # the moments the PL sees: fir's issue, the trigger (declared exports only), the
+            # status word, fir taking the result
+            def moments(c: Any, s: int) -> list[Any]:
+                return [None if v is None else v + s for v in (
+                    c.issued, None if lambdas else c.trigger, c.returned, c.seen)]
+            assert [moments(c, 0) for c in inner_p] == [moments(c, shift) for c in inner_w]
+    finally:
+        ol.free()
