@@ -75,13 +75,6 @@ DEFAULT_POLL_S = 20e-6
 #: once; this bounds the wait for writes that do not come from the PL nor from this process
 #: (a C component attached to the simulated board answering in the on-chip memory).
 SIM_POLL_S = 5e-4
-# Issue 28 measured waiting for the event alone (a 50 ms fallback) against this interval: the
-# FIR cell (scripts/handoff_bench.py) made 12 blocks per callback instead of 33, yet took
-# 8.9-10.6 s instead of 2.7 s at load 25-30 (2 cores), and a shorter scheduler slice
-# (sched_setattr, 0.2 ms) for every thread did not change that. A thread woken by an event
-# first waits for a CPU behind ~15 runnable tasks (about 10 ms); a thread that waits 0.5 ms at
-# a time is runnable most of the time and takes the event at its next turn. The interval
-# stays (a few us of CPU per wake); liveness rests on the notification, not on it.
 
 
 #: This process's claim holders by claim file (to hand a replaced overlay's claim on).

@@ -399,23 +399,6 @@ async def serve_hdl(dut: Any) -> None:
         will come): the simulation need not run meanwhile (CTL_HANDLING)."""
         return ctl is not None and struct.unpack_from("<Q", ctl, CTL_HANDLING)[0] > 0
 
-    def behind() -> bool:
-        """A thread of the PYNQ process that waits on PS memory has not looked at its latest
-        write yet (a serve thread: CTL_LOOKED; a caller: CTL_CALLER_SEEN, while callers
-        wait): it is woken by that write and will act on it (take the call of the PL and
-        answer it, take its return, or kick). A pause holds for it: on a busy host its
-        wake-up waited longer than the pause's limit (50 ms at load 20-28), and the PL ran
-        on while nobody had taken its call yet (the FIR cell's cycles grew with load: 1,743
-        and up to 3,058 against 1,677, issue 28)."""
-        if ctl is None or struct.unpack_from("<Q", ctl, CTL_WAITERS)[0] == 0:
-            return False   # (a serve thread's look may be stale once nobody waits: not held)
-        writes = (struct.unpack_from("<Q", ctl, CTL_PL_WRITES)[0]
-                  + struct.unpack_from("<Q", ctl, CTL_LOCAL_WRITES)[0])
-        if struct.unpack_from("<Q", ctl, CTL_LOOKED)[0] < writes:
-            return True
-        return (struct.unpack_from("<Q", ctl, CTL_CALLERS)[0] > 0
-                and struct.unpack_from("<Q", ctl, CTL_CALLER_SEEN)[0] < writes)
-
     def needed() -> bool:
         """A caller waits for the PL, no call of the PL is being answered and every serve
         thread has looked at every write into PS memory (none will take a call and answer
@@ -555,8 +538,7 @@ async def serve_hdl(dut: Any) -> None:
             status.count("pauses_not_needed")
         if pause.due:
             answered.clear()
-            ready = pause.wait(sock, kick_fd, ctl, status, cycle(), needed,
-                               lambda: handling() or behind())
+            ready = pause.wait(sock, kick_fd, ctl, status, cycle(), needed, handling)
             state["loop"] = time.thread_time()   # the next turn's work starts here, not before
         if not ready:
             # full speed while software waits on the PL or used it lately, unless software is
@@ -683,9 +665,8 @@ class _Pause:
              answering: Callable[[], bool] = lambda: False) -> list[Any]:
         """Pause (see the class): the sockets ready (``[sock]``: a request came) or [];
         ``status`` (the control page's account of the simulator) is told. A limit reached
-        while ``answering()`` (software is answering a call of the PL, or a thread waiting on
-        PS memory has not looked at the write yet: its answer, a request, or its kick will
-        end the pause) does not end it (counted, ``pauses_held``): on a busy host a
+        while ``answering()`` (software is answering a call of the PL: its answer, a request,
+        will end the pause) does not end it (counted, ``pauses_held``): on a busy host a
         starved Python callback took over 50 ms, and the PL then ran on while it answered
         (the FIR cell's cycles grew with the load)."""
         self.due = False
