@@ -158,10 +158,9 @@ if _pynq is not None:
         if isinstance(target, (str, os.PathLike)) and Path(target).suffix == ".bit":
             bit = Path(target)
             check_overlay_files(bit)   # a missing Vivado build: say how to make it
-            if simulator:   # the simulated board reads it at download (not the environment)
-                device = kwargs.get("device") or Device.active_device
-                if isinstance(device, SimDevice):
-                    device.simulator_request = simulator
+            device = kwargs.get("device") or Device.active_device
+            if isinstance(device, SimDevice):   # read at this bitstream's download only
+                device.request_simulator(bit, simulator)
         else:
             from pushpush.link import LinkedSystem
             from pushpush.link import load as load_linked

@@ -278,6 +278,26 @@ def test_two_overlays_in_sequence(hof_bit, loop_bit):
     assert not _children()
 
 
+def test_a_simulator_asked_for_one_load_stays_with_that_bitstream(hof_bit, loop_bit, monkeypatch):
+    """``load(bit, simulator=X)`` is that bitstream's request: a later load of another one
+    (here with ``$PUSHPUSH_SIM`` naming a simulator no build exists for) takes its own
+    choice, not X; loading the first again without ``simulator=`` drops its request."""
+    monkeypatch.setenv("PUSHPUSH_SIM", "icarus")
+    dev = pynq.Device.active_device
+    first = ppq.load(str(loop_bit), simulator="icarus")
+    try:
+        assert first.device.simulator == "icarus"
+    finally:
+        first.free()
+    monkeypatch.setenv("PUSHPUSH_SIM", "no-such-simulator")
+    with pytest.raises(ValueError, match="no-such-simulator"):   # not the loop's "icarus"
+        ppq.load(str(hof_bit))
+    with pytest.raises(ValueError, match="no-such-simulator"):   # the request went with load()
+        ppq.load(str(loop_bit))
+    assert not _children()
+    assert dev is pynq.Device.active_device
+
+
 @pytest.mark.verilator
 def test_hof_on_verilator(hof_bit, monkeypatch):
     """The same overlay simulated by Verilator (PUSHPUSH_SIM picks the simulator; the

@@ -81,6 +81,11 @@ def sim_wanted() -> bool:
     return not Path("/sys/class/fpga_manager/fpga0/firmware").exists()
 
 
+def _bit_key(bitfile: str | os.PathLike[str]) -> str:
+    """One name per simulation bitstream file (its resolved path)."""
+    return str(Path(bitfile).resolve())
+
+
 def _slcr_reset() -> bytearray:
     regs = bytearray(SLCR_SIZE)
 
@@ -221,9 +226,11 @@ class SimDevice(Device):
         #: ("cached build", "Verilator build in progress", ...).
         self.simulator_reason = ""
         self.simulator_note = ""
-        #: The simulator the next download uses (``pushpush.pynq.load(simulator=...)``);
-        #: then ``$PUSHPUSH_SIM``, then the simulation bitstream's own choice.
-        self.simulator_request: Optional[str] = None
+        #: The simulator asked for per simulation bitstream (``pushpush.pynq.load(bit,
+        #: simulator=...)``, see :meth:`request_simulator`): a download of that bitstream uses
+        #: it, then ``$PUSHPUSH_SIM``, then the bitstream's own choice. Per bitstream, so that
+        #: one load's request never carries over to another system's load.
+        self._simulator_requests: dict[str, str] = {}
         self._free_seen = False
         #: The interrupt path of the loaded overlay (pushpush.pynq.simulated.interrupt), if its
         #: top has an interrupt.
@@ -403,6 +410,15 @@ class SimDevice(Device):
         parser.dtbo_data = None
         return parser
 
+    def request_simulator(self, bitfile: str | os.PathLike[str], simulator: Optional[str]) -> None:
+        """Downloads of ``bitfile`` run on ``simulator`` (``None``: no request of its own,
+        ``$PUSHPUSH_SIM`` or the bitstream's choice), whatever other bitstreams asked for."""
+        key = _bit_key(bitfile)
+        if simulator:
+            self._simulator_requests[key] = simulator
+        else:
+            self._simulator_requests.pop(key, None)
+
     def download(self, bitstream: Any, parser: Any = None) -> None:
         """Start the simulator of ``bitstream`` (a simulation bitstream), stopping the
         previous one."""
@@ -410,8 +426,8 @@ class SimDevice(Device):
         self.stop()
         ps = manifest["ps"]
         self.ps_base, self.ps_size = int(ps["base"]), int(ps["size"])
-        simulator = (self.simulator_request or os.environ.get("PUSHPUSH_SIM")
-                     or manifest.get("simulator", "auto"))
+        simulator = (self._simulator_requests.get(_bit_key(bitstream.bitfile_name))
+                     or os.environ.get("PUSHPUSH_SIM") or manifest.get("simulator", "auto"))
         cfg = SimConfig(top=manifest["top"], sources=manifest["sources"], simulator=simulator,
                         clock_mhz=(self._zu.pl_clk_mhz(0) if self._zu is not None else self._fclk0_mhz())
                         or float(manifest.get("clock_mhz", 100.0)),
