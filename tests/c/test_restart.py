@@ -137,6 +137,31 @@ def test_kill_mid_call_then_start_again(board, lang, slot):
             victim.kill()
 
 
+@pytest.mark.parametrize("lang", ["c", "python"])
+def test_a_timeout_says_what_the_board_did_meanwhile(board, lang):
+    """A call that times out in an attached program (C: on stderr; Python: its CallTimeout)
+    says how many clock cycles passed while it waited and what the simulator was doing,
+    so a slow host and a stall can be told apart (issue 28)."""
+    ol, att, exe, dyn, sdyn, slow = board
+    prog = [exe] if lang == "c" else PYPROG
+    slow.entered.clear()
+    slow.release.clear()
+    try:
+        r = att.run(prog + ["hang", "600000"], timeout=CALL_S, env={"RESTART_TIMEOUT_MS": "1500"})
+    finally:
+        slow.release.set()          # py.slow answers the gone program: a stray for its successor
+    words = r.stdout + r.stderr
+    assert r.returncode == 0, words
+    if lang == "c":
+        assert "returned -100" in r.stdout, words      # PP_ETIMEOUT
+        assert "pushpush: the call into 0x" in r.stderr and "failed after 1.5 s" in r.stderr, words
+    else:
+        assert "TIMEOUT call to py.slow" in r.stdout and "timed out after 1.5 s" in r.stdout, words
+    assert "clock cycles passed" in words and "the simulator is " in words, words
+    assert "callers the simulator runs for: " in words, words
+    assert slow.entered.is_set()
+
+
 def test_second_runtime_refused(board):
     ol, att, exe, dyn, sdyn, _ = board
     me = os.getpid()

@@ -332,7 +332,22 @@ class SimBridge:
         if st is None:
             return "the simulated board is stopped"
         st["cpu"] = cpu_times(self.sim_pid or 0)
-        return self.samples.report(st, waited, self._waiters, self._handling)
+        return self.samples.report(st, waited, self._waiters, self._handling) + self._accounting()
+
+    def _accounting(self) -> str:
+        """What decides whether the simulator runs for waiting software (the control page's
+        counts, :meth:`_must_run`), in words: callers counted, serve threads behind the
+        latest write into PS memory (each would take a call and answer it: the simulator
+        waits for that answer), attached programs."""
+        with self._waiters_lock:
+            writes = self.pl_writes
+            behind = [f"{thread.name} (looked after write {looked})"
+                      for thread, looked in self._servers.values()
+                      if thread.is_alive() and looked < writes]
+            attached = sum(1 for k in self._caller_seen if isinstance(k, tuple))
+            return (f"; callers the simulator runs for: {self._callers} ({attached} attached "
+                    f"program(s)); writes into PS memory: {writes}; serve threads behind the "
+                    f"latest: {', '.join(behind) or 'none'}")
 
     def watch(self, base: int, size: int) -> None:
         """Software windows live at ``base`` .. ``base + size`` in DDR (``software_windows:

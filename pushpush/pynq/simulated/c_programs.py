@@ -18,7 +18,11 @@ Framing (little-endian): request ``<III`` (op, address, nwords) + nwords words; 
 0xFF the simulated board failed); op 2 CYCLE: value = the simulated clock cycle; op 3
 PL_WRITE_NS: value = the host ``CLOCK_MONOTONIC`` nanoseconds at which the simulator stored
 the PL's last write into PS memory (0 before the first; ``pushpush bench wait`` measures
-wake-up latencies from it); op 4 READ: value = the PL word at the address (a GP0 read).
+wake-up latencies from it); op 4 READ: value = the PL word at the address (a GP0 read); op 5
+WAIT_REPORT (one word: the milliseconds a call into the address waited, bit 31 set when its
+write was refused all along): value = the length of a UTF-8 text that follows the reply, a
+call timeout's words on what the simulated board did meanwhile (the C runtime prints it on
+stderr, an attached Python program's ``CallTimeout`` ends with it).
 
 * **the interrupt** (wait mode ``interrupt``, when the loaded top has one): on the board a C
   program opens ``/dev/uioN`` of the PS interrupt that ``axi_intc_0`` drives; here it
@@ -69,11 +73,11 @@ from typing import Any, Optional, Sequence
 from pushpush.protocol import BusWriteError
 
 __all__ = ["CAttach", "AttachedBackend", "attach_runtime", "OP_WRITE", "OP_CYCLE", "OP_PL_WRITE_NS",
-           "OP_READ", "REQUEST", "REPLY"]
+           "OP_READ", "OP_WAIT_REPORT", "REQUEST", "REPLY"]
 
 log = logging.getLogger("pushpush.pynq")
 
-OP_WRITE, OP_CYCLE, OP_PL_WRITE_NS, OP_READ = 1, 2, 3, 4
+OP_WRITE, OP_CYCLE, OP_PL_WRITE_NS, OP_READ, OP_WAIT_REPORT = 1, 2, 3, 4, 5
 REQUEST = struct.Struct("<III")
 REPLY = struct.Struct("<IIQ")
 _MAX_WORDS = 4096
@@ -224,6 +228,10 @@ class CAttach:
                 payload = self._recv(conn, 4 * nwords) if nwords else b""
                 if payload is None:
                     return
+                if op == OP_WAIT_REPORT:
+                    text = self._wait_report(address, payload).encode()
+                    conn.sendall(REPLY.pack(0, 0, len(text)) + text)
+                    continue
                 status, value = self._handle(op, address, payload)
                 conn.sendall(REPLY.pack(status, 0, value))
         except OSError:
@@ -238,6 +246,20 @@ class CAttach:
                     bridge.caller_done(key)
                 except (OSError, ValueError, AttributeError):   # the board stopped
                     pass
+
+    def _wait_report(self, address: int, payload: bytes) -> str:
+        """op 5: a call into ``address`` failed after the milliseconds in ``payload``."""
+        word = struct.unpack_from("<I", payload)[0] if len(payload) >= 4 else 0
+        waited = (word & 0x7FFFFFFF) / 1000
+        refused = " (its write was refused with SLVERR all along: the slot stayed busy)" \
+            if word >> 31 else ""
+        bridge = getattr(self.device, "bridge", None)
+        try:
+            board = bridge.wait_report(waited) if bridge is not None else "no simulated board"
+        except Exception as e:  # the board stopped meanwhile
+            board = f"the simulated board failed: {e}"
+        return (f"pushpush: the call into 0x{address:08X} failed after {waited:.3g} s{refused}; "
+                f"meanwhile {board}")
 
     def _handle(self, op: int, address: int, payload: bytes) -> tuple[int, int]:
         try:
@@ -431,6 +453,25 @@ class AttachedBackend:
         if status in (2, 3):
             raise BusWriteError(address, n, "SLVERR" if status == 2 else "DECERR")
         raise RuntimeError(f"the simulated board failed on a write to 0x{address:08X} (status {status})")
+
+    def wait_report(self, waited: float) -> Optional[str]:
+        """What the simulated board did during the last ``waited`` seconds (a call
+        timeout's message ends with it), asked of the board's process (op 5)."""
+        msg = REQUEST.pack(OP_WAIT_REPORT, 0, 1) + struct.pack("<I", min(0x7FFFFFFF, int(waited * 1000)))
+        try:
+            with self._io:
+                self._sock.sendall(msg)
+                head = CAttach._recv(self._sock, REPLY.size)
+                if head is None:
+                    return None
+                n = REPLY.unpack(head)[2]
+                text = CAttach._recv(self._sock, n) if n else b""
+        except OSError:
+            return None
+        if text is None:
+            return None
+        words = text.decode(errors="replace")
+        return words.split("meanwhile ", 1)[1] if "meanwhile " in words else words
 
     def read_local(self, address: int, count: int) -> list[int]:
         i = (address - self.ps_base) >> 2

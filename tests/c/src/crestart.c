@@ -9,7 +9,8 @@
  *                    three lent C functions (lent slots), its output checked. Then counters
  *                    and "ALL OK". Any failed call: "FAIL ..." and exit 1.
  *   hang <ms> [sdyn] print "CALLING", then call py.slow(1, ms) (through the dynamic slot at
- *                    sdyn if given): the test kills us meanwhile.
+ *                    sdyn if given): the test kills us meanwhile, or our timeout
+ *                    (RESTART_TIMEOUT_MS) ends the call: "returned <code>".
  *   serve            print "SERVING", serve f (sleeps ms, returns 3x+1) until SIGTERM.
  *   second           open the component twice in this process: the second must be refused.
  */
@@ -90,7 +91,10 @@ static void open_rt(pp_platform *plat)
         fail("platform", e);
     if ((e = cprog_open(&rt, plat)) != PP_OK)
         fail("open", e);
-    pp_set_timeout(&rt, 60000000u); /* a busy host's simulator is slow; a dropped call is not */
+    /* a busy host's simulator is slow; a dropped call is not (RESTART_TIMEOUT_MS: the test of
+     * a timeout's message) */
+    pp_set_timeout(&rt, getenv("RESTART_TIMEOUT_MS") != NULL ? 1000u * (uint64_t)atol(getenv("RESTART_TIMEOUT_MS"))
+                                                            : 60000000u);
 }
 
 int main(int argc, char **argv)

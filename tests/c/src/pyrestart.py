@@ -7,14 +7,17 @@ against one load (tests/c/test_restart.py). Modes (argv[1]), as tests/c/src/cres
                     the dynamic slot at <dyn>, each printed "pair <x> <result>"; fir.fir
                     with three lent Python functions, its output checked; counters, "ALL OK".
   hang <ms> [sdyn]  print "CALLING", then call py.slow(1, ms) (through the dynamic slot at
-                    sdyn if given): the test kills us meanwhile.
+                    sdyn if given): the test kills us meanwhile, or our timeout
+                    (RESTART_TIMEOUT_MS) ends the call: "TIMEOUT <its message>".
   claim <component> attach as <component> (owned by someone else): print the refusal.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
+from pushpush.protocol import CallTimeout
 from pushpush.pynq.simulated.c_programs import attach_runtime
 from pushpush.runtime.claim import ClaimRefused
 
@@ -29,13 +32,17 @@ def main() -> int:
             return 0
         print("NOT REFUSED", flush=True)
         return 1
-    rt = attach_runtime("pyprog", timeout=60.0)
+    rt = attach_runtime("pyprog", timeout=float(os.environ.get("RESTART_TIMEOUT_MS", 60000)) / 1000)
     if mode == "hang":
         print("CALLING", flush=True)
-        if len(sys.argv) > 3:
-            rt.function(int(sys.argv[3], 0), "(x: i32, ms: u32) -> i32")(1, int(sys.argv[2]))
-        else:
-            rt.py.slow(1, int(sys.argv[2]))
+        try:
+            if len(sys.argv) > 3:
+                rt.function(int(sys.argv[3], 0), "(x: i32, ms: u32) -> i32")(1, int(sys.argv[2]))
+            else:
+                rt.py.slow(1, int(sys.argv[2]))
+        except CallTimeout as e:
+            print(f"TIMEOUT {e}", flush=True)
+            return 0
         print("returned", flush=True)
         return 0
     n = int(sys.argv[2])
