@@ -82,6 +82,9 @@ class Incoming:
     args: list[Any]
     trigger: Trigger
     word: int = 0
+    #: the caller waits in the PL (its reply goes to a hardware window): software answering
+    #: it holds the PL up (``handling``); a software caller's call does not
+    pl: bool = True
 
 
 #: Results that are certainly not awaitable (no need to ask :func:`inspect.isawaitable`).
@@ -149,14 +152,32 @@ class Callee:
             except Exception as e:  # decoding is total; guard anyway
                 log.error("%s: cannot decode arguments: %s", s.name, e)
                 args = []
-            calls.append(Incoming(s, args, trigger, trig))
+            calls.append(Incoming(s, args, trigger, trig, pl=self._caller_in_pl(trigger)))
         if calls:
-            self._note_handling(len(calls))
+            of_pl = sum(1 for c in calls if c.pl)
+            if of_pl:
+                self._note_handling(of_pl)
         return calls
+
+    def _caller_in_pl(self, trigger: Trigger) -> bool:
+        """Whether the call's reply goes to the PL (a hardware caller waits for it) rather
+        than into a software component's window (Python, C: the PL waits for nothing)."""
+        if trigger.one_way:
+            return False
+        known = self._reply_in_pl
+        pl = known.get(trigger.rep_address)
+        if pl is None:
+            where = self.linked.locate(trigger.rep_address)
+            pl = known[trigger.rep_address] = not (where is not None and where[0].is_software)
+        return pl
 
     def _note_handling(self, delta: int) -> None:
         """Tell the backend (its optional ``handling(delta)``) that calls of the PL were taken
-        (> 0) or answered (< 0): the simulated board need not run while software answers."""
+        (> 0) or answered (< 0): the simulated board need not run while software answers
+        them (the PL waits for the answer, a request). Calls of software callers are not
+        counted: the PL does not wait for those, and holding it up would slow every other
+        call in flight (a C program's fir.fir crawled while Python answered another
+        program's call)."""
         mark = getattr(self.backend, "handling", None)
         if mark is not None:
             mark(delta)
@@ -192,7 +213,8 @@ class Callee:
 
     def _finished(self, c: Incoming) -> None:
         """A taken call has been answered (or was one-way and has run)."""
-        self._note_handling(-1)
+        if c.pl:
+            self._note_handling(-1)
         if c.served.static:  # only dynamic slots remember the calls running
             return
         with self._lock:

@@ -112,6 +112,8 @@ class RuntimeCore(Caller, Callee, Lending):
         self._last_seq: dict[int, int] = {}
         #: Callee side: trigger words of the calls running from each dynamic/lent slot.
         self._in_flight: dict[int, list[int]] = {}
+        #: Callee side: whether a reply address is in the PL (a hardware caller waits there).
+        self._reply_in_pl: dict[int, bool] = {}
         self._warned_unserved: set[str] = set()
         #: The last exceptions raised by exported functions: (function name, exception).
         self.errors: deque[tuple[str, BaseException]] = deque(maxlen=100)

@@ -115,6 +115,9 @@ def test_kill_mid_call_then_start_again(board, lang, slot):
     try:
         read_until(victim, "CALLING", CALL_S)
         assert slow.entered.wait(CALL_S), "py.slow was never called"
+        # a software caller's call being answered does not hold the PL up (only calls whose
+        # reply goes to the PL count as "being answered": the PL waits for those)
+        assert ol.device.bridge._handling == 0
         victim.send_signal(signal.SIGKILL)       # mid-call: py.slow is running for it
         victim.wait(60)
         again = att.popen(prog + ["calls", "3", dyn, sdyn])
