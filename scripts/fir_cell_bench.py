@@ -16,6 +16,8 @@ runs = int(sys.argv[1]) if len(sys.argv) > 1 else 10
 fir_app = apps.load_app("audio_fir")
 ol = apps.open_system("audio_fir", progress=lambda *a: None)
 b = ol.device.bridge
+if os.environ.get("SWW"):
+    ol.runtime().serve_while_waiting = os.environ["SWW"] == "1"
 rng = random.Random(1)
 x = fir_app.test_signal(480)[:96]
 coeffs = [1] * 8

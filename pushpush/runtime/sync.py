@@ -41,13 +41,28 @@ class SyncRuntime(RuntimeCore):
     runtime's own live functions are short-circuited (run directly, no bus).
     ``workers=0`` runs every function inline in the serve thread (a strict order, no pool).
     :meth:`poll` (one sweep, for programs without a serve thread) always runs inline.
+
+    A thread blocked in a call serves meanwhile (``serve_while_waiting``, default on): the
+    calls that come in while it waits (a callback of the hardware it called, e.g. ``fir``
+    calling ``coeff``) run on that thread, which is awake anyway, instead of being handed
+    from the serve thread to a pool thread: two thread wake-ups fewer per callback, which
+    on a busy host are most of a callback's cost (the audio FIR cell). The rules stay: one
+    call at a time per function, others go to the pool, and the serve thread takes over as
+    soon as no caller waits.
     """
 
     def __init__(self, linked: LinkedSystem, component: str, backend: SyncBackend, *,
-                 timeout: float = DEFAULT_TIMEOUT, workers: int = 8) -> None:
+                 timeout: float = DEFAULT_TIMEOUT, workers: int = 8,
+                 serve_while_waiting: bool = True) -> None:
         super().__init__(linked, component, backend, timeout=timeout)
         self.backend: SyncBackend = backend
         self.workers = workers
+        self.serve_while_waiting = serve_while_waiting
+        #: one sweep of the window at a time (the serve thread's, a waiting caller's)
+        self._sweep_lock = threading.Lock()
+        #: callers blocked in their wait that serve meanwhile (the serve thread stands down)
+        self._serving_waiters = 0
+        self._tls = threading.local()
         self._pool: Optional[ThreadPoolExecutor] = None
         self._queues: dict[object, deque[Incoming]] = {}
         self._cep_locks: dict[int, threading.Lock] = {}
@@ -79,6 +94,7 @@ class SyncRuntime(RuntimeCore):
         sent: Any = None
         held: Optional[threading.Lock] = None
         slept = False
+        served = False
         try:
             while True:
                 try:
@@ -93,6 +109,12 @@ class SyncRuntime(RuntimeCore):
                         sent = e
                 elif step is SLEEP:
                     slept = True
+                    if self._pool is not None and self.serve_while_waiting:
+                        if not served:   # from now to the call's end, but for the
+                            served = True   # functions it runs (see _dispatch)
+                            self._count_serving(1)
+                        if self._serve_waiting():
+                            continue   # ran calls that came in: look for the reply again
                     backend.sleep()
                 elif type(step) is Acquire:
                     address = step.fn.address
@@ -110,12 +132,19 @@ class SyncRuntime(RuntimeCore):
                 over = getattr(backend, "wait_over", None)
                 if over is not None:
                     over()
+            if served:
+                self._count_serving(-1)
+                if self._pool is not None:
+                    # a call that came in with our reply was seen by the serve thread while
+                    # it stood down for us: it goes to the pool now, not at the next write
+                    self._sweep_to_pool()
 
     # ------------------------------------------------------------------ serving
 
     def poll(self) -> int:
         """One sweep: take the pending calls, run them, reply. Returns how many ran."""
-        calls = self._take_calls()
+        with self._sweep_lock:
+            calls = self._take_calls()
         for c in calls:
             self._dispatch(c)
         return len(calls)
@@ -125,17 +154,56 @@ class SyncRuntime(RuntimeCore):
         pool = self._pool
         if pool is None:
             return self.poll()
-        calls = self._take_calls()
+        with self._sweep_lock:
+            calls = self._take_calls()
+        for key in self._queue_calls(calls):
+            pool.submit(self._drain, key)
+        return len(calls)
+
+    def _queue_calls(self, calls: Sequence[Incoming]) -> list[object]:
+        """Put each call on its function's queue; the functions whose queue is new (no
+        call of them running: someone must drain it), in the calls' order."""
+        fresh = []
         for c in calls:
             key = c.served.key
             with self._lock:
                 q = self._queues.get(key)
-                if q is not None:  # the function is running: its worker takes this next
+                if q is not None:  # the function is running: its runner takes this next
                     q.append(c)
                     continue
                 self._queues[key] = deque([c])
-            pool.submit(self._drain, key)
-        return len(calls)
+            fresh.append(key)
+        return fresh
+
+    def _count_serving(self, delta: int) -> None:
+        """A caller starts (1) or ends (-1) serving while it waits: while any does, the
+        serve thread stands down (the caller is awake anyway, and takes the calls)."""
+        with self._lock:
+            self._serving_waiters += delta
+
+    def _serve_waiting(self) -> bool:
+        """A waiting caller's sweep: the first new function's calls run here, the others'
+        go to the pool. Whether any call came in."""
+        with self._sweep_lock:
+            calls = self._take_calls()
+        if not calls:
+            return False
+        fresh = self._queue_calls(calls)
+        pool = self._pool
+        for key in fresh[1:]:
+            if pool is not None:
+                pool.submit(self._drain, key)
+            else:   # stopped meanwhile
+                self._drain(key)
+        if fresh:
+            tls = self._tls
+            before = getattr(tls, "inline", False)
+            tls.inline = True
+            try:
+                self._drain(fresh[0])
+            finally:
+                tls.inline = before
+        return True
 
     def _drain(self, key: object) -> None:
         """Run the queued calls of one function in order, then retire the queue."""
@@ -156,7 +224,21 @@ class SyncRuntime(RuntimeCore):
 
     def _dispatch(self, c: Incoming) -> None:
         try:
-            words, _ = self._run(c)
+            if getattr(self._tls, "inline", False):
+                # a waiting caller runs it: while the function runs (it may block, or
+                # wait for another of this component's functions) the serve thread serves,
+                # and the caller does not wait for the PL (the simulated board counts
+                # callers: it is counted again at its next wait)
+                over = getattr(self.backend, "wait_over", None)
+                if over is not None:
+                    over()
+                self._count_serving(-1)
+                try:
+                    words, _ = self._run(c)
+                finally:
+                    self._count_serving(1)
+            else:
+                words, _ = self._run(c)
             if c.trigger.one_way:
                 return
             try:
@@ -174,6 +256,9 @@ class SyncRuntime(RuntimeCore):
             if self.workers > 0 and self._pool is None:
                 self._pool = ThreadPoolExecutor(self.workers, f"pushpush-{self.component.name}")
         while not self._stop.is_set():
+            if self._serving_waiters:   # a blocked caller serves: it is awake anyway
+                self.backend.sleep()
+                continue
             try:
                 ran = self._sweep_to_pool()
             except Exception:  # never let the loop die

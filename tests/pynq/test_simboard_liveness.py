@@ -380,6 +380,7 @@ def test_a_caller_blocked_on_its_interrupt_has_seen_its_process_writes(hof_bit, 
         rt = ol.runtime()
         rt.timeout = 60.0
         rt.wait = "interrupt"
+        rt.serve_while_waiting = False   # f on a pool thread while the caller sleeps
         looked: list[tuple[int, int]] = []
 
         def f(x: int) -> int:   # runs while the caller sleeps on its interrupt
@@ -414,6 +415,7 @@ def test_a_sleep_mode_caller_is_counted_between_its_waits(hof_bit, monkeypatch):
         rt = ol.runtime()
         rt.timeout = 60.0
         rt.wait = "sleep"
+        rt.serve_while_waiting = False   # f on a pool thread while the caller waits
         backend = rt.backend
         wait_pl = backend._wait_pl
 

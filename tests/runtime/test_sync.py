@@ -466,3 +466,75 @@ def test_one_way_calls_in_a_row_each_run_once(pair: Pair) -> None:
             time.sleep(0.01)
     assert pair.notes == [5, 6, 7, 8]
     assert pair.b.counters.duplicates == 0 and pair.a.counters.strays == 0
+
+
+# ------------------------------------------------------------ serving while waiting
+
+
+def test_a_waiting_caller_runs_its_callbacks_on_its_own_thread(pair: Pair) -> None:
+    """The callbacks of a call come back while its caller waits: they run on the caller's
+    thread (awake anyway), not on a pool thread (serve_while_waiting, the default); with it
+    off, on the pool as before. The results are the same either way."""
+    a = pair.a
+    where: list[str] = []
+
+    def plus_one(x: int) -> int:
+        where.append(threading.current_thread().name)
+        return x + 1
+
+    assert a.b.sum_cb(lambda i: where.append(threading.current_thread().name) or i, 4) == 6
+    assert a.b.apply(plus_one, 1) == 4
+    assert where and set(where) == {threading.current_thread().name}, where
+    where.clear()
+    a.serve_while_waiting = False
+    try:
+        assert a.b.apply(plus_one, 1) == 4
+    finally:
+        a.serve_while_waiting = True
+    assert where and all(n.startswith("pushpush-a") for n in where), where
+
+
+def test_a_callback_blocked_on_the_caller_thread_leaves_the_others_served(pair: Pair) -> None:
+    """A callback running on the waiting caller's thread may block until another function
+    of the component has run (here: ``gate`` waits for ``opener``, called by b meanwhile):
+    the serve thread serves while the caller runs a function, so nothing deadlocks; one call
+    at a time per function still holds."""
+    a, b = pair.a, pair.b
+    opened = threading.Event()
+    order: list[str] = []
+    a.export("inc", lambda x: (opened.set(), order.append("opener"), x + 1)[-1])
+
+    def gate(x: int) -> int:
+        order.append("gate entered")
+        threading.Thread(target=lambda: b.a.inc(0), daemon=True).start()   # b calls a.inc
+        assert opened.wait(5.0), "a.inc was never served while the callback blocked"
+        order.append("gate left")
+        return x
+
+    assert a.b.apply(gate, 7) == 14
+    assert order == ["gate entered", "opener", "gate left"]
+    assert a._serving_waiters == 0 and a.allocator.in_use == []
+
+
+def test_concurrent_callers_serving_while_waiting_each_get_their_own_answers(pair: Pair) -> None:
+    """Several threads of one component wait at once, each with callbacks: every callback
+    runs once with its own arguments, every caller gets its own result, no collision."""
+    a = pair.a
+    errors: list[BaseException] = []
+    got: dict[int, list[int]] = {}
+
+    def run(t: int) -> None:
+        try:
+            got[t] = [a.b.apply(lambda x, t=t: x * 10 + t, i) for i in range(15)]
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(t,)) for t in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(60)
+    assert not errors
+    for t in range(4):
+        assert got[t] == [2 * (i * 10 + t) for i in range(15)]
+    assert a._serving_waiters == 0 and a.allocator.in_use == [] and pair.bus.collisions == 0
