@@ -311,7 +311,7 @@ def count_call_path(work: Optional[Path] = None) -> dict[str, Any]:
     try:
         image, syms, version, lay = _build(work)
         return _count(image, syms, lay) | {"compiler": version, "cflags": " ".join(CFLAGS),
-                                      "system": "examples/pingpong/c (component callee)"}
+                                      "system": "examples/pingpong/c, component callee"}
     finally:
         if tmp is not None:
             tmp.cleanup()

@@ -192,11 +192,14 @@ def model_markdown(counts: Optional[dict[str, Any]], est: dict[tuple[str, str], 
     if counts is None:
         lines += [f"The call path was not counted: {problem}.", ""]
         return "\n".join(lines)
-    lines += [f"The counts: `python -m pushpush.bench.a9model` ({counts['system']}'s generated C "
-              f"runtime, bare-metal platform layer, wait mode poll; {counts['compiler']}, "
+    lines += [f"The counts: `python -m pushpush.bench.a9model` (the generated C runtime of "
+              f"{counts['system']}, bare-metal platform layer, wait mode poll; {counts['compiler']}, "
               f"`{counts['cflags']}`, Thumb-2; run under the Unicorn emulator, which plays the PL: "
               "pushpush/bench/a9count.py). Per call = the round that does the work + half a "
               "wait round (the reply or the call lands, on average, half-way through one). "
+              "c -> rtl is the caller's path with the bus cycles of python -> rtl, rtl -> c the "
+              "callee's with those of rtl -> python, c -> c both paths with their GP0 writes "
+              "made OCM writes (both windows in the OCM) and no bus. "
               + (f"An empty serve round's {HAND_COUNT_EMPTY_SWEEP} instructions equal the hand "
                  "count of its disassembly (pp_serve's loop 22, pp_poll 225: 17 entry, 3 served "
                  "slots x 10, 29 free table entries x 6, 4 exit)."
@@ -241,7 +244,7 @@ def model_markdown(counts: Optional[dict[str, Any]], est: dict[tuple[str, str], 
             "entries, 3 in use here), plus a clock read per wait round for the timeout (3 "
             "uncached timer reads here; on PYNQ's Linux a clock_gettime system call, as the "
             "Cortex-A9 has no timer the vDSO can read: not in this estimate); the paper's "
-            "client spins on its triggers alone. The protocol's own accesses alone (2 GP0 "
+            "client checks only its pending triggers. The protocol's own accesses alone (2 GP0 "
             "writes, status and result reads, status clear, and the bus) would allow "
             f"{_floor(counts, sw_hw['bus_pl']):.2f} MCalls/s at {CPU_MHZ:.0f} MHz with the "
             f"central latencies, {_floor_low(sw_hw['bus_pl']):.2f} with their low ends. The "
