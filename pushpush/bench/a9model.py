@@ -253,7 +253,10 @@ def model_markdown(counts: Optional[dict[str, Any]], est: dict[tuple[str, str], 
             "GP0 writes among it) says its board's GP0 writes took less than the central "
             f"{GP0_NS.value:g} ns.", ""]
     lines += ["Not in the estimate: the Linux layer's extras (its range checks in pp_linux_write, "
-              "the pending check of a software slot, clock_gettime per wait round), cache and "
+              "the pending check of a software slot, clock_gettime per wait round), the wait "
+              "mode's pause (the estimate is wait mode poll, `wait: poll` in the YAML; the "
+              "default, sleep, calls sched_yield after every empty sweep, as the paper's client "
+              "did: a system call per round), cache and "
               "branch-predictor misses beyond the CPI, other processes; the paper's ARM rows "
               "also ran on Linux.", ""]
     return "\n".join(lines)
