@@ -77,8 +77,9 @@ OCM_NS = Param(60.0, 30.0, 100.0, "ns",
 
 #: why rows with Python in them have no Cortex-A9 estimate
 PYTHON_REASON = ("no A9 estimate: Python's call path is CPython's interpreter loop, not code "
-                 "this project compiles; its instructions per call on an ARMv7 CPython cannot "
-                 "be counted here (only guessed by scaling this host's), so no figure is given")
+                 "this project compiles, so it cannot be counted as the C runtime's is; scaling "
+                 "this host's count would need CPython's ARM/x86 instruction ratio and its CPI "
+                 "on a Cortex-A9, for which no source was found")
 
 
 def _cycles(counts: dict[str, float], cpi: float, gp_ns: float, ocm_ns: float, bus_pl: float,

@@ -359,7 +359,7 @@ def _plot(rows: list[dict[str, Any]], out: Path) -> list[str]:
            label="paper Table II (nearest kinds, Zynq)")
     ax.set_xticks(list(x))
     ax.set_xticklabels(labels, rotation=30, ha="right")
-    ax.set_ylabel("MCalls/s at 100 MHz")
+    ax.set_ylabel("MCalls/s (hardware rows at 100 MHz; A9 estimate at 650 MHz)")
     ax.set_title("int f(int) in a dependency chain (software rows: A9 estimate or none, see calls.md)")
     ax.legend()
     save_figure(fig, out / "calls.png")
