@@ -15,7 +15,7 @@ Each figure is the difference of two runs, so prologues cancel out::
 
     from pushpush.bench.a9count import count_call_path
     c = count_call_path()          # builds in a temporary folder
-    c["caller"]["per_call"]        # {"instructions": ..., "gp_writes": 2, "ocm_reads": ..., ...}
+    c["caller"]["first_look"]      # {"instructions": ..., "gp_writes": 2, "ocm_reads": ..., ...}
 
 ``python -m pushpush.bench.a9model`` prints these counts and the estimate built from them.
 """
@@ -165,6 +165,9 @@ class _Board:
         self.reply: Optional[tuple[int, list[int]]] = None  # (status address, words from rep)
         self.reply_after = 1                    # the reply appears at this read of the status
         self.status_reads = 0
+        self.trigger_addr = -1                  # a call's trigger: at_trigger is taken there
+        self.at_trigger: dict[str, int] = {}
+        self.at_first_status: dict[str, int] = {}
         self.calls: list[tuple[int, list[int]]] = []        # (cep address, words) the PL took
         self.pending: list[int] = []                        # words of the call being written
         self.f_state = 0                                    # the Verilog callee's state
@@ -207,6 +210,8 @@ class _Board:
             self.c.ocm_reads += 1
             if self.reply is not None and addr == self.reply[0]:
                 self.status_reads += 1
+                if self.status_reads == 1:
+                    self.at_first_status = self.c.as_dict()
                 if self.status_reads == self.reply_after:  # the PL's write lands now
                     status, words = self.reply
                     base = status - 4 * (len(words) - 1)
@@ -230,6 +235,8 @@ class _Board:
         elif _GP0 <= addr < _GP0 + _GP0_SIZE:
             self.c.gp_writes += 1
             self.c.gp_write_log.append((addr, value & 0xFFFFFFFF))
+            if addr == self.trigger_addr:
+                self.at_trigger = self.c.as_dict()
         elif _TIMER_PAGE <= addr < _TIMER_PAGE + 0x1000:
             raise A9CountError(f"the runtime wrote the timer page at {addr:#x}")
 
@@ -263,6 +270,7 @@ def _call_once(b: _Board, x: int, reply_after: int, hw_cep: int, rep_status: int
     """One C -> Verilog call, the PL's reply landing at the reply_after-th read of the status."""
     b.reply_after = reply_after
     b.status_reads = 0
+    b.trigger_addr = hw_cep + 4
     seq_before = None
     c = _Counts()
     b.c = c
@@ -291,14 +299,16 @@ def _call_once(b: _Board, x: int, reply_after: int, hw_cep: int, rep_status: int
 
 def count_call_path(work: Optional[Path] = None) -> dict[str, Any]:
     """Build and count; returns ``{"caller": ..., "callee": ..., "compiler", "cflags",
-    "system"}``. caller: a C caller's call of a Verilog function (``first_look``: the reply
-    is there at the first read of the status word; ``wait_iteration``: one more round of the
-    wait loop: the own window swept, the clock read; ``per_call``: first_look + half a
-    wait_iteration, the reply landing uniformly within one). callee: a C callee serving a
-    Verilog caller's call (``take_call``: the serve loop's round that takes the call, runs f
-    and writes the reply; ``empty_sweep``: a round that finds nothing; ``per_call``:
-    take_call + half an empty sweep). Counts: instructions, gp_reads/gp_writes (M_AXI_GP0),
-    ocm_reads/ocm_writes (the OCM window), timer_reads, now_us_calls, barriers (dmb)."""
+    "system"}``. caller: a C caller's call of a Verilog function: ``first_look`` (the whole
+    call when the reply is there at the first read of the status word) in three parts,
+    ``to_trigger`` (up to the call's last write, inclusive), ``trigger_to_status`` (from
+    there to the first read of the status, inclusive: what the CPU does while the PL
+    answers) and ``after_status``; ``wait_iteration``: one more round of the wait loop (the
+    own window swept, the clock read). callee: a C callee serving a Verilog caller's call:
+    ``take_call`` (the serve loop's round that takes the call, runs f and writes the reply)
+    and ``empty_sweep`` (a round that finds nothing). Counts: instructions, gp_reads and
+    gp_writes (M_AXI_GP0), ocm_reads and ocm_writes (the OCM window), timer_reads,
+    now_us_calls, barriers (dmb), it_skipped."""
     try:
         import unicorn  # noqa: F401
     except ImportError:
@@ -354,6 +364,8 @@ def _count(image: bytes, syms: dict[str, int], lay: dict[str, int]) -> dict[str,
         if got != b.f_state:
             raise A9CountError(f"the call returned {got:#x}, the PL answered {b.f_state:#x}")
         runs[reply_after] = c
+        if reply_after == 1:
+            marks = (dict(b.at_trigger), dict(b.at_first_status))
         x = got - (1 << 32) if got & 0x80000000 else got
     first = runs[1].as_dict()
     wait = runs[2].minus(runs[1])
@@ -361,8 +373,13 @@ def _count(image: bytes, syms: dict[str, int], lay: dict[str, int]) -> dict[str,
     if wait != wait3:
         raise A9CountError(f"the wait loop's rounds differ: {wait} then {wait3}")
     gp_log = runs[1].gp_write_log
+    at_trigger, at_status = marks
     caller = {"first_look": first, "wait_iteration": wait,
-              "per_call": {k: first[k] + wait[k] / 2 for k in first},
+              # first_look in three parts: up to the trigger's write (inclusive), from it to
+              # the first read of the status (inclusive), the rest
+              "to_trigger": at_trigger,
+              "trigger_to_status": {k: at_status[k] - at_trigger[k] for k in first},
+              "after_status": {k: first[k] - at_status[k] for k in first},
               "gp_write_addresses": [hex(a) for a, _ in gp_log]}
     # ------------------------------------------------------------------ the callee
     seq = 0
@@ -394,5 +411,5 @@ def _count(image: bytes, syms: dict[str, int], lay: dict[str, int]) -> dict[str,
     take = serve["take1b"].minus(serve["empty1"])
     take = {k: take[k] + empty[k] for k in take}  # the round that takes it, prologue cancelled
     callee = {"take_call": take, "empty_sweep": empty,
-              "per_call": {k: take[k] + empty[k] / 2 for k in take}}
+              }
     return {"caller": caller, "callee": callee}

@@ -117,10 +117,50 @@ def _sum(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
     return {k: a[k] + b[k] for k in a if isinstance(a[k], (int, float))}
 
 
+_PARAMS = {"mid": (CPI.value, GP0_NS.value, OCM_NS.value), "low": (CPI.low, GP0_NS.low, OCM_NS.low),
+           "high": (CPI.high, GP0_NS.high, OCM_NS.high)}
+
+
+def path_cycles(kind: str, counts: dict[str, Any], bus_pl: float, cpi: float, gp_ns: float, ocm_ns: float,
+                cpu_mhz: float = CPU_MHZ) -> float:
+    """CPU cycles per call of row kind ``c_rtl``, ``rtl_c`` or ``c_c`` from the counted paths
+    (:func:`pushpush.bench.a9count.count_call_path`):
+
+    - c_rtl: the caller's cycles up to its trigger write and after its first status read, plus
+      the longer of its work between them and the PL's answer (the bus cycles, then half a
+      wait round until the caller looks again);
+    - rtl_c: the serve round that takes the call, half an empty sweep before it (the call
+      lands half-way through one, on average) and the bus cycles;
+    - c_c: c_rtl with the callee's serve time (its GP0 writes made OCM writes) for the bus's.
+    """
+    def cy(c: dict[str, float]) -> float:
+        return _cycles(c, cpi, gp_ns, ocm_ns, 0.0, cpu_mhz)
+    caller, callee = counts["caller"], counts["callee"]
+    bus = bus_pl * cpu_mhz / PL_MHZ
+    if kind == "rtl_c":
+        return cy(callee["take_call"]) + cy(callee["empty_sweep"]) / 2 + bus
+    if kind == "c_c":
+        bus = cy(_to_ocm(callee["take_call"])) + cy(_to_ocm(callee["empty_sweep"])) / 2
+        caller = {k: _to_ocm(v) if isinstance(v, dict) and "gp_writes" in v else v for k, v in caller.items()}
+    elif kind != "c_rtl":
+        raise ValueError(f"unknown row kind {kind!r} (c_rtl, rtl_c, c_c)")
+    return (cy(caller["to_trigger"]) + cy(caller["after_status"])
+            + max(cy(caller["trigger_to_status"]), bus + cy(caller["wait_iteration"]) / 2))
+
+
+def estimate_path(kind: str, counts: dict[str, Any], bus_pl: float, cpu_mhz: float = CPU_MHZ) -> dict[str, float]:
+    """:func:`path_cycles` at the central parameters and at both ends of their ranges, in the
+    form of :func:`estimate_cycles`."""
+    mid, lo, hi = (path_cycles(kind, counts, bus_pl, *_PARAMS[k], cpu_mhz) for k in ("mid", "low", "high"))
+    return {"cycles": round(mid, 1), "cycles_low": round(lo, 1), "cycles_high": round(hi, 1),
+            "mcalls": round(cpu_mhz / mid, 3), "mcalls_low": round(cpu_mhz / hi, 3),
+            "mcalls_high": round(cpu_mhz / lo, 3), "pl_cycles": round(mid * PL_MHZ / cpu_mhz, 1)}
+
+
 def row_estimates(counts: Optional[dict[str, Any]], bus: dict[tuple[str, str], Optional[float]],
                   problem: Optional[str] = None) -> dict[tuple[str, str], dict[str, Any]]:
     """The estimate of every software row kind pair: ``{(caller, callee): {"mcalls", ...,
-    "counts", "bus_pl"} or {"reason"}}``. counts: :func:`pushpush.bench.a9count.count_call_path`'s
+    "kind", "bus_pl"} or {"reason"}}``. counts: :func:`pushpush.bench.a9count.count_call_path`'s
     result (None: not counted, problem says why); bus: the simulated bus cycles of
     (python, rtl) and (rtl, python)."""
     out: dict[tuple[str, str], dict[str, Any]] = {}
@@ -132,17 +172,15 @@ def row_estimates(counts: Optional[dict[str, Any]], bus: dict[tuple[str, str], O
         for pair in (("c", "rtl"), ("rtl", "c"), ("c", "c")):
             out[pair] = {"reason": why}
         return out
-    caller, callee = counts["caller"]["per_call"], counts["callee"]["per_call"]
-    for pair, path, bus_key in ((("c", "rtl"), caller, ("python", "rtl")),
-                                (("rtl", "c"), callee, ("rtl", "python"))):
+    for pair, kind, bus_key in ((("c", "rtl"), "c_rtl", ("python", "rtl")),
+                                (("rtl", "c"), "rtl_c", ("rtl", "python"))):
         b = bus.get(bus_key)
         if b is None:
             out[pair] = {"reason": f"no A9 estimate: the {bus_key[0]} -> {bus_key[1]} row's bus "
                                    "cycles (this row's bus time) were not simulated"}
             continue
-        out[pair] = {**estimate_cycles(path, b), "counts": path, "bus_pl": b}
-    both = _sum(_to_ocm(caller), _to_ocm(callee))
-    out[("c", "c")] = {**estimate_cycles(both, 0.0), "counts": both, "bus_pl": 0.0}
+        out[pair] = {**estimate_path(kind, counts, b), "kind": kind, "bus_pl": b}
+    out[("c", "c")] = {**estimate_path("c_c", counts, 0.0), "kind": "c_c", "bus_pl": 0.0}
     return out
 
 
@@ -176,13 +214,14 @@ def model_markdown(counts: Optional[dict[str, Any]], est: dict[tuple[str, str], 
     lines = ["### Cortex-A9 estimate: the model", "",
              f"Estimated, not measured: what the software rows would take on a PYNQ-Z1's "
              f"Cortex-A9 at {CPU_MHZ:.0f} MHz, with the logic at {PL_MHZ:.0f} MHz:", "",
-             "    CPU cycles/call = instructions x CPI + (M_AXI_GP0 accesses) x their latency",
-             "                    + (uncached OCM and timer accesses) x their latency",
-             f"                    + (the row's simulated bus cycles) x {CPU_MHZ:.0f} / {PL_MHZ:.0f}",
+             "    CPU cycles of a part = instructions x CPI + (M_AXI_GP0 accesses) x their latency",
+             "                         + (uncached OCM and timer accesses) x their latency",
+             f"    bus time = (the row's simulated bus cycles) x {CPU_MHZ:.0f} / {PL_MHZ:.0f}",
+             "    CPU cycles/call = the call path's parts and the bus time, as below",
              f"    MCalls/s = {CPU_MHZ:.0f} / CPU cycles per call", "",
-             "The range takes every parameter at its low, then at its high end. The terms are "
-             "added one after another: the bus cycles of a call's own write burst (about 3 of "
-             "the 10) are also inside the GP0 latency, so the sum leans high by that much.", "",
+             "The range takes every parameter at its low, then at its high end. The bus cycles of "
+             "a call's own write burst (about 3 of the 10) are also inside the GP0 latency: "
+             "counted twice, so the estimate leans slow by up to that much.", "",
              md_table(("parameter", "value", "range", "source"),
                       [(f"CPI ({CPI.unit})", CPI.value, f"{CPI.low:g}-{CPI.high:g}", CPI.source),
                        (f"GP0 access ({GP0_NS.unit}; strongly-ordered: the CPU waits for it)",
@@ -196,11 +235,14 @@ def model_markdown(counts: Optional[dict[str, Any]], est: dict[tuple[str, str], 
     lines += [f"The counts: `python -m pushpush.bench.a9model` (the generated C runtime of "
               f"{counts['system']}, bare-metal platform layer, wait mode poll; {counts['compiler']}, "
               f"`{counts['cflags']}`, Thumb-2; run under the Unicorn emulator, which plays the PL: "
-              "pushpush/bench/a9count.py). Per call = the round that does the work + half a "
-              "wait round (the reply or the call lands, on average, half-way through one). "
-              "c -> rtl is the caller's path with the bus cycles of python -> rtl, rtl -> c the "
-              "callee's with those of rtl -> python, c -> c both paths with their GP0 writes "
-              "made OCM writes (both windows in the OCM) and no bus. "
+              "pushpush/bench/a9count.py). c -> rtl: the caller's cycles up to its trigger write "
+              "and after its first status read, plus the longer of its own work between them "
+              "and the PL's answer (the bus cycles of python -> rtl, then half a wait round "
+              "until it looks again). rtl -> c: the serve round that takes the call, half an "
+              "empty sweep before it (the call lands half-way through one, on average) and the "
+              "bus cycles of rtl -> python. c -> c: as c -> rtl with the callee's serve time in "
+              "place of the PL's answer, both windows in the OCM (GP0 writes made OCM writes, "
+              "no bus). "
               + (f"An empty serve round's {HAND_COUNT_EMPTY_SWEEP} instructions equal the hand "
                  "count of its disassembly (pp_serve's loop 22, pp_poll 225: 17 entry, 3 served "
                  "slots x 10, 29 free table entries x 6, 4 exit)."
@@ -211,8 +253,9 @@ def model_markdown(counts: Optional[dict[str, Any]], est: dict[tuple[str, str], 
     keys = ("instructions", "gp_writes", "gp_reads", "ocm_reads", "ocm_writes", "timer_reads", "barriers",
             "now_us_calls")
     rows = []
-    for side, parts in (("caller (C -> Verilog, callee_hw_f)", ("first_look", "wait_iteration", "per_call")),
-                        ("callee (Verilog -> C, pp_serve)", ("take_call", "empty_sweep", "per_call"))):
+    for side, parts in (("caller (C -> Verilog, callee_hw_f)", ("to_trigger", "trigger_to_status", "after_status",
+                                                               "first_look", "wait_iteration")),
+                        ("callee (Verilog -> C, pp_serve)", ("take_call", "empty_sweep"))):
         key = "caller" if side.startswith("caller") else "callee"
         for p in parts:
             rows.append((side, p.replace("_", " "), *(counts[key][p][k] for k in keys)))
@@ -220,8 +263,8 @@ def model_markdown(counts: Optional[dict[str, Any]], est: dict[tuple[str, str], 
                         "OCM writes", "timer reads", "dmb", "clock reads"), rows), ""]
     sw_hw, hw_sw = est.get(("c", "rtl"), {}), est.get(("rtl", "c"), {})
     if "mcalls" in sw_hw and "mcalls" in hw_sw:
-        at800_sw = estimate_cycles(sw_hw["counts"], sw_hw["bus_pl"], PAPER_CPU_MHZ)
-        at800_hw = estimate_cycles(hw_sw["counts"], hw_sw["bus_pl"], PAPER_CPU_MHZ)
+        at800_sw = estimate_path("c_rtl", counts, sw_hw["bus_pl"], PAPER_CPU_MHZ)
+        at800_hw = estimate_path("rtl_c", counts, hw_sw["bus_pl"], PAPER_CPU_MHZ)
         wait = counts["caller"]["wait_iteration"]["instructions"]
         empty = counts["callee"]["empty_sweep"]["instructions"]
 

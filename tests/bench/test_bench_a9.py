@@ -45,7 +45,11 @@ def test_caller_accesses_are_the_protocols(counts: dict[str, Any]) -> None:
     # triggers of the 3 served slots, and the clock for the timeout
     assert (wait["gp_writes"], wait["gp_reads"], wait["ocm_writes"]) == (0, 0, 0)
     assert wait["ocm_reads"] == 4 and wait["now_us_calls"] == 1
-    assert caller["per_call"]["instructions"] == first["instructions"] + wait["instructions"] / 2
+    # the call's three parts add up to it; the PL is written before the trigger only
+    parts = [caller[p] for p in ("to_trigger", "trigger_to_status", "after_status")]
+    assert {k: sum(p[k] for p in parts) for k in first} == first
+    assert parts[0]["gp_writes"] == 2 and parts[1]["gp_writes"] == parts[2]["gp_writes"] == 0
+    assert parts[1]["ocm_reads"] == 1  # the status, looked at once
 
 
 def test_callee_accesses_are_the_protocols(counts: dict[str, Any]) -> None:
@@ -78,6 +82,29 @@ def test_estimate_is_the_formula() -> None:
     assert e["mcalls_low"] < e["mcalls"] < e["mcalls_high"]
 
 
+def _c(instructions: int) -> dict[str, float]:
+    return {"instructions": instructions, "gp_reads": 0, "gp_writes": 1, "ocm_reads": 1, "ocm_writes": 0,
+            "timer_reads": 0}
+
+
+def test_paths_combine_as_documented() -> None:
+    counts = {"caller": {"to_trigger": _c(10), "trigger_to_status": _c(5), "after_status": _c(3),
+                         "wait_iteration": _c(20)},
+              "callee": {"take_call": _c(30), "empty_sweep": _c(8)}}
+
+    def cyc(kind: str, bus: float) -> float:  # CPI 1, free accesses: instructions only
+        return a9model.path_cycles(kind, counts, bus, 1.0, 0.0, 0.0)
+    bus = 100 * a9model.CPU_MHZ / a9model.PL_MHZ
+    assert cyc("c_rtl", 100) == 10 + 3 + max(5, bus + 20 / 2)
+    assert cyc("c_rtl", 0) == 10 + 3 + max(5, 0 + 20 / 2)
+    assert cyc("rtl_c", 100) == 30 + 8 / 2 + bus
+    assert cyc("c_c", 0) == 10 + 3 + max(5, (30 + 8 / 2) + 20 / 2)
+    # c -> c: every access is the OCM's (both windows there)
+    assert a9model.path_cycles("c_c", counts, 0, 0.0, 1000.0, 0.0) == 0
+    with pytest.raises(ValueError, match="unknown row kind"):
+        cyc("c_py", 0)
+
+
 def test_rows_without_counts_or_with_python_say_why() -> None:
     est = a9model.row_estimates(None, {}, "no compiler")
     assert "no compiler" in est[("c", "rtl")]["reason"]
@@ -101,7 +128,7 @@ def test_calls_markdown_shows_the_estimate_and_its_model(counts: dict[str, Any])
             _row("rtl", "c", sim=266.0, meaning=calls.SIM_CYCLES_HOST), _row("c", "c", wall=1_000_000)]
     a9 = calls._a9_estimates(rows, lambda m: None)
     by = {(r["caller"], r["callee"]): r for r in rows}
-    want = a9model.estimate_cycles(counts["caller"]["per_call"], 10.0)
+    want = a9model.estimate_path("c_rtl", counts, 10.0)
     assert by[("c", "rtl")]["a9_mcalls"] == want["mcalls"]
     assert by[("python", "rtl")]["a9_mcalls"] is None and by[("python", "rtl")]["a9_reason"]
     assert "a9_mcalls" not in by[("rtl", "rtl")]
