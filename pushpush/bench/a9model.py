@@ -3,10 +3,13 @@
 On the simulated board software takes no ARM time, so a row with software in it has only its
 bus cycles. This module adds what a PYNQ-Z1's Cortex-A9 (650 MHz) would take, from a model::
 
-    CPU cycles/call = instructions x CPI
+    CPU cycles of a part of the path = instructions x CPI
                     + (PS-PL accesses, M_AXI_GP0) x their latency
                     + (uncached OCM and timer accesses) x their latency
-                    + (bus cycles of the simulation) x 650 / 100
+    bus time = (bus cycles of the simulation) x 650 / 100
+
+and the parts and the bus time combine per row as :func:`path_cycles` says (the caller's
+work after its trigger write overlaps the PL's answer).
 
 The instruction and access counts are counted (:mod:`pushpush.bench.a9count`: the generated C
 runtime of examples/pingpong/c run on an emulated Cortex-A9); CPI and latencies are the
