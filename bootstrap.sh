@@ -23,7 +23,8 @@ PYNQ_NEXT="pynq==4.0.0"
 
 # Debian packages: simulators, synthesis estimate, compilers for Verilator/cocotb, venv,
 # tclsh for the Vivado-free check of the PYNQ-Z1 flow (tests/board/test_bd_tcl.py), the
-# armv7 and aarch64 cross compilers for the C layer of each board, the RISC-V compiler and
+# armv7 and aarch64 cross compilers for the C layer of each board (armv7 also compiles the
+# call path that bench calls counts for its Cortex-A9 estimate), the RISC-V compiler and
 # picolibc for kind: riscv (docs/riscv.md), and a single-node Slurm
 # for the cluster tests (tests/cluster: munge, slurmctld, slurmd, sbatch...; the tests start
 # the daemons themselves, the packages' services are not used).

@@ -26,9 +26,11 @@ rows with hardware on both ends only. A row with software in it has **no** MCall
 simulated board's software takes no Cortex-A9 time, so 100 MHz / its cycles would compare the
 bus alone with the paper's measured ARM. Its simulated cycles stand in their own column,
 ``sim_cycles_per_call``, named by what they measure (``sim_cycles_meaning``), and the reason
-for the dash is in ``mcalls_reason``. No Cortex-A9 estimate is made yet (issue 32 item 1: it
-needs the call path's ARMv7 instruction count and the published latency of an uncached PS-PL
-access).
+for the dash is in ``mcalls_reason``. Beside them, an **estimate** for a PYNQ-Z1's Cortex-A9 at
+650 MHz (:mod:`pushpush.bench.a9model`: the C runtime's call path counted on an emulated
+Cortex-A9, published latencies of its PS-PL accesses, the row's bus cycles): ``a9_mcalls``
+with ``a9_mcalls_low``/``a9_mcalls_high``, or ``a9_reason`` (rows with Python in them); the
+counts and the model are in the result's ``a9`` and in the markdown's "Model" section.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from . import paper
+from . import a9model, paper
 from .report import md_table, meta, pyplot, save_figure
 from .sweep import CLOCK_MHZ, run_points, simulate_chain
 
@@ -178,6 +180,7 @@ def run_calls(out: Path, smoke: bool = False, jobs: Optional[int] = None, simula
                          "protocol_cycles": None,
                          "note": RISCV_NOTE if exact else "Python: the cocotb ARM model; " + RISCV_NOTE,
                          "paper_mcalls": paper.TABLE_II[_PAPER[(caller, callee)][0]][_PAPER[(caller, callee)][1]]})
+    a9 = _a9_estimates(rows, log)
     hw = [r for r in rows if r["caller"] == "rtl" and r["callee"] == "rtl"]
     hw0 = next(r for r in hw if r["k"] == 0 and r["topology"] == "crossbar")
     protocol = sorted({r["protocol_cycles"] for r in hw if r["topology"] == "crossbar"})
@@ -192,12 +195,51 @@ def run_calls(out: Path, smoke: bool = False, jobs: Optional[int] = None, simula
                  f"{paper.HW_HW_COMPONENT_CYCLES} component"),
     }]
     plots = _plot(rows, out)
-    md = _markdown(rows, c_result, riscv_result)
+    md = _markdown(rows, c_result, riscv_result, a9)
     return {"experiment": "calls", "title": "calls: int f(int) between component kinds (Table II, III)",
             "meta": meta(simulator, jobs), "smoke": smoke, "rows": rows, "c": c_result,
-            "riscv": riscv_result,
+            "riscv": riscv_result, "a9": {k: v for k, v in a9.items() if k != "model_md"},
             "targets": targets, "markdown": md, "plots": plots,
             "wall_s": round(time.monotonic() - t0, 1)}
+
+
+def _a9_estimates(rows: list[dict[str, Any]], log: Callable[[str], None]) -> dict[str, Any]:
+    """Count the C call path on an emulated Cortex-A9 and put the estimate (or the reason for
+    none) into each software row: a9_mcalls, a9_mcalls_low, a9_mcalls_high, a9_cycles, or
+    a9_reason. Returns the counts, the bus cycles used and the model's markdown."""
+    from .a9count import A9CountError, count_call_path
+
+    log("calls: the Cortex-A9 estimate (the C runtime's call path on an emulated Cortex-A9)")
+    try:
+        counts, problem = count_call_path(), None
+    except A9CountError as exc:
+        counts, problem = None, str(exc)
+    bus: dict[tuple[str, str], Optional[float]] = {}
+    for r in rows:
+        key = (r["caller"], r["callee"])
+        if (key in (("python", "rtl"), ("rtl", "python")) and r["k"] == 0 and r["topology"] == "crossbar"
+                and r.get("sim_cycles_meaning") == SIM_CYCLES_BUS_ONLY):
+            bus.setdefault(key, r["sim_cycles_per_call"])
+    est = a9model.row_estimates(counts, bus, problem)
+    for r in rows:
+        e = est.get((r["caller"], r["callee"]))
+        if e is None:
+            continue  # hardware on both ends (rtl, riscv): no ARM in the call
+        for k in ("mcalls", "mcalls_low", "mcalls_high", "cycles", "pl_cycles", "reason"):
+            r["a9_" + k] = e.get(k)
+    md = a9model.model_markdown(counts, est, paper.TABLE_II["ARM"]["VHLS"], paper.TABLE_II["VHLS"]["ARM"],
+                                problem)
+    return {"counts": counts, "problem": problem, "cpu_mhz": a9model.CPU_MHZ,
+            "bus_pl_cycles": {f"{a} -> {b}": v for (a, b), v in bus.items()}, "model_md": md}
+
+
+def _a9_cell(r: dict[str, Any]) -> Optional[str]:
+    """The Cortex-A9 estimate's cell: MCalls/s (range), or a dash with the reason's note."""
+    if r.get("a9_mcalls") is not None:
+        return f"{r['a9_mcalls']:.2f} ({r['a9_mcalls_low']:.2f}-{r['a9_mcalls_high']:.2f}), est."
+    if r.get("a9_reason"):
+        return "- [b]" if "Python" in r["a9_reason"] else "- [c]"
+    return None
 
 
 def _sim_cell(r: dict[str, Any]) -> Optional[str]:
@@ -217,7 +259,7 @@ def _rate_cell(r: dict[str, Any]) -> Any:
 
 
 def _markdown(rows: list[dict[str, Any]], c_result: Optional[dict[str, Any]],
-              riscv_result: Optional[dict[str, Any]] = None) -> str:
+              riscv_result: Optional[dict[str, Any]] = None, a9: Optional[dict[str, Any]] = None) -> str:
     lines = [
         "One caller/callee pair, `int f(int)` in a dependency chain, stateful callee; k = cycles "
         "the callee takes to answer; protocol = cycles per call - k. Paper: Table II, the "
@@ -231,13 +273,19 @@ def _markdown(rows: list[dict[str, Any]], c_result: Optional[dict[str, Any]],
         "- " + SIM_CYCLES_BUS_ONLY + ";",
         "- " + SIM_CYCLES_HOST + ".",
         "",
-        "[a] " + NO_ARM_MCALLS + "; no Cortex-A9 estimate is made yet.",
+        "[a] " + NO_ARM_MCALLS + "; the column \"Cortex-A9 estimate\" gives a modelled figure "
+        "instead (see \"Cortex-A9 estimate: the model\" below).",
         "",
+        "[b] " + a9model.PYTHON_REASON + ".",
+        "",
+        *(["[c] no A9 estimate: the call path was not counted (" + str(a9["problem"]) + ").", ""]
+          if a9 is not None and a9.get("problem") else []),
         md_table(("caller -> callee", "k", "interconnect", "cycles/call (hardware, exact)",
                   "MCalls/s @100 MHz", "protocol cycles", "simulated cycles/call (software rows)",
+                  "Cortex-A9 estimate MCalls/s @650 MHz (range; model)",
                   "paper MCalls/s (cycles)", "note"),
                  [(f"{r['caller']} -> {r['callee']}", r["k"], r["topology"], r["cycles_per_call"],
-                   _rate_cell(r), r["protocol_cycles"], _sim_cell(r),
+                   _rate_cell(r), r["protocol_cycles"], _sim_cell(r), _a9_cell(r),
                    f"{r['paper_mcalls']:.2f} ({CLOCK_MHZ / r['paper_mcalls']:.0f})", r["note"])
                   for r in rows]),
         "",
@@ -246,8 +294,9 @@ def _markdown(rows: list[dict[str, Any]], c_result: Optional[dict[str, Any]],
         md_table(("client \\ server", *paper.TABLE_II["ARM"].keys()),
                  [(c, *v.values()) for c, v in paper.TABLE_II.items()]),
         "",
-        "Table III (MCalls/s) with ours (HW: rtl on the crossbar, k = 0; SW: software on the "
-        "simulated board, no MCalls/s [a]; its simulated cycles in the last column):",
+        "Table III (MCalls/s) with ours (HW: rtl on the crossbar, k = 0; SW: Python on the "
+        "simulated board, no MCalls/s [a], its simulated cycles in their column; the Cortex-A9 "
+        "estimate is C's, c -> rtl and rtl -> c):",
         "",
     ]
     ours: dict[tuple[str, str], Optional[dict[str, Any]]] = {
@@ -256,15 +305,21 @@ def _markdown(rows: list[dict[str, Any]], c_result: Optional[dict[str, Any]],
         key = (r["caller"], r["callee"])
         if key in ours and ours[key] is None and r["k"] == 0 and r["topology"] == "crossbar":
             ours[key] = r
+    c_rows = {(r["caller"], r["callee"]): r for r in rows if r["caller"] == "c" or r["callee"] == "c"}
     t3 = []
-    for (d, (legup, conn, pp)), key in zip(paper.TABLE_III.items(),
-                                           [("rtl", "rtl"), ("rtl", "python"), ("python", "rtl")]):
+    for (d, (legup, conn, pp)), key, ckey in zip(paper.TABLE_III.items(),
+                                                 [("rtl", "rtl"), ("rtl", "python"), ("python", "rtl")],
+                                                 [None, ("rtl", "c"), ("c", "rtl")]):
         r = ours[key]
+        cr = c_rows.get(ckey) if ckey else None
         t3.append((d, legup, conn, pp, None if r is None else _rate_cell(r),
                    None if r is None else (r["cycles_per_call"] if r["mcalls"] is not None
-                                           else _sim_cell(r))))
+                                           else _sim_cell(r)),
+                   None if cr is None else _a9_cell(cr)))
     lines.append(md_table(("", "LegUp", "Connectal", "PushPush (paper)", "pushpush (ours)",
-                           "ours: cycles/call (simulated)"), t3))
+                           "ours: cycles/call (simulated)", "ours: Cortex-A9 estimate (C), MCalls/s"), t3))
+    if a9 is not None:
+        lines += ["", a9["model_md"].rstrip()]
     if c_result is not None and not c_result.get("ok", False):
         lines += ["", "C rows: **failed**: " + "; ".join(c_result.get("problems", []))]
     if riscv_result is not None and not riscv_result.get("ok", False):
@@ -286,21 +341,26 @@ def _plot(rows: list[dict[str, Any]], out: Path) -> list[str]:
     if plt is None:
         return []
     sel = [r for r in rows if r["topology"] == "crossbar" and
-           (r["mcalls"] is not None or r.get("sim_cycles_per_call") is not None)]
+           (r["mcalls"] is not None or r.get("sim_cycles_per_call") is not None
+            or r.get("a9_mcalls") is not None)]
     labels = [f"{r['caller']}->{r['callee']}" + (f" k={r['k']}" if r["k"] else "") for r in sel]
     fig, ax = plt.subplots(figsize=(9, 4))
     x = range(len(sel))
-    ax.bar([i - 0.2 for i in x], [r["mcalls"] or 0 for r in sel], 0.4,
+    ax.bar([i - 0.27 for i in x], [r["mcalls"] or 0 for r in sel], 0.27,
            label="pushpush (simulated, hardware rows only)")
     for i, r in zip(x, sel):
-        if r["mcalls"] is None:
-            ax.text(i - 0.2, 0.1, "no ARM\ntime", ha="center", va="bottom", fontsize=7, rotation=90)
-    ax.bar([i + 0.2 for i in x], [r["paper_mcalls"] for r in sel], 0.4,
+        if r["mcalls"] is None and r.get("a9_mcalls") is None:
+            ax.text(i - 0.27, 0.1, "no ARM\ntime", ha="center", va="bottom", fontsize=7, rotation=90)
+    a9 = [r.get("a9_mcalls") or 0 for r in sel]
+    ax.bar(list(x), a9, 0.27, yerr=[[max(0.0, v - (r.get("a9_mcalls_low") or v)) for v, r in zip(a9, sel)],
+                                    [max(0.0, (r.get("a9_mcalls_high") or v) - v) for v, r in zip(a9, sel)]],
+           label="pushpush, Cortex-A9 @650 MHz estimate (model, C rows)")
+    ax.bar([i + 0.27 for i in x], [r["paper_mcalls"] for r in sel], 0.27,
            label="paper Table II (nearest kinds, Zynq)")
     ax.set_xticks(list(x))
     ax.set_xticklabels(labels, rotation=30, ha="right")
-    ax.set_ylabel("MCalls/s at 100 MHz")
-    ax.set_title("int f(int) in a dependency chain (software rows: no MCalls/s, see calls.md)")
+    ax.set_ylabel("MCalls/s (hardware rows at 100 MHz; A9 estimate at 650 MHz)")
+    ax.set_title("int f(int) in a dependency chain (software rows: A9 estimate or none, see calls.md)")
     ax.legend()
     save_figure(fig, out / "calls.png")
     return ["calls.png"]

@@ -57,6 +57,10 @@ def test_calls_scaling_args_smoke(tmp_path, capsys):
         assert rows[kinds]["sim_cycles_per_call"] > 0
         assert rows[kinds]["sim_cycles_meaning"].startswith("bus only")
     assert rows[("c", "rtl", 0)]["sim_cycles_meaning"].startswith("host-dependent")
+    # beside them, the Cortex-A9 estimate (pushpush.bench.a9model; tests/bench/test_bench_a9.py)
+    for kinds in (("c", "rtl", 0), ("rtl", "c", 0), ("c", "c", 0)):
+        assert 0 < rows[kinds]["a9_mcalls_low"] < rows[kinds]["a9_mcalls"] < rows[kinds]["a9_mcalls_high"]
+    assert rows[("python", "rtl", 0)]["a9_mcalls"] is None and rows[("python", "rtl", 0)]["a9_reason"]
     md = (out / "calls.md").read_text()
     t3 = md[md.index("Table III"):]
     assert "| SW -> HW | 2.25 | 1.25 | 2.48 | - [a] | 10.00 (bus only) |" in t3, t3
