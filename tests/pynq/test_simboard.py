@@ -278,6 +278,32 @@ def test_two_overlays_in_sequence(hof_bit, loop_bit):
     assert not _children()
 
 
+def test_the_simulator_runs_in_the_users_session_in_a_group_of_its_own(loop_bit, monkeypatch):
+    """The simulator is a process group of its own (killed as one; Ctrl-C in the user's
+    terminal does not reach it) in the user's session: with autogroup scheduling a session
+    is a scheduling group, and one of its own let the simulator take as much CPU as all the
+    user's processes together on a busy host. ``PUSHPUSH_SIM_SESSION=own`` gives it its own
+    session; another value is refused."""
+    ol = ppq.PushPushOverlay(str(loop_bit))
+    try:
+        pid = ol.device.bridge.proc.pid              # leads the group: the simulator in it
+        assert os.getpgid(pid) == pid != os.getpgid(0) and os.getpgid(ol.device.bridge.sim_pid) == pid
+        assert os.getsid(pid) == os.getsid(0)
+    finally:
+        ol.free()
+    monkeypatch.setenv("PUSHPUSH_SIM_SESSION", "own")
+    ol = ppq.PushPushOverlay(str(loop_bit))
+    try:
+        pid = ol.device.bridge.proc.pid
+        assert os.getsid(pid) == pid != os.getsid(0)
+    finally:
+        ol.free()
+    monkeypatch.setenv("PUSHPUSH_SIM_SESSION", "mine")
+    with pytest.raises(ValueError, match="PUSHPUSH_SIM_SESSION='mine': use shared"):
+        ppq.PushPushOverlay(str(loop_bit))
+    assert not _children()
+
+
 def test_a_simulator_asked_for_one_load_stays_with_that_bitstream(hof_bit, loop_bit, monkeypatch):
     """``load(bit, simulator=X)`` is that bitstream's request: a later load of another one
     (here with ``$PUSHPUSH_SIM`` naming a simulator no build exists for) takes its own

@@ -127,6 +127,26 @@ def _stop_all() -> None:
 atexit.register(_stop_all)
 
 
+SESSION_ENV = "PUSHPUSH_SIM_SESSION"
+
+
+def _group_args() -> dict[str, Any]:
+    """How the simulator process is started: in a process group of its own (killed as one,
+    Ctrl-C in the user's terminal does not reach it), and in the user's session
+    (``shared``, the default) or a session of its own (``own``, ``$PUSHPUSH_SIM_SESSION``).
+    On Linux with autogroup scheduling (``/proc/sys/kernel/sched_autogroup_enabled``) a
+    session is a scheduling group: in a session of its own the simulator got as much CPU
+    as the user's whole session, so on a busy host it ran on while the software it waited
+    for (in the user's session, beside the busy processes) waited for a CPU."""
+    how = os.environ.get(SESSION_ENV, "shared")
+    if how == "own":
+        return {"start_new_session": True}
+    if how != "shared":
+        raise ValueError(f"{SESSION_ENV}={how!r}: use shared (the simulator in the user's session, "
+                         "the default) or own (a session of its own)")
+    return {"preexec_fn": os.setpgrp}   # process_group=0 from Python 3.11
+
+
 class SimBridge:
     """The PYNQ-process side: starts the simulator, sends GP0 accesses, stops it.
 
@@ -234,7 +254,7 @@ class SimBridge:
             self.proc = subprocess.Popen(
                 [self.python, "-m", "pushpush.simboard.child", str(self.rundir / "config.json")],
                 stdin=subprocess.DEVNULL, stdout=logf, stderr=subprocess.STDOUT, env=env,
-                cwd=str(self.rundir), start_new_session=True, pass_fds=fds)
+                cwd=str(self.rundir), pass_fds=fds, **_group_args())
         finally:
             logf.close()
         _live.add(self)
@@ -682,7 +702,7 @@ class SimBridge:
         assert self.proc is not None
         for sig in (signal.SIGTERM, signal.SIGKILL):
             try:
-                os.killpg(self.proc.pid, sig)   # the child leads its own session
+                os.killpg(self.proc.pid, sig)   # the child leads its own process group
             except (ProcessLookupError, PermissionError):
                 break
             try:
