@@ -144,7 +144,9 @@ def _group_args() -> dict[str, Any]:
     if how != "shared":
         raise ValueError(f"{SESSION_ENV}={how!r}: use shared (the simulator in the user's session, "
                          "the default) or own (a session of its own)")
-    return {"preexec_fn": os.setpgrp}   # process_group=0 from Python 3.11
+    if sys.version_info >= (3, 11):
+        return {"process_group": 0}
+    return {"preexec_fn": os.setpgrp}   # (Python 3.10: no process_group yet)
 
 
 class SimBridge:
