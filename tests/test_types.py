@@ -242,6 +242,67 @@ def test_syntax_errors(text: str, column: int, message: str) -> None:
     assert e.caret().splitlines()[-1] == " " * (column - 1) + "^"
 
 
+# The whole message, hint included: the hint is the fix the user reads (test_syntax_errors
+# checks the places and the gist; these pin every hint's text and when it applies).
+FULL_MESSAGES = [
+    ("(i32) => void", 7, "unexpected character '='; did you mean '->'?"),
+    ("(i32) ⟶ void", 7, "unexpected character '⟶'; did you mean '->'?"),
+    ("{i32} -> void", 1, "unexpected character '{'; parameter lists are written in '(' ')'"),
+    ("(i32; u8) -> void", 5, "unexpected character ';'; parameters are separated by ','"),
+    ("(é: i32) -> void", 2, "unexpected character 'é'; names use ASCII letters, digits and '_'"),
+    ("(a€: i32) -> void", 3, "unexpected character '€'; names use ASCII letters, digits and '_'"),
+    ("(a@", 3, "unexpected character '@'; delete it (a signature uses only names, ':', ',', '(', ')' and '->')"),
+    ("(x i32) -> void", 2, "unknown type 'x'; if 'x' is a parameter name, write 'x: <type>'"),
+    ("(x (i32) -> void) -> void", 2, "unknown type 'x'; if 'x' is a parameter name, write 'x: <type>'"),
+    ("(int32 x) -> void", 2, "unknown type 'int32'; did you mean 'i32'?"),
+    ("(u6) -> void", 2, "unknown type 'u6'; did you mean 'u64'?"),
+    ("[i32] -> void", 1, "unexpected character '['; parameter lists are written in '(' ')', and a buffer "
+                         "parameter as 'in u32[]' or 'out u32[]'"),
+    ("(i32) -> ]", 10, "unexpected character ']'; parameter lists are written in '(' ')', and a buffer "
+                       "parameter as 'in u32[]' or 'out u32[]'"),
+    ("(i32,) -> void", 6, "expected a type, found ')'; delete the trailing ','"),
+    (") -> void", 1, "expected a type, found ')'; write a type such as 'i32' or '(i32) -> void' here"),
+    ("(,) -> void", 2, "expected a type, found ','; write a type such as 'i32' or '(i32) -> void' here"),
+    ("(in int32[]) -> void", 5, "a buffer's elements are one of i8, i16, i32, u8, u16, u32, f32, not 'int32'; "
+                                "did you mean 'i32'?"),
+    ("(in bool[]) -> void", 5, "a buffer's elements are one of i8, i16, i32, u8, u16, u32, f32, not 'bool'"),
+    ("(in i64[]) -> void", 5, "a buffer's elements are one of i8, i16, i32, u8, u16, u32, f32, not 'i64'"),
+    ("(void) -> i32", 2, "void is not allowed as a parameter type; write '()' for a function without parameters"),
+    ("(a: i32, a: u8) -> void", 10, "duplicate parameter name 'a'; give each parameter its own name"),
+    ("(arg1: i32, u8) -> void", 13,
+     "duplicate parameter name 'arg1' (unnamed parameter 1 is called 'arg1'); give each parameter its own name"),
+    ("(a: i32 b: i32) -> void", 9, "expected ',' or ')' after a parameter, found 'b'; missing ','?"),
+    ("(a: i32 (b: i32) -> void) -> void", 9, "expected ',' or ')' after a parameter, found '('; missing ','?"),
+    ("(a: i32 : ) -> void", 9, "expected ',' or ')' after a parameter, found ':'; separate parameters with ','"),
+    ("(i32]) -> void", 5, "expected ',' or ')' after a parameter, found ']'; separate parameters with ','"),
+    ("(i32)", 6, "expected '->' and a result type after the parameter list, found end of text; a function type "
+                 "needs a result, e.g. '(i32) -> void'"),
+    ("(i32) void", 7, "expected '->' and a result type after the parameter list, found 'void'; a function type "
+                      "needs a result, e.g. '(i32) -> void'"),
+]
+
+
+@pytest.mark.parametrize("text,column,message", FULL_MESSAGES)
+def test_syntax_error_full_messages(text: str, column: int, message: str) -> None:
+    with pytest.raises(TypeSyntaxError) as info:
+        parse_type(text)
+    assert (info.value.message, info.value.column) == (message, column)
+
+
+def test_names_with_every_ascii_letter_and_digit() -> None:
+    # every character a name may hold is part of the name (none is taken for punctuation)
+    chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+    names = ["_" + c for c in chars] + [c for c in chars if not c.isdigit()]
+    ft = parse_signature("(" + ", ".join(f"{n}: u8" for n in names) + ") -> void")
+    assert ft.param_names() == names
+
+
+def test_caret_puts_a_multi_line_text_on_one_line() -> None:
+    with pytest.raises(TypeSyntaxError) as info:
+        parse_type("(i32) ->\n\tvoid\r\n  , u8")
+    assert info.value.caret() == "(i32) ->  void    , u8\n" + " " * 18 + "^"
+
+
 def test_many_parameters_parse_fast() -> None:
     text = "(" + ", ".join(f"p{i}: u8" for i in range(5000)) + ") -> void"
     ft = parse_signature(text)
