@@ -10,6 +10,7 @@ import math
 import os
 import pickle
 import struct
+import warnings
 from typing import Any, Callable
 
 import pytest
@@ -279,6 +280,10 @@ FULL_MESSAGES = [
                  "needs a result, e.g. '(i32) -> void'"),
     ("(i32) void", 7, "expected '->' and a result type after the parameter list, found 'void'; a function type "
                       "needs a result, e.g. '(i32) -> void'"),
+    (" ", 2, "empty type; expected a type such as 'i32' or '(i32) -> void'"),
+    ("i32 -> i32", 5, "unexpected '->' after a scalar type; parameters must be in parentheses, e.g. '(i32) -> i32'"),
+    ("(i32) -> void)", 14, "unexpected ')' after the end of the type; delete it, or check that every '(' has its ')' "
+                           "before the '->'"),
 ]
 
 
@@ -756,6 +761,9 @@ def test_numpy_values() -> None:
             assert decode_value(t, encode_value(t, dtype(v))) == int(v)
     assert encode_value(I32, np.int64(-5)) == [2**32 - 5]
     assert encode_value(BOOL, np.bool_(True)) == [1]
+    with warnings.catch_warnings():  # a numpy bool is a bool, not an index (numpy deprecates that)
+        warnings.simplefilter("error")
+        assert encode_value(BOOL, np.bool_(True)) == [1] and encode_value(BOOL, np.bool_(False)) == [0]
     assert encode_value(BOOL, np.int8(0)) == [0]
     assert encode_value(F32, np.float32(0.1)) == [int(np.array([0.1], np.float32).view(np.uint32)[0])]
     assert decode_value(F32, encode_value(F32, np.float32(0.1))) == float(np.float32(0.1))
@@ -856,6 +864,49 @@ def test_huge_values_in_messages() -> None:
     assert len(str(info2.value)) < 120
     with pytest.raises(ValueError, match="bit integer> is not a 32-bit word"):
         decode_value(U32, [10**5000])
+
+
+def test_values_in_messages_exactly() -> None:
+    """How a bad value is shown in a message: ints up to 128 bits in full, longer ones by
+    their size (with the sign), other values by their repr cut to 60 characters, and a value
+    whose repr fails by its type."""
+    cases: list[tuple[object, type[Exception], str]] = [
+        (10**5000, OverflowError, "x: <16610-bit integer> is out of range for u8 (0..255)"),
+        (-(10**5000), OverflowError, "x: -<16610-bit integer> is out of range for u8 (0..255)"),
+        (2**127, OverflowError, "x: 170141183460469231731687303715884105728 is out of range for u8 (0..255)"),
+        (-(2**127), OverflowError, "x: -170141183460469231731687303715884105728 is out of range for u8 (0..255)"),
+        (2**128, OverflowError, "x: <129-bit integer> is out of range for u8 (0..255)"),
+        ("a" * 58, TypeError, "x: expected an integer for u8, got str '" + "a" * 58 + "'"),  # a repr of 60
+        ("a" * 59, TypeError, "x: expected an integer for u8, got str '" + "a" * 56 + "..."),  # of 61: cut
+    ]
+
+    class Broken:
+        def __repr__(self) -> str:
+            raise RuntimeError("no repr")
+
+    cases.append((Broken(), TypeError, "x: expected an integer for u8, got Broken <Broken object>"))
+    for value, error, message in cases:
+        with pytest.raises(error) as info:
+            encode_value(U8, value, "x")
+        assert str(info.value) == message
+
+
+def test_function_address_messages_exactly() -> None:
+    """A function address out of range is shown in hex (up to 128 bits; longer by its size),
+    one in range but not word aligned is its own error."""
+    ft = parse_type("() -> void")
+    cases: list[tuple[int, type[Exception], str]] = [
+        (1, ValueError, "f: function address 0x1 is not word aligned"),
+        (-4, OverflowError, "f: function address -0x4 is out of range (0x4..0xfffffffc)"),
+        (2**32, OverflowError, "f: function address 0x100000000 is out of range (0x4..0xfffffffc)"),
+        (2**127, OverflowError,
+         "f: function address 0x80000000000000000000000000000000 is out of range (0x4..0xfffffffc)"),
+        (2**128, OverflowError, "f: function address <129-bit integer> is out of range (0x4..0xfffffffc)"),
+    ]
+    for value, error, message in cases:
+        with pytest.raises(error) as info:
+            encode_value(ft, value, "f")
+        assert str(info.value) == message
 
 
 def test_type_alias_isinstance() -> None:
@@ -1206,6 +1257,35 @@ def test_codec_fast_path_takes_plain_values(monkeypatch: pytest.MonkeyPatch) -> 
     assert f.decode_args([0x4000_0010]) == [0x4000_0010] and f.decode_result([0x4000_0010]) == 0x4000_0010
     v = codec_mod.SignatureCodec(parse_signature("() -> void"))
     assert v.encode_args(()) == [] and v.encode_result(None) == [] and v.decode_result([]) is None
+
+
+def test_codec_describes_its_signature() -> None:
+    """What the runtime reads off a codec: its buffer and function-typed parameters, whether
+    it returns a function, its word counts."""
+    c = codec_of(parse_signature("(a: u8, src: in u32[], f: (i32) -> i32, dst: out u8[]) -> (u32) -> void"))
+    assert c.result_is_function is True
+    assert [(s.name, s.offset, s.words) for s in c.buffer_params] == [("src", 1, 2), ("dst", 4, 2)]
+    assert [(s.name, s.offset) for s in c.function_params] == [("f", 3)]
+    assert (c.arg_words, c.result_words, c.cep_words, c.rep_words) == (6, 1, 7, 2)
+    plain = codec_of(parse_signature("(x: i32) -> i32"))
+    assert plain.result_is_function is False
+    assert plain.buffer_params == () and plain.function_params == ()
+
+
+def test_codec_cache_holds_4096_signatures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """codec_of keeps the codecs of up to 4096 distinct signatures; the next one starts the
+    cache again (many run-time signatures must not grow it without bound)."""
+    import pushpush.types.codec as codec_mod
+
+    monkeypatch.setattr(codec_mod, "_CODECS", {})  # start empty, whatever ran before
+    sigs = [FunctionType((Param(f"p{i}", U8),), VOID) for i in range(4097)]
+    first = codec_of(sigs[0])
+    for ft in sigs[1:4096]:
+        codec_of(ft)
+    assert codec_of(sigs[0]) is first  # 4096 held: still the same codec
+    codec_of(sigs[4096])
+    again = codec_of(sigs[0])
+    assert again is not first and again.ft == sigs[0]
 
 
 @pytest.mark.parametrize("name", sorted(CODEC_EXAMPLES))
