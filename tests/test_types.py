@@ -1361,3 +1361,23 @@ def test_codec_result_errors_are_the_generic_ones(name: str) -> None:
         with pytest.raises(type(info.value)) as generic:
             encode_result(ft, value)
         assert str(info.value) == str(generic.value) and str(info.value).startswith(f"result of () -> {name}: ")
+
+
+def test_function_parameter_fixed_examples() -> None:
+    """Fixed examples (not only the properties) for a signature with a function-typed
+    parameter: the nameless text drops the inner names too, a wrong word count names the
+    signature, and a value that is no address is the generic error, through the codec too."""
+    ft = parse_signature("(a: u8, f: (x: i32) -> i32) -> void")
+    assert format_type(ft, names=False) == "(u8, (i32) -> i32) -> void"
+    with pytest.raises(ValueError) as info:
+        decode_args(ft, [1])
+    assert str(info.value) == "arguments of (a: u8, f: (x: i32) -> i32) -> void: expected 2 words, got 1"
+    with pytest.raises(ValueError) as info:
+        codec_of(ft).decode_args([1])
+    assert str(info.value) == "arguments of (a: u8, f: (x: i32) -> i32) -> void: expected 2 words, got 1"
+    prefix = "argument 'f' of (a: u8, f: (x: i32) -> i32) -> void: expected a function address (int) for (x: i32) -> i32"
+    for value, shown in (("x", "str 'x'"), (None, "NoneType None"), (3.0, "float 3.0")):
+        for encode in (lambda v: codec_of(ft).encode_args((1, v)), lambda v: encode_args(ft, [1, v])):
+            with pytest.raises(TypeError) as info2:
+                encode(value)
+            assert str(info2.value) == f"{prefix}, got {shown}"
