@@ -1375,7 +1375,8 @@ def test_function_parameter_fixed_examples() -> None:
     with pytest.raises(ValueError) as info:
         codec_of(ft).decode_args([1])
     assert str(info.value) == "arguments of (a: u8, f: (x: i32) -> i32) -> void: expected 2 words, got 1"
-    prefix = "argument 'f' of (a: u8, f: (x: i32) -> i32) -> void: expected a function address (int) for (x: i32) -> i32"
+    prefix = ("argument 'f' of (a: u8, f: (x: i32) -> i32) -> void: expected a function address (int) "
+              "for (x: i32) -> i32")
     for value, shown in (("x", "str 'x'"), (None, "NoneType None"), (3.0, "float 3.0")):
         for encode in (lambda v: codec_of(ft).encode_args((1, v)), lambda v: encode_args(ft, [1, v])):
             with pytest.raises(TypeError) as info2:
