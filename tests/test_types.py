@@ -10,6 +10,7 @@ import math
 import os
 import pickle
 import struct
+import warnings
 from typing import Any, Callable
 
 import pytest
@@ -240,6 +241,71 @@ def test_syntax_errors(text: str, column: int, message: str) -> None:
     assert str(e) == f"{e.message} (column {column})"
     assert isinstance(e, ValueError)
     assert e.caret().splitlines()[-1] == " " * (column - 1) + "^"
+
+
+# The whole message, hint included: the hint is the fix the user reads (test_syntax_errors
+# checks the places and the gist; these pin every hint's text and when it applies).
+FULL_MESSAGES = [
+    ("(i32) => void", 7, "unexpected character '='; did you mean '->'?"),
+    ("(i32) ⟶ void", 7, "unexpected character '⟶'; did you mean '->'?"),
+    ("{i32} -> void", 1, "unexpected character '{'; parameter lists are written in '(' ')'"),
+    ("(i32; u8) -> void", 5, "unexpected character ';'; parameters are separated by ','"),
+    ("(é: i32) -> void", 2, "unexpected character 'é'; names use ASCII letters, digits and '_'"),
+    ("(a€: i32) -> void", 3, "unexpected character '€'; names use ASCII letters, digits and '_'"),
+    ("(a@", 3, "unexpected character '@'; delete it (a signature uses only names, ':', ',', '(', ')' and '->')"),
+    ("(x i32) -> void", 2, "unknown type 'x'; if 'x' is a parameter name, write 'x: <type>'"),
+    ("(x (i32) -> void) -> void", 2, "unknown type 'x'; if 'x' is a parameter name, write 'x: <type>'"),
+    ("(int32 x) -> void", 2, "unknown type 'int32'; did you mean 'i32'?"),
+    ("(u6) -> void", 2, "unknown type 'u6'; did you mean 'u64'?"),
+    ("[i32] -> void", 1, "unexpected character '['; parameter lists are written in '(' ')', and a buffer "
+                         "parameter as 'in u32[]' or 'out u32[]'"),
+    ("(i32) -> ]", 10, "unexpected character ']'; parameter lists are written in '(' ')', and a buffer "
+                       "parameter as 'in u32[]' or 'out u32[]'"),
+    ("(i32,) -> void", 6, "expected a type, found ')'; delete the trailing ','"),
+    (") -> void", 1, "expected a type, found ')'; write a type such as 'i32' or '(i32) -> void' here"),
+    ("(,) -> void", 2, "expected a type, found ','; write a type such as 'i32' or '(i32) -> void' here"),
+    ("(in int32[]) -> void", 5, "a buffer's elements are one of i8, i16, i32, u8, u16, u32, f32, not 'int32'; "
+                                "did you mean 'i32'?"),
+    ("(in bool[]) -> void", 5, "a buffer's elements are one of i8, i16, i32, u8, u16, u32, f32, not 'bool'"),
+    ("(in i64[]) -> void", 5, "a buffer's elements are one of i8, i16, i32, u8, u16, u32, f32, not 'i64'"),
+    ("(void) -> i32", 2, "void is not allowed as a parameter type; write '()' for a function without parameters"),
+    ("(a: i32, a: u8) -> void", 10, "duplicate parameter name 'a'; give each parameter its own name"),
+    ("(arg1: i32, u8) -> void", 13,
+     "duplicate parameter name 'arg1' (unnamed parameter 1 is called 'arg1'); give each parameter its own name"),
+    ("(a: i32 b: i32) -> void", 9, "expected ',' or ')' after a parameter, found 'b'; missing ','?"),
+    ("(a: i32 (b: i32) -> void) -> void", 9, "expected ',' or ')' after a parameter, found '('; missing ','?"),
+    ("(a: i32 : ) -> void", 9, "expected ',' or ')' after a parameter, found ':'; separate parameters with ','"),
+    ("(i32]) -> void", 5, "expected ',' or ')' after a parameter, found ']'; separate parameters with ','"),
+    ("(i32)", 6, "expected '->' and a result type after the parameter list, found end of text; a function type "
+                 "needs a result, e.g. '(i32) -> void'"),
+    ("(i32) void", 7, "expected '->' and a result type after the parameter list, found 'void'; a function type "
+                      "needs a result, e.g. '(i32) -> void'"),
+    (" ", 2, "empty type; expected a type such as 'i32' or '(i32) -> void'"),
+    ("i32 -> i32", 5, "unexpected '->' after a scalar type; parameters must be in parentheses, e.g. '(i32) -> i32'"),
+    ("(i32) -> void)", 14, "unexpected ')' after the end of the type; delete it, or check that every '(' has its ')' "
+                           "before the '->'"),
+]
+
+
+@pytest.mark.parametrize("text,column,message", FULL_MESSAGES)
+def test_syntax_error_full_messages(text: str, column: int, message: str) -> None:
+    with pytest.raises(TypeSyntaxError) as info:
+        parse_type(text)
+    assert (info.value.message, info.value.column) == (message, column)
+
+
+def test_names_with_every_ascii_letter_and_digit() -> None:
+    # every character a name may hold is part of the name (none is taken for punctuation)
+    chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+    names = ["_" + c for c in chars] + [c for c in chars if not c.isdigit()]
+    ft = parse_signature("(" + ", ".join(f"{n}: u8" for n in names) + ") -> void")
+    assert ft.param_names() == names
+
+
+def test_caret_puts_a_multi_line_text_on_one_line() -> None:
+    with pytest.raises(TypeSyntaxError) as info:
+        parse_type("(i32) ->\n\tvoid\r\n  , u8")
+    assert info.value.caret() == "(i32) ->  void    , u8\n" + " " * 18 + "^"
 
 
 def test_many_parameters_parse_fast() -> None:
@@ -695,6 +761,9 @@ def test_numpy_values() -> None:
             assert decode_value(t, encode_value(t, dtype(v))) == int(v)
     assert encode_value(I32, np.int64(-5)) == [2**32 - 5]
     assert encode_value(BOOL, np.bool_(True)) == [1]
+    with warnings.catch_warnings():  # a numpy bool is a bool, not an index (numpy deprecates that)
+        warnings.simplefilter("error")
+        assert encode_value(BOOL, np.bool_(True)) == [1] and encode_value(BOOL, np.bool_(False)) == [0]
     assert encode_value(BOOL, np.int8(0)) == [0]
     assert encode_value(F32, np.float32(0.1)) == [int(np.array([0.1], np.float32).view(np.uint32)[0])]
     assert decode_value(F32, encode_value(F32, np.float32(0.1))) == float(np.float32(0.1))
@@ -795,6 +864,49 @@ def test_huge_values_in_messages() -> None:
     assert len(str(info2.value)) < 120
     with pytest.raises(ValueError, match="bit integer> is not a 32-bit word"):
         decode_value(U32, [10**5000])
+
+
+def test_values_in_messages_exactly() -> None:
+    """How a bad value is shown in a message: ints up to 128 bits in full, longer ones by
+    their size (with the sign), other values by their repr cut to 60 characters, and a value
+    whose repr fails by its type."""
+    cases: list[tuple[object, type[Exception], str]] = [
+        (10**5000, OverflowError, "x: <16610-bit integer> is out of range for u8 (0..255)"),
+        (-(10**5000), OverflowError, "x: -<16610-bit integer> is out of range for u8 (0..255)"),
+        (2**127, OverflowError, "x: 170141183460469231731687303715884105728 is out of range for u8 (0..255)"),
+        (-(2**127), OverflowError, "x: -170141183460469231731687303715884105728 is out of range for u8 (0..255)"),
+        (2**128, OverflowError, "x: <129-bit integer> is out of range for u8 (0..255)"),
+        ("a" * 58, TypeError, "x: expected an integer for u8, got str '" + "a" * 58 + "'"),  # a repr of 60
+        ("a" * 59, TypeError, "x: expected an integer for u8, got str '" + "a" * 56 + "..."),  # of 61: cut
+    ]
+
+    class Broken:
+        def __repr__(self) -> str:
+            raise RuntimeError("no repr")
+
+    cases.append((Broken(), TypeError, "x: expected an integer for u8, got Broken <Broken object>"))
+    for value, error, message in cases:
+        with pytest.raises(error) as info:
+            encode_value(U8, value, "x")
+        assert str(info.value) == message
+
+
+def test_function_address_messages_exactly() -> None:
+    """A function address out of range is shown in hex (up to 128 bits; longer by its size),
+    one in range but not word aligned is its own error."""
+    ft = parse_type("() -> void")
+    cases: list[tuple[int, type[Exception], str]] = [
+        (1, ValueError, "f: function address 0x1 is not word aligned"),
+        (-4, OverflowError, "f: function address -0x4 is out of range (0x4..0xfffffffc)"),
+        (2**32, OverflowError, "f: function address 0x100000000 is out of range (0x4..0xfffffffc)"),
+        (2**127, OverflowError,
+         "f: function address 0x80000000000000000000000000000000 is out of range (0x4..0xfffffffc)"),
+        (2**128, OverflowError, "f: function address <129-bit integer> is out of range (0x4..0xfffffffc)"),
+    ]
+    for value, error, message in cases:
+        with pytest.raises(error) as info:
+            encode_value(ft, value, "f")
+        assert str(info.value) == message
 
 
 def test_type_alias_isinstance() -> None:
@@ -1147,6 +1259,35 @@ def test_codec_fast_path_takes_plain_values(monkeypatch: pytest.MonkeyPatch) -> 
     assert v.encode_args(()) == [] and v.encode_result(None) == [] and v.decode_result([]) is None
 
 
+def test_codec_describes_its_signature() -> None:
+    """What the runtime reads off a codec: its buffer and function-typed parameters, whether
+    it returns a function, its word counts."""
+    c = codec_of(parse_signature("(a: u8, src: in u32[], f: (i32) -> i32, dst: out u8[]) -> (u32) -> void"))
+    assert c.result_is_function is True
+    assert [(s.name, s.offset, s.words) for s in c.buffer_params] == [("src", 1, 2), ("dst", 4, 2)]
+    assert [(s.name, s.offset) for s in c.function_params] == [("f", 3)]
+    assert (c.arg_words, c.result_words, c.cep_words, c.rep_words) == (6, 1, 7, 2)
+    plain = codec_of(parse_signature("(x: i32) -> i32"))
+    assert plain.result_is_function is False
+    assert plain.buffer_params == () and plain.function_params == ()
+
+
+def test_codec_cache_holds_4096_signatures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """codec_of keeps the codecs of up to 4096 distinct signatures; the next one starts the
+    cache again (many run-time signatures must not grow it without bound)."""
+    import pushpush.types.codec as codec_mod
+
+    monkeypatch.setattr(codec_mod, "_CODECS", {})  # start empty, whatever ran before
+    sigs = [FunctionType((Param(f"p{i}", U8),), VOID) for i in range(4097)]
+    first = codec_of(sigs[0])
+    for ft in sigs[1:4096]:
+        codec_of(ft)
+    assert codec_of(sigs[0]) is first  # 4096 held: still the same codec
+    codec_of(sigs[4096])
+    again = codec_of(sigs[0])
+    assert again is not first and again.ft == sigs[0]
+
+
 @pytest.mark.parametrize("name", sorted(CODEC_EXAMPLES))
 def test_codec_rejects_bad_words(name: str) -> None:
     """A word from the bus outside 0..2**32-1 (or not an int) is an error through the prepared
@@ -1220,3 +1361,24 @@ def test_codec_result_errors_are_the_generic_ones(name: str) -> None:
         with pytest.raises(type(info.value)) as generic:
             encode_result(ft, value)
         assert str(info.value) == str(generic.value) and str(info.value).startswith(f"result of () -> {name}: ")
+
+
+def test_function_parameter_fixed_examples() -> None:
+    """Fixed examples (not only the properties) for a signature with a function-typed
+    parameter: the nameless text drops the inner names too, a wrong word count names the
+    signature, and a value that is no address is the generic error, through the codec too."""
+    ft = parse_signature("(a: u8, f: (x: i32) -> i32) -> void")
+    assert format_type(ft, names=False) == "(u8, (i32) -> i32) -> void"
+    with pytest.raises(ValueError) as info:
+        decode_args(ft, [1])
+    assert str(info.value) == "arguments of (a: u8, f: (x: i32) -> i32) -> void: expected 2 words, got 1"
+    with pytest.raises(ValueError) as info:
+        codec_of(ft).decode_args([1])
+    assert str(info.value) == "arguments of (a: u8, f: (x: i32) -> i32) -> void: expected 2 words, got 1"
+    prefix = ("argument 'f' of (a: u8, f: (x: i32) -> i32) -> void: expected a function address (int) "
+              "for (x: i32) -> i32")
+    for value, shown in (("x", "str 'x'"), (None, "NoneType None"), (3.0, "float 3.0")):
+        for encode in (lambda v: codec_of(ft).encode_args((1, v)), lambda v: encode_args(ft, [1, v])):
+            with pytest.raises(TypeError) as info2:
+                encode(value)
+            assert str(info2.value) == f"{prefix}, got {shown}"

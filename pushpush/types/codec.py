@@ -434,7 +434,7 @@ class SignatureCodec:
     """
 
     __slots__ = ("ft", "text", "names", "arg_words", "result_words", "cep_words", "rep_words",
-                 "result_is_function", "function_params", "buffer_params", "_arity", "_encoders", "_decoders",
+                 "result_is_function", "function_params", "buffer_params", "_encoders", "_decoders",
                  "encode_result", "decode_result", "encode_args")
 
     def __init__(self, ft: FunctionType) -> None:
@@ -454,7 +454,6 @@ class SignatureCodec:
         self.function_params = tuple(s for s in layout if isinstance(s.type, FunctionType))
         #: The buffer parameters' :class:`ArgSlot` (the runtime turns arrays into their words).
         self.buffer_params = tuple(s for s in layout if isinstance(s.type, BufferType))
-        self._arity = len(layout)
         self._encoders = tuple(_encoder(s.type, f"argument {s.name!r} of {text}") for s in layout)
         self._decoders = tuple((s.offset, s.offset + s.words, _decoder(s.type, f"argument {s.name!r} of {text}"))
                                for s in layout)

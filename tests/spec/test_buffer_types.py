@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import textwrap
 
+import numpy as np
 import pytest
 
 from pushpush.codegen.fabric import buffer_engines, buffer_port
@@ -15,8 +16,8 @@ from pushpush.link import link
 from pushpush.protocol import ErrorCode, buffer_error, describe_status
 from pushpush.spec import parse_system
 from pushpush.types import (
-    U8, U32, BufferType, FunctionType, TypeSyntaxError, codec_of, decode_args, encode_args,
-    erase_names, format_type, nested_buffer, parse_signature, parse_type, structurally_equal,
+    I64, U8, U32, BufferType, FunctionType, TypeSyntaxError, codec_of, decode_args, decode_value, encode_args,
+    encode_value, erase_names, format_type, nested_buffer, parse_signature, parse_type, structurally_equal,
 )
 
 
@@ -61,6 +62,11 @@ def test_model_refuses_buffer_results():
         FunctionType((), BufferType(U8, "in"))
     with pytest.raises(ValueError, match="direction"):
         BufferType(U8, "inout")
+    # only the listed scalars are elements, and only as Scalar objects
+    with pytest.raises(ValueError, match="not i64"):
+        BufferType(I64, "in")
+    with pytest.raises(ValueError, match="elements are one of"):
+        BufferType("u8", "in")  # type: ignore[arg-type]
 
 
 def test_codec():
@@ -86,6 +92,11 @@ def test_nested_buffer():
     assert not nested_buffer(parse_type("(a: in u8[], f: (u32) -> u32) -> void"))
     assert nested_buffer(parse_type("(f: (in u8[]) -> void) -> void"))
     assert nested_buffer(parse_type("() -> (out u8[]) -> void"))
+    # a buffer in the result's signature of a function-typed parameter
+    assert nested_buffer(parse_type("(f: (u32) -> (in u8[]) -> void) -> void"))
+    # a scalar or a buffer itself has no function type inside
+    assert not nested_buffer(U32)
+    assert not nested_buffer(BufferType(U8, "in"))
 
 
 BASE = """\
@@ -160,3 +171,43 @@ def test_buffer_error_status():
     assert buffer_error(ErrorCode.BUFFER) is None
     assert buffer_error(0x8000_0001) is None
     assert "buffer parameter 2 failed: timed out" in describe_status(status)
+
+
+def test_codec_buffer_edges():
+    """The 2 words of a buffer at the edges of the 32-bit address space, and the errors'
+    whole messages (the label says which argument, the type which buffer)."""
+    src, dst = BufferType(U32, "in"), BufferType(U8, "out")
+    assert encode_value(src, (0x1000, 0)) == [0x1000, 0]  # an empty buffer
+    assert encode_value(src, (0xFFFF_FFFF, 0)) == [0xFFFF_FFFF, 0]  # empty at the last address
+    assert encode_value(dst, (0, 0xFFFF_FFFF)) == [0, 0xFFFF_FFFF]  # the longest length
+    assert encode_value(src, (0xFFFF_FF00, 0x40)) == [0xFFFF_FF00, 0x40]  # ends at 2**32 exactly
+    with pytest.raises(OverflowError) as info:
+        encode_value(src, (0xFFFF_FF00, 0x41))
+    assert str(info.value) == ("value: 65 elements of 4 bytes from 0xFFFFFF00 run past the end of the 32-bit "
+                               "address space")
+    with pytest.raises(OverflowError, match=r"^src: length 4294967296 is out of range"):
+        encode_value(dst, (0, 1 << 32), "src")
+    with pytest.raises(TypeError) as info:
+        encode_value(src, ("x", 4), "src")
+    assert str(info.value) == "src: expected a physical address (int) for in u32[], got str 'x'"
+    with pytest.raises(TypeError) as info:
+        encode_value(src, (0x1000, 2.5), "src")
+    assert str(info.value) == "src: expected a length in elements (int) for in u32[], got float 2.5"
+
+
+def test_codec_refuses_an_array_without_an_address():
+    """A numpy array has a size but no physical address: refused as not a buffer (the runtime
+    copies plain arrays into a pynq.allocate buffer before the codec sees them)."""
+    class SizeOnly:
+        size = 4
+
+    for value in (np.zeros(4, np.uint32), SizeOnly()):
+        with pytest.raises(TypeError, match=r"^src: expected a pynq.allocate buffer or a pair"):
+            encode_value(BufferType(U32, "in"), value, "src")
+
+
+def test_codec_buffer_words_checked():
+    assert decode_value(BufferType(U8, "in"), [0x1000, 3]) == (0x1000, 3)
+    with pytest.raises(ValueError) as info:
+        decode_value(BufferType(U8, "in"), [1])
+    assert str(info.value) == "value of type in u8[]: expected 2 words, got 1"
