@@ -358,7 +358,7 @@ def format_table(result: dict[str, Any]) -> str:
              f"µs ({asked} calls asked per row, at most {budget} s each; simulated board on {', '.join(sims) or '?'}, {result.get('cpus', '?')} host "
              f"cores; loaded = {', '.join(map(str, hogs)) or result.get('hogs', '?')} busy "
              "process(es) beside it)", ""]
-    hdr = (f"{'':<21}{'load':<7}{'calls':>12}" + "".join(f"{s:>9}" for s in STATS)
+    hdr = (f"{'':<21}{'load':<7}{'calls':>12}" + "".join(f"{s:>10}" for s in STATS)
            + f"{'CPU/call':>10}{'busy':>6}{'idle':>6}{'load avg':>12}{'PL cyc':>8}")
     lines += [hdr, "-" * len(hdr)]
     for r in rows:
@@ -366,7 +366,7 @@ def format_table(result: dict[str, Any]) -> str:
         n = f"{r['calls']}" if r["calls"] == r["calls_requested"] else \
             f"{r['calls']}/{r['calls_requested']}"
         lines.append(f"{_label(r):<21}{r['load']:<7}{n:>12}"
-                     + "".join(f"{_num(s[k], '.1f'):>9}" for k in STATS)
+                     + "".join(f"{_num(s[k], '.1f'):>10}" for k in STATS)
                      + f"{_num(r['cpu_us_per_call'], '.0f') + ' µs':>10}"
                      + f"{_num(100 * r['cpu_share_busy'], '.0f') + '%':>6}"
                      + f"{_num(100 * r['cpu_share_idle'], '.1f') + '%':>6}"
@@ -374,12 +374,12 @@ def format_table(result: dict[str, Any]) -> str:
                      + f"{_cycles_between(r):>8}")
     for (t, load), vals in FSL_TABLE1.items():
         v = dict(zip(_FSL_STATS, vals))
-        lines.append(f"{'FSL paper ' + t:<21}{load:<7}{'16384':>12}"
-                     + "".join(f"{_num(_us(v[k]), '.1f') if k in v else '-':>9}" for k in STATS))
+        lines.append(f"{'FSL paper ' + t:<21}{load:<7}{'-':>12}"
+                     + "".join(f"{_num(_us(v[k]), '.1f') if k in v else '-':>10}" for k in STATS))
     for load, (lo, p999) in FSL_PREEMPTION_US.items():
         cells = {"min": lo, "p99.9": p999}
-        lines.append(f"{'FSL paper t1+t2':<21}{load:<7}{'16384':>12}"
-                     + "".join(f"{_num(cells.get(k), '.1f'):>9}" for k in STATS))
+        lines.append(f"{'FSL paper t1+t2':<21}{load:<7}{'-':>12}"
+                     + "".join(f"{_num(cells.get(k), '.1f'):>10}" for k in STATS))
     lines += ["",
               "Ours: host wall-clock µs (x86, CLOCK_MONOTONIC) from the simulator's stamp, taken",
               "just before it stores the call's burst in the waiter's window, to the handler's first",
@@ -395,8 +395,9 @@ def format_table(result: dict[str, Any]) -> str:
               "stored call to the next, median: the PL's leg plus the cycles the simulator ran",
               "while software worked, not a wake-up latency.",
               "FSL paper: Mayer et al., a FSL device driver for MicroBlaze Linux (seeds 004), Table 1:",
-              "clock cycles of a 125 MHz MicroBlaze counted in hardware (exact), shown in µs, over",
-              "16384 samples; t1 = FSL interrupt -> the driver's ISR, t2 = ISR -> the woken reading",
+              "clock cycles of a 125 MHz MicroBlaze counted in hardware (exact), shown in µs (its",
+              "recorder holds 16384 samples; how many it took is not stated); t1 = FSL interrupt ->",
+              "the driver's ISR, t2 = ISR -> the woken reading",
               "process; t1+t2 (its preemption latency, the quantity ours compares with) is given",
               "only as min 65 µs and 99.9 % < 686 µs idle, < 1210 µs loaded. Its 'loaded' is NFS",
               "copies (I/O and interrupts, load average > 1), ours CPU-bound busy loops. Its",
