@@ -246,13 +246,22 @@ _LIST = [
         "The wake-up latency of a Python handler and of a C one (trigger write -> handler "
         "running) per wait mode, idle and with a CPU hog per core, and the waiting process's "
         "CPU use, laid out like the FSL driver paper's Table 1 with its numbers; a histogram "
-        "(DIR/wait.png). Writes DIR/wait.json.",
+        "(DIR/wait.png). Every row stops early, and says so, at its time budget. Writes "
+        "DIR/wait.json, keeping an earlier run's rows of the loads, modes and languages "
+        "not measured now.",
         (CALLS.helped("calls per mode and load (default 200; the documented run uses 10000)"),
          _opt("--modes", metavar="M,M,...", default=None,
               help="the wait modes to measure (default sleep,poll,yield,interrupt)"),
          _opt("--loads", metavar="L,L", default="idle,loaded",
-              help="idle, loaded (one CPU hog per core) or both (default)"),
-         SIM_AUTO, OUT), "wait:run", ("pushpush bench wait --calls 50 --modes poll,interrupt",)),
+              help="idle, loaded (busy processes beside it, --hogs) or both (default)"),
+         _opt("--langs", metavar="L,L", default="python,c",
+              help="the waiting component's language: python, c or both (default)"),
+         _opt("--budget", type=float, default=60.0, metavar="S",
+              help="seconds a row may make calls; it stops there with the count (default 60)"),
+         _opt("--hogs", type=int, default=None, metavar="N",
+              help="busy processes of the loaded rows (default one per core)"),
+         SIM_AUTO, OUT), "wait:run", ("pushpush bench wait --calls 50 --modes poll,interrupt",
+                                      "pushpush bench wait --calls 10000 --loads loaded --hogs 2")),
     Experiment(
         "dma", "bulk transfers with PYNQ's DMA driver, 8 B to 6 MiB (the seed paper's Table I)",
         "PYNQ's pynq.lib.dma.DMA on the simulated board against an AXI DMA (pp_axi_dma, 64-bit, "

@@ -129,17 +129,20 @@ class HdlPS:
 
     ``memory`` has ``write(address, data) -> bool`` and ``read(address, n) -> bytes | None``
     (:class:`~pushpush.simboard.ipc.SimulatedPSMemory`); ``on_access`` runs on every PL
-    access to it, ``notify`` after every PL write into it."""
+    access to it, ``before_write(address, length)`` before a PL write is stored into it (its
+    time stamp must come before the words can be seen), ``notify`` after every PL write."""
 
     def __init__(self, handles: Handles, memory: Any, *, data_width: int = 32,
                  on_access: Callable[[], None] = lambda: None,
-                 notify: Callable[[], None] = lambda: None, timeout_cycles: int = 0) -> None:
+                 notify: Callable[[], None] = lambda: None, timeout_cycles: int = 0,
+                 before_write: Callable[[int, int], None] = lambda a, n: None) -> None:
         self.h = handles
         self.gp = handles.gp
         self.mem = handles.mem
         self.memory = memory
         self.on_access = on_access
         self.notify = notify
+        self.before_write = before_write
         self.timeout_cycles = timeout_cycles
         self.beat_bytes = data_width // 8
         self._toggle = 0
@@ -179,6 +182,7 @@ class HdlPS:
             base = MAX_BEATS * _uint(m.wr_slot)   # the burst's slot in wbuf/wstrb
             beats = [_uint(m.wbuf[base + i]) for i in range(n)]
             strbs = [_uint(m.wstrb[base + i]) for i in range(n)]
+            self.before_write(addr, n * bb)
             if (burst == 1 and size == bb and addr % bb == 0 and all(s == full for s in strbs)):
                 data = b"".join(b.to_bytes(bb, "little") for b in beats)
                 ok = self.memory.write(addr, data)
@@ -354,10 +358,18 @@ async def serve_hdl(dut: Any) -> None:
     def touch() -> None:
         state["wall"] = time.monotonic()
 
+    def stamp(address: int, length: int) -> None:
+        # the host time of a write into a software window is taken before its words are
+        # stored (and the stores are in order): software that sees the words reads this
+        # stamp or a later one, never the previous write's (pushpush bench wait; stamped
+        # after the store, a waiter on another core often saw the words first)
+        if ctl is not None and in_windows(ps_windows + read_windows(ctl), address, length):
+            memory.stamp_write(cycle())
+
     def notify() -> None:
         # only a write into a software window (a call's return, a call into software) is
-        # what software waits for: it is counted, stamped and notified, and may be paused
-        # for. DMA data and buffer results in DDR are not: they are counted apart
+        # what software waits for: it is counted, notified (and stamped, before its store:
+        # stamp()), and may be paused for. DMA data and buffer results in DDR are not: they are counted apart
         # (data_writes). Before (issue 28) each such burst woke the waiting caller, which
         # then no longer had "seen the latest write", so the simulator paused until the
         # caller had woken, looked and waited again: a DMA transfer stopped at every burst
@@ -365,7 +377,6 @@ async def serve_hdl(dut: Any) -> None:
         if ctl is not None and not in_windows(ps_windows + read_windows(ctl), address, length):
             status.count("data_writes")
             return
-        memory.stamp_write(cycle())
         memory.count_write()
         if notify_fd >= 0:
             try:
@@ -384,7 +395,7 @@ async def serve_hdl(dut: Any) -> None:
 
     extra = tuple((str(p["name"]), int(p["data_width"])) for p in cfg.mem_ports)
     ps = HdlPS(Handles.harness(dut, extra), memory, data_width=cfg.data_width, on_access=touch,
-               notify=notify, timeout_cycles=cfg.gp0_timeout_cycles)
+               notify=notify, timeout_cycles=cfg.gp0_timeout_cycles, before_write=stamp)
     irq_path = os.environ.get("PUSHPUSH_SIM_IRQ", "")
     irq_fd = os.open(irq_path, os.O_WRONLY | os.O_NONBLOCK) if irq_path and cfg.irq else -1
 
