@@ -520,6 +520,13 @@ class PynqBackend:
             self._caller_tell(seen.looked)
         seen.looked = now
 
+    def serve_paused(self) -> None:
+        """The serve thread stops sweeping for a while (a waiting caller serves instead):
+        the simulated board no longer counts it as a thread that must look at every write
+        into PS memory before simulated time may pass."""
+        if self._bridge is not None and threading.get_ident() in self._bridge._servers:
+            self._bridge.server_leaves()
+
     def wait_over(self) -> None:
         """The runtime's wait for a reply ended (returned, failed or timed out): a polling
         caller (:meth:`_caller_waits`) is no longer counted."""

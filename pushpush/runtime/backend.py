@@ -15,6 +15,12 @@ global byte addresses, word aligned; words are ints in ``0 <= w < 2**32``.
   modes (``wait`` and ``set_wait(mode)``: ``sleep``, ``poll``, ``yield``, ``interrupt``;
   docs/runtime.md, "Waiting"); the runtime's ``wait`` property uses them.
 
+Optional hooks a backend may have (the runtime looks them up, ``getattr``): ``handling(delta)``
+(calls of the PL taken or answered), ``wait_over()`` (a caller waits no more),
+``serve_paused()`` (the serve thread stops sweeping while a waiting caller serves),
+``wait_report(waited)`` (a timeout's words on the other side); the simulated board's
+backend (:class:`pushpush.pynq.board.PynqBackend`) has them all.
+
 :class:`SyncBackend` is the blocking flavour (threads: scripts, notebooks, the board);
 :class:`AsyncBackend` has ``async`` ``write`` and ``sleep`` (asyncio, cocotb), while the local
 accesses stay synchronous (they are plain memory accesses in every implementation).

@@ -62,6 +62,7 @@ class SyncRuntime(RuntimeCore):
         self._sweep_lock = threading.Lock()
         #: callers blocked in their wait that serve meanwhile (the serve thread stands down)
         self._serving_waiters = 0
+        self._serving_over = threading.Condition(self._lock)
         self._tls = threading.local()
         self._pool: Optional[ThreadPoolExecutor] = None
         self._queues: dict[object, deque[Incoming]] = {}
@@ -175,11 +176,26 @@ class SyncRuntime(RuntimeCore):
             fresh.append(key)
         return fresh
 
+    def _stand_down(self) -> None:
+        """(The serve thread.) Sleep until no caller serves while it waits (or stop): not
+        woken by every write into the window meanwhile, nor spinning beside a polling
+        caller for the interpreter's lock (wait mode poll). The backend is told first
+        (its optional ``serve_paused()``: the simulated board no longer waits for this
+        thread to look at PS memory)."""
+        paused = getattr(self.backend, "serve_paused", None)
+        if paused is not None:
+            paused()
+        with self._serving_over:
+            while self._serving_waiters and not self._stop.is_set():
+                self._serving_over.wait(0.05)
+
     def _count_serving(self, delta: int) -> None:
         """A caller starts (1) or ends (-1) serving while it waits: while any does, the
         serve thread stands down (the caller is awake anyway, and takes the calls)."""
         with self._lock:
             self._serving_waiters += delta
+            if self._serving_waiters == 0:
+                self._serving_over.notify_all()
 
     def _serve_waiting(self) -> bool:
         """A waiting caller's sweep: the first new function's calls run here, the others'
@@ -257,7 +273,7 @@ class SyncRuntime(RuntimeCore):
                 self._pool = ThreadPoolExecutor(self.workers, f"pushpush-{self.component.name}")
         while not self._stop.is_set():
             if self._serving_waiters:   # a blocked caller serves: it is awake anyway
-                self.backend.sleep()
+                self._stand_down()
                 continue
             try:
                 ran = self._sweep_to_pool()

@@ -455,8 +455,11 @@ def test_a_serve_thread_leaving_mode_sleep_holds_no_look_back(hof_bit):
         rt.timeout = 60.0
         logs: list[int] = []
         ol.export("log", logs.append)
-        ol.mixer.store(1)                           # the serve thread waits in mode sleep
-        assert bridge._servers
+        ol.mixer.store(1)
+        deadline = time.monotonic() + 30   # the serve thread (standing down while the caller
+        while not bridge._servers:          # served) waits in mode sleep again
+            assert time.monotonic() < deadline, "the serve thread never waited in mode sleep"
+            time.sleep(0.01)
         rt.wait = "interrupt"
         for i in range(3):
             ol.mixer.store(i)
