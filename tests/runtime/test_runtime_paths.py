@@ -1,0 +1,881 @@
+"""The runtime's caller and callee paths without a simulator (issue 35: the paths the
+mutation run found untested): buffer calls and their errors, channels, the caller's memory
+and journal a board backend keeps, a slot pending in a software window, the trace hooks,
+the details of a timeout's message, the exact timing of the sans-IO call routine, local
+calls and lent callables.
+
+The rig: a python ``host`` importing from a python ``peer`` and an rtl ``hw`` on the
+in-memory bus; the rtl side is played by the test (:class:`FakeHW` reads the call from
+``hw``'s window and writes the reply), the optional backend features
+(``allocate``, ``owner_of``, ``wait_report``, ``slot_pending``, ``restart_record``,
+``restart_journal``, ``handling``) are added to the memory backend as a board's backend
+has them.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import numpy as np
+import pytest
+
+from pushpush.link import LinkedSystem, link
+from pushpush.protocol import (
+    ECHO_BIT,
+    STATUS_OK,
+    BusWriteError,
+    CallError,
+    CallTimeout,
+    ErrorCode,
+    encode_error,
+)
+from pushpush.runtime import MemoryBus, SyncRuntime
+from pushpush.runtime.caller import SLEEP, Acquire, Write
+from pushpush.runtime.claim import JOURNAL_LENT, RECORD_VALID, RECORD_WRITING, OwnerInfo
+from pushpush.runtime.memory import MemorySyncBackend
+from pushpush.spec import parse_system
+from pushpush.trace import software as trace
+from pushpush.types import parse_signature
+
+PATHS = """
+system: paths
+board: none
+components:
+  host:
+    kind: python
+    runtime_words: 64
+    exports:
+      own: "(x: i32) -> i32"
+      own_cb: "(f: (x: i32) -> i32, x: i32) -> i32"
+      later: "(x: i32) -> i32"
+    imports: [hw.f, hw.bufs, hw.cb, peer.add, peer.give]
+  peer:
+    kind: python
+    exports:
+      add: {signature: "(a: i32, b: i32) -> i32", dynamic_slots: 1}
+      give: {signature: "() -> (x: i32) -> i32", dynamic_slots: 0}
+    imports: [host.own]
+  hw:
+    kind: rtl
+    module: hw
+    sources: [hw.v]
+    exports:
+      f: "(x: i32) -> i32"
+      bufs: "(src: in u16[], dst: out u16[], k: u32) -> u32"
+      cb: "(f: (x: i32) -> i32, x: i32) -> i32"
+    channels: [loop]
+"""
+
+IMPORTS = ["hw.f", "hw.bufs", "hw.cb", "peer.add", "peer.give"]
+
+
+def paths() -> LinkedSystem:
+    return link(parse_system(PATHS, file="paths.yaml"))
+
+
+class Buffer(np.ndarray):
+    """What ``pynq.allocate`` gives: an array with a physical address, flushed and freed."""
+
+    def __new__(cls, n: int, dtype: Any, phys: int) -> "Buffer":
+        self = np.zeros(n, dtype).view(cls)
+        self.phys = phys
+        self.freed = False
+        return self
+
+    def __array_finalize__(self, obj: Any) -> None:
+        self.phys = getattr(obj, "phys", 0)
+        self.freed = getattr(obj, "freed", False)
+
+    @property
+    def physical_address(self) -> int:
+        return self.phys
+
+    def flush(self) -> None:
+        pass
+
+    def invalidate(self) -> None:
+        pass
+
+    def freebuffer(self) -> None:
+        self.freed = True
+
+
+class Backend(MemorySyncBackend):
+    """The memory backend with a board backend's optional features, each only when given
+    (the runtime looks them up with getattr)."""
+
+    def __init__(self, bus: MemoryBus, component: str, **features: Any) -> None:
+        super().__init__(bus, component, 0.005)
+        for k, v in features.items():
+            setattr(self, k, v)
+
+
+@dataclass
+class Rig:
+    linked: LinkedSystem
+    bus: MemoryBus
+    host: SyncRuntime
+    peer: SyncRuntime
+
+    def slot(self, comp: str, function: str, kind: str = "cep_static") -> Any:
+        c = self.linked.component(comp)
+        return next(s for s in c.slots if s.function == function and s.kind == kind)
+
+
+def make_rig(timeout: float = 2.0, peer_serves: bool = True, **features: Any) -> Rig:
+    linked = paths()
+    bus = MemoryBus(linked)
+    host = SyncRuntime(linked, "host", Backend(bus, "host", **features), timeout=timeout)
+    peer = SyncRuntime(linked, "peer", bus.sync_backend("peer"), timeout=timeout)
+    peer.export("add", lambda a, b: a + b)
+    host.export("own", lambda x: x * 10)
+    if peer_serves:
+        peer.start()
+    return Rig(linked, bus, host, peer)
+
+
+@pytest.fixture
+def rig() -> Iterator[Rig]:
+    r = make_rig()
+    yield r
+    r.host.stop()
+    r.peer.stop()
+
+
+class FakeHW:
+    """Plays the rtl callee of one cep slot: takes each call from ``hw``'s window (clears
+    the trigger, as pp_endpoint_mem does) and writes ``reply(args, trigger)`` (the reply's
+    words with the status last) to the trigger's rep, from a thread."""
+
+    def __init__(self, rig: Rig, function: str, reply: Callable[[list[int], int], Optional[list[int]]],
+                 kind: str = "cep_static") -> None:
+        self.rig = rig
+        self.slot = rig.slot("hw", function, kind)
+        self.reply = reply
+        self.calls: list[list[int]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def __enter__(self) -> "FakeHW":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(5)
+
+    def _loop(self) -> None:
+        bus, s = self.rig.bus, self.slot
+        trig_addr = s.address + 4 * (s.words - 1)
+        while not self._stop.is_set():
+            words = bus.read(s.address, s.words)
+            if words[-1]:
+                bus.write_raw(trig_addr, [0])
+                self.calls.append(words)
+                out = self.reply(words[:-1], words[-1])
+                if out is not None and not words[-1] & 1:
+                    bus.write(words[-1] & ~3, out)
+            time.sleep(0.001)
+
+
+def ok(value: int, trigger: int) -> list[int]:
+    """Reply words of a u32/i32 result for the call with ``trigger`` (its seq echoed)."""
+    return [value & 0xFFFF_FFFF, STATUS_OK | (ECHO_BIT if trigger & 2 else 0)]
+
+
+def status(code: int, trigger: int, words: int = 1) -> list[int]:
+    return [0] * words + [code | (ECHO_BIT if trigger & 2 else 0)]
+
+
+# ------------------------------------------------------------------------------ buffers
+
+
+def buffer_rig(**features: Any) -> tuple[Rig, list[Buffer]]:
+    made: list[Buffer] = []
+
+    def allocate(n: int, dtype: Any) -> Buffer:
+        made.append(Buffer(n, dtype, 0x1000_0000 + 0x1000 * len(made)))
+        return made[-1]
+
+    return make_rig(allocate=allocate, **features), made
+
+
+def test_buffer_call_copies_in_and_back() -> None:
+    rig, made = buffer_rig()
+
+    def bufs(args: list[int], trigger: int) -> list[int]:
+        src_addr, src_n, dst_addr, dst_n, k = args
+        src = next(b for b in made if b.phys == src_addr)
+        dst = next(b for b in made if b.phys == dst_addr)
+        dst[:dst_n] = src[:src_n] * k      # what the module's stream would write
+        return ok(int(src_n), trigger)
+
+    with rig.host, rig.peer, FakeHW(rig, "bufs", bufs) as hw:
+        dst = np.zeros(5, np.uint16)
+        assert rig.host.hw.bufs(np.arange(5, dtype=np.uint16), dst, 3) == 5
+        assert dst.tolist() == [0, 3, 6, 9, 12]
+        assert hw.calls[0][:5] == [0x1000_0000, 5, 0x1000_1000, 5, 3]
+        assert all(b.freed for b in made)
+        # a second call: the same again, with new buffers (no state kept between calls)
+        assert rig.host.hw.bufs(np.ones(2, dtype=np.uint16), np.zeros(2, np.uint16), 7) == 2
+
+
+@pytest.mark.parametrize("index,cause,detail", [
+    (0, 1, "buffer 'src' (in u16[]); engine pp_buf_rd (reads it into the module's stream) of component "
+           "'hw', stream bufs_src_tdata/_tvalid/_tready/_tlast"),
+    (1, 3, "buffer 'dst' (out u16[]); engine pp_buf_wr (writes the module's stream into it) of component "
+           "'hw', stream bufs_dst_tdata/_tvalid/_tready/_tlast"),
+])
+def test_buffer_error_names_the_buffer_and_its_engine(index: int, cause: int, detail: str) -> None:
+    rig, made = buffer_rig()
+    code = ErrorCode.BUFFER | (index << 8) | (cause << 16)
+    with rig.host, rig.peer, FakeHW(rig, "bufs", lambda a, t: status(code, t)):
+        dst = np.full(3, 9, np.uint16)
+        with pytest.raises(CallError) as info:
+            rig.host.hw.bufs(np.arange(3, dtype=np.uint16), dst, 1)
+    e = info.value
+    assert type(e) is CallError and e.code == code and e.detail == detail
+    assert e.function == "hw.bufs" and e.address == rig.slot("hw", "bufs").address
+    assert str(e).endswith("; " + detail)
+    assert dst.tolist() == [9, 9, 9]            # a failed call copies nothing back
+    assert all(b.freed for b in made)
+
+
+@pytest.mark.parametrize("code", [
+    ErrorCode.CALLEE_RAISED,                          # not a BUFFER status: as it came
+    ErrorCode.BUFFER | (5 << 8) | (1 << 16),          # names no parameter of bufs
+    ErrorCode.BUFFER | (1 << 8),                      # BUFFER without a cause
+])
+def test_other_errors_of_a_buffer_call_pass_unchanged(code: int) -> None:
+    rig, made = buffer_rig()
+    with rig.host, rig.peer, FakeHW(rig, "bufs", lambda a, t: status(code, t)):
+        with pytest.raises(CallError) as info:
+            rig.host.hw.bufs(np.arange(3, dtype=np.uint16), np.zeros(3, np.uint16), 1)
+    assert info.value.code == code and info.value.detail is None
+    assert str(info.value) == (f"call to hw.bufs at 0x{rig.slot('hw', 'bufs').address:08X} failed: "
+                               + str(info.value).split(" failed: ", 1)[1])
+
+
+def test_buffer_call_timeout_stays_a_timeout() -> None:
+    rig, made = buffer_rig(timeout=0.2)
+    with rig.host, rig.peer:
+        with pytest.raises(CallTimeout) as info:
+            rig.host.hw.bufs(np.arange(3, dtype=np.uint16), np.zeros(3, np.uint16), 1)
+    assert info.value.code == 0 and info.value.function == "hw.bufs"
+    assert all(b.freed for b in made)
+
+
+def test_buffer_call_cannot_be_posted() -> None:
+    rig, made = buffer_rig()
+    before = rig.bus.bursts
+    with pytest.raises(ValueError, match="hw.bufs takes buffers: a one-way call"):
+        rig.host.hw.bufs.post(np.arange(3, dtype=np.uint16), np.zeros(3, np.uint16), 1)
+    assert rig.bus.bursts == before and made == []
+    rig.peer.stop()
+
+
+def test_buffer_call_without_allocate_refuses_arrays() -> None:
+    rig = make_rig()
+    try:
+        with pytest.raises(ValueError, match="cannot allocate DMA buffers"):
+            rig.host.hw.bufs(np.arange(3, dtype=np.uint16), np.zeros(3, np.uint16), 1)
+        rig.host.copy_buffers = False
+        with pytest.raises(ValueError, match="not physically contiguous"):
+            rig.host.hw.bufs(np.arange(3, dtype=np.uint16), np.zeros(3, np.uint16), 1)
+    finally:
+        rig.peer.stop()
+
+
+# ------------------------------------------------------------------------------ channels
+
+
+def test_channel_is_made_once_per_name(rig: Rig) -> None:
+    from pushpush.runtime.channels import DEFAULT_CAPACITY, Channel
+
+    ch = rig.host.channel("hw.loop")
+    assert isinstance(ch, Channel) and ch.name == "hw.loop" and ch.capacity == DEFAULT_CAPACITY
+    assert rig.host.channel("hw.loop") is ch
+    assert rig.host.channel("hw.loop", capacity=64) is ch and ch.capacity == 64
+    assert rig.host.channel("hw.loop").capacity == 64          # kept when not given
+    by_number = rig.host.channel("hw.0", capacity=8)            # by RIFFA number: its own cache entry
+    assert by_number.name == "hw.loop" and by_number.capacity == 8 and ch.capacity == 64
+    assert rig.host.hw.channel("loop") is ch                    # rt.<comp>.channel(name)
+    assert ch._rx.address == rig.slot("hw", "loop_rx", "cep_dynamic").address
+    assert ch._tx.address == rig.slot("hw", "loop_tx", "cep_dynamic").address
+
+
+def test_channel_names_are_checked(rig: Rig) -> None:
+    with pytest.raises(ValueError, match=r"channel 'loop': name it as 'component.channel', e.g. 'hw.loop'"):
+        rig.host.channel("loop")
+    with pytest.raises(KeyError) as info:
+        rig.host.channel("hw.nope")
+    assert info.value.args[0] == "component 'hw' has no channel 'nope' (its channels: loop)"
+    with pytest.raises(KeyError) as info:
+        rig.host.channel("peer.loop")
+    assert info.value.args[0] == "component 'peer' has no channel 'loop' (its channels: none)"
+
+
+# ------------------------------------------------------------------------------ the call routine, step by step
+
+
+class Clock:
+    def __init__(self, t: float = 100.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def steps_of(rig: Rig, target: str, words: list[int], timeout: float, clock: Clock,
+             one_way: bool = False) -> Any:
+    fn = rig.host.imports[target]
+    gen = rig.host._remote_call(fn, words, timeout, one_way, clock)
+    assert type(next(gen)) is Acquire
+    return fn, gen
+
+
+def test_write_refused_until_exactly_the_deadline() -> None:
+    rig = make_rig(peer_serves=False)
+    clock = Clock()
+    fn, gen = steps_of(rig, "hw.f", [5], 1.0, clock)
+    step = gen.send(True)
+    assert type(step) is Write and step.address == fn.address and step.words[0] == 5
+    refused = BusWriteError(fn.address, 2, "SLVERR")
+    clock.t = 100.75
+    assert gen.send(refused) is SLEEP                    # refused before the deadline: retry
+    assert type(gen.send(None)) is Write
+    clock.t = 101.0                                       # at the deadline: the error
+    with pytest.raises(CallError) as info:
+        gen.send(refused)
+    e = info.value
+    assert e.code == ErrorCode.COLLISION and e.address == fn.address
+    assert e.detail == ("the write was refused with SLVERR for 1 s (the slot holds a pending call, or the "
+                        "address is not a slot)")
+    assert rig.host.counters.write_errors == 1
+    # the call never went out: the next call carries the same seq bit
+    assert rig.host._seq.get(fn.address, 1) == 1
+    rep = rig.host._static_reps[fn.address]
+    assert rep.address not in rig.host._static_reps_busy
+
+
+@pytest.mark.parametrize("resp,code,detail", [
+    ("DECERR", ErrorCode.BAD_FUNCTION, "nothing is mapped at this address (DECERR)"),
+    ("EXOKAY", ErrorCode.BUS_ERROR, "write of 2 word(s) to 0x43C00000 failed: EXOKAY"),
+])
+def test_other_write_errors_at_once(resp: str, code: int, detail: str) -> None:
+    rig = make_rig(peer_serves=False)
+    fn, gen = steps_of(rig, "hw.f", [5], 1.0, Clock())
+    gen.send(True)
+    with pytest.raises(CallError) as info:
+        gen.send(BusWriteError(fn.address, 2, resp))
+    assert info.value.code == code and info.value.detail == detail
+    assert info.value.function == "hw.f" and info.value.address == 0x43C0_0000
+    assert rig.host.counters.write_errors == 1
+
+
+def test_reply_wait_times_out_exactly_at_the_deadline() -> None:
+    reports: list[float] = []
+
+    def wait_report(waited: float) -> str:
+        reports.append(waited)
+        return "the board ran 12 cycles"
+
+    rig = make_rig(peer_serves=False, wait_report=wait_report)
+    clock = Clock()
+    fn, gen = steps_of(rig, "hw.f", [5], 2.0, clock)
+    assert type(gen.send(True)) is Write
+    assert gen.send(None) is SLEEP
+    clock.t = 101.999
+    assert gen.send(None) is SLEEP
+    clock.t = 102.0
+    with pytest.raises(CallTimeout) as info:
+        gen.send(None)
+    assert reports == [2.0]
+    assert info.value.detail == "no reply (is the callee running and serving?); the board ran 12 cycles"
+    assert info.value.timeout == 2.0 and info.value.function == "hw.f"
+    # its rep is quarantined until the late reply lands, then released as a stray
+    rep = rig.host._static_reps[fn.address]
+    assert rig.host._quarantine == [rep]
+    rig.bus.write(rep.address, [7, STATUS_OK | ECHO_BIT])
+    rig.host._sweep_quarantine()
+    assert rig.host._quarantine == [] and rig.host.counters.strays == 1
+    assert rep.address not in rig.host._static_reps_busy
+    assert rig.bus.read(rep.status_address, 1) == [0]
+
+
+def test_one_way_triggers_alternate_seq() -> None:
+    rig = make_rig(peer_serves=False)
+    s = rig.slot("hw", "f")
+    triggers = []
+    for x in (1, 2, 3):
+        rig.host.hw.f.post(x)
+        words = rig.bus.read(s.address, 2)
+        triggers.append(words[1])
+        assert words[0] == x
+        rig.bus.write_raw(s.address + 4, [0])        # the callee took it
+    assert triggers == [0x3, 0x1, 0x3]
+    assert rig.host._static_reps_busy == set()
+
+
+def test_wrong_echo_is_dropped_with_its_reason(caplog: pytest.LogCaptureFixture) -> None:
+    rig = make_rig(peer_serves=False)
+    clock = Clock()
+    fn, gen = steps_of(rig, "hw.f", [5], 2.0, clock)
+    gen.send(True)
+    assert gen.send(None) is SLEEP
+    rep = rig.host._static_reps[fn.address]
+    rig.bus.write(rep.address, [1, STATUS_OK])          # echo 0: not this call's (seq 1)
+    with caplog.at_level(logging.WARNING, logger="pushpush.runtime"):
+        assert gen.send(None) is SLEEP
+    assert "dropped a stray reply at 0x%08X (echo 0, the call to hw.f waits for 1)" % rep.address in caplog.text
+    rig.bus.write(rep.address, [0xFFFF_FFF9, STATUS_OK | ECHO_BIT])
+    with pytest.raises(StopIteration) as done:
+        gen.send(None)
+    assert done.value.value == -7 and rig.host.counters.strays == 1
+
+
+def test_stray_in_a_static_rep_before_the_call(rig: Rig, caplog: pytest.LogCaptureFixture) -> None:
+    rep = rig.host._static_reps[rig.slot("peer", "add").address]
+    rig.host.backend.write_local(rep.status_address, [STATUS_OK])
+    with caplog.at_level(logging.WARNING, logger="pushpush.runtime"):
+        assert rig.host.peer.add(2, 3) == 5
+    assert rig.host.counters.strays == 1
+    assert f"dropped a stray reply at 0x{rep.address:08X} (left in the slot before the call)" in caplog.text
+
+
+# ------------------------------------------------------------------------------ software windows: a pending slot
+
+
+def test_pending_slot_in_a_software_window_is_waited_for() -> None:
+    asked: list[int] = []
+    answers = iter([True, True, False])
+
+    def slot_pending(address: int) -> bool:
+        asked.append(address)
+        return next(answers, False)
+
+    rig = make_rig(slot_pending=slot_pending)
+    try:
+        add = rig.slot("peer", "add")
+        assert rig.host.peer.add(4, 5) == 9
+        assert asked == [add.address + 8] * 3          # the trigger word of its slot
+        asked.clear()
+        with FakeHW(rig, "f", lambda a, t: ok(a[0] + 1, t)):
+            assert rig.host.hw.f(1) == 2               # a pl slot: the bus refuses, nobody asks
+        assert asked == []
+    finally:
+        rig.peer.stop()
+
+
+def test_slot_pending_for_ever_is_a_collision() -> None:
+    rig = make_rig(timeout=0.3, slot_pending=lambda address: True)
+    try:
+        before = rig.bus.bursts
+        t0 = time.monotonic()
+        with pytest.raises(CallError) as info:
+            rig.host.peer.add(1, 2)
+        assert time.monotonic() - t0 >= 0.3
+        assert info.value.code == ErrorCode.COLLISION and rig.host.counters.write_errors == 1
+        assert info.value.detail.startswith("the write was refused with SLVERR for ")
+        assert rig.bus.bursts == before                 # nothing written
+    finally:
+        rig.peer.stop()
+
+
+# ------------------------------------------------------------------------------ the caller's memory, the journal
+
+
+def test_record_keeps_each_imports_seq() -> None:
+    record = bytearray(len(IMPORTS))
+    rig = make_rig(restart_record=record)
+    try:
+        k = IMPORTS.index("peer.add")
+        seen: list[int] = []
+        rig.peer.export("add", lambda a, b: seen.append(record[k]) or a + b)
+        assert rig.host.peer.add(1, 1) == 2
+        assert record[k] == RECORD_VALID | 1 and seen == [RECORD_VALID | 1]
+        assert rig.host.peer.add(1, 2) == 3
+        assert record[k] == RECORD_VALID | 0 and seen[1] == RECORD_VALID
+        assert [record[i] for i in range(len(IMPORTS)) if i != k] == [0] * (len(IMPORTS) - 1)
+        # a runtime started again continues the alternation: its first call carries seq 1
+        rig.host.stop()
+        again = SyncRuntime(rig.linked, "host", Backend(rig.bus, "host", restart_record=record), timeout=2.0)
+        assert again._seq == {rig.slot("peer", "add").address: 1}
+        assert again.peer.add(2, 2) == 4 and record[k] == RECORD_VALID | 1
+    finally:
+        rig.peer.stop()
+
+
+def test_record_while_writing_and_after_a_failed_write() -> None:
+    record = bytearray(len(IMPORTS))
+    rig = make_rig(peer_serves=False, restart_record=record)
+    k = IMPORTS.index("hw.f")
+    record[k] = RECORD_VALID | 1                      # the last owner's last call carried seq 1
+    rig = make_rig(peer_serves=False, restart_record=record)
+    fn, gen = steps_of(rig, "hw.f", [5], 1.0, Clock())
+    step = gen.send(True)
+    assert step.words[-1] & 2 == 0                     # continues with seq 0
+    assert record[k] == RECORD_VALID | RECORD_WRITING | 0
+    with pytest.raises(CallError):
+        gen.send(BusWriteError(fn.address, 2, "DECERR"))
+    assert record[k] == RECORD_VALID | 1               # never reached the slot: as before
+
+
+def test_record_with_a_write_under_way_is_logged(caplog: pytest.LogCaptureFixture) -> None:
+    record = bytearray(len(IMPORTS))
+    record[IMPORTS.index("peer.add")] = RECORD_VALID | RECORD_WRITING | 0
+    record[IMPORTS.index("hw.f")] = 1                  # not valid: ignored
+    with caplog.at_level(logging.WARNING, logger="pushpush.runtime"):
+        rig = make_rig(peer_serves=False, restart_record=record)
+    assert rig.host._seq == {rig.slot("peer", "add").address: 1}
+    assert "the last owner was ended while its call to peer.add was being written" in caplog.text
+
+
+def test_journal_notes_run_time_slots_while_in_use() -> None:
+    linked = paths()
+    host_c = linked.component("host")
+    journal = bytearray(2 * host_c.runtime_words)
+    seen: list[bytes] = []
+    rig = make_rig(restart_journal=journal)
+    try:
+        def add(a: int, b: int) -> int:
+            seen.append(bytes(journal))
+            return a + b
+        rig.peer.export("add", add)
+        # a function value's call takes a run-time rep: noted while the call runs
+        dyn = rig.host.function(rig.slot("peer", "add", "cep_dynamic").address, "(a: i32, b: i32) -> i32")
+        assert dyn(3, 4) == 7
+        rep_words = dyn.signature.rep_words
+        assert seen[0][0] == rep_words and seen[0][1] == 0 and not any(seen[0][2:])
+        assert not any(journal)                          # cleared after the reply
+        # a lent callable: noted with JOURNAL_LENT and its rep's words - 1 (hw.cb itself takes
+        # the import's static rep: not in the journal)
+        lent: list[bytes] = []
+
+        def cb(args: list[int], trigger: int) -> list[int]:
+            lent.append(bytes(journal))
+            return ok(args[1], trigger)
+
+        with FakeHW(rig, "cb", cb) as hw:
+            rig.host.start()
+            assert rig.host.hw.cb(lambda x: x, 9) == 9
+        cep = parse_signature("(x: i32) -> i32").cep_words
+        noted = [(j // 2, lent[0][j], lent[0][j + 1]) for j in range(0, len(lent[0]), 2) if lent[0][j]]
+        word = (hw.calls[0][0] - rig.linked.component("host").base) // 4 - rig.linked.component("host").runtime_offset
+        assert noted == [(word, cep, JOURNAL_LENT | 1)]
+        assert not any(journal)
+    finally:
+        rig.host.stop()
+        rig.peer.stop()
+
+
+def test_inherited_journal_quarantines_reps_and_watches_lent_slots_as_dead() -> None:
+    linked = paths()
+    host_c = linked.component("host")
+    journal = bytearray(2 * host_c.runtime_words)
+    journal[0:2] = bytes([2, 0])                   # a rep of 2 words at run-time word 0
+    journal[2 * 4:2 * 4 + 2] = bytes([2, JOURNAL_LENT | 1])   # a lent cep of 2 words at word 4, u32 result
+    journal[2 * 8:2 * 8 + 2] = bytes([3, JOURNAL_LENT | 3])   # 3 words at word 8, u64 result
+    rig = make_rig(restart_journal=journal)
+    host = rig.host
+    try:
+        base = host_c.base + 4 * host_c.runtime_offset
+        assert [r.address for r in host._quarantine] == [base]
+        dead = {s.address: s for s in host._served.values() if s.handler is None}
+        assert sorted(dead) == [base + 16, base + 32]
+        assert str(dead[base + 16].signature.result) == "u32" and dead[base + 16].words == 2
+        assert str(dead[base + 32].signature.result) == "u64" and dead[base + 32].words == 3
+        assert journal[0:2] == bytes([2, 0]) and not any(journal[2:])   # lent entries forgotten
+        assert host.allocator._next == host_c.runtime_offset + 11        # next-fit after them
+        # a late call into a dead lent slot answers BAD_FUNCTION
+        host.start()
+        gone = rig.peer.function(base + 16, "(a0: u32) -> u32")
+        with pytest.raises(CallError) as info:
+            gone(1)
+        assert info.value.code == ErrorCode.BAD_FUNCTION
+        # the quarantined rep's late reply lands: a stray, its words freed
+        rig.bus.write(base, [0, STATUS_OK])
+        assert host.peer.add(1, 2) == 3
+        assert host._quarantine == [] and host.counters.strays == 1
+        assert journal[0:2] == bytes([0, 0])
+    finally:
+        rig.host.stop()
+        rig.peer.stop()
+
+
+def test_journal_of_another_layout_is_forgotten() -> None:
+    linked = paths()
+    host_c = linked.component("host")
+    journal = bytearray(2 * host_c.runtime_words + 8)
+    journal[2 * (host_c.runtime_words - 1)] = 5          # runs past the area's end
+    rig = make_rig(peer_serves=False, restart_journal=journal)
+    assert rig.host._quarantine == [] and not any(journal)
+
+
+# ------------------------------------------------------------------------------ trace hooks
+
+
+def test_trace_notes_issued_seen_entered_left(rig: Rig) -> None:
+    trace.start(clock=lambda: 7)
+    try:
+        assert rig.host.peer.add(1, 2) == 3
+    finally:
+        events = trace.stop()
+    add = rig.slot("peer", "add")
+    got = [(e[0], e[1], e[2], e[3], e[5]) for e in events]
+    assert got[0] == ("issued", 7, "host", "peer.add", 0)
+    assert ("entered", 7, "peer", "peer.add", add.address) in got
+    assert ("left", 7, "peer", "peer.add", add.address) in got
+    assert got[-1] == ("seen", 7, "host", "peer.add", 0)
+    assert [g[0] for g in got] == ["issued", "entered", "left", "seen"]
+
+
+# ------------------------------------------------------------------------------ timeout details
+
+
+def owner(pid: Optional[int]) -> OwnerInfo:
+    return OwnerInfo(pid=pid, since="2026-11-28 03:00:00", runtime="python", component="peer",
+                     program="peer.py")
+
+
+@pytest.mark.parametrize("state,detail", [
+    (None, "callee 'peer' has no runtime: no process has claimed it on this board; start its program "
+           "(the call waits in its slot until then)"),
+    ((False, owner(4242)), "callee 'peer''s process (PID 4242, python runtime, program peer.py, claimed "
+                           "since 2026-11-28 03:00:00) exited; start it again: calls resume without a reload"),
+    ((False, owner(None)), "callee 'peer''s process (an unknown process, python runtime, program peer.py, "
+                           "claimed since 2026-11-28 03:00:00) exited; start it again: calls resume without a "
+                           "reload"),
+    ((True, owner(4242)), None),
+    (LookupError("no claims"), None),
+])
+def test_timeout_names_a_dead_callee(state: Any, detail: Optional[str]) -> None:
+    asked: list[str] = []
+
+    def owner_of(component: str) -> Any:
+        asked.append(component)
+        if isinstance(state, Exception):
+            raise state
+        return state
+
+    rig = make_rig(timeout=0.05, peer_serves=False, owner_of=owner_of)
+    with pytest.raises(CallTimeout) as info:
+        rig.host.peer.add(1, 2)
+    assert info.value.detail == detail and asked == ["peer"]
+    # a call into an rtl component or an unmapped address asks nobody
+    asked.clear()
+    with pytest.raises(CallTimeout) as info:
+        rig.host.hw.f(1)
+    assert info.value.detail is None and asked == []
+
+
+def test_timeout_names_a_dead_callee_beside_the_boards_report() -> None:
+    rig = make_rig(timeout=0.05, peer_serves=False, owner_of=lambda c: None,
+                   wait_report=lambda waited: "cycles: 0")
+    with pytest.raises(CallTimeout) as info:
+        rig.host.peer.add(1, 2)
+    assert info.value.detail == (
+        "callee 'peer' has no runtime: no process has claimed it on this board; start its program (the call "
+        "waits in its slot until then); no reply (is the callee running and serving?); cycles: 0")
+
+
+def test_timeout_names_unserved_exports_waiting_here() -> None:
+    rig = make_rig(timeout=0.05, peer_serves=False, wait_report=lambda waited: "cycles: 3")
+    later = rig.slot("host", "later", "cep_dynamic")
+    rig.bus.write(later.address, [1, 0x0001])   # someone called host.later: nobody serves it
+    with pytest.raises(CallTimeout) as info:
+        rig.host.hw.f(1)
+    assert info.value.detail == (
+        "no reply: while it waited, host.later called this component's export(s) that no Python function "
+        "serves; register them with rt.export(name, fn); cycles: 3")
+    assert rig.host.unserved_calls() == ["host.later"]
+    rig.host.backend.wait_report = lambda waited: None   # type: ignore[attr-defined]
+    f = rig.slot("hw", "f")
+    rig.bus.write_raw(f.address + 4, [0])                  # the first call was taken
+    with pytest.raises(CallTimeout) as info:
+        rig.host.hw.f(1)
+    assert info.value.detail == (
+        "no reply: while it waited, host.later called this component's export(s) that no Python function "
+        "serves; register them with rt.export(name, fn)")
+
+
+def test_unserved_calls_lists_only_exports_with_a_call(rig: Rig) -> None:
+    assert rig.host.unserved() == ["own_cb", "later"]
+    assert rig.host.unserved_calls() == []
+    own_cb = rig.slot("host", "own_cb", "cep_dynamic")
+    rig.bus.write(own_cb.address, [0, 0, 0x0001])
+    assert rig.host.unserved_calls() == ["host.own_cb"]
+    rig.host.export("own_cb", lambda f, x: x)
+    assert rig.host.unserved_calls() == []
+
+
+# ------------------------------------------------------------------------------ local calls
+
+
+def test_local_call_of_an_own_function(rig: Rig) -> None:
+    own = rig.host.function(rig.slot("host", "own").address, "(x: i32) -> i32", name="mine")
+    before = rig.bus.bursts
+    assert own(4) == 40 and own(-3) == -30
+    assert own.name == "mine"
+    assert rig.bus.bursts == before                         # no bus traffic
+    assert own.post(5) is None
+
+
+def test_local_call_raising(rig: Rig, caplog: pytest.LogCaptureFixture) -> None:
+    def own(x: int) -> int:
+        raise ValueError(f"no {x}")
+
+    rig.host.export("own", own)
+    f = rig.host.function(rig.slot("host", "own").address, "(x: i32) -> i32")
+    with caplog.at_level(logging.ERROR, logger="pushpush.runtime"):
+        with pytest.raises(CallError) as info:
+            f(3)
+    e = info.value
+    assert e.code == ErrorCode.CALLEE_RAISED and e.detail == "ValueError: no 3"
+    assert e.function == f.name and e.address == f.address and isinstance(e.__cause__, ValueError)
+    assert [(n, str(x)) for n, x in rig.host.errors] == [("host.own", "no 3")]
+    assert f.post(4) is None                                # one-way: recorded, not raised
+    assert [(n, str(x)) for n, x in rig.host.errors][-1] == ("host.own", "no 4")
+
+
+def test_local_call_bad_result(rig: Rig) -> None:
+    rig.host.export("own", lambda x: "not a number")
+    f = rig.host.function(rig.slot("host", "own").address, "(x: i32) -> i32")
+    with pytest.raises(CallError) as info:
+        f(3)
+    assert info.value.code == ErrorCode.BAD_RESULT and info.value.detail is None
+
+
+def test_local_call_lends_and_retires_a_callable(rig: Rig) -> None:
+    got: list[Any] = []
+
+    def own_cb(f: Any, x: int) -> int:
+        got.append(f)
+        return f(x) + 1
+
+    rig.host.export("own_cb", own_cb)
+    rig.host.start()
+    g = rig.host.function(rig.slot("host", "own_cb", "cep_dynamic").address,
+                          "(f: (x: i32) -> i32, x: i32) -> i32")
+    assert g(lambda x: x * 3, 5) == 16
+    lent = got[0].address
+    s = rig.host._served[(lent - rig.linked.component("host").base) // 4 + 1]
+    assert s.handler is None and s.allocation is None        # retired after the call
+    # the retired callback answers BAD_FUNCTION from the bus
+    with pytest.raises(CallError) as info:
+        rig.peer.function(lent, "(x: i32) -> i32")(1)
+    assert info.value.code == ErrorCode.BAD_FUNCTION
+
+
+def test_async_value_of_a_local_call_is_awaited() -> None:
+    import asyncio
+
+    from pushpush.runtime import AsyncRuntime
+
+    async def main() -> None:
+        linked = paths()
+        bus = MemoryBus(linked)
+        host = AsyncRuntime(linked, "host", bus.async_backend("host"), timeout=2.0)
+
+        async def own(x: int) -> int:
+            await asyncio.sleep(0)
+            return x + 100
+
+        host.export("own", own)
+        f = host.function(linked.component("host").slots[0].address, "(x: i32) -> i32")
+        assert await f(1) == 101
+
+    asyncio.run(main())
+
+
+# ------------------------------------------------------------------------------ function values
+
+
+def test_import_passed_as_a_function_value_goes_to_its_dynamic_slot(rig: Rig) -> None:
+    dyn = rig.slot("peer", "add", "cep_dynamic").address
+    as_i32 = dyn - (1 << 32) if dyn >= 1 << 31 else dyn
+    with FakeHW(rig, "cb", lambda a, t: ok(a[0], t)) as hw:
+        assert rig.host.hw.cb(rig.host.peer.add, 1) == as_i32
+        assert rig.host.hw.cb(f=rig.host.peer.add, x=1) == as_i32
+    assert [c[0] for c in hw.calls] == [dyn, dyn]
+    with pytest.raises(ValueError, match="peer.give cannot be passed as a function value"):
+        rig.host.hw.cb(rig.host.peer.give, 1)
+
+
+def test_returned_function_value_is_bound_or_none(rig: Rig) -> None:
+    rig.peer.export("give", lambda: lambda x: 5 * x)
+    f = rig.host.peer.give()
+    assert f(3) == 15 and f.runtime is rig.host
+    assert str(f.signature) == "(x: i32) -> i32"
+    # a callee (RTL, C) may answer the null function: None, not a function at address 0
+    rig.peer.stop()
+    fn, gen = steps_of(rig, "peer.give", [], 1.0, Clock())
+    gen.send(True)
+    rep = rig.host._static_reps[fn.address]
+    rig.bus.write(rep.address, [0, STATUS_OK])
+    with pytest.raises(StopIteration) as done:
+        gen.send(None)
+    assert done.value.value is None
+
+
+# ------------------------------------------------------------------------------ callee side
+
+
+def test_callee_notes_handling_and_duplicates_of_dynamic_slots() -> None:
+    marks: list[int] = []
+    linked = paths()
+    bus = MemoryBus(linked)
+    peer = SyncRuntime(linked, "peer", Backend(bus, "peer", handling=marks.append), timeout=1.0, workers=0)
+    peer.export("add", lambda a, b: a + b)
+    host_c = linked.component("host")
+    dyn = next(s for s in linked.component("peer").slots if s.function == "add" and s.kind == "cep_dynamic")
+    rep = host_c.base + 4 * host_c.runtime_offset
+    bus.write(dyn.address, [2, 3, rep])
+    calls = peer._take_calls()
+    assert [c.args for c in calls] == [[2, 3]] and marks == [1]
+    assert peer._in_flight[dyn.offset + 2] == [rep]
+    bus.write(dyn.address, [2, 3, rep])               # the same trigger while it runs: a duplicate
+    assert peer._take_calls() == [] and peer.counters.duplicates == 1
+    peer._dispatch(calls[0])
+    assert marks == [1, -1] and peer._in_flight[dyn.offset + 2] == []
+    assert bus.read(rep, 2) == [5, STATUS_OK]
+    bus.write_raw(rep + 4, [0])
+    bus.write(dyn.address, [4, 4, rep])               # done: the same trigger is a new call
+    assert peer.poll() == 1 and bus.read(rep, 2) == [8, STATUS_OK]
+
+
+def test_dead_reply_echoes_the_calls_seq() -> None:
+    s = type("S", (), {"signature": parse_signature("(x: i32) -> i32"), "name": "x.cb", "address": 0x10})()
+    from pushpush.runtime.callee import Callee
+
+    assert Callee._dead_reply(s) == encode_error(s.signature, ErrorCode.BAD_FUNCTION, 0)  # type: ignore[arg-type]
+    assert Callee._dead_reply(s, 1) == encode_error(s.signature, ErrorCode.BAD_FUNCTION, 1)  # type: ignore[arg-type]
+    assert Callee._dead_reply(s)[-1] == ErrorCode.BAD_FUNCTION  # type: ignore[arg-type]
+
+
+def test_unserved_export_warned_once_per_export(caplog: pytest.LogCaptureFixture) -> None:
+    linked = paths()
+    bus = MemoryBus(linked)
+    host = SyncRuntime(linked, "host", bus.sync_backend("host"), timeout=1.0, workers=0)
+    later = next(s for s in linked.component("host").slots if s.function == "later")
+    own_cb = next(s for s in linked.component("host").slots if s.function == "own_cb")
+    with caplog.at_level(logging.WARNING, logger="pushpush.runtime"):
+        host.poll()
+        assert "no Python function serves it" not in caplog.text
+        bus.write(later.address, [1, 0x0001])
+        host.poll()
+        host.poll()
+        bus.write(own_cb.address, [0, 0, 0x0001])
+        host.poll()
+    warned = [r.getMessage() for r in caplog.records if "no Python function serves it" in r.getMessage()]
+    assert warned == [
+        "host.later is being called but no Python function serves it; the call waits until one is "
+        "registered: rt.export('later', fn)",
+        "host.own_cb is being called but no Python function serves it; the call waits until one is "
+        "registered: rt.export('own_cb', fn)"]
+    assert [name for name, _ in host._unwarned] == ["own"]
