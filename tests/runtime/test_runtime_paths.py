@@ -53,7 +53,7 @@ components:
       own: "(x: i32) -> i32"
       own_cb: "(f: (x: i32) -> i32, x: i32) -> i32"
       later: "(x: i32) -> i32"
-    imports: [hw.f, hw.bufs, hw.cb, peer.add, peer.give]
+    imports: [hw.f, hw.bufs, hw.cb, peer.add, peer.give, hw.cb2]
   peer:
     kind: python
     exports:
@@ -68,10 +68,11 @@ components:
       f: "(x: i32) -> i32"
       bufs: "(src: in u16[], dst: out u16[], k: u32) -> u32"
       cb: "(f: (x: i32) -> i32, x: i32) -> i32"
+      cb2: "(x: i32, f: (x: i32) -> i32) -> i32"
     channels: [loop]
 """
 
-IMPORTS = ["hw.f", "hw.bufs", "hw.cb", "peer.add", "peer.give"]
+IMPORTS = ["hw.f", "hw.bufs", "hw.cb", "peer.add", "peer.give", "hw.cb2"]
 
 
 def paths() -> LinkedSystem:
@@ -895,3 +896,214 @@ def test_dunder_and_unknown_attributes() -> None:
     with pytest.raises(AttributeError) as info:
         bare.hw
     assert str(info.value) == "hw"
+
+
+# ------------------------------------------------------------------------------ lending, more
+
+
+def test_sleep_step_reads_as_sleep() -> None:
+    assert repr(SLEEP) == "SLEEP"
+
+
+def test_buffer_call_keywords_and_its_own_timeout() -> None:
+    rig, made = buffer_rig()
+    with rig.host, rig.peer, FakeHW(rig, "bufs", lambda a, t: ok(a[4], t)):
+        assert rig.host.hw.bufs(np.arange(2, dtype=np.uint16), dst=np.zeros(2, np.uint16), k=11) == 11
+    with pytest.raises(CallTimeout) as info:
+        rig.host.hw.bufs(np.arange(2, dtype=np.uint16), np.zeros(2, np.uint16), 1, timeout=0.05)
+    assert info.value.timeout == 0.05
+    with pytest.raises(TypeError) as info:
+        rig.host.hw.bufs(np.arange(2, dtype=np.int16), np.zeros(2, np.uint16), 1)
+    assert str(info.value).startswith("hw.bufs: argument 'src' (in u16[]) is an array of int16")
+
+
+@pytest.mark.parametrize("index,detail", [
+    (3, None),            # one past the last parameter: no buffer to name
+    (2, "buffer 'k' (u32); engine pp_buf_rd (reads it into the module's stream) of component 'hw', "
+        "stream bufs_k_tdata/_tvalid/_tready/_tlast"),   # a scalar: named as it is
+])
+def test_buffer_error_index_at_the_edges(index: int, detail: Optional[str]) -> None:
+    rig, made = buffer_rig()
+    code = ErrorCode.BUFFER | (index << 8) | (2 << 16)
+    with rig.host, rig.peer, FakeHW(rig, "bufs", lambda a, t: status(code, t)):
+        with pytest.raises(CallError) as info:
+            rig.host.hw.bufs(np.arange(3, dtype=np.uint16), np.zeros(3, np.uint16), 1)
+    assert info.value.code == code and info.value.detail == detail
+
+
+def test_buffer_error_of_a_function_value_names_the_parameter_only() -> None:
+    rig, made = buffer_rig()
+    code = ErrorCode.BUFFER | (1 << 8) | (1 << 16)
+    f = rig.host.function(rig.slot("hw", "bufs").address, "(src: in u16[], dst: out u16[], k: u32) -> u32")
+    with rig.host, rig.peer, FakeHW(rig, "bufs", lambda a, t: status(code, t)):
+        with pytest.raises(CallError) as info:
+            f(np.arange(3, dtype=np.uint16), np.zeros(3, np.uint16), 1)
+    assert info.value.detail == ("buffer 'dst' (out u16[]); engine pp_buf_wr (writes the module's stream into "
+                                 "it), stream dst_tdata/_tvalid/_tready/_tlast")
+
+
+def test_serving_starts_only_when_a_call_hands_out_an_own_function(rig: Rig) -> None:
+    host_c = rig.linked.component("host")
+    with FakeHW(rig, "cb", lambda a, t: ok(a[1], t)) as hw:
+        # another component's functions: nothing to serve here
+        assert rig.host.hw.cb(rig.host.peer.add, 1) == 1
+        at_end = rig.host.function(host_c.end, "(x: i32) -> i32")      # the next window's first slot
+        assert host_c.end == rig.slot("peer", "add").address
+        assert rig.host.hw.cb(at_end, 2) == 2
+        assert not rig.host.serving
+        # this component's first slot: it must serve (the callee may call it)
+        assert rig.host.hw.cb(rig.host.function(host_c.base, "(x: i32) -> i32"), 3) == 3
+        assert rig.host.serving
+    assert [c[0] for c in hw.calls] == [rig.slot("peer", "add", "cep_dynamic").address, host_c.end, host_c.base]
+
+
+def test_posting_with_a_callable_is_one_way() -> None:
+    rig = make_rig()
+    try:
+        with FakeHW(rig, "cb", lambda a, t: ok(a[1], t)) as hw:
+            assert rig.host.hw.cb.post(lambda x: x, 5) is None
+            deadline = time.monotonic() + 5
+            while not hw.calls and time.monotonic() < deadline:
+                time.sleep(0.001)
+        assert hw.calls and hw.calls[0][-1] & 1 == 1 and hw.calls[0][1] == 5
+    finally:
+        rig.host.stop()
+        rig.peer.stop()
+
+
+def test_lent_slots_are_held_until_their_calls_late_reply() -> None:
+    rig = make_rig(timeout=0.1)
+    host = rig.host
+    try:
+        host.start()
+        with FakeHW(rig, "cb", lambda a, t: None) as hw:      # takes the calls, answers later
+            with pytest.raises(CallTimeout):
+                host.hw.cb(lambda x: x + 1, 1)
+            with pytest.raises(CallTimeout):
+                host.hw.cb(lambda x: x + 2, 2)
+        first, second = [c[0] for c in hw.calls]
+        reps = [c[-1] & ~3 for c in hw.calls]
+        held = {s.address: s for s in host._served.values() if s.allocation is not None}
+        assert sorted(held) == sorted([first, second])
+        assert all(s.handler is None for s in held.values())
+        assert sorted(host._held_lent.values()) == sorted(reps)
+        # meanwhile a late call of a held callback answers BAD_FUNCTION
+        with pytest.raises(CallError) as info:
+            rig.peer.function(first, "(x: i32) -> i32")(1)
+        assert info.value.code == ErrorCode.BAD_FUNCTION
+        # the first call's late reply lands: its lent slot is freed, the second's still held
+        rig.bus.write(reps[0], [0, STATUS_OK | ECHO_BIT])
+        assert host.peer.add(1, 2) == 3
+        assert held[first].allocation is None and held[second].allocation is not None
+        assert list(host._held_lent.values()) == [reps[1]]
+        rig.bus.write(reps[1], [0, STATUS_OK])
+        assert host.peer.add(1, 2) == 3
+        assert held[second].allocation is None and host._held_lent == {}
+        assert host.counters.strays == 2
+    finally:
+        rig.host.stop()
+        rig.peer.stop()
+
+
+def test_callbacks_are_named_after_their_function(rig: Rig) -> None:
+    import functools
+
+    names: list[str] = []
+
+    def cb(args: list[int], trigger: int) -> list[int]:
+        names.append(rig.host.describe_address(args[0]))
+        return ok(0, trigger)
+
+    def my_callback(x: int) -> int:
+        return x
+
+    rig.host.start()
+    with FakeHW(rig, "cb", cb):
+        rig.host.hw.cb(my_callback, 1)
+        rig.host.hw.cb(lambda x: x, 1)
+        rig.host.hw.cb(functools.partial(lambda k, x: k + x, 1), 1)
+    assert names == ["host.my_callback", "host.<lambda>", "host.<callable>"]
+
+
+def test_callback_errors_name_the_argument(rig: Rig) -> None:
+    def two(a: int, b: int) -> int:
+        return a + b
+
+    before = rig.bus.bursts
+    for call in (lambda: rig.host.hw.cb(two, 1), lambda: rig.host.hw.cb(f=two, x=1),
+                 lambda: rig.host.hw.cb2(1, two), lambda: rig.host.hw.cb2(x=1, f=two)):
+        with pytest.raises(TypeError) as info:
+            call()
+        assert str(info.value).startswith("callback for argument 'f' has signature (x: i32) -> i32 (1 argument(s)) "
+                                          "but 'two' cannot take them: ")
+    assert rig.bus.bursts == before
+    assert not [s for s in rig.host._served.values() if s.allocation is not None]
+
+
+def test_callable_after_a_scalar_is_lent(rig: Rig) -> None:
+    rig.host.start()
+    got: list[int] = []
+
+    def cb2(args: list[int], trigger: int) -> list[int]:
+        got.append(rig.peer.function(args[1], "(x: i32) -> i32")(args[0]))
+        return ok(got[-1], trigger)
+
+    with FakeHW(rig, "cb2", cb2):
+        assert rig.host.hw.cb2(4, lambda x: x * x) == 16
+        assert rig.host.hw.cb2(x=5, f=lambda x: -x) == -5
+    assert got == [16, -5]
+
+
+def test_lending_when_the_area_is_full_names_the_purpose(rig: Rig) -> None:
+    from pushpush.protocol import SlotsExhausted
+
+    host = rig.host
+    taken = host.allocator.allocate(host.allocator.words, "the test")
+    with pytest.raises(SlotsExhausted) as info:
+        host.hw.cb(lambda x: x, 1)
+    assert "callback for argument 'f' needs 2 word(s)" in str(info.value)
+    host.allocator.free(taken)
+
+
+def test_returned_callables_get_one_slot_each() -> None:
+    rig = make_rig()
+    try:
+        def f(x: int) -> int:
+            return x + 1
+
+        def g(x: int) -> int:
+            return x + 2
+
+        order = iter([f, f, g, f, g])
+        rig.peer.export("give", lambda: next(order))
+        got = [rig.host.peer.give() for _ in range(5)]
+        a = [r.address for r in got]
+        assert a[0] == a[1] == a[3] and a[2] == a[4] and a[0] != a[2]
+        assert got[0](1) == 2 and got[2](1) == 3
+        assert rig.peer.describe_address(a[0]) == "peer.f"
+    finally:
+        rig.peer.stop()
+
+
+def test_returned_callable_that_cannot_take_the_arguments() -> None:
+    rig = make_rig(peer_serves=False)
+
+    def bad() -> int:
+        return 1
+
+    ft = parse_signature("(x: i32) -> i32")
+    with pytest.raises(TypeError) as info:
+        rig.peer._lend_permanent(bad, ft)
+    assert str(info.value).startswith("callable 'bad' returned as (x: i32) -> i32 has signature (x: i32) -> i32 "
+                                      "(1 argument(s)) but 'bad' cannot take them: ")
+    assert not [s for s in rig.peer._served.values() if s.allocation is not None]
+
+
+def test_local_calls_with_keywords_and_function_results() -> None:
+    rig = make_rig(peer_serves=False)
+    own = rig.host.function(rig.slot("host", "own").address, "(x: i32) -> i32")
+    assert own(x=6) == 60
+    rig.peer.export("give", lambda: lambda x: 7 * x)
+    give = rig.peer.function(rig.slot("peer", "give").address, "() -> (x: i32) -> i32")
+    f = give()                                   # local: a function value, bound to peer
+    assert f.runtime is rig.peer and f(2) == 14
