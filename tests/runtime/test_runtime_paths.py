@@ -53,7 +53,7 @@ components:
       own: "(x: i32) -> i32"
       own_cb: "(f: (x: i32) -> i32, x: i32) -> i32"
       later: "(x: i32) -> i32"
-    imports: [hw.f, hw.bufs, hw.cb, peer.add, peer.give, hw.cb2]
+    imports: [hw.f, hw.bufs, hw.cb, peer.add, peer.give, hw.cb2, hw.tick]
   peer:
     kind: python
     exports:
@@ -69,10 +69,11 @@ components:
       bufs: "(src: in u16[], dst: out u16[], k: u32) -> u32"
       cb: "(f: (x: i32) -> i32, x: i32) -> i32"
       cb2: "(x: i32, f: (x: i32) -> i32) -> i32"
+      tick: "(f: () -> void) -> u32"
     channels: [loop]
 """
 
-IMPORTS = ["hw.f", "hw.bufs", "hw.cb", "peer.add", "peer.give", "hw.cb2"]
+IMPORTS = ["hw.f", "hw.bufs", "hw.cb", "peer.add", "peer.give", "hw.cb2", "hw.tick"]
 
 
 def paths() -> LinkedSystem:
@@ -379,7 +380,7 @@ def test_other_write_errors_at_once(resp: str, code: int, detail: str) -> None:
     assert rig.host.counters.write_errors == 1
 
 
-def test_reply_wait_times_out_exactly_at_the_deadline() -> None:
+def test_reply_wait_times_out_exactly_at_the_deadline(caplog: pytest.LogCaptureFixture) -> None:
     reports: list[float] = []
 
     def wait_report(waited: float) -> str:
@@ -403,7 +404,10 @@ def test_reply_wait_times_out_exactly_at_the_deadline() -> None:
     rep = rig.host._static_reps[fn.address]
     assert rig.host._quarantine == [rep]
     rig.bus.write(rep.address, [7, STATUS_OK | ECHO_BIT])
-    rig.host._sweep_quarantine()
+    with caplog.at_level(logging.WARNING, logger="pushpush.runtime"):
+        rig.host._sweep_quarantine()
+    assert (f"host: dropped a stray reply at 0x{rep.address:08X} (the reply of a call that had timed out)"
+            in caplog.text)
     assert rig.host._quarantine == [] and rig.host.counters.strays == 1
     assert rep.address not in rig.host._static_reps_busy
     assert rig.bus.read(rep.status_address, 1) == [0]
@@ -693,14 +697,16 @@ def test_timeout_names_unserved_exports_waiting_here() -> None:
         "no reply: while it waited, host.later called this component's export(s) that no Python function "
         "serves; register them with rt.export(name, fn); cycles: 3")
     assert rig.host.unserved_calls() == ["host.later"]
+    own_cb = rig.slot("host", "own_cb", "cep_dynamic")
+    rig.bus.write(own_cb.address, [0, 0, 0x0001])
     rig.host.backend.wait_report = lambda waited: None   # type: ignore[attr-defined]
     f = rig.slot("hw", "f")
     rig.bus.write_raw(f.address + 4, [0])                  # the first call was taken
     with pytest.raises(CallTimeout) as info:
         rig.host.hw.f(1)
     assert info.value.detail == (
-        "no reply: while it waited, host.later called this component's export(s) that no Python function "
-        "serves; register them with rt.export(name, fn)")
+        "no reply: while it waited, host.own_cb, host.later called this component's export(s) that no Python "
+        "function serves; register them with rt.export(name, fn)")
 
 
 def test_unserved_calls_lists_only_exports_with_a_call(rig: Rig) -> None:
@@ -748,6 +754,8 @@ def test_local_call_bad_result(rig: Rig) -> None:
     with pytest.raises(CallError) as info:
         f(3)
     assert info.value.code == ErrorCode.BAD_RESULT and info.value.detail is None
+    name, e = rig.host.errors[-1]
+    assert name == "host.own" and isinstance(e, TypeError) and "not a number" in str(e)
 
 
 def test_local_call_lends_and_retires_a_callable(rig: Rig) -> None:
@@ -1062,6 +1070,10 @@ def test_lending_when_the_area_is_full_names_the_purpose(rig: Rig) -> None:
     with pytest.raises(SlotsExhausted) as info:
         host.hw.cb(lambda x: x, 1)
     assert "callback for argument 'f' needs 2 word(s)" in str(info.value)
+    fv = host.function(rig.slot("hw", "f", "cep_dynamic").address, "(x: i32) -> i32")
+    with pytest.raises(SlotsExhausted) as info:
+        fv(1)
+    assert "rep of a call to hw.f needs 2 word(s)" in str(info.value)
     host.allocator.free(taken)
 
 
@@ -1107,3 +1119,89 @@ def test_local_calls_with_keywords_and_function_results() -> None:
     give = rig.peer.function(rig.slot("peer", "give").address, "() -> (x: i32) -> i32")
     f = give()                                   # local: a function value, bound to peer
     assert f.runtime is rig.peer and f(2) == 14
+
+
+def test_stop_iteration_is_an_error_but_no_fault(rig: Rig) -> None:
+    def add(a: int, b: int) -> int:
+        raise StopIteration
+
+    rig.peer.export("add", add)
+    for _ in range(2):                               # seq 1, then 0: each echoed
+        with pytest.raises(CallError) as info:
+            rig.host.peer.add(1, 2)
+        assert info.value.code == ErrorCode.CALLEE_RAISED
+    assert list(rig.peer.errors) == [] and rig.host.counters.strays == 0
+
+
+def test_cleared_handler_is_not_called_locally(rig: Rig) -> None:
+    rig.host.start()
+    own = rig.slot("host", "own")
+    f = rig.host.function(own.address, "(x: i32) -> i32")
+    assert f(2) == 20
+    served = rig.host._served[own.offset + own.words - 1]
+    served.handler = None             # as _retire does, an instant before _live is rebuilt
+    with pytest.raises(CallError) as info:
+        f(2)                          # over the bus: the dead slot answers
+    assert info.value.code == ErrorCode.BAD_FUNCTION
+
+
+def test_late_reply_during_the_calls_setup_frees_the_static_rep_for_it() -> None:
+    rig = make_rig(timeout=0.1, peer_serves=False)
+    host = rig.host
+    f_slot = rig.slot("hw", "f")
+    static = host._static_reps[f_slot.address]
+    with pytest.raises(CallTimeout):
+        host.hw.f(1)
+    rig.bus.write_raw(f_slot.address + 4, [0])          # the callee took the call late
+    assert host._quarantine == [static]
+    reads = []
+    plain = host.backend.read_local
+
+    def read_local(address: int, count: int) -> list[int]:
+        words = plain(address, count)
+        if address == static.status_address:
+            reads.append(words[0])
+            if len(reads) == 1:                        # the late reply lands just after the first look
+                rig.bus.write_raw(static.address, [0, STATUS_OK | ECHO_BIT])
+        return words
+
+    host.backend.read_local = read_local  # type: ignore[method-assign]
+    busy = []
+
+    def f(args: list[int], trigger: int) -> list[int]:
+        busy.append(static.address in host._static_reps_busy)
+        return ok(args[0] * 2, trigger)
+
+    with FakeHW(rig, "f", f) as hw:
+        assert host.hw.f(21) == 42
+    assert hw.calls[0][-1] & ~3 == static.address and busy == [True]
+    assert host.counters.strays == 1 and host._quarantine == []
+    assert static.address not in host._static_reps_busy
+
+
+def test_dead_callbacks_words_are_reused_last() -> None:
+    rig = make_rig(peer_serves=False)
+    host = rig.host
+    c = rig.linked.component("host")
+    ro = c.runtime_offset
+    word = lambda off: c.base + 4 * off                # noqa: E731
+    host.start()
+    try:
+        with FakeHW(rig, "tick", lambda a, t: ok(0, t)) as tick:
+            for _ in range(3):
+                host.hw.tick(lambda: None)
+        assert [call[0] for call in tick.calls] == [word(ro), word(ro + 1), word(ro + 2)]
+        dead = lambda: sorted(off for off, s in host._served.items() if s.handler is None)  # noqa: E731
+        assert dead() == [ro, ro + 1, ro + 2]
+        a = host.allocator.reserve(ro + 3, 30, "the test")
+        host.allocator.reserve(ro + 33, c.runtime_words - 33, "the test")
+        host.allocator.free(a)                         # free: the dead words and ro+3 .. ro+32
+        fv = host.function(rig.slot("hw", "f", "cep_dynamic").address, "(x: i32) -> i32")
+        with FakeHW(rig, "f", lambda a, t: ok(a[0] + 1, t), kind="cep_dynamic") as hw:
+            assert fv(1) == 2                          # passes the dead words over
+            assert hw.calls[-1][-1] & ~3 == word(ro + 3) and dead() == [ro, ro + 1, ro + 2]
+            host.allocator.reserve(ro + 3, 30, "the test")
+            assert fv(2) == 3                          # only dead words are free: reused, no longer watched
+            assert hw.calls[-1][-1] & ~3 == word(ro) and dead() == [ro + 2]
+    finally:
+        host.stop()
