@@ -1205,3 +1205,63 @@ def test_dead_callbacks_words_are_reused_last() -> None:
             assert hw.calls[-1][-1] & ~3 == word(ro) and dead() == [ro + 2]
     finally:
         host.stop()
+
+
+# ------------------------------------------------------------------------------ reps that end the window
+
+
+def _fullwin(host: str) -> tuple[Rig, Any]:
+    linked = link(parse_system("system: fullwin\nboard: none\ncomponents:\n" + host + """
+  hw:
+    kind: rtl
+    module: hw
+    sources: [hw.v]
+    exports:
+      f: "(x: i32) -> i32"
+      g: "(x: i32) -> i32"
+""", file="fullwin.yaml"))
+    bus = MemoryBus(linked)
+    rt = SyncRuntime(linked, "host", bus.sync_backend("host"), timeout=2.0)
+    c = linked.component("host")
+    assert c.words_used * 4 == c.size                   # the window is full to its last word
+    return Rig(linked, bus, rt, rt), c
+
+
+def test_run_time_rep_ending_the_window() -> None:
+    rig, c = _fullwin("""  host:
+    kind: python
+    runtime_words: 1022
+    imports: [hw.f]
+""")
+    host = rig.host
+    fill = host.allocator.reserve(c.runtime_offset, c.runtime_words - 2, "the test")
+    last = c.base + c.size - 8                          # the only free run-time rep: the window's last 2 words
+    fv = host.function(rig.slot("hw", "f", "cep_dynamic").address, "(x: i32) -> i32")
+    with FakeHW(rig, "f", lambda a, t: ok(a[0] + 1, t), kind="cep_dynamic") as hw:
+        assert fv(1) == 2
+    assert hw.calls[0][-1] & ~3 == last
+    with pytest.raises(CallTimeout):
+        fv(5, timeout=0.05)                             # its rep is quarantined
+    rig.bus.write_raw(rig.slot("hw", "f", "cep_dynamic").address + 4, [0])
+    rig.bus.write_raw(last, [6, STATUS_OK])             # the late reply (seq 0)
+    host.allocator.free(fill)
+    with FakeHW(rig, "f", lambda a, t: ok(a[0] + 1, t), kind="cep_dynamic"):
+        assert fv(7) == 8                               # the sweep released the quarantined rep
+    assert host.counters.strays == 1 and host._quarantine == []
+
+
+def test_static_rep_ending_the_window() -> None:
+    params = ", ".join(f"a{i}: u32" for i in range(1019))
+    rig, c = _fullwin(f"""  host:
+    kind: python
+    runtime_words: 0
+    exports:
+      big: "({params}) -> void"
+    imports: [hw.f, hw.g]
+""")
+    static = rig.host._static_reps[rig.slot("hw", "g").address]
+    assert static.status_address == c.base + c.size - 4
+    rig.bus.write_raw(static.status_address, [STATUS_OK])   # a stray left there
+    with FakeHW(rig, "g", lambda a, t: ok(a[0] * 3, t)):
+        assert rig.host.hw.g(5) == 15 and rig.host.hw.g(6) == 18
+    assert rig.host.counters.strays == 1
