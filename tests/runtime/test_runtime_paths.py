@@ -1265,3 +1265,31 @@ def test_static_rep_ending_the_window() -> None:
     with FakeHW(rig, "g", lambda a, t: ok(a[0] * 3, t)):
         assert rig.host.hw.g(5) == 15 and rig.host.hw.g(6) == 18
     assert rig.host.counters.strays == 1
+
+
+def test_export_registered_while_warning_is_not_warned() -> None:
+    linked = paths()
+    bus = MemoryBus(linked)
+    host = SyncRuntime(linked, "host", bus.sync_backend("host"), timeout=1.0, workers=0)
+    slots = {s.function: s for s in linked.component("host").slots if s.kind == "cep_dynamic"}
+    for name in ("own", "own_cb", "later"):            # a call waits in each, none is served
+        s = slots[name]
+        bus.write(s.address, [0] * (s.words - 1) + [0x0001])
+    warned: list[str] = []
+
+    class Register(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            msg = record.getMessage()
+            if "no Python function serves it" in msg:
+                warned.append(msg.split(" ", 1)[0])
+                if msg.startswith("host.own "):        # meanwhile another thread registers own_cb
+                    host.export("own_cb", lambda f, x: x)
+
+    handler = Register()
+    log = logging.getLogger("pushpush.runtime")
+    log.addHandler(handler)
+    try:
+        host._take_calls()
+    finally:
+        log.removeHandler(handler)
+    assert warned == ["host.own", "host.later"]
