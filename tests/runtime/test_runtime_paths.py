@@ -378,6 +378,11 @@ def test_other_write_errors_at_once(resp: str, code: int, detail: str) -> None:
     assert info.value.code == code and info.value.detail == detail
     assert info.value.function == "hw.f" and info.value.address == 0x43C0_0000
     assert rig.host.counters.write_errors == 1
+    fn, gen = steps_of(rig, "hw.f", [5], 1.0, Clock())
+    gen.send(True)
+    with pytest.raises(CallError):
+        gen.send(BusWriteError(fn.address, 2, resp))
+    assert rig.host.counters.write_errors == 2          # counted each time
 
 
 def test_reply_wait_times_out_exactly_at_the_deadline(caplog: pytest.LogCaptureFixture) -> None:
@@ -473,7 +478,16 @@ def test_pending_slot_in_a_software_window_is_waited_for() -> None:
         with FakeHW(rig, "f", lambda a, t: ok(a[0] + 1, t)):
             assert rig.host.hw.f(1) == 2               # a pl slot: the bus refuses, nobody asks
         assert asked == []
+        # the first word of the ps region (host's first slot) is a software window's too
+        peer_asked: list[int] = []
+        peer = SyncRuntime(rig.linked, "peer", Backend(rig.bus, "peer", slot_pending=peer_asked.append),
+                           timeout=2.0)
+        own = rig.slot("host", "own")
+        assert own.address == rig.linked.ps.base
+        rig.host.start()
+        assert peer.host.own(4) == 40 and peer_asked == [own.address + 4]
     finally:
+        rig.host.stop()
         rig.peer.stop()
 
 
@@ -485,6 +499,8 @@ def test_slot_pending_for_ever_is_a_collision() -> None:
             rig.host.peer.add(1, 2)
         assert info.value.code == ErrorCode.COLLISION and rig.host.counters.write_errors == 1
         assert info.value.detail.startswith("the write was refused with SLVERR for ")
+        add = rig.slot("peer", "add").address
+        assert str(info.value.__cause__) == f"write of 3 word(s) to 0x{add:08X} failed: SLVERR"
         assert rig.bus.bursts == before                 # nothing written
     finally:
         rig.peer.stop()
@@ -1293,3 +1309,14 @@ def test_export_registered_while_warning_is_not_warned() -> None:
     finally:
         log.removeHandler(handler)
     assert warned == ["host.own", "host.later"]
+
+
+def test_errors_keep_the_last_hundred(rig: Rig) -> None:
+    def own(x: int) -> int:
+        raise ValueError(str(x))
+
+    rig.host.export("own", own)
+    f = rig.host.function(rig.slot("host", "own").address, "(x: i32) -> i32")
+    for i in range(102):
+        f.post(i)
+    assert [str(e) for _, e in rig.host.errors] == [str(i) for i in range(2, 102)]
