@@ -1320,3 +1320,22 @@ def test_errors_keep_the_last_hundred(rig: Rig) -> None:
     for i in range(102):
         f.post(i)
     assert [str(e) for _, e in rig.host.errors] == [str(i) for i in range(2, 102)]
+
+
+def test_inherited_lent_slot_at_the_areas_end_and_void_ones() -> None:
+    linked = paths()
+    c = linked.component("host")
+    rw, ro = c.runtime_words, c.runtime_offset
+    journal = bytearray(2 * rw + 4)
+    journal[2 * 2:2 * 2 + 2] = bytes([1, JOURNAL_LENT])              # a () -> void callback at word 2
+    journal[2 * (rw - 2):2 * (rw - 2) + 2] = bytes([2, JOURNAL_LENT | 2])  # (a0: u32) -> u64 at the end
+    journal[2 * rw] = 3                                                # past the area: not looked at
+    rig = make_rig(peer_serves=False, restart_journal=journal)
+    host = rig.host
+    dead = {s.offset: s for s in host._served.values() if s.handler is None}
+    assert sorted(dead) == [ro + 2, ro + rw - 2]
+    assert str(dead[ro + 2].signature) == "() -> void" and str(dead[ro + rw - 2].signature) == "(a0: u32) -> u64"
+    assert host.describe_address(dead[ro + 2].address) == "host.<a lent function of a previous owner>"
+    assert host.allocator._next == ro                  # the last one ends the area: next-fit wraps
+    assert host.allocator.free_words == rw and host._quarantine == []
+    assert not any(journal[:2 * rw]) and journal[2 * rw] == 3
