@@ -1339,3 +1339,135 @@ def test_inherited_lent_slot_at_the_areas_end_and_void_ones() -> None:
     assert host.allocator._next == ro                  # the last one ends the area: next-fit wraps
     assert host.allocator.free_words == rw and host._quarantine == []
     assert not any(journal[:2 * rw]) and journal[2 * rw] == 3
+
+
+# ------------------------------------------------------------------------------ serving: keys, sweeps, exports
+
+
+def test_lent_callables_of_one_name_run_concurrently(rig: Rig) -> None:
+    """Calls of one function run one at a time; two lent callables are two functions, even
+    with one __name__ (their key is their slot, not their name)."""
+    started, b_ran = threading.Event(), threading.Event()
+    seen: list[bool] = []
+
+    def make(which: str) -> Callable[[int], int]:
+        def f(x: int) -> int:
+            if which == "a":
+                started.set()
+                seen.append(b_ran.wait(10))
+            else:
+                b_ran.set()
+            return x
+        return f
+
+    def call_back(args: list[int], trigger: int, wait_first: bool = False) -> list[int]:
+        if wait_first:
+            started.wait(10)
+        addr = args[0] if not wait_first else args[1]
+        return ok(rig.peer.function(addr, "(x: i32) -> i32")(7), trigger)
+
+    rig.host.start()
+    with FakeHW(rig, "cb", call_back), FakeHW(rig, "cb2", lambda a, t: call_back(a, t, True)):
+        t = threading.Thread(target=lambda: seen.append(rig.host.hw.cb(make("a"), 1) == 7))
+        t.start()
+        assert rig.host.hw.cb2(1, make("b")) == 7
+        t.join(20)
+    assert seen == [True, True]
+
+
+def test_calls_through_an_exports_slots_run_one_at_a_time(rig: Rig) -> None:
+    running, overlap = [0], []
+    second = threading.Event()
+
+    def add(a: int, b: int) -> int:
+        running[0] += 1
+        overlap.append(running[0])
+        if a == 1:
+            second.wait(0.3)          # the other call would start meanwhile if it could
+        else:
+            second.set()
+        running[0] -= 1
+        return a + b
+
+    rig.peer.export("add", add)
+    dyn = rig.host.function(rig.slot("peer", "add", "cep_dynamic").address, "(a: i32, b: i32) -> i32")
+    t = threading.Thread(target=lambda: rig.host.peer.add(1, 1))
+    t.start()
+    while not overlap:
+        time.sleep(0.001)
+    assert dyn(2, 2) == 4
+    t.join(10)
+    assert overlap == [1, 1]
+
+
+def test_component_without_exports_serves_its_lent_callables() -> None:
+    linked = link(parse_system("""
+system: solo
+board: none
+components:
+  solo:
+    kind: python
+    imports: [hw.cb]
+  other:
+    kind: python
+    exports:
+      x: "() -> void"
+  hw:
+    kind: rtl
+    module: hw
+    sources: [hw.v]
+    exports:
+      cb: "(f: (x: i32) -> i32, x: i32) -> i32"
+""", file="solo.yaml"))
+    bus = MemoryBus(linked)
+    solo = SyncRuntime(linked, "solo", bus.sync_backend("solo"), timeout=2.0)
+    other = SyncRuntime(linked, "other", bus.sync_backend("other"), timeout=2.0)
+    rig = Rig(linked, bus, solo, other)
+    with FakeHW(rig, "cb", lambda a, t: ok(other.function(a[0], "(x: i32) -> i32")(a[1]), t)):
+        assert solo.hw.cb(lambda x: 3 * x, 5) == 15
+    solo.stop()
+
+
+def test_a_bad_trigger_is_skipped_and_the_sweep_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    linked = paths()
+    bus = MemoryBus(linked)
+    host = SyncRuntime(linked, "host", bus.sync_backend("host"), timeout=1.0, workers=0)
+    host.export("own", lambda x: x)
+    own = {s.kind: s for s in linked.component("host").slots if s.function == "own"}
+    first = host._watch[0]
+    assert first.address == own["cep_static"].address
+    bus.write(own["cep_static"].address, [1, 0x2])               # a reply wanted, no rep address
+    rep = linked.component("peer").base + 4 * linked.component("peer").runtime_offset
+    bus.write(own["cep_dynamic"].address, [9, rep])
+    with caplog.at_level(logging.ERROR, logger="pushpush.runtime"):
+        calls = host._take_calls()
+    assert [c.args for c in calls] == [[9]]
+    assert "host.own: ignoring a call with a bad trigger: trigger word 0x00000002 asks for a reply" in caplog.text
+    assert bus.read(own["cep_static"].address + 4, 1) == [0]     # cleared all the same
+
+
+def test_arguments_that_cannot_be_decoded(caplog: pytest.LogCaptureFixture) -> None:
+    linked = paths()
+    bus = MemoryBus(linked)
+    host = SyncRuntime(linked, "host", bus.sync_backend("host"), timeout=1.0, workers=0)
+    host.export("own_cb", lambda f, x: x)
+    s = next(s for s in linked.component("host").slots if s.function == "own_cb")
+    rep = linked.component("peer").base + 4 * linked.component("peer").runtime_offset
+    bus.write(s.address, [6, 1, rep])                             # a function address not word aligned
+    with caplog.at_level(logging.ERROR, logger="pushpush.runtime"):
+        assert host.poll() == 1
+    assert "host.own_cb: cannot decode arguments:" in caplog.text
+    assert bus.read(rep + 4, 1) == [ErrorCode.CALLEE_RAISED]     # run without arguments: it raised
+    name, e = host.errors[-1]
+    assert name == "host.own_cb" and isinstance(e, TypeError) and "missing 2 required positional" in str(e)
+
+
+def test_export_returns_what_it_registered(rig: Rig) -> None:
+    def own(x: int) -> int:
+        return x - 1
+
+    e = rig.host.export("own", own)
+    assert e.name == "own" and str(e.signature) == "(x: i32) -> i32" and e.fn is own
+    assert e.address == rig.slot("host", "own", "cep_dynamic").address
+    assert rig.host.exports["own"] is e and e(5) == 4
+    assert repr(e).startswith("<ExportedFunction own: (x: i32) -> i32 -> ")
