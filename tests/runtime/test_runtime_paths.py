@@ -509,7 +509,7 @@ def test_slot_pending_for_ever_is_a_collision() -> None:
 # ------------------------------------------------------------------------------ the caller's memory, the journal
 
 
-def test_record_keeps_each_imports_seq() -> None:
+def test_record_keeps_each_imports_seq(caplog: pytest.LogCaptureFixture) -> None:
     record = bytearray(len(IMPORTS))
     rig = make_rig(restart_record=record)
     try:
@@ -523,7 +523,9 @@ def test_record_keeps_each_imports_seq() -> None:
         assert [record[i] for i in range(len(IMPORTS)) if i != k] == [0] * (len(IMPORTS) - 1)
         # a runtime started again continues the alternation: its first call carries seq 1
         rig.host.stop()
-        again = SyncRuntime(rig.linked, "host", Backend(rig.bus, "host", restart_record=record), timeout=2.0)
+        with caplog.at_level(logging.WARNING, logger="pushpush.runtime"):
+            again = SyncRuntime(rig.linked, "host", Backend(rig.bus, "host", restart_record=record), timeout=2.0)
+        assert "was being written" not in caplog.text          # the last call's write had ended
         assert again._seq == {rig.slot("peer", "add").address: 1}
         assert again.peer.add(2, 2) == 4 and record[k] == RECORD_VALID | 1
     finally:
@@ -630,10 +632,18 @@ def test_inherited_journal_quarantines_reps_and_watches_lent_slots_as_dead() -> 
 def test_journal_of_another_layout_is_forgotten() -> None:
     linked = paths()
     host_c = linked.component("host")
-    journal = bytearray(2 * host_c.runtime_words + 8)
-    journal[2 * (host_c.runtime_words - 1)] = 5          # runs past the area's end
+    rw = host_c.runtime_words
+    journal = bytearray(2 * rw + 8)
+    journal[0:2] = bytes([2, 0])                         # a rep at word 0 ...
+    journal[2:4] = bytes([2, 0x81])                      # ... overlapped by one at word 1: not ours
+    journal[2 * 8:2 * 8 + 2] = bytes([2, 0])             # a rep at word 8: still taken
+    journal[2 * (rw - 1):2 * rw] = bytes([5, 0x81])      # runs past the area's end: not ours
+    journal[2 * rw] = 7                                   # past the area: not looked at
     rig = make_rig(peer_serves=False, restart_journal=journal)
-    assert rig.host._quarantine == [] and not any(journal)
+    base = host_c.base + 4 * host_c.runtime_offset
+    assert [r.address for r in rig.host._quarantine] == [base, base + 32]
+    assert journal[0:4] == bytes([2, 0, 0, 0]) and journal[16:18] == bytes([2, 0])
+    assert journal[2 * (rw - 1):2 * rw] == bytes([0, 0]) and journal[2 * rw] == 7
 
 
 # ------------------------------------------------------------------------------ trace hooks
