@@ -1481,3 +1481,24 @@ def test_export_returns_what_it_registered(rig: Rig) -> None:
     assert e.address == rig.slot("host", "own", "cep_dynamic").address
     assert rig.host.exports["own"] is e and e(5) == 4
     assert repr(e).startswith("<ExportedFunction own: (x: i32) -> i32 -> ")
+
+
+def test_inherited_cursor_follows_the_last_lent_slot() -> None:
+    linked = paths()
+    c = linked.component("host")
+    journal = bytearray(2 * c.runtime_words)
+    journal[2 * 4:2 * 4 + 2] = bytes([2, JOURNAL_LENT | 1])    # a lent cep at word 4
+    journal[2 * 20:2 * 20 + 2] = bytes([2, 0])                 # a rep in flight at word 20, after it
+    rig = make_rig(peer_serves=False, restart_journal=journal)
+    # next-fit goes on right after the lent slot: its words are reached last
+    assert rig.host.allocator._next == c.runtime_offset + 6
+
+
+def test_returned_callable_without_a_name_in_the_message() -> None:
+    import functools
+
+    rig = make_rig(peer_serves=False)
+    bad = functools.partial(lambda a, b, c: 0, 1)
+    with pytest.raises(TypeError) as info:
+        rig.peer._lend_permanent(bad, parse_signature("(x: i32) -> i32"))
+    assert str(info.value).startswith(f"callable {bad!r} returned as (x: i32) -> i32 has signature")
