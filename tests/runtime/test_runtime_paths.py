@@ -534,7 +534,6 @@ def test_record_keeps_each_imports_seq(caplog: pytest.LogCaptureFixture) -> None
 
 def test_record_while_writing_and_after_a_failed_write() -> None:
     record = bytearray(len(IMPORTS))
-    rig = make_rig(peer_serves=False, restart_record=record)
     k = IMPORTS.index("hw.f")
     record[k] = RECORD_VALID | 1                      # the last owner's last call carried seq 1
     rig = make_rig(peer_serves=False, restart_record=record)
