@@ -1501,3 +1501,18 @@ def test_returned_callable_without_a_name_in_the_message() -> None:
     with pytest.raises(TypeError) as info:
         rig.peer._lend_permanent(bad, parse_signature("(x: i32) -> i32"))
     assert str(info.value).startswith(f"callable {bad!r} returned as (x: i32) -> i32 has signature")
+
+
+def test_a_duplicate_is_dropped_and_the_sweep_goes_on() -> None:
+    linked = paths()
+    bus = MemoryBus(linked)
+    host = SyncRuntime(linked, "host", bus.sync_backend("host"), timeout=1.0, workers=0)
+    host.export("own", lambda x: x)
+    own = {s.kind: s for s in linked.component("host").slots if s.function == "own"}
+    rep = linked.component("peer").base + 4 * linked.component("peer").runtime_offset
+    bus.write(own["cep_static"].address, [1, rep | 2])
+    assert [c.args for c in host._take_calls()] == [[1]]
+    bus.write(own["cep_static"].address, [1, rep | 2])          # the same seq again: a duplicate
+    bus.write(own["cep_dynamic"].address, [9, rep + 8])
+    assert [c.args for c in host._take_calls()] == [[9]]
+    assert host.counters.duplicates == 1
