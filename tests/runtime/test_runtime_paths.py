@@ -1402,8 +1402,10 @@ def test_calls_through_an_exports_slots_run_one_at_a_time(rig: Rig) -> None:
     dyn = rig.host.function(rig.slot("peer", "add", "cep_dynamic").address, "(a: i32, b: i32) -> i32")
     t = threading.Thread(target=lambda: rig.host.peer.add(1, 1))
     t.start()
-    while not overlap:
+    deadline = time.monotonic() + 10
+    while not overlap and time.monotonic() < deadline:
         time.sleep(0.001)
+    assert overlap, "the first call never started"
     assert dyn(2, 2) == 4
     t.join(10)
     assert overlap == [1, 1]
