@@ -866,10 +866,19 @@ def test_callee_notes_handling_and_duplicates_of_dynamic_slots() -> None:
     peer.export("add", lambda a, b: a + b)
     host_c = linked.component("host")
     dyn = next(s for s in linked.component("peer").slots if s.function == "add" and s.kind == "cep_dynamic")
-    rep = host_c.base + 4 * host_c.runtime_offset
+    soft_rep = host_c.base + 4 * host_c.runtime_offset
+    # a software caller's call (its reply goes into host's window): the PL waits for nothing,
+    # so it is not counted as being answered
+    bus.write(dyn.address, [2, 3, soft_rep])
+    soft = peer._take_calls()
+    assert [c.args for c in soft] == [[2, 3]] and not soft[0].pl and marks == []
+    peer._dispatch(soft[0])
+    assert marks == [] and bus.read(soft_rep, 2) == [5, STATUS_OK]
+    # a call of the PL (its reply goes into hw's window): counted while it is answered
+    rep = linked.component("hw").base + 0x40
     bus.write(dyn.address, [2, 3, rep])
     calls = peer._take_calls()
-    assert [c.args for c in calls] == [[2, 3]] and marks == [1]
+    assert [c.args for c in calls] == [[2, 3]] and calls[0].pl and marks == [1]
     assert peer._in_flight[dyn.offset + 2] == [rep]
     bus.write(dyn.address, [2, 3, rep])               # the same trigger while it runs: a duplicate
     assert peer._take_calls() == [] and peer.counters.duplicates == 1
