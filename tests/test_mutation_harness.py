@@ -150,3 +150,27 @@ def test_survivors_only_needs_a_workdir(tmp_path: Path, capsys: pytest.CaptureFi
     assert h.main(["--python", "protocol", "--survivors-only", "-o", str(tmp_path / "m.md")]) == 2
     assert "--survivors-only tests again the survivors of an earlier run kept in --workdir" in \
         capsys.readouterr().err
+
+
+def test_a_resumed_group_sees_the_trees_other_files_as_they_are_now(tmp_path: Path) -> None:
+    """mutmut keeps its first copy of the files it does not mutate in ``mutants/``; the
+    harness puts the tree's current text there before each run (a resumed run tested the
+    mutants against the old tree); the mutated files and mutmut's own state stay."""
+    rm = _harness()
+    g = next(x for x in rm.load()[1] if x.name == "runtime")
+    copy = tmp_path / "python-runtime"
+    for rel, now, kept in [("pushpush/runtime/sync.py", "new sync", "old sync"),
+                           ("tests/runtime/test_x.py", "new test", "old test"),
+                           ("pushpush/runtime/core.py", "tree core", "mutated core"),
+                           ("pushpush/runtime/core.py.meta", None, "state")]:
+        if now is not None:
+            (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+            (copy / rel).write_text(now)
+        (copy / "mutants" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (copy / "mutants" / rel).write_text(kept)
+    assert rm._refresh_unmutated(g, copy) == 2
+    got = {rel: (copy / "mutants" / rel).read_text() for rel in
+           ["pushpush/runtime/sync.py", "tests/runtime/test_x.py", "pushpush/runtime/core.py",
+            "pushpush/runtime/core.py.meta"]}
+    assert got == {"pushpush/runtime/sync.py": "new sync", "tests/runtime/test_x.py": "new test",
+                   "pushpush/runtime/core.py": "mutated core", "pushpush/runtime/core.py.meta": "state"}

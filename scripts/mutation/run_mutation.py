@@ -350,6 +350,29 @@ def mutmut_config(g: Group, copy: Path) -> str:
             f"do_not_mutate_patterns = {_toml_list(g.skip_lines)}\n")
 
 
+def _refresh_unmutated(g: Group, copy: Path) -> int:
+    """mutmut copies the files it does not mutate into ``mutants/`` once and keeps them, so a
+    resumed run tested the mutants against the tree of the first run (other modules, old
+    tests). Put the tree's current text in place of each such file (the mutated files
+    mutmut re-makes itself, keeping the results of unchanged functions). How many changed."""
+    import fnmatch
+    mut = copy / "mutants"
+    if not mut.is_dir():
+        return 0
+    changed = 0
+    for f in mut.rglob("*"):
+        if not f.is_file() or f.suffix == ".meta":
+            continue
+        rel = f.relative_to(mut).as_posix()
+        if any(fnmatch.fnmatch(rel, pat) for pat in g.mutate):
+            continue
+        src = copy / rel
+        if src.is_file() and src.read_bytes() != f.read_bytes():
+            shutil.copy2(src, f)
+            changed += 1
+    return changed
+
+
 def _toml_list(xs: Sequence[str]) -> str:
     """A TOML array of literal strings (regular expressions keep their backslashes)."""
     for x in xs:
@@ -381,6 +404,7 @@ def run_group(g: Group, work: Path, jobs: int, names: Sequence[str], timeout: fl
                            f"{LIST}")
     with pyproject.open("a") as f:
         f.write(mutmut_config(g, copy))
+    _refresh_unmutated(g, copy)
     # a resumed run: the survivors of earlier runs are tested again first (mutmut keeps a
     # decided result, but the tests may have been sharpened since; if the group's settings
     # changed, mutmut drops every result itself), then the mutants without a result
