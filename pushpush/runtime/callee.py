@@ -25,6 +25,7 @@ from ..protocol import (
     Allocation,
     CallError,
     ErrorCode,
+    SlotsExhausted,
     Trigger,
     WordSpan,
     decode_return,
@@ -251,9 +252,10 @@ class Callee:
                       exc_info=(type(exc), exc, exc.__traceback__))
             return encode_error(ft, ErrorCode.CALLEE_RAISED, seq)
         codec = s.codec
-        if codec.result_is_function and self._needs_lending(value):
-            value = self._lend_permanent(value, ft.result).address
         try:
+            if codec.result_is_function and self._needs_lending(value):
+                # (a callable that cannot take the result type's arguments: TypeError)
+                value = self._lend_permanent(value, ft.result).address
             words = codec.encode_result(value)
             words.append(STATUS_OK | ECHO_BIT if seq & 1 else STATUS_OK)  # as encode_return
             return words
@@ -261,6 +263,10 @@ class Callee:
             self.errors.append((s.name, e))
             log.error("%s returned a bad result: %s", s.name, e)
             return encode_error(ft, ErrorCode.BAD_RESULT, seq)
+        except SlotsExhausted as e:   # no room to lend the function it returned
+            self.errors.append((s.name, e))
+            log.error("%s returned a function this runtime has no slot for: %s", s.name, e)
+            return encode_error(ft, ErrorCode.CALLEE_RAISED, seq)
 
     def _run(self, c: Incoming) -> tuple[list[int], Optional[Any]]:
         """Run a taken call's function: (reply words, ``None``) or, for an ``async``

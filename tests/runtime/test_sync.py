@@ -538,3 +538,16 @@ def test_concurrent_callers_serving_while_waiting_each_get_their_own_answers(pai
     for t in range(4):
         assert got[t] == [2 * (i * 10 + t) for i in range(15)]
     assert a._serving_waiters == 0 and a.allocator.in_use == [] and pair.bus.collisions == 0
+
+
+def test_an_export_returning_a_callable_of_the_wrong_shape_answers_bad_result(pair: Pair) -> None:
+    """b.get_scale returns a function value (x: i32) -> i32; a Python callable that cannot
+    take one argument is answered BAD_RESULT at once (before, the reply was never written
+    and the caller waited out its timeout), and the component serves on."""
+    pair.b.export("get_scale", lambda: (lambda: 0))
+    with pytest.raises(CallError) as info:
+        pair.a.b.get_scale(timeout=4.0)
+    assert not isinstance(info.value, CallTimeout) and info.value.code == ErrorCode.BAD_RESULT
+    assert "cannot take them" in str(pair.b.errors[-1][1])
+    pair.b.export("get_scale", lambda: (lambda x: 2 * x))
+    assert pair.a.b.get_scale()(21) == 42
