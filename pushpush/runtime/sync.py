@@ -104,6 +104,11 @@ class SyncRuntime(RuntimeCore):
                     return done.value
                 sent = None
                 if type(step) is Write:
+                    if not served and self._pool is not None and self.serve_while_waiting:
+                        # from before the call is written (its callbacks cannot come before)
+                        # to its end, but for the functions it runs (see _dispatch)
+                        served = True
+                        self._count_serving(1)
                     try:
                         backend.write(step.address, step.words)
                     except BusWriteError as e:
@@ -111,8 +116,8 @@ class SyncRuntime(RuntimeCore):
                 elif step is SLEEP:
                     slept = True
                     if self._pool is not None and self.serve_while_waiting:
-                        if not served:   # from now to the call's end, but for the
-                            served = True   # functions it runs (see _dispatch)
+                        if not served:   # (a call that waited before its first write)
+                            served = True
                             self._count_serving(1)
                         if self._serve_waiting():
                             continue   # ran calls that came in: look for the reply again
@@ -133,12 +138,8 @@ class SyncRuntime(RuntimeCore):
                 over = getattr(backend, "wait_over", None)
                 if over is not None:
                     over()
-            if served:
+            if served:   # the serve thread, standing down for us, takes over (notified)
                 self._count_serving(-1)
-                if self._pool is not None:
-                    # a call that came in with our reply was seen by the serve thread while
-                    # it stood down for us: it goes to the pool now, not at the next write
-                    self._sweep_to_pool()
 
     # ------------------------------------------------------------------ serving
 
@@ -150,12 +151,17 @@ class SyncRuntime(RuntimeCore):
             self._dispatch(c)
         return len(calls)
 
-    def _sweep_to_pool(self) -> int:
-        """One sweep of the serve thread: queue each call on its function's queue."""
+    def _sweep_to_pool(self, stand_down: bool = False) -> int:
+        """One sweep of the serve thread: queue each call on its function's queue. With
+        ``stand_down``: -1, and nothing taken, while a caller serves (checked under the
+        sweep lock, which a caller takes to start serving: a call that came for it after
+        its start is never taken here)."""
         pool = self._pool
         if pool is None:
             return self.poll()
         with self._sweep_lock:
+            if stand_down and self._serving_waiters:
+                return -1
             calls = self._take_calls()
         for key in self._queue_calls(calls):
             pool.submit(self._drain, key)
@@ -192,6 +198,10 @@ class SyncRuntime(RuntimeCore):
     def _count_serving(self, delta: int) -> None:
         """A caller starts (1) or ends (-1) serving while it waits: while any does, the
         serve thread stands down (the caller is awake anyway, and takes the calls)."""
+        if delta > 0:   # under the sweep lock: see _sweep_to_pool
+            with self._sweep_lock, self._lock:
+                self._serving_waiters += delta
+            return
         with self._lock:
             self._serving_waiters += delta
             if self._serving_waiters == 0:
@@ -276,10 +286,12 @@ class SyncRuntime(RuntimeCore):
                 self._stand_down()
                 continue
             try:
-                ran = self._sweep_to_pool()
+                ran = self._sweep_to_pool(stand_down=True)
             except Exception:  # never let the loop die
                 log.exception("%s: serve loop error", self.component.name)
                 ran = 0
+            if ran < 0:   # a caller started serving meanwhile
+                continue
             if not ran:
                 self.backend.sleep()
 
@@ -289,6 +301,8 @@ class SyncRuntime(RuntimeCore):
             if self._thread is not None and self._thread.is_alive():
                 return self
             self._stop.clear()
+            if self.workers > 0 and self._pool is None:   # before any call may need it
+                self._pool = ThreadPoolExecutor(self.workers, f"pushpush-{self.component.name}")
             self._thread = threading.Thread(target=self.serve_forever, daemon=True,
                                             name=f"pushpush-serve-{self.component.name}")
             self._thread.start()
