@@ -93,6 +93,10 @@ module pp_endpoint_mem #
      */
     // trigger word of slot i at [32*i +: 32] (0 while the slot is idle)
     output wire [NUM_SLOTS*32-1:0]  trig_word,
+    // bytes of slot i's trigger word written since it was last re-armed, at [4*i +: 4]: the
+    // bytes of trig_word that the memory (a read port at the trigger word's offset) holds
+    // too; the others are 0 in trig_word and the memory keeps an older value there
+    output wire [NUM_SLOTS*4-1:0]   trig_bytes,
     // read port p: word offset rd_addr[RD_ADDR_WIDTH*p +: RD_ADDR_WIDTH] (< WORDS), its
     // stored word on rd_data[32*p +: 32] in the same cycle (combinational). Argument/result
     // words only: a trigger word's offset returns the last value written there, not the slot's
@@ -360,9 +364,11 @@ generate
         localparam integer T = {16'd0, SLOT_TRIG[16*i +: 16]};
         localparam integer L = T % NW;
         reg [31:0] tw;
+        reg [3:0] tb;
         reg pend;
         initial begin
             tw = 32'd0;
+            tb = 4'd0;
             pend = 1'b0;
         end
         // the beat writes this trigger word. On a 32-bit bus that beat holds nothing else,
@@ -382,6 +388,7 @@ generate
             if (clr[1]) tw[15:8] <= 8'd0; else if (wes[1]) tw[15:8] <= w_data[32*L+8 +: 8];
             if (clr[2]) tw[23:16] <= 8'd0; else if (wes[2]) tw[23:16] <= w_data[32*L+16 +: 8];
             if (clr[3]) tw[31:24] <= 8'd0; else if (wes[3]) tw[31:24] <= w_data[32*L+24 +: 8];
+            tb <= (tb | wes) & ~clr;
             if (rst) begin
                 pend <= 1'b0;
             end else if (we) begin
@@ -391,6 +398,7 @@ generate
             end
         end
         assign tw_reg[32*i +: 32] = tw;
+        assign trig_bytes[4*i +: 4] = tb;
         assign trig_pending[i] = pend;
         assign trig_pulse[i] = we && wval != 32'd0;
     end

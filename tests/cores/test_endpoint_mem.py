@@ -277,6 +277,12 @@ class TB:
             self.fail(f"{when}: collisions {u(dut.collisions)} != {m.collisions}")
         if u(dut.collision_flag) != m.flag:
             self.fail(f"{when}: collision_flag {u(dut.collision_flag)} != {m.flag}")
+        # every slot's trigger word, read from the memory under trig_bytes, is trig_word
+        # (pp_export's TRIG_MEM = 1 reads it so)
+        ok = u(dut.trig_mem_ok)
+        if ok != (1 << len(m.slots)) - 1:
+            self.fail(f"{when}: trigger word in memory under trig_bytes differs from trig_word "
+                      f"(trig_mem_ok {ok:#x})")
         if window:
             got = u(dut.window)
             exp = m.window_int()
