@@ -123,6 +123,11 @@ localparam CW = (WB + 2 < ADDR_WIDTH) ? WB + 2 : ADDR_WIDTH;
 // pad a word index to 32 bits
 localparam PAD = 34-CW;
 localparam RPAD = 34-ADDR_WIDTH;
+// byte address bits the read path keeps. Counter reads (ENABLE_READ 2) of a window of 4 KiB
+// or more: 4 (the counters at 0x0..0xF; a beat at 0x10 or above reads 0 and only that it got
+// there counts). A read burst cannot run past such a window (AXI bursts do not cross 4 KiB),
+// so no beat there needs its SLVERR. Otherwise the whole window.
+localparam RAB = (ENABLE_READ == 2 && ADDR_WIDTH >= 12) ? 4 : ADDR_WIDTH;
 // write response FIFO depth (writes whose B is not yet accepted)
 localparam B_DEPTH = 4;
 
@@ -175,7 +180,9 @@ wire [DATA_WIDTH-1:0] w_data;
 wire [STRB_WIDTH-1:0] w_strb;
 wire                  cur_last;
 wire                  beat_err;   // the beat is rejected (below)
-wire [ADDR_WIDTH-1:0] rd_addr_reg;
+wire [RAB-1:0]        rd_addr_low;  // the beat's byte address (low RAB bits)
+wire [ADDR_WIDTH+3:0] rd_addr_x = {{(ADDR_WIDTH+4-RAB){1'b0}}, rd_addr_low};
+wire [ADDR_WIDTH-1:0] rd_addr_reg = rd_addr_x[ADDR_WIDTH-1:0];
 wire                  rd_bad;
 wire                  rd_ovf;
 wire [DATA_WIDTH-1:0] rd_beat_data;
@@ -188,7 +195,7 @@ wire [2:0]            rd_size;
 
 pp_axi_slave #(
     .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(ADDR_WIDTH), .ID_WIDTH(ID_WIDTH),
-    .WR_ADDR_BITS(CW), .RD_ADDR_BITS(ADDR_WIDTH), .W_WITH_AW(1), .B_DEPTH(B_DEPTH),
+    .WR_ADDR_BITS(CW), .RD_ADDR_BITS(RAB), .W_WITH_AW(1), .B_DEPTH(B_DEPTH),
     .R_REG(1), .AR_EARLY(1), .SIZE_MIN(0), .SIZE_MAX(MAX_SIZE), .INCR_ONLY(1)
 ) fe (
     .clk(clk), .rst(rst),
@@ -207,8 +214,8 @@ pp_axi_slave #(
     .wr_en(w_fire), .wr_addr(cur_addr), .wr_ovf(cur_ovf), .wr_size(cur_size), .wr_bad(cur_bad),
     .wr_data(w_data), .wr_strb(w_strb), .wr_last(cur_last), .wr_ready(1'b1),
     .wr_err(cur_bad || beat_err), .wr_resp_valid(1'b0), .wr_resp(2'b00),
-    .rd_en(r_load), .rd_addr(rd_addr_reg), .rd_ovf(rd_ovf), .rd_size(rd_size), .rd_bad(rd_bad),
-    .rd_data(rd_beat_data), .rd_err(rd_bad || rd_ovf || (ENABLE_READ == 0)),
+    .rd_en(r_load), .rd_addr(rd_addr_low), .rd_ovf(rd_ovf), .rd_size(rd_size), .rd_bad(rd_bad),
+    .rd_data(rd_beat_data), .rd_err(rd_bad || (rd_ovf && RAB == ADDR_WIDTH) || (ENABLE_READ == 0)),
     .rd_zero(rd_beat_zero)
 );
 
@@ -446,7 +453,8 @@ generate
         wire [1:0] widx = ra[3:2] & ((DATA_WIDTH == 64) ? 2'b10 : 2'b11);
         // (the zero outside 0x0..0xF comes from the output register's synchronous reset)
         assign rd_beat_data = cnt_words[{widx, 5'd0} +: DATA_WIDTH];
-        assign rd_beat_zero = !in_cnt;
+        // (RAB 4: a beat at 0x10 or above has rd_ovf set and reads 0)
+        assign rd_beat_zero = !in_cnt || (rd_ovf && RAB != ADDR_WIDTH);
     end else begin : rd_none
         assign rd_beat_data = {DATA_WIDTH{1'b0}};
         assign rd_beat_zero = 1'b1;
@@ -457,7 +465,7 @@ endgenerate
 wire unused_inputs = &{1'b0, counters};
 // word/row indices are computed 32 bits wide; only their low bits address the memories
 wire unused_bits = &{1'b0, beat_row_full, rd_row_full, rd_axi_row, rd_axi_lane, cur_addr[1:0],
-                    cur_size, rd_addr_reg[1:0]};
+                    cur_size, rd_addr_reg[1:0], rd_addr_x};
 
 endmodule
 

@@ -1003,6 +1003,10 @@ CONFIGS = {
     # reads return the counters (ENABLE_READ=2), on both bus widths
     "s8d64cnt": dict(data_width=64, addr_width=8, words=48, slots=EIGHT_SLOTS, enable_read=2),
     "s1d32cnt": dict(data_width=32, addr_width=6, words=4, slots=[(0, 3)], enable_read=2),
+    # counter reads of a 4 KiB window (the read path keeps 4 address bits), the pingpong
+    # components' geometry: three slots of one argument word each
+    "4kd32cnt": dict(data_width=32, addr_width=12, words=6, slots=[(0, 1), (2, 3), (4, 5)],
+                     enable_read=2),
     # 4 KiB window, slots at both ends, 64-bit bus
     "4kd64": dict(data_width=64, addr_width=12, words=1024,
                   slots=[(0, 0), (3, 8), (500, 505), (1000, 1023)], enable_read=1),
