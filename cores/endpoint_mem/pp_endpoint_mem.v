@@ -93,6 +93,10 @@ module pp_endpoint_mem #
      */
     // trigger word of slot i at [32*i +: 32] (0 while the slot is idle)
     output wire [NUM_SLOTS*32-1:0]  trig_word,
+    // bytes of slot i's trigger word written since it was last re-armed, at [4*i +: 4]: the
+    // bytes of trig_word that the memory (a read port at the trigger word's offset) holds
+    // too; the others are 0 in trig_word and the memory keeps an older value there
+    output wire [NUM_SLOTS*4-1:0]   trig_bytes,
     // read port p: word offset rd_addr[RD_ADDR_WIDTH*p +: RD_ADDR_WIDTH] (< WORDS), its
     // stored word on rd_data[32*p +: 32] in the same cycle (combinational). Argument/result
     // words only: a trigger word's offset returns the last value written there, not the slot's
@@ -119,6 +123,11 @@ localparam CW = (WB + 2 < ADDR_WIDTH) ? WB + 2 : ADDR_WIDTH;
 // pad a word index to 32 bits
 localparam PAD = 34-CW;
 localparam RPAD = 34-ADDR_WIDTH;
+// byte address bits the read path keeps. Counter reads (ENABLE_READ 2) of a window of 4 KiB
+// or more: 4 (the counters at 0x0..0xF; a beat at 0x10 or above reads 0 and only that it got
+// there counts). A read burst cannot run past such a window (AXI bursts do not cross 4 KiB),
+// so no beat there needs its SLVERR. Otherwise the whole window.
+localparam RAB = (ENABLE_READ == 2 && ADDR_WIDTH >= 12) ? 4 : ADDR_WIDTH;
 // write response FIFO depth (writes whose B is not yet accepted)
 localparam B_DEPTH = 4;
 
@@ -171,7 +180,9 @@ wire [DATA_WIDTH-1:0] w_data;
 wire [STRB_WIDTH-1:0] w_strb;
 wire                  cur_last;
 wire                  beat_err;   // the beat is rejected (below)
-wire [ADDR_WIDTH-1:0] rd_addr_reg;
+wire [RAB-1:0]        rd_addr_low;  // the beat's byte address (low RAB bits)
+wire [ADDR_WIDTH+3:0] rd_addr_x = {{(ADDR_WIDTH+4-RAB){1'b0}}, rd_addr_low};
+wire [ADDR_WIDTH-1:0] rd_addr_reg = rd_addr_x[ADDR_WIDTH-1:0];
 wire                  rd_bad;
 wire                  rd_ovf;
 wire [DATA_WIDTH-1:0] rd_beat_data;
@@ -184,7 +195,7 @@ wire [2:0]            rd_size;
 
 pp_axi_slave #(
     .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(ADDR_WIDTH), .ID_WIDTH(ID_WIDTH),
-    .WR_ADDR_BITS(CW), .RD_ADDR_BITS(ADDR_WIDTH), .W_WITH_AW(1), .B_DEPTH(B_DEPTH),
+    .WR_ADDR_BITS(CW), .RD_ADDR_BITS(RAB), .W_WITH_AW(1), .B_DEPTH(B_DEPTH),
     .R_REG(1), .AR_EARLY(1), .SIZE_MIN(0), .SIZE_MAX(MAX_SIZE), .INCR_ONLY(1)
 ) fe (
     .clk(clk), .rst(rst),
@@ -203,8 +214,8 @@ pp_axi_slave #(
     .wr_en(w_fire), .wr_addr(cur_addr), .wr_ovf(cur_ovf), .wr_size(cur_size), .wr_bad(cur_bad),
     .wr_data(w_data), .wr_strb(w_strb), .wr_last(cur_last), .wr_ready(1'b1),
     .wr_err(cur_bad || beat_err), .wr_resp_valid(1'b0), .wr_resp(2'b00),
-    .rd_en(r_load), .rd_addr(rd_addr_reg), .rd_ovf(rd_ovf), .rd_size(rd_size), .rd_bad(rd_bad),
-    .rd_data(rd_beat_data), .rd_err(rd_bad || rd_ovf || (ENABLE_READ == 0)),
+    .rd_en(r_load), .rd_addr(rd_addr_low), .rd_ovf(rd_ovf), .rd_size(rd_size), .rd_bad(rd_bad),
+    .rd_data(rd_beat_data), .rd_err(rd_bad || (rd_ovf && RAB == ADDR_WIDTH) || (ENABLE_READ == 0)),
     .rd_zero(rd_beat_zero)
 );
 
@@ -360,9 +371,11 @@ generate
         localparam integer T = {16'd0, SLOT_TRIG[16*i +: 16]};
         localparam integer L = T % NW;
         reg [31:0] tw;
+        reg [3:0] tb;
         reg pend;
         initial begin
             tw = 32'd0;
+            tb = 4'd0;
             pend = 1'b0;
         end
         // the beat writes this trigger word. On a 32-bit bus that beat holds nothing else,
@@ -382,6 +395,7 @@ generate
             if (clr[1]) tw[15:8] <= 8'd0; else if (wes[1]) tw[15:8] <= w_data[32*L+8 +: 8];
             if (clr[2]) tw[23:16] <= 8'd0; else if (wes[2]) tw[23:16] <= w_data[32*L+16 +: 8];
             if (clr[3]) tw[31:24] <= 8'd0; else if (wes[3]) tw[31:24] <= w_data[32*L+24 +: 8];
+            tb <= (tb | wes) & ~clr;
             if (rst) begin
                 pend <= 1'b0;
             end else if (we) begin
@@ -391,6 +405,7 @@ generate
             end
         end
         assign tw_reg[32*i +: 32] = tw;
+        assign trig_bytes[4*i +: 4] = tb;
         assign trig_pending[i] = pend;
         assign trig_pulse[i] = we && wval != 32'd0;
     end
@@ -438,7 +453,8 @@ generate
         wire [1:0] widx = ra[3:2] & ((DATA_WIDTH == 64) ? 2'b10 : 2'b11);
         // (the zero outside 0x0..0xF comes from the output register's synchronous reset)
         assign rd_beat_data = cnt_words[{widx, 5'd0} +: DATA_WIDTH];
-        assign rd_beat_zero = !in_cnt;
+        // (RAB 4: a beat at 0x10 or above has rd_ovf set and reads 0)
+        assign rd_beat_zero = !in_cnt || (rd_ovf && RAB != ADDR_WIDTH);
     end else begin : rd_none
         assign rd_beat_data = {DATA_WIDTH{1'b0}};
         assign rd_beat_zero = 1'b1;
@@ -449,7 +465,7 @@ endgenerate
 wire unused_inputs = &{1'b0, counters};
 // word/row indices are computed 32 bits wide; only their low bits address the memories
 wire unused_bits = &{1'b0, beat_row_full, rd_row_full, rd_axi_row, rd_axi_lane, cur_addr[1:0],
-                    cur_size, rd_addr_reg[1:0]};
+                    cur_size, rd_addr_reg[1:0], rd_addr_x};
 
 endmodule
 

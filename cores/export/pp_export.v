@@ -25,7 +25,15 @@ module pp_export #
     // 32-bit lanes of the window's data bus (1: 32 bits, 2: 64 bits)
     parameter LANES = 1,
     // Bit k: the bus lane of slot k's trigger word (64-bit bus: trigger word offset % 2)
-    parameter [N-1:0] SLOT_LANE = {N{1'b0}}
+    parameter [N-1:0] SLOT_LANE = {N{1'b0}},
+    // Where a pending trigger word is read: 0 from trig_word (the window's flip-flops, one
+    // 32-bit input per slot); 1 from trig_mem, the window's memory read at the selected
+    // slot's trigger word (a read port whose address follows sel), of which only the bytes
+    // written since the slot was re-armed count (trig_bytes; the others read 0, as in
+    // trig_word). 1 leaves the slot multiplexer to the memory's read port: one LUT per bit
+    // for the return address instead of two or three, and the window's trigger word
+    // flip-flops above the SEQ bit unread (Yosys removes them)
+    parameter TRIG_MEM = 0
 )
 (
     input  wire              clk,
@@ -37,6 +45,10 @@ module pp_export #
     input  wire [N*32-1:0]   trig_word,
     input  wire [N-1:0]      trig_pulse,
     input  wire [N-1:0]      trig_pending,
+    // (TRIG_MEM = 1) the stored trigger word of the slot selected by sel, and per slot k the
+    // bytes of its trigger word written since it was last re-armed, [4*k +: 4]
+    input  wire [31:0]       trig_mem,
+    input  wire [N*4-1:0]    trig_bytes,
     // the W beat's data: a slot's trigger word is taken from its lane in the pulse cycle
     input  wire [LANES*32-1:0] wdata,
     // re-arm slot k (registered: the cycle after its call was taken or its duplicate seen)
@@ -96,14 +108,18 @@ wire [N-1:0] arrive = trig_pulse | (trig_pending & ~rearm_reg);
 // pick then does not wait for the dynamic slots' 32-bit comparisons
 wire [N-1:0] cand = arrive & ~(dup & STATIC);
 wire [N-1:0] pick;
+// the trigger word of the selected slot (below)
+wire [31:0] rep_now;
+wire [31:0] rep;
 
 // per slot: duplicate detection and its state
 generate
     for (k = 0; k < N; k = k + 1) begin : slot
         localparam integer L = SLOT_LANE[k] ? 1 : 0;
         if (STATIC[k]) begin : st
-            // SEQ (bit 1) of the trigger, and of the last call taken from the slot
-            wire q = trig_pulse[k] ? wdata[32*L+1] : trig_word[32*k+1];
+            // SEQ (bit 1) of the last call taken from the slot (when it is taken, sel is this
+            // slot alone and busy_reg is low, so rep is its trigger: from the bus in its pulse
+            // cycle, else stored)
             reg seen_reg;
             reg seq_reg;
             initial begin
@@ -113,7 +129,7 @@ generate
             always @(posedge clk) begin
                 if (call && sel[k]) begin
                     seen_reg <= 1'b1;
-                    seq_reg <= q;
+                    seq_reg <= rep[1];
                 end
                 if (rst) begin
                     seen_reg <= 1'b0;
@@ -175,16 +191,21 @@ assign sel = hold_reg ? hold_sel_reg : pick;
 // lane after the slots' multiplexer), else from the window
 reg [31:0] tw_sel;
 reg [LANES-1:0] lane_hit;
+reg [3:0] bytes_sel;
 integer m;
 always @(*) begin
     tw_sel = 32'd0;
     lane_hit = {LANES{1'b0}};
+    bytes_sel = 4'd0;
     for (m = 0; m < N; m = m + 1) begin
         tw_sel = tw_sel | ({32{sel[m]}} & trig_word[32*m +: 32]);
         lane_hit[SLOT_LANE[m]] = lane_hit[SLOT_LANE[m]] | (sel[m] & trig_pulse[m]);
+        bytes_sel = bytes_sel | ({4{sel[m]}} & trig_bytes[4*m +: 4]);
+    end
+    if (TRIG_MEM != 0) begin
+        tw_sel = trig_mem & {{8{bytes_sel[3]}}, {8{bytes_sel[2]}}, {8{bytes_sel[1]}}, {8{bytes_sel[0]}}};
     end
 end
-wire [31:0] rep_now;
 generate
     if (LANES == 1) begin : l1
         assign rep_now = lane_hit[0] ? wdata[31:0] : tw_sel;
@@ -196,7 +217,7 @@ endgenerate
 assign call_valid = !busy_reg && (|cand);
 assign call = call_valid && call_ready;
 assign active = busy_reg || call;
-wire [31:0] rep = busy_reg ? rep_reg : rep_now;
+assign rep = busy_reg ? rep_reg : rep_now;
 // trigger bit 0: one-way call, no result is written
 wire oneway = rep[0];
 assign rep_addr = {rep[31:2], 2'b00};
@@ -209,6 +230,8 @@ assign rearm = rearm_reg;
 wire [N:0] sel_below = {sel, 1'b0} - {{N{1'b0}}, 1'b1};
 // (one slot: no round robin; the top bit of sel_below is never needed)
 wire unused_rr = &{1'b0, mask_reg, sel_below[N]};
+// the trigger words' inputs the TRIG_MEM setting does not read
+wire unused_tw = &{1'b0, trig_word, trig_mem, trig_bytes};
 
 always @(posedge clk) begin
     busy_reg <= active && !done;
@@ -216,7 +239,9 @@ always @(posedge clk) begin
     hold_sel_reg <= sel;
     rearm_reg <= ({N{call}} & sel) | dup;
     if (call) begin
-        rep_reg <= rep_now;
+        // (a call is taken only while not busy: rep is rep_now; one function per bit feeds
+        // both the output and this register, not two)
+        rep_reg <= rep;
         mask_reg <= ~sel_below[N-1:0];
     end
     if (rst) begin

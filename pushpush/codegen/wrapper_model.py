@@ -19,7 +19,7 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import ClassVar, Optional, Union
 
@@ -161,6 +161,9 @@ class Export:
     callbacks: tuple[Callback, ...]
     buffers: tuple[ExportBuffer, ...]
     req_index: int
+    #: the read port at the selected slot's trigger word (pp_export TRIG_MEM = 1: the
+    #: memory multiplexes the pending trigger words); None: from the trigger flip-flops
+    trig_port: Optional[ReadPort] = None
 
     kind: ClassVar[str] = "result"
 
@@ -351,6 +354,15 @@ def wrapper_model(linked: LinkedSystem, comp: LinkedComponent,
     for imp in comp.imports:
         calls.append(b.call(f"{imp.component}_{imp.function}", imp.signature, imp.rep_slot,
                             imp.rep_address, imp.cep_address, None, n_exports + len(calls)))
+    # an export of two or more slots reads its pending trigger word through a read port of
+    # its own (allocated after every other, so their indices stay), the memory's read
+    # multiplexer picking the slot: one LUT per bit of the return address instead of two or
+    # three (cores/export TRIG_MEM)
+    for i, e in enumerate(exports):
+        if e.n >= 2:
+            idx = {comp.slots[s].trigger_offset - comp.slots[s].offset for s in e.slots}
+            if len(idx) == 1:
+                exports[i] = replace(e, trig_port=b.read_port(e.name, list(e.slots), idx.pop()))
     rd_addr_width = max(1, clog2(comp.slot_words))
     if not b.rd_ports:   # one port (address 0, unused) for a component without any
         b.rd_ports.append(ReadPort(0, (0,), None, ()))

@@ -277,6 +277,12 @@ class TB:
             self.fail(f"{when}: collisions {u(dut.collisions)} != {m.collisions}")
         if u(dut.collision_flag) != m.flag:
             self.fail(f"{when}: collision_flag {u(dut.collision_flag)} != {m.flag}")
+        # every slot's trigger word, read from the memory under trig_bytes, is trig_word
+        # (pp_export's TRIG_MEM = 1 reads it so)
+        ok = u(dut.trig_mem_ok)
+        if ok != (1 << len(m.slots)) - 1:
+            self.fail(f"{when}: trigger word in memory under trig_bytes differs from trig_word "
+                      f"(trig_mem_ok {ok:#x})")
         if window:
             got = u(dut.window)
             exp = m.window_int()
@@ -997,6 +1003,10 @@ CONFIGS = {
     # reads return the counters (ENABLE_READ=2), on both bus widths
     "s8d64cnt": dict(data_width=64, addr_width=8, words=48, slots=EIGHT_SLOTS, enable_read=2),
     "s1d32cnt": dict(data_width=32, addr_width=6, words=4, slots=[(0, 3)], enable_read=2),
+    # counter reads of a 4 KiB window (the read path keeps 4 address bits), the pingpong
+    # components' geometry: three slots of one argument word each
+    "4kd32cnt": dict(data_width=32, addr_width=12, words=6, slots=[(0, 1), (2, 3), (4, 5)],
+                     enable_read=2),
     # 4 KiB window, slots at both ends, 64-bit bus
     "4kd64": dict(data_width=64, addr_width=12, words=1024,
                   slots=[(0, 0), (3, 8), (500, 505), (1000, 1023)], enable_read=1),

@@ -17,7 +17,10 @@ outputs against a model of README.md; end to end, that
 - no slot starves (round robin).
 
 Parameter sets: one static slot; two static and one dynamic slot (the pingpong callee's
-``f``); four slots on a 64-bit bus with triggers on both lanes; heavy back-pressure.
+``f``); four slots on a 64-bit bus with triggers on both lanes; heavy back-pressure; and
+``TRIG_MEM=1`` (the pending trigger word read from the window's memory, which the harness
+cores/export/tb/pp_export_tb.v plays, older bytes junk) for the callee's and caller's sets
+and the 64-bit one.
 Icarus, the first set on Verilator too.
 """
 
@@ -51,6 +54,15 @@ CONFIGS = [
          p_req=0.6, p_hold=0.8, p_now=0.4),
     dict(N=3, STATIC=1, LANES=1, SLOT_LANE=0, seed=4, p_trig=0.6, p_dup=0.3, p_ready=0.3,
          p_req=0.3, p_hold=0.6, p_now=0.3),
+    # TRIG_MEM=1 (what the generated wrapper uses for 2+ slots): the pending trigger word from
+    # the harness' memory, older bytes as junk; the pingpong callee's f and caller's run, and
+    # the 64-bit set
+    dict(N=3, STATIC=3, LANES=1, SLOT_LANE=0, seed=5, p_trig=0.4, p_dup=0.2, p_ready=0.8,
+         p_req=0.7, p_hold=1.0, p_now=0.7, TRIG_MEM=1),
+    dict(N=2, STATIC=1, LANES=1, SLOT_LANE=0, seed=6, p_trig=0.5, p_dup=0.25, p_ready=0.5,
+         p_req=0.5, p_hold=0.8, p_now=0.5, TRIG_MEM=1),
+    dict(N=4, STATIC=5, LANES=2, SLOT_LANE=9, seed=7, p_trig=0.5, p_dup=0.25, p_ready=0.6,
+         p_req=0.6, p_hold=0.8, p_now=0.4, TRIG_MEM=1),
 ]
 
 if cocotb is not None:
@@ -68,7 +80,8 @@ if cocotb is not None:
         cycles = int(os.environ.get("EX_CYCLES", "4000"))
         full = (1 << n) - 1
         cocotb.start_soon(Clock(dut.clk, 10, unit="ns").start())
-        for name in ("trig_word", "trig_pulse", "trig_pending", "wdata", "call_ready",
+        junk_rng = random.Random(cfg["seed"] + 1000)   # the memory's older bytes (TRIG_MEM)
+        for name in ("trig_word", "trig_pulse", "trig_pending", "junk", "wdata", "call_ready",
                      "result_valid", "result_hold_n", "req_ready"):
             getattr(dut, name).value = 0
         dut.rst.value = 1
@@ -169,7 +182,7 @@ if cocotb is not None:
                             ("trig_pending", sum(p << k for k, p in enumerate(pending))),
                             ("wdata", wdata), ("call_ready", call_ready),
                             ("result_valid", res_valid), ("result_hold_n", hold_n),
-                            ("req_ready", req_ready)):
+                            ("req_ready", req_ready), ("junk", junk_rng.getrandbits(32))):
                 getattr(dut, name).value = v
             await ReadOnly()
             got = {k: _u(getattr(dut, k)) for k in ("rearm", "dup", "sel", "call_valid",
@@ -238,7 +251,7 @@ if cocotb is not None:
 # pytest side
 
 REPO = Path(__file__).resolve().parents[2]
-SOURCES = [REPO / "cores" / "export" / "pp_export.v"]
+SOURCES = [REPO / "cores" / "export" / "pp_export.v", REPO / "cores" / "export" / "tb" / "pp_export_tb.v"]
 
 
 def _matrix():
@@ -253,6 +266,7 @@ def test_export(simulator, params):
 
     cfg = CONFIGS[params["cfg"]]
     hdl = {k: cfg[k] for k in ("N", "STATIC", "LANES", "SLOT_LANE")}
-    run_cocotb(toplevel="pp_export", sources=SOURCES, test_module="test_export",
+    hdl["TRIG_MEM"] = cfg.get("TRIG_MEM", 0)
+    run_cocotb(toplevel="pp_export_tb", sources=SOURCES, test_module="test_export",
                test_dir=Path(__file__).parent, parameters=hdl, simulator=simulator,
                extra_env={"EX_CFG": json.dumps(cfg)})

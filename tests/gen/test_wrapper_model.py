@@ -53,7 +53,16 @@ def test_read_ports_and_requesters_in_order(systems):
             assert [p.index for p in m.rd_ports] == list(range(len(m.rd_ports)))
             used: list[ReadPort] = [w.port for e in m.exports for w in e.arg_words]
             used += [p for call in m.calls for p in call.result_words]
+            # an export of 2+ slots reads its pending trigger word through a port of its own,
+            # after every other (pp_export TRIG_MEM), at each slot's trigger word
+            trig = [e.trig_port for e in m.exports if e.trig_port is not None]
+            assert [e.n >= 2 for e in m.exports] == [e.trig_port is not None for e in m.exports]
+            for e in m.exports:
+                if e.trig_port is not None:
+                    assert list(e.trig_port.offsets) == [c.slots[s].trigger_offset for s in e.slots]
+            used += trig
             assert sorted(p.index for p in used) == list(range(len(used)))
+            assert all(p.index > q.index for p in trig for q in used if q not in trig)
             assert len(m.rd_ports) == max(1, len(used))
             for p in used:
                 assert (p.select is None) == (len(p.offsets) == 1)

@@ -7,6 +7,9 @@
  * shown as 0 (the probe port checks that they read 0).
  * One more read port, `probe_addr` -> `probe_data`, is driven by the bench with a different
  * address every cycle (checks the read ports with changing addresses).
+ * `trig_mem_ok` bit i: slot i's trigger word as read from the memory (one more read port per
+ * slot, at its trigger word's offset) with only the bytes `trig_bytes` says were written
+ * equals `trig_word` (what pp_export reads with TRIG_MEM = 1); the bench checks it every cycle.
  */
 
 `default_nettype none
@@ -70,7 +73,8 @@ module pp_endpoint_mem_tb #
     input  wire [NUM_SLOTS-1:0]     rearm,
     input  wire [95:0]              counters,
     output wire [31:0]              collisions,
-    output wire                     collision_flag
+    output wire                     collision_flag,
+    output wire [NUM_SLOTS-1:0]     trig_mem_ok
 );
 
 localparam RA = (WORDS > 1) ? $clog2(WORDS) : 1;
@@ -119,8 +123,10 @@ function integer port_of;
     end
 endfunction
 
-// one port per argument/result word, then the probe
-localparam PORTS = port_of(WORDS) + 1;
+// one port per argument/result word, then the probe, then one per slot at its trigger word
+localparam APORTS = port_of(WORDS) + 1;
+localparam PORTS = APORTS + NUM_SLOTS;
+wire [NUM_SLOTS*4-1:0] trig_bytes;
 
 genvar k;
 generate
@@ -139,8 +145,19 @@ generate
     end
 endgenerate
 
-assign rd_addr[RA*(PORTS-1) +: RA] = probe_addr[RA-1:0];
-assign probe_data = rd_data[32*(PORTS-1) +: 32];
+assign rd_addr[RA*(APORTS-1) +: RA] = probe_addr[RA-1:0];
+assign probe_data = rd_data[32*(APORTS-1) +: 32];
+
+generate
+    for (k = 0; k < NUM_SLOTS; k = k + 1) begin : tmem
+        localparam [RA-1:0] TA = SLOT_TRIG[16*k +: RA];
+        wire [31:0] mword = rd_data[32*(APORTS+k) +: 32];
+        wire [3:0] b = trig_bytes[4*k +: 4];
+        assign rd_addr[RA*(APORTS+k) +: RA] = TA;
+        assign trig_mem_ok[k] = (mword & {{8{b[3]}}, {8{b[2]}}, {8{b[1]}}, {8{b[0]}}})
+                                == trig_word[32*k +: 32];
+    end
+endgenerate
 
 pp_endpoint_mem #(
     .DATA_WIDTH(DATA_WIDTH),
@@ -193,6 +210,7 @@ dut (
     .s_axi_rvalid(s_axi_rvalid),
     .s_axi_rready(s_axi_rready),
     .trig_word(trig_word),
+    .trig_bytes(trig_bytes),
     .rd_addr(rd_addr),
     .rd_data(rd_data),
     .trig_pulse(trig_pulse),
