@@ -92,17 +92,9 @@ always @* begin
     end
 end
 wire [PORTS-1:0] grant_int = (|cand_masked) ? (cand_masked & ~below_masked) : (cand & ~below_all);
-// the ports above the grant: the prefix OR of the one-hot grant (grant_int - 1 are those below)
-reg  [PORTS-1:0] above;
-reg              acc_grant;
-integer a;
-always @* begin
-    acc_grant = 1'b0;
-    for (a = 0; a < PORTS; a = a + 1) begin
-        above[a] = acc_grant;
-        acc_grant = acc_grant || grant_int[a];
-    end
-end
+// the ports above the grant: those with a candidate of the same kind below them (the
+// prefix ORs above), chosen as the grant is; no chain behind the grant
+wire [PORTS-1:0] above = (|cand_masked) ? below_masked : below_all;
 
 reg [INDEX_WIDTH-1:0] index;
 integer k;
