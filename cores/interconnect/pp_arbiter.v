@@ -50,7 +50,6 @@ module pp_arbiter #
     input  wire                         accept
 );
 
-localparam [PORTS-1:0] ONE = 1;
 // credit counter width (signed)
 localparam CW = BEATS_WIDTH + 2;
 
@@ -74,9 +73,28 @@ wire [PORTS-1:0] cand;
 wire             stay;
 
 wire [PORTS-1:0] cand_masked = cand & mask_reg;
-wire [PORTS-1:0] sel = (|cand_masked) ? cand_masked : cand;
-// lowest set bit
-wire [PORTS-1:0] grant_int = sel & (~sel + ONE);
+// the lowest set bit of the masked candidates if there are any, else of all candidates;
+// both computed side by side and the any-masked choice last, with no carry chain (fewer
+// LUT levels than the lowest set bit of the chosen vector, x & (~x + 1); the same grant)
+reg  [PORTS-1:0] below_masked;
+reg  [PORTS-1:0] below_all;
+reg              acc_masked;
+reg              acc_all;
+integer b;
+always @* begin
+    acc_masked = 1'b0;
+    acc_all = 1'b0;
+    for (b = 0; b < PORTS; b = b + 1) begin
+        below_masked[b] = acc_masked;
+        below_all[b] = acc_all;
+        acc_masked = acc_masked || cand_masked[b];
+        acc_all = acc_all || cand[b];
+    end
+end
+wire [PORTS-1:0] grant_int = (|cand_masked) ? (cand_masked & ~below_masked) : (cand & ~below_all);
+// the ports above the grant: those with a candidate of the same kind below them (the
+// prefix ORs above), chosen as the grant is; no chain behind the grant
+wire [PORTS-1:0] above = (|cand_masked) ? below_masked : below_all;
 
 reg [INDEX_WIDTH-1:0] index;
 integer k;
@@ -98,10 +116,10 @@ always @(posedge clk) begin
     if (accept && (|req)) begin
         if (stay) begin
             // the granted port and those above it
-            mask_reg <= ~(grant_int - ONE);
+            mask_reg <= grant_int | above;
         end else begin
             // ports strictly above the granted one
-            mask_reg <= ~(grant_int | (grant_int - ONE));
+            mask_reg <= above;
         end
     end
     if (rst) begin

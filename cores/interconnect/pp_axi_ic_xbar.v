@@ -384,6 +384,34 @@ for (j = 0; j < MI; j = j + 1) begin : b_rdy
     end
 end
 
+// SKID_BUFFERS = 0: each master's AW payload and W beat are held in a register of the
+// master's own, loaded at the master's handshake, and a slave's AW and W registers hold only
+// the index of the master whose request (beat) they carry: the payload multiplexers come
+// after the registers, their selects straight from registers (README.md, "Resources"). A
+// held payload is not overwritten while a slave presents it: the master's next AW (W beat)
+// is taken either by the same slave, whose register takes it only in the cycle the one it
+// presents leaves, or by another slave only after the responses (the ordering rule), which
+// come after the slave took it.
+reg [S_COUNT*AXP-1:0] aw_hold;
+reg [S_COUNT*WP-1:0]  w_hold;
+initial begin
+    aw_hold = {(S_COUNT*AXP){1'b0}};
+    w_hold = {(S_COUNT*WP){1'b0}};
+end
+if (SKID_BUFFERS == 0) begin : hold
+    integer hi;
+    always @(posedge clk) begin
+        for (hi = 0; hi < S_COUNT; hi = hi + 1) begin
+            if (s_axi_awvalid[hi] && s_axi_awready[hi]) begin
+                aw_hold[hi*AXP +: AXP] <= aw_pay[hi*AXP +: AXP];
+            end
+            if (s_axi_wvalid[hi] && s_axi_wready[hi]) begin
+                w_hold[hi*WP +: WP] <= w_pay_v[hi*(WP+1) +: WP];
+            end
+        end
+    end
+end
+
 for (j = 0; j < MI; j = j + 1) begin : slv
 
     // address bits the slave's register carries: those inside the slave's window (the
@@ -407,10 +435,6 @@ for (j = 0; j < MI; j = j + 1) begin : slv
     wire           aw_gv;
     wire           aw_in_valid = aw_gv && !w_busy_reg;
     wire           aw_fire = aw_in_valid && aw_in_ready[j];
-    wire [AXP-1:0] aw_in;
-    wire [AXP-1:0] aw_out;
-    // the W multiplexer's output (the selected master's W beat, wvalid on top)
-    wire [WP:0]    w_in;
     // the W path's master: the owner while busy, else the master granted now
     wire [SW-1:0]  w_sel = w_busy_reg ? w_owner_reg : aw_idx;
     wire           w_sel_valid = w_busy_reg || aw_fire;
@@ -422,9 +446,16 @@ for (j = 0; j < MI; j = j + 1) begin : slv
     localparam integer CA = (NM == S_COUNT) ? SW : CSW;
     wire [NA-1:0]        c_req;
     wire [NA-1:0]        c_grant;
-    wire [NA*AXP-1:0]    c_pay;
     wire [NA*9-1:0]      c_beats;
+    // the masters' AW payloads and W beats (wvalid on top), and (SKID_BUFFERS = 0) their
+    // held AW payloads and W beats (each datapath reads two of these, and of c_w with
+    // SKID_BUFFERS = 0 only WVALID and WLAST)
+    /* verilator lint_off UNUSED */
+    wire [NA*AXP-1:0]    c_pay;
     wire [NA*(WP+1)-1:0] c_w;
+    wire [NA*AXP-1:0]    c_aw_hold;
+    wire [NA*WP-1:0]     c_w_hold;
+    /* verilator lint_on UNUSED */
     wire [CA-1:0]        aw_cidx;
     wire [CA-1:0]        w_cidx;
     wire                 c_gv;
@@ -435,6 +466,8 @@ for (j = 0; j < MI; j = j + 1) begin : slv
         assign c_pay = aw_pay;
         assign c_beats = aw_beats;
         assign c_w = w_pay_v;
+        assign c_aw_hold = aw_hold;
+        assign c_w_hold = w_hold;
         assign aw_idx = aw_cidx;
         assign w_cidx = w_sel;
         assign aw_gv = c_gv;
@@ -456,6 +489,8 @@ for (j = 0; j < MI; j = j + 1) begin : slv
             assign c_pay[k*AXP +: AXP] = aw_pay[M*AXP +: AXP];
             assign c_beats[k*9 +: 9] = aw_beats[M*9 +: 9];
             assign c_w[k*(WP+1) +: WP+1] = w_pay_v[M*(WP+1) +: WP+1];
+            assign c_aw_hold[k*AXP +: AXP] = aw_hold[M*AXP +: AXP];
+            assign c_w_hold[k*WP +: WP] = w_hold[M*WP +: WP];
         end
         // the granted master's index from the one-hot grant
         integer ck;
@@ -483,6 +518,8 @@ for (j = 0; j < MI; j = j + 1) begin : slv
         assign c_pay = {AXP{1'b0}};
         assign c_beats = 9'd0;
         assign c_w = {(WP+1){1'b0}};
+        assign c_aw_hold = {AXP{1'b0}};
+        assign c_w_hold = {WP{1'b0}};
         assign aw_idx = {SW{1'b0}};
         assign w_cidx = aw_cidx;
         assign aw_gv = 1'b0;
@@ -490,9 +527,6 @@ for (j = 0; j < MI; j = j + 1) begin : slv
         wire unused_gv = c_gv ^ c_grant[0];
         /* verilator lint_on UNUSED */
     end
-
-    pp_axi_ic_mux #(.N(NA), .WIDTH(AXP), .SEL_WIDTH(CA))
-    aw_mux_inst (.in(c_pay), .sel(aw_cidx), .out(aw_in));
 
     pp_arbiter #(
         .PORTS(NA),
@@ -512,29 +546,9 @@ for (j = 0; j < MI; j = j + 1) begin : slv
         .accept(aw_fire)
     );
 
-    pp_axi_ic_mux #(.N(NA), .WIDTH(WP+1), .SEL_WIDTH(CA))
-    w_mux_inst (.in(c_w), .sel(w_cidx), .out(w_in));
-
-    pp_axi_ic_reg #(
-        .SKID(SKID_BUFFERS),
-        .WIDTH(AXP)
-    )
-    aw_reg_inst (
-        .clk(clk),
-        .rst(rst),
-        .s_data((aw_in & KEEP) | ax_mst(aw_idx)),
-        .s_valid(aw_in_valid),
-        .s_ready(aw_in_ready[j]),
-        .m_data(aw_out),
-        .m_valid(int_awvalid[j]),
-        .m_ready(int_awready[j])
-    );
-
-    assign int_aw_pay[j*AXP +: AXP] = aw_out | FILL;
-
     // write data
-    wire          w_in_valid = w_sel_valid && w_in[WP];
-    wire          w_in_last = w_in[W_LAST];
+    wire          w_in_valid;
+    wire          w_in_last;
 
     assign w_busy[j] = w_busy_reg;
     assign w_src_valid[j] = w_sel_valid;
@@ -550,20 +564,96 @@ for (j = 0; j < MI; j = j + 1) begin : slv
         end
     end
 
-    pp_axi_ic_reg #(
-        .SKID(SKID_BUFFERS),
-        .WIDTH(WP)
-    )
-    w_reg_inst (
-        .clk(clk),
-        .rst(rst),
-        .s_data(w_in[WP-1:0]),
-        .s_valid(w_in_valid),
-        .s_ready(w_in_ready[j]),
-        .m_data(int_w_pay[j*WP +: WP]),
-        .m_valid(int_wvalid[j]),
-        .m_ready(int_wready[j])
-    );
+    if (SKID_BUFFERS == 0) begin : held
+        // the registers hold the granted master's index; the payloads are the masters'
+        // held ones, multiplexed after the registers by the registered index. Only WVALID
+        // and WLAST are multiplexed by the W path's select in the cycle
+        wire [SW+CA-1:0] aw_q;
+        wire [CA-1:0]    w_q;
+        wire [AXP-1:0]   aw_q_pay;
+        wire [NA*2-1:0]  c_w_ctl;
+        wire [1:0]       w_ctl;
+        for (k = 0; k < NA; k = k + 1) begin : ctl
+            assign c_w_ctl[k*2 +: 2] = {c_w[k*(WP+1)+WP], c_w[k*(WP+1)+W_LAST]};
+        end
+        pp_axi_ic_mux #(.N(NA), .WIDTH(2), .SEL_WIDTH(CA))
+        w_mux_inst (.in(c_w_ctl), .sel(w_cidx), .out(w_ctl));
+        assign w_in_valid = w_sel_valid && w_ctl[1];
+        assign w_in_last = w_ctl[0];
+
+        pp_axi_ic_reg #(.SKID(0), .WIDTH(SW+CA))
+        aw_reg_inst (
+            .clk(clk),
+            .rst(rst),
+            .s_data({aw_idx, aw_cidx}),
+            .s_valid(aw_in_valid),
+            .s_ready(aw_in_ready[j]),
+            .m_data(aw_q),
+            .m_valid(int_awvalid[j]),
+            .m_ready(int_awready[j])
+        );
+        pp_axi_ic_mux #(.N(NA), .WIDTH(AXP), .SEL_WIDTH(CA))
+        aw_mux_inst (.in(c_aw_hold), .sel(aw_q[CA-1:0]), .out(aw_q_pay));
+        assign int_aw_pay[j*AXP +: AXP] = (aw_q_pay & KEEP) | ax_mst(aw_q[CA +: SW]) | FILL;
+
+        pp_axi_ic_reg #(.SKID(0), .WIDTH(CA))
+        w_reg_inst (
+            .clk(clk),
+            .rst(rst),
+            .s_data(w_cidx),
+            .s_valid(w_in_valid),
+            .s_ready(w_in_ready[j]),
+            .m_data(w_q),
+            .m_valid(int_wvalid[j]),
+            .m_ready(int_wready[j])
+        );
+        pp_axi_ic_mux #(.N(NA), .WIDTH(WP), .SEL_WIDTH(CA))
+        w_out_mux_inst (.in(c_w_hold), .sel(w_q), .out(int_w_pay[j*WP +: WP]));
+    end else begin : regd
+        // the payloads multiplexed into the registers (the W multiplexer's output: the
+        // selected master's W beat, wvalid on top)
+        wire [AXP-1:0] aw_in;
+        wire [AXP-1:0] aw_out;
+        wire [WP:0]    w_in;
+        pp_axi_ic_mux #(.N(NA), .WIDTH(AXP), .SEL_WIDTH(CA))
+        aw_mux_inst (.in(c_pay), .sel(aw_cidx), .out(aw_in));
+
+        pp_axi_ic_mux #(.N(NA), .WIDTH(WP+1), .SEL_WIDTH(CA))
+        w_mux_inst (.in(c_w), .sel(w_cidx), .out(w_in));
+
+        pp_axi_ic_reg #(
+            .SKID(SKID_BUFFERS),
+            .WIDTH(AXP)
+        )
+        aw_reg_inst (
+            .clk(clk),
+            .rst(rst),
+            .s_data((aw_in & KEEP) | ax_mst(aw_idx)),
+            .s_valid(aw_in_valid),
+            .s_ready(aw_in_ready[j]),
+            .m_data(aw_out),
+            .m_valid(int_awvalid[j]),
+            .m_ready(int_awready[j])
+        );
+
+        assign int_aw_pay[j*AXP +: AXP] = aw_out | FILL;
+        assign w_in_valid = w_sel_valid && w_in[WP];
+        assign w_in_last = w_in[W_LAST];
+        pp_axi_ic_reg #(
+            .SKID(SKID_BUFFERS),
+            .WIDTH(WP)
+        )
+        w_reg_inst (
+            .clk(clk),
+            .rst(rst),
+            .s_data(w_in[WP-1:0]),
+            .s_valid(w_in_valid),
+            .s_ready(w_in_ready[j]),
+            .m_data(int_w_pay[j*WP +: WP]),
+            .m_valid(int_wvalid[j]),
+            .m_ready(int_wready[j])
+        );
+    end
 end
 
 for (i = 0; i < S_COUNT; i = i + 1) begin : mst

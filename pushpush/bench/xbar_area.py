@@ -148,7 +148,10 @@ def alone_markdown(rows: list[dict[str, Any]], checkout: Optional[Path]) -> str:
         f"The interconnect alone, N x N crossbar, 32-bit data and address, {ID_WIDTH}-bit IDs, "
         f"64 KiB windows (LUT / FF / LUT levels, Yosys `synth_xilinx -family xc7 -flatten`): "
         "`pp_axi_interconnect` with the generator's crossbar parameters (shared read path, "
-        f"single-register stages) against {ref}.",
+        "single-register stages: each master's AW payload and W beat held in a register of its "
+        "own, the slaves' registers holding the granted master's index, the payload "
+        "multiplexers after the registers with their selects from registers; a carry-free "
+        f"round-robin grant) against {ref}.",
         "",
         md_table(("N", "pp_axi_interconnect", "verilog-axi axi_crossbar"),
                  [(n, cell("pushpush", n), cell("verilog-axi", n)) for n in sizes]),
