@@ -313,7 +313,7 @@ def count_call_path(work: Optional[Path] = None) -> dict[str, Any]:
         import unicorn  # noqa: F401
     except ImportError:
         raise A9CountError("the unicorn package is not installed: it runs the Cortex-A9 code "
-                           "(pip install 'pushpush[bench]', or pip install unicorn)") from None
+                           "(pip install 'pushpush-fpga[bench]', or pip install unicorn)") from None
     tmp = None
     if work is None:
         tmp = tempfile.TemporaryDirectory(prefix="pp-a9-")
