@@ -892,6 +892,62 @@ def test_callee_notes_handling_and_duplicates_of_dynamic_slots() -> None:
     assert peer.poll() == 1 and bus.read(rep, 2) == [8, STATUS_OK]
 
 
+def test_one_way_calls_are_never_counted_as_answered_to_the_pl() -> None:
+    """A one-way call has no reply, so nobody in the PL waits for it, even when its trigger
+    carries an address inside a hardware window."""
+    marks: list[int] = []
+    linked = paths()
+    bus = MemoryBus(linked)
+    peer = SyncRuntime(linked, "peer", Backend(bus, "peer", handling=marks.append), timeout=1.0, workers=0)
+    got: list[int] = []
+    peer.export("add", lambda a, b: got.append(a + b) or 0)
+    dyn = next(s for s in linked.component("peer").slots if s.function == "add" and s.kind == "cep_dynamic")
+    rep = linked.component("hw").base + 0x40
+    bus.write(dyn.address, [2, 3, rep | 1])           # bit 0: one-way
+    calls = peer._take_calls()
+    assert [c.args for c in calls] == [[2, 3]] and not calls[0].pl and marks == []
+    peer._dispatch(calls[0])
+    assert got == [5] and marks == [] and bus.read(rep, 2) == [0, 0]
+
+
+def test_a_backend_without_handling_answers_calls_of_the_pl() -> None:
+    """``handling`` is optional: a backend without it (the in-memory bus, cocotb) answers a
+    call whose reply goes to the PL like any other."""
+    linked = paths()
+    bus = MemoryBus(linked)
+    backend = bus.sync_backend("peer")
+    assert not hasattr(backend, "handling")
+    peer = SyncRuntime(linked, "peer", backend, timeout=1.0, workers=0)
+    peer.export("add", lambda a, b: a + b)
+    dyn = next(s for s in linked.component("peer").slots if s.function == "add" and s.kind == "cep_dynamic")
+    rep = linked.component("hw").base + 0x40
+    bus.write(dyn.address, [2, 3, rep])
+    assert peer.poll() == 1 and bus.read(rep, 2) == [5, STATUS_OK]
+
+
+def test_a_returned_function_with_no_slot_left_is_callee_raised(caplog: pytest.LogCaptureFixture) -> None:
+    """An export returning a new function when its runtime has no run-time words left to lend
+    it: the caller gets CALLEE_RAISED at once (not a timeout), the callee keeps the error."""
+    from pushpush.protocol import SlotsExhausted
+
+    rig = make_rig()
+    try:
+        peer = rig.peer
+        peer.export("give", lambda: (lambda x: x + 1))
+        taken = peer.allocator.allocate(peer.allocator.words, "the test")
+        for _ in range(2):                            # both values of the call's seq bit
+            with pytest.raises(CallError) as info:
+                rig.host.peer.give()
+            assert type(info.value) is CallError and info.value.code == ErrorCode.CALLEE_RAISED
+        assert [name for name, _ in peer.errors] == ["peer.give", "peer.give"]
+        assert all(isinstance(e, SlotsExhausted) for _, e in peer.errors)
+        assert "peer.give returned a function this runtime has no slot for" in caplog.text
+        peer.allocator.free(taken)
+        assert rig.host.peer.give()(1) == 2         # room again: served
+    finally:
+        rig.peer.stop()
+
+
 def test_dead_reply_echoes_the_calls_seq() -> None:
     s = type("S", (), {"signature": parse_signature("(x: i32) -> i32"), "name": "x.cb", "address": 0x10})()
     from pushpush.runtime.callee import Callee
