@@ -218,6 +218,75 @@ def test_region_too_small_default_region(tmp_path: Path) -> None:
                     "from its base; set regions.ps.size to at least 0x11000 or make the windows smaller"]
 
 
+
+def test_a_window_exactly_as_large_as_its_slots_and_run_time_area(tmp_path: Path) -> None:
+    sys_ = link(load_system(write(tmp_path, """\
+        system: exact
+        components:
+          h: {kind: python, window: 0x1000, runtime_words: 1023, exports: {f: "() -> void"}}
+        """)))
+    (h,) = sys_.components
+    assert h.size == 0x1000 and h.slot_words + h.runtime_words == 1024
+
+
+def test_first_fit_takes_a_gap_that_ends_where_a_window_begins(tmp_path: Path) -> None:
+    sys_ = link(load_system(write(tmp_path, """\
+        system: gap
+        regions: {pl: {base: 0x43C03000, size: 0x10000}}
+        components:
+          a: {kind: rtl, module: a, sources: [a.v], window: 0x4000}
+          b: {kind: rtl, module: b, sources: [b.v]}
+        """)))
+    a, b = sys_.components
+    assert a.base == 0x43C04000
+    assert b.base == 0x43C03000 and b.end == a.base  # touching is not overlapping
+
+
+def test_pl_region_too_small_names_the_rtl_windows(tmp_path: Path) -> None:
+    assert link_errors(tmp_path, """\
+        system: crowded
+        regions:
+          pl: {base: 0x43C00000, size: 0x1000}
+        components:
+          a: {kind: rtl, module: a, sources: [a.v]}
+          b: {kind: rtl, module: b, sources: [b.v]}
+        """) == [f"{tmp_path / 'system.yaml'}:3:32: region 'pl' (base 0x43C00000, size 0x1000) is too small "
+                 "for the rtl windows ('a' 0x1000, 'b' 0x1000): they need 0x2000 bytes from its "
+                 "base; set regions.pl.size to at least 0x2000 or make the windows smaller"]
+
+
+def test_region_too_small_without_a_size_points_at_the_region(tmp_path: Path) -> None:
+    # regions.pl gives a base only: its default size (4 MiB) is too small, and the message
+    # points at the region's own line (the 8 MiB window is placed size-aligned, at 0x44000000)
+    errs = link_errors(tmp_path, """\
+        system: crowded
+        regions:
+          pl: {base: 0x43C00000}
+        components:
+          a: {kind: rtl, module: a, sources: [a.v], window: 0x800000}
+        """)
+    assert errs == [f"{tmp_path / 'system.yaml'}:3:3: region 'pl' (base 0x43C00000, size 0x400000) is too "
+                    "small for the rtl windows ('a' 0x800000): they need 0xC00000 bytes from its base; "
+                    "set regions.pl.size to at least 0xC00000 or make the windows smaller"]
+
+
+def test_rtl_component_built_in_code_gets_no_run_time_area() -> None:
+    # ComponentSpec's runtime_words default (256) applies to software; an rtl component's
+    # window holds its slots only: 1,000 words fit 4 KiB
+    sig = parse_signature("(x: u32) -> u32")
+    spec = SystemSpec(name="s", file="s.yaml", components=(
+        ComponentSpec("r", "rtl", module="r", exports=(ExportSpec("f", sig, dynamic_slots=500),)),))
+    (r,) = link(spec).components
+    assert r.runtime_words == 0 and r.words_used == 1000 and r.size == 0x1000
+
+
+def test_callback_slots_of_an_rtl_export_carry_its_name() -> None:
+    linked = linked_example("audio_fir")
+    fir = linked.component("fir")
+    cbs = [s for s in fir.slots if s.kind.value == "rep_callback"]
+    assert cbs and all(s.function == "fir" for s in cbs)
+    assert {s.param for s in cbs} >= {"coeff"}
+
 DDR = """\
     system: dw
     software_windows: ddr
