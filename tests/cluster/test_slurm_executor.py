@@ -105,7 +105,11 @@ def test_an_impossible_request_is_refused_with_the_fix(slurm_env, tmp_path, monk
 
 
 def test_ctrl_c_cancels_the_job_array(slurm_env, tmp_path):
-    script = (f"import sys; sys.path.insert(0, {str(HERE)!r})\n"
+    # Ctrl-C as a terminal delivers it: the child takes SIGINT even when this test runs with
+    # it ignored (started with '&' from a script, or under nohup: Python then leaves SIGINT
+    # ignored in every child, and the SIGINT below would do nothing)
+    script = (f"import signal, sys; sys.path.insert(0, {str(HERE)!r})\n"
+              "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
               "import cluster_points\n"
               "from pushpush.executor import get_executor\n"
               f"ex = get_executor('slurm', workdir={str(tmp_path / 'jobs')!r})\n"
@@ -124,7 +128,11 @@ def test_ctrl_c_cancels_the_job_array(slurm_env, tmp_path):
             if ready and proc.stdout is not None:
                 out.append(proc.stdout.readline())
         proc.send_signal(signal.SIGINT)
-        rest, _ = proc.communicate(timeout=120)
+        try:
+            rest, _ = proc.communicate(timeout=120)
+        except subprocess.TimeoutExpired as exc:
+            said = "".join(out) + (exc.stdout or "" if isinstance(exc.stdout, str) else "")
+            raise AssertionError(f"still running 120 s after SIGINT; it said:\n{said}") from None
     finally:
         if proc.poll() is None:
             proc.kill()
