@@ -1,0 +1,112 @@
+"""The linker's placement of the PL trace buffer's page (``trace:``), an rtl component's
+reply timeout, and first fit when a window must move twice (issue 35: the mutation run
+found these paths of pushpush/link/linker.py untested at link level; tests/trace runs the
+buffer itself)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pushpush.errors import LinkError
+from pushpush.link import LinkedSystem, link
+from pushpush.link.model import TraceBlock
+from pushpush.spec import load_system
+from pushpush.spec.fields import DEFAULT_REPLY_TIMEOUT
+
+
+def linked(tmp_path: Path, text: str) -> LinkedSystem:
+    p = tmp_path / "system.yaml"
+    p.write_text(textwrap.dedent(text))
+    return link(load_system(p))
+
+
+def errors(tmp_path: Path, text: str) -> list[str]:
+    with pytest.raises(LinkError) as info:
+        linked(tmp_path, text)
+    return [str(d) for d in info.value.diagnostics]
+
+
+def rtl(name: str, extra: str = "") -> str:
+    return f"  {name}: {{kind: rtl, module: {name}, sources: [{name}.v]{extra}}}\n"
+
+
+def test_no_trace_no_page(tmp_path: Path) -> None:
+    s = linked(tmp_path, "system: t\ncomponents:\n" + rtl("r"))
+    assert s.trace is None
+
+
+def test_trace_page_after_the_windows_and_the_interrupt_block(tmp_path: Path) -> None:
+    s = linked(tmp_path, "system: t\ntrace: {depth: 64}\ncomponents:\n" + rtl("r")
+               + "  host: {kind: python}\n")
+    assert s.component("r").base == 0x43C00000 and s.irq is not None and s.irq.base == 0x43C01000
+    assert s.trace == TraceBlock(0x43C02000, 64) and s.trace.size == 0x1000
+
+
+def test_a_deep_trace_ring_takes_a_size_aligned_page(tmp_path: Path) -> None:
+    s = linked(tmp_path, "system: t\ntrace: {depth: 1024}\ncomponents:\n" + rtl("r")
+               + "  host: {kind: python}\n")
+    assert s.trace is not None and s.trace.size == 0x8000
+    assert s.trace.base == 0x43C08000       # 0x43C02000 rounded up to 32 KiB
+
+
+def test_trace_page_after_the_ddr_windows_register_block(tmp_path: Path) -> None:
+    s = linked(tmp_path, "system: t\nsoftware_windows: ddr\ntrace: {depth: 64}\ncomponents:\n"
+               + rtl("r") + "  host: {kind: python}\n")
+    assert s.ps_window_register == 0x43C01000 and s.irq is not None and s.irq.base == 0x43C02000
+    assert s.trace == TraceBlock(0x43C03000, 64)
+
+
+def test_trace_page_fills_the_first_gap_that_holds_it(tmp_path: Path) -> None:
+    # a at 0x43C04000 (size-aligned), b in the gap before it at 0x43C01000, the interrupt
+    # block next to b; the trace page is the gap's last free page, before a
+    s = linked(tmp_path, "system: t\ntrace: {depth: 64}\nregions: {pl: {base: 0x43C01000, size: 0x10000}}\n"
+               "components:\n" + rtl("a", ", window: 0x4000") + rtl("b") + "  host: {kind: python}\n")
+    assert [s.component(n).base for n in ("a", "b")] == [0x43C04000, 0x43C01000]
+    assert s.irq is not None and s.irq.base == 0x43C02000
+    assert s.trace == TraceBlock(0x43C03000, 64)
+
+
+def test_trace_without_an_rtl_component_is_refused(tmp_path: Path) -> None:
+    assert errors(tmp_path, "system: t\ntrace: true\ncomponents:\n  host: {kind: python}\n") == [
+        f"{tmp_path / 'system.yaml'}:1:1: trace: the PL trace buffer lives in the system top, which "
+        "only a system with an rtl component has; remove 'trace:' or add an rtl component"]
+
+
+def test_trace_without_a_free_page_is_refused(tmp_path: Path) -> None:
+    assert errors(tmp_path, "system: t\ntrace: {depth: 64}\nregions: {pl: {base: 0x43C00000, size: 0x2000}}\n"
+                  "components:\n" + rtl("r") + "  host: {kind: python}\n") == [
+        f"{tmp_path / 'system.yaml'}:1:1: trace: no free 0x1000-byte page for the trace buffer in region "
+        "pl (0x43c00000..0x43c02000); use a smaller trace depth or a larger regions.pl"]
+
+
+@pytest.mark.parametrize("n,ok", [(62, True), (63, False)])
+def test_trace_needs_a_free_interconnect_port(tmp_path: Path, n: int, ok: bool) -> None:
+    # n rtl windows, the control port and the trace buffer's: 64 ports at most
+    text = "system: t\ntrace: {depth: 64}\ncomponents:\n" + "".join(rtl(f"r{i}") for i in range(n))
+    if ok:
+        s = linked(tmp_path, text)
+        assert s.trace is not None and s.trace.base == 0x43C00000 + n * 0x1000
+    else:
+        assert errors(tmp_path, text) == [
+            f"{tmp_path / 'system.yaml'}:1:1: trace: the interconnect has no free port for the trace "
+            "buffer (64 at most); remove 'trace:' or merge components"]
+
+
+def test_reply_timeout_is_an_rtl_callers_own(tmp_path: Path) -> None:
+    s = linked(tmp_path, "system: t\ncomponents:\n" + rtl("r", ", reply_timeout: 500")
+               + "  host: {kind: python}\n")
+    assert s.component("r").reply_timeout == 500
+    assert s.component("host").reply_timeout == DEFAULT_REPLY_TIMEOUT
+
+
+def test_first_fit_moves_a_window_again_past_one_it_checked_before(tmp_path: Path) -> None:
+    # largest first: a (16 KiB) at 0x43C04000, b (8 KiB) at 0x43C02000, c at 0x43C01000;
+    # d starts at 0x43C01000, moves past c into b, past b into a, past a: 0x43C08000
+    s = linked(tmp_path, "system: t\nregions: {pl: {base: 0x43C01000, size: 0x10000}}\ncomponents:\n"
+               + rtl("a", ", window: 0x4000") + rtl("b", ", window: 0x2000") + rtl("c") + rtl("d"))
+    got = {c.name: (c.base, c.end) for c in s.components}
+    assert got == {"a": (0x43C04000, 0x43C08000), "b": (0x43C02000, 0x43C04000),
+                   "c": (0x43C01000, 0x43C02000), "d": (0x43C08000, 0x43C09000)}
