@@ -110,3 +110,65 @@ def test_first_fit_moves_a_window_again_past_one_it_checked_before(tmp_path: Pat
     got = {c.name: (c.base, c.end) for c in s.components}
     assert got == {"a": (0x43C04000, 0x43C08000), "b": (0x43C02000, 0x43C04000),
                    "c": (0x43C01000, 0x43C02000), "d": (0x43C08000, 0x43C09000)}
+
+
+def test_trace_refusals_point_at_the_systems_own_line(tmp_path: Path) -> None:
+    # the message is placed at the 'system:' line (here after two comment lines), not 1:1
+    assert errors(tmp_path, "# a comment\n# another\nsystem: t\ntrace: true\ncomponents:\n"
+                  "  host: {kind: python}\n")[0].startswith(f"{tmp_path / 'system.yaml'}:3:1: trace: ")
+
+
+@pytest.mark.parametrize("ddr", [False, True])
+def test_the_port_count_includes_the_interrupt_and_register_blocks(tmp_path: Path, ddr: bool) -> None:
+    # 64 ports: the rtl windows, the control port, the interrupt block (a python component),
+    # with ddr windows the register block, and the trace buffer
+    most = 61 if not ddr else 60
+    head = "system: t\ntrace: {depth: 64}\n" + ("software_windows: ddr\n" if ddr else "")
+    head += "regions: {pl: {base: 0x43C00000, size: 0x100000}}\ncomponents:\n  host: {kind: python}\n"
+    s = linked(tmp_path, head + "".join(rtl(f"r{i}") for i in range(most)))
+    assert s.irq is not None and s.trace is not None
+    assert (s.ps_window_register is not None) == ddr
+    assert errors(tmp_path, head + "".join(rtl(f"r{i}") for i in range(most + 1))) == [
+        f"{tmp_path / 'system.yaml'}:1:1: trace: the interconnect has no free port for the trace "
+        "buffer (64 at most); remove 'trace:' or merge components"]
+
+
+def test_trace_page_below_the_windows_is_size_aligned(tmp_path: Path) -> None:
+    # region pl starts at 0x43C01000; a 64 KiB window sits at 0x43C10000; the 32 KiB trace
+    # page (depth 1024) goes below it, at the first 32 KiB boundary: 0x43C08000
+    s = linked(tmp_path, "system: t\ntrace: {depth: 1024}\nregions: {pl: {base: 0x43C01000, size: 0x20000}}\n"
+               "components:\n" + rtl("a", ", window: 0x10000"))
+    assert s.component("a").base == 0x43C10000
+    assert s.trace == TraceBlock(0x43C08000, 1024) and isinstance(s.trace.base, int)
+
+
+def test_trace_page_may_end_exactly_at_the_regions_end(tmp_path: Path) -> None:
+    s = linked(tmp_path, "system: t\ntrace: {depth: 64}\nregions: {pl: {base: 0x43C00000, size: 0x3000}}\n"
+               "components:\n" + rtl("r") + "  host: {kind: python}\n")
+    assert s.trace == TraceBlock(0x43C02000, 64) and s.trace.base + s.trace.size == 0x43C03000
+
+
+def test_reply_timeout_of_software_built_in_code_is_the_default() -> None:
+    from pushpush.spec import ComponentSpec, SystemSpec
+
+    spec = SystemSpec(name="s", file="s.yaml", components=(
+        ComponentSpec("h", "python", reply_timeout=500), ComponentSpec("r", "rtl", module="r", reply_timeout=500)))
+    s = link(spec)
+    assert s.component("h").reply_timeout == DEFAULT_REPLY_TIMEOUT and s.component("r").reply_timeout == 500
+
+
+def test_trace_pulses_of_each_kind_of_component() -> None:
+    from pushpush.link.model import trace_pulses
+
+    root = Path(__file__).resolve().parents[2] / "examples"
+    pp = link(load_system(root / "pingpong" / "system.yaml"))
+    assert trace_pulses(pp.component("caller")) == (
+        ("take", "run"), ("result", "run"), ("call", "callee_f"), ("reply", "callee_f"))
+    assert trace_pulses(pp.component("callee")) == (("take", "f"), ("result", "f"))
+    assert trace_pulses(pp.component("host")) == ()
+    fir = link(load_system(root / "audio_fir" / "system.yaml")).component("fir")
+    assert trace_pulses(fir) == (
+        ("take", "fir"), ("result", "fir"), ("call", "fir_coeff"), ("reply", "fir_coeff"),
+        ("call", "fir_src"), ("reply", "fir_src"), ("call", "fir_sink"), ("reply", "fir_sink"))
+    rv = link(load_system(root / "riscv_pingpong" / "system.yaml"))
+    assert [trace_pulses(c) for c in rv.components if c.kind == "riscv"] == [()]
