@@ -174,3 +174,33 @@ def test_a_resumed_group_sees_the_trees_other_files_as_they_are_now(tmp_path: Pa
             "pushpush/runtime/core.py.meta"]}
     assert got == {"pushpush/runtime/sync.py": "new sync", "tests/runtime/test_x.py": "new test",
                    "pushpush/runtime/core.py": "mutated core", "pushpush/runtime/core.py.meta": "state"}
+
+
+def test_a_resumed_group_collects_its_coverage_map_again_after_a_change(tmp_path: Path) -> None:
+    """mutmut's map of which tests reach which function is made once; after a test or a
+    function was added it must be made again, or the new test never runs against the old
+    survivors (they stay "survived") and the new function's mutants have "no tests"."""
+    rm = _harness()
+    g = next(x for x in rm.load()[1] if x.name == "link")
+    copy = tmp_path / "python-link"
+    (copy / "pushpush" / "link").mkdir(parents=True)
+    (copy / "tests" / "link").mkdir(parents=True)
+    (copy / "pushpush" / "link" / "linker.py").write_text("def f(): pass\n")
+    (copy / "tests" / "link" / "test_link.py").write_text("def test_f(): pass\n")
+    stats = copy / "mutants" / "mutmut-stats.json"
+    stats.parent.mkdir()
+    assert rm._forget_coverage_if_changed(g, tmp_path / "nowhere") is False
+    stats.write_text("{}")
+    assert rm._forget_coverage_if_changed(g, copy) is True     # a map of unknown age: made again
+    assert not stats.exists()
+    stats.write_text("{}")                                     # mutmut made it again
+    assert rm._forget_coverage_if_changed(g, copy) is False     # nothing changed: kept
+    assert stats.exists()
+    (copy / "tests" / "link" / "test_new.py").write_text("def test_g(): pass\n")
+    assert rm._forget_coverage_if_changed(g, copy) is True     # a new test: made again
+    stats.write_text("{}")
+    (copy / "pushpush" / "link" / "linker.py").write_text("def f(): pass\ndef g(): pass\n")
+    assert rm._forget_coverage_if_changed(g, copy) is True     # a new function: made again
+    stats.write_text("{}")
+    other = type(g)(g.name, g.mutate, g.tests + ("tests/link/test_new.py",))
+    assert rm._forget_coverage_if_changed(other, copy) is True  # another test list: made again

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import hashlib
 import os
 import re
 import shutil
@@ -373,6 +374,39 @@ def _refresh_unmutated(g: Group, copy: Path) -> int:
     return changed
 
 
+STATS = "mutmut-stats.json"
+FINGERPRINT = "pushpush-fingerprint.txt"
+
+
+def _fingerprint(g: Group, copy: Path) -> str:
+    """The group's settings and the text of every Python file under pushpush/ and tests/ in
+    the copy: what decides which tests cover which function."""
+    h = hashlib.sha256(repr((g.mutate, g.tests)).encode())
+    for top in ("pushpush", "tests"):
+        for f in sorted((copy / top).rglob("*.py")):
+            h.update(f.relative_to(copy).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _forget_coverage_if_changed(g: Group, copy: Path) -> bool:
+    """mutmut maps tests to the functions they reach once (``mutants/mutmut-stats.json``) and
+    keeps the map: after a test was added, or a function, a resumed run did not run the new
+    test against the old survivors, nor any test against the new function's mutants ("no
+    tests"). When the group's files or settings changed since the map was made, delete it so
+    mutmut collects it again (one run of the group's tests). Whether it was deleted."""
+    mut = copy / "mutants"
+    if not mut.is_dir():
+        return False
+    now = _fingerprint(g, copy)
+    mark = mut / FINGERPRINT
+    stats = mut / STATS
+    stale = stats.exists() and (not mark.is_file() or mark.read_text().strip() != now)
+    if stale:
+        stats.unlink()
+    mark.write_text(now + "\n")
+    return stale
+
+
 def _toml_list(xs: Sequence[str]) -> str:
     """A TOML array of literal strings (regular expressions keep their backslashes)."""
     for x in xs:
@@ -405,6 +439,7 @@ def run_group(g: Group, work: Path, jobs: int, names: Sequence[str], timeout: fl
     with pyproject.open("a") as f:
         f.write(mutmut_config(g, copy))
     _refresh_unmutated(g, copy)
+    _forget_coverage_if_changed(g, copy)
     # a resumed run: the survivors of earlier runs are tested again first (mutmut keeps a
     # decided result, but the tests may have been sharpened since; if the group's settings
     # changed, mutmut drops every result itself), then the mutants without a result
