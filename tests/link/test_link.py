@@ -155,17 +155,37 @@ def test_window_grows_and_aligns(tmp_path: Path) -> None:
     assert window_size_for(0) == 4096 and window_size_for(1024) == 4096 and window_size_for(1025) == 8192
 
 
-def test_first_fit_uses_alignment_gap(tmp_path: Path) -> None:
+@pytest.mark.parametrize("base", [0x43C01000, 0x43C03000])
+def test_first_fit_uses_alignment_gap(tmp_path: Path, base: int) -> None:
+    # a is placed size-aligned at 0x43C04000; b first fits in the gap before it, also when
+    # the gap ends exactly where a begins (touching is not overlapping)
+    sys_ = link(load_system(write(tmp_path, f"""\
+        system: gap
+        regions: {{pl: {{base: 0x{base:08X}, size: 0x10000}}}}
+        components:
+          a: {{kind: rtl, module: a, sources: [a.v], window: 0x4000}}
+          b: {{kind: rtl, module: b, sources: [b.v]}}
+        """)))
+    a, b = sys_.components
+    assert a.base == 0x43C04000
+    assert b.base == base
+
+
+def test_first_fit_moves_a_window_again_past_one_it_checked_before(tmp_path: Path) -> None:
+    # largest first: a (16 KiB) at 0x43C04000, b (8 KiB) at 0x43C02000, c at 0x43C01000;
+    # d starts at 0x43C01000, moves past c into b, past b into a, past a: 0x43C08000
     sys_ = link(load_system(write(tmp_path, """\
         system: gap
         regions: {pl: {base: 0x43C01000, size: 0x10000}}
         components:
           a: {kind: rtl, module: a, sources: [a.v], window: 0x4000}
-          b: {kind: rtl, module: b, sources: [b.v]}
+          b: {kind: rtl, module: b, sources: [b.v], window: 0x2000}
+          c: {kind: rtl, module: c, sources: [c.v]}
+          d: {kind: rtl, module: d, sources: [d.v]}
         """)))
-    a, b = sys_.components
-    assert a.base == 0x43C04000  # size-aligned
-    assert b.base == 0x43C01000  # first fit in the gap before it
+    got = {c.name: (c.base, c.end) for c in sys_.components}
+    assert got == {"a": (0x43C04000, 0x43C08000), "b": (0x43C02000, 0x43C04000),
+                   "c": (0x43C01000, 0x43C02000), "d": (0x43C08000, 0x43C09000)}
 
 
 def test_window_too_small(tmp_path: Path) -> None:
@@ -192,31 +212,30 @@ def test_software_window_too_small_counts_runtime_area(tmp_path: Path) -> None:
                  "or remove it"]
 
 
-def test_region_too_small(tmp_path: Path) -> None:
-    assert link_errors(tmp_path, """\
-        system: crowded
-        regions:
-          ps: {base: 0xFFFC0000, size: 0x2000}
-        components:
-          a: {kind: python}
-          b: {kind: c, window: 0x2000}
-          r: {kind: rtl, module: r, sources: [r.v]}
-        """) == [f"{tmp_path / 'system.yaml'}:3:32: region 'ps' (base 0xFFFC0000, size 0x2000) is too small "
-                 "for the python and c windows ('a' 0x1000, 'b' 0x2000): they need 0x3000 bytes from its "
-                 "base; set regions.ps.size to at least 0x3000 or make the windows smaller"]
-
-
-def test_region_too_small_default_region(tmp_path: Path) -> None:
-    errs = link_errors(tmp_path, """\
-        system: crowded
-        components:
-          a: {kind: python, window: 0x10000}
-          b: {kind: c}
-        """)
-    assert errs == [f"{tmp_path / 'system.yaml'}:2:1: region 'ps' (base 0xFFFC0000, size 0x10000) is too "
-                    "small for the python and c windows ('a' 0x10000, 'b' 0x1000): they need 0x11000 bytes "
-                    "from its base; set regions.ps.size to at least 0x11000 or make the windows smaller"]
-
+@pytest.mark.parametrize("regions,components,at,region,kinds,listing,need", [
+    # the ps region given with a size: the message points at its size
+    ("regions:\n  ps: {base: 0xFFFC0000, size: 0x2000}\n",
+     "  a: {kind: python}\n  b: {kind: c, window: 0x2000}\n  r: {kind: rtl, module: r, sources: [r.v]}\n",
+     "3:32", "'ps' (base 0xFFFC0000, size 0x2000)", "python and c", "'a' 0x1000, 'b' 0x2000", "0x3000"),
+    # the default ps region: at the components
+    ("", "  a: {kind: python, window: 0x10000}\n  b: {kind: c}\n",
+     "2:1", "'ps' (base 0xFFFC0000, size 0x10000)", "python and c", "'a' 0x10000, 'b' 0x1000", "0x11000"),
+    # the pl region: its rtl windows
+    ("regions:\n  pl: {base: 0x43C00000, size: 0x1000}\n",
+     "  a: {kind: rtl, module: a, sources: [a.v]}\n  b: {kind: rtl, module: b, sources: [b.v]}\n",
+     "3:32", "'pl' (base 0x43C00000, size 0x1000)", "rtl", "'a' 0x1000, 'b' 0x1000", "0x2000"),
+    # a region given without a size (its default, 4 MiB): at the region's own line; the
+    # 8 MiB window is placed size-aligned, at 0x44000000
+    ("regions:\n  pl: {base: 0x43C00000}\n", "  a: {kind: rtl, module: a, sources: [a.v], window: 0x800000}\n",
+     "3:3", "'pl' (base 0x43C00000, size 0x400000)", "rtl", "'a' 0x800000", "0xC00000"),
+], ids=["ps-size", "ps-default", "pl-size", "pl-no-size"])
+def test_region_too_small(tmp_path: Path, regions: str, components: str, at: str, region: str, kinds: str,
+                          listing: str, need: str) -> None:
+    name = region.split("'")[1]
+    assert link_errors(tmp_path, "system: crowded\n" + regions + "components:\n" + components) == [
+        f"{tmp_path / 'system.yaml'}:{at}: region {region} is too small for the {kinds} windows ({listing}): "
+        f"they need {need} bytes from its base; set regions.{name}.size to at least {need} or make the "
+        "windows smaller"]
 
 
 def test_a_window_exactly_as_large_as_its_slots_and_run_time_area(tmp_path: Path) -> None:
@@ -227,47 +246,6 @@ def test_a_window_exactly_as_large_as_its_slots_and_run_time_area(tmp_path: Path
         """)))
     (h,) = sys_.components
     assert h.size == 0x1000 and h.slot_words + h.runtime_words == 1024
-
-
-def test_first_fit_takes_a_gap_that_ends_where_a_window_begins(tmp_path: Path) -> None:
-    sys_ = link(load_system(write(tmp_path, """\
-        system: gap
-        regions: {pl: {base: 0x43C03000, size: 0x10000}}
-        components:
-          a: {kind: rtl, module: a, sources: [a.v], window: 0x4000}
-          b: {kind: rtl, module: b, sources: [b.v]}
-        """)))
-    a, b = sys_.components
-    assert a.base == 0x43C04000
-    assert b.base == 0x43C03000 and b.end == a.base  # touching is not overlapping
-
-
-def test_pl_region_too_small_names_the_rtl_windows(tmp_path: Path) -> None:
-    assert link_errors(tmp_path, """\
-        system: crowded
-        regions:
-          pl: {base: 0x43C00000, size: 0x1000}
-        components:
-          a: {kind: rtl, module: a, sources: [a.v]}
-          b: {kind: rtl, module: b, sources: [b.v]}
-        """) == [f"{tmp_path / 'system.yaml'}:3:32: region 'pl' (base 0x43C00000, size 0x1000) is too small "
-                 "for the rtl windows ('a' 0x1000, 'b' 0x1000): they need 0x2000 bytes from its "
-                 "base; set regions.pl.size to at least 0x2000 or make the windows smaller"]
-
-
-def test_region_too_small_without_a_size_points_at_the_region(tmp_path: Path) -> None:
-    # regions.pl gives a base only: its default size (4 MiB) is too small, and the message
-    # points at the region's own line (the 8 MiB window is placed size-aligned, at 0x44000000)
-    errs = link_errors(tmp_path, """\
-        system: crowded
-        regions:
-          pl: {base: 0x43C00000}
-        components:
-          a: {kind: rtl, module: a, sources: [a.v], window: 0x800000}
-        """)
-    assert errs == [f"{tmp_path / 'system.yaml'}:3:3: region 'pl' (base 0x43C00000, size 0x400000) is too "
-                    "small for the rtl windows ('a' 0x800000): they need 0xC00000 bytes from its base; "
-                    "set regions.pl.size to at least 0xC00000 or make the windows smaller"]
 
 
 def test_unaligned_region_built_in_code_keeps_windows_inside_it() -> None:
@@ -289,12 +267,29 @@ def test_rtl_component_built_in_code_gets_no_run_time_area() -> None:
     assert r.runtime_words == 0 and r.words_used == 1000 and r.size == 0x1000
 
 
+def test_reply_timeout_is_an_rtl_callers_own(tmp_path: Path) -> None:
+    from pushpush.spec.fields import DEFAULT_REPLY_TIMEOUT
+
+    s = link(load_system(write(tmp_path, """\
+        system: t
+        components:
+          r: {kind: rtl, module: r, sources: [r.v], reply_timeout: 500}
+          host: {kind: python}
+        """)))
+    assert (s.component("r").reply_timeout, s.component("host").reply_timeout) == (500, DEFAULT_REPLY_TIMEOUT)
+    # a model built in code may give software one: the linked component has the default
+    built = link(SystemSpec(name="s", file="s.yaml", components=(
+        ComponentSpec("h", "python", reply_timeout=500), ComponentSpec("r", "rtl", module="r", reply_timeout=500))))
+    assert (built.component("r").reply_timeout, built.component("h").reply_timeout) == (500, DEFAULT_REPLY_TIMEOUT)
+
+
 def test_callback_slots_of_an_rtl_export_carry_its_name() -> None:
     linked = linked_example("audio_fir")
     fir = linked.component("fir")
     cbs = [s for s in fir.slots if s.kind.value == "rep_callback"]
     assert cbs and all(s.function == "fir" for s in cbs)
     assert {s.param for s in cbs} >= {"coeff"}
+
 
 DDR = """\
     system: dw

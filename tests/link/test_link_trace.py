@@ -1,32 +1,21 @@
-"""The linker's placement of the PL trace buffer's page (``trace:``), an rtl component's
-reply timeout, and first fit when a window must move twice (issue 35: the mutation run
-found these paths of pushpush/link/linker.py untested at link level; tests/trace runs the
-buffer itself)."""
+"""The linker's placement of the PL trace buffer's page (``trace:``) and the pulse events
+it watches (issue 35: the mutation run found these paths of pushpush/link/ untested at link
+level; tests/trace runs the buffer itself)."""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
+from test_link import link_errors, write  # this folder's helpers (pytest puts it on sys.path)
 
-from pushpush.errors import LinkError
 from pushpush.link import LinkedSystem, link
 from pushpush.link.model import TraceBlock
 from pushpush.spec import load_system
-from pushpush.spec.fields import DEFAULT_REPLY_TIMEOUT
 
 
 def linked(tmp_path: Path, text: str) -> LinkedSystem:
-    p = tmp_path / "system.yaml"
-    p.write_text(textwrap.dedent(text))
-    return link(load_system(p))
-
-
-def errors(tmp_path: Path, text: str) -> list[str]:
-    with pytest.raises(LinkError) as info:
-        linked(tmp_path, text)
-    return [str(d) for d in info.value.diagnostics]
+    return link(load_system(write(tmp_path, text)))
 
 
 def rtl(name: str, extra: str = "") -> str:
@@ -70,13 +59,13 @@ def test_trace_page_fills_the_first_gap_that_holds_it(tmp_path: Path) -> None:
 
 
 def test_trace_without_an_rtl_component_is_refused(tmp_path: Path) -> None:
-    assert errors(tmp_path, "system: t\ntrace: true\ncomponents:\n  host: {kind: python}\n") == [
+    assert link_errors(tmp_path, "system: t\ntrace: true\ncomponents:\n  host: {kind: python}\n") == [
         f"{tmp_path / 'system.yaml'}:1:1: trace: the PL trace buffer lives in the system top, which "
         "only a system with an rtl component has; remove 'trace:' or add an rtl component"]
 
 
 def test_trace_without_a_free_page_is_refused(tmp_path: Path) -> None:
-    assert errors(tmp_path, "system: t\ntrace: {depth: 64}\nregions: {pl: {base: 0x43C00000, size: 0x2000}}\n"
+    assert link_errors(tmp_path, "system: t\ntrace: {depth: 64}\nregions: {pl: {base: 0x43C00000, size: 0x2000}}\n"
                   "components:\n" + rtl("r") + "  host: {kind: python}\n") == [
         f"{tmp_path / 'system.yaml'}:1:1: trace: no free 0x1000-byte page for the trace buffer in region "
         "pl (0x43c00000..0x43c02000); use a smaller trace depth or a larger regions.pl"]
@@ -90,31 +79,14 @@ def test_trace_needs_a_free_interconnect_port(tmp_path: Path, n: int, ok: bool) 
         s = linked(tmp_path, text)
         assert s.trace is not None and s.trace.base == 0x43C00000 + n * 0x1000
     else:
-        assert errors(tmp_path, text) == [
+        assert link_errors(tmp_path, text) == [
             f"{tmp_path / 'system.yaml'}:1:1: trace: the interconnect has no free port for the trace "
             "buffer (64 at most); remove 'trace:' or merge components"]
 
 
-def test_reply_timeout_is_an_rtl_callers_own(tmp_path: Path) -> None:
-    s = linked(tmp_path, "system: t\ncomponents:\n" + rtl("r", ", reply_timeout: 500")
-               + "  host: {kind: python}\n")
-    assert s.component("r").reply_timeout == 500
-    assert s.component("host").reply_timeout == DEFAULT_REPLY_TIMEOUT
-
-
-def test_first_fit_moves_a_window_again_past_one_it_checked_before(tmp_path: Path) -> None:
-    # largest first: a (16 KiB) at 0x43C04000, b (8 KiB) at 0x43C02000, c at 0x43C01000;
-    # d starts at 0x43C01000, moves past c into b, past b into a, past a: 0x43C08000
-    s = linked(tmp_path, "system: t\nregions: {pl: {base: 0x43C01000, size: 0x10000}}\ncomponents:\n"
-               + rtl("a", ", window: 0x4000") + rtl("b", ", window: 0x2000") + rtl("c") + rtl("d"))
-    got = {c.name: (c.base, c.end) for c in s.components}
-    assert got == {"a": (0x43C04000, 0x43C08000), "b": (0x43C02000, 0x43C04000),
-                   "c": (0x43C01000, 0x43C02000), "d": (0x43C08000, 0x43C09000)}
-
-
 def test_trace_refusals_point_at_the_systems_own_line(tmp_path: Path) -> None:
     # the message is placed at the 'system:' line (here after two comment lines), not 1:1
-    assert errors(tmp_path, "# a comment\n# another\nsystem: t\ntrace: true\ncomponents:\n"
+    assert link_errors(tmp_path, "# a comment\n# another\nsystem: t\ntrace: true\ncomponents:\n"
                   "  host: {kind: python}\n")[0].startswith(f"{tmp_path / 'system.yaml'}:3:1: trace: ")
 
 
@@ -128,7 +100,7 @@ def test_the_port_count_includes_the_interrupt_and_register_blocks(tmp_path: Pat
     s = linked(tmp_path, head + "".join(rtl(f"r{i}") for i in range(most)))
     assert s.irq is not None and s.trace is not None
     assert (s.ps_window_register is not None) == ddr
-    assert errors(tmp_path, head + "".join(rtl(f"r{i}") for i in range(most + 1))) == [
+    assert link_errors(tmp_path, head + "".join(rtl(f"r{i}") for i in range(most + 1))) == [
         f"{tmp_path / 'system.yaml'}:1:1: trace: the interconnect has no free port for the trace "
         "buffer (64 at most); remove 'trace:' or merge components"]
 
@@ -146,15 +118,6 @@ def test_trace_page_may_end_exactly_at_the_regions_end(tmp_path: Path) -> None:
     s = linked(tmp_path, "system: t\ntrace: {depth: 64}\nregions: {pl: {base: 0x43C00000, size: 0x3000}}\n"
                "components:\n" + rtl("r") + "  host: {kind: python}\n")
     assert s.trace == TraceBlock(0x43C02000, 64) and s.trace.base + s.trace.size == 0x43C03000
-
-
-def test_reply_timeout_of_software_built_in_code_is_the_default() -> None:
-    from pushpush.spec import ComponentSpec, SystemSpec
-
-    spec = SystemSpec(name="s", file="s.yaml", components=(
-        ComponentSpec("h", "python", reply_timeout=500), ComponentSpec("r", "rtl", module="r", reply_timeout=500)))
-    s = link(spec)
-    assert s.component("h").reply_timeout == DEFAULT_REPLY_TIMEOUT and s.component("r").reply_timeout == 500
 
 
 def test_trace_pulses_of_each_kind_of_component() -> None:

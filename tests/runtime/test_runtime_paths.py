@@ -858,6 +858,11 @@ def test_returned_function_value_is_bound_or_none(rig: Rig) -> None:
 # ------------------------------------------------------------------------------ callee side
 
 
+def peer_add_dynamic(linked: LinkedSystem) -> Any:
+    """peer.add's dynamic slot: where the tests below write calls as any caller would."""
+    return next(s for s in linked.component("peer").slots if s.function == "add" and s.kind == "cep_dynamic")
+
+
 def test_callee_notes_handling_and_duplicates_of_dynamic_slots() -> None:
     marks: list[int] = []
     linked = paths()
@@ -865,7 +870,7 @@ def test_callee_notes_handling_and_duplicates_of_dynamic_slots() -> None:
     peer = SyncRuntime(linked, "peer", Backend(bus, "peer", handling=marks.append), timeout=1.0, workers=0)
     peer.export("add", lambda a, b: a + b)
     host_c = linked.component("host")
-    dyn = next(s for s in linked.component("peer").slots if s.function == "add" and s.kind == "cep_dynamic")
+    dyn = peer_add_dynamic(linked)
     soft_rep = host_c.base + 4 * host_c.runtime_offset
     # a software caller's call (its reply goes into host's window): the PL waits for nothing,
     # so it is not counted as being answered
@@ -901,7 +906,7 @@ def test_one_way_calls_are_never_counted_as_answered_to_the_pl() -> None:
     peer = SyncRuntime(linked, "peer", Backend(bus, "peer", handling=marks.append), timeout=1.0, workers=0)
     got: list[int] = []
     peer.export("add", lambda a, b: got.append(a + b) or 0)
-    dyn = next(s for s in linked.component("peer").slots if s.function == "add" and s.kind == "cep_dynamic")
+    dyn = peer_add_dynamic(linked)
     rep = linked.component("hw").base + 0x40
     bus.write(dyn.address, [2, 3, rep | 1])           # bit 0: one-way
     calls = peer._take_calls()
@@ -919,7 +924,7 @@ def test_a_backend_without_handling_answers_calls_of_the_pl() -> None:
     assert not hasattr(backend, "handling")
     peer = SyncRuntime(linked, "peer", backend, timeout=1.0, workers=0)
     peer.export("add", lambda a, b: a + b)
-    dyn = next(s for s in linked.component("peer").slots if s.function == "add" and s.kind == "cep_dynamic")
+    dyn = peer_add_dynamic(linked)
     rep = linked.component("hw").base + 0x40
     bus.write(dyn.address, [2, 3, rep])
     assert peer.poll() == 1 and bus.read(rep, 2) == [5, STATUS_OK]
