@@ -131,8 +131,8 @@ def test_ctrl_c_cancels_the_job_array(slurm_env, tmp_path):
         try:
             rest, _ = proc.communicate(timeout=120)
         except subprocess.TimeoutExpired as exc:
-            said = "".join(out) + (exc.stdout or "" if isinstance(exc.stdout, str) else "")
-            raise AssertionError(f"still running 120 s after SIGINT; it said:\n{said}") from None
+            late = exc.stdout.decode(errors="replace") if isinstance(exc.stdout, bytes) else exc.stdout or ""
+            raise AssertionError(f"still running 120 s after SIGINT; it said:\n{''.join(out)}{late}") from None
     finally:
         if proc.poll() is None:
             proc.kill()
