@@ -17,7 +17,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 def run(cmd: list[str], cwd: Path, timeout: float = 600) -> str:
     # A clean environment: nothing from the repository may leak into the installed wheel.
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    # (PYTEST_ADDOPTS too: a plugin named there is not in the installed wheel's venv)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTEST_ADDOPTS")}
     proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
     assert proc.returncode == 0, f"{' '.join(cmd)} failed:\n{proc.stdout}\n{proc.stderr}"
     return proc.stdout
