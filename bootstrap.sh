@@ -3,8 +3,10 @@
 # extras), then runs what you ask for. Idempotent: a second run skips what is already done.
 #
 #   ./bootstrap.sh run     set up, then run the main job (the example systems)
-#   ./bootstrap.sh test    set up, then run the test suite (what CI runs), then the PYNQ
-#                          tests again under PYNQ 4.0 in a second virtualenv
+#   ./bootstrap.sh test    set up, then run the test suite (what CI runs first), then the
+#                          tests of PYNQ's API again under PYNQ 4.0 in a second virtualenv
+#   ./bootstrap.sh tier2   set up, then the second tier: the slow tests at full size
+#                          (pytest -m slow), the other PYNQ tests under PYNQ 4.0 (CI runs it second)
 #   ./bootstrap.sh setup   set up only
 #
 # The main virtualenv (.venv) has PYNQ 3.1.2, the version PYNQ-Z1 images run; .venv-pynq4
@@ -21,14 +23,15 @@ venv4="$here/.venv-pynq4"
 PYNQ_MAIN="pynq==3.1.2"
 PYNQ_NEXT="pynq==4.0.0"
 
-# Debian packages: simulators, synthesis estimate, compilers for Verilator/cocotb, venv,
+# Debian packages: simulators, synthesis estimate, compilers for Verilator/cocotb (ccache:
+# Verilator builds then compile its runtime once per machine, pushpush/build/sim.py), venv,
 # tclsh for the Vivado-free check of the PYNQ-Z1 flow (tests/board/test_bd_tcl.py), the
 # armv7 and aarch64 cross compilers for the C layer of each board (armv7 also compiles the
 # call path that bench calls counts for its Cortex-A9 estimate), the RISC-V compiler and
 # picolibc for kind: riscv (docs/riscv.md), and a single-node Slurm
 # for the cluster tests (tests/cluster: munge, slurmctld, slurmd, sbatch...; the tests start
 # the daemons themselves, the packages' services are not used).
-APT_PACKAGES=(iverilog yosys liblz4-dev g++ make perl python3-venv python3-dev git tcl gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
+APT_PACKAGES=(iverilog yosys liblz4-dev g++ make ccache perl python3-venv python3-dev git tcl gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
               gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
               munge slurmctld slurmd slurm-client)
 
@@ -98,13 +101,39 @@ run_main() {
   "$venv/bin/pushpush" run examples/audio_fir examples/pingpong examples/pingpong/c "$@"
 }
 
+# The tests that drive PYNQ's own API (Overlay, MMIO, allocate, the DMA driver, interrupts,
+# .hwh parsing): the default tier runs them again under PYNQ 4.0; the second tier (tier2)
+# runs the rest of tests/pynq under it.
+PYNQ4_TESTS=(tests/pynq/test_simboard.py tests/pynq/test_dma.py tests/pynq/test_dma_buffers.py
+             tests/pynq/test_dma_variants.py tests/pynq/test_buffers.py tests/pynq/test_aio_buffers.py
+             tests/pynq/test_channels.py tests/pynq/test_ddr.py tests/pynq/test_siminterrupt.py
+             tests/pynq/test_hwh.py tests/pynq/test_hwh_zynqmp.py)
+
+setup_venv4() {
+  make_venv "$venv4" -e ".[sim,verilator,dev,riscv]" "$PYNQ_NEXT" "pycparser<3"
+}
+
 run_tests() {
   # -n 2: the CI machine has 2 cores; simulations are single-threaded.
+  if [ "${PUSHPUSH_PYNQ4:-1}" != 0 ] && [ $# -eq 0 ]; then
+    setup_venv4
+  fi
   "$venv/bin/python" -m pytest -n 2 --durations=15 "$@"
   if [ "${PUSHPUSH_PYNQ4:-1}" != 0 ] && [ $# -eq 0 ]; then
-    make_venv "$venv4" -e ".[sim,verilator,dev,riscv]" "$PYNQ_NEXT" "pycparser<3"
-    log "PYNQ tests again under $PYNQ_NEXT"
-    "$venv4/bin/python" -m pytest -n 2 tests/pynq
+    log "PYNQ's API tests again under $PYNQ_NEXT"
+    "$venv4/bin/python" -m pytest -n 2 "${PYNQ4_TESTS[@]}"
+  fi
+}
+
+# The second tier: what is slow by nature at full size (pytest -m slow: the 32-port
+# interconnects, MiB transfers, the Verilator legs of the benches, the deeper equivalence
+# proofs), then the rest of tests/pynq under PYNQ 4.0. .ci/run runs it after run_tests.
+run_tier2() {
+  "$venv/bin/python" -m pytest -n 2 --durations=15 -m slow "$@"
+  if [ "${PUSHPUSH_PYNQ4:-1}" != 0 ] && [ $# -eq 0 ]; then
+    setup_venv4
+    log "the other PYNQ tests again under $PYNQ_NEXT"
+    "$venv4/bin/python" -m pytest -n 2 tests/pynq "${PYNQ4_TESTS[@]/#/--ignore=}"
   fi
 }
 
@@ -117,6 +146,7 @@ case "$cmd" in
   setup) setup ;;
   run)   setup; run_main "$@" ;;
   test)  setup; run_tests "$@" ;;
-  -h|--help|help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' ;;
-  *) die "unknown command '$cmd' (use: run, test, setup)" ;;
+  tier2) setup; run_tier2 "$@" ;;
+  -h|--help|help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' ;;
+  *) die "unknown command '$cmd' (use: run, test, tier2, setup)" ;;
 esac

@@ -1,13 +1,32 @@
 """Shared pytest configuration.
 
-cocotb tests run on Icarus always and on Verilator when a recent one is installed (see
-``pushpush.testing.sim_matrix``; ``PUSHPUSH_SIMS=icarus`` restricts). Long randomised runs
-carry the ``long`` marker and benchmarks the ``bench`` marker; both are deselected by
-default (``pytest -m long`` runs them). Simulation builds go to ``sim_build/``.
+Two tiers (README, "Running the tests"):
+
+- the default tier, ``pytest -n 2`` (``./bootstrap.sh test``): every behaviour, at the
+  sizes that check it; one simulator per test;
+- the second tier, ``pytest -n 2 -m slow`` (``.ci/run`` runs it after the first): what is
+  slow by nature at its full size (the 32-port interconnects, MiB transfers, the Verilator
+  legs of the benches, which compile far more than they simulate: their Icarus legs run in
+  the default tier). A cocotb test parametrized by ``sim_matrix`` gets ``slow`` on its
+  Verilator leg here; a test about Verilator itself (the simulated board's automatic choice,
+  Verilator's trace timing) carries ``@pytest.mark.verilator_tier1`` and stays in the default
+  tier.
+
+``long`` marks runs of many minutes to hours (the soak, hundreds of random systems), run by
+hand (``pytest -m long``); ``bench`` marks benchmarks. Simulation builds go to ``sim_build/``
+and the content-addressed build cache.
+
+Scheduling under xdist (``-n``): each test file is one unit of work (a ``tests/cluster``
+file shares the folder's unit: one Slurm cluster per run), so module fixtures (a loaded
+overlay, a built system) are made once; units go out longest first, by the times in
+``tests/durations.json`` (``python scripts/test_durations.py`` writes it from a run's
+``--junitxml``), so that the two workers end together.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
 import shutil
 from pathlib import Path
@@ -22,6 +41,62 @@ os.environ.setdefault("PUSHPUSH_SIM", "icarus")
 # ... and a test that asks for "auto" itself (the benchmarks' smoke runs) starts no background
 # Verilator build that would outlive the test run (tests/pynq/test_autosim.py tests those).
 os.environ.setdefault("PUSHPUSH_SIM_BACKGROUND", "0")
+
+DURATIONS = Path(__file__).resolve().parent / "durations.json"
+#: seconds assumed for a unit of work that tests/durations.json does not know (a new file)
+UNKNOWN_UNIT_S = 5.0
+#: test files that share one unit of work (and so one worker): the prefix is the unit
+GROUPED = ("tests/cluster/",)
+
+
+def work_unit(nodeid: str) -> str:
+    """The unit of work a test belongs to under xdist: its file, or its GROUPED folder."""
+    path = nodeid.split("::", 1)[0]
+    for prefix in GROUPED:
+        if path.startswith(prefix):
+            return prefix.rstrip("/")
+    return path
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "verilator_tier1: a test about Verilator itself: its Verilator leg stays in the default tier")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # the Verilator legs of sim_matrix benches: second tier (their Icarus legs run here)
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if (params.get("simulator") == "verilator" and item.get_closest_marker("verilator_tier1") is None
+                and item.get_closest_marker("long") is None):
+            item.add_marker(pytest.mark.slow)
+    # longest unit first (stable: a file's tests keep their order)
+    try:
+        known = json.loads(DURATIONS.read_text())
+    except (OSError, ValueError):
+        known = {}
+    order = {}
+    for item in items:
+        unit = work_unit(item.nodeid)
+        order.setdefault(unit, known.get(unit, UNKNOWN_UNIT_S))
+    items.sort(key=lambda it: -order[work_unit(it.nodeid)])
+
+
+if importlib.util.find_spec("xdist") is not None:
+    def pytest_xdist_make_scheduler(config: pytest.Config, log):  # type: ignore[no-untyped-def]
+        """Units of work as :func:`work_unit` says, in the collection's order (longest first),
+        for the default distribution (``-n N`` without ``--dist``)."""
+        if config.getoption("dist") != "load":
+            return None
+        from xdist.scheduler import LoadScopeScheduling
+
+        class FileUnits(LoadScopeScheduling):
+            def _split_scope(self, nodeid: str) -> str:
+                return work_unit(nodeid)
+
+        config.option.loadscopereorder = False
+        return FileUnits(config, log)
 
 
 @pytest.fixture

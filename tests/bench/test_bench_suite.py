@@ -96,6 +96,7 @@ def test_calls_scaling_args_smoke(tmp_path, capsys):
             assert f"| {r['experiment']} | {t['target']} | {t['ours']} |" in md, t
 
 
+@pytest.mark.slow   # 33 s of Yosys: second tier (tests/gen/test_build.py synthesises a system in the default tier)
 def test_area_smoke_through_edalize_launcher(tmp_path, monkeypatch):
     record = tmp_path / "launched.txt"
     launcher = tmp_path / "launcher.sh"

@@ -1,6 +1,7 @@
 """``pushpush bench ... --executor slurm`` through the real single-node Slurm gives the local
 executor's results, cycle for cycle: a smoke-sized sweep (calls: rtl and Python callers and
-callees) in the default run, ``bench all --smoke`` (every experiment, the Yosys points too)
+callees) in the second tier (-m slow; test_slurm_executor.py and test_slurm_regression.py run
+the executor end to end in the default tier), ``bench all --smoke`` (every experiment, the Yosys points too)
 under ``-m long``. A second slurm run skips every point (nothing is submitted)."""
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ def _batches(out: Path) -> int:
     return len(list(d.iterdir())) if d.is_dir() else 0
 
 
+@pytest.mark.slow   # 67 s (the smoke sweep twice); the executor's own end-to-end tests run in the default tier
 def test_calls_smoke_through_slurm_equals_local(slurm_env, tmp_path, capsys):
     slurm, local = tmp_path / "slurm", tmp_path / "local"
     assert main(["bench", "calls", "--smoke", "--executor", "slurm", "--out", str(slurm)]) == 0

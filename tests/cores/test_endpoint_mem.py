@@ -1046,13 +1046,20 @@ def _run(simulator, name, extra=None, testcase=None):
                extra_env=env, testcase=testcase)
 
 
-def _matrix():
+#: second tier (-m slow): 26 s of Icarus; 4kd32 keeps the 4 KiB window with slots at its top
+#: in the default tier and s8d64 the 64-bit bus
+SLOW_CONFIGS = {"4kd64"}
+
+
+def _matrix(tiered=False):
     from pushpush.testing import sim_matrix
 
-    return sim_matrix([{"cfg": k} for k in CONFIGS], verilator_sets=1)
+    return [pytest.param(*p.values, marks=[*p.marks, pytest.mark.slow], id=p.id)
+            if tiered and p.id.endswith(tuple(f"-cfg{c}" for c in SLOW_CONFIGS)) else p
+            for p in sim_matrix([{"cfg": k} for k in CONFIGS], verilator_sets=1)]
 
 
-@pytest.mark.parametrize("simulator,params", _matrix())
+@pytest.mark.parametrize("simulator,params", _matrix(tiered=True))
 def test_endpoint_mem(simulator, params):
     _run(simulator, params["cfg"])
 

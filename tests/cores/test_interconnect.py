@@ -1099,6 +1099,7 @@ def test_interconnect_sparse_synthesis_text(params):
     run_config("icarus", params, ops=20, seed=5, testcase="run_sparse", build_args=("-DSYNTHESIS",))
 
 
+@pytest.mark.slow   # the Verilator leg (second tier; the Icarus legs above run in the default tier)
 @pytest.mark.parametrize("params", [SPARSE_SETS[1]], ids=_sparse_id)
 def test_interconnect_sparse_verilator(params):
     run_config("verilator", params, ops=20, testcase="run_sparse")
@@ -1130,6 +1131,7 @@ def test_interconnect_rready_hold(params):
     run_config("icarus", params, ops=12, testcase="run_rready_hold")
 
 
+@pytest.mark.slow   # the Verilator leg (second tier; the Icarus legs above run in the default tier)
 @pytest.mark.parametrize("params", [HOLD_SETS[0]], ids=_hold_id)
 def test_interconnect_rready_hold_verilator(params):
     run_config("verilator", params, ops=12, testcase="run_rready_hold")
@@ -1151,6 +1153,7 @@ WIDE_SETS = _sets((32, 32, 32, 1), (32, 32, 32, 0, 0, 1, 0))
 WIDE_LONG_SETS = _sets((32, 32, 32, 0))
 
 
+@pytest.mark.slow   # 57 and 54 s of Icarus: second tier (the default tier's widest is 8x4)
 @pytest.mark.parametrize("params", WIDE_SETS, ids=["shared32x32", "crossbar32x32-shared-reads"])
 def test_interconnect_32_ports(params):
     run_config("icarus", params, ops=4)
