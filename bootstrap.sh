@@ -5,8 +5,9 @@
 #   ./bootstrap.sh run     set up, then run the main job (the example systems)
 #   ./bootstrap.sh test    set up, then run the test suite (what CI runs first), then the
 #                          tests of PYNQ's API again under PYNQ 4.0 in a second virtualenv
-#   ./bootstrap.sh tier2   set up, then the second tier: the slow tests at full size
-#                          (pytest -m slow), the other PYNQ tests under PYNQ 4.0 (CI runs it second)
+#   ./bootstrap.sh tier2   set up, then the second tier: the slow tests at full size, a
+#                          case of each long randomised test, the other PYNQ tests under
+#                          PYNQ 4.0 (CI runs it second)
 #   ./bootstrap.sh setup   set up only
 #
 # The main virtualenv (.venv) has PYNQ 3.1.2, the version PYNQ-Z1 images run; .venv-pynq4
@@ -127,9 +128,11 @@ run_tests() {
 
 # The second tier: what is slow by nature at full size (pytest -m slow: the 32-port
 # interconnects, MiB transfers, the Verilator legs of the benches, the deeper equivalence
-# proofs), then the rest of tests/pynq under PYNQ 4.0. .ci/run runs it after run_tests.
+# proofs), the first case of each long randomised test (-m long --long-sample, and the full
+# listed mutation run), then the rest of tests/pynq under PYNQ 4.0. .ci/run runs it after
+# run_tests.
 run_tier2() {
-  "$venv/bin/python" -m pytest -n 2 --durations=15 -m slow "$@"
+  "$venv/bin/python" -m pytest -n 2 --durations=15 -m "slow or long" --long-sample "$@"
   if [ "${PUSHPUSH_PYNQ4:-1}" != 0 ] && [ $# -eq 0 ]; then
     setup_venv4
     log "the other PYNQ tests again under $PYNQ_NEXT"
@@ -147,6 +150,6 @@ case "$cmd" in
   run)   setup; run_main "$@" ;;
   test)  setup; run_tests "$@" ;;
   tier2) setup; run_tier2 "$@" ;;
-  -h|--help|help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' ;;
+  -h|--help|help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' ;;
   *) die "unknown command '$cmd' (use: run, test, tier2, setup)" ;;
 esac

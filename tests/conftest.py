@@ -13,7 +13,9 @@ Two tiers (README, "Running the tests"):
   tier.
 
 ``long`` marks runs of many minutes to hours (the soak, hundreds of random systems), run by
-hand (``pytest -m long``); ``bench`` marks benchmarks. Simulation builds go to ``sim_build/``
+hand (``pytest -m long``); the second tier runs a sample of them, the first case of each
+long randomised test (``-m "slow or long" --long-sample``, leaving out LONG_BY_HAND);
+``bench`` marks benchmarks. Simulation builds go to ``sim_build/``
 and the content-addressed build cache.
 
 Scheduling under xdist (``-n``): each test file is one unit of work (a ``tests/cluster``
@@ -58,6 +60,26 @@ def work_unit(nodeid: str) -> str:
     return path
 
 
+#: ``long`` tests that --long-sample leaves out: each runs many minutes by design, so it runs
+#: by hand (the soak's length is PUSHPUSH_SOAK_SECONDS; the others say their own time)
+LONG_BY_HAND = (
+    "tests/soak/test_soak.py::test_soak",
+    "tests/stress/test_fir_stress.py::test_fir_callbacks_under_load_long",
+    "tests/bench/test_bench_fairness.py::test_bench_fairness_full",
+    "tests/cluster/test_slurm_bench.py::test_bench_all_smoke_through_slurm_equals_local",
+    "tests/cluster/test_slurm_regression.py::test_random_systems_through_slurm_equal_local_long",
+    "tests/cores/test_interconnect.py::test_interconnect_32_ports_long",
+    "tests/pynq/test_buffers.py::test_scale_mib",
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--long-sample", action="store_true",
+                     help="of the tests marked long, run the first case of each test function (not "
+                          "those in tests/conftest.py's LONG_BY_HAND): the second tier's sample of the "
+                          "long randomised runs, so that none rots")
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "verilator_tier1: a test about Verilator itself: its Verilator leg stays in the default tier")
@@ -71,6 +93,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if (params.get("simulator") == "verilator" and item.get_closest_marker("verilator_tier1") is None
                 and item.get_closest_marker("long") is None):
             item.add_marker(pytest.mark.slow)
+    if config.getoption("long_sample"):
+        keep, drop, seen = [], [], set()
+        for item in items:
+            if item.get_closest_marker("long") is not None:
+                function = item.nodeid.split("[", 1)[0]
+                if function in seen or function.startswith(LONG_BY_HAND):
+                    drop.append(item)
+                    continue
+                seen.add(function)
+            keep.append(item)
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            items[:] = keep
     # longest unit first (stable: a file's tests keep their order)
     try:
         known = json.loads(DURATIONS.read_text())
