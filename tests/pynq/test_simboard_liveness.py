@@ -367,11 +367,17 @@ def test_a_caller_blocked_on_its_interrupt_has_seen_its_process_writes(hof_bit, 
     write seen (CTL_CALLER_SEEN). Before, it stayed counted with the writes of its last
     sweep, woke for none of these, and a simulator that had to run for it blocked as idle
     (issue 28: mapper.apply timed out beside busy loops). The fallback sweep is off
-    (IRQ_WAIT_S 30 s): nothing here rests on it."""
+    (IRQ_WAIT_S 30 s) and no wait of the caller ends there (``irq_fallbacks``): each ends by
+    its interrupt. Before, the simulator paused at the store of the PL's write, two cycles
+    before the interrupt block raised ``irq`` for it, and stood still: the caller (and the
+    serve thread, for the second call into f) slept until the 30 s fallback, and the call
+    took 36-60 s; the simulator now lets the write be answered first while a runtime waits
+    in mode interrupt (``settle_limits``: none held back)."""
     import struct
     import threading
     from pushpush.pynq import board
-    from pushpush.simboard.ipc import CTL_CALLER_SEEN, CTL_LOCAL_WRITES, CTL_PL_WRITES
+    from pushpush.simboard.ipc import (CTL_CALLER_SEEN, CTL_IRQ_RUNTIMES, CTL_LOCAL_WRITES,
+                                       CTL_PL_WRITES)
     monkeypatch.setattr(board, "IRQ_WAIT_S", 30.0)
     monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "60e6")
     ol = ppq.PushPushOverlay(str(hof_bit))
@@ -394,7 +400,11 @@ def test_a_caller_blocked_on_its_interrupt_has_seen_its_process_writes(hof_bit, 
 
         assert threading.current_thread().name == "MainThread"
         assert ol.mapper.apply(f, 5) == 46
+        assert rt.backend.irq_fallbacks == 0   # woken by its interrupt, not by the fallback
         rt.wait = "sleep"
+        counts = _counts(bridge)
+        assert counts["settle_limits"] == 0 and counts["pause_limits"] == 0, counts
+        assert _word(bridge, CTL_IRQ_RUNTIMES) == 0   # left mode interrupt: counted no more
         assert len(looked) == 2
         for seen, writes in looked:
             assert seen >= writes, looked
