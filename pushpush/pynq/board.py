@@ -274,6 +274,9 @@ class PynqBackend:
         #: by the interrupt: with IRQ_WAIT_S above the longest stretch without a PL write for
         #: the caller (e.g. a callback it waits through), each is a lost wake-up
         self.irq_fallbacks = 0
+        #: The serve thread's stop event (SyncRuntime.start sets it): its sleep on the
+        #: interrupt ends when it is set (:meth:`wake`), not at IRQ_WAIT_S
+        self.stopping: Optional[threading.Event] = None
         self.set_wait(wait or self.component.wait or "sleep")
 
     # ------------------------------------------------------------------ buffers
@@ -351,6 +354,14 @@ class PynqBackend:
         finally:
             if not on and self._bridge is not None:
                 self._bridge.irq_runtimes(-1)
+
+    def wake(self) -> None:
+        """The serve thread is told to stop (:attr:`stopping` is set): end its sleep on the
+        interrupt now. Before, ``SyncRuntime.stop`` waited for it until IRQ_WAIT_S (with
+        IRQ_WAIT_S 30 s its 5 s join timed out: ``ol.free()`` took 5 s)."""
+        hub = self._hub
+        if hub is not None:
+            hub.wake()
 
     def clear_pending(self) -> None:
         """Write-1-to-clear this component's pending bit in the top's interrupt block."""
@@ -565,7 +576,8 @@ class PynqBackend:
         caller = (self._bridge is not None
                   and not threading.current_thread().name.startswith("pushpush-serve-"))
         if not caller:
-            hub.wait_beyond(g, IRQ_WAIT_S)
+            stopping = self.stopping
+            hub.wait_beyond(g, IRQ_WAIT_S, stopping.is_set if stopping is not None else None)
             return
         self._bridge.note_waiting()   # a reply is awaited: the simulator runs at full speed
         # blocked until its interrupt fires, it has seen every write there is now, and

@@ -55,6 +55,17 @@ def _word(bridge, offset: int) -> int:
     return struct.unpack_from("<Q", bridge.ctl.mem, offset)[0]
 
 
+def _in_frame(thread, function: str) -> bool:
+    """Whether ``thread`` is inside a call of a function named ``function`` now."""
+    import sys
+    frame = sys._current_frames().get(thread.ident)
+    while frame is not None:
+        if frame.f_code.co_name == function:
+            return True
+        frame = frame.f_back
+    return False
+
+
 def test_the_pl_stands_still_while_python_answers_it(hof_bit, monkeypatch):
     """mapper.apply calls the Python function twice; the caller waits meanwhile. The cycles
     of the whole call do not grow with the callback's duration (0 or 0.3 s a call)."""
@@ -401,6 +412,14 @@ def test_a_caller_blocked_on_its_interrupt_has_seen_its_process_writes(hof_bit, 
         assert threading.current_thread().name == "MainThread"
         assert ol.mapper.apply(f, 5) == 46
         assert rt.backend.irq_fallbacks == 0   # woken by its interrupt, not by the fallback
+        serve = rt._thread
+        assert serve is not None
+        deadline = time.monotonic() + 30
+        while not _in_frame(serve, "wait_beyond"):   # asleep on the interrupt (30 s)
+            assert time.monotonic() < deadline, "the serve thread never slept on its interrupt"
+            time.sleep(0.01)
+        rt.stop()   # wakes it: before, the stop's 5 s join timed out (ol.free() took 5 s)
+        assert not serve.is_alive()
         rt.wait = "sleep"
         counts = _counts(bridge)
         assert counts["settle_limits"] == 0 and counts["pause_limits"] == 0, counts
