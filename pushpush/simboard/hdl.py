@@ -22,7 +22,8 @@ Python inside the simulator. It is woken only by
 After a PL write into PS memory that software likely waits for (a call's return), it does
 not run more batches: it pauses at the next falling edge for the next request, or until a
 caller needs simulated time to pass (:class:`_Pause`), so a Python -> Verilog call costs only
-its own cycles. While software answers a call of the PL (the control page's CTL_HANDLING)
+its own cycles. While a runtime waits in mode ``interrupt`` (CTL_IRQ_RUNTIMES) it pauses only
+once the write is answered (its B response raises ``irq``; see ``settle`` in serve_hdl). While software answers a call of the PL (the control page's CTL_HANDLING)
 it does not run at full speed: the PL waits for that answer, a request.
 Replies to requests go out at the end of their clock edge, after any PL write stored in it.
 
