@@ -136,7 +136,10 @@ reg [7:0]            aw_len_q   [0:ACCEPT-1];
 reg [2:0]            aw_size_q  [0:ACCEPT-1];
 reg [1:0]            aw_burst_q [0:ACCEPT-1];
 reg [1:0]            b_resp_q   [0:ACCEPT-1];
-reg [SW:0] aw_p, wd_p, wq_p, wa_p, wb_p;
+reg [SW:0] aw_p, wd_p, wq_p, wa_p;
+// B responses given so far (mod 2**(SW+1)): Python waits for a stored burst's B before it
+// pauses the simulation for an interrupt-mode runtime (pushpush.simboard.hdl, settle)
+reg [SW:0] wb_p /* verilator public_flat_rd */;
 reg [7:0]  wbeat;
 reg        wr_seen;
 reg        w_py_busy;

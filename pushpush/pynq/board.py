@@ -270,6 +270,13 @@ class PynqBackend:
         self._timestamp = getattr(device, "timestamp", None)
         self._wait = "sleep"
         self._hub: Any = None
+        #: (Simulated board) waits of a caller on its interrupt that ended at IRQ_WAIT_S, not
+        #: by the interrupt: with IRQ_WAIT_S above the longest stretch without a PL write for
+        #: the caller (e.g. a callback it waits through), each is a lost wake-up
+        self.irq_fallbacks = 0
+        #: The serve thread's stop event (SyncRuntime.start sets it): its sleep on the
+        #: interrupt ends when it is set (:meth:`wake`), not at IRQ_WAIT_S
+        self.stopping: Optional[threading.Event] = None
         self.set_wait(wait or self.component.wait or "sleep")
 
     # ------------------------------------------------------------------ buffers
@@ -333,12 +340,28 @@ class PynqBackend:
         """Set (0x4) or clear (0x8) this component's enable bit in the interrupt block: only
         a runtime that sleeps on the interrupt lets its pending bit raise it, so the bits of
         components in other modes never hold the shared line (docs/architecture.md §2.3).
-        Leaving interrupt mode also clears the pending bit."""
+        Leaving interrupt mode also clears the pending bit. On the simulated board the
+        bridge counts runtimes in this mode (:meth:`~pushpush.pynq.simulated.bridge.SimBridge.irq_runtimes`:
+        the simulator then pauses after a PL write only once ``irq`` has risen for it)."""
         assert self.pl_mmio is not None
-        self.pl_mmio.write(self._irq_offset + (IRQ_ENABLE_SET if on else IRQ_ENABLE_CLEAR),
-                           self._irq_bit)
-        if not on:
-            self.clear_pending()
+        if on and self._bridge is not None:
+            self._bridge.irq_runtimes(1)   # before the bit can raise irq
+        try:
+            self.pl_mmio.write(self._irq_offset + (IRQ_ENABLE_SET if on else IRQ_ENABLE_CLEAR),
+                               self._irq_bit)
+            if not on:
+                self.clear_pending()
+        finally:
+            if not on and self._bridge is not None:
+                self._bridge.irq_runtimes(-1)
+
+    def wake(self) -> None:
+        """The serve thread is told to stop (:attr:`stopping` is set): end its sleep on the
+        interrupt now. Before, ``SyncRuntime.stop`` waited for it until IRQ_WAIT_S (with
+        IRQ_WAIT_S 30 s its 5 s join timed out: ``ol.free()`` took 5 s)."""
+        hub = self._hub
+        if hub is not None:
+            hub.wake()
 
     def clear_pending(self) -> None:
         """Write-1-to-clear this component's pending bit in the top's interrupt block."""
@@ -553,7 +576,8 @@ class PynqBackend:
         caller = (self._bridge is not None
                   and not threading.current_thread().name.startswith("pushpush-serve-"))
         if not caller:
-            hub.wait_beyond(g, IRQ_WAIT_S)
+            stopping = self.stopping
+            hub.wait_beyond(g, IRQ_WAIT_S, stopping.is_set if stopping is not None else None)
             return
         self._bridge.note_waiting()   # a reply is awaited: the simulator runs at full speed
         # blocked until its interrupt fires, it has seen every write there is now, and
@@ -564,13 +588,16 @@ class PynqBackend:
         # that: the simulator, counting it as behind, blocked as idle while the call needed
         # simulated time (issue 28: mapper.apply timed out beside busy loops, the
         # simulator ran 0.1 s of 20 s). The PL's later writes still count against it: the
-        # simulator pauses after a reply as before (cycle counts unchanged)
+        # simulator pauses after a reply as before, once the reply's write is answered (its
+        # B response raises irq: SimBridge.irq_runtimes; paused at the store, it stood still
+        # with irq low and this wait ended only at IRQ_WAIT_S)
         seen = self._seen
         told = seen.told
         seen.told = -1
         self._bridge.caller_waits(self._caller_key(), self._bridge.pl_only_writes,
                                   pl_only=True)
         try:
-            hub.wait_beyond(g, IRQ_WAIT_S)
+            if hub.wait_beyond(g, IRQ_WAIT_S) == g and hub.alive:
+                self.irq_fallbacks += 1   # not woken by the interrupt
         finally:
             self._caller_tell(told)   # awake: behind again until its next sweep

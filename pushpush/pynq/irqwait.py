@@ -31,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import weakref
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 __all__ = ["IrqHub", "hub_for", "IRQ_PIN"]
 
@@ -122,14 +122,23 @@ class IrqHub:
         if generation == self.generation and self._cleared is not None:
             self._cleared.set()
 
-    def wait_beyond(self, generation: int, timeout: float) -> int:
+    def wait_beyond(self, generation: int, timeout: float,
+                    until: Optional[Callable[[], bool]] = None) -> int:
         """Block until the interrupt fired after ``generation`` firings (or ``timeout``
-        seconds, or the hub stopped); returns the current count."""
+        seconds, or the hub stopped, or ``until()`` is true: checked under :attr:`cond`, and
+        again at every :meth:`wake`); returns the current count."""
         with self.cond:
-            self.cond.wait_for(lambda: self.generation != generation or self._stop, timeout)
+            self.cond.wait_for(lambda: (self.generation != generation or self._stop
+                                        or (until is not None and until())), timeout)
             if self.error is not None:
                 raise self.error
             return self.generation
+
+    def wake(self) -> None:
+        """Have every thread in :meth:`wait_beyond` check its ``until`` now (a runtime that
+        stops its serve thread)."""
+        with self.cond:
+            self.cond.notify_all()
 
     def release(self) -> None:
         """A backend no longer uses the hub; the last one stops it."""

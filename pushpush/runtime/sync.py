@@ -301,6 +301,8 @@ class SyncRuntime(RuntimeCore):
             if self._thread is not None and self._thread.is_alive():
                 return self
             self._stop.clear()
+            if hasattr(self.backend, "stopping"):   # its sleep ends when this is set (wake)
+                self.backend.stopping = self._stop
             if self.workers > 0 and self._pool is None:   # before any call may need it
                 self._pool = ThreadPoolExecutor(self.workers, f"pushpush-{self.component.name}")
             self._thread = threading.Thread(target=self.serve_forever, daemon=True,
@@ -315,6 +317,9 @@ class SyncRuntime(RuntimeCore):
     def stop(self, timeout: Optional[float] = 5.0) -> None:
         """Stop the serve thread (waits for the call it is running, if any)."""
         self._stop.set()
+        wake = getattr(self.backend, "wake", None)
+        if wake is not None:   # a serve thread asleep in the backend (on an interrupt) stops now
+            wake()
         t = self._thread
         if t is not None and t is not threading.current_thread():
             t.join(timeout)

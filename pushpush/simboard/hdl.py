@@ -22,7 +22,8 @@ Python inside the simulator. It is woken only by
 After a PL write into PS memory that software likely waits for (a call's return), it does
 not run more batches: it pauses at the next falling edge for the next request, or until a
 caller needs simulated time to pass (:class:`_Pause`), so a Python -> Verilog call costs only
-its own cycles. While software answers a call of the PL (the control page's CTL_HANDLING)
+its own cycles. While a runtime waits in mode ``interrupt`` (CTL_IRQ_RUNTIMES) it pauses only
+once the write is answered (its B response raises ``irq``; see ``settle`` in serve_hdl). While software answers a call of the PL (the control page's CTL_HANDLING)
 it does not run at full speed: the PL waits for that answer, a request.
 Replies to requests go out at the end of their clock edge, after any PL write stored in it.
 
@@ -44,7 +45,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from .ipc import (OP_HELLO, REP, REQ, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES,
-                   CTL_LOOKED, CTL_CALLER_SEEN, CTL_PAUSED, CTL_PL_WRITES,
+                   CTL_IRQ_RUNTIMES, CTL_LOOKED, CTL_CALLER_SEEN, CTL_PAUSED, CTL_PL_WRITES,
                    CTL_WAIT_STAMP, CTL_WAITERS, SimConfig, SimStatus, SimulatedPSMemory,
                    in_windows, read_windows, serve_requests)
 
@@ -122,6 +123,9 @@ class MemPort:
     rd_ack: Any
     rd_resp: Any
     data_width: int = 32
+    #: bursts stored and answered by Python so far (wr_ack flips), against the port's B
+    #: responses (``wb_p``) before a pause (see serve_hdl's ``settle``)
+    acked: int = 0
 
 
 class HdlPS:
@@ -146,6 +150,8 @@ class HdlPS:
         self.timeout_cycles = timeout_cycles
         self.beat_bytes = data_width // 8
         self._toggle = 0
+        #: the memory port (``mem``, the top's m_axi) once started, or None
+        self.port: Optional[MemPort] = None
         #: the last PL write into the memory (byte address, bytes), set before ``notify``
         self.written = (0, 0)
         #: CPU seconds this thread spent serving the PL's bursts (the batch of cycles is
@@ -156,8 +162,10 @@ class HdlPS:
         """Serve the memory port (when there is one) and the harness's other PS memory
         ports (``handles.extra``), all into the same memory."""
         import cocotb
-        ports = [MemPort(self.mem, self.h.wr_ack, self.h.wr_resp, self.h.rd_ack, self.h.rd_resp,
-                         8 * self.beat_bytes)] if self.mem is not None else []
+        if self.mem is not None:
+            self.port = MemPort(self.mem, self.h.wr_ack, self.h.wr_resp, self.h.rd_ack,
+                                self.h.rd_resp, 8 * self.beat_bytes)
+        ports = [self.port] if self.port is not None else []
         ports += list(self.h.extra)
         for port in ports:
             cocotb.start_soon(self._serve_writes(port))
@@ -197,6 +205,7 @@ class HdlPS:
             port.wr_resp.value = 0 if ok else 3
             ack ^= 1
             port.wr_ack.value = ack
+            port.acked += 1
             self.written = (addr, n * bb)
             self.notify()
             self.event_cpu += time.thread_time() - t0
@@ -327,7 +336,7 @@ def _beat_addresses(addr: int, n: int, size: int, burst: int) -> list[int]:
 
 async def serve_hdl(dut: Any) -> None:
     """The cocotb side of the simulated board with the HDL PS (see the module docstring)."""
-    from cocotb.triggers import Event, FallingEdge, First, Timer
+    from cocotb.triggers import Event, FallingEdge, First, Timer, ValueChange
     from cocotb.utils import get_sim_time
 
     from .ipc import RESET_CYCLES
@@ -426,6 +435,36 @@ async def serve_hdl(dut: Any) -> None:
                   + struct.unpack_from("<Q", ctl, CTL_LOCAL_WRITES)[0])
         return (struct.unpack_from("<Q", ctl, CTL_LOOKED)[0] >= writes
                 and struct.unpack_from("<Q", ctl, CTL_CALLER_SEEN)[0] >= writes)
+
+    def irq_runtimes() -> bool:
+        """A runtime of the PYNQ process waits in mode interrupt (CTL_IRQ_RUNTIMES): it wakes
+        by ``irq``, which the interrupt block raises at a write's B response."""
+        return (ctl is not None and irq_fd >= 0 and ps.port is not None
+                and struct.unpack_from("<Q", ctl, CTL_IRQ_RUNTIMES)[0] > 0)
+
+    async def settle(limit: int) -> bool:
+        """Before a pause while :func:`irq_runtimes`: run until every burst stored through
+        the memory port has had its B response (pp_sim_mem's ``wb_p`` against the bursts
+        Python answered), then to the next falling edge. The interrupt block sets a window's
+        pending bit and ``irq`` in the cycle of that B, two cycles after the store, and
+        watch_irq passes the change on: a runtime asleep on its interrupt is woken before the
+        PL stands still. Paused at the store instead, the PL stood still with ``irq`` low,
+        no request came (the runtime waited for its interrupt) and no kick (it had not seen
+        the write): it slept until its fallback sweep. False when the PL held a B back for
+        ``limit`` cycles (the pause is then not taken: the PL runs on)."""
+        port = ps.port
+        assert port is not None
+        answers = port.mem.wb_p
+        mod = 1 << len(answers)
+        end = cycle() + limit
+        while (port.acked - _uint(answers)) % mod:
+            left = end - cycle()
+            if left <= 0:
+                return False
+            await First(ValueChange(answers), Timer(left * period_ps, unit="ps"))
+        if (get_sim_time(unit="ps") - t_zero) % period_ps:
+            await FallingEdge(dut.clk)
+        return True
 
     # out of reset, on a falling edge: every timer below is a whole number of periods, so
     # Python's writes land between two rising edges
@@ -547,6 +586,10 @@ async def serve_hdl(dut: Any) -> None:
             pause.due = False
             answered.clear()   # (set with due: it would end every batch at once)
             status.count("pauses_not_needed")
+        if pause.due and irq_runtimes() and not await settle(floor):
+            pause.due = False   # the PL holds the write's B back: it runs on (the safety net)
+            answered.clear()
+            status.count("settle_limits")
         if pause.due:
             answered.clear()
             ready = pause.wait(sock, kick_fd, ctl, status, cycle(), needed, handling)

@@ -21,7 +21,7 @@ from typing import Any, Optional
 
 __all__ = ["OP_HELLO", "OP_WRITE", "OP_READ", "OP_STOP", "OP_INFO", "OP_RUN", "OP_WRITE_WORDS",
            "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "CTL_IRQ_LEVEL",
-           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "CTL_CALLERS", "CTL_HANDLING", "CTL_LOCAL_WRITES", "CTL_LOOKED", "CTL_CALLER_SEEN", "CTL_WINDOWS", "WINDOWS_MAX", "read_windows", "in_windows", "CTL_STATE", "SIM_STATES", "SIM_COUNTERS", "SimStatus", "read_status",
+           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "CTL_CALLERS", "CTL_HANDLING", "CTL_LOCAL_WRITES", "CTL_LOOKED", "CTL_CALLER_SEEN", "CTL_WINDOWS", "WINDOWS_MAX", "CTL_IRQ_RUNTIMES", "read_windows", "in_windows", "CTL_STATE", "SIM_STATES", "SIM_COUNTERS", "SimStatus", "read_status",
            "describe_status", "RESET_CYCLES", "REQ",
            "REP", "SimConfig", "SharedMemory", "SimulatedPSMemory", "store_words", "serve_requests"]
 
@@ -104,10 +104,11 @@ SIM_STATES = ("starting", "running", "idle", "paused", "serving", "stopped")
 #: buffer results: never paused for, see CTL_WINDOWS); batches of cycles run while a caller
 #: needed simulated time (no request would come), and the cycles they ran; pause limits
 #: reached while software was answering a call of the PL (the pause went on: the answer, a
-#: request, ends it).
+#: request, ends it); pauses not taken because the PL held back the B response of the write
+#: paused for (while a runtime waits in mode interrupt, see CTL_IRQ_RUNTIMES) for 256 cycles.
 SIM_COUNTERS = ("pauses", "pause_requests", "pause_kicks", "idle_blocks", "idle_requests",
                 "idle_kicks", "pause_limits", "pauses_not_needed", "data_writes",
-                "needed_batches", "needed_cycles", "pauses_held")
+                "needed_batches", "needed_cycles", "pauses_held", "settle_limits")
 #: Offset in the control page of the software windows in DDR (``software_windows: ddr``;
 #: the PYNQ side's, :meth:`SimBridge.watch`): a u64 count, then (base, size) u64 pairs, at most
 #: :data:`WINDOWS_MAX`. The simulator pauses for the next request only after a PL write into a
@@ -116,6 +117,13 @@ SIM_COUNTERS = ("pauses", "pause_requests", "pause_kicks", "idle_blocks", "idle_
 #: caller that waits for them needs simulated time to pass).
 CTL_WINDOWS = 512
 WINDOWS_MAX = 8
+#: Offset in the control page (u64, the PYNQ side's): runtimes of the PYNQ process in wait
+#: mode ``interrupt`` (their pending bits enabled in the interrupt block). While there are
+#: any, the simulator pauses after a PL write into a software window only once that write
+#: is answered (its B response, at which the interrupt block raises ``irq``): such a runtime
+#: wakes by the interrupt, not by the write's notification. Paused at the write itself, the
+#: PL stood still two cycles before ``irq``, and the runtime slept until its fallback sweep.
+CTL_IRQ_RUNTIMES = CTL_WINDOWS + 8 + 16 * WINDOWS_MAX
 CTL_SIZE = 4096
 #: Reset cycles at the start of a simulation (the harness holds reset this long).
 RESET_CYCLES = 8

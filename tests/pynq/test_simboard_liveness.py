@@ -55,6 +55,17 @@ def _word(bridge, offset: int) -> int:
     return struct.unpack_from("<Q", bridge.ctl.mem, offset)[0]
 
 
+def _in_frame(thread, function: str) -> bool:
+    """Whether ``thread`` is inside a call of a function named ``function`` now."""
+    import sys
+    frame = sys._current_frames().get(thread.ident)
+    while frame is not None:
+        if frame.f_code.co_name == function:
+            return True
+        frame = frame.f_back
+    return False
+
+
 def test_the_pl_stands_still_while_python_answers_it(hof_bit, monkeypatch):
     """mapper.apply calls the Python function twice; the caller waits meanwhile. The cycles
     of the whole call do not grow with the callback's duration (0 or 0.3 s a call)."""
@@ -367,11 +378,17 @@ def test_a_caller_blocked_on_its_interrupt_has_seen_its_process_writes(hof_bit, 
     write seen (CTL_CALLER_SEEN). Before, it stayed counted with the writes of its last
     sweep, woke for none of these, and a simulator that had to run for it blocked as idle
     (issue 28: mapper.apply timed out beside busy loops). The fallback sweep is off
-    (IRQ_WAIT_S 30 s): nothing here rests on it."""
+    (IRQ_WAIT_S 30 s) and no wait of the caller ends there (``irq_fallbacks``): each ends by
+    its interrupt. Before, the simulator paused at the store of the PL's write, two cycles
+    before the interrupt block raised ``irq`` for it, and stood still: the caller (and the
+    serve thread, for the second call into f) slept until the 30 s fallback, and the call
+    took 36-60 s; the simulator now lets the write be answered first while a runtime waits
+    in mode interrupt (``settle_limits``: none held back)."""
     import struct
     import threading
     from pushpush.pynq import board
-    from pushpush.simboard.ipc import CTL_CALLER_SEEN, CTL_LOCAL_WRITES, CTL_PL_WRITES
+    from pushpush.simboard.ipc import (CTL_CALLER_SEEN, CTL_IRQ_RUNTIMES, CTL_LOCAL_WRITES,
+                                       CTL_PL_WRITES)
     monkeypatch.setattr(board, "IRQ_WAIT_S", 30.0)
     monkeypatch.setenv("PUSHPUSH_SIM_HANDOFF_US", "60e6")
     ol = ppq.PushPushOverlay(str(hof_bit))
@@ -394,7 +411,19 @@ def test_a_caller_blocked_on_its_interrupt_has_seen_its_process_writes(hof_bit, 
 
         assert threading.current_thread().name == "MainThread"
         assert ol.mapper.apply(f, 5) == 46
+        assert rt.backend.irq_fallbacks == 0   # woken by its interrupt, not by the fallback
+        serve = rt._thread
+        assert serve is not None
+        deadline = time.monotonic() + 30
+        while not _in_frame(serve, "wait_beyond"):   # asleep on the interrupt (30 s)
+            assert time.monotonic() < deadline, "the serve thread never slept on its interrupt"
+            time.sleep(0.01)
+        rt.stop()   # wakes it: before, the stop's 5 s join timed out (ol.free() took 5 s)
+        assert not serve.is_alive()
         rt.wait = "sleep"
+        counts = _counts(bridge)
+        assert counts["settle_limits"] == 0 and counts["pause_limits"] == 0, counts
+        assert _word(bridge, CTL_IRQ_RUNTIMES) == 0   # left mode interrupt: counted no more
         assert len(looked) == 2
         for seen, writes in looked:
             assert seen >= writes, looked

@@ -85,7 +85,7 @@ __all__ = [
     "OP_WRITE_WORDS",
 ]
 
-from pushpush.simboard.ipc import (CTL_CALLER_SEEN, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES, CTL_LOOKED, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
+from pushpush.simboard.ipc import (CTL_CALLER_SEEN, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_IRQ_RUNTIMES, CTL_LOCAL_WRITES, CTL_LOOKED, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
                                    CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
                                    OP_WRITE_WORDS, REP, REQ, SharedMemory, SimConfig,
                                    read_status, CTL_STATE, CTL_WINDOWS, WINDOWS_MAX, read_windows)
@@ -183,6 +183,8 @@ class SimBridge:
         #: taken and not answered yet (handling): both in the control page, for the hand-off
         self._callers = 0
         self._handling = 0
+        #: runtimes of this process in wait mode interrupt (CTL_IRQ_RUNTIMES, see irq_runtimes)
+        self._irq_runtimes = 0
         #: serve threads (waiting for the PL's calls): thread and the PL-write count up to
         #: which they have looked for calls (the ``seen`` they wait with)
         self._servers: dict[int, tuple[threading.Thread, int]] = {}
@@ -560,6 +562,21 @@ class SimBridge:
             kick = self._must_run()
         if kick:
             self._kick()
+
+    def irq_runtimes(self, delta: int) -> None:
+        """A runtime of this process enters (``delta`` 1, before it enables its pending bit)
+        or leaves (-1, after it disabled it) wait mode ``interrupt``: counted in the control
+        page (CTL_IRQ_RUNTIMES), so the simulator, before it pauses after a PL write into a
+        software window, lets that write be answered: the interrupt block raises ``irq`` at
+        its B response, two cycles after the data is stored. Paused at the store, the PL
+        stood still with ``irq`` low, and a runtime blocked on its interrupt woke only at its
+        fallback sweep (``board.IRQ_WAIT_S``)."""
+        with self._waiters_lock:
+            self._irq_runtimes = max(0, self._irq_runtimes + delta)
+            try:
+                struct.pack_into("<Q", self.ctl.mem, CTL_IRQ_RUNTIMES, self._irq_runtimes)
+            except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
+                pass
 
     def _idle(self) -> bool:
         try:
