@@ -47,8 +47,9 @@ class FakeSlurm:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, steps: list[Callable[["FakeSlurm"], Answer]],
                  scontrol: Optional[dict[int, str]] = None, sbatch: Answer = (0, f"{JOB}\n", ""),
-                 missing: tuple[str, ...] = ()) -> None:
+                 missing: tuple[str, ...] = (), scancel: Answer = (0, "", "")) -> None:
         self.steps = list(steps)
+        self.scancel = scancel
         self.scontrol = scontrol or {}
         self.sbatch = sbatch
         self.commands: list[list[str]] = []
@@ -86,7 +87,7 @@ class FakeSlurm:
             rc, err = (0, "") if out else (1, "slurm_load_jobs error: Invalid job id specified")
         else:
             assert cmd[0] == "scancel"
-            rc, out, err = 0, "", ""
+            rc, out, err = self.scancel
         return subprocess.CompletedProcess(cmd, rc, out, err)
 
     def named(self, name: str) -> list[list[str]]:
@@ -145,6 +146,12 @@ class Clock:
 def double(point: dict[str, Any]) -> dict[str, Any]:
     """A point function whose points need no label or work folder."""
     return {"d": 2 * point["n"]}
+
+
+def where(point: dict[str, Any]) -> dict[str, Any]:
+    """The pushpush that runs the point."""
+    import pushpush
+    return {"pushpush": str(Path(pushpush.__file__).resolve())}
 
 
 # ------------------------------------------------------------------ slurm: a map
@@ -219,9 +226,14 @@ def test_the_array_script_runs_each_task_s_point(tmp_path, monkeypatch) -> None:
     assert executor(tmp_path).map(cluster_points.square, pts, log=lambda s: None) == [
         {"n": 4, "square": 16}, {"n": 6, "square": 36}]
     assert fake.batch is not None
-    log = (fake.batch / "1.log").read_text()
-    assert f"pushpush job: sq 6 on {socket.gethostname()}, job {JOB}_1, folder {fake.dirs()[1]}" in log
-    assert "pushpush job: done" in log
+    # the log holds the job's own lines only (the script itself says nothing)
+    assert (fake.batch / "1.log").read_text() == (
+        f"pushpush job: sq 6 on {socket.gethostname()}, job {JOB}_1, folder {fake.dirs()[1]}\n"
+        "pushpush job: done\n")
+    assert (fake.batch / "run.sh").stat().st_mode & 0o777 == 0o755    # nobody else may change it
+    # the job runs the pushpush that submitted it (not another one installed on the node)
+    assert executor(tmp_path).map(where, [{"n": 1}], log=lambda s: None) == [
+        {"pushpush": str(Path(slurm.__file__).resolve().parents[1] / "__init__.py")}]
 
 
 def test_failed_points_are_reported_after_the_others_finish(tmp_path, monkeypatch) -> None:
@@ -356,6 +368,25 @@ def test_a_request_that_can_never_start_is_cancelled(tmp_path, monkeypatch) -> N
                          f"{ex.workdir}: run again to do the rest")
 
 
+@pytest.mark.parametrize("reason", ["PartitionNodeLimit", "PartitionTimeLimit", "PartitionConfig",
+                                    "BadConstraints", "InvalidAccount", "InvalidQOS", "QOSMaxCpuPerJobLimit",
+                                    "QOSMaxMemoryPerJob", "AssocMaxCpuPerJobLimit", "AssocMaxMemPerJobLimit",
+                                    "DependencyNeverSatisfied"])
+def test_every_reason_that_never_resolves_cancels(tmp_path, monkeypatch, reason: str) -> None:
+    fake = FakeSlurm(monkeypatch, [queue(f"0|PENDING|{reason}\n")])
+    with pytest.raises(SlurmError, match=f"can never start here: {reason}: "):
+        executor(tmp_path).map(cluster_points.square, [pt(tmp_path, 1)], log=lambda s: None)
+    assert fake.named("scancel") == [["scancel", JOB]]
+
+
+def test_progress_names_pending_reasons_only_when_there_is_one(tmp_path, monkeypatch) -> None:
+    FakeSlurm(monkeypatch, [queue("0|PENDING|\n1|PENDING|None\n2|CONFIGURING|x\n"), run_then()])
+    lines: list[str] = []
+    executor(tmp_path).map(cluster_points.square, [pt(tmp_path, 1), pt(tmp_path, 2), pt(tmp_path, 3)],
+                           log=lines.append)
+    assert lines[1] == f"slurm {JOB}: 1 configuring, 2 pending, 0 done"
+
+
 def test_squeue_not_answering_is_waited_out(tmp_path, monkeypatch) -> None:
     fake = FakeSlurm(monkeypatch, [no_answer(), no_answer(), queue("0|RUNNING|None\n"), no_answer(),
                                    run_then("", 0), no_answer(), run_then("", 1)])
@@ -392,10 +423,13 @@ def test_timeout_counts_from_the_submission(tmp_path, monkeypatch) -> None:
     assert len(fake.named("squeue")) == 5
 
 
-def test_ctrl_c_cancels_the_array(tmp_path, monkeypatch) -> None:
+@pytest.mark.parametrize("scancel", [(0, "", ""), (1, "", "scancel: error: Kill job error on job id 4242: "
+                                                             "Invalid job id specified\n")])
+def test_ctrl_c_cancels_the_array(tmp_path, monkeypatch, scancel: Answer) -> None:
+    """Ctrl-C cancels the array (scancel failing, the job gone already, changes nothing)."""
     def interrupt(f: FakeSlurm) -> Answer:
         raise KeyboardInterrupt
-    fake = FakeSlurm(monkeypatch, [run_then("1|RUNNING|None\n", 0), interrupt])
+    fake = FakeSlurm(monkeypatch, [run_then("1|RUNNING|None\n", 0), interrupt], scancel=scancel)
     ex = executor(tmp_path)
     lines: list[str] = []
     with pytest.raises(KeyboardInterrupt):
@@ -513,7 +547,7 @@ def test_parse_job_id_takes_the_last_line() -> None:
 
 
 def test_parse_squeue_spaces_and_ranges() -> None:
-    tasks, other = parse_squeue("  7 | RUNNING | None \n[0-2]|PENDING|Priority\n8|COMPLETING\n")
+    tasks, other = parse_squeue("  7 | RUNNING | None \n \n[0-2]|PENDING|Priority\n8|COMPLETING\n")
     assert tasks == {7: slurm.TaskState("RUNNING", "None"), 0: slurm.TaskState("PENDING", "Priority"),
                      1: slurm.TaskState("PENDING", "Priority"), 2: slurm.TaskState("PENDING", "Priority"),
                      8: slurm.TaskState("COMPLETING", "")}
@@ -522,11 +556,19 @@ def test_parse_squeue_spaces_and_ranges() -> None:
     assert sorted(tasks) == [10, 11] and other == [slurm.TaskState("PENDING", "x")]
 
 
+def test_parse_scontrol_first_record() -> None:
+    assert slurm.parse_scontrol("\nJobId=9 JobState=FAILED Comment Reason=a=b\nJobId=10 JobState=RUNNING\n") == {
+        "JobId": "9", "JobState": "FAILED", "Reason": "a=b"}
+
+
 def test_log_tail_is_the_last_25_lines(tmp_path) -> None:
     log = tmp_path / "0.log"
     log.write_text("".join(f"line {i}\n" for i in range(40)))
     assert slurm._tail(log) == "\n".join(f"line {i}" for i in range(15, 40))
     assert slurm._tail(tmp_path / "none.log") == ""
+    # a log with bytes that are not UTF-8 (a tool's output) still shows its tail
+    log.write_bytes(b"ok\n\xff\xfe bad\nend\n")
+    assert slurm._tail(log) == "ok\n\ufffd\ufffd bad\nend"
 
 
 # ------------------------------------------------------------------ the job side
@@ -571,6 +613,21 @@ def test_run_point_reports_a_failure(tmp_path, capsys) -> None:
                                                             "path": ""})))
     assert run_point(d) == 1
     assert json.loads((d / "error.json").read_text())["type"] == "AttributeError"
+
+
+def test_a_job_that_dies_still_names_its_point_in_its_log(tmp_path) -> None:
+    """The job's first line is written before the point runs: a point that kills its
+    process (no result, no error file) still shows in its log which point it was."""
+    d = tmp_path / "p"
+    d.mkdir()
+    call = {"fn": fn_ref(cluster_points.square), "point": pt(tmp_path, 2, exit=True), "label": "sq 2"}
+    (d / "call.json").write_text(json.dumps(call))
+    log = tmp_path / "0.log"
+    with open(log, "w") as f:
+        p = REAL_RUN([sys.executable, "-m", "pushpush.executor.job", str(d)], stdout=f, stderr=f)
+    assert p.returncode == 3
+    assert log.read_text().startswith(f"pushpush job: sq 2 on {socket.gethostname()}, job -, folder {d}\n")
+    assert sorted(x.name for x in d.iterdir()) == ["call.json"]
 
 
 def test_job_main_usage(capsys) -> None:
@@ -621,6 +678,12 @@ def test_parse_resources_refuses(text: str) -> None:
 def test_parse_resources_refuses_no_time(text: str) -> None:
     with pytest.raises(ValueError, match=f"^WHERE: {text}: at least one minute$"):
         parse_resources(text, Resources(1, 100, 10), "WHERE")
+
+
+def test_what_each_kind_of_work_asks_for() -> None:
+    assert {k: resources_for(k) for k in ("sim", "synth", "build", "vivado")} == {
+        "sim": Resources(1, 2048, 60), "synth": Resources(1, 4096, 120), "build": Resources(1, 4096, 120),
+        "vivado": Resources(4, 16384, 360)}
 
 
 def test_resources_env_and_overrides_by_kind(monkeypatch) -> None:
@@ -681,6 +744,9 @@ def test_point_functions_of_packages_and_classes(tmp_path, monkeypatch) -> None:
         fn_ref(nested)
     nested.__module__ = "__main__"
     nested.__qualname__ = "nested"
+    with pytest.raises(ValueError, match="cannot run in another process"):
+        fn_ref(nested)
+    nested.__module__ = None  # type: ignore[assignment]
     with pytest.raises(ValueError, match="cannot run in another process"):
         fn_ref(nested)
 

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from pushpush.trace import Span
+from pushpush.trace import Span, Trace
+from pushpush.trace.c_events import CEvent, merge
 from pushpush.trace.decode import SystemView, decode
 
 HOST, FIR, SINK = 0x4000_0000, 0x4001_0000, 0x4002_0000
@@ -38,7 +39,7 @@ SYSMAP: dict[str, Any] = {
         {"name": "fir", "kind": "rtl", "window": {"base": FIR, "end": FIR + 0x1000},
          "exports": [{"name": "fir", "signature": "(n: u32) -> u32"},
                      {"name": "go", "signature": "() -> u32"}],
-         "slots": [slot("cep_static", "fir", FIR, FIR + 4),
+         "slots": [slot("cep_static", "fir", FIR, FIR + 4), slot("cep_static", "go", FIR + 0x10, FIR + 0x10),
                    slot("rep_import", "host.coeff", FIR + 0x100, FIR + 0x104),
                    slot("rep_callback", "fir", FIR + 0x200, FIR + 0x204, param="cb")]},
         {"name": "sink", "kind": "rtl", "window": {"base": hex(SINK), "end": hex(SINK + 0x1000)},
@@ -141,10 +142,12 @@ def test_one_way_calls_idle_writes_and_foreign_addresses() -> None:
                *burst(20, FIR_ENGINE, HOST + 0x100, [5, 0]),   # so this is no return
                *stores(30, FIR, [1, 0]),                      # the trigger's idle value: no call
                ["w", 40, 9, PS, 0x5000_0000, 1, True, True],  # outside every window
-               ["b", 41, 1, PS, 0]]                           # write responses: not used
+               ["b", 41, 1, PS, 0],                           # write responses: not used
+               *burst(42, OTHER, FIR, [2, HOST + 0x101])]     # the records after them count
     t = decode(records, SYSMAP, start=0, end=50)
     assert [fields(c) for c in t.calls] == [
-        (1, "host", "fir", "fir.fir", 10, 12, None, None, None, None, None, True, None, 8)]
+        (1, "host", "fir", "fir.fir", 10, 12, None, None, None, None, None, True, None, 8),
+        (2, "host", "fir", "fir.fir", 42, 43, None, None, None, None, None, True, None, 8)]
 
 
 def test_caller_of_a_rep_outside_every_window() -> None:
@@ -188,17 +191,20 @@ def test_return_is_the_sequence_from_the_rep_to_its_status_word() -> None:
 def test_lent_function_calls_in_the_run_time_area() -> None:
     rt = HOST + 0x800
     records = [*burst(10, FIR_ENGINE, rt + 0x10, [4, FIR + 0x300]),     # a call of a lent function
-               *burst(20, OTHER, FIR + 0x300, [8, 0x5]),                 # its return (no rep slot)
+               *stores(14, FIR + 0x300, [7, 7]),                         # the ARM's stores: no return
+               *burst(20, FIR_ENGINE, FIR + 0x300, [8, 0x5]),            # its return (no rep slot)
                *burst(30, FIR_ENGINE, rt + 0x20, [4, 0x5]),             # last word: no component's
                *burst(40, FIR_ENGINE, HOST + 0x200, [4, FIR + 0x300]),  # outside the run-time area
                *burst(50, FIR_ENGINE, rt + 0x40, [FIR + 0x300]),        # just past its end
                *burst(60, FIR_ENGINE, rt + 0x3C, [FIR + 0x301]),        # its last word; one-way
                *burst(70, FIR_ENGINE, rt, [0]),                         # idle
+               *burst(72, FIR_ENGINE, rt, [FIR + 0x301]),               # its first word; one-way
                *burst(80, FIR_ENGINE, FIR + 0x300, [1, 2])]             # one-way: not its return
     t = decode(records, SYSMAP, start=0, end=90)
     assert [fields(c) for c in t.calls] == [
         (1, "fir", "host", f"host.@{rt + 0x10:#x}", 10, 11, None, None, 21, None, 5, False, None, 16),
-        (2, "fir", "host", f"host.@{rt + 0x3c:#x}", 60, 60, None, None, None, None, None, True, None, 4)]
+        (2, "fir", "host", f"host.@{rt + 0x3c:#x}", 60, 60, None, None, None, None, None, True, None, 4),
+        (3, "fir", "host", f"host.@{rt:#x}", 72, 72, None, None, None, None, None, True, None, 4)]
 
 
 def test_lent_call_needs_an_engine_burst_into_a_software_run_time_area() -> None:
@@ -288,6 +294,44 @@ def test_nested_rtl_calls_take_the_inner_transfer() -> None:
     assert [c.returned for c in t.calls] == [76, 56]
 
 
+def test_the_innermost_call_is_the_one_taken_last() -> None:
+    """A call into sink triggered first but taken after a later call into fir was: a
+    transfer inside both belongs to the sink's call (taken last), whatever their order."""
+    records = [*burst(10, SINK_ENGINE, SINK, [0, 0, 0, 0, 0, 0, 0, HOST + 0x300]),
+               *stores(20, FIR, [1, HOST + 0x100]), u(23, "fir", "take", "fir"),
+               u(40, "sink", "take", "ch_rx"),
+               m(50, "HP0", "r", 4, "start"), m(51, "HP0", "r", 0, "end"),
+               *burst(60, SINK_ENGINE, HOST + 0x300, [0, 0]), *burst(70, FIR_ENGINE, HOST + 0x100, [0, 0])]
+    t = decode(records, SYSMAP, start=0, end=100)
+    assert [(c.function, c.taken) for c in t.calls] == [("sink.ch_rx", 40), ("fir.fir", 23)]
+    assert [s.call for s in t.spans if s.kind == "dma"] == [1]
+
+
+def test_of_calls_taken_in_the_same_cycle_the_later_takes_the_transfer() -> None:
+    """Two calls of fir.go (no arguments: the trigger alone) taken at cycle 0: a transfer
+    inside both belongs to the later one."""
+    records = [["w", 0, 1, PS, FIR + 0x10, HOST + 0x100, True, True],
+               *burst(0, OTHER, FIR + 0x10, [HOST + 0x300]),
+               u(0, "fir", "take", "go"), u(0, "fir", "take", "go"),
+               m(10, "HP0", "r", 4, "start"), m(11, "HP0", "r", 0, "end"),
+               *burst(60, SINK_ENGINE, HOST + 0x300, [0, 0]), *burst(70, FIR_ENGINE, HOST + 0x100, [0, 0])]
+    t = decode(records, SYSMAP, start=0, end=100)
+    assert [(c.function, c.taken, c.returned) for c in t.calls] == [("fir.go", 0, 71), ("fir.go", 0, 61)]
+    assert [s.call for s in t.spans if s.kind == "dma"] == [2]
+
+
+def test_c_events_name_a_slot_s_function_through_the_view() -> None:
+    """The C runtimes' events (pushpush.trace.c_events) name a call by the cep slot's
+    component and export, which the view gives."""
+    def ev(kind: str, cycle: int) -> CEvent:
+        return CEvent(kind=kind, cycle=cycle, us=0, component="host", pid=1, addr=FIR,
+                      word=HOST + 0x100 + 2, status=0, session=1, depth=0, code=0, name="")
+    t = Trace(clock_mhz=125.0, start=0, end=100)
+    merge(t, [ev("issued", 10), ev("seen", 30)], SYSMAP)
+    assert [(c.function, c.callee, c.issued, c.seen, c.source) for c in t.calls] == [
+        ("fir.fir", "fir", 10, 30, "software")]
+
+
 def test_system_view_windows_ports_and_buffers() -> None:
     v = SystemView(SYSMAP)
     assert v.component_at(HOST) == "host" and v.component_at(HOST + 0xFFF) == "host"
@@ -302,9 +346,12 @@ def test_system_view_windows_ports_and_buffers() -> None:
     assert v.buffer_bytes("sink.ch_rx", [5, 0, 0x1000]) == 0
     assert v.buffer_bytes("fir.fir", [1]) == 0          # no buffers
     assert v.buffer_bytes("fir.nope", [1]) == 0 and v.buffer_bytes("nobody.f", [1]) == 0
-    bare = SystemView({"components": []})
-    assert (bare.system, bare.clock_mhz, bare.channels) == ("system", 100.0, {})
+    bare = SystemView({})
+    assert (bare.system, bare.clock_mhz, bare.kinds, bare.channels) == ("system", 100.0, {}, {})
     assert SystemView({"components": [], "channels": None}).channels == {}
+    # a component without exports or slots (a map of a component that has none)
+    lone = SystemView({"components": [{"name": "io", "kind": "rtl", "window": {"base": 0, "end": 4096}}]})
+    assert lone.component_at(8) == "io" and lone.rtl_ports() == {"io": {"exports": [], "calls": []}}
 
 
 @pytest.mark.parametrize("words", [0, None])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pushpush.trace import Call, Span, Trace, summarize
+from pushpush.trace import Call, Counter, Span, Trace, summarize
 from pushpush.trace.model import nest
 from pushpush.trace.summary import nearest_rank
 
@@ -29,6 +29,10 @@ def test_start_end_and_latency_use_what_was_seen() -> None:
     assert call(5, issued=10, trigger=12).latency is None
     assert call(6, returned=22, seen=25).latency is None
     assert call(7, issued=1).as_dict()["issued"] == 1
+    assert Counter(track="x", name="faults", cycle=3, value=2).as_dict() == {
+        "track": "x", "name": "faults", "cycle": 3, "value": 2}
+    assert Span(track="x", name="n", kind="dma", start=1, end=2).as_dict() == {
+        "track": "x", "name": "n", "kind": "dma", "start": 1, "end": 2, "bytes": 0, "call": None}
 
 
 def test_trace_finds_calls_and_children() -> None:
@@ -43,17 +47,20 @@ def test_trace_finds_calls_and_children() -> None:
 
 def test_outstanding_counts_open_calls_at_every_change() -> None:
     t = Trace(clock_mhz=100.0)
-    t.calls += [call(1, issued=10, returned=30), call(2, trigger=20, seen=40),
+    t.calls += [call(4, issued=50),                       # never ended: left out
+                call(5, returned=60),                     # never started: left out
                 call(3, issued=30, returned=35),          # starts when call 1 ends
-                call(4, issued=50),                       # never ended: left out
-                call(5, returned=60)]                     # never started: left out
-    assert t.outstanding() == [(10, 1), (20, 2), (30, 2), (35, 1), (40, 0)]
+                call(1, issued=10, returned=30), call(2, trigger=20, seen=40),
+                call(6, issued=25, returned=40)]          # ends with call 2
+    assert t.outstanding() == [(10, 1), (20, 2), (25, 3), (30, 3), (35, 2), (40, 0)]
     assert Trace(clock_mhz=1.0).outstanding() == []
 
 
 def test_nest_under_the_innermost_open_call_into_the_caller() -> None:
     t = Trace(clock_mhz=100.0)
     t.calls += [
+        # an earlier call into x, over before the others: no parent of theirs
+        call(12, caller="host", callee="x", function="x.f", issued=0, taken=1, returned=3),
         call(1, caller="host", callee="x", function="x.f", issued=0, taken=10, returned=100),
         call(2, caller="host", callee="x", function="x.g", issued=0, taken=20, returned=90),
         # x calls y while both calls into x are open: the inner one (taken later) is its parent
@@ -80,7 +87,18 @@ def test_nest_under_the_innermost_open_call_into_the_caller() -> None:
     nest(t)
     parents = {c.id: c.parent for c in t.calls}
     assert parents == {1: None, 2: None, 3: 2, 4: 3, 5: None, 6: 1, 7: 2, 8: 2, 9: 1, 10: None,
-                       11: 2}
+                       11: 2, 12: None}
+
+
+def test_of_calls_taken_in_the_same_cycle_the_later_one_is_the_inner() -> None:
+    """Two calls into x taken in the same cycle, the second ending first: a call x makes
+    inside both nests under the second (the inner one)."""
+    t = Trace(clock_mhz=100.0)
+    t.calls += [call(1, caller="host", callee="x", issued=0, taken=10, returned=100),
+                call(2, caller="host", callee="x", issued=5, taken=10, returned=50),
+                call(3, caller="x", callee="y", issued=20, returned=30)]
+    nest(t)
+    assert t.call(3).parent == 2
 
 
 def test_a_callee_is_open_from_its_trigger_issue_or_to_its_result_or_reply() -> None:
@@ -153,7 +171,8 @@ def test_summary_untimed_function_and_empty_window() -> None:
 
 def test_busy_share_is_the_union_of_execution_and_spans_inside_the_window() -> None:
     t = Trace(clock_mhz=100.0, start=100, end=200, components={"x": "rtl"})
-    t.calls += [call(1, callee="x", taken=90, result=110),        # 100..110 inside the window
+    t.calls += [call(11, callee="x", taken=50, result=80),        # before the window: 0
+                call(1, callee="x", taken=90, result=110),        # 100..110 inside the window
                 call(2, callee="x", taken=105, result=120),       # overlaps: 100..120
                 call(3, callee="x", taken=120, result=130),       # touches: 100..130
                 call(4, callee="x", taken=150, result=160),       # apart: +10
