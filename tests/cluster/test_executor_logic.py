@@ -214,12 +214,13 @@ def test_the_array_script_runs_each_task_s_point(tmp_path, monkeypatch) -> None:
     """run.sh, as Slurm runs it on a compute node: the task's index picks its point folder."""
     def run_script(f: FakeSlurm) -> Answer:
         assert f.batch is not None
+        (chdir,) = [a.partition("=")[2] for a in f.named("sbatch")[-1] if a.startswith("--chdir=")]
         for t in range(len(f.dirs())):
             env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
             env.update(SLURM_ARRAY_TASK_ID=str(t), SLURM_ARRAY_JOB_ID=JOB)
             with open(f.batch / f"{t}.log", "w") as log:
                 REAL_RUN([str(f.batch / "run.sh")], env=env, stdout=log, stderr=log, check=True,
-                               cwd=tmp_path)
+                         cwd=chdir)
         return 0, "", ""
     fake = FakeSlurm(monkeypatch, [run_script])
     pts = [pt(tmp_path, 4), pt(tmp_path, 6)]
