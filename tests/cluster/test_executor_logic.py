@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shlex
 import socket
 import subprocess
 import sys
@@ -163,9 +164,9 @@ def test_map_submits_the_points_and_returns_their_results_in_order(tmp_path, mon
                                    queue("0|RUNNING|None\n1|PENDING|Resources\n"),
                                    queue("1|PENDING|None\n"), run_then()])
     ex = executor(tmp_path, partition="fpga", account="lab", max_parallel=2, extra_args=["--qos=short"])
-    pts = [pt(tmp_path, 3), pt(tmp_path, 1), pt(tmp_path, 3)]     # the same point twice runs once
+    pts = [pt(tmp_path, 3), pt(tmp_path, 3), pt(tmp_path, 1)]     # the same point twice runs once
     lines: list[str] = []
-    assert [r["square"] for r in ex.map(cluster_points.square, pts, kind="sim", log=lines.append)] == [9, 1, 9]
+    assert [r["square"] for r in ex.map(cluster_points.square, pts, kind="sim", log=lines.append)] == [9, 9, 1]
     assert runs(tmp_path, 3) == runs(tmp_path, 1) == 1
     batch = fake.batch
     assert batch is not None and batch.parent == ex.workdir / "batches"
@@ -203,7 +204,9 @@ def test_a_second_map_reuses_the_results_kept(tmp_path, monkeypatch) -> None:
     assert len(fake.named("sbatch")) == 2 and fake.named("sbatch")[1][2] == "--array=0-0"
     assert lines[0] == f"slurm: 1 of 2 point(s) already done in {ex.workdir}"
     assert (runs(tmp_path, 2), runs(tmp_path, 7)) == (1, 1)
-    # reuse=False: every point runs again (builds whose sources changed)
+    # reuse=False: every point runs again (builds whose sources changed); the old results are
+    # gone first, so the map waits for the new ones
+    fake.steps = [queue("0|PENDING|Priority\n1|PENDING|Priority\n"), run_then()]
     lines.clear()
     assert [r["square"] for r in ex.map(cluster_points.square, pts, log=lines.append, reuse=False)] == [4, 25]
     assert (runs(tmp_path, 2), runs(tmp_path, 5)) == (2, 2)
@@ -232,6 +235,9 @@ def test_the_array_script_runs_each_task_s_point(tmp_path, monkeypatch) -> None:
         f"pushpush job: sq 6 on {socket.gethostname()}, job {JOB}_1, folder {fake.dirs()[1]}\n"
         "pushpush job: done\n")
     assert (fake.batch / "run.sh").stat().st_mode & 0o777 == 0o755    # nobody else may change it
+    # it puts the submitting pushpush's tree first on the job's PYTHONPATH
+    tree = shlex.quote(str(Path(slurm.__file__).resolve().parents[2]))
+    assert f"export PYTHONPATH={tree}${{PYTHONPATH:+:$PYTHONPATH}}\n" in (fake.batch / "run.sh").read_text()
     # the job runs the pushpush that submitted it (not another one installed on the node)
     assert executor(tmp_path).map(where, [{"n": 1}], log=lambda s: None) == [
         {"pushpush": str(Path(slurm.__file__).resolve().parents[1] / "__init__.py")}]
@@ -277,7 +283,11 @@ def test_failed_points_are_reported_after_the_others_finish(tmp_path, monkeypatc
     ("", "job 4242_1 ended (unknown (no longer known to slurmctld)) without a result"),
 ])
 def test_a_task_that_leaves_without_a_result(tmp_path, monkeypatch, record: str, message: str) -> None:
-    fake = FakeSlurm(monkeypatch, [queue("0|RUNNING|None\n1|RUNNING|None\n"), run_then("", 0)],
+    def killed(f: FakeSlurm) -> Answer:
+        assert f.batch is not None
+        (f.batch / "1.log").write_text("pushpush job: sq 2\nslurmstepd: error: *** JOB 4243 ON n1 CANCELLED ***\n")
+        return run_then("", 0)(f)
+    fake = FakeSlurm(monkeypatch, [queue("0|RUNNING|None\n1|RUNNING|None\n"), killed],
                      scontrol={1: record + "\n"} if record else {})
     ex = executor(tmp_path, nfs_grace_s=0)
     lines: list[str] = []
@@ -285,7 +295,8 @@ def test_a_task_that_leaves_without_a_result(tmp_path, monkeypatch, record: str,
         ex.map(cluster_points.square, [pt(tmp_path, 1), pt(tmp_path, 2)], log=lines.append)
     assert fake.batch is not None
     (err,) = e.value.errors
-    assert (err.label, err.message, err.log, err.log_tail) == ("sq 2", message, fake.batch / "1.log", "")
+    assert (err.label, err.message, err.log, err.log_tail) == (
+        "sq 2", message, fake.batch / "1.log", "pushpush job: sq 2\nslurmstepd: error: *** JOB 4243 ON n1 CANCELLED ***")
     assert lines[-1] == f"  FAILED: sq 2 (log: {fake.batch / '1.log'})"
     assert ["scontrol", "-o", "show", "job", f"{JOB}_1"] in fake.commands
 
@@ -489,6 +500,18 @@ def test_a_point_without_a_label_is_named_by_its_place(tmp_path, monkeypatch) ->
     assert label_of({"n": 1, "work": "/w/1"}, 4) == "/w/1"
 
 
+def test_points_without_a_label_are_named_by_their_place_in_every_line(tmp_path, monkeypatch) -> None:
+    fake = FakeSlurm(monkeypatch, [run_then("2|RUNNING|None\n", 0, 1), queue("")])
+    lines: list[str] = []
+    with pytest.raises(SweepFailed) as e:
+        executor(tmp_path, nfs_grace_s=0).map(double, [{"n": 1}, {"m": 2}, {"n": 3}], log=lines.append)
+    assert [(x.label, x.message.split(" ")[0]) for x in e.value.errors] == [("point 1", "KeyError:"),
+                                                                             ("point 2", "job")]
+    assert fake.batch is not None
+    assert lines[1:] == ["  done: point 0", f"  FAILED: point 1 (log: {fake.batch / '1.log'})",
+                         f"slurm {JOB}: 1 running, 1 done", f"  FAILED: point 2 (log: {fake.batch / '2.log'})"]
+
+
 def test_settings_from_the_environment(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("PUSHPUSH_SLURM_PARTITION", "short")
     monkeypatch.setenv("PUSHPUSH_SLURM_ACCOUNT", "lab")
@@ -513,6 +536,8 @@ def test_settings_from_the_environment(tmp_path, monkeypatch) -> None:
     assert (ex.partition, ex.account, ex.extra_args, ex.max_parallel, ex.poll_s, ex.timeout_s) == (
         None, None, [], None, 5.0, 7 * 24 * 3600.0)
     assert ex.nfs_grace_s == 60.0 and ex.resources == {}
+    monkeypatch.delenv("PUSHPUSH_SLURM_ARGS")
+    assert SlurmExecutor(workdir=tmp_path).extra_args == []
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert SlurmExecutor(workdir="~/pp").workdir == tmp_path / "home" / "pp"
     monkeypatch.setenv("PUSHPUSH_SLURM_MAX_PARALLEL", "many")
@@ -553,7 +578,7 @@ def test_parse_squeue_spaces_and_ranges() -> None:
                      1: slurm.TaskState("PENDING", "Priority"), 2: slurm.TaskState("PENDING", "Priority"),
                      8: slurm.TaskState("COMPLETING", "")}
     assert other == []
-    tasks, other = parse_squeue("[10-11%4]|PENDING|JobArrayTaskLimit\n4_[1]|PENDING|x\n")
+    tasks, other = parse_squeue("4_[1]|PENDING|x\n[10-11%4]|PENDING|JobArrayTaskLimit\n")
     assert sorted(tasks) == [10, 11] and other == [slurm.TaskState("PENDING", "x")]
 
 
@@ -619,6 +644,11 @@ def test_run_point_reports_a_failure(tmp_path, capsys) -> None:
 def test_a_job_that_dies_still_names_its_point_in_its_log(tmp_path) -> None:
     """The job's first line is written before the point runs: a point that kills its
     process (no result, no error file) still shows in its log which point it was."""
+    ok = tmp_path / "ok"
+    ok.mkdir()
+    (ok / "call.json").write_text(json.dumps({"fn": fn_ref(cluster_points.square), "point": pt(tmp_path, 1),
+                                              "label": "sq 1"}))
+    assert run_point(ok) == 0                     # (in this process: a point that finishes)
     d = tmp_path / "p"
     d.mkdir()
     call = {"fn": fn_ref(cluster_points.square), "point": pt(tmp_path, 2, exit=True), "label": "sq 2"}
@@ -655,7 +685,7 @@ def test_resources_must_be_positive() -> None:
 
 @pytest.mark.parametrize("text, want", [
     ("", (1, 100, 10)), (" , ", (1, 100, 10)),
-    ("CPUS=3", (3, 100, 10)), ("cpus = 3", (3, 100, 10)),
+    ("CPUS=3", (3, 100, 10)), ("cpus=1", (1, 100, 10)), ("cpus = 3", (3, 100, 10)),
     ("mem=2048", (1, 2048, 10)), ("mem=2048k", (1, 2, 10)), ("mem=1536K", (1, 1, 10)), ("mem=100K", (1, 1, 10)),
     ("mem=3M", (1, 3, 10)), ("mem=2G", (1, 2048, 10)), ("mem=1T", (1, 1024 * 1024, 10)),
     ("time=5", (1, 100, 5)), ("time=2:05", (1, 100, 125)), ("time=1:00:00", (1, 100, 60)),
@@ -706,6 +736,14 @@ def test_point_error_and_sweep_failed_text() -> None:
     s = SweepFailed([PointError("p", "boom"), PointError("q", "bang")], 5)
     assert str(s) == "2 of 5 point(s) failed:\n  p: boom\n  q: bang"
     assert str(SweepFailed([PointError("p", "boom")], 1, "why")) == "1 of 1 point(s) failed (why):\n  p: boom"
+
+
+def test_choosing_by_name_and_jobs(monkeypatch) -> None:
+    with pytest.raises(ValueError, match="^--executor pbs: unknown executor"):
+        from pushpush.executor import executor_name, get_executor
+        executor_name("pbs")
+    from pushpush.executor import get_executor
+    assert get_executor("local", jobs=3).jobs == 3
 
 
 def test_label_of() -> None:
@@ -763,6 +801,17 @@ def test_fn_ref_of_a_module_without_a_file() -> None:
 # ------------------------------------------------------------------ local
 
 
+def test_default_jobs_from_the_cores(monkeypatch) -> None:
+    from pushpush.executor import local
+    monkeypatch.setattr(local.os, "sched_getaffinity", lambda pid: {0})
+    assert default_jobs() == 1
+    monkeypatch.delattr(local.os, "sched_getaffinity")       # not Linux: the cores of the machine
+    monkeypatch.setattr(local.os, "cpu_count", lambda: 3)
+    assert default_jobs() == 3
+    monkeypatch.setattr(local.os, "cpu_count", lambda: None)
+    assert default_jobs() == 1
+
+
 def test_default_jobs(monkeypatch) -> None:
     monkeypatch.setenv("PUSHPUSH_BENCH_JOBS", "3")
     assert default_jobs() == 3
@@ -787,6 +836,15 @@ def test_local_executor_runs_in_this_process_when_one_job_or_one_point(tmp_path,
     LocalExecutor().map(cluster_points.square, [pt(tmp_path, 4), pt(tmp_path, 5)], log=lambda s: None)
     assert pids(tmp_path, 4, 5) == {me}
     assert LocalExecutor(2).map(cluster_points.square, [], log=lambda s: None) == []
+    lines: list[str] = []
+    assert LocalExecutor(1).map(double, [{"n": 1}, {"n": 2}], log=lines.append) == [{"d": 2}, {"d": 4}]
+    assert LocalExecutor(2).map(double, [{"n": 1}, {"n": 2}], log=lines.append) == [{"d": 2}, {"d": 4}]
+    assert lines == ["  done: point 0", "  done: point 1"] * 2
+
+
+def test_local_pool_runs_at_most_jobs_workers(tmp_path) -> None:
+    LocalExecutor(2).map(cluster_points.square, [pt(tmp_path, n) for n in range(6)], log=lambda s: None)
+    assert len(pids(tmp_path, *range(6))) <= 2
 
 
 def test_local_executor_pool_and_failures(tmp_path, monkeypatch) -> None:
