@@ -654,8 +654,11 @@ def test_a_job_that_dies_still_names_its_point_in_its_log(tmp_path) -> None:
     call = {"fn": fn_ref(cluster_points.square), "point": pt(tmp_path, 2, exit=True), "label": "sq 2"}
     (d / "call.json").write_text(json.dumps(call))
     log = tmp_path / "0.log"
+    from pushpush.executor import job
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}    # as in a Slurm job
+    env["PYTHONPATH"] = str(Path(job.__file__).resolve().parents[2])           # this pushpush
     with open(log, "w") as f:
-        p = REAL_RUN([sys.executable, "-m", "pushpush.executor.job", str(d)], stdout=f, stderr=f)
+        p = REAL_RUN([sys.executable, "-m", "pushpush.executor.job", str(d)], stdout=f, stderr=f, env=env)
     assert p.returncode == 3
     assert log.read_text().startswith(f"pushpush job: sq 2 on {socket.gethostname()}, job -, folder {d}\n")
     assert sorted(x.name for x in d.iterdir()) == ["call.json"]
