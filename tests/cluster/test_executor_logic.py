@@ -658,7 +658,9 @@ def test_a_job_that_dies_still_names_its_point_in_its_log(tmp_path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}    # as in a Slurm job
     env["PYTHONPATH"] = str(Path(job.__file__).resolve().parents[2])           # this pushpush
     with open(log, "w") as f:
-        p = REAL_RUN([sys.executable, "-m", "pushpush.executor.job", str(d)], stdout=f, stderr=f, env=env)
+        # (job.main imported, not run as __main__: the same function, and mutmut's mutants of it apply)
+        p = REAL_RUN([sys.executable, "-c", "import sys; from pushpush.executor.job import main; "
+                      "sys.exit(main(sys.argv[1:]))", str(d)], stdout=f, stderr=f, env=env)
     assert p.returncode == 3
     assert log.read_text().startswith(f"pushpush job: sq 2 on {socket.gethostname()}, job -, folder {d}\n")
     assert sorted(x.name for x in d.iterdir()) == ["call.json"]
