@@ -51,8 +51,9 @@ def test_outstanding_counts_open_calls_at_every_change() -> None:
                 call(5, returned=60),                     # never started: left out
                 call(3, issued=30, returned=35),          # starts when call 1 ends
                 call(1, issued=10, returned=30), call(2, trigger=20, seen=40),
-                call(6, issued=25, returned=40)]          # ends with call 2
-    assert t.outstanding() == [(10, 1), (20, 2), (25, 3), (30, 3), (35, 2), (40, 0)]
+                call(6, issued=25, returned=40),          # ends with call 2
+                call(7, issued=10, returned=12)]          # starts with call 1
+    assert t.outstanding() == [(10, 2), (12, 1), (20, 2), (25, 3), (30, 3), (35, 2), (40, 0)]
     assert Trace(clock_mhz=1.0).outstanding() == []
 
 
