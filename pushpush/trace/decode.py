@@ -202,8 +202,8 @@ def decode(records: list[list[Any]], sysmap: dict[str, Any], *, start: int, end:
                     o.call.bytes += 4 * len(seq)
                     if o.call.id in sends:
                         ch, nbytes = sends.pop(o.call.id)
-                        trace.spans.append(Span(track=o.call.callee, name=f"send {ch}",
-                                                kind="send", start=o.call.issued or cyc,
+                        trace.spans.append(Span(track=o.call.callee, name=f"send {ch}", kind="send",
+                                                start=cyc if o.call.issued is None else o.call.issued,
                                                 end=cyc, bytes=nbytes, call=o.call.id))
                     seq.clear()
                     continue
