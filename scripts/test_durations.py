@@ -2,13 +2,14 @@
 run's JUnit XML. The suite's xdist scheduler (tests/conftest.py) sends the longest units
 first, so that the two workers of ``pytest -n 2`` end together.
 
-    .venv/bin/python -m pytest -n 2 -m "slow or not slow" --junitxml=/tmp/run.xml
+    .venv/bin/python -m pytest -n 2 -m "not bench" --long-sample --junitxml=/tmp/run.xml
     .venv/bin/python scripts/test_durations.py /tmp/run.xml
 
-A unit is a test file (a tests/cluster file: that folder), as ``work_unit`` in
-tests/conftest.py says; its seconds are the sum of its tests' times (setup, call and
-teardown). Units the XML does not have keep their old entry, so a run of one tier updates
-that tier's units only.
+(``-m "not bench" --long-sample`` is both tiers' pytest in one run.) A unit is a test file
+(a tests/cluster file: that folder), as ``work_unit`` in tests/conftest.py says; its seconds
+are the sum of its tests' times (setup, call and teardown) in the XML, which therefore
+should hold every tier's tests of the unit. Units the XML does not have keep their old
+entry.
 """
 
 from __future__ import annotations
