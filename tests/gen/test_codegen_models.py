@@ -29,7 +29,8 @@ from pushpush.codegen.fabric import rtl_components
 from pushpush.codegen.rtl import render_top
 from pushpush.codegen.stub_model import StubModel, stub_model
 from pushpush.codegen.top_model import TopModel, top_model
-from pushpush.link import DmaBlock, LinkedComponent
+from pushpush.codegen.wrapper_model import wrapper_model
+from pushpush.link import DmaBlock, LinkedComponent, load
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -160,10 +161,6 @@ def _plain(obj):
 
 
 def test_models_match_their_snapshot(systems):
-    from pushpush.codegen.wrapper_model import wrapper_model
-
-    from pushpush.link import load
-
     got: dict[str, object] = {}
     for i, linked in enumerate(systems + [load(REPO / p / "system.yaml") for p in SNAPSHOT_EXTRA]):
         key = f"{i}:{linked.name}"
