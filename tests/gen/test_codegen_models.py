@@ -11,7 +11,11 @@ and seeded random systems (no simulation, no lint).
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import os
 import re
+from enum import Enum
 from pathlib import Path
 
 import pytest
@@ -25,6 +29,8 @@ from pushpush.codegen.fabric import rtl_components
 from pushpush.codegen.rtl import render_top
 from pushpush.codegen.stub_model import StubModel, stub_model
 from pushpush.codegen.top_model import TopModel, top_model
+from pushpush.codegen.wrapper_model import wrapper_model
+from pushpush.link import DmaBlock, LinkedComponent, load
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -123,3 +129,55 @@ def test_every_verilog_template_imports_the_shared_macros():
         src = (REPO / "templates" / "verilog" / f"{t}.v.j2").read_text()
         assert src.startswith('{% import "verilog/wrapper_macros.v.j2" as vm %}\n'), t
         env.get_template(f"verilog/{t}.v.j2")   # parses
+
+
+#: Every field the templates render, of every model (top, wrapper, stub) of every system of
+#: model_systems, as written by the code when the snapshot was taken: a change in what the
+#: templates get shows here as the differing fields. After an intended change, write it
+#: again with PUSHPUSH_UPDATE_SNAPSHOT=1 and review the diff of the file.
+SNAPSHOT = Path(__file__).with_name("fixtures") / "codegen_models.json"
+#: Systems of the snapshot besides model_systems: a soft RISC-V core, the PL trace buffer,
+#: software windows in DDR (the ps_window register block), ABEs, dynamic slots.
+SNAPSHOT_EXTRA = ("examples/riscv_pingpong", "tests/trace/pl_pingpong", "tests/trace/pl_audio_fir",
+                  "tests/board/fixtures/pingpong_ddr", "tests/gen/fixtures/pingpong_fair",
+                  "tests/gen/fixtures/faults")
+
+
+def _plain(obj):
+    """A model as JSON data: dataclasses as objects, tuples as lists, enums as their value;
+    the linked-model objects a model carries for the template are left out (as leaves() does)."""
+    if isinstance(obj, (LinkedComponent, DmaBlock)):
+        return "linked"
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, (tuple, list)):
+        return [_plain(x) for x in obj]
+    if isinstance(obj, Enum):
+        return obj.value
+    if isinstance(obj, dict):
+        return {str(k): _plain(v) for k, v in obj.items()}
+    assert obj is None or isinstance(obj, (int, str)), repr(obj)
+    return obj
+
+
+def test_models_match_their_snapshot(systems):
+    got: dict[str, object] = {}
+    for i, linked in enumerate(systems + [load(REPO / p / "system.yaml") for p in SNAPSHOT_EXTRA]):
+        key = f"{i}:{linked.name}"
+        got[f"{key} top"] = _plain(top_model(linked))
+        for c in rtl_components(linked):
+            got[f"{key} wrapper {c.name}"] = _plain(wrapper_model(linked, c, None))
+            if not linked.channels_of(c.name):
+                stub = stub_model(linked, c.name)
+                got[f"{key} stub {c.name}"] = _plain(stub)
+                if any(e.dynamic_slots for e in c.exports):
+                    # a module that declares every port the stub lists, the optional ones
+                    # (the handle of an export with dynamic slots) too
+                    got[f"{key} wrapper {c.name} all ports"] = _plain(
+                        wrapper_model(linked, c, {p.name for p in stub.ports}))
+    if os.environ.get("PUSHPUSH_UPDATE_SNAPSHOT"):
+        SNAPSHOT.write_text(json.dumps(got, indent=0, sort_keys=True, separators=(",", ":")) + "\n")
+    want = json.loads(SNAPSHOT.read_text())
+    assert sorted(got) == sorted(want)
+    for model, fields in want.items():
+        assert got[model] == fields, model
