@@ -1,0 +1,312 @@
+"""The loader's smaller decisions, each as the user sees it: a riscv component's memory,
+an rtl component's DMA and channels, the address regions and the trace ring, with the
+loaded values and the exact place and fix of each error."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pushpush.errors import SpecError
+from pushpush.spec import load_system
+from pushpush.spec.model import ChannelSpec, Dma
+
+RISCV = """\
+system: demo
+components:
+  callee:
+    kind: riscv
+    sources: [c/callee.c]
+    memory: {memory}
+    exports:
+      f: "(x: i32) -> i32"
+  host:
+    kind: python
+    imports: [callee.f]
+"""
+
+RTL = """\
+system: demo
+components:
+  callee:
+    kind: rtl
+    module: callee_core
+    sources: [rtl/callee_core.v]
+{extra}
+    exports:
+      f: "(x: i32) -> i32"
+  host:
+    kind: python
+    imports: [callee.f]
+"""
+
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "system.yaml"
+    p.write_text(textwrap.dedent(text))
+    return p
+
+
+def errors(tmp_path: Path, text: str) -> list[str]:
+    with pytest.raises(SpecError) as info:
+        load_system(write(tmp_path, text))
+    return [str(d) for d in info.value.diagnostics]
+
+
+def one_error(tmp_path: Path, text: str) -> str:
+    errs = errors(tmp_path, text)
+    assert len(errs) == 1, errs
+    return errs[0]
+
+
+def at(tmp_path: Path, line: int, col: int, message: str) -> str:
+    return f"{tmp_path / 'system.yaml'}:{line}:{col}: {message}"
+
+
+GOOD = RTL.format(extra="    window: 4096")  # line 7 holds the extra key; the system keys start at line 13
+
+
+# --------------------------------------------------------------------------- riscv memory
+
+
+@pytest.mark.parametrize("memory, size", [
+    ("8KiB", 8192), ("8 KiB", 8192), ("'16 KiB '", 16384), ("4KiB", 4096), ("256KiB", 1 << 18),
+    ("4096", 4096), ("0x40000", 1 << 18), ("0x4000", 16384),
+])
+def test_riscv_memory_is_loaded(tmp_path: Path, memory: str, size: int) -> None:
+    comp = load_system(write(tmp_path, RISCV.format(memory=memory))).components[0]
+    assert comp.memory == size
+    assert (comp.memory_loc.line, comp.memory_loc.column) == (6, 13)
+
+
+def test_riscv_memory_default(tmp_path: Path) -> None:
+    text = RISCV.format(memory="x").replace("    memory: x\n", "")
+    comp = load_system(write(tmp_path, text)).components[0]
+    assert comp.memory == 16384 and comp.memory_loc is None
+
+
+@pytest.mark.parametrize("memory", ["3000", "3KiB", "2KiB", "0KiB", "0", "512KiB", "2048", "0x80000", "12KiB"])
+def test_riscv_memory_not_a_power_of_two_in_range(tmp_path: Path, memory: str) -> None:
+    assert one_error(tmp_path, RISCV.format(memory=memory)) == at(
+        tmp_path, 6, 13, f"memory of component 'callee' must be a power of two from 4KiB to 256KiB "
+                         f"(bytes or e.g. 16KiB), not '{memory}'; e.g. memory: 16KiB")
+
+
+def test_riscv_memory_not_a_number(tmp_path: Path) -> None:
+    assert one_error(tmp_path, RISCV.format(memory="lots")) == at(
+        tmp_path, 6, 13, "memory of component 'callee' must be an integer, not 'lots'; e.g. memory: 16KiB")
+    assert one_error(tmp_path, RISCV.format(memory="[1]")) == at(
+        tmp_path, 6, 13, "memory of component 'callee' must be an integer, not a list; e.g. memory: 16KiB")
+
+
+# --------------------------------------------------------------------------- dma
+
+
+@pytest.mark.parametrize("extra, dma", [
+    ("    dma:", Dma()),
+    ("    dma: {}", Dma()),
+    ("    dma: {name: dma1, data_width: 64, max_burst: 32}", Dma("dma1", 64, 32)),
+    ("    dma: {max_burst: 256}", Dma("axi_dma_0", 32, 256)),
+])
+def test_dma_is_loaded(tmp_path: Path, extra: str, dma: Dma) -> None:
+    comp = load_system(write(tmp_path, RTL.format(extra=extra))).components[0]
+    assert comp.dma == dma
+    assert (comp.dma.name, comp.dma.data_width, comp.dma.max_burst) == (dma.name, dma.data_width, dma.max_burst)
+    assert (comp.dma.loc.line, comp.dma.loc.column) == (7, 5)
+
+
+def test_no_dma(tmp_path: Path) -> None:
+    assert load_system(write(tmp_path, GOOD)).components[0].dma is None
+
+
+@pytest.mark.parametrize("extra, line, col, message", [
+    ("    dma: {data_width: 48}", 7, 23,
+     "dma.data_width of component 'callee' must be one of 32, 64, not '48'; write one of them, e.g. 32"),
+    ("    dma: {max_burst: 3}", 7, 22,
+     "dma.max_burst of component 'callee' must be one of 2, 4, 8, 16, 32, 64, 128, 256, not '3'; "
+     "did you mean '32'?"),
+    ("    dma: {name: 1x}", 7, 17,
+     "dma name of component 'callee' '1x' is not a valid name; use letters, digits and '_', not starting "
+     "with a digit (e.g. '_1x')"),
+    ("    dma: 3", 7, 10,
+     "dma of component 'callee' must be a mapping (key: value lines), not '3'; write one 'key: value' per "
+     "line (see examples/pingpong/system.yaml)"),
+])
+def test_dma_errors(tmp_path: Path, extra: str, line: int, col: int, message: str) -> None:
+    assert one_error(tmp_path, RTL.format(extra=extra)) == at(tmp_path, line, col, message)
+
+
+# --------------------------------------------------------------------------- channels
+
+
+def _channels(tmp_path: Path, extra: str) -> tuple[list[tuple[str, int, int, int]], list[tuple[str, str, int]]]:
+    comp = load_system(write(tmp_path, RTL.format(extra=extra))).components[0]
+    chans = [(c.name, c.index, c.loc.line, c.loc.column) for c in comp.channels]
+    exports = [(e.name, str(e.signature), e.dynamic_slots, e.loc.line) for e in comp.exports]
+    return chans, exports
+
+
+def test_channel_count(tmp_path: Path) -> None:
+    chans, exports = _channels(tmp_path, "    channels: 2")
+    assert chans == [("ch0", 0, 7, 15), ("ch1", 1, 7, 15)]
+    names = [e[0] for e in exports]
+    assert names == ["f", "ch0_rx", "ch0_tx", "ch1_rx", "ch1_tx"]
+    comp = load_system(write(tmp_path, RTL.format(extra="    channels: 2"))).components[0]
+    by = {e.name: e for e in comp.exports}
+    assert by["ch0_rx"].signature != by["ch0_tx"].signature
+    assert by["ch0_rx"].signature == by["ch1_rx"].signature and by["ch0_tx"].signature == by["ch1_tx"].signature
+    assert by["ch0_rx"].dynamic_slots == by["f"].dynamic_slots == 1
+    assert comp.channels[1] == ChannelSpec("ch1", 1)
+
+
+def test_channel_names(tmp_path: Path) -> None:
+    chans, exports = _channels(tmp_path, "    channels: [audio, video]")
+    assert chans == [("audio", 0, 7, 16), ("video", 1, 7, 23)]
+    assert [e[0] for e in exports] == ["f", "audio_rx", "audio_tx", "video_rx", "video_tx"]
+    assert [e[3] for e in exports] == [9, 7, 7, 7, 7]
+
+
+def test_at_most_twelve_channels(tmp_path: Path) -> None:
+    assert len(_channels(tmp_path, "    channels: 12")[0]) == 12
+    twelve = ", ".join("abcdefghijkl")
+    assert [c[1] for c in _channels(tmp_path, f"    channels: [{twelve}]")[0]] == list(range(12))
+    assert one_error(tmp_path, RTL.format(extra="    channels: 13")) == at(
+        tmp_path, 7, 15, "component 'callee' has 13 channels; RIFFA's limit is 12: use at most 12 or split the "
+                         "core into two components")
+    assert one_error(tmp_path, RTL.format(extra=f"    channels: [{twelve}, m, n]")) == at(
+        tmp_path, 7, 15, "component 'callee' has 14 channels; RIFFA's limit is 12: remove 2 or split the core "
+                         "into two components")
+
+
+@pytest.mark.parametrize("extra, col, message", [
+    ("    channels: 0", 15, "channels of component 'callee' must be at least 1, not 0; e.g. channels: 2 or "
+                           "channels: [audio, video]"),
+    ("    channels: []", 15, "channels of component 'callee' is empty; give a count or names, e.g. channels: 2 "
+                            "or channels: [audio, video]"),
+    ("    channels: [a, b, a]", 22, "channel 'a' of component 'callee' is listed twice; give each channel its "
+                                   "own name"),
+    ("    channels: [1x, b]", 16, "a channel name of component 'callee' '1x' is not a valid name; use letters, "
+                                 "digits and '_', not starting with a digit (e.g. '_1x')"),
+])
+def test_channel_errors(tmp_path: Path, extra: str, col: int, message: str) -> None:
+    assert one_error(tmp_path, RTL.format(extra=extra)) == at(tmp_path, 7, col, message)
+
+
+def test_channel_after_a_bad_name_keeps_its_number(tmp_path: Path) -> None:
+    # the bad name is reported; a duplicate after it is reported too, at its own place
+    assert errors(tmp_path, RTL.format(extra="    channels: [1x, b, b]")) == [
+        at(tmp_path, 7, 16, "a channel name of component 'callee' '1x' is not a valid name; use letters, digits "
+                            "and '_', not starting with a digit (e.g. '_1x')"),
+        at(tmp_path, 7, 23, "channel 'b' of component 'callee' is listed twice; give each channel its own name"),
+    ]
+
+
+def test_channel_export_taken(tmp_path: Path) -> None:
+    text = RTL.format(extra="    channels: [a, b]").replace('f: "(x', 'b_tx: "(x').replace("callee.f", "callee.b_tx")
+    assert one_error(tmp_path, text) == at(
+        tmp_path, 7, 19, "channel 'b' of component 'callee' needs the export 'b_tx', which the component exports "
+                         "already; rename the channel or the export")
+    text = RTL.format(extra="    channels: 1").replace('f: "(x', 'ch0_rx: "(x').replace("callee.f", "callee.ch0_rx")
+    assert one_error(tmp_path, text) == at(
+        tmp_path, 7, 15, "channel 'ch0' of component 'callee' needs the export 'ch0_rx', which the component "
+                         "exports already; rename the channel or the export")
+
+
+# --------------------------------------------------------------------------- trace
+
+
+@pytest.mark.parametrize("trace, depth", [
+    ("trace: true", 1024), ("trace: false", 0), ("trace: {}", 1024), ("trace: {depth: 16}", 16),
+    ("trace: {depth: 131072}", 131072), ("trace: {depth: 1048576}", 1048576),
+])
+def test_trace_depth(tmp_path: Path, trace: str, depth: int) -> None:
+    assert load_system(write(tmp_path, GOOD + trace + "\n")).trace_depth == depth
+
+
+def test_no_trace(tmp_path: Path) -> None:
+    assert load_system(write(tmp_path, GOOD)).trace_depth == 0
+
+
+@pytest.mark.parametrize("depth, fix", [(24, "use 16 or 32"), (48, "use 32 or 64"), (1000, "use 512 or 1024"),
+                                        (17, "use 16 or 32")])
+def test_trace_depth_not_a_power_of_two(tmp_path: Path, depth: int, fix: str) -> None:
+    assert one_error(tmp_path, GOOD + f"trace: {{depth: {depth}}}\n") == at(
+        tmp_path, 13, 16, f"trace depth must be a power of two (records in the ring), not {depth}; {fix}")
+
+
+def test_trace_errors(tmp_path: Path) -> None:
+    assert one_error(tmp_path, GOOD + "trace: 3\n") == at(
+        tmp_path, 13, 8, "trace must be true, false or a mapping such as {depth: 4096}, not '3'; e.g. trace: true")
+    assert one_error(tmp_path, GOOD + "trace: {depth: 8}\n") == at(
+        tmp_path, 13, 16, "trace depth must be at least 16, not 8; e.g. depth: 4096")
+    assert one_error(tmp_path, GOOD + "trace: {dept: 4}\n") == at(
+        tmp_path, 13, 9, "unknown key 'dept' in 'trace'; did you mean 'depth'?")
+
+
+# --------------------------------------------------------------------------- regions
+
+
+def _regions(tmp_path: Path, text: str) -> tuple[tuple[int, int], tuple[int, int], dict[str, tuple[int, int]]]:
+    spec = load_system(write(tmp_path, GOOD + text + "\n"))
+    return ((spec.pl.base, spec.pl.size), (spec.ps.base, spec.ps.size),
+            {k: (v.line, v.column) for k, v in spec.region_locs.items()})
+
+
+@pytest.mark.parametrize("text, pl, ps, locs", [
+    ("regions:\n  pl: {base: 0x7FFFF000, size: 0x1000}", (0x7FFFF000, 0x1000), (0xFFFC0000, 0x10000),
+     {"pl": (14, 3), "pl.base": (14, 14), "pl.size": (14, 32)}),
+    ("regions:\n  pl: {base: 0x40000000, size: 0x1000}", (0x40000000, 0x1000), (0xFFFC0000, 0x10000),
+     {"pl": (14, 3), "pl.base": (14, 14), "pl.size": (14, 32)}),
+    ("regions:\n  ps: {base: 0xFFFFF000, size: 0x1000}", (0x43C00000, 0x400000), (0xFFFFF000, 0x1000),
+     {"ps": (14, 3), "ps.base": (14, 14), "ps.size": (14, 32)}),
+    ("regions:\n  ps: {base: 0x43BFF000, size: 0x1000}", (0x43C00000, 0x400000), (0x43BFF000, 0x1000),
+     {"ps": (14, 3), "ps.base": (14, 14), "ps.size": (14, 32)}),
+    ("regions:\n  ps: {base: 0x44000000, size: 0x1000}", (0x43C00000, 0x400000), (0x44000000, 0x1000),
+     {"ps": (14, 3), "ps.base": (14, 14), "ps.size": (14, 32)}),
+    ("regions:\n  ps: {size: 0x1000}", (0x43C00000, 0x400000), (0xFFFC0000, 0x1000),
+     {"ps": (14, 3), "ps.size": (14, 14)}),
+    ("regions:\n  pl: {size: 0x1000}", (0x43C00000, 0x1000), (0xFFFC0000, 0x10000),
+     {"pl": (14, 3), "pl.size": (14, 14)}),
+    ("regions: {}", (0x43C00000, 0x400000), (0xFFFC0000, 0x10000), {}),
+    ("board: zcu104\nregions:\n  pl: {base: 0xA0000000}", (0xA0000000, 0x400000), (0xFFFC0000, 0x10000),
+     {"pl": (15, 3), "pl.base": (15, 14)}),
+    ("board: zcu104", (0xA0000000, 0x400000), (0xFFFC0000, 0x10000), {}),
+])
+def test_regions_are_loaded(tmp_path: Path, text: str, pl: tuple[int, int], ps: tuple[int, int],
+                            locs: dict[str, tuple[int, int]]) -> None:
+    assert _regions(tmp_path, text) == (pl, ps, locs)
+
+
+@pytest.mark.parametrize("text, line, col, message", [
+    ("regions:\n  pl: {base: 0x7FFFF000, size: 0x2000}", 14, 3,
+     "region 'pl' 0x7FFFF000-0x80000FFF must lie inside the PYNQ-Z1's M_AXI_GP0 range 0x40000000-0x7FFFFFFF; "
+     "change its base or size"),
+    ("regions:\n  pl: {base: 0x3FFFF000, size: 0x1000}", 14, 3,
+     "region 'pl' 0x3FFFF000-0x3FFFFFFF must lie inside the PYNQ-Z1's M_AXI_GP0 range 0x40000000-0x7FFFFFFF; "
+     "change its base or size"),
+    ("regions:\n  ps: {base: 0xFFFFF000, size: 0x2000}", 14, 3,
+     "region 'ps' 0xFFFFF000-0x100000FFF must lie inside the 32-bit address space; change its base or size"),
+    ("regions:\n  ps: {base: 0x43C00000, size: 0x1000}", 14, 3,
+     "regions 'pl' (0x43C00000-0x43FFFFFF) and 'ps' (0x43C00000-0x43C00FFF) overlap; move one of them"),
+    ("regions:\n  ps: {base: 0x43BFF000, size: 0x2000}", 14, 3,
+     "regions 'pl' (0x43C00000-0x43FFFFFF) and 'ps' (0x43BFF000-0x43C00FFF) overlap; move one of them"),
+    ("regions:\n  ps: {base: 0x43FFF000, size: 0x1000}", 14, 3,
+     "regions 'pl' (0x43C00000-0x43FFFFFF) and 'ps' (0x43FFF000-0x43FFFFFF) overlap; move one of them"),
+    ("regions:\n  pl: {base: 0x43C00000, size: 0x1000}\n  ps: {base: 0x43C00000}", 15, 3,
+     "regions 'pl' (0x43C00000-0x43C00FFF) and 'ps' (0x43C00000-0x43C0FFFF) overlap; move one of them"),
+    ("regions:\n  pl: {base: 0xFFFC0000, size: 0x1000}\n  ps: {base: 0xFFFC0000}", 14, 3,
+     "region 'pl' 0xFFFC0000-0xFFFC0FFF must lie inside the PYNQ-Z1's M_AXI_GP0 range 0x40000000-0x7FFFFFFF; "
+     "change its base or size"),
+    ("board: zcu104\nregions:\n  pl: {base: 0x43C00000}", 15, 3,
+     "region 'pl' 0x43C00000-0x43FFFFFF must lie inside the ZCU104's M_AXI_HPM0_FPD range 0xA0000000-0xAFFFFFFF; "
+     "change its base or size"),
+    ("regions:\n  pl: 3", 14, 7,
+     "region 'pl' must be a mapping (key: value lines), not '3'; write one 'key: value' per line (see "
+     "examples/pingpong/system.yaml)"),
+])
+def test_region_errors_at_their_place(tmp_path: Path, text: str, line: int, col: int, message: str) -> None:
+    assert one_error(tmp_path, GOOD + text + "\n") == at(tmp_path, line, col, message)
+
