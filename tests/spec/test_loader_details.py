@@ -310,3 +310,107 @@ def test_regions_are_loaded(tmp_path: Path, text: str, pl: tuple[int, int], ps: 
 def test_region_errors_at_their_place(tmp_path: Path, text: str, line: int, col: int, message: str) -> None:
     assert one_error(tmp_path, GOOD + text + "\n") == at(tmp_path, line, col, message)
 
+
+
+# --------------------------------------------------------------------------- more places and fixes
+
+
+def test_load_system_names_the_file_and_takes_the_board(tmp_path: Path) -> None:
+    p = write(tmp_path, GOOD)
+    spec = load_system(p, board="zcu104")
+    assert spec.board == "zcu104" and spec.pl.base == 0xA0000000
+    p.write_bytes(GOOD.encode("utf-16"))
+    with pytest.raises(SpecError) as info:
+        load_system(p)
+    assert [str(d) for d in info.value.diagnostics] == [
+        f"{p}:1:1: the file is UTF-16 text; save it as UTF-8 (most editors: 'Save with encoding')"]
+
+
+@pytest.mark.parametrize("text, messages", [
+    ("regions: 3", [(13, 10, "'regions' must be a mapping (key: value lines), not '3'; write one 'key: value' per "
+                             "line (see examples/pingpong/system.yaml)")]),
+    ("regions:\n  ddr: {}\n  ps: {base: 0xFFFFF000, size: 0x2000}", [
+        (14, 3, "unknown key 'ddr' in 'regions'; allowed keys: pl, ps"),
+        (15, 3, "region 'ps' 0xFFFFF000-0x100000FFF must lie inside the 32-bit address space; change its base or size")]),
+    ("regions:\n  pl: {base: x}", [(14, 14, "regions.pl.base must be an integer, not 'x'; e.g. base: 0x43C00000")]),
+    ("regions:\n  ps: {size: x}", [(14, 14, "regions.ps.size must be an integer, not 'x'; e.g. size: 0x00010000")]),
+    ("regions:\n  pl: {size: x}", [(14, 14, "regions.pl.size must be an integer, not 'x'; e.g. size: 0x00400000")]),
+    ("regions:\n  ps: {base: x}", [(14, 14, "regions.ps.base must be an integer, not 'x'; e.g. base: 0xFFFC0000")]),
+    ("regions:\n  pl: 3\n  ps: {base: 0xFFFFF000, size: 0x2000}", [
+        (14, 7, "region 'pl' must be a mapping (key: value lines), not '3'; write one 'key: value' per line (see "
+                "examples/pingpong/system.yaml)"),
+        (15, 3, "region 'ps' 0xFFFFF000-0x100000FFF must lie inside the 32-bit address space; change its base or size")]),
+    ("regions:\n  pl: {base: x}\n  ps: {base: 0xFFFFF000, size: 0x2000}", [
+        (14, 14, "regions.pl.base must be an integer, not 'x'; e.g. base: 0x43C00000"),
+        (15, 3, "region 'ps' 0xFFFFF000-0x100000FFF must lie inside the 32-bit address space; change its base or size")]),
+    ("regions:\n  pl: {base: 0x3FFFF000, size: 0x1000}\n  ps: {base: 0xFFFFF000, size: 0x2000}", [
+        (14, 3, "region 'pl' 0x3FFFF000-0x3FFFFFFF must lie inside the PYNQ-Z1's M_AXI_GP0 range "
+                "0x40000000-0x7FFFFFFF; change its base or size"),
+        (15, 3, "region 'ps' 0xFFFFF000-0x100000FFF must lie inside the 32-bit address space; change its base or size")]),
+    ("regions:\n  pl: {bas: 1}", [(14, 8, "unknown key 'bas' in region 'pl'; did you mean 'base'?")]),
+    ("regions:\n  pl: {base: 0x40000000}\n  pl: {base: 0x40000000}", [
+        (15, 3, "duplicate region 'pl' in 'regions' (first at line 14); remove or rename one")]),
+])
+def test_region_errors_all_reported(tmp_path: Path, text: str, messages: list[tuple[int, int, str]]) -> None:
+    assert errors(tmp_path, GOOD + text + "\n") == [at(tmp_path, ln, col, m) for ln, col, m in messages]
+
+
+def test_ps_region_may_start_at_zero(tmp_path: Path) -> None:
+    assert _regions(tmp_path, "regions:\n  ps: {base: 0, size: 0x1000}")[1] == (0, 0x1000)
+
+
+def test_integers_may_hold_underscores(tmp_path: Path) -> None:
+    pl = _regions(tmp_path, "regions:\n  pl: {base: '0x4000__0000', size: '0x1000_'}")[0]
+    assert pl == (0x40000000, 0x1000)
+
+
+@pytest.mark.parametrize("window, fix", [
+    (0, "not 0 (0x0); use 0x1000"), (1, "not 1 (0x1); use 0x1000"), (3, "not 3 (0x3); use 0x1000"),
+    (5000, "not 5000 (0x1388); use 0x1000 or 0x2000"), (8191, "not 8191 (0x1FFF); use 0x1000 or 0x2000"),
+    (8193, "not 8193 (0x2001); use 0x2000 or 0x4000"), (12288, "not 12288 (0x3000); use 0x2000 or 0x4000"),
+])
+def test_window_power_of_two_suggestions(tmp_path: Path, window: int, fix: str) -> None:
+    assert one_error(tmp_path, RTL.format(extra=f"    window: {window}")) == at(
+        tmp_path, 7, 13, f"window of component 'callee' must be a power of two of at least 4096 (0x1000) bytes, {fix}")
+
+
+def test_window_errors(tmp_path: Path) -> None:
+    assert one_error(tmp_path, RTL.format(extra="    window: [1]")) == at(
+        tmp_path, 7, 13, "window of component 'callee' must be an integer, not a list; e.g. window: 0x1000")
+    assert one_error(tmp_path, RTL.format(extra="    window: 0x20000000")) == at(
+        tmp_path, 7, 13, "window of component 'callee' is 536870912 but one window holds at most 268435456; use a "
+                         "smaller value, e.g. window: 0x1000")
+
+
+def test_riscv_memory_negative(tmp_path: Path) -> None:
+    assert one_error(tmp_path, RISCV.format(memory="-4096")) == at(
+        tmp_path, 6, 13, "memory of component 'callee' must be at least 0, not -4096; e.g. memory: 16KiB")
+
+
+def test_trace_not_a_mapping_or_flag(tmp_path: Path) -> None:
+    assert one_error(tmp_path, GOOD + "trace: [1]\n") == at(
+        tmp_path, 13, 8, "trace must be true, false or a mapping such as {depth: 4096}, not a list; e.g. trace: true")
+    assert one_error(tmp_path, GOOD + "trace: {depth: x}\n") == at(
+        tmp_path, 13, 16, "trace depth must be an integer, not 'x'; e.g. depth: 4096")
+
+
+@pytest.mark.parametrize("extra, messages", [
+    ("    channels: [[a]]", [(16, "a channel name of component 'callee' must be a name, not a list; e.g. channels: "
+                                "[audio, video]")]),
+    ("    channels: [1]", [(16, "a channel name of component 'callee' must be a name, not '1'; e.g. channels: "
+                              "[audio, video]")]),
+    ("    channels: [a, a, 1x]", [
+        (19, "channel 'a' of component 'callee' is listed twice; give each channel its own name"),
+        (22, "a channel name of component 'callee' '1x' is not a valid name; use letters, digits and '_', not "
+             "starting with a digit (e.g. '_1x')")]),
+])
+def test_channel_name_errors_all_reported(tmp_path: Path, extra: str, messages: list[tuple[int, str]]) -> None:
+    assert errors(tmp_path, RTL.format(extra=extra)) == [at(tmp_path, 7, col, m) for col, m in messages]
+
+
+def test_both_channel_exports_taken(tmp_path: Path) -> None:
+    text = RTL.format(extra="    channels: [a]").replace(
+        'f: "(x', 'a_rx: "(x: i32) -> i32"\n      a_tx: "(x').replace("callee.f", "callee.a_rx")
+    assert errors(tmp_path, text) == [
+        at(tmp_path, 7, 16, f"channel 'a' of component 'callee' needs the export '{f}', which the component exports "
+                            "already; rename the channel or the export") for f in ("a_rx", "a_tx")]
