@@ -414,3 +414,13 @@ def test_both_channel_exports_taken(tmp_path: Path) -> None:
     assert errors(tmp_path, text) == [
         at(tmp_path, 7, 16, f"channel 'a' of component 'callee' needs the export '{f}', which the component exports "
                             "already; rename the channel or the export") for f in ("a_rx", "a_tx")]
+
+
+@pytest.mark.parametrize("name, ok", [
+    ("fir", True), ("_x1", True), ("Fir_2", True), ("1x", False), ("a-b", False), ("", False), ("fir\n", False),
+    ("module", False), ("int", False), ("class", False), ("wire", False), ("None", False),
+])
+def test_is_identifier(name: str, ok: bool) -> None:
+    # the names `pushpush init` accepts for a system: usable in Verilog, C and Python alike
+    from pushpush.spec import is_identifier
+    assert is_identifier(name) is ok
