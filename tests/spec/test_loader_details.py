@@ -424,3 +424,23 @@ def test_is_identifier(name: str, ok: bool) -> None:
     # the names `pushpush init` accepts for a system: usable in Verilog, C and Python alike
     from pushpush.spec import is_identifier
     assert is_identifier(name) is ok
+
+
+def test_invalid_name_suggestion_keeps_capitals(tmp_path: Path) -> None:
+    assert one_error(tmp_path, RTL.format(extra="    channels: [Zz.y]")) == at(
+        tmp_path, 7, 16, "a channel name of component 'callee' 'Zz.y' is not a valid name; use letters, digits and "
+                         "'_', not starting with a digit (e.g. 'Zz_y')")
+
+
+@pytest.mark.parametrize("sig, line, col", [
+    ('|\n        (x: i33) -> i32', 10, 13),
+    ('>\n        (x: i33) -> i32', 10, 13),
+    ('|-\n        (x: i32) -> i33', 10, 21),
+    ('|\n\n        (x: i33) -> i32', 11, 13),
+    ('"(x: i33) -> i32"', 9, 15),
+])
+def test_signature_error_in_a_block_scalar_at_its_character(tmp_path: Path, sig: str, line: int, col: int) -> None:
+    # the error points at the bad type inside the (block) scalar, not at the scalar's start
+    text = RTL.format(extra="    window: 4096").replace('f: "(x: i32) -> i32"', "f: " + sig)
+    assert one_error(tmp_path, text) == at(
+        tmp_path, line, col, "invalid signature of export 'callee.f': unknown type 'i33'; did you mean 'i32'?")

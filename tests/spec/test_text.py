@@ -31,6 +31,10 @@ def _decode_error(data: bytes) -> str:
     (b"a: 1\nbb\x00c\n", f"s.yaml:2:3: {NOT_TEXT}"),
     (b"a: 1\nbb\n\x00c\n", f"s.yaml:3:1: {NOT_TEXT}"),
     (b"\x00abc", f"s.yaml:1:1: {NOT_TEXT}"),
+    (b"a\nb\ncc\xe9", "s.yaml:3:3: byte 0xE9 is not UTF-8; save the file as UTF-8"),
+    (b"a\x00\nb\x00", f"s.yaml:1:2: {NOT_TEXT}"),       # the first NUL
+    (b"\n\x00", f"s.yaml:2:1: {NOT_TEXT}"),
+    (b"\na\x00", f"s.yaml:2:2: {NOT_TEXT}"),
 ])
 def test_decode_errors(data: bytes, message: str) -> None:
     assert _decode_error(data) == message
@@ -46,6 +50,7 @@ def test_binary_past_4096_bytes_is_a_bad_byte() -> None:
     # only the first 4096 bytes decide "not a text file"; a late NUL after a bad byte is the bad byte
     assert _decode_error(b"a" * 4096 + b"\xe9\x00") == "s.yaml:1:4097: byte 0xE9 is not UTF-8; save the file as UTF-8"
     assert _decode_error(b"a" * 4095 + b"\x00\xe9") == f"s.yaml:1:4097: {NOT_TEXT}"
+    assert _decode_error(b"a" * 4095 + b"\xe9\x00") == "s.yaml:1:4096: byte 0xE9 is not UTF-8; save the file as UTF-8"
 
 
 @pytest.mark.parametrize("text, where", [
