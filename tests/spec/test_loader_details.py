@@ -444,3 +444,25 @@ def test_signature_error_in_a_block_scalar_at_its_character(tmp_path: Path, sig:
     text = RTL.format(extra="    window: 4096").replace('f: "(x: i32) -> i32"', "f: " + sig)
     assert one_error(tmp_path, text) == at(
         tmp_path, line, col, "invalid signature of export 'callee.f': unknown type 'i33'; did you mean 'i32'?")
+
+
+EMPTY = "empty type; expected a type such as 'i32' or '(i32) -> void'"
+AT_END = "expected a type, found end of text; write a type such as 'i32' or '(i32) -> void' here"
+I33 = "unknown type 'i33'; did you mean 'i32'?"
+
+
+@pytest.mark.parametrize("sig, line, col, message", [
+    ('""', 9, 12, EMPTY),                                # the end of an empty string: after its quotes
+    ('"i33"', 9, 11, I33),                               # the first character of the value
+    ('"(x: i32) -> "', 9, 22, AT_END),                   # past the last character: the closing quote
+    ('"(x: i32) ->"', 9, 22, AT_END),
+    ('|\n        (x: i32) -> ', 10, 20, AT_END),
+    ('"(x: i32) -> i32 extra"', 9, 27, "unexpected 'extra' after the end of the type; delete it, or check that "
+                                       "every '(' has its ')' before the '->'"),
+    ('"  (x: i33) -> i32"', 9, 17, I33),
+    ('"\\x28x: i33) -> i32"', 9, 10, I33),               # an escape: the source and the value disagree, the scalar
+    ('"(x: i32)\\n -> i33"', 9, 10, I33),                # (a newline escape too)
+])
+def test_signature_error_columns(tmp_path: Path, sig: str, line: int, col: int, message: str) -> None:
+    text = RTL.format(extra="    window: 4096").replace('f: "(x: i32) -> i32"', "f: " + sig)
+    assert one_error(tmp_path, text) == at(tmp_path, line, col, f"invalid signature of export 'callee.f': {message}")
