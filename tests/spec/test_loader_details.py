@@ -466,3 +466,15 @@ I33 = "unknown type 'i33'; did you mean 'i32'?"
 def test_signature_error_columns(tmp_path: Path, sig: str, line: int, col: int, message: str) -> None:
     text = RTL.format(extra="    window: 4096").replace('f: "(x: i32) -> i32"', "f: " + sig)
     assert one_error(tmp_path, text) == at(tmp_path, line, col, f"invalid signature of export 'callee.f': {message}")
+
+
+def test_empty_block_scalar_at_the_end_of_the_file(tmp_path: Path) -> None:
+    # 'g: |' as the file's last bytes (no newline): the error is at the '|'
+    text = RTL.format(extra="    window: 4096").replace('    exports:\n      f: "(x: i32) -> i32"\n', "").replace(
+        "    imports: [callee.f]\n", "    exports:\n      g: |")
+    p = tmp_path / "system.yaml"
+    p.write_text(text)
+    with pytest.raises(SpecError) as info:
+        load_system(p)
+    assert [str(d) for d in info.value.diagnostics] == [
+        at(tmp_path, 11, 10, f"invalid signature of export 'host.g': {EMPTY}")]
