@@ -478,3 +478,32 @@ def test_empty_block_scalar_at_the_end_of_the_file(tmp_path: Path) -> None:
         load_system(p)
     assert [str(d) for d in info.value.diagnostics] == [
         at(tmp_path, 11, 10, f"invalid signature of export 'host.g': {EMPTY}")]
+
+
+@pytest.mark.parametrize("clock", [1000, 0.5, 125.5])
+def test_clock_in_range(tmp_path: Path, clock: float) -> None:
+    assert load_system(write(tmp_path, GOOD + f"board: none\nclock_mhz: {clock}\n")).clock_mhz == clock
+
+
+@pytest.mark.parametrize("clock, shown", [("1000.5", "'1000.5'"), ("1001", "'1001'"), ("0", "'0'"), ("-5", "'-5'"),
+                                          ("x", "'x'"), ("[1]", "a list"), ("{a: 1}", "a mapping"), ("true", "'true'")])
+def test_clock_out_of_range(tmp_path: Path, clock: str, shown: str) -> None:
+    assert one_error(tmp_path, GOOD + f"board: none\nclock_mhz: {clock}\n") == at(
+        tmp_path, 14, 12, f"clock_mhz must be a number of MHz between 0 and 1000, not {shown}; e.g. clock_mhz: 100")
+
+
+def test_not_a_mapping_where_a_mapping_is_needed(tmp_path: Path) -> None:
+    assert one_error(tmp_path, GOOD + "interconnect: 3\n") == at(
+        tmp_path, 13, 15, "'interconnect' must be a mapping (key: value lines), not '3'; write one 'key: value' per "
+                          "line (see examples/pingpong/system.yaml)")
+    assert one_error(tmp_path, RTL.format(extra="    channels: {a: 1}")) == at(
+        tmp_path, 7, 15, "channels of component 'callee' must be an integer, not a mapping; e.g. channels: 2 or "
+                         "channels: [audio, video]")
+
+
+def test_duplicate_import_in_a_mapping(tmp_path: Path) -> None:
+    text = GOOD.replace("imports: [callee.f]",
+                        "imports:\n      callee.f: \"(x: i32) -> i32\"\n      callee.f: \"(x: i32) -> i32\"")
+    assert one_error(tmp_path, text) == at(
+        tmp_path, 14, 7, "duplicate import 'callee.f' in imports of component 'host' (first at line 13); remove or "
+                         "rename one")
