@@ -507,3 +507,19 @@ def test_duplicate_import_in_a_mapping(tmp_path: Path) -> None:
     assert one_error(tmp_path, text) == at(
         tmp_path, 14, 7, "duplicate import 'callee.f' in imports of component 'host' (first at line 13); remove or "
                          "rename one")
+
+
+@pytest.mark.parametrize("imports, col, shown", [("[1]", 15, "'1'"), ("[[a]]", 15, "a list"), ("[callee.f, 2]", 25, "'2'"),
+                                                 ("{1: x}", 15, "'1'")])
+def test_import_that_is_no_name(tmp_path: Path, imports: str, col: int, shown: str) -> None:
+    assert one_error(tmp_path, GOOD.replace("imports: [callee.f]", "imports: " + imports)) == at(
+        tmp_path, 12, col, f"an import of component 'host' must be 'component.function', not {shown}; write e.g. fir.fir")
+
+
+def test_every_bad_expected_signature_is_reported(tmp_path: Path) -> None:
+    text = GOOD.replace("imports: [callee.f]", "imports:\n      callee.f: \"(x: i33) -> i32\"\n"
+                                                "      callee.g: \"(y: i33) -> i32\"")
+    assert errors(tmp_path, text) == [
+        at(tmp_path, 13, 22, "invalid expected signature of import 'callee.f': unknown type 'i33'; did you mean 'i32'?"),
+        at(tmp_path, 14, 22, "invalid expected signature of import 'callee.g': unknown type 'i33'; did you mean 'i32'?"),
+    ]
