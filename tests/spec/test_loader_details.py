@@ -523,3 +523,17 @@ def test_every_bad_expected_signature_is_reported(tmp_path: Path) -> None:
         at(tmp_path, 13, 22, "invalid expected signature of import 'callee.f': unknown type 'i33'; did you mean 'i32'?"),
         at(tmp_path, 14, 22, "invalid expected signature of import 'callee.g': unknown type 'i33'; did you mean 'i32'?"),
     ]
+
+
+@pytest.mark.parametrize("sources, col, shown", [("[1]", 15, "'1'"), ("['']", 15, "''"), ("[[a]]", 15, "a list"),
+                                                 ("[a.v, 2]", 20, "'2'")])
+def test_source_that_is_no_path(tmp_path: Path, sources: str, col: int, shown: str) -> None:
+    assert one_error(tmp_path, GOOD.replace("sources: [rtl/callee_core.v]", "sources: " + sources)) == at(
+        tmp_path, 6, col, f"a source of component 'callee' must be a string, not {shown}; e.g. rtl/fir_core.v")
+
+
+@pytest.mark.parametrize("sig, col, shown", [("3", 10, "'3'"), ("[1]", 10, "a list"), ("{signature: 3}", 22, "'3'")])
+def test_signature_that_is_no_string(tmp_path: Path, sig: str, col: int, shown: str) -> None:
+    assert one_error(tmp_path, GOOD.replace('f: "(x: i32) -> i32"', "f: " + sig)) == at(
+        tmp_path, 9, col, f"signature of export 'callee.f' must be a signature string, not {shown}; "
+                          "e.g. \"(x: i32) -> i32\"")
