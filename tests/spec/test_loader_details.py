@@ -537,3 +537,17 @@ def test_signature_that_is_no_string(tmp_path: Path, sig: str, col: int, shown: 
     assert one_error(tmp_path, GOOD.replace('f: "(x: i32) -> i32"', "f: " + sig)) == at(
         tmp_path, 9, col, f"signature of export 'callee.f' must be a signature string, not {shown}; "
                           "e.g. \"(x: i32) -> i32\"")
+
+
+def test_empty_sources(tmp_path: Path) -> None:
+    assert one_error(tmp_path, GOOD.replace("sources: [rtl/callee_core.v]", "sources: []")) == at(
+        tmp_path, 6, 14, "sources of component 'callee' is empty; list the Verilog files, e.g. [rtl/fir_core.v]")
+
+
+def test_every_bad_import_is_reported(tmp_path: Path) -> None:
+    assert errors(tmp_path, GOOD.replace("imports: [callee.f]", "imports: [1, 2]")) == [
+        at(tmp_path, 12, col, f"an import of component 'host' must be 'component.function', not '{v}'; write e.g. fir.fir")
+        for col, v in ((15, 1), (18, 2))]
+    assert errors(tmp_path, GOOD.replace("imports: [callee.f]", "imports: [callee, x]")) == [
+        at(tmp_path, 12, col, f"import '{v}' of component 'host' must name a component and a function; write e.g. "
+                              "'fir.fir'") for col, v in ((15, "callee"), (23, "x"))]
