@@ -8,10 +8,21 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import importlib.util
 
-from conftest import DURATIONS, LONG_BY_HAND, work_unit  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _suite_conftest():  # tests/conftest.py by its path: "conftest" may name another folder's
+    spec = importlib.util.spec_from_file_location("pp_suite_conftest", REPO / "tests" / "conftest.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+_conftest = _suite_conftest()
+DURATIONS, LONG_BY_HAND, work_unit = _conftest.DURATIONS, _conftest.LONG_BY_HAND, _conftest.work_unit
 
 
 def collect(*args: str) -> list[str]:
