@@ -4,10 +4,11 @@ loaded values and the exact place and fix of each error."""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
+
+from test_spec import errors, write  # this folder's helpers (pytest puts it on sys.path)
 
 from pushpush.errors import SpecError
 from pushpush.spec import load_system
@@ -44,16 +45,6 @@ components:
 
 
 
-def write(tmp_path: Path, text: str) -> Path:
-    p = tmp_path / "system.yaml"
-    p.write_text(textwrap.dedent(text))
-    return p
-
-
-def errors(tmp_path: Path, text: str) -> list[str]:
-    with pytest.raises(SpecError) as info:
-        load_system(write(tmp_path, text))
-    return [str(d) for d in info.value.diagnostics]
 
 
 def one_error(tmp_path: Path, text: str) -> str:
