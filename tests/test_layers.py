@@ -88,3 +88,110 @@ def test_imports_go_down_the_layers(path: Path) -> None:
     bad = _imports(path) - ALLOWED[layer] - {layer}
     assert not bad, (f"{rel} (layer '{layer}') imports {sorted(bad)}; allowed: {sorted(ALLOWED[layer])} "
                      "(docs/architecture.md §5)")
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """pushpush module -> the pushpush modules it imports, counting imports inside functions."""
+    mods: dict[str, Path] = {}
+    for p in FILES:
+        parts = list(p.relative_to(PKG.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        mods[".".join(parts)] = p
+
+    def owner(name: str) -> str:
+        while name and name not in mods:
+            name = name.rsplit(".", 1)[0] if "." in name else ""
+        return name
+
+    graph: dict[str, set[str]] = {m: set() for m in mods}
+    for mod, path in mods.items():
+        pkg = mod if path.name == "__init__.py" else mod.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = pkg.split(".")[: len(pkg.split(".")) - (node.level - 1)]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                names = [f"{target}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for name in names:
+                dest = owner(name) if name.startswith("pushpush.") else ""
+                if dest and dest not in (mod, "pushpush"):
+                    graph[mod].add(dest)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def test_no_import_cycles() -> None:
+    """No two modules import each other, directly or round a loop, even inside a function (an
+    import inside a function hides a cycle from Python, not from the reader)."""
+    cycles = _cycles(_module_graph())
+    assert not cycles, "import cycles (counting imports inside functions): " + "; ".join(
+        " <-> ".join(c) for c in cycles)
+
+
+def test_cycle_finder_finds_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+#: the longest a file may grow before it is split (issue 42): Python modules, core Verilog
+MAX_PY_LINES = 700
+MAX_CORE_V_LINES = 900
+
+
+def test_no_module_too_long() -> None:
+    long = {str(p.relative_to(PKG.parent)): n for p in FILES
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_PY_LINES}
+    cores = PKG.parent / "cores"
+    long.update({str(p.relative_to(PKG.parent)): n for p in sorted(cores.rglob("*.v"))
+                 if "tb" not in p.relative_to(cores).parts
+                 and (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_CORE_V_LINES})
+    assert not long, (f"over {MAX_PY_LINES} lines (Python) or {MAX_CORE_V_LINES} (cores/*.v): {long}: "
+                      "split by what the parts do")
