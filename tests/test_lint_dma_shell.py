@@ -32,7 +32,7 @@ def _verilator() -> str:
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])
 def test_dma_shell_lints_clean(example: Path, tmp_path: Path) -> None:
-    from pushpush.cli_common import load_linked
+    from pushpush.cli.common import load_linked
     from pushpush.codegen.dma import dma_shell_name, render_dma_shell
     from pushpush.codegen.generate import generate
 

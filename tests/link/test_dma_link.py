@@ -147,7 +147,7 @@ def test_hwh_describes_the_dma_for_pynq(tmp_path: Path) -> None:
 
 
 def test_map_table_lists_the_dma(tmp_path: Path) -> None:
-    from pushpush.cli_check import map_table
+    from pushpush.cli.check import map_table
     text = map_table(link(load_system(_system(tmp_path, ["{}"]))))
     assert ("  dma axi_dma_0: registers 0x40400000-0x4040FFFF (64 KiB), 32-bit streams s_axis_* "
             "(MM2S) and m_axis_* (S2MM), bursts of 16 on S_AXI_HP2") in text

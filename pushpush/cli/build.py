@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .cli_common import EXIT_INVALID, EXIT_OK, Command, UsageError, load_linked
+from .common import EXIT_INVALID, EXIT_OK, Command, UsageError, load_linked
 
 DEFAULT_OUT = "build/{system}"
 
@@ -37,7 +37,7 @@ def _configure_generate(p: argparse.ArgumentParser) -> None:
 
 
 def _run_generate(args: argparse.Namespace) -> int:
-    from .codegen.generate import GenerateError, generate, write_stub
+    from ..codegen.generate import GenerateError, generate, write_stub
 
     linked = load_linked(args.file)
     try:
@@ -86,7 +86,7 @@ _C1 = Command(
 
 
 def _configure_build(p: argparse.ArgumentParser) -> None:
-    from .build.fusesoc import TARGETS
+    from ..build.fusesoc import TARGETS
 
     p.add_argument("file", metavar="SYSTEM_YAML", nargs="+",
                    help="system description (or its directory); several: each is built")
@@ -115,9 +115,9 @@ def build_point(point: dict[str, Any]) -> dict[str, Any]:
     """One system's builds (an executor's point: ``file``, ``out``, ``targets``, ``overlays``,
     ``verbose``), its targets one after the other; returns per target the printed result or
     the error (a failed build is a result, not a lost job)."""
-    from .build.fusesoc import BuildError, build
-    from .build.synth import resources_json, resources_text
-    from .codegen.generate import GenerateError
+    from ..build.fusesoc import BuildError, build
+    from ..build.synth import resources_json, resources_text
+    from ..codegen.generate import GenerateError
 
     linked = load_linked(point["file"])
     done = []
@@ -140,7 +140,7 @@ def build_point(point: dict[str, Any]) -> dict[str, Any]:
 
 
 def _targets(text: str) -> list[str]:
-    from .build.fusesoc import TARGETS
+    from ..build.fusesoc import TARGETS
 
     targets = [t.strip() for t in text.split(",") if t.strip()]
     bad = [t for t in targets if t not in TARGETS]
@@ -152,8 +152,8 @@ def _targets(text: str) -> list[str]:
 
 def _run_many(args: argparse.Namespace, targets: list[str], executor_name: str) -> int:
     """Several systems (or targets, or a cluster): one executor point per system."""
-    from .build.fusesoc import VIVADO_TARGETS
-    from .executor import get_executor
+    from ..build.fusesoc import VIVADO_TARGETS
+    from ..executor import get_executor
 
     if args.json:
         raise UsageError("--json applies to a single synth build (run one system with "
@@ -209,11 +209,11 @@ def _run_many(args: argparse.Namespace, targets: list[str], executor_name: str) 
 def _run_build(args: argparse.Namespace) -> int:
     import json
 
-    from .executor import executor_name
+    from ..executor import executor_name
 
-    from .build.fusesoc import BuildError, build
-    from .build.synth import resources_json, resources_text
-    from .codegen.generate import GenerateError
+    from ..build.fusesoc import BuildError, build
+    from ..build.synth import resources_json, resources_text
+    from ..codegen.generate import GenerateError
 
     targets = _targets(args.target)
     try:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli_common import (EXIT_INVALID, EXIT_OK, EXIT_USAGE, Command, UsageError, err, load_linked,
+from .common import (EXIT_INVALID, EXIT_OK, EXIT_USAGE, Command, UsageError, err, load_linked,
                          print_diagnostics, write_output)
-from .errors import SpecError
-from .link import LinkedComponent, LinkedSystem
-from .sysmap import to_json
+from ..errors import SpecError
+from ..link import LinkedComponent, LinkedSystem
+from ..sysmap import to_json
 
 _COMMAND = Command
 
@@ -35,8 +35,8 @@ def _summary(linked: LinkedSystem) -> str:
 
 def _missing_sources(linked: LinkedSystem) -> list[str]:
     """Every rtl source the description names that is not a readable file, at its line."""
-    from .codegen.generate import component_where
-    from .codegen.portcheck import check_sources_exist
+    from ..codegen.generate import component_where
+    from ..codegen.portcheck import check_sources_exist
 
     problems: list[str] = []
     for c in linked.components:

@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .cli_common import EXIT_OK, Command, UsageError
+from .common import EXIT_OK, Command, UsageError
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -17,7 +17,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .schema import schema_path, schema_text
+    from ..schema import schema_path, schema_text
 
     if args.path:
         print(schema_path())

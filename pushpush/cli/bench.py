@@ -18,14 +18,14 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
-from .bench.registry import EXPERIMENTS, Experiment, OptionError, unknown_options_message
-from .cli_common import EXIT_INVALID, EXIT_OK, Command, UsageError
+from ..bench.registry import EXPERIMENTS, Experiment, OptionError, unknown_options_message
+from .common import EXIT_INVALID, EXIT_OK, Command, UsageError
 
 #: the experiment names (``pushpush bench <name>``), in the registry's order
 BENCHMARKS = tuple(EXPERIMENTS)
 
 if TYPE_CHECKING:
-    from .executor import Executor
+    from ..executor import Executor
 
 
 class _ExperimentParser(argparse.ArgumentParser):
@@ -57,7 +57,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 def _executor(exp: Experiment, args: argparse.Namespace) -> Optional["Executor"]:
     """The executor of a fanned-out experiment (None: the local pool of --jobs)."""
-    from .executor import executor_name, get_executor
+    from ..executor import executor_name, get_executor
 
     if not exp.fans_out:
         return None
@@ -73,7 +73,7 @@ def _executor(exp: Experiment, args: argparse.Namespace) -> Optional["Executor"]
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .bench.sweep import using_executor
+    from ..bench.sweep import using_executor
 
     exp: Experiment = args._experiment
     say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli_common import EXIT_OK, Command, UsageError
+from .common import EXIT_OK, Command, UsageError
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -15,7 +15,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .scaffold import InitError, scaffold
+    from ..scaffold import InitError, scaffold
 
     try:
         written = scaffold(args.folder, name=args.name)

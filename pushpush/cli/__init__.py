@@ -1,8 +1,19 @@
 """The ``pushpush`` command line: every subcommand, listed in one place.
 
-Each subcommand is a :class:`~pushpush.cli_common.Command` (a name, help texts, a function
+Each subcommand is a :class:`~pushpush.cli.common.Command` (a name, help texts, a function
 adding its arguments and a function running it) defined in its own module's ``COMMANDS``;
-:data:`MODULES` lists those modules in the order ``pushpush --help`` shows them.
+:data:`MODULES` lists those modules in the order ``pushpush --help`` shows them:
+
+- :mod:`.check`: ``validate``, ``map``;
+- :mod:`.build`: ``generate``, ``build``;
+- :mod:`.run`: ``run``;
+- :mod:`.bench`: ``bench`` (its experiments: :mod:`pushpush.bench.registry`);
+- :mod:`.schema`: ``schema``;
+- :mod:`.init`: ``init``;
+- :mod:`.common`: what they share (the :class:`~.common.Command` record, exit codes, loading).
+
+The ``pushpush`` console script is :func:`main` (``pushpush.cli:main`` in pyproject.toml);
+``python -m pushpush`` (pushpush/__main__.py) is the same.
 
 Exit codes: 0 success, 1 the input is invalid (every problem is listed as
 ``file:line:column: message``), 2 usage errors and unreadable files. User mistakes never
@@ -16,20 +27,20 @@ import importlib
 import sys
 from typing import Optional, Sequence
 
-from . import __version__
-from .cli_common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Command, UsageError, err, print_diagnostics
-from .errors import PushPushError, SpecError
+from .. import __version__
+from ..errors import PushPushError, SpecError
+from .common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Command, UsageError, err, print_diagnostics
 
 __all__ = ["MODULES", "commands", "main", "build_parser"]
 
 #: The modules whose ``COMMANDS`` make up ``pushpush`` (imported when the parser is built).
 MODULES = (
-    "pushpush.cli_check",    # validate, map
-    "pushpush.cli_build",    # generate, build
-    "pushpush.cli_run",      # run
-    "pushpush.cli_bench",    # bench
-    "pushpush.cli_schema",   # schema
-    "pushpush.cli_init",     # init
+    "pushpush.cli.check",     # validate, map
+    "pushpush.cli.build",     # generate, build
+    "pushpush.cli.run",       # run
+    "pushpush.cli.bench",     # bench
+    "pushpush.cli.schema",    # schema
+    "pushpush.cli.init",      # init
 )
 
 
@@ -92,10 +103,3 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         return 130
 
-
-if __name__ == "__main__":  # pragma: no cover
-    # 'python -m pushpush.cli': run the imported module's main, not this __main__ copy, so the
-    # subcommand modules and this code share one set of classes (see pushpush/__main__.py).
-    from pushpush.cli import main as _main
-
-    sys.exit(_main())

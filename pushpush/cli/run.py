@@ -13,7 +13,7 @@ import os
 import sys
 import time
 
-from .cli_common import EXIT_INVALID, EXIT_OK, Command, UsageError
+from .common import EXIT_INVALID, EXIT_OK, Command, UsageError
 
 DEFAULT_OUT = "build/{system}/pynq_sim"
 
@@ -51,7 +51,7 @@ def _progress(quiet: bool):
 
 def _run_one(example: str, args: argparse.Namespace, done: list[tuple[str, str, float]]) -> bool:
     """Run one example; append (example, where it ran, wall seconds) to ``done``."""
-    from . import apps
+    from .. import apps
 
     try:
         folder = apps.find_example(example)
@@ -65,9 +65,9 @@ def _run_one(example: str, args: argparse.Namespace, done: list[tuple[str, str, 
         raise UsageError(f"pushpush run needs PYNQ: pip install 'pushpush-fpga[pynq]' ({e})") from None
     if ppq.PushPushOverlay is None:  # pragma: no cover
         raise UsageError("pushpush run needs PYNQ: pip install 'pushpush-fpga[pynq]'")
-    from .link import load
+    from ..link import load
 
-    from .boards import BOARD_NAMES
+    from ..boards import BOARD_NAMES
     if args.board is not None and args.board not in BOARD_NAMES:
         raise UsageError(f"--board {args.board}: use one of {', '.join(BOARD_NAMES)}")
     system = load(folder / "system.yaml", board=args.board).name
@@ -141,7 +141,7 @@ def _board_line(ol: object) -> None:
     """One line on stdout before the application's: which board (simulated or not) the
     system runs on, where its PL and software windows are and through which PS ports."""
     try:
-        from .boards import board
+        from ..boards import board
         linked = ol.system.linked          # type: ignore[attr-defined]
         b = board(linked.board)
         rtl = min(c.base for c in linked.components if c.kind == "rtl")

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .errors import SpecError
-from .link import LinkedSystem, load
+from ..errors import SpecError
+from ..link import LinkedSystem, load
 
 __all__ = ["Command", "UsageError", "EXIT_OK", "EXIT_INVALID", "EXIT_USAGE", "resolve_yaml",
            "load_linked", "print_diagnostics", "err", "write_output"]
