@@ -2,10 +2,10 @@
 
 An :class:`Experiment` declares its name, a one-line help, a description, the options it
 takes (:class:`Option`, argparse arguments) and where its ``run(opts, log)`` lives
-(``"module:function"`` below :mod:`pushpush.bench`, imported only when it runs, so building
-the command line parser stays cheap). ``pushpush bench <experiment> --help`` lists that
-experiment's options only, and an option it does not take is refused with the options it
-does take (:func:`unknown_options_message`).
+(``"module:function"`` below :mod:`pushpush.bench`, e.g. ``"experiments.dma:run"``, imported
+only when it runs, so building the command line parser stays cheap). ``pushpush bench
+<experiment> --help`` lists that experiment's options only, and an option it does not take is
+refused with the options it does take (:func:`unknown_options_message`).
 
 Every ``run(opts, log)`` returns the common result format of :mod:`pushpush.bench.report`
 (``experiment``, ``title``, ``rows``, ``targets``, ``markdown``, ``plots``) plus what the
@@ -160,7 +160,7 @@ _LIST = [
         "one after the other, then DIR/summary.md (and, in a full run, the results section of "
         "DIR/../README.md). " + _PAPER_TEXT,
         (*PAPER, SIM, REFERENCE, CHECK.helped("exit 1 if any experiment's target is missed")),
-        "suite:run_all_cli", ("pushpush bench all                  # benchmarks/results/summary.md",
+        "experiments.suite:run_all_cli", ("pushpush bench all                  # benchmarks/results/summary.md",
                               "pushpush bench all --smoke --out /tmp/smoke",
                               "PUSHPUSH_SLURM_PARTITION=fpga pushpush bench all --executor slurm "
                               "--out /shared/me/res"), fans_out=True),
@@ -168,7 +168,7 @@ _LIST = [
         "calls", "the PushPush paper's Table II/III: calls/s of every caller -> callee kind",
         "int f(int) calls in a dependency chain for every caller/callee kind pair (Verilog, "
         "Python, C, RISC-V), one pair on the 32-bit crossbar. " + _PAPER_TEXT,
-        (*PAPER, SIM, CHECK), "suite:run_experiment_cli",
+        (*PAPER, SIM, CHECK), "experiments.suite:run_experiment_cli",
         ("pushpush bench calls --jobs 2", "pushpush bench calls --smoke"), fans_out=True),
     Experiment(
         "scaling", "MCalls/s of 1..N concurrent pingpong pairs (the paper's Fig. 3)",
@@ -183,13 +183,13 @@ _LIST = [
          CALLS.helped("calls per pair (default 200)"),
          CHECK.helped("exit 1 if a target is missed (at least 20 MCalls/s on the shared bus from "
                       "4 pairs)")),
-        "scaling:run", ("pushpush bench scaling", "pushpush bench scaling --pairs 4 --calls 100"),
+        "experiments.scaling.command:run", ("pushpush bench scaling", "pushpush bench scaling --pairs 4 --calls 100"),
         fans_out=True),
     Experiment(
         "area", "the PushPush paper's Fig. 4: LUTs and FFs of the interconnect (Yosys)",
         "Systems of N components synthesised with Yosys: LUTs and flip-flops of the "
         "interconnect, the endpoints and the components, shared bus against crossbar. "
-        + _PAPER_TEXT, (*PAPER, REFERENCE, CHECK), "suite:run_experiment_cli",
+        + _PAPER_TEXT, (*PAPER, REFERENCE, CHECK), "experiments.suite:run_experiment_cli",
         ("pushpush bench area --smoke",), fans_out=True),
     Experiment(
         "args", "the PushPush paper's Fig. 5/6: calls/s and MB/s against the argument count",
@@ -198,12 +198,12 @@ _LIST = [
         (*PAPER, SIM, _opt("--args-grid", metavar="NARGS:PAIRS",
                            help="a sub-grid, argument counts and pair counts, e.g. 0,8,32:1,8 "
                                 "(default 0,1,2,4,8,16,24,32:1,3,6,8)"), CHECK),
-        "suite:run_experiment_cli", ("pushpush bench args --args-grid 0,8,32:1,8",), fans_out=True),
+        "experiments.suite:run_experiment_cli", ("pushpush bench args --args-grid 0,8,32:1,8",), fans_out=True),
     Experiment(
         "summary", "DIR/summary.md from the <experiment>.json already in DIR",
         "summary.md (and the README's results section) from the calls, scaling, area, args JSON "
         "files already in DIR (e.g. experiments run one by one); no simulation.",
-        (OUT,), "suite:run_summary_cli", ("pushpush bench summary",)),
+        (OUT,), "experiments.suite:run_summary_cli", ("pushpush bench summary",)),
     Experiment(
         "fairness", "the ABE paper's Table 1 / Fig. 2: a victim's share against interferers",
         "A 16-beat victim master against 1..7 interferers with bursts of 16..256 beats, reading "
@@ -216,7 +216,7 @@ _LIST = [
               help="the interconnect's topology (default: crossbar)"), OUT,
          CHECK.helped("exit 1 if a target is missed (round robin within 1 point of Eq. 1, ABE "
                       "and fair arbitration within 1 point of the fair share, ABE +1 cycle)")),
-        "fairness:run", ("pushpush bench fairness --quick",
+        "experiments.fairness.fairness:run", ("pushpush bench fairness --quick",
                          "pushpush bench fairness --sim verilator -o results/",
                          "pushpush bench fairness --quick --topology shared")),
     Experiment(
@@ -228,7 +228,7 @@ _LIST = [
         (_opt("--sim", choices=("icarus", "verilator", "both"), default="both",
               help="simulator(s) (default: both)"),
          CALLS.helped("Python -> Verilog calls per measurement (default 300)"), TREE, LABEL, OUT),
-        "simboard:run", ("pushpush bench simboard --sim icarus",)),
+        "experiments.simboard:run", ("pushpush bench simboard --sim icarus",)),
     Experiment(
         "callpath", "the Python runtime's CPU time per call (no simulator)",
         "The Python runtime's CPU time per int f(int) call against the in-memory bus: sync "
@@ -240,7 +240,7 @@ _LIST = [
               help="rounds, the trees alternating; the best round is shown (default 3)"),
          TREE, LABEL, OUT,
          CHECK.helped("exit 1 if the target is missed (at most 7 µs of runtime CPU per sync call)")),
-        "callpath:run", ("pushpush bench callpath --tree /tmp/before --label before",)),
+        "experiments.callpath:run", ("pushpush bench callpath --tree /tmp/before --label before",)),
     Experiment(
         "wait", "wake-up latency of Python and C handlers per wait mode (the FSL paper's Table 1)",
         "The wake-up latency of a Python handler and of a C one (trigger write -> handler "
@@ -260,7 +260,7 @@ _LIST = [
               help="seconds a row may make calls; it stops there with the count (default 60)"),
          _opt("--hogs", type=int, default=None, metavar="N",
               help="busy processes of the loaded rows (default one per core)"),
-         SIM_AUTO, OUT), "wait:run", ("pushpush bench wait --calls 50 --modes poll,interrupt",
+         SIM_AUTO, OUT), "experiments.wait.wait:run", ("pushpush bench wait --calls 50 --modes poll,interrupt",
                                       "pushpush bench wait --calls 10000 --loads loaded --hogs 2")),
     Experiment(
         "dma", "bulk transfers with PYNQ's DMA driver, 8 B to 6 MiB (the seed paper's Table I)",
@@ -270,7 +270,7 @@ _LIST = [
         "HP port's limit (97% target from 64 KiB), the simulated board's software time apart, "
         "the seed paper's Table I beside ours. Writes DIR/dma.json, .md and .png.",
         (SMOKE.helped("8 B, 4 KiB, 64 KiB only (what CI runs)"), SIM_AUTO, OUT, CHECK),
-        "dma:run", ("pushpush bench dma --smoke",)),
+        "experiments.dma:run", ("pushpush bench dma --smoke",)),
     Experiment(
         "channels", "RIFFA-style channels: send/recv/both, 4 B to 4 MiB, a round trip",
         "RIFFA-style channels (channels: in the YAML) on the simulated board: send, recv and "
@@ -279,7 +279,7 @@ _LIST = [
         "Tables III/IV beside ours. Writes DIR/channels.json, .md and .png.",
         (SMOKE.helped("4 B, 1 KiB, 64 KiB only (what CI runs)"), SIM_AUTO, OUT,
          CHECK.helped("exit 1 if a target is missed or a transfer's data is wrong")),
-        "channels:run", ("pushpush bench channels --smoke",)),
+        "experiments.channels:run", ("pushpush bench channels --smoke",)),
     Experiment(
         "simspeed", "Icarus wall seconds per 100k cycles of a generated system, idle and busy",
         "A benchmark of the simulator, not of the hardware: how fast Icarus runs a generated "
@@ -302,7 +302,7 @@ _LIST = [
               help="where the systems are built and simulated (default: DIR/work/simspeed)"),
          OUT.helped(f"results folder: simspeed.json, the builds under work/simspeed "
                     f"(default: {DEFAULT_OUT})")),
-        "simspeed:run", ("pushpush bench simspeed --pairs 16 --cycles 20000",
+        "experiments.simspeed:run", ("pushpush bench simspeed --pairs 16 --cycles 20000",
                          "pushpush bench simspeed examples/pingpong/system.yaml --mode busy")),
 ]
 

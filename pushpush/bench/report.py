@@ -31,14 +31,15 @@ import time
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+from pushpush.bench.paths import CHECKOUT
+
 __all__ = ["meta", "write_result", "write_summary", "md_table", "targets_md", "pyplot",
            "fit_growth", "save_figure"]
 
 
 def _git(args: list[str]) -> str:
-    here = Path(__file__).resolve().parents[2]
     try:
-        return subprocess.run(["git", "-C", str(here), *args], capture_output=True, text=True,
+        return subprocess.run(["git", "-C", str(CHECKOUT), *args], capture_output=True, text=True,
                               timeout=10).stdout.strip()
     except (OSError, subprocess.TimeoutExpired):
         return ""

@@ -68,7 +68,7 @@ def simulate_chain(point: dict[str, Any]) -> dict[str, Any]:
     ``simulator`` (default icarus)."""
     from pushpush.sim import simulate_system
 
-    from .pairs_system import write_pairs_system
+    from pushpush.bench.pairs_system import write_pairs_system
 
     t0 = time.monotonic()
     work = Path(point["work"]).resolve()  # the simulator runs in another folder

@@ -1,4 +1,4 @@
-"""The Cortex-A9 estimate of bench calls' software rows (pushpush.bench.a9count, a9model).
+"""The Cortex-A9 estimate of bench calls' software rows (pushpush.bench.a9.count, pushpush.bench.a9.model).
 
 The counter runs the generated C runtime of examples/pingpong/c, cross-compiled for the
 Cortex-A9, under Unicorn: its counts must be the same on every run and build, and its PS-PL
@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from pushpush.bench import a9model, calls
-from pushpush.bench.a9count import CROSS_CC, count_call_path
+from pushpush.bench.a9 import model as a9model
+from pushpush.bench.experiments.calls import calls
+from pushpush.bench.a9.count import CROSS_CC, count_call_path
 
 pytestmark = pytest.mark.skipif(
     shutil.which(CROSS_CC) is None,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pushpush.bench.callpath import COLUMNS, best_rows, check_target, format_table, run_callpath, run_tree
+from pushpush.bench.experiments.callpath import COLUMNS, best_rows, check_target, format_table, run_callpath, run_tree
 from pushpush.cli import main
 
 PATHS = ["sync call", "async call", "served call"]

@@ -1,6 +1,6 @@
 """The ABE paper's fairness experiment (Table 1 / Fig. 2): ``pushpush bench fairness --quick``.
 
-Runs the benchmark through the CLI (pushpush/cli/bench.py -> pushpush/bench/fairness.py,
+Runs the benchmark through the CLI (pushpush/cli/bench.py -> pushpush/bench/experiments/fairness/fairness.py,
 harness pushpush/bench/rtl/pp_fairness_top.v) on the quick subset (1 and 3 interferers, interferer
 bursts 16, 64, 256; a 16-beat victim; every master 4 bursts in flight) and asserts the
 issue's targets on every point:

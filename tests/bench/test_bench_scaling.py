@@ -1,7 +1,7 @@
 """The shared-bus scaling benchmark: ``pushpush bench scaling`` (issue 12, item 3).
 
-Runs the benchmark through the CLI (pushpush/cli/bench.py -> pushpush/bench/scaling.py, cocotb
-side pushpush/bench/scaling_tb.py) on 1 and 4 pairs of pingpong callers with 30 calls each,
+Runs the benchmark through the CLI (pushpush/cli/bench.py -> pushpush/bench/experiments/scaling/scaling.py, cocotb
+side pushpush/bench/experiments/scaling/scaling_tb.py) on 1 and 4 pairs of pingpong callers with 30 calls each,
 and asserts what the simulated cycle counts must show (exact, no wall-clock timing):
 
 - every pair's calls happened (the cocotb side checks results, errors and the callees' counts);

@@ -9,7 +9,7 @@ pytest.importorskip("pynq.pl_server")
 
 
 def test_simboard_bench_reports_every_column(monkeypatch):
-    from pushpush.bench.simboard import COLUMNS, format_table, run_simboard_bench
+    from pushpush.bench.experiments.simboard import COLUMNS, format_table, run_simboard_bench
 
     monkeypatch.delenv("PUSHPUSH_SIM", raising=False)
     rows = run_simboard_bench(["icarus"], calls=10)

@@ -1,4 +1,4 @@
-"""``pushpush bench simspeed`` (pushpush/bench/simspeed.py), a smoke run: the pingpong example
+"""``pushpush bench simspeed`` (pushpush/bench/experiments/simspeed.py), a smoke run: the pingpong example
 idle and busy for a few thousand cycles under Icarus, and the scaling system of 2 pairs busy.
 Speeds are printed, not asserted; the calls served in the window are exact (one call per 6
 cycles a pair, give or take the call in flight at either end of the window)."""

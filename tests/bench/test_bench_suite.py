@@ -57,7 +57,7 @@ def test_calls_scaling_args_smoke(tmp_path, capsys):
         assert rows[kinds]["sim_cycles_per_call"] > 0
         assert rows[kinds]["sim_cycles_meaning"].startswith("bus only")
     assert rows[("c", "rtl", 0)]["sim_cycles_meaning"].startswith("host-dependent")
-    # beside them, the Cortex-A9 estimate (pushpush.bench.a9model; tests/bench/test_bench_a9.py)
+    # beside them, the Cortex-A9 estimate (pushpush.bench.a9.model; tests/bench/test_bench_a9.py)
     for kinds in (("c", "rtl", 0), ("rtl", "c", 0), ("c", "c", 0)):
         assert 0 < rows[kinds]["a9_mcalls_low"] < rows[kinds]["a9_mcalls"] < rows[kinds]["a9_mcalls_high"]
     assert rows[("python", "rtl", 0)]["a9_mcalls"] is None and rows[("python", "rtl", 0)]["a9_reason"]

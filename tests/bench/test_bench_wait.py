@@ -16,8 +16,8 @@ import pytest
 
 os.environ.setdefault("PUSHPUSH_BOARD", "sim")
 
-from pushpush.bench.wait import (MODES, STATS, format_table, measure_calls, merge_rows,  # noqa: E402
-                                 summarize)
+from pushpush.bench.experiments.wait.measure import STATS, measure_calls, summarize  # noqa: E402
+from pushpush.bench.experiments.wait.wait import MODES, format_table, merge_rows  # noqa: E402
 from pushpush.cli import main  # noqa: E402
 
 

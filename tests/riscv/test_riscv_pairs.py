@@ -22,7 +22,7 @@ try:
 except ImportError:  # collected by pytest outside the simulator
     cocotb = None
 
-from pushpush.bench.riscv_tb import MASK, chain, model_f
+from pushpush.bench.experiments.calls.riscv_tb import MASK, chain, model_f
 
 N = 4
 
@@ -91,7 +91,7 @@ async def counters(cs, comp: str) -> list[int]:
 
 
 def test_riscv_pairs(tmp_path):
-    from pushpush.bench.riscv_rows import simulate_riscv_system
+    from pushpush.bench.experiments.calls.riscv_rows import simulate_riscv_system
 
     sizes = simulate_riscv_system(Path(__file__).with_name("pairs") / "system.yaml", tmp_path,
                                   Path(__file__), {})

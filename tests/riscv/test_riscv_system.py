@@ -1,11 +1,11 @@
 """examples/riscv_pingpong as a whole generated system in cocotb (Icarus): C on the RISC-V
 core (kind: riscv) between the real Verilog pingpong caller and callee and Python on the ARM
-model, through pushpush.bench.riscv_rows (the cocotb side, pushpush/bench/riscv_tb.py, checks
+model, through pushpush.bench.experiments.calls.riscv_rows (the cocotb side, pushpush/bench/experiments/calls/riscv_tb.py, checks
 every result against the state machine's model): python -> riscv, rtl -> riscv, riscv -> rtl."""
 
 from __future__ import annotations
 
-from pushpush.bench.riscv_rows import run_riscv_rows
+from pushpush.bench.experiments.calls.riscv_rows import run_riscv_rows
 
 
 def test_riscv_pingpong_system(tmp_path):

@@ -1,5 +1,5 @@
 /*
- * The call path counter's harness (pushpush.bench.a9count): the generated C runtime of
+ * The call path counter's harness (pushpush.bench.a9.count): the generated C runtime of
  * examples/pingpong/c's component 'callee' on the bare-metal platform layer, compiled for a
  * Cortex-A9 (-O2 -mcpu=cortex-a9) and run under an instruction-counting emulator. The
  * emulator plays the PL and the global timer; this file only gives the runtime what a

@@ -1,0 +1,367 @@
+"""``pushpush bench calls``: the PushPush paper's Table II (and Table III) in simulation.
+
+``int f(int)`` in a dependency chain (each argument the previous result) with a stateful
+callee (:mod:`pushpush.bench.pairs_system`), one caller/callee pair on the 32-bit crossbar, for every
+caller/callee kind pair that exists:
+
+- **rtl -> rtl**, the callee answering k = 0, 4 and 8 cycles after the call, so the
+  protocol's own cycles (cycles per call - k; the caller issues the next call in the cycle a
+  result arrives) are separated from the callee's, as the paper separates its 14 protocol
+  cycles from 8 component cycles; also on the shared interconnect for k = 0;
+- **python -> rtl**, **rtl -> python**, **python -> python**: Python on the simulated ARM (the
+  cocotb PS model, :mod:`pushpush.sim.ps`); its polls and writes take simulated cycles but
+  its computation takes none, so these cycles are NOT a Cortex-A9's;
+- **riscv -> rtl**, **rtl -> riscv**, **python -> riscv**: examples/riscv_pingpong, C on the
+  soft RISC-V core (:mod:`pushpush.bench.experiments.calls.riscv_rows`; docs/riscv.md): the core's software time
+  IS simulated cycles, so riscv <-> rtl rows are exact and have MCalls/s (beside the paper's
+  MicroBlaze rows); **riscv -> riscv** (exact) and **riscv -> python** (bus only) from a
+  second system of two cores (``pushpush/bench/experiments/calls/riscv_pairs``);
+- **c -> rtl**, **rtl -> c**, **python -> c**, **c -> python**, **c -> c**:
+  ``examples/pingpong/c`` on the simulated board (:mod:`pushpush.bench.experiments.calls.c_rows`): the C process
+  runs on this host while the simulator waits or runs, so again not an ARM's time; c -> python
+  and c -> c are wall clock only.
+
+Cycles per call are exact simulated cycle counts; MCalls/s = 100 MHz / cycles per call, for
+rows with hardware on both ends only. A row with software in it has **no** MCalls/s: a
+simulated board's software takes no Cortex-A9 time, so 100 MHz / its cycles would compare the
+bus alone with the paper's measured ARM. Its simulated cycles stand in their own column,
+``sim_cycles_per_call``, named by what they measure (``sim_cycles_meaning``), and the reason
+for the dash is in ``mcalls_reason``. Beside them, an **estimate** for a PYNQ-Z1's Cortex-A9 at
+650 MHz (:mod:`pushpush.bench.a9.model`: the C runtime's call path counted on an emulated
+Cortex-A9, published latencies of its PS-PL accesses, the row's bus cycles): ``a9_mcalls``
+with ``a9_mcalls_low``/``a9_mcalls_high``, or ``a9_reason`` (rows with Python in them); the
+counts and the model are in the result's ``a9`` and in the markdown's "Model" section.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from pushpush.bench import paper
+from pushpush.bench.a9 import model as a9model
+from pushpush.bench.report import md_table, meta, pyplot, save_figure
+from pushpush.bench.sweep import CLOCK_MHZ, run_points, simulate_chain
+
+__all__ = ["run_calls", "TARGET_HW_CYCLES"]
+
+#: ours: rtl -> rtl int f(int) through the 32-bit crossbar, at most this many cycles per call
+TARGET_HW_CYCLES = 6.0
+
+#: why a row with software in it has no MCalls/s (shown as the row's note and in Table III)
+NO_ARM_MCALLS = ("no MCalls/s: software on the simulated board takes no Cortex-A9 time, so "
+                 "100 MHz / its simulated cycles would not be comparable with the paper's "
+                 "measured ARM")
+#: what the simulated cycles of each kind of software row measure
+SIM_CYCLES_BUS_ONLY = ("bus only: the cocotb ARM model's reads and writes take simulated "
+                       "cycles, its computation none")
+SIM_CYCLES_HOST = ("host-dependent: the simulator runs on while the C process computes on "
+                   "this host, so the count depends on the host's speed")
+
+
+def _points(work: Path, calls: int, smoke: bool, simulator: str) -> list[dict[str, Any]]:
+    xbar = {"topology": "crossbar", "arbitration": "round_robin"}
+    shared = {"topology": "shared", "arbitration": "round_robin"}
+    specs: list[tuple[str, int, dict[str, str]]] = [("rtl", 0, xbar), ("rtl", 4, xbar)]
+    if not smoke:
+        specs.append(("rtl", 8, xbar))
+    if not smoke:
+        specs.append(("rtl", 0, shared))
+    specs += [("py2rtl", 0, xbar), ("rtl2py", 0, xbar), ("py2py", 0, xbar)]
+    pts = []
+    for mode, k, ic in specs:
+        n = calls if mode == "rtl" else max(10, calls // 4)
+        pts.append({"work": str(work / f"{mode}_k{k}_{ic['topology']}"),
+                    "label": f"calls {mode} k={k} {ic['topology']}", "pairs": 1, "nargs": 1,
+                    "delay": k, "mode": mode, "calls": n, "interconnect": ic,
+                    "simulator": simulator})
+    return pts
+
+
+_KINDS = {"rtl": ("rtl", "rtl"), "py2rtl": ("python", "rtl"), "rtl2py": ("rtl", "python"),
+          "py2py": ("python", "python")}
+#: the paper's nearest row for each of ours: (client, server) in Table II
+_PAPER = {("rtl", "rtl"): ("VHLS", "VHLS"), ("python", "rtl"): ("ARM", "VHLS"),
+          ("rtl", "python"): ("VHLS", "ARM"), ("python", "python"): ("ARM", "ARM"),
+          ("c", "rtl"): ("ARM", "VHLS"), ("rtl", "c"): ("VHLS", "ARM"),
+          ("python", "c"): ("ARM", "ARM"), ("c", "python"): ("ARM", "ARM"), ("c", "c"): ("ARM", "ARM"),
+          # C on the soft RISC-V core (kind: riscv) stands where the paper's MicroBlaze does
+          ("riscv", "rtl"): ("MBlaze", "VHLS"), ("rtl", "riscv"): ("VHLS", "MBlaze"),
+          ("python", "riscv"): ("ARM", "MBlaze"), ("riscv", "riscv"): ("MBlaze", "MBlaze"),
+          ("riscv", "python"): ("MBlaze", "ARM")}
+#: the riscv rows (pushpush.bench.experiments.calls.riscv_rows): (its key, caller, callee)
+_RISCV = (("riscv_to_rtl", "riscv", "rtl"), ("rtl_to_riscv", "rtl", "riscv"),
+          ("python_to_riscv", "python", "riscv"), ("riscv_to_riscv", "riscv", "riscv"),
+          ("riscv_to_python", "riscv", "python"))
+RISCV_NOTE = ("C on the soft core (PicoRV32, cores/riscv) in the simulated PL: its software "
+              "time is simulated cycles, exact")
+
+
+def run_calls(out: Path, smoke: bool = False, jobs: Optional[int] = None, simulator: str = "icarus",
+              c_rows: bool = True, log: Callable[[str], None] = print,
+              riscv_rows: bool = True) -> dict[str, Any]:
+    """Run the experiment; returns the common result dict (see :mod:`pushpush.bench.report`)."""
+    t0 = time.monotonic()
+    calls = 40 if smoke else 200
+    work = out / "work" / "calls"
+    log(f"calls: {'smoke' if smoke else 'full'} run, {calls} calls per rtl point")
+    sims = run_points(simulate_chain, _points(work, calls, smoke, simulator), jobs, log)
+    rows: list[dict[str, Any]] = []
+    for s in sims:
+        caller, callee = _KINDS[s["mode"]]
+        cpc = s["cpc"][0]
+        k = s["delay"]
+        hw = s["mode"] == "rtl"
+        rows.append({"caller": caller, "callee": callee, "k": k,
+                     "topology": s["interconnect"]["topology"], "calls": s["calls"],
+                     "cycles_per_call": cpc if hw else None,
+                     "mcalls": round(CLOCK_MHZ / cpc, 3) if hw else None,
+                     "sim_cycles_per_call": None if hw else cpc,
+                     "sim_cycles_meaning": None if hw else SIM_CYCLES_BUS_ONLY,
+                     "mcalls_reason": None if hw else NO_ARM_MCALLS,
+                     "protocol_cycles": round(cpc - k, 2) if hw else None,
+                     "note": "" if hw else "Python: the cocotb ARM model (pushpush.sim.ps)",
+                     "paper_mcalls": paper.TABLE_II[_PAPER[(caller, callee)][0]][_PAPER[(caller, callee)][1]]})
+    c_result: Optional[dict[str, Any]] = None
+    if c_rows:
+        from pushpush.bench.experiments.calls.c_rows import run_c_rows
+        try:
+            c_result = run_c_rows(work / "c", c_calls=30 if smoke else 100,
+                                  hw_n=(5, 20) if smoke else (10, 60),
+                                  py_calls=20 if smoke else 50, cc_calls=2000 if smoke else 20000,
+                                  cpy_calls=20 if smoke else 50,
+                                  log=log)
+        except RuntimeError as exc:
+            c_result = {"ok": False, "rows": [], "problems": [str(exc)]}
+        for r in c_result["rows"]:
+            cpc = r["cycles_per_call"]
+            pair = (r["caller"], r["callee"])
+            note = ("C on this host, attached to the simulated board" if cpc else
+                    "two C processes on this host, wall clock" if pair == ("c", "c") else
+                    "C and Python on this host through the simulated board's memory, wall clock")
+            if pair == ("python", "c"):
+                # Python and the C process talk through the board's memory: the simulated
+                # clock hardly runs meanwhile, so its cycles say nothing; wall clock only
+                note = (f"Python and C on this host through the simulated board's memory, wall "
+                        f"clock ({cpc:.1f} simulated cycles/call passed meanwhile)")
+                cpc = None
+            rows.append({"caller": r["caller"], "callee": r["callee"], "k": 0, "topology": "crossbar",
+                         "calls": None, "cycles_per_call": None, "mcalls": None,
+                         "sim_cycles_per_call": round(cpc, 2) if cpc else None,
+                         "sim_cycles_meaning": SIM_CYCLES_HOST if cpc else None,
+                         "mcalls_reason": NO_ARM_MCALLS,
+                         "protocol_cycles": None,
+                         "wall_calls_per_s": round(r["wall_calls_per_s"]) if r.get("wall_calls_per_s") else None,
+                         "note": note,
+                         "paper_mcalls": paper.TABLE_II[_PAPER[pair][0]][_PAPER[pair][1]]})
+    riscv_result: Optional[dict[str, Any]] = None
+    if riscv_rows:
+        from pushpush.errors import PushPushError
+
+        from pushpush.bench.experiments.calls.riscv_rows import run_riscv_pair_rows, run_riscv_rows
+        try:
+            riscv_result = {"ok": True, **run_riscv_rows(work / "riscv", calls=8 if smoke else 40,
+                                                         simulator="icarus")}
+            pair = run_riscv_pair_rows(work / "riscv_pairs", calls=8 if smoke else 40, simulator="icarus")
+            riscv_result.update(riscv_to_riscv=pair["riscv_to_riscv"], riscv_to_python=pair["riscv_to_python"],
+                                pair_programs=pair["programs"])
+        except (RuntimeError, AssertionError, PushPushError) as exc:
+            riscv_result = {"ok": False, "problems": [str(exc)]}
+        for key, caller, callee in _RISCV if riscv_result["ok"] else ():
+            cpc = round(riscv_result[key], 2)
+            exact = "python" not in (caller, callee)
+            rows.append({"caller": caller, "callee": callee, "k": 0, "topology": "crossbar",
+                         "calls": riscv_result["calls"],
+                         "cycles_per_call": cpc if exact else None,
+                         "mcalls": round(CLOCK_MHZ / cpc, 3) if exact else None,
+                         "sim_cycles_per_call": None if exact else cpc,
+                         "sim_cycles_meaning": None if exact else SIM_CYCLES_BUS_ONLY,
+                         "mcalls_reason": None if exact else NO_ARM_MCALLS,
+                         "protocol_cycles": None,
+                         "note": RISCV_NOTE if exact else "Python: the cocotb ARM model; " + RISCV_NOTE,
+                         "paper_mcalls": paper.TABLE_II[_PAPER[(caller, callee)][0]][_PAPER[(caller, callee)][1]]})
+    a9 = _a9_estimates(rows, log)
+    hw = [r for r in rows if r["caller"] == "rtl" and r["callee"] == "rtl"]
+    hw0 = next(r for r in hw if r["k"] == 0 and r["topology"] == "crossbar")
+    protocol = sorted({r["protocol_cycles"] for r in hw if r["topology"] == "crossbar"})
+    targets = [{
+        "target": f"rtl -> rtl int f(int) <= {TARGET_HW_CYCLES:g} cycles/call (crossbar)",
+        "ours": f"{hw0['cycles_per_call']:g} cycles ({hw0['mcalls']:.2f} MCalls/s)",
+        "met": hw0["cycles_per_call"] <= TARGET_HW_CYCLES,
+        "note": (f"protocol {', '.join(f'{p:g}' for p in protocol)} cycles at k = "
+                 f"{'/'.join(str(r['k']) for r in hw if r['topology'] == 'crossbar')} "
+                 "(constant: the callee's k cycles add one for one); the paper: "
+                 f"{paper.HW_HW_CYCLES} = {paper.HW_HW_PROTOCOL_CYCLES} protocol + "
+                 f"{paper.HW_HW_COMPONENT_CYCLES} component"),
+    }]
+    plots = _plot(rows, out)
+    md = _markdown(rows, c_result, riscv_result, a9)
+    return {"experiment": "calls", "title": "calls: int f(int) between component kinds (Table II, III)",
+            "meta": meta(simulator, jobs), "smoke": smoke, "rows": rows, "c": c_result,
+            "riscv": riscv_result, "a9": {k: v for k, v in a9.items() if k != "model_md"},
+            "targets": targets, "markdown": md, "plots": plots,
+            "wall_s": round(time.monotonic() - t0, 1)}
+
+
+def _a9_estimates(rows: list[dict[str, Any]], log: Callable[[str], None]) -> dict[str, Any]:
+    """Count the C call path on an emulated Cortex-A9 and put the estimate (or the reason for
+    none) into each software row: a9_mcalls, a9_mcalls_low, a9_mcalls_high, a9_cycles, or
+    a9_reason. Returns the counts, the bus cycles used and the model's markdown."""
+    from pushpush.bench.a9.count import A9CountError, count_call_path
+
+    log("calls: the Cortex-A9 estimate (the C runtime's call path on an emulated Cortex-A9)")
+    try:
+        counts, problem = count_call_path(), None
+    except A9CountError as exc:
+        counts, problem = None, str(exc)
+    bus: dict[tuple[str, str], Optional[float]] = {}
+    for r in rows:
+        key = (r["caller"], r["callee"])
+        if (key in (("python", "rtl"), ("rtl", "python")) and r["k"] == 0 and r["topology"] == "crossbar"
+                and r.get("sim_cycles_meaning") == SIM_CYCLES_BUS_ONLY):
+            bus.setdefault(key, r["sim_cycles_per_call"])
+    est = a9model.row_estimates(counts, bus, problem)
+    for r in rows:
+        e = est.get((r["caller"], r["callee"]))
+        if e is None:
+            continue  # hardware on both ends (rtl, riscv): no ARM in the call
+        for k in ("mcalls", "mcalls_low", "mcalls_high", "cycles", "pl_cycles", "reason"):
+            r["a9_" + k] = e.get(k)
+    md = a9model.model_markdown(counts, est, paper.TABLE_II["ARM"]["VHLS"], paper.TABLE_II["VHLS"]["ARM"],
+                                problem)
+    return {"counts": counts, "problem": problem, "cpu_mhz": a9model.CPU_MHZ,
+            "bus_pl_cycles": {f"{a} -> {b}": v for (a, b), v in bus.items()}, "model_md": md}
+
+
+def _a9_cell(r: dict[str, Any]) -> Optional[str]:
+    """The Cortex-A9 estimate's cell: MCalls/s (range), or a dash with the reason's note."""
+    if r.get("a9_mcalls") is not None:
+        return f"{r['a9_mcalls']:.2f} ({r['a9_mcalls_low']:.2f}-{r['a9_mcalls_high']:.2f}), est."
+    if r.get("a9_reason"):
+        return "- [b]" if "Python" in r["a9_reason"] else "- [c]"
+    return None
+
+
+def _sim_cell(r: dict[str, Any]) -> Optional[str]:
+    """The software rows' simulated cycles, with a tag saying what they measure."""
+    if r.get("sim_cycles_per_call") is None:
+        return None
+    tag = "bus only" if r.get("sim_cycles_meaning") == SIM_CYCLES_BUS_ONLY else "host-dependent"
+    return f"{r['sim_cycles_per_call']:.2f} ({tag})"
+
+
+def _rate_cell(r: dict[str, Any]) -> Any:
+    if r["mcalls"] is not None:
+        return r["mcalls"]
+    if r.get("wall_calls_per_s"):
+        return f"- ({r['wall_calls_per_s']:,} calls/s wall, this host)"
+    return "- [a]"
+
+
+def _markdown(rows: list[dict[str, Any]], c_result: Optional[dict[str, Any]],
+              riscv_result: Optional[dict[str, Any]] = None, a9: Optional[dict[str, Any]] = None) -> str:
+    lines = [
+        "One caller/callee pair, `int f(int)` in a dependency chain, stateful callee; k = cycles "
+        "the callee takes to answer; protocol = cycles per call - k. Paper: Table II, the "
+        "nearest kind pair (VHLS for rtl, ARM for software), measured on a Zynq-7020 (ARM at "
+        "800 MHz, logic at 100 MHz).",
+        "",
+        "Only rows with hardware on both ends have MCalls/s: their cycles are exact and are "
+        "what a board's logic takes. A row with software in it has its simulated cycles in a "
+        "column of their own, named by what they measure:",
+        "",
+        "- " + SIM_CYCLES_BUS_ONLY + ";",
+        "- " + SIM_CYCLES_HOST + ".",
+        "",
+        "[a] " + NO_ARM_MCALLS + "; the column \"Cortex-A9 estimate\" gives a modelled figure "
+        "instead (see \"Cortex-A9 estimate: the model\" below).",
+        "",
+        "[b] " + a9model.PYTHON_REASON + ".",
+        "",
+        *(["[c] no A9 estimate: the call path was not counted (" + str(a9["problem"]) + ").", ""]
+          if a9 is not None and a9.get("problem") else []),
+        md_table(("caller -> callee", "k", "interconnect", "cycles/call (hardware, exact)",
+                  "MCalls/s @100 MHz", "protocol cycles", "simulated cycles/call (software rows)",
+                  "Cortex-A9 estimate MCalls/s @650 MHz (range; model)",
+                  "paper MCalls/s (cycles)", "note"),
+                 [(f"{r['caller']} -> {r['callee']}", r["k"], r["topology"], r["cycles_per_call"],
+                   _rate_cell(r), r["protocol_cycles"], _sim_cell(r), _a9_cell(r),
+                   f"{r['paper_mcalls']:.2f} ({CLOCK_MHZ / r['paper_mcalls']:.0f})", r["note"])
+                  for r in rows]),
+        "",
+        "The paper's Table II (MCalls/s, client rows, server columns):",
+        "",
+        md_table(("client \\ server", *paper.TABLE_II["ARM"].keys()),
+                 [(c, *v.values()) for c, v in paper.TABLE_II.items()]),
+        "",
+        "Table III (MCalls/s) with ours (HW: rtl on the crossbar, k = 0; SW: Python on the "
+        "simulated board, no MCalls/s [a], its simulated cycles in their column; the Cortex-A9 "
+        "estimate is C's, c -> rtl and rtl -> c):",
+        "",
+    ]
+    ours: dict[tuple[str, str], Optional[dict[str, Any]]] = {
+        ("rtl", "rtl"): None, ("rtl", "python"): None, ("python", "rtl"): None}
+    for r in rows:
+        key = (r["caller"], r["callee"])
+        if key in ours and ours[key] is None and r["k"] == 0 and r["topology"] == "crossbar":
+            ours[key] = r
+    c_rows = {(r["caller"], r["callee"]): r for r in rows if r["caller"] == "c" or r["callee"] == "c"}
+    t3 = []
+    for (d, (legup, conn, pp)), key, ckey in zip(paper.TABLE_III.items(),
+                                                 [("rtl", "rtl"), ("rtl", "python"), ("python", "rtl")],
+                                                 [None, ("rtl", "c"), ("c", "rtl")]):
+        r = ours[key]
+        cr = c_rows.get(ckey) if ckey else None
+        t3.append((d, legup, conn, pp, None if r is None else _rate_cell(r),
+                   None if r is None else (r["cycles_per_call"] if r["mcalls"] is not None
+                                           else _sim_cell(r)),
+                   None if cr is None else _a9_cell(cr)))
+    lines.append(md_table(("", "LegUp", "Connectal", "PushPush (paper)", "pushpush (ours)",
+                           "ours: cycles/call (simulated)", "ours: Cortex-A9 estimate (C), MCalls/s"), t3))
+    if a9 is not None:
+        lines += ["", a9["model_md"].rstrip()]
+    if c_result is not None and not c_result.get("ok", False):
+        lines += ["", "C rows: **failed**: " + "; ".join(c_result.get("problems", []))]
+    if riscv_result is not None and not riscv_result.get("ok", False):
+        lines += ["", "riscv rows: **failed**: " + "; ".join(riscv_result.get("problems", []))]
+    elif riscv_result is not None:
+        lines += ["", "riscv rows: examples/riscv_pingpong (docs/riscv.md), C on PicoRV32 beside the "
+                      "paper's MicroBlaze (MBlaze) rows; riscv -> rtl is timed by the core's cycle "
+                      "counter, rtl -> riscv by the Verilog caller: both exact. riscv -> riscv and "
+                      "riscv -> python: a second system of two cores (pushpush/bench/experiments/calls/riscv_pairs), timed "
+                      "by the calling core's cycle counter; riscv -> riscv is exact, riscv -> python "
+                      "includes Python's bus cycles only (the cocotb ARM model). c <-> riscv (C on the "
+                      "ARM) is tested (tests/riscv/test_riscv_carm.py) but has no row: as for the other "
+                      "C rows, its time on the simulated board depends on this host."]
+    return "\n".join(lines)
+
+
+def _plot(rows: list[dict[str, Any]], out: Path) -> list[str]:
+    plt = pyplot()
+    if plt is None:
+        return []
+    sel = [r for r in rows if r["topology"] == "crossbar" and
+           (r["mcalls"] is not None or r.get("sim_cycles_per_call") is not None
+            or r.get("a9_mcalls") is not None)]
+    labels = [f"{r['caller']}->{r['callee']}" + (f" k={r['k']}" if r["k"] else "") for r in sel]
+    fig, ax = plt.subplots(figsize=(9, 4))
+    x = range(len(sel))
+    ax.bar([i - 0.27 for i in x], [r["mcalls"] or 0 for r in sel], 0.27,
+           label="pushpush (simulated, hardware rows only)")
+    for i, r in zip(x, sel):
+        if r["mcalls"] is None and r.get("a9_mcalls") is None:
+            ax.text(i - 0.27, 0.1, "no ARM\ntime", ha="center", va="bottom", fontsize=7, rotation=90)
+    a9 = [r.get("a9_mcalls") or 0 for r in sel]
+    ax.bar(list(x), a9, 0.27, yerr=[[max(0.0, v - (r.get("a9_mcalls_low") or v)) for v, r in zip(a9, sel)],
+                                    [max(0.0, (r.get("a9_mcalls_high") or v) - v) for v, r in zip(a9, sel)]],
+           label="pushpush, Cortex-A9 @650 MHz estimate (model, C rows)")
+    ax.bar([i + 0.27 for i in x], [r["paper_mcalls"] for r in sel], 0.27,
+           label="paper Table II (nearest kinds, Zynq)")
+    ax.set_xticks(list(x))
+    ax.set_xticklabels(labels, rotation=30, ha="right")
+    ax.set_ylabel("MCalls/s (hardware rows at 100 MHz; A9 estimate at 650 MHz)")
+    ax.set_title("int f(int) in a dependency chain (software rows: A9 estimate or none, see calls.md)")
+    ax.legend()
+    save_figure(fig, out / "calls.png")
+    return ["calls.png"]
