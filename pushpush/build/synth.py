@@ -3,16 +3,15 @@
 No Vivado needed. The numbers are estimates: Vivado's own synthesis usually lands within
 a few tens of percent, and cross-boundary optimisation differs.
 
-Command line (per core under ``cores/``, parameters overridable)::
+Command line, per core under ``cores/`` (parameters overridable)::
 
     python -m pushpush.build.synth endpoint_mem -P DATA_WIDTH=32
     python -m pushpush.build.synth interconnect -P S_COUNT=4 -P M_COUNT=4 --json
 
-and per component of a system, as ``pushpush build --target synth`` (each wrapper once flat,
-as Vivado flattens, with only its user module kept apart, and once with the hierarchy kept,
-for the attribution per core)::
-
-    python -m pushpush.build.synth examples/pingpong -o build/pingpong
+A system's components (each wrapper once flat, as Vivado flattens, with only its user module
+kept apart, and once with the hierarchy kept, for the attribution per core) are measured by
+``pushpush build <system> --target synth`` (:func:`pushpush.build.fusesoc.build`, which calls
+this module), not here.
 
 Library::
 
@@ -531,27 +530,24 @@ def _system_file(arg: str) -> Path | None:
     return None
 
 
-
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m pushpush.build.synth",
-        description="Yosys synth_xilinx (xc7) resource estimate of pushpush cores, or of a "
-                    "system's components (as 'pushpush build --target synth').",
+        description="Yosys synth_xilinx (xc7) resource estimate of pushpush cores (a system's "
+                    "components: 'pushpush build SYSTEM --target synth').",
         epilog="examples: python -m pushpush.build.synth interconnect -P S_COUNT=4 -P M_COUNT=4\n"
-               "          python -m pushpush.build.synth examples/pingpong -o build/pingpong",
+               "          python -m pushpush.build.synth abe call_engine --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    ap.add_argument("core", nargs="+",
-                    help="core folder name(s) under cores/, or one system (its YAML or folder)")
+    ap.add_argument("core", nargs="+", help="core folder name(s) under cores/")
     ap.add_argument("-P", "--param", action="append", default=[], metavar="NAME=VALUE",
                     help="override a top-level parameter of a core (repeatable)")
-    ap.add_argument("-o", "--output", metavar="DIR",
-                    help="a system: where to generate and build it (default: build/<system>)")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = ap.parse_args(argv)
     system = _system_file(args.core[0]) if len(args.core) == 1 else None
     if system is not None:
-        return _main_system(system, args.output, args.json)
+        ap.error(f"{args.core[0]} is a system: measure its components with "
+                 f"'pushpush build {args.core[0]} --target synth' (--json for JSON)")
     params: dict[str, object] = {}
     for p in args.param:
         name, sep, value = p.partition("=")
@@ -575,23 +571,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _main_system(system: Path, output: str | None, as_json: bool) -> int:
-    from pushpush.build.fusesoc import BuildError, build
-    from pushpush.errors import PushPushError
-    from pushpush.link import load
-
-    try:
-        linked = load(system)
-        out = Path(output or f"build/{linked.name}")
-        res = build(linked, out, "synth", progress=lambda s: print(s, file=sys.stderr))
-    except (BuildError, PushPushError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    if as_json:
-        print(json.dumps(resources_json(res.resources, res.costs), indent=2))
-    else:
-        print(resources_text(linked.name, res.resources, res.costs))
-    return 0
-
 if __name__ == "__main__":
+    # The documented command for synthesising a core alone (README.md, cores/*/README.md): the
+    # pushpush command builds systems; a system's synth is 'pushpush build --target synth'.
     sys.exit(main())

@@ -57,4 +57,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    # Spawned, not typed: a cluster job runs 'python -m pushpush.executor.job POINT_DIR'
+    # (the job script of pushpush.executor.slurm; docs/cluster.md).
     sys.exit(main(sys.argv[1:]))

@@ -213,6 +213,3 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print(f"pushpush generator: generated {len(written)} files for {vlnv} in {Path.cwd()}")
     return 0
 
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -281,4 +281,6 @@ def _keep_log(folder: Path, entry: Path) -> None:
 
 
 if __name__ == "__main__":
+    # Spawned, not typed: the detached build process this module starts itself
+    # (subprocess.Popen of 'python -m pushpush.simboard.autosim' above).
     sys.exit(main(sys.argv[1], int(sys.argv[2])))

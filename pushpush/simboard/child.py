@@ -114,4 +114,6 @@ def _harness(cfg: SimConfig, rundir: Path) -> tuple[str, list[Path], dict[str, A
 
 
 if __name__ == "__main__":
+    # Spawned, not typed: the simulator process the simulated board starts
+    # (pushpush.pynq.simulated.bridge runs 'python -m pushpush.simboard.child CONFIG').
     sys.exit(main(sys.argv[1]))

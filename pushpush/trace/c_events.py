@@ -389,4 +389,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 if __name__ == "__main__":
+    # The documented command (docs/c.md, "Tracing"; docs/trace.md): the pushpush command has
+    # no trace subcommand.
     raise SystemExit(main())

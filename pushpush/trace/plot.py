@@ -120,4 +120,5 @@ def main(argv: Optional[list[str]] = None) -> int:
 
 
 if __name__ == "__main__":
+    # The documented command (docs/trace.md): the pushpush command has no trace subcommand.
     raise SystemExit(main())

@@ -102,9 +102,9 @@ _SYNTHESISED: dict[str, object] = {}
 @pytest.fixture
 def synth_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The synth tests below measure the tiny system once (two Yosys runs, ~25 s) and each
-    renders that one measurement its own way (the CLI's table, the module's JSON), asserting
-    the measurement's invariants on it: both front doors call pushpush.build.fusesoc.build,
-    which is what is shared."""
+    renders that one measurement its own way (the table, the JSON), asserting the
+    measurement's invariants on it: both call pushpush.build.fusesoc.build, which is what is
+    shared."""
     from pushpush.build import fusesoc
 
     real = fusesoc.build
@@ -166,14 +166,12 @@ def test_synth_resources(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 
 @needs_fusesoc
 @pytest.mark.usefixtures("yosys", "synth_once")
-def test_synth_module_measures_a_system(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """python -m pushpush.build.synth <system> --json: both measurements, and the flattened
+def test_synth_json_measures_a_system(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """pushpush build <system> --target synth --json: both measurements, and the flattened
     one is exact: the PushPush logic plus the user module is the flat wrapper."""
     import json
 
-    from pushpush.build.synth import main as synth_main
-
-    assert synth_main([str(TINY), "-o", str(tmp_path / "out"), "--json"]) == 0
+    assert main(["build", str(TINY), "--target", "synth", "-o", str(tmp_path / "out"), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data) == {"flattened", "hierarchy_kept"}
     acc = data["flattened"]["acc"]
@@ -188,6 +186,17 @@ def test_synth_module_measures_a_system(tmp_path: Path, capsys: pytest.CaptureFi
     # covers it)
     assert all(c["lut_levels"] >= 1 for k, c in cores.items() if k in ("pp_export", "pp_call_engine"))
     assert cores["pp_endpoint_mem"]["lut_levels"] is None
+
+
+def test_synth_module_sends_a_system_to_pushpush_build(capsys: pytest.CaptureFixture[str]) -> None:
+    """python -m pushpush.build.synth measures cores; a system has one front door,
+    'pushpush build --target synth', and the module says so instead of building it."""
+    from pushpush.build.synth import main as synth_main
+
+    with pytest.raises(SystemExit) as exc:
+        synth_main([str(TINY)])
+    assert exc.value.code == 2
+    assert f"'pushpush build {TINY} --target synth'" in capsys.readouterr().err
 
 
 @needs_fusesoc

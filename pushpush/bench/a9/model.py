@@ -338,4 +338,6 @@ def main(argv: Optional[list[str]] = None) -> int:
 
 
 if __name__ == "__main__":
+    # The documented command for the counts and the estimate alone (this docstring,
+    # benchmarks/results/calls.md); 'pushpush bench calls' prints them inside its tables.
     raise SystemExit(main())
