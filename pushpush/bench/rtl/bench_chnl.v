@@ -1,4 +1,4 @@
-// bench_chnl: the rtl side of `pushpush bench channels` (pushpush/bench/channels.py).
+// bench_chnl: the rtl side of `pushpush bench channels` (pushpush/bench/experiments/channels.py).
 //
 // One RIFFA-style channel `c` (docs/rtl-ports.md, "Channels") at full speed, with cycle
 // stamps (a free-running cycle counter):
