@@ -109,7 +109,7 @@ ol.free()
 import io
 
 from IPython.display import Image, display
-from pushpush.bench.channels import run_channels
+from pushpush.bench.experiments.channels import run_channels
 
 if apps.on_board():
     print("run 'pushpush bench channels' on a PC: it measures the simulated board")

@@ -14,7 +14,7 @@ pingpong state machine's model and measures:
   while Python waited: the simulation's pace, not the ARM's).
 
 Printed beside the paper's MicroBlaze rows. ``main(None, outdir)`` runs the same in cocotb
-(:func:`pushpush.bench.riscv_rows.run_riscv_rows`, what ``pushpush bench calls`` uses).
+(:func:`pushpush.bench.experiments.calls.riscv_rows.run_riscv_rows`, what ``pushpush bench calls`` uses).
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def main(ol: Any = None, outdir: str = "build/riscv_pingpong", calls: int = 40,
     """Measure and print the rows: on the loaded overlay ``ol`` (the simulated board), or
     with ``ol`` None in cocotb (builds and simulates into ``outdir``)."""
     from pushpush.bench.paper import TABLE_II
-    from pushpush.bench.riscv_rows import run_riscv_rows
+    from pushpush.bench.experiments.calls.riscv_rows import run_riscv_rows
 
     problems: list[str] = []
     if ol is None:
