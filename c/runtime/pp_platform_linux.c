@@ -1,4 +1,4 @@
-{{ header }}
+/* pushpush's C runtime, c/runtime/pp_platform_linux.c: copied as is into every generated c/ folder; edit the original. */
 /*
  * pushpush C runtime, Linux user space layer (see pp_platform.h): /dev/mem (or a shared
  * memory file) mapped with mmap; every write is volatile 32-bit stores with a barrier

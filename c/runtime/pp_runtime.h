@@ -1,4 +1,4 @@
-{{ header }}
+/* pushpush's C runtime, c/runtime/pp_runtime.h: copied as is into every generated c/ folder; edit the original. */
 /*
  * pushpush C runtime: the PushPush protocol (docs/architecture.md section 2) for one
  * software component, in C99, with no allocation anywhere (every table is a fixed array in
