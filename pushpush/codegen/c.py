@@ -8,6 +8,8 @@
 
   these are hand-written C (``c/runtime/`` of pushpush, :func:`pushpush.resources.c_runtime_dir`),
   copied as they are;
+* ``c/pp_protocol.h``: the protocol's words, rendered from the Python constants
+  (:mod:`pushpush.codegen.c_protocol`), included by ``pp_runtime.h``;
 * per c component ``<comp>``: ``c/<comp>_pp.h`` / ``c/<comp>_pp.c`` (proxies, call
   helpers, adapters, ``<comp>_open``) and ``c/<comp>_skeleton.c.in`` (the exports to
   implement, a starting point to copy).
@@ -40,6 +42,7 @@ from pushpush.link import LinkedComponent, LinkedSystem
 from pushpush.resources import c_runtime_dir
 from pushpush.types import BufferType, FunctionType, Scalar, Type, format_type
 
+from .c_protocol import PROTOCOL_HEADER, render_protocol_header
 from .render import GenerateError, generated_header, render_template
 
 __all__ = ["render_c", "c_components", "RUNTIME_FILES", "c_type", "mangle"]
@@ -319,6 +322,7 @@ def render_c(linked: LinkedSystem) -> dict[str, str]:
     runtime = c_runtime_dir()
     for name in RUNTIME_FILES:
         files[f"c/{name}"] = (runtime / name).read_text(encoding="utf-8")
+    files[PROTOCOL_HEADER] = render_protocol_header()
     for c in comps:
         model = _component_model(linked, c)
         src = f"{linked.source_file} (component '{c.name}')"
