@@ -1,4 +1,5 @@
-"""Where the shipped data lives: ``cores/``, ``templates/`` and ``examples/``.
+"""Where the shipped data lives: ``cores/``, ``templates/``, ``examples/`` and ``c/`` (the C
+runtime's plain sources, ``c/runtime/``).
 
 In a wheel these folders are installed under ``pushpush/_data/``; in a source checkout
 (editable install, or running from the repository) they are the top-level folders.
@@ -13,7 +14,7 @@ _REPO = _PKG.parent
 
 
 def data_dir(name: str) -> Path:
-    """Return the folder ``name`` (``cores``, ``templates`` or ``examples``).
+    """Return the folder ``name`` (``cores``, ``templates``, ``examples`` or ``c``).
 
     >>> (data_dir("cores") / "endpoint_mem").is_dir()  # doctest: +SKIP
     True
@@ -37,3 +38,10 @@ def templates_dir() -> Path:
 
 def examples_dir() -> Path:
     return data_dir("examples")
+
+
+def c_runtime_dir() -> Path:
+    """The C runtime's hand-written files (``c/runtime/``), copied as they are into a
+    system's generated ``c/`` folder (:func:`pushpush.codegen.c.render_c`) and into a
+    ``kind: riscv`` program's build folder (:func:`pushpush.c.riscv.platform_files`)."""
+    return data_dir("c") / "runtime"

@@ -24,7 +24,7 @@ ALLOWED: dict[str, set[str]] = {
     "schema": {"spec"},
     "link": {"boards", "spec", "types", "protocol", "errors"},
     "sysmap": {"boards", "link", "spec", "types", "errors"},
-    "codegen": {"boards", "link", "sysmap", "types", "errors", "resources"},
+    "codegen": {"boards", "link", "sysmap", "protocol", "types", "errors", "resources"},
     "build": {"boards", "codegen", "link", "sysmap", "errors", "resources", "c"},
     "trace": {"types", "errors"},
     "runtime": {"protocol", "link", "types", "errors", "trace"},

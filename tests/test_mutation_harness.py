@@ -6,7 +6,7 @@ smoke-sized run kills its mutants (issue 35).
   mutant or a mutmut group names exists, every mutmut group's files exist;
 - the harness refuses a bad list with a message naming the entry;
 - ``run_mutation.py --smoke``: the listed mutants marked ``smoke`` (one per kind of core and
-  the C template) are applied to a copy and killed by their tests, each test selection having
+  the C runtime) are applied to a copy and killed by their tests, each test selection having
   passed unmutated; mutmut runs a few mutants of the ``types`` group; the report is written.
   The checkout itself is never modified.
 
@@ -40,17 +40,17 @@ def _harness():
 def test_every_listed_mutant_applies_to_this_tree() -> None:
     h = _harness()
     listed, groups = h.load()
-    assert len(listed) >= 20 and {m.file.split("/")[0] for m in listed} == {"cores", "templates"}
+    assert len(listed) >= 20 and {m.file.split("/")[0] for m in listed} == {"cores", "c"}
     for m in listed:
         h.check_applies(m)  # raises with the mutant's name and the fix
         for t in m.tests:
             if t.startswith("tests/"):
                 assert (REPO / t).is_file(), f"mutant {m.name}: no test file {t}"
-    # the cores and the template the issue names are all covered
+    # the cores and the C runtime the issue names are all covered
     files = {m.file for m in listed}
     for core in ("export", "call_site", "call_engine", "endpoint_mem", "interconnect", "abe"):
         assert any(f.startswith(f"cores/{core}/") for f in files), core
-    assert "cores/interconnect/pp_arbiter.v" in files and "templates/c/pp_runtime.c.j2" in files
+    assert "cores/interconnect/pp_arbiter.v" in files and "c/runtime/pp_runtime.c" in files
     assert any(m.smoke for m in listed)
     mutated = [p for g in groups for p in g.mutate]
     for p in mutated:

@@ -1,5 +1,6 @@
 """The wheel is self-contained: installed into a fresh virtualenv outside the repository,
-it carries cores/, templates/ and examples/ and validates and maps the examples."""
+it carries cores/, templates/, examples/ and the C runtime (c/runtime/) and validates and maps
+the examples."""
 
 from __future__ import annotations
 
@@ -46,6 +47,14 @@ def test_wheel_carries_data(installed: Path, tmp_path: Path) -> None:
         assert Path(folder).is_dir()
     cores = Path(json.loads(out)[0])
     assert sorted(p.name for p in cores.glob("*/*.core")), "no .core files in the wheel"
+    # the C runtime's plain files, byte for byte the checkout's
+    runtime = Path(run([str(installed / "bin" / "python"), "-c",
+                        "from pushpush.resources import c_runtime_dir; print(c_runtime_dir())"], tmp_path).strip())
+    assert "site-packages" in str(runtime), runtime
+    ours = sorted((REPO / "c" / "runtime").iterdir())
+    assert ours and sorted(p.name for p in runtime.iterdir()) == [p.name for p in ours]
+    for p in ours:
+        assert (runtime / p.name).read_bytes() == p.read_bytes(), p.name
 
 
 @pytest.mark.parametrize("example", ["pingpong", "audio_fir"])

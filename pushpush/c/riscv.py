@@ -2,7 +2,7 @@
 
 The program is the user's C, the generated ``<component>_pp.c`` proxies and the bare-metal
 runtime ``pp_runtime.c`` (the files ``kind: c`` uses), and the core's platform layer
-``pp_platform_riscv.c`` (templates/c/pp_platform_riscv.c.j2), compiled by Debian's
+``pp_platform_riscv.c`` (c/runtime/pp_platform_riscv.c, copied as it is), compiled by Debian's
 ``riscv64-unknown-elf-gcc`` for RV32I (``-march=rv32i -mabi=ilp32``) against picolibc
 (``--specs=picolibc.specs``: ``memcpy`` and friends), with our start-up code (``crt0.S``:
 stack pointer, global pointer, ``.bss`` cleared, ``main``, then ``ebreak``, which stops the
@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from ..codegen.render import generated_header, render_template
 from ..errors import Diagnostic, SpecError
 from ..link import LinkedComponent, LinkedSystem
+from ..resources import c_runtime_dir
 from . import CFLAGS, CompileError
 
 __all__ = ["MARCH", "MABI", "DEFAULT_STACK_BYTES", "DEFAULT_SIZES", "CTRL_BASE", "ProgramTooLarge", "RiscvProgram",
@@ -102,14 +102,12 @@ def toolchain() -> str:
 
 
 def platform_files(out_dir: Path) -> list[Path]:
-    """Render the core's platform layer (header and source) and start-up files into out_dir."""
+    """Copy the core's platform layer (header and source, c/runtime/) into out_dir."""
     out_dir.mkdir(parents=True, exist_ok=True)
     files = []
-    for tmpl, name in (("pp_platform_riscv.h.j2", "pp_platform_riscv.h"),
-                       ("pp_platform_riscv.c.j2", "pp_platform_riscv.c")):
-        head = generated_header("/*", f"templates/c/{tmpl}") + " */"
+    for name in ("pp_platform_riscv.h", "pp_platform_riscv.c"):
         p = out_dir / name
-        p.write_text(render_template(f"c/{tmpl}", header=head))
+        p.write_text((c_runtime_dir() / name).read_text(encoding="utf-8"), encoding="utf-8")
         files.append(p)
     return files
 

@@ -5,6 +5,11 @@
 * ``c/pp_runtime.h``, ``c/pp_runtime.c``: the C99 runtime (protocol, no allocation);
 * ``c/pp_platform.h``, ``c/pp_platform_linux.c``, ``c/pp_platform_baremetal.c``,
   ``c/pp_platform_simboard.c``: the three platform layers;
+
+  these are hand-written C (``c/runtime/`` of pushpush, :func:`pushpush.resources.c_runtime_dir`),
+  copied as they are;
+* ``c/pp_protocol.h``: the protocol's words, rendered from the Python constants
+  (:mod:`pushpush.codegen.c_protocol`), included by ``pp_runtime.h``;
 * per c component ``<comp>``: ``c/<comp>_pp.h`` / ``c/<comp>_pp.c`` (proxies, call
   helpers, adapters, ``<comp>_open``) and ``c/<comp>_skeleton.c.in`` (the exports to
   implement, a starting point to copy).
@@ -34,8 +39,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pushpush.link import LinkedComponent, LinkedSystem
+from pushpush.resources import c_runtime_dir
 from pushpush.types import BufferType, FunctionType, Scalar, Type, format_type
 
+from .c_protocol import PROTOCOL_HEADER, render_protocol_header
 from .render import GenerateError, generated_header, render_template
 
 __all__ = ["render_c", "c_components", "RUNTIME_FILES", "c_type", "mangle"]
@@ -44,15 +51,10 @@ __all__ = ["render_c", "c_components", "RUNTIME_FILES", "c_type", "mangle"]
 #: interrupt 61 on a Zynq-7000 (PYNQ's ``raw_irq`` of the controller).
 IRQ_F2P0_RAW = 61
 
-#: (template under templates/c/, output path) of the files shared by every c component.
-RUNTIME_FILES = (
-    ("pp_runtime.h.j2", "c/pp_runtime.h"),
-    ("pp_runtime.c.j2", "c/pp_runtime.c"),
-    ("pp_platform.h.j2", "c/pp_platform.h"),
-    ("pp_platform_linux.c.j2", "c/pp_platform_linux.c"),
-    ("pp_platform_baremetal.c.j2", "c/pp_platform_baremetal.c"),
-    ("pp_platform_simboard.c.j2", "c/pp_platform_simboard.c"),
-)
+#: The files shared by every c component: hand-written, in c/runtime/ (:func:`c_runtime_dir`),
+#: copied as they are to c/<name>.
+RUNTIME_FILES = ("pp_runtime.h", "pp_runtime.c", "pp_platform.h", "pp_platform_linux.c",
+                 "pp_platform_baremetal.c", "pp_platform_simboard.c")
 
 _C_TYPES = {"bool": "bool", "i8": "int8_t", "i16": "int16_t", "i32": "int32_t", "u8": "uint8_t",
             "u16": "uint16_t", "u32": "uint32_t", "f32": "float", "i64": "int64_t",
@@ -317,9 +319,10 @@ def render_c(linked: LinkedSystem) -> dict[str, str]:
     if not comps:
         return {}
     files: dict[str, str] = {}
-    for tmpl, out in RUNTIME_FILES:
-        head = generated_header("/*", f"templates/c/{tmpl}") + " */"
-        files[out] = render_template(f"c/{tmpl}", header=head)
+    runtime = c_runtime_dir()
+    for name in RUNTIME_FILES:
+        files[f"c/{name}"] = (runtime / name).read_text(encoding="utf-8")
+    files[PROTOCOL_HEADER] = render_protocol_header()
     for c in comps:
         model = _component_model(linked, c)
         src = f"{linked.source_file} (component '{c.name}')"

@@ -3,7 +3,7 @@
 The top's ``irq`` (docs/architecture.md §2.3) reaches the PS through ``axi_intc_0``'s input 0,
 and every runtime in wait mode ``interrupt`` sleeps on it: Python through PYNQ's
 ``pynq.Interrupt`` (:mod:`pushpush.pynq.irqwait`), each C program through the UIO device
-(``templates/c/pp_platform_linux.c.j2``), which enables input 0 (``SIE``) before every sleep.
+(``c/runtime/pp_platform_linux.c``), which enables input 0 (``SIE``) before every sleep.
 PYNQ's ``_InterruptController`` treats the controller as its own: it clears every enable when
 it is made (``IER = 0``), and when it handles an interrupt it disables every input that fired
 (``CIE``) until a Python waiter waits on it again (``SIE`` in ``add_event``). On a busy host

@@ -4,7 +4,7 @@
 Two kinds of mutants, both applied to a *copy* of the tree (the checkout is never touched):
 
 - **listed mutants** (``scripts/mutation/mutants.toml``, ``[[mutant]]``): named one-line changes
-  to the Verilog cores and the C runtime template, each run against the bench or C tests
+  to the Verilog cores and the C runtime (c/runtime/), each run against the bench or C tests
   that should kill it. Before any mutant runs, each distinct test selection must pass on the
   unmutated copy (otherwise a "kill" would mean nothing).
 - **Python mutants** (``[[python]]`` groups): mutmut (pinned in the ``dev`` extra) mutates

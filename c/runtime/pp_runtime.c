@@ -1,4 +1,4 @@
-{{ header }}
+/* pushpush's C runtime, c/runtime/pp_runtime.c: copied as is into every generated c/ folder; edit the original. */
 /*
  * pushpush C runtime: see pp_runtime.h. Freestanding-clean: includes only <stddef.h> and
  * <stdint.h> (through the header), calls no library function, allocates nothing.

@@ -1,4 +1,4 @@
-{{ header }}
+/* pushpush's C runtime, c/runtime/pp_platform_simboard.c: copied as is into every generated c/ folder; edit the original. */
 /*
  * pushpush C runtime, simulated-board layer (see pp_platform.h): a C program attached to
  * the simulated board that a Python process runs (pushpush.pynq.simulated.c_programs serves it).

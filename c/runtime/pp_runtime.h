@@ -1,4 +1,4 @@
-{{ header }}
+/* pushpush's C runtime, c/runtime/pp_runtime.h: copied as is into every generated c/ folder; edit the original. */
 /*
  * pushpush C runtime: the PushPush protocol (docs/architecture.md section 2) for one
  * software component, in C99, with no allocation anywhere (every table is a fixed array in
@@ -60,20 +60,11 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------------ protocol words */
-#define PP_TRIGGER_IDLE 0x00000000u
-#define PP_TRIGGER_ONEWAY 0x00000001u
-#define PP_TRIGGER_SEQ 0x00000002u
-#define PP_TRIGGER_REP_MASK 0xFFFFFFFCu
-#define PP_STATUS_OK 0x00000001u
-#define PP_STATUS_ECHO 0x40000000u
-#define PP_STATUS_ERROR_BIT 0x80000000u
-#define PP_STATUS_CODE_MASK 0x3FFFFFFFu
-#define PP_STATUS_CALLEE_RAISED 0x80000001u
-#define PP_STATUS_BAD_FUNCTION 0x80000002u
-#define PP_STATUS_BAD_RESULT 0x80000003u
-#define PP_STATUS_COLLISION 0x80000004u
-#define PP_STATUS_BUS_ERROR 0x80000005u
-#define PP_STATUS_BUFFER 0x80000006u  /* low byte 6: a buffer DMA failed; bits 15..8 param, 18..16 cause */
+/* PP_TRIGGER_* (IDLE, ONEWAY, SEQ, REP_MASK), PP_STATUS_* (OK, ECHO, ERROR_BIT, CODE_MASK and
+ * the error statuses CALLEE_RAISED, BAD_FUNCTION, BAD_RESULT, COLLISION, BUS_ERROR, BUFFER)
+ * and the interrupt block's PP_IRQ_ENABLE_SET/CLEAR: generated from the Python runtime's
+ * constants (pushpush/protocol.py), written once there. */
+#include "pp_protocol.h"
 
 /* ------------------------------------------------------------------ return codes */
 #define PP_OK 0
@@ -152,10 +143,8 @@ static inline pp_buf pp_buf_at(uint32_t phys, uint32_t len)
 #define PP_WAIT_YIELD 2
 #define PP_WAIT_INTERRUPT 3
 /* The interrupt block's registers, as byte offsets from the pending register: enable
- * set (write 1s; a read returns the enable bits) and enable clear (write 1s). Only enabled
+ * set and enable clear (PP_IRQ_ENABLE_SET, PP_IRQ_ENABLE_CLEAR of pp_protocol.h). Only enabled
  * pending bits raise the interrupt; a runtime enables its own bit in PP_WAIT_INTERRUPT. */
-#define PP_IRQ_ENABLE_SET 0x4u
-#define PP_IRQ_ENABLE_CLEAR 0x8u
 #ifndef PP_IRQ_WAIT_US
 #define PP_IRQ_WAIT_US 100000u  /* longest interrupt sleep before a sweep anyway (as Python's 0.1 s) */
 #endif

@@ -1,4 +1,4 @@
-{{ header }}
+/* pushpush's C runtime, c/runtime/pp_platform_riscv.h: copied as is into a kind: riscv program's build folder; edit the original. */
 /*
  * pushpush C runtime, RISC-V soft-core layer (kind: riscv, docs/riscv.md): the platform of
  * a component running bare metal on cores/riscv's PicoRV32. The core's address space is the

@@ -1,4 +1,4 @@
-{{ header }}
+/* pushpush's C runtime, c/runtime/pp_platform_linux.c: copied as is into every generated c/ folder; edit the original. */
 /*
  * pushpush C runtime, Linux user space layer (see pp_platform.h): /dev/mem (or a shared
  * memory file) mapped with mmap; every write is volatile 32-bit stores with a barrier
@@ -313,8 +313,11 @@ int pp_linux_pending(void *ctx, uint32_t addr)
 
 /* ------------------------------------------------------------------ claims (one owner) */
 
-#define PP_CLAIM_BYTES 4096
-#define PP_CLAIM_OWNER 256  /* the owner's line; then "PPRS" and one byte per import site */
+/* The claim file, as pushpush.runtime.claim lays it out (CLAIM_BYTES): the owner's line, then
+ * "PPRS" and one byte per import site (the record), from byte 1024 the run-time journal, 2 bytes
+ * for each of up to 65536 run-time words (pp_runtime.c's pp_journal): mapped whole. */
+#define PP_CLAIM_BYTES 132096
+#define PP_CLAIM_OWNER 256
 
 int pp_linux_claim(void *ctx, uint32_t window_base, const char *name, int *handle, volatile uint8_t **record)
 {

@@ -1,4 +1,4 @@
-{{ header }}
+/* pushpush's C runtime, c/runtime/pp_platform_baremetal.c: copied as is into every generated c/ folder; edit the original. */
 /*
  * pushpush C runtime, bare-metal layer (see pp_platform.h): the global endpoint address
  * space is the CPU's physical address space, so a window is a pointer and a call is a row

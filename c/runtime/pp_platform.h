@@ -1,4 +1,4 @@
-{{ header }}
+/* pushpush's C runtime, c/runtime/pp_platform.h: copied as is into every generated c/ folder; edit the original. */
 /*
  * pushpush C runtime: the three platform layers (each fills a pp_platform).
  *

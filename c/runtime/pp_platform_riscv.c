@@ -1,4 +1,4 @@
-{{ header }}
+/* pushpush's C runtime, c/runtime/pp_platform_riscv.c: copied as is into a kind: riscv program's build folder; edit the original. */
 /*
  * pushpush C runtime, RISC-V soft-core layer (see pp_platform_riscv.h). A call is a row of
  * stores; the core waits for each store's AXI write response, so the words land in program
