@@ -5,7 +5,7 @@
  * burst streaming now and the next one, granted while it streams); one B and one R register
  * fed round robin from whichever slave has a response (pp_axi_ic_resp) and routed back by
  * the ID's master bits. A master issues to one slave per direction at a time
- * (pp_axi_ic_order). See pp_axi_interconnect.v for the whole.
+ * (pp_axi_ic_ordering). See pp_axi_interconnect.v for the whole.
  */
 
 `default_nettype none
@@ -103,27 +103,10 @@ module pp_axi_ic_shared #
 // width of a count of outstanding read beats (ARBITRATION = 1)
 localparam OBW = 10 + $clog2(S_COUNT * (MAX_OUTSTANDING + 2) + 1);
 // payload fields used here (the top's layout)
-/* verilator lint_off UNUSED */
 localparam W_LAST   = WP - 1;
-localparam R_LAST   = RP - 1;
-localparam BB_VALID = 0;
 localparam BB_ID    = 1;
-localparam BB_MST   = BBW - SW;
-localparam RB_VALID = 0;
 localparam RB_ID    = 1;
-localparam RB_MST   = RBW - SW;
-/* verilator lint_on UNUSED */
 
-// the masters' B / R handshakes, as the masters see them
-wire [S_COUNT-1:0] s_axi_bvalid = out_bvalid;
-wire [S_COUNT-1:0] s_axi_rvalid = out_rvalid;
-reg  [S_COUNT-1:0] s_axi_rlast;
-integer rl;
-always @* begin
-    for (rl = 0; rl < S_COUNT; rl = rl + 1) begin
-        s_axi_rlast[rl] = out_r_pay[rl*RP+R_LAST];
-    end
-end
 genvar i, j;
 
 
@@ -138,9 +121,16 @@ generate
  * one slave per direction at a time (a write (read) to another slave waits until its
  * outstanding writes (reads) have been answered), so its responses cannot be reordered.
  */
-// per master: its pending write (read) may go by the ordering rule (pp_axi_ic_order)
+// per master: its pending write (read) may go by the ordering rule (pp_axi_ic_ordering;
+// the outstanding transactions' slaves are the crossbar's concern)
 wire [S_COUNT-1:0]    wr_ok;
 wire [S_COUNT-1:0]    rd_ok;
+/* verilator lint_off UNUSED */
+wire [S_COUNT-1:0]    wr_busy;
+wire [S_COUNT-1:0]    rd_busy;
+wire [S_COUNT*MW-1:0] wr_dst;
+wire [S_COUNT*MW-1:0] rd_dst;
+/* verilator lint_on UNUSED */
 reg  [S_COUNT-1:0]    aw_req;
 reg  [S_COUNT-1:0]    ar_req;
 
@@ -417,25 +407,37 @@ for (i = 0; i < S_COUNT; i = i + 1) begin : mst
     assign s_axi_wready[i] = w_sel_valid && w_in_ready && w_sel == IDX;
     assign out_bvalid[i] = b_out_valid && b_out_m == IDX;
     assign out_rvalid[i] = r_out_valid && r_out_m == IDX;
-
-    /* verilator lint_off UNUSED */
-    wire          wr_busy, rd_busy;
-    wire [MW-1:0] wr_dst, rd_dst;
-    /* verilator lint_on UNUSED */
-
-    pp_axi_ic_order #(.MAX_OUTSTANDING(MAX_OUTSTANDING), .MW(MW))
-    wr_order_inst (.clk(clk), .rst(rst), .sel(aw_sel[i*MW +: MW]),
-                   .issue(s_axi_awvalid[i] && s_axi_awready[i]), .done(s_axi_bvalid[i] && s_axi_bready[i]),
-                   .ok(wr_ok[i]), .busy(wr_busy), .dst(wr_dst));
-
-    pp_axi_ic_order #(.MAX_OUTSTANDING(MAX_OUTSTANDING), .MW(MW))
-    rd_order_inst (.clk(clk), .rst(rst), .sel(ar_sel[i*MW +: MW]),
-                   .issue(s_axi_arvalid[i] && s_axi_arready[i]),
-                   .done(s_axi_rvalid[i] && s_axi_rready[i] && s_axi_rlast[i]),
-                   .ok(rd_ok[i]), .busy(rd_busy), .dst(rd_dst));
 end
 
 endgenerate
+
+pp_axi_ic_ordering #(
+    .S_COUNT(S_COUNT),
+    .MAX_OUTSTANDING(MAX_OUTSTANDING),
+    .MW(MW),
+    .RP(RP)
+)
+ordering_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_axi_awvalid(s_axi_awvalid),
+    .s_axi_awready(s_axi_awready),
+    .s_axi_bvalid(out_bvalid),
+    .s_axi_bready(s_axi_bready),
+    .s_axi_arvalid(s_axi_arvalid),
+    .s_axi_arready(s_axi_arready),
+    .s_axi_rvalid(out_rvalid),
+    .s_axi_rready(s_axi_rready),
+    .out_r_pay(out_r_pay),
+    .aw_sel(aw_sel),
+    .ar_sel(ar_sel),
+    .wr_ok(wr_ok),
+    .wr_busy(wr_busy),
+    .wr_dst(wr_dst),
+    .rd_ok(rd_ok),
+    .rd_busy(rd_busy),
+    .rd_dst(rd_dst)
+);
 
 endmodule
 

@@ -34,7 +34,7 @@ import pytest
 CORE = Path(__file__).resolve().parents[2] / "cores" / "interconnect"
 REF_ARBITER = Path(__file__).resolve().parent / "ref" / "pp_arbiter_carry.v"
 
-#: the branch of pp_axi_ic_xbar.v that holds the payloads per master (off in the reference)
+#: the branch of pp_axi_ic_xbar_wr.v that holds the payloads per master (off in the reference)
 HELD = ("if (SKID_BUFFERS == 0) begin : hold", "if (SKID_BUFFERS == 0) begin : held")
 #: the held AW register's load (broken by the control run)
 HOLD_LOAD = "if (s_axi_awvalid[hi] && s_axi_awready[hi]) begin"
@@ -128,7 +128,7 @@ def check_interconnect(tmp_path: Path, params: dict[str, object], seq: int,
     for f in sorted(CORE.glob("*.v")):
         text = f.read_text()
         ref = text
-        if f.name == "pp_axi_ic_xbar.v":
+        if f.name == "pp_axi_ic_xbar_wr.v":
             for h in HELD:
                 assert h in ref, f"{f}: no '{h}'"
                 ref = ref.replace(h, h.replace("SKID_BUFFERS == 0", "0"))
@@ -180,8 +180,8 @@ def test_held_payloads_same_interconnect(tmp_path: Path, s: int, m: int, arb: in
 def test_check_catches_a_broken_hold(tmp_path: Path) -> None:
     """Control: a master's AW payload held on AWVALID alone (not at its handshake) is
     overwritten while a slave still presents it: the check must fail."""
-    text = (CORE / "pp_axi_ic_xbar.v").read_text()
+    text = (CORE / "pp_axi_ic_xbar_wr.v").read_text()
     assert HOLD_LOAD in text
     broken = text.replace(HOLD_LOAD, "if (s_axi_awvalid[hi]) begin")
-    r = check_interconnect(tmp_path, ic_params(2, 2, 0, 1), 4, gate_text={"pp_axi_ic_xbar.v": broken})
+    r = check_interconnect(tmp_path, ic_params(2, 2, 0, 1), 4, gate_text={"pp_axi_ic_xbar_wr.v": broken})
     assert r.returncode != 0 and "proof did fail" in (r.stdout + r.stderr)
