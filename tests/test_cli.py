@@ -29,6 +29,14 @@ def test_validate_ok(capsys: pytest.CaptureFixture[str]) -> None:
     assert err == ""
 
 
+def test_validate_counts_every_kind(capsys: pytest.CaptureFixture[str]) -> None:
+    """A riscv component is counted (the summary once named rtl, python and c only)."""
+    yaml = str(EXAMPLES / "riscv_pingpong" / "system.yaml")
+    assert main(["validate", yaml]) == 0
+    out = capsys.readouterr().out
+    assert "4 components (2 rtl, 1 python, 1 riscv)" in out, out
+
+
 def test_validate_lists_all_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "system.yaml"
     bad.write_text("system: bad\nbord: x\ncomponents:\n  a:\n    kind: verilog\n  b:\n"

@@ -9,6 +9,7 @@ from .common import (EXIT_INVALID, EXIT_OK, EXIT_USAGE, Command, UsageError, err
                          print_diagnostics, write_output)
 from ..errors import SpecError
 from ..link import LinkedComponent, LinkedSystem
+from ..spec.fields import KINDS
 from ..sysmap import to_json
 
 _COMMAND = Command
@@ -23,7 +24,7 @@ def _configure_validate(p: argparse.ArgumentParser) -> None:
 
 def _summary(linked: LinkedSystem) -> str:
     kinds = [c.kind for c in linked.components]
-    by_kind = ", ".join(f"{kinds.count(k)} {k}" for k in ("rtl", "python", "c") if k in kinds)
+    by_kind = ", ".join(f"{kinds.count(k)} {k}" for k in KINDS if k in kinds)  # every kind counted
     exports = sum(len(c.exports) for c in linked.components)
     imports = sum(len(c.imports) for c in linked.components)
     slots = sum(len(c.slots) for c in linked.components)
