@@ -58,7 +58,7 @@ if _pynq is not None:
         ps = linked.ps
         # the windows must be where the design expects them before anything is written there
         from pushpush.boards import board
-        from .board import check_ocm_mapping, read_ocm_cfg
+        from .ocm import check_ocm_mapping, read_ocm_cfg
         if not board(linked.board).is_zynqmp:   # OCM_CFG is the Zynq-7000's (SLCR 0xF8000910)
             check_ocm_mapping(read_ocm_cfg(device), ps.base, ps.size, linked.name)
         try:

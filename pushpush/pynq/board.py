@@ -21,7 +21,8 @@ component of a loaded overlay:
   on-chip memory.
 * with ``software_windows: ddr`` the ``ps`` region is a ``pynq.allocate`` buffer instead
   (:mod:`pushpush.pynq.windows`): same addresses (link addresses), another memory;
-* before anything is mapped, the SLCR's ``OCM_CFG`` is read (:func:`check_ocm_mapping`):
+* before anything is mapped, the SLCR's ``OCM_CFG`` is read
+  (:func:`pushpush.pynq.ocm.check_ocm_mapping`):
   when the ``ps`` region lies in the on-chip memory's high range (0xFFFC0000..) but the
   boot loader left one of its 64 KiB banks mapped low, :class:`OcmMappingError` says so
   and how to fix it, instead of the PL writing into nothing (docs/board.md).
@@ -60,9 +61,9 @@ import numpy as np
 
 from pushpush.link import IRQ_ENABLE_CLEAR, IRQ_ENABLE_SET, LinkedSystem
 from pushpush.protocol import BusWriteError
+from pushpush.runtime.backend import SyncBackend, in_serve_thread
 
-__all__ = ["PynqBackend", "OverlayReplaced", "OcmMappingError", "DEFAULT_POLL_S",
-           "check_ocm_mapping", "read_ocm_cfg", "SLCR_BASE", "OCM_CFG_OFFSET"]
+__all__ = ["PynqBackend", "OverlayReplaced", "DEFAULT_POLL_S"]
 
 log = logging.getLogger("pushpush.pynq")
 
@@ -85,64 +86,7 @@ class OverlayReplaced(RuntimeError):
     """The overlay a runtime was made for is no longer the one loaded."""
 
 
-class OcmMappingError(RuntimeError):
-    """The software windows' on-chip memory is not where the design expects it."""
-
-
-#: The Zynq-7000 SLCR and its OCM_CFG register (UG585: RAM_HI, bits 3:0, one per 64 KiB
-#: bank of the on-chip memory; a set bit maps the bank at 0xFFFC0000 + bank * 64 KiB).
-SLCR_BASE = 0xF800_0000
-OCM_CFG_OFFSET = 0x910
-OCM_HIGH_BASE = 0xFFFC_0000
-OCM_BANK_BYTES = 0x1_0000
-
-
-def read_ocm_cfg(device: Any) -> int:
-    """``OCM_CFG`` as the ARM reads it (through PYNQ's MMIO: ``/dev/mem`` on the board, the
-    simulated SLCR on the simulated board)."""
-    from pynq import MMIO
-    return int(MMIO(SLCR_BASE, 0x1000, device=device).read(OCM_CFG_OFFSET))
-
-
-def check_ocm_mapping(ocm_cfg: int, base: int, size: int, system: str = "the system") -> None:
-    """Raise :class:`OcmMappingError` unless every 64 KiB OCM bank that ``[base, base+size)``
-    touches in the high range is mapped high by ``ocm_cfg``. Regions below 0xFFFC0000 (DDR)
-    are not in the OCM's high range and pass.
-
-    >>> check_ocm_mapping(0x1F, 0xFFFC0000, 0x4000)
-    >>> check_ocm_mapping(0x18, 0xFFFF0000, 0x4000)
-    """
-    end = base + size
-    if end <= OCM_HIGH_BASE:
-        return
-    first = (max(base, OCM_HIGH_BASE) - OCM_HIGH_BASE) // OCM_BANK_BYTES
-    last = (end - 1 - OCM_HIGH_BASE) // OCM_BANK_BYTES
-    missing = [b for b in range(first, last + 1) if not (ocm_cfg >> b) & 1]
-    if not missing:
-        return
-    high = [b for b in range(4) if (ocm_cfg >> b) & 1]
-
-    def span(b: int) -> str:
-        lo = OCM_HIGH_BASE + b * OCM_BANK_BYTES
-        return f"bank {b} (0x{lo:08X}..0x{lo + OCM_BANK_BYTES - 1:08X})"
-
-    have = ", ".join(span(b) for b in high) if high else "no bank"
-    raise OcmMappingError(
-        f"{system}: the software windows are at 0x{base:08X}..0x{end - 1:08X} in the on-chip "
-        f"memory's high range, but OCM_CFG (SLCR 0x{SLCR_BASE + OCM_CFG_OFFSET:08X}) = "
-        f"0x{ocm_cfg:02X} maps {have} high and leaves "
-        f"{', '.join(span(b) for b in missing)} low, so the PL's writes there would reach no "
-        f"memory. Fix: move regions.ps into a bank that is mapped high (e.g. base: "
-        f"0x{OCM_HIGH_BASE + high[-1] * OCM_BANK_BYTES:08X}) and rebuild, or have the boot "
-        f"loader map the banks high (OCM_CFG = 0x1F, as U-Boot's Zynq SPL does); see docs/board.md"
-        if high else
-        f"{system}: the software windows are at 0x{base:08X}..0x{end - 1:08X} in the on-chip "
-        f"memory's high range, but OCM_CFG (SLCR 0x{SLCR_BASE + OCM_CFG_OFFSET:08X}) = "
-        f"0x{ocm_cfg:02X} maps no bank high; have the boot loader map them (OCM_CFG = 0x1F, "
-        f"as U-Boot's Zynq SPL does); see docs/board.md")
-
-
-class PynqBackend:
+class PynqBackend(SyncBackend):
     """Backend of software component ``component`` over PYNQ (see the module docstring).
 
     ``pl`` is the system top's ``ip_dict`` entry (``phys_addr``, ``addr_range``); without it
@@ -476,7 +420,7 @@ class PynqBackend:
             except Exception as e:
                 # a serve thread idles (the overlay's free() stops it); a caller waiting
                 # for a reply gets the error (the simulator's, or OverlayReplaced)
-                if not threading.current_thread().name.startswith("pushpush-serve-"):
+                if not in_serve_thread():
                     raise
                 if not self._reported:
                     self._reported = True
@@ -485,8 +429,7 @@ class PynqBackend:
                 time.sleep(0.2)
                 return
             if mode in ("poll", "yield") and self.simulated:
-                if self._bridge is not None and not threading.current_thread().name.startswith(
-                        "pushpush-serve-"):
+                if self._bridge is not None and not in_serve_thread():
                     self._bridge.note_waiting()   # a caller spins here: the simulator must run
         if mode != "sleep":
             if self._bridge is not None:
@@ -502,7 +445,7 @@ class PynqBackend:
             return
         if self._wait_pl is not None:
             # the simulated board: a PL write into PS memory ends the wait at once
-            serving = threading.current_thread().name.startswith("pushpush-serve-")
+            serving = in_serve_thread()
             n = getattr(self._seen, "n", -1)
             if not serving and self._bridge is not None:
                 # counted as a caller from its first wait to the end of the call, with the
@@ -534,7 +477,7 @@ class PynqBackend:
         when the call's wait ends), with the writes it had seen before its last sweep, so the
         simulator runs for it and is resumed as for a caller in ``wait_pl_write``."""
         seen = self._seen
-        if threading.current_thread().name.startswith("pushpush-serve-"):
+        if in_serve_thread():
             return
         now = self._bridge.pl_writes
         if not getattr(seen, "polling", False):
@@ -574,7 +517,7 @@ class PynqBackend:
             hub.cleared(g)
             return
         caller = (self._bridge is not None
-                  and not threading.current_thread().name.startswith("pushpush-serve-"))
+                  and not in_serve_thread())
         if not caller:
             stopping = self.stopping
             hub.wait_beyond(g, IRQ_WAIT_S, stopping.is_set if stopping is not None else None)

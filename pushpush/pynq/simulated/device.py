@@ -28,7 +28,7 @@ one call:
 * the Zynq SLCR clock registers are modelled, so ``Overlay.download`` programs FCLK0 and
   ``Clocks.fclk0_mhz`` reads it back (PYNQ-Z1: 50 MHz crystal, IO PLL 1000 MHz); so is
   ``OCM_CFG`` (0x1F: the on-chip memory mapped high), which the runtime checks
-  (:func:`pushpush.pynq.board.check_ocm_mapping`) and tests set to other mappings.
+  (:func:`pushpush.pynq.ocm.check_ocm_mapping`) and tests set to other mappings.
 
 ``download`` (from ``Overlay(...)``) starts the simulator of a simulation bitstream
 (:mod:`pushpush.pynq.simbit`); ``Overlay.free()`` (``close``/``remove_device_tree``), the
