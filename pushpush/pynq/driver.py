@@ -30,7 +30,7 @@ from pushpush.sysmap import from_json
 
 from .board import PynqBackend
 from ..codegen.hwh import module_ref_vlnv, system_top_instance
-from .simbit import map_path_for
+from .overlay_files import map_path_for
 
 __all__ = ["PushPushIP", "register_driver", "top_vlnv_of_hwh"]
 

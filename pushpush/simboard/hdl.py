@@ -472,7 +472,7 @@ async def serve_hdl(dut: Any) -> None:
         await FallingEdge(dut.clk)
     t_zero = get_sim_time(unit="ps")
     ps.start()   # after reset: its toggles are defined now
-    from pushpush.trace.simhook import SimTraceHook, rundir_of_config   # issue 31: off unless asked
+    from .tracehook import SimTraceHook, rundir_of_config   # issue 31: off unless asked
     tracer = SimTraceHook(dut, ctl, rundir_of_config(), lambda: get_sim_time(unit="ps") - t_zero,
                           period_ps, cfg.mem_ports)
 

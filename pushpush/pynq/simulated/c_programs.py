@@ -141,7 +141,7 @@ class CAttach:
             env["PUSHPUSH_SIMBOARD_CTL"] = bridge.ctl.path
         bit = getattr(self.device, "bitfile_name", None)
         if bit:
-            from ..simbit import map_path_for
+            from ..overlay_files import map_path_for
             if map_path_for(bit).exists():   # for attach_runtime (a Python program)
                 env["PUSHPUSH_SIMBOARD_MAP"] = str(map_path_for(bit))
         return env

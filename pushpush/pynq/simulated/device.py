@@ -31,7 +31,7 @@ one call:
   (:func:`pushpush.pynq.ocm.check_ocm_mapping`) and tests set to other mappings.
 
 ``download`` (from ``Overlay(...)``) starts the simulator of a simulation bitstream
-(:mod:`pushpush.pynq.simbit`); ``Overlay.free()`` (``close``/``remove_device_tree``), the
+(:mod:`pushpush.pynq.simulated.simbit`); ``Overlay.free()`` (``close``/``remove_device_tree``), the
 next download and interpreter exit stop it.
 """
 
@@ -52,7 +52,7 @@ from pynq.pl_server.device import Device
 from pushpush.protocol import BusWriteError
 
 from .bridge import SharedMemory, SimBridge, SimConfig, SimulatorError
-from ..simbit import read_manifest
+from .simbit import read_manifest
 
 log = logging.getLogger("pushpush.pynq")
 
