@@ -51,7 +51,10 @@ from pynq.pl_server.device import Device
 
 from pushpush.protocol import BusWriteError
 
+from ..board import PacedDevice
+
 from .bridge import SharedMemory, SimBridge, SimConfig, SimulatorError
+from .pacing import SimPacing
 from .simbit import read_manifest
 
 log = logging.getLogger("pushpush.pynq")
@@ -195,7 +198,7 @@ class _SimMemory:
         return buf
 
 
-class SimDevice(Device):
+class SimDevice(Device, PacedDevice):
     """The simulated PYNQ-Z1 (see the module docstring)."""
 
     _probe_priority_ = 25
@@ -365,6 +368,11 @@ class SimDevice(Device):
     def check(self) -> None:
         """Raise :class:`SimulatorError` if the loaded overlay's simulator failed."""
         self._bridge()
+
+    def pacing(self) -> "SimPacing":
+        """A runtime backend's pacing on this board (:mod:`.pacing`): over the simulator of
+        the overlay loaded now."""
+        return SimPacing(self)
 
     def wait_pl_write(self, seen: int, timeout: float, *, waiting: bool = True) -> int:
         """Wait (at most ``timeout`` s) until the PL writes into PS memory after the

@@ -29,8 +29,6 @@ from typing import Any, Optional, Sequence
 from pushpush import __version__
 from pushpush.link import LinkedSystem
 
-from ..overlay_files import map_path_for
-
 __all__ = ["MAGIC", "read_manifest", "write_sim_bitstream",
            "write_sim_overlay", "NotASimBitstream"]
 
