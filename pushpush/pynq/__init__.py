@@ -1,11 +1,11 @@
 """pushpush through PYNQ: the same user code on a PYNQ-Z1 and on a simulated board.
 
-* :func:`load` / :class:`PushPushOverlay`: a ``pynq.Overlay`` of a pushpush system whose
+* :func:`load` / :class:`PushPushOverlay` (:mod:`.overlay`): a ``pynq.Overlay`` of a pushpush system whose
   attributes are the system's functions (``ol.mixer.mix(...)``, ``ol.export("neg", fn)``).
 * :mod:`.simulated.device`: :class:`SimDevice`, the PYNQ device that is the simulated board (the
   default when there is no board; ``PUSHPUSH_BOARD=sim|pynq`` forces the choice). Importing
   this package registers it, so import it before PYNQ's first ``Overlay``/``MMIO``.
-* :mod:`pushpush.codegen.hwh` and :mod:`.simbit`: the ``.hwh`` and the simulation ``.bit`` of a system.
+* :mod:`pushpush.codegen.hwh` and :mod:`.simulated.simbit`: the ``.hwh`` and the simulation ``.bit`` of a system.
 * :mod:`.board`: the runtime backend over PYNQ (MMIO / mapped memory); :mod:`.driver`: the
   ``DefaultIP`` driver bound by VLNV; :mod:`.simulated.bridge`: the simulator process and its bridge.
 
@@ -19,17 +19,14 @@ Example (laptop or board alike)::
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
-from .simulated.bridge import SimulatorError
 from ..codegen.hwh import render_hwh
-from .overlay_files import OverlayNotBuilt, check_overlay_files
-from .simbit import map_path_for, read_manifest, write_sim_overlay
+from .overlay_files import OverlayNotBuilt, check_overlay_files, map_path_for  # noqa: F401
+from .simulated.bridge import SimulatorError
+from .simulated.simbit import read_manifest, write_sim_overlay
 
-try:  # PYNQ is optional: hwh/simbit work without it
+try:  # PYNQ is an optional dependency: hwh/simbit work without it
     import pynq.pl_server as _pynq  # noqa: F401  (a bare 'pynq' may be a namespace package)
 except ImportError:  # pragma: no cover
     _pynq = None
@@ -37,142 +34,9 @@ except ImportError:  # pragma: no cover
 __all__ = ["load", "PushPushOverlay", "SimDevice", "SimulatorError", "OverlayNotBuilt", "render_hwh",
            "write_sim_overlay", "read_manifest", "sim_wanted"]
 
-if _pynq is not None:
-    from pynq import Device, Overlay
-
-    from .driver import PushPushIP, register_driver, top_vlnv_of_hwh
+if _pynq is not None:   # the overlay needs PYNQ (pushpush.pynq.overlay)
+    from .overlay import PushPushOverlay, load
     from .simulated.device import SimDevice, sim_wanted
-
-    def _clear_software_windows(device: Any, bitfile_name: str) -> None:
-        """Zero the software components' windows in the ps region after a download: the
-        on-chip memory outlives bitstreams (on the board and on the simulated board), and a
-        previous system's words there would look like calls to the new one's runtime."""
-        from pushpush.sysmap import from_json
-
-        path = map_path_for(bitfile_name)
-        if not path.exists():
-            return
-        linked = from_json(path.read_text(), base_dir=path.parent)
-        if linked.software_windows == "ddr":
-            return   # a fresh buffer, zeroed, allocated with the runtimes (pynq.windows)
-        ps = linked.ps
-        # the windows must be where the design expects them before anything is written there
-        from pushpush.boards import board
-        from .board import check_ocm_mapping, read_ocm_cfg
-        if not board(linked.board).is_zynqmp:   # OCM_CFG is the Zynq-7000's (SLCR 0xF8000910)
-            check_ocm_mapping(read_ocm_cfg(device), ps.base, ps.size, linked.name)
-        try:
-            view = device.mmap(ps.base, ps.size)
-        except Exception:  # pragma: no cover - a device without the ps region mapped
-            return
-        for comp in linked.components:
-            if comp.is_software and ps.base <= comp.base and comp.end <= ps.base + ps.size:
-                lo = (comp.base - ps.base) >> 2
-                view[lo:lo + (comp.size >> 2)] = 0
-
-    class PushPushOverlay(Overlay):
-        """A ``pynq.Overlay`` of a pushpush system (``.bit`` + ``.hwh`` + ``.map.json``).
-
-        Attribute access falls through to the system's functions, as seen by software
-        component ``component`` (default: the first python component): ``ol.callee.f(3)``,
-        ``ol.export("log", fn)``, ``ol.runtime()``. ``free()`` stops the serve threads and,
-        on the simulated board, the simulator."""
-
-        def __init__(self, bitfile_name: str, component: Optional[str] = None,
-                     download: bool = True, **kwargs: Any) -> None:
-            hwh = Path(bitfile_name).with_suffix(".hwh")
-            vlnv = top_vlnv_of_hwh(hwh) if hwh.exists() else None
-            if vlnv:
-                register_driver(vlnv)
-            self._pp_component = component
-            # PYNQ gives the top's axi_intc input back to C programs that sleep on it
-            # (docs/architecture.md §2.3), on the board as on the simulated board
-            from .intcshare import install as keep_shared_input
-            keep_shared_input()
-            super().__init__(str(bitfile_name), download=download, **kwargs)
-            if download:
-                _clear_software_windows(self.device, bitfile_name)
-                if map_path_for(bitfile_name).exists() and self.system.linked.software_windows == "ddr":
-                    self.system.windows   # allocate the windows' buffer, tell the PL where
-
-        @property
-        def system(self) -> "PushPushIP":
-            from ..codegen.hwh import system_top_instance
-            return getattr(self._ip_map, system_top_instance())
-
-        def runtime(self, component: Optional[str] = None, **kwargs: Any) -> Any:
-            return self.system.runtime(component or self._pp_component, **kwargs)
-
-        def counters(self) -> dict[str, dict[str, int]]:
-            """Faults dropped by every component (:meth:`PushPushIP.counters`)."""
-            return self.system.counters()
-
-        def trace(self, path: Any, out: Any = None, source: Any = None) -> Any:
-            """``with ol.trace("run.trace"):`` records every call into a Perfetto trace
-            (docs/trace.md); ``out`` receives the summary. ``source``: ``"wire"`` (the
-            simulated board's wire monitor, its default) or ``"pl"`` (the PL trace buffer of
-            a system with ``trace: true``, the default on a board)."""
-            from .simulated.trace import overlay_trace
-            return overlay_trace(self, path, out, source=source)
-
-        def export(self, name: str, fn: Any = None) -> Any:
-            rt = self.runtime()
-            result = rt.export(name, fn)
-            rt.start()
-            return result
-
-        def __getattr__(self, key: str) -> Any:
-            if key.startswith("_"):
-                raise AttributeError(key)
-            try:
-                return super().__getattr__(key)
-            except AttributeError:
-                return getattr(self.runtime(), key)
-
-        def free(self) -> None:
-            loaded = self.is_loaded()
-            try:
-                from ..codegen.hwh import system_top_instance
-                if system_top_instance() in self._ip_map.__dict__:
-                    self.system.close()
-            finally:
-                super().free()
-                if loaded and isinstance(self.device, SimDevice):
-                    self.device.stop()
-
-        def __enter__(self) -> "PushPushOverlay":
-            return self
-
-        def __exit__(self, *exc: object) -> None:
-            self.free()
-
-    def load(target: Any, *, component: Optional[str] = None, outdir: Optional[str] = None,
-             simulator: Optional[str] = None, download: bool = True, **kwargs: Any) -> PushPushOverlay:
-        """Load a pushpush system through PYNQ and return its overlay.
-
-        ``target`` is a ``<system>.bit`` (built with Vivado for the board, or a simulation
-        bitstream from :func:`write_sim_overlay`), a system YAML file or a linked system.
-        From YAML/a linked system the simulated board's overlay is generated into ``outdir``
-        (default: a fresh temporary folder) and loaded, which needs the simulated board.
-        """
-        if isinstance(target, (str, os.PathLike)) and Path(target).suffix == ".bit":
-            bit = Path(target)
-            check_overlay_files(bit)   # a missing Vivado build: say how to make it
-            device = kwargs.get("device") or Device.active_device
-            if isinstance(device, SimDevice):   # read at this bitstream's download only
-                device.request_simulator(bit, simulator)
-        else:
-            from pushpush.link import LinkedSystem
-            from pushpush.link import load as load_linked
-
-            linked = target if isinstance(target, LinkedSystem) else load_linked(str(target))
-            if not sim_wanted():
-                raise RuntimeError(
-                    "a board is present: load the system's Vivado build (<system>.bit with its "
-                    ".hwh and .map.json), or set PUSHPUSH_BOARD=sim for the simulated board")
-            out = Path(outdir) if outdir else Path(tempfile.mkdtemp(prefix=f"pushpush-{linked.name}-"))
-            bit = write_sim_overlay(linked, out, simulator=simulator or "auto")
-        return PushPushOverlay(str(bit), component=component, download=download, **kwargs)
 else:  # pragma: no cover
     SimDevice = None  # type: ignore[assignment]
 

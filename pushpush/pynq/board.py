@@ -21,7 +21,8 @@ component of a loaded overlay:
   on-chip memory.
 * with ``software_windows: ddr`` the ``ps`` region is a ``pynq.allocate`` buffer instead
   (:mod:`pushpush.pynq.windows`): same addresses (link addresses), another memory;
-* before anything is mapped, the SLCR's ``OCM_CFG`` is read (:func:`check_ocm_mapping`):
+* before anything is mapped, the SLCR's ``OCM_CFG`` is read
+  (:func:`pushpush.pynq.ocm.check_ocm_mapping`):
   when the ``ps`` region lies in the on-chip memory's high range (0xFFFC0000..) but the
   boot loader left one of its 64 KiB banks mapped low, :class:`OcmMappingError` says so
   and how to fix it, instead of the PL writing into nothing (docs/board.md).
@@ -58,11 +59,15 @@ from typing import Any, Mapping, Optional
 
 import numpy as np
 
-from pushpush.link import IRQ_ENABLE_CLEAR, IRQ_ENABLE_SET, LinkedSystem
+from pushpush.link import IRQ_ENABLE_CLEAR, IRQ_ENABLE_SET, WAIT_MODES, LinkedSystem
 from pushpush.protocol import BusWriteError
+from pushpush.runtime.backend import SyncBackend, in_serve_thread
+from pushpush.runtime.claim import Claim, ClaimRefused, probe
 
-__all__ = ["PynqBackend", "OverlayReplaced", "OcmMappingError", "DEFAULT_POLL_S",
-           "check_ocm_mapping", "read_ocm_cfg", "SLCR_BASE", "OCM_CFG_OFFSET"]
+from .irqwait import IRQ_PIN, hub_for
+from .windows import SoftwareWindows
+
+__all__ = ["PynqBackend", "OverlayReplaced", "DEFAULT_POLL_S", "Pacing", "PacedDevice"]
 
 log = logging.getLogger("pushpush.pynq")
 
@@ -71,10 +76,6 @@ log = logging.getLogger("pushpush.pynq")
 IRQ_WAIT_S = 0.1
 #: Pause between two polling sweeps (seconds).
 DEFAULT_POLL_S = 20e-6
-#: The simulated board's poll interval. A PL write into PS memory wakes a waiting runtime at
-#: once; this bounds the wait for writes that do not come from the PL nor from this process
-#: (a C component attached to the simulated board answering in the on-chip memory).
-SIM_POLL_S = 5e-4
 
 
 #: This process's claim holders by claim file (to hand a replaced overlay's claim on).
@@ -85,64 +86,83 @@ class OverlayReplaced(RuntimeError):
     """The overlay a runtime was made for is no longer the one loaded."""
 
 
-class OcmMappingError(RuntimeError):
-    """The software windows' on-chip memory is not where the design expects it."""
+class Pacing:
+    """How the machine under a :class:`PynqBackend` paces its waits. On a board: not at all
+    (this class: the PL runs on its own, so every method does nothing, and the backend
+    sleeps its poll interval). A device under which the PL runs only when software waits for
+    it (the simulated board) is a :class:`PacedDevice` and gives the backend its own
+    (:class:`pushpush.pynq.simulated.pacing.SimPacing`)."""
+
+    #: A write checks first that the overlay is still the loaded one (a freed overlay's
+    #: runtime must not write into the next one's PL or memory).
+    guard_writes = False
+    #: The default pause between two polling sweeps (seconds).
+    poll_s = DEFAULT_POLL_S
+    #: Waits on the interrupt that ended at :data:`IRQ_WAIT_S`, not by the interrupt.
+    irq_fallbacks = 0
+
+    @property
+    def memory_file(self) -> Optional[str]:
+        """The file the windows are mapped from, which names the board in claim files
+        (None: ``/dev/mem`` when it exists)."""
+        return None
+
+    def check(self) -> None:
+        """Raise if what runs the PL failed (checked every 50 ms of waiting)."""
+
+    def check_interrupts(self, component: str) -> None:
+        """Raise ``ValueError`` (saying why) if ``component`` cannot wait for interrupts here."""
+
+    def watch(self, base: int, size: int) -> None:
+        """The software windows are at ``base`` .. ``base + size`` in DDR."""
+
+    def ps_written(self) -> None:
+        """Software of this process wrote into PS memory (a window)."""
+
+    def handling(self, delta: int) -> None:
+        """The runtime took (> 0) or answered (< 0) calls of the PL (its ``handling`` hook)."""
+
+    def wait_report(self, waited: float) -> Optional[str]:
+        """What the PL did during the last ``waited`` seconds of a wait, or None."""
+        return None
+
+    def irq_runtimes(self, delta: int) -> None:
+        """A runtime enters (1, before it enables its pending bit) or leaves (-1, after it
+        disabled it) wait mode ``interrupt``."""
+
+    def spinning(self) -> None:
+        """(Every 50 ms in wait modes poll and yield.) The calling thread spins."""
+
+    def between_sweeps(self) -> None:
+        """(Wait modes poll, yield, interrupt.) The calling thread waits between sweeps."""
+
+    def sleep(self, poll_s: float) -> bool:
+        """(Wait mode sleep.) Wait for the PL's next write, at most ``poll_s``; False: not
+        here (the backend sleeps ``poll_s``)."""
+        return False
+
+    def irq_wait(self, hub: Any, generation: int, wait_s: float) -> bool:
+        """(Wait mode interrupt, after the sweep that followed the clear.) Wait for the
+        interrupt here; False: not here (the backend waits on ``hub``)."""
+        return False
+
+    def wait_over(self) -> None:
+        """A caller's wait for a reply ended (the runtime's ``wait_over`` hook)."""
+
+    def serve_paused(self) -> None:
+        """The serve thread stands down (the runtime's ``serve_paused`` hook)."""
 
 
-#: The Zynq-7000 SLCR and its OCM_CFG register (UG585: RAM_HI, bits 3:0, one per 64 KiB
-#: bank of the on-chip memory; a set bit maps the bank at 0xFFFC0000 + bank * 64 KiB).
-SLCR_BASE = 0xF800_0000
-OCM_CFG_OFFSET = 0x910
-OCM_HIGH_BASE = 0xFFFC_0000
-OCM_BANK_BYTES = 0x1_0000
+class PacedDevice:
+    """A ``pynq.Device`` that paces the waits of the backends over it (the simulated board,
+    :class:`pushpush.pynq.simulated.device.SimDevice`): it gives each its :class:`Pacing`."""
+
+    def pacing(self) -> Pacing:
+        """The pacing of a new backend over this device (the overlay loaded now)."""
+        raise NotImplementedError
 
 
-def read_ocm_cfg(device: Any) -> int:
-    """``OCM_CFG`` as the ARM reads it (through PYNQ's MMIO: ``/dev/mem`` on the board, the
-    simulated SLCR on the simulated board)."""
-    from pynq import MMIO
-    return int(MMIO(SLCR_BASE, 0x1000, device=device).read(OCM_CFG_OFFSET))
-
-
-def check_ocm_mapping(ocm_cfg: int, base: int, size: int, system: str = "the system") -> None:
-    """Raise :class:`OcmMappingError` unless every 64 KiB OCM bank that ``[base, base+size)``
-    touches in the high range is mapped high by ``ocm_cfg``. Regions below 0xFFFC0000 (DDR)
-    are not in the OCM's high range and pass.
-
-    >>> check_ocm_mapping(0x1F, 0xFFFC0000, 0x4000)
-    >>> check_ocm_mapping(0x18, 0xFFFF0000, 0x4000)
-    """
-    end = base + size
-    if end <= OCM_HIGH_BASE:
-        return
-    first = (max(base, OCM_HIGH_BASE) - OCM_HIGH_BASE) // OCM_BANK_BYTES
-    last = (end - 1 - OCM_HIGH_BASE) // OCM_BANK_BYTES
-    missing = [b for b in range(first, last + 1) if not (ocm_cfg >> b) & 1]
-    if not missing:
-        return
-    high = [b for b in range(4) if (ocm_cfg >> b) & 1]
-
-    def span(b: int) -> str:
-        lo = OCM_HIGH_BASE + b * OCM_BANK_BYTES
-        return f"bank {b} (0x{lo:08X}..0x{lo + OCM_BANK_BYTES - 1:08X})"
-
-    have = ", ".join(span(b) for b in high) if high else "no bank"
-    raise OcmMappingError(
-        f"{system}: the software windows are at 0x{base:08X}..0x{end - 1:08X} in the on-chip "
-        f"memory's high range, but OCM_CFG (SLCR 0x{SLCR_BASE + OCM_CFG_OFFSET:08X}) = "
-        f"0x{ocm_cfg:02X} maps {have} high and leaves "
-        f"{', '.join(span(b) for b in missing)} low, so the PL's writes there would reach no "
-        f"memory. Fix: move regions.ps into a bank that is mapped high (e.g. base: "
-        f"0x{OCM_HIGH_BASE + high[-1] * OCM_BANK_BYTES:08X}) and rebuild, or have the boot "
-        f"loader map the banks high (OCM_CFG = 0x1F, as U-Boot's Zynq SPL does); see docs/board.md"
-        if high else
-        f"{system}: the software windows are at 0x{base:08X}..0x{end - 1:08X} in the on-chip "
-        f"memory's high range, but OCM_CFG (SLCR 0x{SLCR_BASE + OCM_CFG_OFFSET:08X}) = "
-        f"0x{ocm_cfg:02X} maps no bank high; have the boot loader map them (OCM_CFG = 0x1F, "
-        f"as U-Boot's Zynq SPL does); see docs/board.md")
-
-
-class PynqBackend:
+class PynqBackend(SyncBackend):
     """Backend of software component ``component`` over PYNQ (see the module docstring).
 
     ``pl`` is the system top's ``ip_dict`` entry (``phys_addr``, ``addr_range``); without it
@@ -159,10 +179,12 @@ class PynqBackend:
             raise ValueError(f"component '{component}' is {self.component.kind}, not software: "
                              "only software components run on the ARM")
         self.device = device
+        #: How this machine paces the waits (nothing to pace on a board)
+        self.pacing: Pacing = device.pacing() if isinstance(device, PacedDevice) else Pacing()
         #: The component's claim (one live runtime per component, in any process:
         #: :mod:`pushpush.runtime.claim`); ``ClaimRefused`` names the owner. Released by
         #: :meth:`close`, or by the kernel when the process ends.
-        self.claim = self._claim(device)
+        self.claim = self._claim()
         try:
             self._open(linked, component, device, pl, poll_s, windows, wait)
         except BaseException:
@@ -170,20 +192,17 @@ class PynqBackend:
                 self.claim.release()
             raise
 
-    @staticmethod
-    def _claim_key(device: Any) -> Optional[str]:
+    def _claim_key(self) -> Optional[str]:
         """The file the windows are mapped from, which names the board in claim files: the
         simulated board's shared memory, else ``/dev/mem`` (None: neither, e.g. a stand-in
         device of a test: nothing to share with another process)."""
-        mem = getattr(device, "ps_mem", None) if hasattr(device, "check") else None
-        key = getattr(mem, "path", None)
+        key = self.pacing.memory_file
         if key is None and os.path.exists("/dev/mem"):
             key = "/dev/mem"
         return key
 
-    def _claim(self, device: Any) -> Any:
-        from pushpush.runtime.claim import Claim, ClaimRefused
-        key = self._claim_key(device)
+    def _claim(self) -> Any:
+        key = self._claim_key()
         if key is None:
             return None
         args = (key, self.component.base, self.component.name, "python")
@@ -222,8 +241,7 @@ class PynqBackend:
         """(live now?, :class:`~pushpush.runtime.claim.OwnerInfo`) of another software
         component's runtime on this board, from its claim; None if it never had one;
         ``LookupError`` where nothing keeps claims."""
-        from pushpush.runtime.claim import probe
-        key = self._claim_key(self.device)
+        key = self._claim_key()
         if key is None:
             raise LookupError("this device keeps no claims (no memory file to key them by)")
         live, owner = probe(key, self.linked.component(component).base)
@@ -231,14 +249,13 @@ class PynqBackend:
 
     def _open(self, linked: LinkedSystem, component: str, device: Any, pl: Optional[Mapping[str, Any]],
               poll_s: Optional[float], windows: Any, wait: Optional[str]) -> None:
-        from pynq import MMIO
+        from pynq import MMIO   # PYNQ is an optional dependency: imported where it is used
 
         ps = linked.ps
         self.ps_base, self.ps_size = ps.base, ps.size
         # the ps region's memory: the OCM (checked against OCM_CFG) or, with software_windows:
         # ddr, a pynq.allocate buffer (pass the overlay's `windows` so that every component
         # shares it; a backend made alone opens its own)
-        from .windows import SoftwareWindows
         self.windows = windows if windows is not None else SoftwareWindows.open(linked, device)
         self.ps = self.windows.view
         self.pl_base = self.pl_size = 0
@@ -249,31 +266,15 @@ class PynqBackend:
             self.pl_mmio = MMIO(self.pl_base, self.pl_size, device=device)
             if device.has_capability("MEMORY_MAPPED"):
                 self.pl_array = self.pl_mmio.array
-        self.simulated = hasattr(device, "check")
-        # the simulated board wakes a waiting runtime when the PL writes into PS memory
-        # (wait_pl_write): the poll interval there is only a fallback
-        self._wait_pl = getattr(device, "wait_pl_write", None) if self.simulated else None
-        # this runtime's own simulator: its waits, counts and kicks never reach the simulator
-        # of a later download (a runtime of a replaced overlay waits on its stopped bridge,
-        # which returns at once, until its next check raises OverlayReplaced)
-        self._bridge = getattr(device, "bridge", None) if self.simulated else None
-        if self._bridge is not None and self._wait_pl is not None:
-            self._wait_pl = self._bridge.wait_pl_write
-        if self._bridge is not None and getattr(self.windows, "buffer", None) is not None:
-            # windows in DDR: the simulator pauses after PL writes there, not after DMA data
-            self._bridge.watch(int(self.windows.phys_base), int(self.ps_size))
-        self._seen = threading.local()
-        self.poll_s = ((SIM_POLL_S if self._wait_pl else DEFAULT_POLL_S * 25) if self.simulated
-                       else DEFAULT_POLL_S) if poll_s is None else poll_s
+        if self.windows.buffer is not None:   # windows in DDR (software_windows: ddr)
+            self.pacing.watch(int(self.windows.phys_base), int(self.ps_size))
+        self._seen = _Cleared()
+        self.poll_s = self.pacing.poll_s if poll_s is None else poll_s
         self._next_check = 0.0
         self._reported = False
         self._timestamp = getattr(device, "timestamp", None)
         self._wait = "sleep"
         self._hub: Any = None
-        #: (Simulated board) waits of a caller on its interrupt that ended at IRQ_WAIT_S, not
-        #: by the interrupt: with IRQ_WAIT_S above the longest stretch without a PL write for
-        #: the caller (e.g. a callback it waits through), each is a lost wake-up
-        self.irq_fallbacks = 0
         #: The serve thread's stop event (SyncRuntime.start sets it): its sleep on the
         #: interrupt ends when it is set (:meth:`wake`), not at IRQ_WAIT_S
         self.stopping: Optional[threading.Event] = None
@@ -299,7 +300,6 @@ class PynqBackend:
     def set_wait(self, mode: str) -> None:
         """Change how this backend waits between sweeps: ``sleep``, ``poll``, ``yield`` or
         ``interrupt`` (needs the top's interrupt: ``ValueError`` says why not)."""
-        from pushpush.link import WAIT_MODES
         if mode not in WAIT_MODES:
             raise ValueError(f"wait mode {mode!r}: use one of {', '.join(WAIT_MODES)}")
         if mode == "interrupt" and self._hub is None:
@@ -312,7 +312,6 @@ class PynqBackend:
                     if irq is None else
                     f"component '{self.component.name}': no PL block to reach the pending "
                     "register through (make the backend with pl=ip_dict['system_top_0'])")
-            from .irqwait import IRQ_PIN, hub_for
             pins = getattr(self.device, "interrupt_pins", None) or {}
             if IRQ_PIN not in pins:
                 raise ValueError(
@@ -320,13 +319,7 @@ class PynqBackend:
                     f"overlay has no interrupt pin {IRQ_PIN} in its .hwh (a top without the "
                     "interrupt block, e.g. a stand-in or a bitstream built before it existed); "
                     "rebuild it with this pushpush, or use wait 'sleep', 'poll' or 'yield'")
-            if self.simulated and not getattr(getattr(self.device, "interrupts", None),
-                                              "watching", False):
-                self.device.check()   # no overlay loaded (freed or replaced): say that
-                raise ValueError(
-                    f"component '{self.component.name}' cannot wait for interrupts: the "
-                    "loaded overlay has no interrupt path on the simulated board (its top has no "
-                    "irq output); use wait 'sleep', 'poll' or 'yield'")
+            self.pacing.check_interrupts(self.component.name)
             self._irq_bit = 1 << irq.bit(self.component.name)
             self._irq_offset = irq.pending_address - self.pl_base
             self._hub = hub_for(self.device)
@@ -340,20 +333,20 @@ class PynqBackend:
         """Set (0x4) or clear (0x8) this component's enable bit in the interrupt block: only
         a runtime that sleeps on the interrupt lets its pending bit raise it, so the bits of
         components in other modes never hold the shared line (docs/architecture.md §2.3).
-        Leaving interrupt mode also clears the pending bit. On the simulated board the
-        bridge counts runtimes in this mode (:meth:`~pushpush.pynq.simulated.bridge.SimBridge.irq_runtimes`:
-        the simulator then pauses after a PL write only once ``irq`` has risen for it)."""
+        Leaving interrupt mode also clears the pending bit. The pacing counts runtimes in
+        this mode (:meth:`Pacing.irq_runtimes`: the simulated board then pauses after a PL
+        write only once ``irq`` has risen for it)."""
         assert self.pl_mmio is not None
-        if on and self._bridge is not None:
-            self._bridge.irq_runtimes(1)   # before the bit can raise irq
+        if on:
+            self.pacing.irq_runtimes(1)   # before the bit can raise irq
         try:
             self.pl_mmio.write(self._irq_offset + (IRQ_ENABLE_SET if on else IRQ_ENABLE_CLEAR),
                                self._irq_bit)
             if not on:
                 self.clear_pending()
         finally:
-            if not on and self._bridge is not None:
-                self._bridge.irq_runtimes(-1)
+            if not on:
+                self.pacing.irq_runtimes(-1)
 
     def wake(self) -> None:
         """The serve thread is told to stop (:attr:`stopping` is set): end its sleep on the
@@ -401,7 +394,7 @@ class PynqBackend:
         n = len(words)
         if n == 0:
             return
-        if self.simulated and getattr(self.device, "timestamp", None) != self._timestamp:
+        if self.pacing.guard_writes and getattr(self.device, "timestamp", None) != self._timestamp:
             # a runtime of a freed or replaced overlay (e.g. its serve thread answering a call
             # taken just before the download) must not write into the next overlay's PL or
             # memory: seen beside busy loops as a stray answer into a new hof's mapper
@@ -410,8 +403,7 @@ class PynqBackend:
         if self.ps_base <= address and address + 4 * n <= self.ps_base + self.ps_size:
             i = (address - self.ps_base) >> 2
             self._store(self.ps, i, words)
-            if self._wait_pl is not None:
-                self.device.note_ps_write()   # wakes a runtime of this process waiting on it
+            self.pacing.ps_written()   # (wakes a runtime of this process waiting on it)
             return
         if self.pl_mmio is not None and self.pl_base <= address and address + 4 * n <= self.pl_base + self.pl_size:
             off = address - self.pl_base
@@ -443,28 +435,43 @@ class PynqBackend:
     def write_local(self, address: int, words: Sequence[int]) -> None:
         i = (address - self.ps_base) >> 2
         self.ps[i:i + len(words)] = np.asarray(words, dtype=np.uint32)
-        if self._wait_pl is not None:
-            self.device.note_ps_write()
+        self.pacing.ps_written()
 
     def handling(self, delta: int) -> None:
         """The runtime took (``delta`` > 0) or answered (< 0) calls of the PL: on the
         simulated board the simulator need not run while they are answered
-        (:meth:`pushpush.pynq.simulated.bridge.SimBridge.handling`); nothing on the board."""
-        if self._bridge is not None:
-            self._bridge.handling(delta)
+        (:meth:`pushpush.pynq.simulated.pacing.Pacer.handling`); nothing on the board."""
+        self.pacing.handling(delta)
 
     def wait_report(self, waited: float) -> Optional[str]:
         """What the simulated board did during the last ``waited`` seconds of a wait (cycles,
         the simulator's state; :meth:`pushpush.pynq.simulated.bridge.SimBridge.wait_report`), for a
         call timeout's message; None on the board."""
-        return self._bridge.wait_report(waited) if self._bridge is not None else None
+        return self.pacing.wait_report(waited)
+
+    def wait_over(self) -> None:
+        """The runtime's wait for a reply ended (returned, failed or timed out): on the
+        simulated board a polling caller is no longer counted (:class:`Pacing`)."""
+        self.pacing.wait_over()
+
+    def serve_paused(self) -> None:
+        """The serve thread stops sweeping for a while (a waiting caller serves instead): on
+        the simulated board it no longer counts as a thread that must look at every write
+        into PS memory before simulated time may pass (:class:`Pacing`)."""
+        self.pacing.serve_paused()
+
+    @property
+    def irq_fallbacks(self) -> int:
+        """(Simulated board) waits of a caller on its interrupt that ended at IRQ_WAIT_S, not
+        by the interrupt: with IRQ_WAIT_S above the longest stretch without a PL write for
+        the caller (e.g. a callback it waits through), each is a lost wake-up."""
+        return self.pacing.irq_fallbacks
 
     def _check(self) -> None:
         if getattr(self.device, "timestamp", None) != self._timestamp:
             raise OverlayReplaced("the overlay of this runtime was freed or replaced by another "
                                   "download; load it again")
-        if self.simulated:
-            self.device.check()
+        self.pacing.check()
 
     def sleep(self) -> None:
         mode = self._wait
@@ -476,7 +483,7 @@ class PynqBackend:
             except Exception as e:
                 # a serve thread idles (the overlay's free() stops it); a caller waiting
                 # for a reply gets the error (the simulator's, or OverlayReplaced)
-                if not threading.current_thread().name.startswith("pushpush-serve-"):
+                if not in_serve_thread():
                     raise
                 if not self._reported:
                     self._reported = True
@@ -484,15 +491,10 @@ class PynqBackend:
                               str(e).splitlines()[0])
                 time.sleep(0.2)
                 return
-            if mode in ("poll", "yield") and self.simulated:
-                if self._bridge is not None and not threading.current_thread().name.startswith(
-                        "pushpush-serve-"):
-                    self._bridge.note_waiting()   # a caller spins here: the simulator must run
+            if mode in ("poll", "yield"):
+                self.pacing.spinning()
         if mode != "sleep":
-            if self._bridge is not None:
-                self._caller_waits()
-                if threading.get_ident() in self._bridge._servers:
-                    self._bridge.server_leaves()   # a serve thread that waited in mode sleep
+            self.pacing.between_sweeps()
             if mode == "poll":
                 return
             if mode == "yield":
@@ -500,64 +502,8 @@ class PynqBackend:
                 return
             self._irq_sleep()
             return
-        if self._wait_pl is not None:
-            # the simulated board: a PL write into PS memory ends the wait at once
-            serving = threading.current_thread().name.startswith("pushpush-serve-")
-            n = getattr(self._seen, "n", -1)
-            if not serving and self._bridge is not None:
-                # counted as a caller from its first wait to the end of the call, with the
-                # writes it looked after (n), not only while inside wait_pl_write: between
-                # two of its 0.5 ms waits it was not counted, and the simulator could go
-                # idle there (issue 28)
-                self._caller_tell(max(0, n))
-            self._seen.n = self._wait_pl(n, self.poll_s, waiting=not serving)
-            return
-        time.sleep(self.poll_s)
-
-    def _caller_key(self) -> tuple[str, int]:
-        """This thread's key in the bridge's callers (not its bare ident: a caller in wait
-        mode sleep is also counted by ``wait_pl_write`` under that)."""
-        return ("runtime", threading.get_ident())
-
-    def _caller_tell(self, seen_writes: int) -> None:
-        """Count this thread in the bridge as a caller that looked at PS memory after
-        ``seen_writes`` writes (told again only when that changes), until :meth:`wait_over`."""
-        seen = self._seen
-        if not getattr(seen, "polling", False) or seen.told != seen_writes:
-            seen.polling = True
-            seen.told = seen_writes
-            self._bridge.caller_waits(self._caller_key(), seen_writes)
-
-    def _caller_waits(self) -> None:
-        """(Simulated board, wait modes poll, yield, interrupt.) A caller waits between its
-        sweeps: counted as one in the bridge until :meth:`wait_over` (the runtime calls it
-        when the call's wait ends), with the writes it had seen before its last sweep, so the
-        simulator runs for it and is resumed as for a caller in ``wait_pl_write``."""
-        seen = self._seen
-        if threading.current_thread().name.startswith("pushpush-serve-"):
-            return
-        now = self._bridge.pl_writes
-        if not getattr(seen, "polling", False):
-            self._caller_tell(0)   # swept nothing yet
-        else:   # its last sweep looked after seen.looked writes
-            self._caller_tell(seen.looked)
-        seen.looked = now
-
-    def serve_paused(self) -> None:
-        """The serve thread stops sweeping for a while (a waiting caller serves instead):
-        the simulated board no longer counts it as a thread that must look at every write
-        into PS memory before simulated time may pass."""
-        if self._bridge is not None and threading.get_ident() in self._bridge._servers:
-            self._bridge.server_leaves()
-
-    def wait_over(self) -> None:
-        """The runtime's wait for a reply ended (returned, failed or timed out): a polling
-        caller (:meth:`_caller_waits`) is no longer counted."""
-        seen = self._seen
-        if getattr(seen, "polling", False):
-            seen.polling = False
-            if self._bridge is not None:
-                self._bridge.caller_done(self._caller_key())
+        if not self.pacing.sleep(self.poll_s):
+            time.sleep(self.poll_s)
 
     def _irq_sleep(self) -> None:
         """``interrupt`` mode (pushpush.pynq.irqwait): clear the bit and return for one more
@@ -568,36 +514,18 @@ class PynqBackend:
             return
         seen = self._seen
         g = hub.generation
-        if getattr(seen, "cleared_at", None) != g:
+        if seen.cleared_at != g:
             self.clear_pending()
             seen.cleared_at = g
             hub.cleared(g)
             return
-        caller = (self._bridge is not None
-                  and not threading.current_thread().name.startswith("pushpush-serve-"))
-        if not caller:
-            stopping = self.stopping
-            hub.wait_beyond(g, IRQ_WAIT_S, stopping.is_set if stopping is not None else None)
+        if self.pacing.irq_wait(hub, g, IRQ_WAIT_S):   # (the simulated board's callers)
             return
-        self._bridge.note_waiting()   # a reply is awaited: the simulator runs at full speed
-        # blocked until its interrupt fires, it has seen every write there is now, and
-        # every later write of this process's software: a PL write for it (a reply, a call
-        # into this component) sets its pending bit after the clear above and wakes it.
-        # Counted with the writes of its last sweep, it was behind as soon as a serve
-        # thread took a call of the PL (taking it writes PS memory), and did not wake for
-        # that: the simulator, counting it as behind, blocked as idle while the call needed
-        # simulated time (issue 28: mapper.apply timed out beside busy loops, the
-        # simulator ran 0.1 s of 20 s). The PL's later writes still count against it: the
-        # simulator pauses after a reply as before, once the reply's write is answered (its
-        # B response raises irq: SimBridge.irq_runtimes; paused at the store, it stood still
-        # with irq low and this wait ended only at IRQ_WAIT_S)
-        seen = self._seen
-        told = seen.told
-        seen.told = -1
-        self._bridge.caller_waits(self._caller_key(), self._bridge.pl_only_writes,
-                                  pl_only=True)
-        try:
-            if hub.wait_beyond(g, IRQ_WAIT_S) == g and hub.alive:
-                self.irq_fallbacks += 1   # not woken by the interrupt
-        finally:
-            self._caller_tell(told)   # awake: behind again until its next sweep
+        stopping = self.stopping
+        hub.wait_beyond(g, IRQ_WAIT_S, stopping.is_set if stopping is not None else None)
+
+
+class _Cleared(threading.local):
+    """Per thread: the interrupt generation it last cleared its pending bit in."""
+
+    cleared_at: Optional[int] = None

@@ -30,7 +30,7 @@ from pushpush.sysmap import from_json
 
 from .board import PynqBackend
 from ..codegen.hwh import module_ref_vlnv, system_top_instance
-from .simbit import map_path_for
+from .overlay_files import map_path_for
 
 __all__ = ["PushPushIP", "register_driver", "top_vlnv_of_hwh"]
 
@@ -115,7 +115,9 @@ class PushPushIP(DefaultIP):
             rt.timeout = float(kwargs.pop("timeout"))
         if kwargs.get("wait") is not None:   # a plain setting too (rt.wait = ...)
             rt.wait = kwargs.pop("wait")
-        current = {"workers": rt.workers, "poll_s": getattr(rt.backend, "poll_s", None)}
+        backend = rt.backend
+        assert isinstance(backend, PynqBackend)   # (made above)
+        current = {"workers": rt.workers, "poll_s": backend.poll_s}
         differ = {k: v for k, v in kwargs.items() if v is not None and current.get(k, object()) != v}
         if differ:
             raise ValueError(
@@ -174,9 +176,9 @@ class PushPushIP(DefaultIP):
         gate to the windows' buffer (its base register to 0)."""
         for rt in self._runtimes.values():
             rt.stop()
-            close = getattr(rt.backend, "close", None)
-            if close is not None:
-                close()
+            backend = rt.backend
+            assert isinstance(backend, PynqBackend)   # (made by runtime())
+            backend.close()
         if self._windows is not None:
             self._windows.close()
 

@@ -19,7 +19,13 @@ import os
 from pathlib import Path
 from typing import Optional
 
-__all__ = ["OverlayNotBuilt", "check_overlay_files", "overlay_files"]
+__all__ = ["OverlayNotBuilt", "check_overlay_files", "overlay_files", "map_path_for"]
+
+
+def map_path_for(bitfile: str | os.PathLike[str]) -> Path:
+    """``<system>.map.json`` next to ``<system>.bit``."""
+    p = Path(bitfile)
+    return p.with_name(p.stem + ".map.json")
 
 
 class OverlayNotBuilt(FileNotFoundError):

@@ -2,7 +2,7 @@
 
 ``software_windows: ocm`` (the default): the ARM's on-chip memory at the ``ps`` region's own
 addresses (0xFFFC0000..), mapped with ``device.mmap`` (``/dev/mem`` on the board, shared
-memory on the simulated board) after :func:`~pushpush.pynq.board.check_ocm_mapping` has read
+memory on the simulated board) after :func:`~pushpush.pynq.ocm.check_ocm_mapping` has read
 ``OCM_CFG``. The PL reaches it through ``S_AXI_GP0``.
 
 ``software_windows: ddr``: a ``pynq.allocate`` buffer of the ``ps`` region's size, in DDR
@@ -34,7 +34,10 @@ from typing import Any
 
 import numpy as np
 
+from pushpush.boards import board
 from pushpush.link import LinkedSystem
+
+from .ocm import check_ocm_mapping, read_ocm_cfg
 
 __all__ = ["SoftwareWindows", "WindowRegisterError"]
 
@@ -65,8 +68,6 @@ class SoftwareWindows:
         ``linked.ps_window_register``)."""
         ps = linked.ps
         if linked.software_windows != "ddr":
-            from pushpush.boards import board
-            from .board import check_ocm_mapping, read_ocm_cfg
             if not board(linked.board).is_zynqmp:   # ZynqMP's OCM is always at 0xFFFC0000
                 check_ocm_mapping(read_ocm_cfg(device), ps.base, ps.size, f"system '{linked.name}'")
             return cls(linked, device, device.mmap(ps.base, ps.size), ps.base)

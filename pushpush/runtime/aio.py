@@ -2,15 +2,14 @@
 
 It uses no asyncio primitive of its own except where the backend does not say otherwise,
 so it also runs under cocotb's scheduler: waiting is ``await backend.sleep()``, the serve
-loop and async handlers are started with ``backend.spawn(coroutine)`` when the backend has
-it (else ``asyncio.ensure_future``), and time is ``backend.now()`` in seconds when the
-backend has it (else ``time.monotonic()``).
+loop and async handlers are started with the backend's ``spawn(coroutine)`` hook (by default
+``asyncio.ensure_future``), and time is its ``now()`` in seconds (by default
+``time.monotonic()``; :class:`~.backend.Backend`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Awaitable, Generator, Optional
 
@@ -53,16 +52,14 @@ class AsyncRuntime(RuntimeCore):
         self._stopping = False
         self._task: Any = None
         self._tasks: list[Any] = []
-        self._backend_now = getattr(backend, "now", None)
+        self._backend_now = self.hooks.now
         self._clock = self._now  # the call routine's timeouts in the backend's time
 
     def _now(self) -> float:
-        now = self._backend_now
-        return float(now()) if now is not None else time.monotonic()
+        return float(self._backend_now())
 
     def _spawn(self, coro: Awaitable[Any]) -> Any:
-        spawn = getattr(self.backend, "spawn", None)
-        task = spawn(coro) if spawn is not None else asyncio.ensure_future(coro)
+        task = self.hooks.spawn(coro)
         self._tasks = [t for t in self._tasks if not t.done()]
         self._tasks.append(task)
         return task

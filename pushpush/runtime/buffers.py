@@ -55,7 +55,8 @@ def prepare_buffers(codec: SignatureCodec, function: str, args: Sequence[Any],
     invalidates ``out`` buffers, copies temporaries back and frees them.
 
     ``allocate(n, dtype)``: a physically contiguous buffer (``pynq.allocate``), or None when
-    the backend has none (numpy arrays are then refused)."""
+    the backend has none (the backend's ``allocate`` hook; ``allocate`` None or a None buffer:
+    numpy arrays are then refused)."""
     import numpy as np
 
     args = list(args)
@@ -137,10 +138,10 @@ def _one(np: Any, t: BufferType, label: str, value: Any, allocate: Optional[Allo
         raise ValueError(f"{label} is a numpy array, not physically contiguous memory the PL "
                          "can reach; pass a pynq.allocate buffer, or let pushpush copy it "
                          "(rt.copy_buffers = True)")
-    if allocate is None:
+    tmp = allocate(max(1, count), want) if allocate is not None else None
+    if tmp is None:
         raise ValueError(f"{label} is a numpy array, and this runtime's backend cannot allocate "
                          "DMA buffers to copy it into; pass a pynq.allocate buffer")
-    tmp = allocate(max(1, count), want)
     temps.append(tmp)
     flat = value.reshape(-1) if value.flags.c_contiguous else value.ravel()
     if t.is_in:

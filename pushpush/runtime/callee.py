@@ -173,15 +173,13 @@ class Callee:
         return pl
 
     def _note_handling(self, delta: int) -> None:
-        """Tell the backend (its optional ``handling(delta)``) that calls of the PL were taken
+        """Tell the backend (its ``handling(delta)`` hook) that calls of the PL were taken
         (> 0) or answered (< 0): the simulated board need not run while software answers
         them (the PL waits for the answer, a request). Calls of software callers are not
         counted: the PL does not wait for those, and holding it up would slow every other
         call in flight (a C program's fir.fir crawled while Python answered another
         program's call)."""
-        mark = getattr(self.backend, "handling", None)
-        if mark is not None:
-            mark(delta)
+        self.hooks.handling(delta)
 
     def _decode_args(self, s: Served, words: Sequence[int]) -> list[Any]:
         """A taken call's arguments; function values as bound RemoteFunctions."""

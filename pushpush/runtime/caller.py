@@ -198,16 +198,15 @@ class Caller:
     def _callee_detail(self, address: int) -> Optional[str]:
         """A timed-out call into a software component whose runtime is gone: say so (its
         claim names the last owner), so a dead callee is told from a slow one."""
-        owner_of = getattr(self.backend, "owner_of", None)
-        found = self.linked.locate(address) if owner_of is not None else None
+        found = self.linked.locate(address)
         if found is None:
             return None
         comp = found[0]
         if not comp.is_software or comp.name == self.component.name:
             return None
         try:
-            state = owner_of(comp.name)
-        except Exception:   # a diagnostic only
+            state = self.hooks.owner_of(comp.name)
+        except Exception:   # a diagnostic only (LookupError: the backend keeps no claims)
             return None
         if state is None:
             return (f"callee '{comp.name}' has no runtime: no process has claimed it on this "
@@ -233,7 +232,7 @@ class Caller:
             raise ValueError(f"{fn.name} takes buffers: a one-way call (post) has no reply to say "
                              "when the DMA is done with them; call it and wait for the result")
         return prepare_buffers(fn._codec or fn.codec, fn.name, args, kwargs,
-                               getattr(self.backend, "allocate", None), self.copy_buffers)
+                               self.hooks.allocate, self.copy_buffers)
 
     @staticmethod
     def _buffer_error(fn: RemoteFunction, e: CallError) -> CallError:
@@ -380,7 +379,7 @@ class Caller:
             else:
                 payload = words + [rep.trigger_base | SEQ_BIT if seq else rep.trigger_base]
             lo, hi = self._ps_span
-            refused = lo <= address < hi and self._pending is not None
+            refused = lo <= address < hi
             _trace.ACTIVE and _trace.note("issued", self.component.name, fn.name)
             while True:
                 if refused and self._pending(address + WORD_BYTES * (len(payload) - 1)):
@@ -444,8 +443,7 @@ class Caller:
         and what the backend saw during the ``waited`` seconds (its optional
         ``wait_report(waited)``: the simulated board's cycles and state)."""
         waiting = self.unserved_calls()
-        report = getattr(self.backend, "wait_report", None)
-        seen = report(waited) if report is not None else None
+        seen = self.hooks.wait_report(waited)
         if not waiting:
             return f"no reply (is the callee running and serving?); {seen}" if seen else None
         return ("no reply: while it waited, " + ", ".join(waiting) + " called this component's "

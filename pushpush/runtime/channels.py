@@ -121,7 +121,7 @@ class Channel:
         self._runtime = runtime
         self._send_lock = threading.Lock()
         self._recv_lock = threading.Lock()
-        self._alloc = getattr(getattr(runtime, "backend", None), "allocate", None)
+        self._alloc = runtime.hooks.allocate
         self._sbuf: Any = None
         self._rbuf: Any = None
         #: Details of the last completed or timed-out receive.
@@ -149,7 +149,9 @@ class Channel:
             size = max(n, 1024)
             if cur is not None and hasattr(cur, "freebuffer"):
                 cur.freebuffer()
-            cur = self._alloc(size, "uint32") if self._alloc is not None else np.zeros(size, np.uint32)
+            cur = self._alloc(size, "uint32")
+            if cur is None:   # the backend has no memory the PL reaches: the runtime copies
+                cur = np.zeros(size, np.uint32)
             if which == "s":
                 self._sbuf = cur
             else:

@@ -19,13 +19,14 @@ from collections.abc import Sequence
 from typing import Any, Awaitable
 
 from ..protocol import BusWriteError
-from .backend import bytes_to_words, words_to_bytes
+from .backend import AsyncBackend, bytes_to_words, words_to_bytes
 
 __all__ = ["CocotbBackend"]
 
 
-class CocotbBackend:
-    """``write`` through an AxiMaster, local accesses to an AxiRam's memory, clock waits."""
+class CocotbBackend(AsyncBackend):
+    """``write`` through an AxiMaster, local accesses to an AxiRam's memory, clock waits;
+    its ``now`` and ``spawn`` hooks are cocotb's (simulated time, ``cocotb.start_soon``)."""
 
     def __init__(self, master: Any, ram: Any, ram_base: int, clock: Any = None,
                  poll_cycles: int = 4, poll_time_ns: float = 40.0) -> None:

@@ -54,6 +54,7 @@ from ..link import WAIT_MODES, LinkedComponent, LinkedSystem, SlotKind
 from ..protocol import TRIGGER_IDLE, WORD_BYTES, Counters, SlotAllocator
 from ..types import FunctionType, parse_signature
 from .callee import Callee, Incoming, Served
+from .backend import Backend, hooks_of
 from .caller import SLEEP, Caller, RepSlot, Write
 from .claim import JOURNAL_LENT, RECORD_SEQ, RECORD_VALID, RECORD_WRITING
 from .functions import ComponentNamespace, ExportedFunction, ImportedFunction, RemoteFunction
@@ -84,6 +85,9 @@ class RuntimeCore(Caller, Callee, Lending):
         self.linked = linked
         self.component: LinkedComponent = comp
         self.backend = backend
+        #: The backend's hooks (:class:`~.backend.Backend`): the backend itself, or the
+        #: defaults for an object with only the four methods
+        self.hooks: Backend = hooks_of(backend)
         self.timeout = timeout
         #: Buffer arguments: copy plain numpy arrays into temporary ``pynq.allocate`` buffers
         #: (True, the default) or refuse them (docs/runtime.md, "Buffers").
@@ -125,14 +129,14 @@ class RuntimeCore(Caller, Callee, Lending):
             i.cep_address: RepSlot((i.rep_address - comp.base) // WORD_BYTES, i.signature.rep_words,
                                    i.rep_address) for i in comp.imports}
         self._served_changed()
-        self._restore_seq(getattr(backend, "restart_record", None))
-        self._inherit(getattr(backend, "restart_journal", None))
+        self._restore_seq(self.hooks.restart_record)
+        self._inherit(self.hooks.restart_journal)
         #: A software window cannot refuse a write into a pending slot as an RTL window does
         #: (SLVERR): a backend that can see the ``ps`` region says whether a cep's trigger
         #: is pending there, and a call waits (retries) as if refused (§2.2, "Collision").
-        self._pending = getattr(backend, "slot_pending", None)
-        ps = getattr(linked, "ps", None)
-        self._ps_span = (ps.base, ps.end) if ps is not None and self._pending is not None else (0, 0)
+        self._pending = self.hooks.slot_pending
+        ps = linked.ps
+        self._ps_span = (ps.base, ps.end) if ps is not None else (0, 0)
         by_comp: dict[str, dict[str, ImportedFunction]] = {}
         for i in comp.imports:
             by_comp.setdefault(i.component, {})[i.function] = self.imports[i.target]
@@ -286,17 +290,14 @@ class RuntimeCore(Caller, Callee, Lending):
 
             rt.wait = "interrupt"      # ValueError if the backend cannot (and why)
         """
-        return str(getattr(self.backend, "wait", "sleep"))
+        return str(self.hooks.wait)
 
     @wait.setter
     def wait(self, mode: str) -> None:
         if mode not in WAIT_MODES:
             raise ValueError(f"wait mode {mode!r}{did_you_mean(str(mode), WAIT_MODES)}: use one "
                              f"of {', '.join(WAIT_MODES)}")
-        set_wait = getattr(self.backend, "set_wait", None)
-        if set_wait is None:
-            raise ValueError(f"the backend {type(self.backend).__name__} has no wait modes")
-        set_wait(mode)
+        self.hooks.set_wait(mode)
 
     def export(self, name: str, fn: Optional[Callable[..., Any]] = None) -> Any:
         """Register a Python function as the export ``name`` of this component.

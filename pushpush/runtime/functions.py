@@ -19,16 +19,25 @@ call (no reply is written; nothing is returned).
 from __future__ import annotations
 
 import inspect
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from collections.abc import Mapping, Sequence
+from typing import Any, Callable, Optional, Protocol
 
 from ..errors import did_you_mean
 from ..link import ImportInfo
 from ..types import FunctionType, SignatureCodec, codec_of, format_type
 
-if TYPE_CHECKING:
-    from .core import RuntimeCore
+__all__ = ["RemoteFunction", "ImportedFunction", "ExportedFunction", "ComponentNamespace", "Invoker"]
 
-__all__ = ["RemoteFunction", "ImportedFunction", "ExportedFunction", "ComponentNamespace"]
+
+class Invoker(Protocol):
+    """What a function value needs of the runtime that makes its calls
+    (:class:`~pushpush.runtime.core.RuntimeCore` is one). Declared here, so that this module
+    sits below the runtime's core, which imports it."""
+
+    def describe_address(self, address: int) -> str: ...
+
+    def _invoke(self, fn: "RemoteFunction", args: Sequence[Any], kwargs: Mapping[str, Any],
+                timeout: Optional[float], one_way: bool) -> Any: ...
 
 
 def _python_signature(ft: FunctionType) -> inspect.Signature:
@@ -57,7 +66,7 @@ class RemoteFunction:
         self,
         address: int,
         signature: FunctionType,
-        runtime: Optional["RuntimeCore"] = None,
+        runtime: Optional["Invoker"] = None,
         *,
         name: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -94,7 +103,7 @@ class RemoteFunction:
         return _python_signature(self.signature)
 
     @property
-    def runtime(self) -> Optional["RuntimeCore"]:
+    def runtime(self) -> Optional["Invoker"]:
         return self._runtime
 
     def _split_timeout(self, kwargs: dict[str, Any]) -> Optional[float]:
@@ -103,7 +112,7 @@ class RemoteFunction:
             return None if t is None else float(t)
         return self._timeout
 
-    def _bound(self) -> "RuntimeCore":
+    def _bound(self) -> "Invoker":
         if self._runtime is None:
             raise RuntimeError(
                 f"{self.name} is not bound to a runtime; use runtime.function(address, signature)")
@@ -134,7 +143,7 @@ class RemoteFunction:
         clone._timeout = timeout
         return clone
 
-    def bind(self, runtime: "RuntimeCore") -> "RemoteFunction":
+    def bind(self, runtime: "Invoker") -> "RemoteFunction":
         """A copy whose calls go through ``runtime``."""
         clone = object.__new__(type(self))
         clone.__dict__.update(self.__dict__)
@@ -155,7 +164,7 @@ class RemoteFunction:
 class ImportedFunction(RemoteFunction):
     """A statically linked import; ``info`` holds its cep (in the callee) and rep (own) slots."""
 
-    def __init__(self, info: ImportInfo, runtime: "RuntimeCore") -> None:
+    def __init__(self, info: ImportInfo, runtime: "Invoker") -> None:
         super().__init__(info.cep_address, info.signature, runtime, name=info.target)
         self.info = info
 

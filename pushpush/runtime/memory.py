@@ -37,6 +37,7 @@ from typing import Any, Optional
 
 from ..link import LinkedSystem
 from ..protocol import WORD_BYTES, BusWriteError
+from .backend import AsyncBackend, Backend, SyncBackend
 
 __all__ = ["MemoryBus", "MemorySyncBackend", "MemoryAsyncBackend"]
 
@@ -175,7 +176,7 @@ def _resolve(fut: "asyncio.Future[None]") -> None:
         fut.set_result(None)
 
 
-class _MemoryBackendBase:
+class _MemoryBackendBase(Backend):
     def __init__(self, bus: MemoryBus, component: str, poll_interval: float) -> None:
         self.bus = bus
         self.component = component
@@ -226,7 +227,7 @@ class _MemoryBackendBase:
             self._words[first : first + n] = values
 
 
-class MemorySyncBackend(_MemoryBackendBase):
+class MemorySyncBackend(_MemoryBackendBase, SyncBackend):
     """Blocking backend of one component on a :class:`MemoryBus` (shareable by threads)."""
 
     def __init__(self, bus: MemoryBus, component: str, poll_interval: float) -> None:
@@ -256,7 +257,7 @@ class MemorySyncBackend(_MemoryBackendBase):
             self._seen.version = bus.version
 
 
-class MemoryAsyncBackend(_MemoryBackendBase):
+class MemoryAsyncBackend(_MemoryBackendBase, AsyncBackend):
     """asyncio backend of one component on a :class:`MemoryBus`."""
 
     async def write(self, address: int, words: Sequence[int]) -> None:

@@ -10,7 +10,7 @@ from typing import Any, Callable, Generator, Optional
 
 from ..link import LinkedSystem
 from ..protocol import BusWriteError
-from .backend import SyncBackend
+from .backend import SyncBackend, serve_thread
 from .callee import Incoming
 from .caller import SLEEP, Acquire, Write
 from .core import DEFAULT_TIMEOUT, RuntimeCore, log
@@ -135,9 +135,7 @@ class SyncRuntime(RuntimeCore):
             if held is not None:
                 held.release()
             if slept:   # a polling caller waits no more (the simulated board counts it)
-                over = getattr(backend, "wait_over", None)
-                if over is not None:
-                    over()
+                self.hooks.wait_over()
             if served:   # the serve thread, standing down for us, takes over (notified)
                 self._count_serving(-1)
 
@@ -186,11 +184,9 @@ class SyncRuntime(RuntimeCore):
         """(The serve thread.) Sleep until no caller serves while it waits (or stop): not
         woken by every write into the window meanwhile, nor spinning beside a polling
         caller for the interpreter's lock (wait mode poll). The backend is told first
-        (its optional ``serve_paused()``: the simulated board no longer waits for this
+        (its ``serve_paused()`` hook: the simulated board no longer waits for this
         thread to look at PS memory)."""
-        paused = getattr(self.backend, "serve_paused", None)
-        if paused is not None:
-            paused()
+        self.hooks.serve_paused()
         with self._serving_over:
             while self._serving_waiters and not self._stop.is_set():
                 self._serving_over.wait(0.05)
@@ -255,9 +251,7 @@ class SyncRuntime(RuntimeCore):
                 # wait for another of this component's functions) the serve thread serves,
                 # and the caller does not wait for the PL (the simulated board counts
                 # callers: it is counted again at its next wait)
-                over = getattr(self.backend, "wait_over", None)
-                if over is not None:
-                    over()
+                self.hooks.wait_over()
                 self._count_serving(-1)
                 try:
                     words, _ = self._run(c)
@@ -301,11 +295,10 @@ class SyncRuntime(RuntimeCore):
             if self._thread is not None and self._thread.is_alive():
                 return self
             self._stop.clear()
-            if hasattr(self.backend, "stopping"):   # its sleep ends when this is set (wake)
-                self.backend.stopping = self._stop
+            self.hooks.stopping = self._stop   # its sleep ends when this is set (wake)
             if self.workers > 0 and self._pool is None:   # before any call may need it
                 self._pool = ThreadPoolExecutor(self.workers, f"pushpush-{self.component.name}")
-            self._thread = threading.Thread(target=self.serve_forever, daemon=True,
+            self._thread = threading.Thread(target=serve_thread(self.serve_forever), daemon=True,
                                             name=f"pushpush-serve-{self.component.name}")
             self._thread.start()
         return self
@@ -317,9 +310,7 @@ class SyncRuntime(RuntimeCore):
     def stop(self, timeout: Optional[float] = 5.0) -> None:
         """Stop the serve thread (waits for the call it is running, if any)."""
         self._stop.set()
-        wake = getattr(self.backend, "wake", None)
-        if wake is not None:   # a serve thread asleep in the backend (on an interrupt) stops now
-            wake()
+        self.hooks.wake()   # a serve thread asleep in the backend (on an interrupt) stops now
         t = self._thread
         if t is not None and t is not threading.current_thread():
             t.join(timeout)

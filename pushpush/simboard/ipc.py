@@ -19,9 +19,11 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Optional
 
+from pushpush.trace.wire_request import AREA_SIZE as TRACE_AREA_SIZE
+
 __all__ = ["OP_HELLO", "OP_WRITE", "OP_READ", "OP_STOP", "OP_INFO", "OP_RUN", "OP_WRITE_WORDS",
            "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "CTL_IRQ_LEVEL",
-           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "CTL_CALLERS", "CTL_HANDLING", "CTL_LOCAL_WRITES", "CTL_LOOKED", "CTL_CALLER_SEEN", "CTL_WINDOWS", "WINDOWS_MAX", "CTL_IRQ_RUNTIMES", "read_windows", "in_windows", "CTL_STATE", "SIM_STATES", "SIM_COUNTERS", "SimStatus", "read_status",
+           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "CTL_CALLERS", "CTL_HANDLING", "CTL_LOCAL_WRITES", "CTL_LOOKED", "CTL_CALLER_SEEN", "CTL_WINDOWS", "WINDOWS_MAX", "CTL_IRQ_RUNTIMES", "CTL_TRACE", "read_windows", "in_windows", "CTL_STATE", "SIM_STATES", "SIM_COUNTERS", "SimStatus", "read_status",
            "describe_status", "RESET_CYCLES", "REQ",
            "REP", "SimConfig", "SharedMemory", "SimulatedPSMemory", "store_words", "serve_requests"]
 
@@ -125,6 +127,10 @@ WINDOWS_MAX = 8
 #: PL stood still two cycles before ``irq``, and the runtime slept until its fallback sweep.
 CTL_IRQ_RUNTIMES = CTL_WINDOWS + 8 + 16 * WINDOWS_MAX
 CTL_SIZE = 4096
+#: Offset in the control page of the trace area (its last bytes; the area's format is the
+#: trace layer's, :mod:`pushpush.trace.wire_request`): how ``ol.trace()`` starts and stops the
+#: simulator's wire monitor (:mod:`.tracehook`).
+CTL_TRACE = CTL_SIZE - TRACE_AREA_SIZE
 #: Reset cycles at the start of a simulation (the harness holds reset this long).
 RESET_CYCLES = 8
 REQ = struct.Struct("<BIQI")

@@ -6,7 +6,8 @@
 * :mod:`.summary`: per-function latency statistics, bytes moved, busy share per component;
 * :mod:`.decode`: wire records (call and return bursts, valid/ready handshakes) into a trace;
 * :mod:`.monitor`: the cocotb monitor that records those wire records in simulated cycles;
-* :mod:`.simhook`: the simulated board's side (started and stopped through the control page);
+* :mod:`.wire_request`: the trace area through which the PYNQ process starts and stops the
+  monitor on the simulated board (its hook: :mod:`pushpush.simboard.tracehook`);
 * :mod:`.software`: events of the Python runtime (call issued, reply seen, callee
   entered/left);
 * :mod:`.c_events`: the same events of C programs built with ``-DPP_TRACE`` (their trace

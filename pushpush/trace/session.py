@@ -3,13 +3,14 @@ simulator, record the Python runtime's events, and on leaving decode, merge and 
 trace (docs/trace.md).
 
 :class:`BoardTrace` is given what it needs by the caller (:mod:`pushpush.pynq.simulated.trace`):
-the control page, the simulator's run folder, a function that sends the simulator a request
+the control page and where its trace area is (``at``, :mod:`.wire_request`), the
+simulator's run folder, a function that sends the simulator a request
 (INFO: each request makes the simulator's loop turn, and a turn looks at the trace request),
 the system map (JSON data), the clock (cycle) and the fault counters.
 
 Example::
 
-    with BoardTrace(ctl, rundir, info, sysmap, "run.trace", cycle=..., counters=...) as t:
+    with BoardTrace(ctl, rundir, info, sysmap, "run.trace", at=CTL_TRACE, cycle=...) as t:
         ol.callee.f(3)
     print(t.summary.text())
 """
@@ -29,7 +30,7 @@ from . import c_events, software
 from .chrome import write_trace
 from .decode import SystemView, decode
 from .model import Call, Counter, Trace, nest
-from .simhook import CTL_TRACE, DONE, ERROR_FILE, RECORDS_FILE, REQUEST_FILE
+from .wire_request import AREA, DONE, ERROR_FILE, RECORDS_FILE, REQUEST, REQUEST_FILE
 from .summary import Summary, summarize
 
 __all__ = ["BoardTrace", "TraceError", "merge_software"]
@@ -103,10 +104,11 @@ class BoardTrace:
     set after it."""
 
     def __init__(self, ctl: Any, rundir: Path, request: Callable[[], Any], sysmap: dict[str, Any],
-                 path: Union[str, Path], *, cycle: Callable[[], int],
+                 path: Union[str, Path], *, at: int, cycle: Callable[[], int],
                  counters: Optional[Callable[[], dict[str, dict[str, int]]]] = None,
                  out: Optional[Callable[[str], None]] = None) -> None:
         self.ctl = ctl
+        self.at = at
         self.rundir = Path(rundir)
         self.request = request
         self.sysmap = sysmap
@@ -124,7 +126,7 @@ class BoardTrace:
                              "another path")
 
     def _area(self) -> tuple[int, int, int, int, int]:
-        return struct.unpack_from("<5Q", self.ctl, CTL_TRACE)
+        return AREA.unpack_from(self.ctl, self.at)
 
     def _turn_until(self, done: Callable[[], bool], what: str) -> None:
         for _ in range(TURNS):
@@ -152,14 +154,14 @@ class BoardTrace:
         view = SystemView(self.sysmap)
         (self.rundir / REQUEST_FILE).write_text(json.dumps({"components": view.rtl_ports()}))
         self.session = (os.getpid() << 20) | next(_sessions)
-        struct.pack_into("<Q", self.ctl, CTL_TRACE, self.session)
+        struct.pack_into("<Q", self.ctl, self.at + REQUEST, self.session)
         self._turn_until(lambda: self._area()[1] in (self.session, self.session | DONE),
                          "start its wire monitor")
         if self._area()[4]:
             reason = (self.rundir / ERROR_FILE).read_text() if (self.rundir / ERROR_FILE).exists() else "?"
-            struct.pack_into("<Q", self.ctl, CTL_TRACE, 0)
+            struct.pack_into("<Q", self.ctl, self.at + REQUEST, 0)
             self.request()
-            struct.pack_into("<5Q", self.ctl, CTL_TRACE, 0, 0, 0, 0, 0)
+            AREA.pack_into(self.ctl, self.at, 0, 0, 0, 0, 0)
             raise TraceError(f"the simulated board cannot trace: {reason}")
         self._t0 = time.perf_counter()
         self._sample_counters(self._area()[2])
@@ -174,12 +176,12 @@ class BoardTrace:
         except Exception:
             end_guess = self._area()[2]
         self._sample_counters(end_guess)
-        struct.pack_into("<Q", self.ctl, CTL_TRACE, 0)
+        struct.pack_into("<Q", self.ctl, self.at + REQUEST, 0)
         self._turn_until(lambda: self._area()[1] == self.session | DONE,
                          "stop its wire monitor and write its records")
         self.wall_s = time.perf_counter() - self._t0
         _, _, armed, stopped, failed = self._area()
-        struct.pack_into("<5Q", self.ctl, CTL_TRACE, 0, 0, 0, 0, 0)
+        AREA.pack_into(self.ctl, self.at, 0, 0, 0, 0, 0)
         if failed:
             raise TraceError(f"the simulated board could not write the trace records: "
                              f"{(self.rundir / ERROR_FILE).read_text()}")

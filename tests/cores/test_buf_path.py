@@ -1,7 +1,7 @@
 """Cycle bench of the buffer engines' path to PS memory, as a generated top has it
 (cores/axi_dma/tb/pp_buf_path_tb.v): pp_buf_rd and pp_buf_wr on the top's 2 x 1 buffer
 interconnect into the simulated board's PS memory port (``pp_sim_mem``, S_AXI_HP0), served
-by its real Python side (:class:`pushpush.simboard.hdl.HdlPS`), with a stream sink (rd) and
+by its real Python side (:class:`pushpush.simboard.ps_model.HdlPS`), with a stream sink (rd) and
 source (wr) at full speed: the path of a channel transfer (``pushpush bench channels``).
 
 Every R and W beat at the memory port is stamped with its cycle, so each transfer is split
@@ -24,7 +24,7 @@ from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 
 from pushpush.build.cores import cores_rtl
 from pushpush.build.sim import run_cocotb
-from pushpush.simboard.hdl import Handles, HdlPS
+from pushpush.simboard.ps_model import Handles, HdlPS
 from pushpush.testing import sim_matrix
 
 BASE = 0x1000_0000

@@ -1,5 +1,5 @@
 """cocotb tests of the simulated board's PS side (cores/sim_ps), driven by its real Python
-side (:class:`pushpush.simboard.hdl.HdlPS`), under random back-pressure.
+side (:class:`pushpush.simboard.ps_model.HdlPS`), under random back-pressure.
 
 ``pp_sim_gp0`` (the ARM's GP0 master) writes into and reads from a cocotbext-axi AxiRam
 that answers SLVERR inside one region, with pause generators on all five channels:
@@ -34,7 +34,7 @@ from cocotbext.axi import AxiBus, AxiMaster, AxiRam, AxiResp
 
 from pushpush.build.cores import cores_rtl
 from pushpush.build.sim import run_cocotb
-from pushpush.simboard.hdl import Handles, HdlPS
+from pushpush.simboard.ps_model import Handles, HdlPS
 from pushpush.testing import sim_matrix
 
 RAM_SIZE = 0x4000

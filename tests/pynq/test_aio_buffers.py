@@ -29,12 +29,12 @@ from pushpush.link import load  # noqa: E402
 from pushpush.protocol import CallError, ErrorCode  # noqa: E402
 from pushpush.pynq.board import PynqBackend  # noqa: E402
 from pushpush.codegen.hwh import system_top_instance  # noqa: E402
-from pushpush.runtime import AsyncRuntime  # noqa: E402
+from pushpush.runtime import AsyncBackend, AsyncRuntime  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "bufargs"
 
 
-class AsyncPynq:
+class AsyncPynq(AsyncBackend):
     """The board's blocking backend as an AsyncBackend (a test adapter)."""
 
     def __init__(self, sync: PynqBackend) -> None:

@@ -14,8 +14,8 @@ import pytest
 pytest.importorskip("pynq.pl_server")
 
 from pushpush.protocol import BusWriteError  # noqa: E402
-from pushpush.pynq.board import (OCM_CFG_OFFSET, SLCR_BASE, OcmMappingError,  # noqa: E402
-                                 PynqBackend, check_ocm_mapping)
+from pushpush.pynq.board import PynqBackend  # noqa: E402
+from pushpush.pynq.ocm import OCM_CFG_OFFSET, SLCR_BASE, OcmMappingError, check_ocm_mapping  # noqa: E402
 from pushpush.runtime import SyncRuntime  # noqa: E402
 
 from pynq_systems import loop, two  # noqa: E402

@@ -446,7 +446,7 @@ def test_a_sleep_mode_caller_is_counted_between_its_waits(hof_bit, monkeypatch):
         rt.wait = "sleep"
         rt.serve_while_waiting = False   # f on a pool thread while the caller waits
         backend = rt.backend
-        wait_pl = backend._wait_pl
+        wait_pl = backend.pacing._wait_pl
 
         def starved(seen: int, timeout: float, *, waiting: bool = True) -> int:
             n = wait_pl(seen, timeout, waiting=waiting)
@@ -454,7 +454,7 @@ def test_a_sleep_mode_caller_is_counted_between_its_waits(hof_bit, monkeypatch):
                 time.sleep(0.02)   # between two waits
             return n
 
-        monkeypatch.setattr(backend, "_wait_pl", starved)
+        monkeypatch.setattr(backend.pacing, "_wait_pl", starved)
         counts: list[int] = []
 
         def f(x: int) -> int:   # runs while the caller waits for mapper.apply

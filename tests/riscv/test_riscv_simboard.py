@@ -16,7 +16,7 @@ os.environ.setdefault("PUSHPUSH_BOARD", "sim")
 
 from pushpush import apps  # noqa: E402
 from pushpush.link import load  # noqa: E402
-from pushpush.pynq.simbit import read_manifest, write_sim_overlay  # noqa: E402
+from pushpush.pynq.simulated.simbit import read_manifest, write_sim_overlay  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "riscv_pingpong"

@@ -108,8 +108,8 @@ class Buffer(np.ndarray):
 
 
 class Backend(MemorySyncBackend):
-    """The memory backend with a board backend's optional features, each only when given
-    (the runtime looks them up with getattr)."""
+    """The memory backend with a board backend's hooks, each only when given (else the
+    default of :class:`pushpush.runtime.backend.Backend`)."""
 
     def __init__(self, bus: MemoryBus, component: str, **features: Any) -> None:
         super().__init__(bus, component, 0.005)
@@ -916,12 +916,14 @@ def test_one_way_calls_are_never_counted_as_answered_to_the_pl() -> None:
 
 
 def test_a_backend_without_handling_answers_calls_of_the_pl() -> None:
-    """``handling`` is optional: a backend without it (the in-memory bus, cocotb) answers a
-    call whose reply goes to the PL like any other."""
+    """``handling`` is a hook with a default that does nothing: a backend that keeps it (the
+    in-memory bus, cocotb) answers a call whose reply goes to the PL like any other."""
+    from pushpush.runtime.backend import Backend
+
     linked = paths()
     bus = MemoryBus(linked)
     backend = bus.sync_backend("peer")
-    assert not hasattr(backend, "handling")
+    assert type(backend).handling is Backend.handling
     peer = SyncRuntime(linked, "peer", backend, timeout=1.0, workers=0)
     peer.export("add", lambda a, b: a + b)
     dyn = peer_add_dynamic(linked)

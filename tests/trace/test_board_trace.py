@@ -83,7 +83,7 @@ def test_tracing_changes_no_cycle_count(pingpong: Any, tmp_path: Path) -> None:
 
 # the tests of the pingpong fixture come first: loading another system replaces its overlay
 def test_refusals(pingpong: Any, tmp_path: Path) -> None:
-    from pushpush.pynq.simulated.trace import overlay_trace
+    from pushpush.pynq.overlay import overlay_trace
     from pushpush.trace.session import TraceError
     with pytest.raises(TraceError, match="its folder does not exist"):
         pingpong.trace(tmp_path / "nope" / "x.trace")

@@ -85,10 +85,11 @@ __all__ = [
     "OP_WRITE_WORDS",
 ]
 
-from pushpush.simboard.ipc import (CTL_CALLER_SEEN, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_IRQ_RUNTIMES, CTL_LOCAL_WRITES, CTL_LOOKED, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_PAUSED, CTL_PL_WRITES, CTL_PLW_CYCLE,
-                                   CTL_SIZE, CTL_WAIT_STAMP, CTL_WAITERS, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE,
-                                   OP_WRITE_WORDS, REP, REQ, SharedMemory, SimConfig,
-                                   read_status, CTL_STATE, CTL_WINDOWS, WINDOWS_MAX, read_windows)
+from pushpush.simboard.ipc import (CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_LOOKED, CTL_PLW_CYCLE,
+                                   CTL_SIZE, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE, OP_WRITE_WORDS, REP, REQ,
+                                   SharedMemory, SimConfig, read_status)
+
+from .pacing import Pacer
 from .watch import Samples, Watchdog, cpu_times
 
 log = logging.getLogger("pushpush.pynq")
@@ -149,8 +150,9 @@ def _group_args() -> dict[str, Any]:
     return {"preexec_fn": os.setpgrp}   # (Python 3.10: no process_group yet)
 
 
-class SimBridge:
-    """The PYNQ-process side: starts the simulator, sends GP0 accesses, stops it.
+class SimBridge(Pacer):
+    """The PYNQ-process side: starts the simulator, sends GP0 accesses, stops it; its
+    accounting of who waits for the simulated PL is :class:`~.pacing.Pacer`'s.
 
     ``ps_mem``/``ddr_mem`` are the :class:`SharedMemory` objects the simulator's ``m_axi``
     slave maps (owned by the caller, e.g. the simulated device, so their contents outlive
@@ -171,39 +173,10 @@ class SimBridge:
         self._lock = threading.Lock()
         self._tag = 0
         self._stopped = False
-        #: PL writes into PS memory seen so far (the notification pipe), and its condition
-        #: writes into PS memory made by software of this process (note_write)
-        self._local_writes = 0
+        self._init_pacing()
         self._notify_r = self._notify_w = -1
-        #: The kick pipe: a byte resumes a simulator paused for the next request (see
-        #: wait_pl_write); threads in wait_pl_write, counted in the control page
+        #: The kick pipe (see :mod:`.pacing`)
         self._kick_r = self._kick_w = -1
-        self._waiters = 0
-        #: callers among them (waiting for a reply), and calls of the PL that software has
-        #: taken and not answered yet (handling): both in the control page, for the hand-off
-        self._callers = 0
-        self._handling = 0
-        #: runtimes of this process in wait mode interrupt (CTL_IRQ_RUNTIMES, see irq_runtimes)
-        self._irq_runtimes = 0
-        #: serve threads (waiting for the PL's calls): thread and the PL-write count up to
-        #: which they have looked for calls (the ``seen`` they wait with)
-        self._servers: dict[int, tuple[threading.Thread, int]] = {}
-        #: callers waiting now: the PL-write count each had seen when it started waiting
-        self._caller_seen: dict[Any, int] = {}
-        #: callers blocked on their interrupt (wait mode interrupt): the PL's writes into PS
-        #: memory each had seen when it blocked; it has seen every write of this process's
-        #: software too (see caller_waits)
-        self._caller_pl_seen: dict[Any, int] = {}
-        self._waiters_lock = threading.Lock()
-        #: threads in wait_pl_write: one blocks on the notification pipe, the others on this
-        #: condition (see _wait_notify)
-        self._notify_cond = threading.Condition(threading.Lock())
-        self._notify_leader = False
-        #: note_waiting found the simulator blocked (paused or idle) while only simulated
-        #: time helps and no kick was written since it blocked (a missed kick), and kicked it
-        self.stamp_kicks = 0
-        #: CLOCK_MONOTONIC ns of the last kick written, or found due under the waiters' lock
-        self._kick_ns = 0
         #: The interrupt pipe (the simulator writes a byte when an interrupt line changes;
         #: the lines' state is in the control page): its read end, or -1
         self.irq_r = self._irq_w = -1
@@ -289,21 +262,6 @@ class SimBridge:
         self._watchdog = Watchdog.from_env(self)
         return self
 
-    @property
-    def pl_writes(self) -> int:
-        """Writes into PS memory so far: the PL's (counted by the simulator in the control
-        page) and this process's software's (:meth:`note_write`)."""
-        if self._stopped:
-            return self._local_writes
-        return (struct.unpack_from("<Q", self.ctl.mem, CTL_PL_WRITES)[0]
-                + struct.unpack_from("<Q", self.ctl.mem, CTL_LOCAL_WRITES)[0])
-
-    @property
-    def pl_only_writes(self) -> int:
-        """The PL's writes into PS memory so far (without this process's software's)."""
-        if self._stopped:
-            return 0
-        return struct.unpack_from("<Q", self.ctl.mem, CTL_PL_WRITES)[0]
 
     def irq_state(self) -> tuple[int, int, int, int]:
         """The interrupt lines as the simulator last wrote them: (levels, bit i = the
@@ -358,320 +316,10 @@ class SimBridge:
         st["cpu"] = cpu_times(self.sim_pid or 0)
         return self.samples.report(st, waited, self._waiters, self._handling) + self._accounting()
 
-    def _accounting(self) -> str:
-        """What decides whether the simulator runs for waiting software (the control page's
-        counts, :meth:`_must_run`), in words: callers counted, serve threads behind the
-        latest write into PS memory (each would take a call and answer it: the simulator
-        waits for that answer), attached programs."""
-        with self._waiters_lock:
-            writes = self.pl_writes
-            behind = [f"{thread.name} (looked after write {looked})"
-                      for thread, looked in self._servers.values()
-                      if thread.is_alive() and looked < writes]
-            attached = sum(1 for k in self._caller_seen if isinstance(k, tuple))
-            return (f"; callers the simulator runs for: {self._callers} ({attached} attached "
-                    f"program(s)); writes into PS memory: {writes}; serve threads behind the "
-                    f"latest: {', '.join(behind) or 'none'}")
 
-    def watch(self, base: int, size: int) -> None:
-        """Software windows live at ``base`` .. ``base + size`` in DDR (``software_windows:
-        ddr``): the simulator pauses for a request after a PL write there, as after one
-        into the ``ps`` region, and never for other DDR writes (DMA data, buffer results;
-        :data:`~pushpush.simboard.ipc.CTL_WINDOWS`)."""
-        with self._waiters_lock:
-            if self._stopped:
-                return
-            ranges = read_windows(self.ctl.mem)
-            if (base, size) in ranges:
-                return
-            if len(ranges) >= WINDOWS_MAX:
-                raise RuntimeError(f"the simulated board watches at most {WINDOWS_MAX} software "
-                                   "window areas in DDR; free an overlay's runtimes first")
-            at = CTL_WINDOWS + 8 + 16 * len(ranges)
-            struct.pack_into("<QQ", self.ctl.mem, at, base, size)
-            struct.pack_into("<Q", self.ctl.mem, CTL_WINDOWS, len(ranges) + 1)   # then the count
 
-    def note_waiting(self) -> None:
-        """Software waits for a reply: keep the simulator at full speed (as wait_pl_write
-        with ``waiting=True`` does). A safety net since callers are counted
-        (:meth:`caller_waits`): if the simulator blocks (paused or idle) while only simulated
-        time helps and no kick was written since it blocked, that kick was missed: it kicks
-        and counts it (:attr:`stamp_kicks`; 0 in working traffic). A simulator blocked for
-        a request (a caller behind, a call being answered) is left to that request or to
-        the caller's next sweep: before, every stamp resumed it, and the PL ran on while the
-        caller took its reply."""
-        if self._stopped:
-            return
-        self.sample()
-        struct.pack_into("<Q", self.ctl.mem, CTL_WAIT_STAMP, time.monotonic_ns())
-        if not (self._paused() or self._idle()):
-            return
-        with self._waiters_lock:
-            if not self._must_run():
-                return
-            kicked = self._kick_ns
-        try:
-            entered = struct.unpack_from("<Q", self.ctl.mem, CTL_STATE + 16)[0]
-        except (ValueError, TypeError):   # stopped meanwhile
-            return
-        if kicked < entered:
-            self.stamp_kicks += 1
-            log.debug("the simulator blocked while a caller needed simulated time and no kick "
-                      "came: the 50 ms stamp resumed it")
-        self._kick()
 
-    def _kick(self) -> None:
-        """Resume the simulator if it paused waiting for the next request (it pauses after
-        a PL write into PS memory that a request or a waiting thread was waiting for) or
-        blocks on its socket because it was idle."""
-        try:
-            if self._paused() or self._idle():
-                os.write(self._kick_w, b"\1")
-                self._kick_ns = time.monotonic_ns()
-        except (OSError, ValueError):  # full (it will wake), or stopped meanwhile
-            pass
 
-    def caller_waits(self, key: Any, seen: int, *, pl_only: bool = False) -> None:
-        """A caller that waits for the PL without blocking in :meth:`wait_pl_write` (a
-        runtime in wait mode poll, yield or interrupt; an attached C program, ``key`` its
-        connection) waits now, having looked at PS memory after ``seen`` writes (2**64-1:
-        it looks all the time). It is counted in the control page (CTL_CALLERS,
-        CTL_CALLER_SEEN) until :meth:`caller_done`, so the simulator runs for it and a
-        blocked simulator is resumed at once (the kick pipe) when only simulated time
-        helps, as for a caller in :meth:`wait_pl_write`. Before, such callers were seen only
-        through a stamp they renewed every 50 ms: a paused simulator waited for it.
-
-        ``pl_only``: ``seen`` counts only the PL's writes (CTL_PL_WRITES); the caller has
-        seen every write of this process's software as well (a runtime blocked on its
-        interrupt: a write for it is the PL's, and sets its pending bit; software's own
-        writes, e.g. a serve thread taking a call of the PL, are never for it)."""
-        with self._waiters_lock:
-            if self._stopped:
-                return
-            if key not in self._caller_seen and key not in self._caller_pl_seen:
-                self._callers += 1
-                try:
-                    struct.pack_into("<Q", self.ctl.mem, CTL_CALLERS, self._callers)
-                except (ValueError, TypeError):   # stopped meanwhile
-                    return
-            if pl_only:
-                self._caller_seen.pop(key, None)
-                self._caller_pl_seen[key] = max(0, seen)
-            else:
-                self._caller_pl_seen.pop(key, None)
-                self._caller_seen[key] = max(0, seen)
-            kick = self._must_run()
-        if kick:
-            self._kick()
-
-    def caller_done(self, key: Any) -> None:
-        """The caller of :meth:`caller_waits` ``key`` waits no more."""
-        with self._waiters_lock:
-            if (self._caller_seen.pop(key, None) is None
-                    and self._caller_pl_seen.pop(key, None) is None):
-                return
-            self._callers -= 1
-            try:
-                struct.pack_into("<Q", self.ctl.mem, CTL_CALLERS, self._callers)
-            except (ValueError, TypeError):   # stopped meanwhile
-                return
-            kick = self._must_run()   # publishes CTL_CALLER_SEEN without it
-        if kick:   # other callers wait, and only simulated time helps them
-            self._kick()
-
-    def server_leaves(self) -> None:
-        """The calling serve thread no longer waits in :meth:`wait_pl_write` (its runtime
-        left wait mode ``sleep``: it sweeps all the time, or sleeps on its interrupt, which
-        a call for it sets): its last look no longer holds CTL_LOOKED back. Before, the
-        entry stayed, and a runtime switched to ``interrupt`` kept the simulator counting a
-        serve thread as behind, so it blocked as idle while a call needed simulated time
-        (issue 28: test_interrupt_mode_with_ddr_windows timed out beside busy loops)."""
-        with self._waiters_lock:
-            if self._servers.pop(threading.get_ident(), None) is None:
-                return
-            kick = self._must_run()
-        if kick:
-            self._kick()
-
-    def _count_waiter(self, delta: int, caller: bool, seen: int = 0) -> None:
-        """A thread starts (``delta`` 1) or ends (-1) a wait for the PL (a serve thread
-        having looked for calls up to PL write ``seen``). When it starts one, callers wait,
-        no call of the PL is being answered and every serve thread has looked at every PL
-        write (none will take a call and answer it), it resumes a blocked simulator: no
-        request will come, and simulated time must pass."""
-        with self._waiters_lock:
-            self._waiters += delta
-            if caller:
-                self._callers += delta
-                if delta > 0:
-                    self._caller_seen[threading.get_ident()] = max(0, seen)
-                else:
-                    self._caller_seen.pop(threading.get_ident(), None)
-            elif delta > 0:
-                self._servers[threading.get_ident()] = (threading.current_thread(), seen)
-            try:
-                struct.pack_into("<Q", self.ctl.mem, CTL_WAITERS, self._waiters)
-                struct.pack_into("<Q", self.ctl.mem, CTL_CALLERS, self._callers)
-            except (ValueError, TypeError):   # stopped meanwhile (the control page is closed)
-                return
-            run = self._must_run()   # (also publishes CTL_LOOKED and CTL_CALLER_SEEN)
-            kick = run   # (also when one leaves: the others' kick is due, see note_waiting)
-        if kick:   # after the count (the lock is a barrier): see the simulator's _fence
-            self._kick()
-
-    def _must_run(self) -> bool:
-        """(Under the waiters' lock.) Callers wait, no call of the PL is being answered, and
-        every serve thread has looked at the latest PL write: only simulated time helps."""
-        least = (1 << 64) - 1
-        for ident, (thread, looked) in list(self._servers.items()):
-            if not thread.is_alive():
-                del self._servers[ident]
-            else:
-                least = min(least, max(0, looked))
-        try:   # the simulator decides with the same numbers (hdl.serve_hdl's needed())
-            struct.pack_into("<Q", self.ctl.mem, CTL_LOOKED, least)
-        except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
-            return False
-        newest = max(self._caller_seen.values(), default=0)
-        if self._caller_pl_seen:
-            local = struct.unpack_from("<Q", self.ctl.mem, CTL_LOCAL_WRITES)[0]
-            newest = max(newest, local + max(self._caller_pl_seen.values()))
-        newest = min((1 << 64) - 1, newest)
-        try:
-            struct.pack_into("<Q", self.ctl.mem, CTL_CALLER_SEEN, newest)
-        except ValueError:
-            return False
-        if self._callers <= 0 or self._handling > 0:
-            return False
-        now = self.pl_writes   # a caller or serve thread behind it will wake and decide
-        if least >= now and newest >= now:
-            self._kick_ns = time.monotonic_ns()   # its caller kicks next (see note_waiting)
-            return True
-        return False
-
-    def handling(self, delta: int) -> None:
-        """Software took (``delta`` > 0) or answered (< 0) calls of the PL: while any is being
-        answered, the simulator need not run (the PL waits for the answer, a request that
-        wakes it). When the last is answered while callers wait, resume the simulator."""
-        with self._waiters_lock:
-            self._handling = max(0, self._handling + delta)
-            try:
-                struct.pack_into("<Q", self.ctl.mem, CTL_HANDLING, self._handling)
-            except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
-                return
-            kick = self._must_run()
-        if kick:
-            self._kick()
-
-    def irq_runtimes(self, delta: int) -> None:
-        """A runtime of this process enters (``delta`` 1, before it enables its pending bit)
-        or leaves (-1, after it disabled it) wait mode ``interrupt``: counted in the control
-        page (CTL_IRQ_RUNTIMES), so the simulator, before it pauses after a PL write into a
-        software window, lets that write be answered: the interrupt block raises ``irq`` at
-        its B response, two cycles after the data is stored. Paused at the store, the PL
-        stood still with ``irq`` low, and a runtime blocked on its interrupt woke only at its
-        fallback sweep (``board.IRQ_WAIT_S``)."""
-        with self._waiters_lock:
-            self._irq_runtimes = max(0, self._irq_runtimes + delta)
-            try:
-                struct.pack_into("<Q", self.ctl.mem, CTL_IRQ_RUNTIMES, self._irq_runtimes)
-            except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
-                pass
-
-    def _idle(self) -> bool:
-        try:
-            return bool(struct.unpack_from("<Q", self.ctl.mem, CTL_IDLE)[0])
-        except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
-            return False
-
-    def _paused(self) -> bool:
-        try:
-            return bool(struct.unpack_from("<Q", self.ctl.mem, CTL_PAUSED)[0])
-        except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
-            return False
-
-    def note_write(self) -> None:
-        """Count a write into PS memory made in this process and wake the waiters."""
-        with self._waiters_lock:   # counted where the simulator reads it (its needed())
-            self._local_writes += 1
-            try:
-                struct.pack_into("<Q", self.ctl.mem, CTL_LOCAL_WRITES, self._local_writes)
-            except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
-                pass
-            # a caller blocked on its interrupt has seen this write too: its count moves on
-            kick = bool(self._caller_pl_seen) and self._must_run()
-        self._poke()
-        if kick:
-            self._kick()
-
-    def _poke(self) -> None:
-        try:
-            os.write(self._notify_w, b"\1")
-        except OSError:  # full (waiters will see the count) or closed (stopped)
-            pass
-
-    def wait_pl_write(self, seen: int, timeout: float, *, waiting: bool = True) -> int:
-        """Wait until there were more than ``seen`` writes into PS memory (:attr:`pl_writes`),
-        at most ``timeout`` seconds; returns the count (pass it back as ``seen`` next time).
-        ``waiting``: a runtime waits for a reply (keeps the simulator at full speed)."""
-        if self._stopped:
-            time.sleep(min(timeout, 0.05))
-            return seen
-        if waiting:
-            struct.pack_into("<Q", self.ctl.mem, CTL_WAIT_STAMP, time.monotonic_ns())
-            self.sample()
-        now = self.pl_writes
-        if now != seen:
-            return now
-        # this thread waits for the PL. The simulator may block (paused after the last reply,
-        # expecting a request, or idle). A caller (waiting for a reply) needs simulated time
-        # to pass: counted in the control page, it resumes the simulator (the kick pipe)
-        # unless a call of the PL is being answered in this process (that answer, a
-        # request, resumes it; the PL waits for it anyway). A serve thread waits for the
-        # PL's calls: it is counted (the simulator pauses after a PL write while threads
-        # wait) but resumes nothing
-        self._count_waiter(1, waiting, seen)
-        try:
-            self._wait_notify(seen, timeout)
-        finally:
-            self._count_waiter(-1, waiting)
-        return self.pl_writes
-
-    def _wait_notify(self, seen: int, timeout: float) -> bool:
-        """Wait until :attr:`pl_writes` differs from ``seen`` (True) or ``timeout`` s passed
-        (False). One waiting thread at a time (the leader) blocks on the notification pipe
-        and drains it; the others wait on a condition the leader notifies after each drain
-        (and when it leaves, so that one of them leads on). Every thread checks the count
-        under that condition's lock before it sleeps, so a write can never be drained by one
-        thread between another's check and its sleep: each waiter is woken by the write it
-        waits for, not by its timeout (before, several threads selecting on the one pipe
-        lost such wakes and waited out their poll interval)."""
-        deadline = time.monotonic() + timeout
-        cond = self._notify_cond
-        with cond:
-            while True:
-                if self._stopped or self.pl_writes != seen:
-                    return True
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return False
-                if self._notify_leader:
-                    cond.wait(left)
-                    continue
-                self._notify_leader = True
-                try:
-                    cond.release()
-                    try:   # a write after the check above left its byte in the pipe
-                        ready, _, _ = select.select([self._notify_r], [], [], left)
-                        if ready:
-                            os.read(self._notify_r, 4096)
-                    except (OSError, ValueError):  # empty, or closed by stop()
-                        pass
-                    finally:
-                        cond.acquire()
-                finally:
-                    self._notify_leader = False
-                    cond.notify_all()
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the simulator (idempotent): STOP, wait, then kill its process group."""

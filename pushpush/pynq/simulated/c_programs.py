@@ -71,6 +71,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from pushpush.protocol import BusWriteError
+from pushpush.runtime.backend import SyncBackend
 
 __all__ = ["CAttach", "AttachedBackend", "attach_runtime", "OP_WRITE", "OP_CYCLE", "OP_PL_WRITE_NS",
            "OP_READ", "OP_WAIT_REPORT", "REQUEST", "REPLY"]
@@ -140,7 +141,7 @@ class CAttach:
             env["PUSHPUSH_SIMBOARD_CTL"] = bridge.ctl.path
         bit = getattr(self.device, "bitfile_name", None)
         if bit:
-            from ..simbit import map_path_for
+            from ..overlay_files import map_path_for
             if map_path_for(bit).exists():   # for attach_runtime (a Python program)
                 env["PUSHPUSH_SIMBOARD_MAP"] = str(map_path_for(bit))
         return env
@@ -373,7 +374,7 @@ class _UioFile:
             pass
 
 
-class AttachedBackend:
+class AttachedBackend(SyncBackend):
     """The runtime backend of a Python program attached to the simulated board from another
     process (see the module docstring): the ``ps`` region is the board's shared-memory file,
     mapped here; a write into the PL is one request on the board's socket, as the C layer

@@ -28,10 +28,10 @@ one call:
 * the Zynq SLCR clock registers are modelled, so ``Overlay.download`` programs FCLK0 and
   ``Clocks.fclk0_mhz`` reads it back (PYNQ-Z1: 50 MHz crystal, IO PLL 1000 MHz); so is
   ``OCM_CFG`` (0x1F: the on-chip memory mapped high), which the runtime checks
-  (:func:`pushpush.pynq.board.check_ocm_mapping`) and tests set to other mappings.
+  (:func:`pushpush.pynq.ocm.check_ocm_mapping`) and tests set to other mappings.
 
 ``download`` (from ``Overlay(...)``) starts the simulator of a simulation bitstream
-(:mod:`pushpush.pynq.simbit`); ``Overlay.free()`` (``close``/``remove_device_tree``), the
+(:mod:`pushpush.pynq.simulated.simbit`); ``Overlay.free()`` (``close``/``remove_device_tree``), the
 next download and interpreter exit stop it.
 """
 
@@ -51,8 +51,11 @@ from pynq.pl_server.device import Device
 
 from pushpush.protocol import BusWriteError
 
+from ..board import PacedDevice
+
 from .bridge import SharedMemory, SimBridge, SimConfig, SimulatorError
-from ..simbit import read_manifest
+from .pacing import SimPacing
+from .simbit import read_manifest
 
 log = logging.getLogger("pushpush.pynq")
 
@@ -195,7 +198,7 @@ class _SimMemory:
         return buf
 
 
-class SimDevice(Device):
+class SimDevice(Device, PacedDevice):
     """The simulated PYNQ-Z1 (see the module docstring)."""
 
     _probe_priority_ = 25
@@ -365,6 +368,11 @@ class SimDevice(Device):
     def check(self) -> None:
         """Raise :class:`SimulatorError` if the loaded overlay's simulator failed."""
         self._bridge()
+
+    def pacing(self) -> "SimPacing":
+        """A runtime backend's pacing on this board (:mod:`.pacing`): over the simulator of
+        the overlay loaded now."""
+        return SimPacing(self)
 
     def wait_pl_write(self, seen: int, timeout: float, *, waiting: bool = True) -> int:
         """Wait (at most ``timeout`` s) until the PL writes into PS memory after the

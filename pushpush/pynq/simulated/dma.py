@@ -4,7 +4,7 @@
 register with no timeout: a transfer that never finishes (a stream component that never
 sends TLAST, a receive with nothing sent) hangs the notebook forever, on the board as here.
 The simulated board watches the register accesses of every DMA of the loaded overlay (the
-manifest's ``dmas``, :mod:`pushpush.pynq.simbit`) and, when a channel started by a LENGTH
+manifest's ``dmas``, :mod:`pushpush.pynq.simulated.simbit`) and, when a channel started by a LENGTH
 write is still busy after its cycle budget, makes the status read raise
 :class:`DmaTimeoutError` naming the DMA, the channel, the transfer and what to do. The
 system keeps running: PushPush calls and other DMA channels are served as before, and the

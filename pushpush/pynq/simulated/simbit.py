@@ -30,7 +30,7 @@ from pushpush import __version__
 from pushpush.link import LinkedSystem
 
 __all__ = ["MAGIC", "read_manifest", "write_sim_bitstream",
-           "write_sim_overlay", "map_path_for", "NotASimBitstream"]
+           "write_sim_overlay", "NotASimBitstream"]
 
 MAGIC = b"PUSHPUSH-SIM-BITSTREAM\n"
 _HEADER = bytes.fromhex("0009 0ff00ff00ff00ff000 0001".replace(" ", ""))
@@ -89,12 +89,6 @@ def read_manifest(path: str | os.PathLike[str]) -> dict[str, Any]:
     if manifest.get("mem_dir"):
         manifest["mem_dir"] = str((p.parent / manifest["mem_dir"]).resolve())
     return manifest
-
-
-def map_path_for(bitfile: str | os.PathLike[str]) -> Path:
-    """``<system>.map.json`` next to ``<system>.bit``."""
-    p = Path(bitfile)
-    return p.with_name(p.stem + ".map.json")
 
 
 def _generated_sources(linked: LinkedSystem, outdir: Path) -> tuple[str, list[Path]]:
@@ -179,7 +173,7 @@ def write_sim_overlay(linked: LinkedSystem, outdir: str | os.PathLike[str], *,
     """
     from pushpush.sysmap import to_json
 
-    from ..codegen.hwh import render_hwh
+    from pushpush.codegen.hwh import render_hwh
 
     riscv = [c.name for c in linked.components if c.kind == "riscv"]
     out = Path(outdir).resolve()

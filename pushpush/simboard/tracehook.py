@@ -1,18 +1,13 @@
 """The simulated board's side of tracing: the wire monitor, started and stopped by the PYNQ
-process through the control page.
+process through the trace area of the control page.
 
-The control page (pushpush.simboard.ipc, 4 KiB) keeps its last 64 bytes for tracing
-(:data:`CTL_TRACE`): u64 ``request`` (written by the PYNQ process: a session number to
-record, 0 to stop), u64 ``ack`` (written by the simulator: the session it records, or that
-number with :data:`DONE` set once it stopped and wrote its records), u64 ``armed_cycle``,
-u64 ``stopped_cycle``, u64 ``error`` (1: the monitor could not start; the reason is in
-``trace-error.txt`` in the run folder). The simulator looks at ``request`` once per turn of
-its loop (:meth:`SimTraceHook.look`, one 8-byte read): with tracing never asked for, that
-is all it costs, and the monitor only reads signals, so cycle counts never change.
-
-Files in the simulator's run folder: ``trace-request.json`` (the PYNQ process: the rtl
-components' exports to watch), ``trace-records.json`` (the simulator: the records,
-:mod:`.monitor`).
+The control page (:mod:`.ipc`) keeps its last bytes for tracing (:data:`~.ipc.CTL_TRACE`),
+in the trace layer's format (:mod:`pushpush.trace.wire_request`: request, ack, the cycles the
+monitor armed and stopped at, an error flag). The simulator looks at ``request`` once per
+turn of its loop (:meth:`SimTraceHook.look`, one 8-byte read): with tracing never asked for,
+that is all it costs, and the monitor (:mod:`pushpush.trace.monitor`) only reads signals, so
+cycle counts never change. Was ``pushpush.trace.simhook``, which wrote the control page's
+offset a second time.
 """
 
 from __future__ import annotations
@@ -23,20 +18,16 @@ import struct
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-__all__ = ["CTL_TRACE", "DONE", "SimTraceHook", "REQUEST_FILE", "RECORDS_FILE", "ERROR_FILE"]
+from pushpush.trace.wire_request import (ACK, AREA, DONE, ERROR, ERROR_FILE, RECORDS_FILE, REQUEST,
+                                         REQUEST_FILE, STOPPED)
 
-#: Offset of the trace area in the simulated board's control page (its last 64 bytes).
-CTL_TRACE = 4096 - 64
-#: Set in ``ack`` when the session stopped and its records are written.
-DONE = 1 << 63
-REQUEST_FILE = "trace-request.json"
-RECORDS_FILE = "trace-records.json"
-ERROR_FILE = "trace-error.txt"
-_AREA = struct.Struct("<5Q")
+from .ipc import CTL_TRACE
+
+__all__ = ["SimTraceHook", "rundir_of_config"]
 
 
 class SimTraceHook:
-    """Called by :func:`pushpush.simboard.hdl.serve_hdl`: ``dut`` the harness, ``ctl`` the
+    """Made by the simulator's loop (:mod:`.hdl`): ``dut`` the harness, ``ctl`` the
     control page (or None: no tracing), ``rundir`` the run folder, ``sim_ps()`` the
     simulated time since the cycle count's zero (ps), ``period_ps`` the clock period,
     ``mem_ports`` the config's PS memory ports (``name``, ``prefix``, ``data_width``)."""
@@ -61,7 +52,7 @@ class SimTraceHook:
         """Start or stop the monitor as the PYNQ process asks (see the module docstring)."""
         if self.ctl is None or self.rundir is None:
             return
-        request = struct.unpack_from("<Q", self.ctl, CTL_TRACE)[0]
+        request = struct.unpack_from("<Q", self.ctl, CTL_TRACE + REQUEST)[0]
         if request == self.session:
             return
         if self.session:
@@ -70,7 +61,7 @@ class SimTraceHook:
             self._start(request)
 
     def _start(self, session: int) -> None:
-        from .monitor import WireMonitor
+        from pushpush.trace.monitor import WireMonitor
         assert self.rundir is not None
         self.session = session
         try:
@@ -83,9 +74,9 @@ class SimTraceHook:
         except Exception as e:   # reported to the PYNQ process, which raises it
             (self.rundir / ERROR_FILE).write_text(f"{type(e).__name__}: {e}")
             self.monitor = None
-            _AREA.pack_into(self.ctl, CTL_TRACE, session, session | DONE, 0, 0, 1)
+            AREA.pack_into(self.ctl, CTL_TRACE, session, session | DONE, 0, 0, 1)
             return
-        struct.pack_into("<QQQ", self.ctl, CTL_TRACE + 8, session, self.next_edge(), 0)
+        struct.pack_into("<QQQ", self.ctl, CTL_TRACE + ACK, session, self.next_edge(), 0)
 
     def _stop(self) -> None:
         assert self.rundir is not None
@@ -103,9 +94,9 @@ class SimTraceHook:
         except OSError as e:
             (self.rundir / ERROR_FILE).write_text(f"writing {path}: {e}")
             failed = 1
-        struct.pack_into("<Q", self.ctl, CTL_TRACE + 24, self.next_edge())
-        struct.pack_into("<Q", self.ctl, CTL_TRACE + 32, failed)
-        struct.pack_into("<Q", self.ctl, CTL_TRACE + 8, session | DONE)
+        struct.pack_into("<Q", self.ctl, CTL_TRACE + STOPPED, self.next_edge())
+        struct.pack_into("<Q", self.ctl, CTL_TRACE + ERROR, failed)
+        struct.pack_into("<Q", self.ctl, CTL_TRACE + ACK, session | DONE)
 
 
 def rundir_of_config() -> Optional[Path]:
