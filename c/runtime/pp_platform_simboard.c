@@ -44,7 +44,7 @@
 #define PP_SB_WAIT_REPORT 5u
 #ifdef PP_TRACE
 /* the simulator's control page (pushpush.simboard.ipc): its size, the trace area's session
- * word (pushpush.trace.simhook.CTL_TRACE: non-zero while `with ol.trace()` records), the
+ * word (pushpush.simboard.ipc.CTL_TRACE: non-zero while `with ol.trace()` records), the
  * cycle the simulator entered its state at and the cycle of its loop's last turn
  * (CTL_STATE + 8, + 40: Python's read_status takes the larger) */
 #define PP_SB_CTL_SIZE 4096u
