@@ -61,13 +61,13 @@ class PsWindow:
 @dataclass(frozen=True)
 class IrqBlock:
     """The interrupt block (``pp_irq_pending``) at slave ``slave``: one pending bit per
-    software component (``components``), whose window is ``win_bases[i]``/``win_bits[i]``."""
+    software component (``components``), whose window is ``window_bases[i]``/``window_bits[i]``."""
 
     slave: int
     base: int
     components: tuple[str, ...]
-    win_bases: tuple[int, ...]
-    win_bits: tuple[int, ...]
+    window_bases: tuple[int, ...]
+    window_bits: tuple[int, ...]
 
     @property
     def n(self) -> int:
@@ -329,7 +329,7 @@ def top_model(linked: LinkedSystem) -> TopModel:
                             f"{linked.interconnect.data_width}; set interconnect.data_width: 32")
     dw = linked.interconnect.data_width
     s_id, m_id = top_id_widths(linked)
-    slaves = [Slave(c.name, c.base, clog2(c.size)) for c in rtl]
+    slaves = [Slave(c.name, c.base, c.window_bits) for c in rtl]
     ps_window = None
     if linked.ps_window_register is not None:
         # software_windows: ddr: the windows' base register (cores/ps_window), then the ps port
@@ -339,7 +339,7 @@ def top_model(linked: LinkedSystem) -> TopModel:
     if linked.irq is not None:
         sw = [linked.component(n) for n in linked.irq.components]
         irq = IrqBlock(len(slaves), linked.irq.base, tuple(linked.irq.components),
-                       tuple(c.base for c in sw), tuple(clog2(c.size) for c in sw))
+                       tuple(c.base for c in sw), tuple(c.window_bits for c in sw))
         slaves.append(Slave("irq", linked.irq.base, clog2(IRQ_BLOCK_BYTES)))
     trace_slave = None
     if linked.trace is not None:

@@ -229,7 +229,7 @@ class WrapperModel:
     lanes: int
     s_id_width: int
     m_id_width: int
-    win_bits: int
+    window_bits: int
     num_slots: int
     words: int
     slot_first: tuple[int, ...]
@@ -373,7 +373,7 @@ def wrapper_model(linked: LinkedSystem, comp: LinkedComponent,
     s_id, m_id = top_id_widths(linked)
     return WrapperModel(
         comp=comp, engines=tuple(engines), data_width=dw, lanes=lanes, s_id_width=s_id,
-        m_id_width=m_id, win_bits=max(12, clog2(comp.size)), num_slots=len(comp.slots),
+        m_id_width=m_id, window_bits=comp.window_bits, num_slots=len(comp.slots),
         words=comp.slot_words, slot_first=tuple(comp.slot_first), slot_trig=tuple(comp.slot_trig),
         dma=dma, ports=tuple(user_ports(comp, dma)),
         stream_ports=tuple(stream_ports(dma.data_width)) if dma else (),

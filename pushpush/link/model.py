@@ -201,6 +201,14 @@ class LinkedComponent:
         return self.base + self.size
 
     @property
+    def window_bits(self) -> int:
+        """The window's address bits: ``size == 1 << window_bits``. One concept, one name
+        through the pipeline: the YAML's ``window`` (bytes), :attr:`base`/:attr:`size` here,
+        ``window_bits`` in the generated Verilog's models (the wrapper's slave ADDR_WIDTH,
+        the interrupt block's WIN_BITS)."""
+        return self.size.bit_length() - 1
+
+    @property
     def is_software(self) -> bool:
         return self.region == "ps"
 

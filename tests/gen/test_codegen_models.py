@@ -78,7 +78,7 @@ def test_top_template_formats_the_model(systems):
         widths = ", ".join(f"32'd{s.bits}" for s in reversed(m.slaves))
         assert f".M_BASE_ADDR({{{bases}}})" in text and f".M_ADDR_WIDTH({{{widths}}})" in text
         if m.irq is not None:
-            wins = ", ".join(f"32'h{b:08X}" for b in reversed(m.irq.win_bases))
+            wins = ", ".join(f"32'h{b:08X}" for b in reversed(m.irq.window_bases))
             assert f".WIN_BASE({{{wins}}})" in text
 
 
