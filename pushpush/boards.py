@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-__all__ = ["Board", "BOARDS", "BOARD_NAMES", "board", "pl_clock_divisors", "pl_clock_error"]
+__all__ = ["Board", "BOARDS", "BOARD_NAMES", "BOARD_TARGETS", "board", "pl_clock_divisors", "pl_clock_error"]
 
 _PYNQ = "Xilinx/PYNQ (v3.1, commit 19ed17d4)"
 _KRIA = "Xilinx/Kria-PYNQ (commit 21bf5e1)"
@@ -196,6 +196,8 @@ BOARDS: dict[str, Board] = {b.name: b for b in (
 
 #: The names ``board:`` takes (and ``none``: simulation only).
 BOARD_NAMES: tuple[str, ...] = tuple(BOARDS)
+#: The ``pushpush build --target`` of each board's bitstream (Vivado), in the same order.
+BOARD_TARGETS: tuple[str, ...] = tuple(name.replace("-", "_") for name in BOARD_NAMES)
 
 
 def board(name: Optional[str]) -> Board:

@@ -161,3 +161,13 @@ def test_no_command_and_bad_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert "invalid choice: 'frobnicate'" in capsys.readouterr().err
     assert main(["validate"]) == 2
     assert "the following arguments are required: SYSTEM_YAML" in capsys.readouterr().err
+
+
+def test_help_names_every_experiment_and_target(capsys: pytest.CaptureFixture[str]) -> None:
+    """The one-line helps list what the command takes, from the same tables it checks."""
+    from pushpush.bench.registry import EXPERIMENTS
+    from pushpush.build.fusesoc import TARGETS
+
+    by_name = commands()
+    assert all(name in by_name["bench"].help for name in EXPERIMENTS), by_name["bench"].help
+    assert all(t in by_name["build"].help for t in TARGETS), by_name["build"].help

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Optional, Sequence
 
+from pushpush.boards import BOARD_TARGETS
 from pushpush.build.synth import ComponentCost, Resources, SynthError, flat_component_costs, netlist_resources
 from pushpush.codegen import fabric as _fabric
 from pushpush.codegen.fusesoc import riscv_images, system_vlnv, user_source_copies
@@ -65,7 +66,7 @@ __all__ = [
 ]
 
 #: The Vivado targets, one per board (pushpush.boards: the board's name with '_').
-VIVADO_TARGETS = ("pynq_z1", "pynq_z2", "zcu104", "kv260")
+VIVADO_TARGETS = BOARD_TARGETS
 TARGETS = ("lint", "sim", "synth") + VIVADO_TARGETS
 #: Name of the row holding everything outside the components' wrappers.
 

@@ -90,11 +90,8 @@ def _run(args: argparse.Namespace) -> int:
 
 _C1 = Command(
     name="bench",
-    help="run a benchmark in simulation (all: the PushPush paper's evaluation; "
-         "fairness: the ABE paper's Table 1 / Fig. 2; "
-         "scaling: MCalls/s of concurrent callers; simboard: the simulated board's speed; "
-         "callpath: the Python runtime's CPU per call; dma: bulk transfers with PYNQ's DMA driver; "
-         "channels: RIFFA-style send/recv; simspeed: Icarus's own speed)",
+    help="run a benchmark in simulation: " + ", ".join(e.name for e in EXPERIMENTS.values())
+         + " ('pushpush bench --help' says what each measures)",
     description="Benchmarks in simulation (cocotb on Icarus or Verilator), one experiment a\n"
                 "run: 'pushpush bench EXPERIMENT --help' lists that experiment's options.\n"
                 "Results (JSON, Markdown, PNG) go into -o DIR (default benchmarks/results);\n"

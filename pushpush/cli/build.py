@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..boards import BOARD_TARGETS
 from .common import EXIT_INVALID, EXIT_OK, Command, UsageError, load_linked
 
 DEFAULT_OUT = "build/{system}"
@@ -247,7 +248,8 @@ def _run_build(args: argparse.Namespace) -> int:
 
 _C2 = Command(
     name="build",
-    help="generate a system and build it with FuseSoC: lint, sim, synth or pynq_z1",
+    help="generate a system and build it with FuseSoC: lint, sim, synth or a board's bitstream "
+         f"({', '.join(BOARD_TARGETS)})",
     description="Generate the system into the output folder (as 'pushpush generate') and run\n"
                 "FuseSoC/Edalize on its core. Tool output goes to <out>/build/<target>.log,\n"
                 "whose path is printed when a step fails.\n"
