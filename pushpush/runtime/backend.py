@@ -20,8 +20,8 @@ memory accesses in every implementation):
 **Hooks**: everything else the runtime asks of a backend, declared on :class:`Backend` with
 the default of a machine that has no such feature; a backend overrides what it has (the
 in-memory bus: wait modes; :class:`pushpush.pynq.board.PynqBackend`: claims, buffers,
-interrupts; the simulated board's backend, :mod:`pushpush.pynq.simulated.backend`: the
-simulator's pacing; :class:`~pushpush.runtime.cocotb_backend.CocotbBackend`: simulated time).
+interrupts, and on the simulated board the simulator's pacing, which it asks of
+:mod:`pushpush.pynq.simulated.pacing`; :class:`~pushpush.runtime.cocotb_backend.CocotbBackend`: simulated time).
 The runtime reads hooks from :func:`hooks_of` (the backend itself); an object with only the
 four methods (a wrapper, a test double) gets every default. The hooks, by who calls them:
 
