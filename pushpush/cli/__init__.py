@@ -11,6 +11,7 @@ adding its arguments and a function running it) defined in its own module's ``CO
 - :mod:`.schema`: ``schema``;
 - :mod:`.init`: ``init``;
 - :mod:`.selfcheck`: ``selfcheck`` (the checks: :mod:`pushpush.selfcheck`);
+- :mod:`.deploy`: ``deploy`` (:mod:`pushpush.deploy`);
 - :mod:`.common`: what they share (the :class:`~.common.Command` record, exit codes, loading).
 
 The ``pushpush`` console script is :func:`main` (``pushpush.cli:main`` in pyproject.toml);
@@ -43,6 +44,7 @@ MODULES = (
     "pushpush.cli.schema",    # schema
     "pushpush.cli.init",      # init
     "pushpush.cli.selfcheck", # selfcheck
+    "pushpush.cli.deploy",    # deploy
 )
 
 
