@@ -17,9 +17,10 @@ Run: ``pushpush run examples/audio_fir`` (or in a notebook: ``r = main(ol)`` and
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -74,6 +75,23 @@ class _QuietEnd(logging.Filter):
                     or "EndOfStream" in text or "StopIteration" in text)
 
 
+@contextlib.contextmanager
+def quiet_end() -> Iterator[None]:
+    """Within the block the runtime does not log the stream's expected end (``source``
+    raising :class:`EndOfStream`)."""
+    quiet = _QuietEnd()
+    logging.getLogger("pushpush.runtime").addFilter(quiet)
+    handlers = list(logging.getLogger().handlers)
+    for h in handlers:
+        h.addFilter(quiet)
+    try:
+        yield
+    finally:
+        logging.getLogger("pushpush.runtime").removeFilter(quiet)
+        for h in handlers:
+            h.removeFilter(quiet)
+
+
 def run_fir(ol: Any, coeffs: np.ndarray, x: np.ndarray, *, lambdas: bool = False,
             timeout: float = 600.0) -> dict[str, Any]:
     """One ``fir.fir`` call over ``x``; returns the outputs, the coefficient calls, timing."""
@@ -119,20 +137,12 @@ def main(ol: Any, *, samples: int = 480, taps: int = 32, lambda_samples: int = 2
     simulated = bridge is not None and hasattr(bridge, "info")
     clock = float(ol.system.linked.clock_mhz)
 
-    quiet = _QuietEnd()
-    logging.getLogger("pushpush.runtime").addFilter(quiet)
-    for h in logging.getLogger().handlers:
-        h.addFilter(quiet)
-    try:
+    with quiet_end():
         c0 = int(bridge.info()["cycle"]) if simulated else 0
         r = run_fir(ol, coeffs, x)
         cycles = int(bridge.info()["cycle"]) - c0 if simulated else None
         xl = test_signal(lambda_samples)
         rl = run_fir(ol, coeffs[:4], xl, lambdas=True)
-    finally:
-        logging.getLogger("pushpush.runtime").removeFilter(quiet)
-        for h in logging.getLogger().handlers:
-            h.removeFilter(quiet)
     y = r["y"]
     wantl = fir_reference(coeffs[:4], xl)
 

@@ -10,6 +10,8 @@ adding its arguments and a function running it) defined in its own module's ``CO
 - :mod:`.bench`: ``bench`` (its experiments: :mod:`pushpush.bench.registry`);
 - :mod:`.schema`: ``schema``;
 - :mod:`.init`: ``init``;
+- :mod:`.selfcheck`: ``selfcheck`` (the checks: :mod:`pushpush.selfcheck`);
+- :mod:`.deploy`: ``deploy`` (:mod:`pushpush.deploy`);
 - :mod:`.common`: what they share (the :class:`~.common.Command` record, exit codes, loading).
 
 The ``pushpush`` console script is :func:`main` (``pushpush.cli:main`` in pyproject.toml);
@@ -41,6 +43,8 @@ MODULES = (
     "pushpush.cli.bench",     # bench
     "pushpush.cli.schema",    # schema
     "pushpush.cli.init",      # init
+    "pushpush.cli.selfcheck", # selfcheck
+    "pushpush.cli.deploy",    # deploy
 )
 
 
