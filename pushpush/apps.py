@@ -6,9 +6,10 @@ against a :class:`pushpush.pynq.PushPushOverlay` only, so it runs unchanged on a
 and on the simulated board. Its result has ``ok`` (all checks passed) and, as it likes,
 numbers, arrays and ``lines`` (what it printed).
 
-:func:`open_system` gives the overlay: on a board the Vivado build from the overlay folder
-(``pynq_overlays/<system>/<system>.bit`` in a checkout, ``pushpush/overlays/<system>/`` in a
-wheel, with its ``.hwh`` and ``.map.json``); everywhere else the simulated board, generated
+:func:`open_system` gives the overlay: on a board the Vivado build (``<system>.bit`` with its
+``.hwh`` and ``.map.json``) where :func:`pushpush.pynq.overlay_files.find_overlay` finds it:
+the example's folder (``<folder>/pynq_overlays/<system>/``, where ``pushpush build``
+writes it), the current folder, the installed overlays; everywhere else the simulated board, generated
 from the example's YAML and started (the simulator compiles the system first), with
 progress messages.
 
@@ -30,11 +31,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Optional
 
-from .resources import examples_dir
+from .resources import examples_dir, installed_overlay_dir
 
 __all__ = ["find_example", "overlay_dir", "load_app", "open_system", "on_board"]
-
-_PKG = Path(__file__).resolve().parent
 
 Progress = Callable[[str], None]
 
@@ -63,13 +62,10 @@ def _shipped() -> list[str]:
 
 
 def overlay_dir(system: str) -> Path:
-    """Where the board build of ``system`` lives: ``pynq_overlays/<system>/`` in a checkout,
-    the installed ``pushpush/overlays/<system>/`` (PYNQ's ``pynq.overlays`` entry point)
-    in a wheel."""
-    for base in (_PKG / "overlays", _PKG.parent / "pynq_overlays"):
-        if (base / system).is_dir():
-            return base / system
-    return _PKG.parent / "pynq_overlays" / system
+    """The installed overlay folder of ``system``: ``pushpush/overlays/<system>/`` in a wheel
+    (PYNQ's ``pynq.overlays`` entry point), ``pynq_overlays/<system>/`` in a checkout; the
+    last place the board looks (:func:`pushpush.pynq.overlay_files.find_overlay`)."""
+    return installed_overlay_dir(system)
 
 
 def load_app(example: str | os.PathLike[str]) -> ModuleType:
@@ -121,8 +117,10 @@ def open_system(example: str | os.PathLike[str], *, outdir: Optional[str | os.Pa
                 board: Optional[str] = None, **kwargs: Any) -> Any:
     """Load an example's system through PYNQ and return its ``PushPushOverlay``.
 
-    On a board: ``<overlay_dir>/<system>.bit`` (built with ``pushpush build --target
-    pynq_z1``). Otherwise the simulated board: the system is generated into ``outdir``
+    On a board: ``<system>.bit`` (built with ``pushpush build --target pynq_z1``) where
+    :func:`pushpush.pynq.overlay_files.find_overlay` finds it: the example's folder
+    (``pynq_overlays/<system>/`` there), the current folder, the installed overlays; a
+    missing build raises ``OverlayNotBuilt`` naming every place looked at. Otherwise the simulated board: the system is generated into ``outdir``
     (default: a fresh temporary folder) and its simulator started (``simulator``: icarus,
     or verilator; ``PUSHPUSH_SIM`` overrides). ``progress`` receives one line per step.
     ``board`` (e.g. ``"zcu104"``) replaces the YAML's ``board:``: the simulated board is then
@@ -136,8 +134,8 @@ def open_system(example: str | os.PathLike[str], *, outdir: Optional[str | os.Pa
     linked = load_linked(folder / "system.yaml", board=board)
     name = linked.name
     if on_board():
-        bit = overlay_dir(name) / f"{name}.bit"
-        ppq.check_overlay_files(bit, folder / "system.yaml")   # says how to build and copy it
+        from .pynq.overlay_files import find_overlay
+        bit = find_overlay(name, folder, system_yaml=folder / "system.yaml")  # or says where it looked
         say(f"[1/2] loading {bit} onto the board")
         t0 = time.monotonic()
         ol = ppq.load(str(bit), **kwargs)

@@ -32,13 +32,19 @@ Example::
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-__all__ = ["Board", "BOARDS", "BOARD_NAMES", "BOARD_TARGETS", "board", "pl_clock_divisors", "pl_clock_error"]
+__all__ = ["Board", "BOARDS", "BOARD_NAMES", "BOARD_TARGETS", "board", "pl_clock_divisors", "pl_clock_error",
+           "pynq_version_error"]
 
 _PYNQ = "Xilinx/PYNQ (v3.1, commit 19ed17d4)"
 _KRIA = "Xilinx/Kria-PYNQ (commit 21bf5e1)"
+#: Where PYNQ 4.0 left the Zynq-7000 boards out (checked 2026: the release page and the PR).
+_PYNQ4 = ("Xilinx/PYNQ v4.0.0 release notes (github.com/Xilinx/PYNQ/releases/tag/v4.0.0, "
+          "29 Sep 2026, d90670c), Deprecations: 'Support for Pynq-Z1 and Pynq-Z2 (Zynq-7000) "
+          "boards is removed' (Xilinx/PYNQ#1577)")
 
 
 @dataclass(frozen=True)
@@ -74,6 +80,7 @@ class Board:
     image: str                        # the PYNQ image
     os: str
     python: str
+    pynq_majors: tuple[int, ...]      # the PYNQ major versions this board's images have (3: 3.x)
     sources: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
 
     @property
@@ -115,7 +122,7 @@ _ZYNQ_COMMON = dict(
     ocm_segment=("GP0_HIGH_OCM", 0xFFFC_0000, 0x4_0000),
     irq_port="IRQ_F2P", irq_inputs=16, raw_irq0=61, ref_clk_mhz=50.0, pll_mhz=1000.0,
     pl_clk="FCLK_CLK0", pl_rst="FCLK_RESET0_N", arch="armv7l", image="PYNQ v3.0.1",
-    os="Ubuntu 22.04", python="3.10",
+    os="Ubuntu 22.04", python="3.10", pynq_majors=(3,),
 )
 
 _ZYNQ_SOURCES = {
@@ -130,6 +137,7 @@ _ZYNQ_SOURCES = {
     "pll_mhz": "pynq/ps.py _ClocksZynq (IO PLL = 50 MHz x FBDIV 20 as the image's FSBL sets it); PCW_IO_IO_PLL_FREQMHZ 1000 in PYNQ-Z1 designs",
     "arch": "pynq/ps.py: ZYNQ_ARCH = 'armv7l'",
     "image": "{p} sdbuild (jammy): Ubuntu 22.04, Python 3.10 in /usr/local/share/pynq-venv",
+    "pynq_majors": "3.x only: " + _PYNQ4 + "; the last images for this board are PYNQ 3.x",
 }
 
 
@@ -149,7 +157,7 @@ _ZU_COMMON = dict(
     ddr_segment=("HP0_DDR_LOW", 0x0000_0000, 0x8000_0000),
     ocm_segment=("HP0_LPS_OCM", 0xFF00_0000, 0x0100_0000),
     irq_port="pl_ps_irq0", irq_inputs=8, raw_irq0=121, ref_clk_mhz=33.333, pl_clk="pl_clk0",
-    pl_rst="pl_resetn0", arch="aarch64", os="Ubuntu 22.04", python="3.10",
+    pl_rst="pl_resetn0", arch="aarch64", os="Ubuntu 22.04", python="3.10", pynq_majors=(3, 4),
 )
 
 _ZU_SOURCES = {
@@ -181,7 +189,10 @@ BOARDS: dict[str, Board] = {b.name: b for b in (
                    "pll_mhz": "assumed, no PYNQ source states it: the IOPLL at 1500 MHz (33.333 MHz x 90 / 2, "
                               "nominal) of Vivado's ZCU104 preset; PYNQ's base design clocks PL0 from RPLL "
                               "(PSU__CRL_APB__PL0_REF_CTRL__SRCSEL {RPLL}, 99.999001 MHz actual)",
-                   "image": f"{_PYNQ} sdbuild: Ubuntu 22.04 (jammy), Python 3.10, aarch64"}),
+                   "image": f"{_PYNQ} sdbuild: Ubuntu 22.04 (jammy), Python 3.10, aarch64",
+                   "pynq_majors": "3.x (the v3.0.1/v3.1 ZCU104 images) and 4.x: Xilinx/PYNQ#1583 "
+                                  "'boards/ZCU104: migrate to AMD EDF 2025.2, ... release 4.0.0'; "
+                                  + _PYNQ4 + " (only the Zynq-7000 boards)"}),
     Board(name="kv260", title="Kria KV260", part="xck26-sfvc784-2LV-c",
           board_part_pattern="*:kv260_som:part0:*", ps_vlnv="xilinx.com:ip:zynq_ultra_ps_e:3.3",
           pll_mhz=1000.0, image="Kria-PYNQ v3.0 on Kria Ubuntu", **_ZU_COMMON,  # type: ignore[arg-type]
@@ -191,7 +202,10 @@ BOARDS: dict[str, Board] = {b.name: b for b in (
                    "ps_vlnv": f"{_KRIA} kv260/base/base.tcl: xilinx.com:ip:zynq_ultra_ps_e:3.3",
                    "pll_mhz": f"{_KRIA} kv260/base/base.tcl: IOPLL FBDIV 60, DIV2 1 (33.333 x 60 / 2 = 1000 MHz); PL0_REF_CTRL SRCSEL IOPLL, 100 MHz",
                    "irq_port": f"{_KRIA} kv260/base/base.tcl: axi_intc/irq -> zynq_ultra_ps_e_0/pl_ps_irq0",
-                   "image": f"{_KRIA} install.sh: Ubuntu 22.04 only, python3.10-venv, /usr/local/share/pynq-venv"}),
+                   "image": f"{_KRIA} install.sh: Ubuntu 22.04 only, python3.10-venv, /usr/local/share/pynq-venv",
+                   "pynq_majors": f"3.x: {_KRIA} install.sh installs PYNQ v3.0.1 (Xilinx/Kria-PYNQ#25); "
+                                  "4.x: allowed, as " + _PYNQ4 + " removes only the Zynq-7000 "
+                                  "boards; no Kria-PYNQ 4.x install was found to cite (assumed)"}),
 )}
 
 #: The names ``board:`` takes (and ``none``: simulation only).
@@ -210,6 +224,23 @@ def board(name: Optional[str]) -> Board:
     except KeyError:
         raise ValueError(f"unknown board {name!r}: use one of {', '.join(BOARD_NAMES)}") from None
 
+
+def pynq_version_error(b: Board, version: str) -> Optional[str]:
+    """Why PYNQ ``version`` (e.g. ``"4.0.0"``) cannot drive board ``b`` (its images have
+    other PYNQ majors, :attr:`Board.pynq_majors`), with the fix; None when it can (or when
+    ``version`` does not start with a number: nothing to judge)."""
+    m = re.match(r"\s*v?(\d+)", version)
+    if m is None or int(m.group(1)) in b.pynq_majors:
+        return None
+    major = int(m.group(1))
+    has = " and ".join(f"{n}.x" for n in b.pynq_majors)
+    dropped = (f"PYNQ {major}.0 dropped it (PYNQ v4.0.0 release notes, Deprecations)"
+               if major > max(b.pynq_majors) else f"PYNQ {major}.x is older than pushpush supports")
+    wanted = f"pynq>={min(b.pynq_majors)}.0,<{max(b.pynq_majors) + 1}"
+    return (f"the {b.title} has PYNQ {has} images; this board runs PYNQ {version}, and "
+            f"{dropped}: flash {b.image} onto its SD card, or put a PYNQ it runs back into this "
+            f"environment (pip install '{wanted}'; a pip install of pushpush-fpga[pynq] or of "
+            f"another package may have replaced the image's PYNQ)")
 
 
 def pl_clock_divisors(pll_mhz: float, mhz: float, family: str = "zynq") -> tuple[int, int]:

@@ -45,3 +45,24 @@ def c_runtime_dir() -> Path:
     system's generated ``c/`` folder (:func:`pushpush.codegen.c.render_c`) and into a
     ``kind: riscv`` program's build folder (:func:`pushpush.c.riscv.platform_files`)."""
     return data_dir("c") / "runtime"
+
+
+#: The folder (under a system's own folder, or this package's) holding ``<system>/`` overlays.
+OVERLAYS_DIRNAME = "pynq_overlays"
+
+
+def overlay_build_dir(system_folder: str | Path, system: str) -> Path:
+    """Where ``pushpush build <folder> --target pynq_z1`` (any board target) writes
+    ``<system>.bit``, ``<system>.hwh`` and ``<system>.map.json`` when ``--overlays`` is not
+    given: ``<folder of system.yaml>/pynq_overlays/<system>/``, wherever the command ran.
+    The board looks there first (:func:`pushpush.pynq.overlay_files.find_overlay`)."""
+    return Path(system_folder) / OVERLAYS_DIRNAME / system
+
+
+def installed_overlay_dir(system: str) -> Path:
+    """The shipped overlay of ``system``: ``pushpush/overlays/<system>/`` in a wheel (PYNQ's
+    ``pynq.overlays`` entry point), ``pynq_overlays/<system>/`` in a source checkout."""
+    for base in (_PKG / "overlays", _REPO / OVERLAYS_DIRNAME):
+        if (base / system).is_dir():
+            return base / system
+    return _PKG / "overlays" / system if (_PKG / "overlays").is_dir() else _REPO / OVERLAYS_DIRNAME / system

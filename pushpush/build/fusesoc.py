@@ -13,7 +13,9 @@ Targets (see :mod:`pushpush.codegen.fusesoc`):
              module), its depth, and the hierarchy-kept attribution per core
              (:class:`~pushpush.build.synth.ComponentCost`);
 * ``pynq_z1`` with ``vivado`` on PATH: the bitstream, then ``<name>.bit`` and ``<name>.hwh``
-             are copied into ``pynq_overlays/<system>/``; without Vivado only FuseSoC's setup
+             are copied, and the system map written, into ``pynq_overlays/<system>/`` of the
+             system's folder (:func:`pushpush.resources.overlay_build_dir`: where the board
+             looks first), or of ``overlays_dir``; without Vivado only FuseSoC's setup
              stage runs, and the Vivado project files it wrote are checked.
 
 The command FuseSoC runs (``pushpush build -v`` shows it and all tool output)::
@@ -51,7 +53,7 @@ from pushpush.codegen.generate import generate
 from pushpush.codegen.vivado import PYNQ_Z1_PART, bd_tcl_path, bd_wrapper_name
 from pushpush.errors import PushPushError
 from pushpush.link import LinkedSystem
-from pushpush.resources import cores_dir
+from pushpush.resources import cores_dir, overlay_build_dir
 
 __all__ = [
     "TARGETS",
@@ -241,7 +243,7 @@ def _collect_overlay(linked: LinkedSystem, root: Path, dest: Path) -> list[Path]
 
 def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
           progress: Callable[[str], None] = print, regenerate: bool = True,
-          overlays_dir: str | os.PathLike[str] = "pynq_overlays",
+          overlays_dir: Optional[str | os.PathLike[str]] = None,
           vivado: Optional[str] = None, verbose: bool = False, flat: bool = True) -> BuildResult:
     """Generate ``linked`` into ``outdir`` (unless ``regenerate`` is false and the core
     exists) and build ``target``. Raises :class:`BuildError` (with the log) on failure and
@@ -347,7 +349,8 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
                 f"on PATH. On a machine with Vivado run the same 'pushpush build --target "
                 f"{target}', or 'make' in {root}.")
         else:
-            dest = Path(overlays_dir) / linked.name
+            dest = (Path(overlays_dir) / linked.name if overlays_dir is not None else
+                    overlay_build_dir(Path(linked.base_dir or ".").resolve(), linked.name))
             result.artifacts = _collect_overlay(linked, root, dest)
             result.notes.append(f"overlay for PYNQ: {', '.join(str(a) for a in result.artifacts)}")
     elif target == "sim":

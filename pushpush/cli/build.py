@@ -105,8 +105,10 @@ def _configure_build(p: argparse.ArgumentParser) -> None:
                         "docs/cluster.md) (default: $PUSHPUSH_EXECUTOR, else local)")
     p.add_argument("--jobs", "-j", type=int, default=None,
                    help="several systems on the local executor: builds at a time (default 1)")
-    p.add_argument("--overlays", metavar="DIR", default="pynq_overlays",
-                   help="pynq_z1: where <system>/<system>.bit and .hwh go (default: pynq_overlays)")
+    p.add_argument("--overlays", metavar="DIR", default=None,
+                   help="board targets: where <system>/<system>.bit, .hwh and .map.json go "
+                        "(default: pynq_overlays in the system's folder, next to its system.yaml, "
+                        "where the board looks first)")
     p.add_argument("--json", action="store_true", help="synth: print the resources as JSON")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="show the fusesoc command and all tool output (always in the log)")
@@ -169,7 +171,7 @@ def _run_many(args: argparse.Namespace, targets: list[str], executor_name: str) 
         linked = load_linked(f)  # every system is checked before anything runs
         out = Path((args.output or DEFAULT_OUT).format(system=linked.name)).resolve()
         points.append({"file": str(Path(f).resolve()), "out": str(out), "targets": targets,
-                       "overlays": str(Path(args.overlays).resolve()), "verbose": args.verbose,
+                       "overlays": str(Path(args.overlays).resolve()) if args.overlays else None, "verbose": args.verbose,
                        "label": f"{linked.name}: {','.join(targets)} -> {out}"})
     outs = [p["out"] for p in points]
     if len(set(outs)) != len(outs):
@@ -258,7 +260,7 @@ _C2 = Command(
                 "  synth    Yosys synth_xilinx (xc7): per component its PushPush logic with the\n"
                 "           wrapper flattened (user module kept apart) and the hierarchy-kept\n"
                 "           attribution per core; LUT/FF/BRAM per component and in total\n"
-                "  pynq_z1  Vivado bitstream + .hwh into pynq_overlays/<system>/; without Vivado,\n"
+                "  pynq_z1  Vivado bitstream, .hwh and map into <system folder>/pynq_overlays/<system>/; without Vivado,\n"
                 "           only the project is set up and checked\n"
                 "Several systems or targets (--target lint,synth) are built as one executor point\n"
                 "per system, its targets in order: locally (--jobs systems at a time) or, with\n"

@@ -1,7 +1,8 @@
 """The ``pushpush run`` subcommand: the main job.
 
-For each example folder: open its system through PYNQ (on a board the Vivado build from
-``pynq_overlays/<system>/``; otherwise the simulated board, generated and compiled first,
+For each example folder: open its system through PYNQ (on a board the Vivado build, found
+in the example's ``pynq_overlays/<system>/`` where ``pushpush build`` writes it, the current
+folder, then the installed overlays; otherwise the simulated board, generated and compiled first,
 with progress), run the example's ``app.py`` ``main(overlay)`` and print its results. The
 exit status is 1 if an application's checks fail or the system cannot be run.
 """
@@ -89,8 +90,8 @@ def _run_one(example: str, args: argparse.Namespace, done: list[tuple[str, str, 
         if getattr(e, "log_tail", ""):
             print(e.log_tail, file=sys.stderr)
         return False
-    except FileNotFoundError as e:   # on a board: no Vivado build
-        print(f"pushpush: error: {folder.name}: {e}", file=sys.stderr)
+    except (FileNotFoundError, ppq.PynqVersionError) as e:   # on a board: no Vivado build,
+        print(f"pushpush: error: {folder.name}: {e}", file=sys.stderr)   # or a PYNQ it lacks
         return False
     ran = _simulator_text(ol)
     _board_line(ol)
@@ -178,8 +179,10 @@ _C1 = Command(
     name="run",
     help="run an example's application through PYNQ (on the simulated board without a board)",
     description="Load each example's system through PYNQ and run its application (app.py's\n"
-                "main(overlay)), printing its results. On a PYNQ-Z1 the overlay is the Vivado\n"
-                "build in pynq_overlays/<system>/; everywhere else it is the simulated board:\n"
+                "main(overlay)), printing its results. On a PYNQ board the overlay is the Vivado\n"
+                "build, looked for in <example>/pynq_overlays/<system>/ (where 'pushpush build\n"
+                "--target pynq_z1' writes it), the current folder, then the installed overlays;\n"
+                "everywhere else it is the simulated board:\n"
                 "the system is generated (into build/<system>/pynq_sim), compiled by the\n"
                 "simulator and started, with progress on stderr. PUSHPUSH_BOARD=sim|pynq forces\n"
                 "the choice.\n"

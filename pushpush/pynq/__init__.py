@@ -12,7 +12,8 @@
 Example (laptop or board alike)::
 
     import pushpush.pynq as ppq
-    ol = ppq.load("examples/pingpong/system.yaml")   # simulated board: generates + starts it
+    ol = ppq.load("examples/pingpong/system.yaml")   # a board: its Vivado build (find_overlay);
+                                                     # else the simulated board, generated + started
     print(ol.callee.f(41))                           # a Verilog function, called from Python
     ol.free()
 """
@@ -22,7 +23,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..codegen.hwh import render_hwh
-from .overlay_files import OverlayNotBuilt, check_overlay_files, map_path_for  # noqa: F401
+from .overlay_files import (OverlayNotBuilt, PynqVersionError, check_overlay_files,  # noqa: F401
+                            find_overlay, map_path_for)
 from .simulated.bridge import SimulatorError
 from .simulated.simbit import read_manifest, write_sim_overlay
 
@@ -31,7 +33,8 @@ try:  # PYNQ is an optional dependency: hwh/simbit work without it
 except ImportError:  # pragma: no cover
     _pynq = None
 
-__all__ = ["load", "PushPushOverlay", "SimDevice", "SimulatorError", "OverlayNotBuilt", "render_hwh",
+__all__ = ["load", "PushPushOverlay", "SimDevice", "SimulatorError", "OverlayNotBuilt",
+           "PynqVersionError", "find_overlay", "render_hwh",
            "write_sim_overlay", "read_manifest", "sim_wanted"]
 
 if _pynq is not None:   # the overlay needs PYNQ (pushpush.pynq.overlay)

@@ -31,7 +31,7 @@ from ..codegen.hwh import system_top_instance
 from .driver import PushPushIP, register_driver, top_vlnv_of_hwh
 from .intcshare import install as keep_shared_input
 from .ocm import check_ocm_mapping, read_ocm_cfg
-from .overlay_files import check_overlay_files, map_path_for
+from .overlay_files import check_board_pynq, check_overlay_files, find_overlay, map_path_for
 from .pl_trace import pl_trace
 from .simulated.bridge import SimBridge
 from .simulated.device import SimDevice, sim_wanted
@@ -75,6 +75,11 @@ class PushPushOverlay(Overlay):
 
     def __init__(self, bitfile_name: str, component: Optional[str] = None,
                  download: bool = True, **kwargs: Any) -> None:
+        device = kwargs.get("device") or Device.active_device
+        if not isinstance(device, SimDevice) or not sim_wanted():
+            # on a board: the running PYNQ must be one this board's images have (the
+            # simulated board runs every board under PYNQ 3.x and 4.x)
+            check_board_pynq(bitfile_name)
         hwh = Path(bitfile_name).with_suffix(".hwh")
         vlnv = top_vlnv_of_hwh(hwh) if hwh.exists() else None
         if vlnv:
@@ -143,23 +148,31 @@ def load(target: Any, *, component: Optional[str] = None, outdir: Optional[str] 
 
     ``target`` is a ``<system>.bit`` (built with Vivado for the board, or a simulation
     bitstream from :func:`write_sim_overlay`), a system YAML file or a linked system.
-    From YAML/a linked system the simulated board's overlay is generated into ``outdir``
-    (default: a fresh temporary folder) and loaded, which needs the simulated board.
+    From YAML/a linked system: on a board, the system's Vivado build, found by
+    :func:`~.overlay_files.find_overlay` (the system's folder, where ``pushpush build``
+    writes it, then the current folder, then the installed overlays); on the simulated
+    board, its overlay generated into ``outdir`` (default: a fresh temporary folder).
+    On a board the running PYNQ must be one the board's images have
+    (:func:`~.overlay_files.check_board_pynq`).
     """
-    if isinstance(target, (str, os.PathLike)) and Path(target).suffix == ".bit":
+    found = isinstance(target, (str, os.PathLike)) and Path(target).suffix == ".bit"
+    if found:
         bit = Path(target)
         check_overlay_files(bit)   # a missing Vivado build: say how to make it
-        device = kwargs.get("device") or Device.active_device
-        if isinstance(device, SimDevice):   # read at this bitstream's download only
-            device.request_simulator(bit, simulator)
     else:
         linked = target if isinstance(target, LinkedSystem) else load_linked(str(target))
         if not sim_wanted():
-            raise RuntimeError(
-                "a board is present: load the system's Vivado build (<system>.bit with its "
-                ".hwh and .map.json), or set PUSHPUSH_BOARD=sim for the simulated board")
-        out = Path(outdir) if outdir else Path(tempfile.mkdtemp(prefix=f"pushpush-{linked.name}-"))
-        bit = write_sim_overlay(linked, out, simulator=simulator or "auto")
+            folder = Path(linked.base_dir) if linked.base_dir else None
+            yaml = folder / linked.source_file if folder and linked.source_file else folder
+            bit = find_overlay(linked.name, folder, system_yaml=yaml)
+            found = True
+        else:
+            out = Path(outdir) if outdir else Path(tempfile.mkdtemp(prefix=f"pushpush-{linked.name}-"))
+            bit = write_sim_overlay(linked, out, simulator=simulator or "auto")
+    if found:
+        device = kwargs.get("device") or Device.active_device
+        if isinstance(device, SimDevice):   # read at this bitstream's download only
+            device.request_simulator(bit, simulator)
     return PushPushOverlay(str(bit), component=component, download=download, **kwargs)
 
 

@@ -296,3 +296,26 @@ def test_pynq_z1_with_vivado_collects_overlay(tmp_path: Path, monkeypatch: pytes
     assert f"overlay for PYNQ: {overlays / 'tiny' / 'tiny.bit'}, {overlays / 'tiny' / 'tiny.hwh'}" in out
     assert (overlays / "tiny" / "tiny.bit").read_text() == "bitstream\n"
     assert (overlays / "tiny" / "tiny.hwh").read_text() == "<hwh/>\n"
+
+
+@needs_fusesoc
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_pynq_z1_build_lands_in_the_systems_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --overlays the three files go to <system folder>/pynq_overlays/<system>/, where
+    the board looks first (pushpush.pynq.overlay_files.find_overlay), wherever the command ran."""
+    fake = tmp_path / "bin" / "vivado"
+    fake.parent.mkdir()
+    fake.write_text(FAKE_VIVADO)
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}:{__import__('os').environ['PATH']}")
+    system = tmp_path / "tiny"
+    shutil.copytree(TINY, system)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert main(["build", str(system), "--target", "pynq_z1", "-o", str(tmp_path / "out")]) == 0
+    capsys.readouterr()
+    dest = system / "pynq_overlays" / "tiny"
+    assert sorted(p.name for p in dest.iterdir()) == ["tiny.bit", "tiny.hwh", "tiny.map.json"]
+    assert not (elsewhere / "pynq_overlays").exists()
