@@ -7,7 +7,9 @@ What goes to ``<remote folder>`` (default ``pushpush`` in the remote user's home
   there); built here from the checkout (``pip wheel --no-deps``) unless given;
 - ``<system>/`` for each system folder: its files (``system.yaml``, ``app.py``, the C
   programs' sources, ...; no ``build/``) and, where built, its overlay's ``.bit``, ``.hwh``
-  and ``.map.json`` (:func:`pushpush.apps.overlay_dir`);
+  and ``.map.json``, found here as the board finds them
+  (:func:`pushpush.pynq.overlay_files.find_overlay`) and put where the board looks first:
+  ``<system>/pynq_overlays/<system>/``;
 - ``notebooks/``: the shipped notebooks.
 
 The files travel as one tar stream over ``ssh`` (the system's OpenSSH, ``BatchMode=yes``: no
@@ -29,7 +31,9 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from . import __version__
-from .apps import find_example, overlay_dir
+from .apps import find_example
+from .pynq.overlay_files import OverlayNotBuilt, find_overlay, overlay_files
+from .resources import OVERLAYS_DIRNAME
 from .resources import data_dir
 
 __all__ = ["DeployError", "Target", "deploy", "build_wheel", "remote_version"]
@@ -153,10 +157,13 @@ def deploy(target: Target, systems: Sequence[str] = ("pingpong",), *, wheel: Opt
             for folder in folders:
                 name = folder.name
                 _add_tree(tar, folder, name)
-                built = [p for p in sorted(overlay_dir(name).glob(f"{name}.*"))
-                         if p.suffix in (".bit", ".hwh") or p.name.endswith(".map.json")]
+                try:
+                    built = overlay_files(find_overlay(name, folder))
+                except OverlayNotBuilt:
+                    built = []
                 for p in built:
-                    tar.add(str(p), arcname=f"{name}/overlay/{p.name}")
+                    if not p.resolve().is_relative_to(folder.resolve()):  # else the folder carries it
+                        tar.add(str(p), arcname=f"{name}/{OVERLAYS_DIRNAME}/{name}/{p.name}")
                 say(f"deploy: {name}: its folder" + (f" and {', '.join(p.name for p in built)}"
                                                      if built else " (no overlay built here)"))
             if notebooks:

@@ -130,3 +130,20 @@ def test_deploy_without_a_key_says_how_to_log_in(sshd, tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc == 1
     assert "logging in on 127.0.0.1" in err and "add your key to the board's ~/.ssh/authorized_keys" in err
+
+
+def test_deploy_puts_the_overlay_where_the_board_looks_first(sshd, tmp_path, monkeypatch, capsys):
+    """Overlay files built here (found as the board finds them: here the current folder) land
+    in ``<system>/pynq_overlays/<system>/`` on the board, the first place its lookup tries."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("pingpong.bit", "pingpong.hwh", "pingpong.map.json"):
+        (tmp_path / name).write_text(f"stand-in {name}\n")
+    remote = tmp_path / "board"
+    rc = main(["deploy", "127.0.0.1", "pingpong", "-p", str(sshd["port"]), "-i", str(sshd["key"]),
+               "-o", f"UserKnownHostsFile={sshd['known']}", "-o", "StrictHostKeyChecking=accept-new",
+               "--folder", str(remote), "--python", sshd["python"], "--no-selfcheck", "--no-notebooks"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    for name in ("pingpong.bit", "pingpong.hwh", "pingpong.map.json"):
+        assert (remote / "pingpong" / "pynq_overlays" / "pingpong" / name).read_text() == f"stand-in {name}\n"
+    assert "pingpong.bit" in out

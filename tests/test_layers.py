@@ -41,7 +41,7 @@ ALLOWED: dict[str, set[str]] = {
     "fusesoc_gen": {"boards", "build", "codegen", "link", "sim", "errors", "resources"},
     "apps": {"boards", "pynq", "link", "resources", "errors"},
     "selfcheck": {"apps", "boards", "pynq", "c", "resources"},
-    "deploy": {"apps", "resources"},
+    "deploy": {"apps", "pynq", "resources"},
 }
 #: the command line and the package's entry points sit on top and may import anything
 TOP = {"cli", "__main__", "__init__"}
