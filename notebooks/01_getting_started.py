@@ -70,8 +70,9 @@ for f in generate(linked, out):
 # ## 3. Load
 #
 # `pushpush.apps.open_system(name)` picks where the system runs: on a PYNQ-Z1 it loads the
-# Vivado build shipped in the `pynq_overlays/<system>/` folder (`<system>.bit`, `.hwh`,
-# `.map.json`); on any other machine it generates the system, compiles it (on Verilator
+# Vivado build (`<system>.bit`, `.hwh`, `.map.json`) from the system folder's
+# `pynq_overlays/<system>/`, else the current folder, else the installed overlays; on any
+# other machine it generates the system, compiles it (on Verilator
 # when its build is cached, else on Icarus while Verilator builds in the background for
 # the next load; `PUSHPUSH_SIM=icarus|verilator` pins one) and starts the **simulated
 # board**, a PYNQ device
