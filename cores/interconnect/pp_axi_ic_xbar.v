@@ -4,7 +4,8 @@
  * and register, the W path locked from the AW grant to WLAST; per master a B register) and
  * the read path (pp_axi_ic_xbar_rd: as a crossbar, READ_TOPOLOGY = 0, or shared,
  * READ_TOPOLOGY = 1), side by side; a master issues to one slave per direction at a time
- * (pp_axi_ic_ordering), MAX_OUTSTANDING per master and direction. This module derives the
+ * (pp_axi_ic_ordering, in the top: its outputs come in as ports), MAX_OUTSTANDING per master
+ * and direction. This module derives the
  * tables both paths build their arbiters and multiplexers from (M_CONNECT, the address map).
  * See pp_axi_interconnect.v for the whole and README.md for the latencies.
  */
@@ -75,6 +76,14 @@ module pp_axi_ic_xbar #
     output wire [S_COUNT-1:0]      out_bvalid,
     output wire [S_COUNT*RP-1:0]   out_r_pay,
     output wire [S_COUNT-1:0]      out_rvalid,
+    // the ordering rule (pp_axi_ic_ordering, in the top): per master its pending write
+    // (read) may go; writes (reads) are outstanding, to the slave wr_dst (rd_dst)
+    input  wire [S_COUNT-1:0]      wr_ok,
+    input  wire [S_COUNT-1:0]      wr_busy,
+    input  wire [S_COUNT*MW-1:0]   wr_dst,
+    input  wire [S_COUNT-1:0]      rd_ok,
+    input  wire [S_COUNT-1:0]      rd_busy,
+    input  wire [S_COUNT*MW-1:0]   rd_dst,
 
     /*
      * The slaves' side: the M_COUNT master ports and the default slave (index M_COUNT)
@@ -211,44 +220,6 @@ localparam [S_COUNT*MI*MW-1:0]   MST_SLV = mst_slv(CONN, 1'b0);
 localparam [S_COUNT*MI*MW-1:0]   MST_POS = mst_slv(CONN, 1'b1);
 localparam [MI*AXP-1:0]          SLV_KEEP = slv_ax(M_BASE_ADDR, M_ADDR_WIDTH, 1'b0);
 localparam [MI*AXP-1:0]          SLV_FILL = slv_ax(M_BASE_ADDR, M_ADDR_WIDTH, 1'b1);
-
-/*
- * The ordering rule of every master, both directions
- */
-wire [S_COUNT-1:0]    wr_ok;
-wire [S_COUNT-1:0]    wr_busy;
-wire [S_COUNT*MW-1:0] wr_dst;
-wire [S_COUNT-1:0]    rd_ok;
-wire [S_COUNT-1:0]    rd_busy;
-wire [S_COUNT*MW-1:0] rd_dst;
-
-pp_axi_ic_ordering #(
-    .S_COUNT(S_COUNT),
-    .MAX_OUTSTANDING(MAX_OUTSTANDING),
-    .MW(MW),
-    .RP(RP)
-)
-ordering_inst (
-    .clk(clk),
-    .rst(rst),
-    .s_axi_awvalid(s_axi_awvalid),
-    .s_axi_awready(s_axi_awready),
-    .s_axi_bvalid(out_bvalid),
-    .s_axi_bready(s_axi_bready),
-    .s_axi_arvalid(s_axi_arvalid),
-    .s_axi_arready(s_axi_arready),
-    .s_axi_rvalid(out_rvalid),
-    .s_axi_rready(s_axi_rready),
-    .out_r_pay(out_r_pay),
-    .aw_sel(aw_sel),
-    .ar_sel(ar_sel),
-    .wr_ok(wr_ok),
-    .wr_busy(wr_busy),
-    .wr_dst(wr_dst),
-    .rd_ok(rd_ok),
-    .rd_busy(rd_busy),
-    .rd_dst(rd_dst)
-);
 
 /*
  * The write path: AW, W, B
