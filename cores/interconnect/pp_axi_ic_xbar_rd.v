@@ -43,12 +43,6 @@ module pp_axi_ic_xbar_rd #
     // to it, in order (S_COUNT fields of SW bits each; read only where not all are)
     parameter [MI*32-1:0] SLV_NM = {MI{S_COUNT[31:0]}},
     parameter [MI*S_COUNT*SW-1:0] SLV_MST = {(MI*S_COUNT*SW){1'b0}},
-    // per master (32 bits each): the number of slaves connected to it, the default slave
-    // included; the slaves connected to it in order and each slave's position in that list
-    // (MI fields of MW bits each; read only where not all are)
-    parameter [S_COUNT*32-1:0] MST_NS = {S_COUNT{MI[31:0]}},
-    parameter [S_COUNT*MI*MW-1:0] MST_SLV = {(S_COUNT*MI*MW){1'b0}},
-    parameter [S_COUNT*MI*MW-1:0] MST_POS = {(S_COUNT*MI*MW){1'b0}},
     // per slave (AXP bits each): the address payload bits its register carries, and the
     // constant bits (its window's base) put back after the register
     parameter [MI*AXP-1:0] SLV_KEEP = {(MI*AXP){1'b1}},
@@ -250,19 +244,16 @@ if (READ_TOPOLOGY == 0) begin : rd_xbar
     end
 
     for (i = 0; i < S_COUNT; i = i + 1) begin : mst
-        localparam [SW-1:0] IDX = i;
-
         // read data from the slave this master reads from, over the slaves connected to it
         pp_axi_ic_xbar_resp #(
+            .S_COUNT(S_COUNT),
             .MI(MI),
             .MW(MW),
             .SW(SW),
-            .IDX(IDX),
+            .IDX(i),
             .PW(RP),
             .SKID_BUFFERS(SKID_BUFFERS),
-            .NS(MST_NS[i*32 +: 32]),
-            .S_MAP(MST_SLV[i*MI*MW +: MI*MW]),
-            .S_POS(MST_POS[i*MI*MW +: MI*MW])
+            .CONN(CONN)
         )
         r_inst (
             .clk(clk),

@@ -13,23 +13,21 @@
 
 module pp_axi_ic_xbar_resp #
 (
-    // slaves incl. the default slave, width of a slave index, width of a master index
+    // masters, slaves incl. the default slave, width of a slave index, width of a master index
+    parameter S_COUNT = 4,
     parameter MI = 5,
     parameter MW = 3,
     parameter SW = 2,
     // this master's index (the master index in the ID of the responses it takes)
-    parameter [SW-1:0] IDX = {SW{1'b0}},
+    parameter IDX = 0,
     // width of a response payload (B or R, the top's layout); a bundle is
     // {master, payload, valid}
     parameter PW = 6,
     // 1 = the response register is a skid buffer (pp_axi_ic_reg)
     parameter SKID_BUFFERS = 1,
-    // the slaves connected to this master, as pp_axi_ic_xbar derives them: how many (the
-    // default slave included), the slaves in order and each slave's position in that list
-    // (MI fields of MW bits each; read only where NS < MI)
-    parameter NS = MI,
-    parameter [MI*MW-1:0] S_MAP = {(MI*MW){1'b0}},
-    parameter [MI*MW-1:0] S_POS = {(MI*MW){1'b0}}
+    // [slave*S_COUNT + master]: the master is connected to the slave (M_CONNECT with the
+    // default slave's row all ones, as pp_axi_ic_xbar derives it)
+    parameter [MI*S_COUNT-1:0] CONN = {(MI*S_COUNT){1'b1}}
 )
 (
     input  wire                  clk,
@@ -54,17 +52,55 @@ module pp_axi_ic_xbar_resp #
     input  wire                  out_ready
 );
 
+// this master's index as it stands in a bundle
+localparam [SW-1:0] MST = IDX[SW-1:0];
 // a bundle: {master, payload, valid}
 localparam BW    = PW + SW + 1;
 localparam B_PAY = 1;
 localparam B_MST = BW - SW;
+// the number of slaves connected to this master, the default slave included
+function integer conn_ns(input [MI*S_COUNT-1:0] conn);
+    integer n;
+    begin
+        conn_ns = 0;
+        for (n = 0; n < MI; n = n + 1) begin
+            conn_ns = conn_ns + (conn[n*S_COUNT+IDX] ? 1 : 0);
+        end
+    end
+endfunction
+
+// MI fields of MW bits: the slaves connected to this master, in order (the default slave
+// last; pos = 0), or each slave's position in that list (pos = 1; 0 where not connected)
+function [MI*MW-1:0] conn_slv(input [MI*S_COUNT-1:0] conn, input pos);
+    integer n, c;
+    begin
+        conn_slv = {(MI*MW){1'b0}};
+        c = 0;
+        for (n = 0; n < MI; n = n + 1) begin
+            if (conn[n*S_COUNT+IDX]) begin
+                if (pos) begin
+                    conn_slv[n*MW +: MW] = c[MW-1:0];
+                end else begin
+                    conn_slv[c*MW +: MW] = n[MW-1:0];
+                end
+                c = c + 1;
+            end
+        end
+    end
+endfunction
+
+// the slaves connected to this master: how many, in order, each one's position (the
+// multiplexer is built over those; all connected: over the slaves' own vector and index)
+localparam integer NS = conn_ns(CONN);
+localparam [MI*MW-1:0] S_MAP = conn_slv(CONN, 1'b0);
+localparam [MI*MW-1:0] S_POS = conn_slv(CONN, 1'b1);
 // width of the multiplexer's select
 localparam CB = (NS == MI) ? MW : (NS > 1) ? $clog2(NS) : 1;
 
 genvar k;
 
 wire [BW-1:0]    b_in;
-wire             b_in_valid = b_in[0] && b_in[B_MST +: SW] == IDX && busy;
+wire             b_in_valid = b_in[0] && b_in[B_MST +: SW] == MST && busy;
 wire [NS*BW-1:0] b_cand;
 wire [CB-1:0]    b_sel;
 

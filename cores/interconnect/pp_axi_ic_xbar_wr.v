@@ -39,12 +39,6 @@ module pp_axi_ic_xbar_wr #
     // to it, in order (S_COUNT fields of SW bits each; read only where not all are)
     parameter [MI*32-1:0] SLV_NM = {MI{S_COUNT[31:0]}},
     parameter [MI*S_COUNT*SW-1:0] SLV_MST = {(MI*S_COUNT*SW){1'b0}},
-    // per master (32 bits each): the number of slaves connected to it, the default slave
-    // included; the slaves connected to it in order and each slave's position in that list
-    // (MI fields of MW bits each; read only where not all are)
-    parameter [S_COUNT*32-1:0] MST_NS = {S_COUNT{MI[31:0]}},
-    parameter [S_COUNT*MI*MW-1:0] MST_SLV = {(S_COUNT*MI*MW){1'b0}},
-    parameter [S_COUNT*MI*MW-1:0] MST_POS = {(S_COUNT*MI*MW){1'b0}},
     // per slave (AXP bits each): the address payload bits its register carries, and the
     // constant bits (its window's base) put back after the register
     parameter [MI*AXP-1:0] SLV_KEEP = {(MI*AXP){1'b1}},
@@ -435,8 +429,6 @@ for (j = 0; j < MI; j = j + 1) begin : slv
 end
 
 for (i = 0; i < S_COUNT; i = i + 1) begin : mst
-    localparam [SW-1:0] IDX = i;
-
     reg [MI-1:0] wr_dst_oh_reg;
     initial wr_dst_oh_reg = {MI{1'b0}};
     reg          w_pend_reg;
@@ -461,15 +453,14 @@ for (i = 0; i < S_COUNT; i = i + 1) begin : mst
 
     // write response from the slave this master writes to, over the slaves connected to it
     pp_axi_ic_xbar_resp #(
+        .S_COUNT(S_COUNT),
         .MI(MI),
         .MW(MW),
         .SW(SW),
-        .IDX(IDX),
+        .IDX(i),
         .PW(BP),
         .SKID_BUFFERS(SKID_BUFFERS),
-        .NS(MST_NS[i*32 +: 32]),
-        .S_MAP(MST_SLV[i*MI*MW +: MI*MW]),
-        .S_POS(MST_POS[i*MI*MW +: MI*MW])
+        .CONN(CONN)
     )
     b_inst (
         .clk(clk),
