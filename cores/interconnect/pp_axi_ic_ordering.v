@@ -2,8 +2,9 @@
  * pushpush: the interconnect's ordering rule for every master, both directions: per master a
  * pp_axi_ic_order for its writes (a write is issued at its AW handshake, done at its B
  * handshake) and one for its reads (issued at the AR handshake, done at the R beat with
- * RLAST). Both datapaths (pp_axi_ic_xbar, pp_axi_ic_shared) use it: a master issues to one
- * slave per direction at a time, MAX_OUTSTANDING per master and direction.
+ * RLAST). The top (pp_axi_interconnect) instantiates it once and gives its outputs to either
+ * datapath (pp_axi_ic_xbar, pp_axi_ic_shared): a master issues to one slave per direction at
+ * a time, MAX_OUTSTANDING per master and direction.
  */
 
 `default_nettype none

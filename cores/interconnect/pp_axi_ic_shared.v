@@ -5,7 +5,8 @@
  * burst streaming now and the next one, granted while it streams); one B and one R register
  * fed round robin from whichever slave has a response (pp_axi_ic_resp) and routed back by
  * the ID's master bits. A master issues to one slave per direction at a time
- * (pp_axi_ic_ordering). See pp_axi_interconnect.v for the whole.
+ * (pp_axi_ic_ordering, in the top: wr_ok and rd_ok come in as ports). See
+ * pp_axi_interconnect.v for the whole.
  */
 
 `default_nettype none
@@ -71,6 +72,10 @@ module pp_axi_ic_shared #
     output wire [S_COUNT-1:0]      out_bvalid,
     output wire [S_COUNT*RP-1:0]   out_r_pay,
     output wire [S_COUNT-1:0]      out_rvalid,
+    // the ordering rule (pp_axi_ic_ordering, in the top): per master its pending write
+    // (read) may go (the outstanding transactions' slaves are the crossbar's concern)
+    input  wire [S_COUNT-1:0]      wr_ok,
+    input  wire [S_COUNT-1:0]      rd_ok,
 
     /*
      * The slaves' side: the M_COUNT master ports and the default slave (index M_COUNT)
@@ -121,16 +126,6 @@ generate
  * one slave per direction at a time (a write (read) to another slave waits until its
  * outstanding writes (reads) have been answered), so its responses cannot be reordered.
  */
-// per master: its pending write (read) may go by the ordering rule (pp_axi_ic_ordering;
-// the outstanding transactions' slaves are the crossbar's concern)
-wire [S_COUNT-1:0]    wr_ok;
-wire [S_COUNT-1:0]    rd_ok;
-/* verilator lint_off UNUSED */
-wire [S_COUNT-1:0]    wr_busy;
-wire [S_COUNT-1:0]    rd_busy;
-wire [S_COUNT*MW-1:0] wr_dst;
-wire [S_COUNT*MW-1:0] rd_dst;
-/* verilator lint_on UNUSED */
 reg  [S_COUNT-1:0]    aw_req;
 reg  [S_COUNT-1:0]    ar_req;
 
@@ -410,34 +405,6 @@ for (i = 0; i < S_COUNT; i = i + 1) begin : mst
 end
 
 endgenerate
-
-pp_axi_ic_ordering #(
-    .S_COUNT(S_COUNT),
-    .MAX_OUTSTANDING(MAX_OUTSTANDING),
-    .MW(MW),
-    .RP(RP)
-)
-ordering_inst (
-    .clk(clk),
-    .rst(rst),
-    .s_axi_awvalid(s_axi_awvalid),
-    .s_axi_awready(s_axi_awready),
-    .s_axi_bvalid(out_bvalid),
-    .s_axi_bready(s_axi_bready),
-    .s_axi_arvalid(s_axi_arvalid),
-    .s_axi_arready(s_axi_arready),
-    .s_axi_rvalid(out_rvalid),
-    .s_axi_rready(s_axi_rready),
-    .out_r_pay(out_r_pay),
-    .aw_sel(aw_sel),
-    .ar_sel(ar_sel),
-    .wr_ok(wr_ok),
-    .wr_busy(wr_busy),
-    .wr_dst(wr_dst),
-    .rd_ok(rd_ok),
-    .rd_busy(rd_busy),
-    .rd_dst(rd_dst)
-);
 
 endmodule
 

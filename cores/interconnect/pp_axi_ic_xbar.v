@@ -4,7 +4,8 @@
  * and register, the W path locked from the AW grant to WLAST; per master a B register) and
  * the read path (pp_axi_ic_xbar_rd: as a crossbar, READ_TOPOLOGY = 0, or shared,
  * READ_TOPOLOGY = 1), side by side; a master issues to one slave per direction at a time
- * (pp_axi_ic_ordering), MAX_OUTSTANDING per master and direction. This module derives the
+ * (pp_axi_ic_ordering, in the top: its outputs come in as ports), MAX_OUTSTANDING per master
+ * and direction. This module derives the
  * tables both paths build their arbiters and multiplexers from (M_CONNECT, the address map).
  * See pp_axi_interconnect.v for the whole and README.md for the latencies.
  */
@@ -75,6 +76,14 @@ module pp_axi_ic_xbar #
     output wire [S_COUNT-1:0]      out_bvalid,
     output wire [S_COUNT*RP-1:0]   out_r_pay,
     output wire [S_COUNT-1:0]      out_rvalid,
+    // the ordering rule (pp_axi_ic_ordering, in the top): per master its pending write
+    // (read) may go; writes (reads) are outstanding, to the slave wr_dst (rd_dst)
+    input  wire [S_COUNT-1:0]      wr_ok,
+    input  wire [S_COUNT-1:0]      wr_busy,
+    input  wire [S_COUNT*MW-1:0]   wr_dst,
+    input  wire [S_COUNT-1:0]      rd_ok,
+    input  wire [S_COUNT-1:0]      rd_busy,
+    input  wire [S_COUNT*MW-1:0]   rd_dst,
 
     /*
      * The slaves' side: the M_COUNT master ports and the default slave (index M_COUNT)
@@ -109,7 +118,8 @@ localparam [AXP-1:0] AX_NO_MST = {AXP{1'b1}} ^ ({{(AXP-M_ID_WIDTH){1'b0}}, {M_ID
 /*
  * The tables both paths build their arbiters and multiplexers from: each slave's arbiter and
  * AW/W (AR) multiplexers are built over the masters M_CONNECT connects to it, indexed 0..n-1
- * (compact index); each master's B (R) multiplexer over the slaves connected to it
+ * (compact index); each master's B (R) multiplexer over the slaves connected to it (derived
+ * from CONN by pp_axi_ic_xbar_resp itself)
  */
 // connectivity including the default slave (row M_COUNT: every master), [slave*S_COUNT + master]
 localparam [MI*S_COUNT-1:0] CONN = {{S_COUNT{1'b1}}, M_CONNECT[M_COUNT*S_COUNT-1:0]};
@@ -146,43 +156,6 @@ function [MI*S_COUNT*SW-1:0] slv_mst(input [MI*S_COUNT-1:0] conn);
     end
 endfunction
 
-// per master m, 32 bits each: the number of slaves connected to it, the default slave included
-function [S_COUNT*32-1:0] mst_ns(input [MI*S_COUNT-1:0] conn);
-    integer n, m, c;
-    begin
-        for (m = 0; m < S_COUNT; m = m + 1) begin
-            c = 0;
-            for (n = 0; n < MI; n = n + 1) begin
-                c = c + (conn[n*S_COUNT+m] ? 1 : 0);
-            end
-            mst_ns[m*32 +: 32] = c;
-        end
-    end
-endfunction
-
-// per master m, MI fields of MW bits: the slaves connected to it, in order (the default
-// slave last; pos = 0), or each slave's compact index in that list (pos = 1; 0 where not
-// connected)
-function [S_COUNT*MI*MW-1:0] mst_slv(input [MI*S_COUNT-1:0] conn, input pos);
-    integer n, m, c;
-    begin
-        mst_slv = {(S_COUNT*MI*MW){1'b0}};
-        for (m = 0; m < S_COUNT; m = m + 1) begin
-            c = 0;
-            for (n = 0; n < MI; n = n + 1) begin
-                if (conn[n*S_COUNT+m]) begin
-                    if (pos) begin
-                        mst_slv[(m*MI+n)*MW +: MW] = c[MW-1:0];
-                    end else begin
-                        mst_slv[(m*MI+c)*MW +: MW] = n[MW-1:0];
-                    end
-                    c = c + 1;
-                end
-            end
-        end
-    end
-endfunction
-
 // per slave n, AXP bits each: the address payload bits its register carries (fill = 0):
 // the address bits inside the slave's window and everything else but the ID's master bits
 // (the grant index), for the default slave (n = M_COUNT) no address bits; or (fill = 1) the
@@ -206,49 +179,8 @@ endfunction
 
 localparam [MI*32-1:0]           SLV_NM = slv_nm(CONN);
 localparam [MI*S_COUNT*SW-1:0]   SLV_MST = slv_mst(CONN);
-localparam [S_COUNT*32-1:0]      MST_NS = mst_ns(CONN);
-localparam [S_COUNT*MI*MW-1:0]   MST_SLV = mst_slv(CONN, 1'b0);
-localparam [S_COUNT*MI*MW-1:0]   MST_POS = mst_slv(CONN, 1'b1);
 localparam [MI*AXP-1:0]          SLV_KEEP = slv_ax(M_BASE_ADDR, M_ADDR_WIDTH, 1'b0);
 localparam [MI*AXP-1:0]          SLV_FILL = slv_ax(M_BASE_ADDR, M_ADDR_WIDTH, 1'b1);
-
-/*
- * The ordering rule of every master, both directions
- */
-wire [S_COUNT-1:0]    wr_ok;
-wire [S_COUNT-1:0]    wr_busy;
-wire [S_COUNT*MW-1:0] wr_dst;
-wire [S_COUNT-1:0]    rd_ok;
-wire [S_COUNT-1:0]    rd_busy;
-wire [S_COUNT*MW-1:0] rd_dst;
-
-pp_axi_ic_ordering #(
-    .S_COUNT(S_COUNT),
-    .MAX_OUTSTANDING(MAX_OUTSTANDING),
-    .MW(MW),
-    .RP(RP)
-)
-ordering_inst (
-    .clk(clk),
-    .rst(rst),
-    .s_axi_awvalid(s_axi_awvalid),
-    .s_axi_awready(s_axi_awready),
-    .s_axi_bvalid(out_bvalid),
-    .s_axi_bready(s_axi_bready),
-    .s_axi_arvalid(s_axi_arvalid),
-    .s_axi_arready(s_axi_arready),
-    .s_axi_rvalid(out_rvalid),
-    .s_axi_rready(s_axi_rready),
-    .out_r_pay(out_r_pay),
-    .aw_sel(aw_sel),
-    .ar_sel(ar_sel),
-    .wr_ok(wr_ok),
-    .wr_busy(wr_busy),
-    .wr_dst(wr_dst),
-    .rd_ok(rd_ok),
-    .rd_busy(rd_busy),
-    .rd_dst(rd_dst)
-);
 
 /*
  * The write path: AW, W, B
@@ -270,9 +202,6 @@ pp_axi_ic_xbar_wr #(
     .CONN(CONN),
     .SLV_NM(SLV_NM),
     .SLV_MST(SLV_MST),
-    .MST_NS(MST_NS),
-    .MST_SLV(MST_SLV),
-    .MST_POS(MST_POS),
     .SLV_KEEP(SLV_KEEP),
     .SLV_FILL(SLV_FILL)
 )
@@ -328,9 +257,6 @@ pp_axi_ic_xbar_rd #(
     .CONN(CONN),
     .SLV_NM(SLV_NM),
     .SLV_MST(SLV_MST),
-    .MST_NS(MST_NS),
-    .MST_SLV(MST_SLV),
-    .MST_POS(MST_POS),
     .SLV_KEEP(SLV_KEEP),
     .SLV_FILL(SLV_FILL)
 )

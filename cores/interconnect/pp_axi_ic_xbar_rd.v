@@ -1,7 +1,8 @@
 /*
  * pushpush: the crossbar's read path (pp_axi_ic_xbar), as a crossbar (READ_TOPOLOGY = 0: per
- * slave an AR arbiter (pp_arbiter) over the masters M_CONNECT connects to it and an AR
- * register, per master an R register fed from the slave the master reads from) or shared
+ * slave an AR arbiter (pp_axi_ic_xbar_arb) over the masters M_CONNECT connects to it and an
+ * AR register, per master an R register fed from the slave the master reads from,
+ * pp_axi_ic_xbar_resp) or shared
  * (READ_TOPOLOGY = 1: one AR arbiter over the masters into an AR register per slave, the
  * response return path pp_axi_ic_resp over the slaves into an R register per master). A
  * master's next AR waits for the ordering rule (rd_ok, pp_axi_ic_ordering). See
@@ -42,12 +43,6 @@ module pp_axi_ic_xbar_rd #
     // to it, in order (S_COUNT fields of SW bits each; read only where not all are)
     parameter [MI*32-1:0] SLV_NM = {MI{S_COUNT[31:0]}},
     parameter [MI*S_COUNT*SW-1:0] SLV_MST = {(MI*S_COUNT*SW){1'b0}},
-    // per master (32 bits each): the number of slaves connected to it, the default slave
-    // included; the slaves connected to it in order and each slave's position in that list
-    // (MI fields of MW bits each; read only where not all are)
-    parameter [S_COUNT*32-1:0] MST_NS = {S_COUNT{MI[31:0]}},
-    parameter [S_COUNT*MI*MW-1:0] MST_SLV = {(S_COUNT*MI*MW){1'b0}},
-    parameter [S_COUNT*MI*MW-1:0] MST_POS = {(S_COUNT*MI*MW){1'b0}},
     // per slave (AXP bits each): the address payload bits its register carries, and the
     // constant bits (its window's base) put back after the register
     parameter [MI*AXP-1:0] SLV_KEEP = {(MI*AXP){1'b1}},
@@ -96,7 +91,6 @@ module pp_axi_ic_xbar_rd #
 // width of a count of outstanding read beats (ARBITRATION = 1)
 localparam OBW = 10 + $clog2(S_COUNT * (MAX_OUTSTANDING + 2) + 1);
 // R bundle fields used here (the top's layout)
-localparam RB_VALID = 0;
 localparam RB_ID    = 1;
 localparam RB_MST   = RBW - SW;
 
@@ -171,10 +165,7 @@ if (READ_TOPOLOGY == 0) begin : rd_xbar
 
         wire [SW-1:0]  ar_idx;
         wire           ar_gv;
-        // (not read by a slave no master is connected to, under round robin)
-        /* verilator lint_off UNUSED */
         wire           ar_fire = ar_gv && ar_open[j] && ar_in_ready[j];
-        /* verilator lint_on UNUSED */
         wire [AXP-1:0] ar_in;
         wire [AXP-1:0] ar_out;
 
@@ -188,93 +179,50 @@ if (READ_TOPOLOGY == 0) begin : rd_xbar
             assign ar_open[j] = 1'b1;
         end
 
+        // the arbiter and the AR multiplexer over the connected masters only (compact index
+        // ar_cidx), as for writes
+        localparam integer CA = (NM == S_COUNT) ? SW : CSW;
+        wire [CA-1:0]  ar_cidx;
+
+        pp_axi_ic_xbar_arb #(
+            .S_COUNT(S_COUNT),
+            .SW(SW),
+            .ARBITRATION(ARBITRATION),
+            .QUANTUM(ARB_QUANTUM),
+            .CONN(CONN[j*S_COUNT +: S_COUNT]),
+            .NM(NM),
+            .C_MAP(SLV_MST[j*S_COUNT*SW +: S_COUNT*SW]),
+            .CA(CA)
+        )
+        ar_arb_inst (
+            .clk(clk),
+            .rst(rst),
+            .req(ar_req[j*S_COUNT +: S_COUNT]),
+            .beats(ar_beats),
+            .accept(ar_fire),
+            .grant(ar_grant[j*S_COUNT +: S_COUNT]),
+            .grant_valid(ar_gv),
+            .index(ar_idx),
+            .cindex(ar_cidx)
+        );
+
         if (NM == S_COUNT) begin : full
-
             pp_axi_ic_mux #(.N(S_COUNT), .WIDTH(AXP), .SEL_WIDTH(SW))
-            ar_mux_inst (.in(ar_pay), .sel(ar_idx), .out(ar_in));
-
-            pp_arbiter #(
-                .PORTS(S_COUNT),
-                .ARBITRATION(ARBITRATION),
-                .INDEX_WIDTH(SW),
-                .BEATS_WIDTH(9),
-                .QUANTUM(ARB_QUANTUM)
-            )
-            ar_arb_inst (
-                .clk(clk),
-                .rst(rst),
-                .req(ar_req[j*S_COUNT +: S_COUNT]),
-                .grant(ar_grant[j*S_COUNT +: S_COUNT]),
-                .grant_valid(ar_gv),
-                .grant_index(ar_idx),
-                .req_beats(ar_beats),
-                .accept(ar_fire)
-            );
-
+            ar_mux_inst (.in(ar_pay), .sel(ar_cidx), .out(ar_in));
         end else if (NM > 0) begin : part
-
-            // the connected masters only (compact index ar_cidx), as for writes
             localparam [S_COUNT*SW-1:0] C_MAP = SLV_MST[j*S_COUNT*SW +: S_COUNT*SW];
-            wire [CSW-1:0]     ar_cidx;
-            wire [NM-1:0]      c_req;
-            wire [NM-1:0]      c_grant;
-            wire [NM*AXP-1:0]  c_pay;
-            wire [NM*9-1:0]    c_beats;
-            reg  [SW-1:0]      c_idx;
-
-            for (i = 0; i < S_COUNT; i = i + 1) begin : g
-                if (!CONN[j*S_COUNT+i]) begin : u
-                    assign ar_grant[j*S_COUNT+i] = 1'b0;
-                end
-            end
-
+            wire [NM*AXP-1:0] c_pay;
             for (k = 0; k < NM; k = k + 1) begin : c
                 localparam [SW-1:0] M = C_MAP[k*SW +: SW];
-                assign c_req[k] = ar_req[j*S_COUNT+M];
-                assign ar_grant[j*S_COUNT+M] = c_grant[k];
                 assign c_pay[k*AXP +: AXP] = ar_pay[M*AXP +: AXP];
-                assign c_beats[k*9 +: 9] = ar_beats[M*9 +: 9];
             end
-
-            integer ck;
-            always @* begin
-                c_idx = {SW{1'b0}};
-                for (ck = 0; ck < NM; ck = ck + 1) begin
-                    if (c_grant[ck]) begin
-                        c_idx = C_MAP[ck*SW +: SW];
-                    end
-                end
-            end
-            assign ar_idx = c_idx;
-
             pp_axi_ic_mux #(.N(NM), .WIDTH(AXP), .SEL_WIDTH(CSW))
             ar_mux_inst (.in(c_pay), .sel(ar_cidx), .out(ar_in));
-
-            pp_arbiter #(
-                .PORTS(NM),
-                .ARBITRATION(ARBITRATION),
-                .INDEX_WIDTH(CSW),
-                .BEATS_WIDTH(9),
-                .QUANTUM(ARB_QUANTUM)
-            )
-            ar_arb_inst (
-                .clk(clk),
-                .rst(rst),
-                .req(c_req),
-                .grant(c_grant),
-                .grant_valid(ar_gv),
-                .grant_index(ar_cidx),
-                .req_beats(c_beats),
-                .accept(ar_fire)
-            );
-
         end else begin : none
-
-            assign ar_grant[j*S_COUNT +: S_COUNT] = {S_COUNT{1'b0}};
-            assign ar_idx = {SW{1'b0}};
-            assign ar_gv = 1'b0;
             assign ar_in = {AXP{1'b0}};
-
+            /* verilator lint_off UNUSED */
+            wire unused_cidx = ^ar_cidx;
+            /* verilator lint_on UNUSED */
         end
 
         pp_axi_ic_reg #(
@@ -296,54 +244,29 @@ if (READ_TOPOLOGY == 0) begin : rd_xbar
     end
 
     for (i = 0; i < S_COUNT; i = i + 1) begin : mst
-        localparam [SW-1:0] IDX = i;
-
-        // read data from the slave this master reads from
-        wire [RBW-1:0] r_in;
-        wire r_in_valid = r_in[RB_VALID] && r_in[RB_MST +: SW] == IDX &&
-            rd_busy[i];
-
-        // over the slaves connected to this master only, as the B multiplexer
-        localparam integer NS = MST_NS[i*32 +: 32];
-        if (NS == MI) begin : r_full
-            pp_axi_ic_mux #(.N(MI), .WIDTH(RBW), .SEL_WIDTH(MW))
-            r_mux_inst (.in(int_r_bun), .sel(rd_dst[i*MW +: MW]), .out(r_in));
-        end else begin : r_part
-            localparam integer CSW = (NS > 1) ? $clog2(NS) : 1;
-            localparam [MI*MW-1:0] S_MAP = MST_SLV[i*MI*MW +: MI*MW];
-            localparam [MI*MW-1:0] S_POS = MST_POS[i*MI*MW +: MI*MW];
-            reg  [CSW-1:0]    rd_dst_c_reg;
-            initial rd_dst_c_reg = {CSW{1'b0}};
-            /* verilator lint_off UNUSED */
-            wire [MW-1:0]     ar_pos = S_POS[ar_sel[i*MW +: MW]*MW +: MW];
-            /* verilator lint_on UNUSED */
-            wire [NS*RBW-1:0] r_cand;
-            wire              ar_hs = s_axi_arvalid[i] && s_axi_arready[i];
-            for (k = 0; k < NS; k = k + 1) begin : c
-                assign r_cand[k*RBW +: RBW] = int_r_bun[S_MAP[k*MW +: MW]*RBW +: RBW];
-            end
-            always @(posedge clk) begin
-                if (ar_hs) begin
-                    rd_dst_c_reg <= ar_pos[CSW-1:0];
-                end
-            end
-            pp_axi_ic_mux #(.N(NS), .WIDTH(RBW), .SEL_WIDTH(CSW))
-            r_mux_inst (.in(r_cand), .sel(rd_dst_c_reg), .out(r_in));
-        end
-
-        pp_axi_ic_reg #(
-            .SKID(SKID_BUFFERS),
-            .WIDTH(RP)
+        // read data from the slave this master reads from, over the slaves connected to it
+        pp_axi_ic_xbar_resp #(
+            .S_COUNT(S_COUNT),
+            .MI(MI),
+            .MW(MW),
+            .SW(SW),
+            .IDX(i),
+            .PW(RP),
+            .SKID_BUFFERS(SKID_BUFFERS),
+            .CONN(CONN)
         )
-        r_reg_inst (
+        r_inst (
             .clk(clk),
             .rst(rst),
-            .s_data(r_in[RB_ID +: RP]),
-            .s_valid(r_in_valid),
-            .s_ready(r_in_ready[i]),
-            .m_data(out_r_pay[i*RP +: RP]),
-            .m_valid(out_rvalid[i]),
-            .m_ready(s_axi_rready[i])
+            .issue(s_axi_arvalid[i] && s_axi_arready[i]),
+            .sel(ar_sel[i*MW +: MW]),
+            .busy(rd_busy[i]),
+            .dst(rd_dst[i*MW +: MW]),
+            .bundles(int_r_bun),
+            .in_ready(r_in_ready[i]),
+            .out_pay(out_r_pay[i*RP +: RP]),
+            .out_valid(out_rvalid[i]),
+            .out_ready(s_axi_rready[i])
         );
     end
 

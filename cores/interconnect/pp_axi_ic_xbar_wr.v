@@ -1,8 +1,8 @@
 /*
- * pushpush: the crossbar's write path (pp_axi_ic_xbar): per slave an AW arbiter (pp_arbiter)
- * over the masters M_CONNECT connects to it and an AW register, the W path locked from the AW
- * grant to WLAST (W beats follow AW order), and the slave's BREADY; per master a B register
- * fed from the slave the master writes to. A master's next AW waits for its previous write's
+ * pushpush: the crossbar's write path (pp_axi_ic_xbar): per slave an AW arbiter
+ * (pp_axi_ic_xbar_arb) over the masters M_CONNECT connects to it and an AW register, the W
+ * path locked from the AW grant to WLAST (W beats follow AW order), and the slave's BREADY;
+ * per master a B register fed from the slave the master writes to (pp_axi_ic_xbar_resp). A master's next AW waits for its previous write's
  * WLAST and for the ordering rule (wr_ok, pp_axi_ic_ordering). See pp_axi_ic_xbar.v for the
  * crossbar and README.md for the latencies.
  */
@@ -39,12 +39,6 @@ module pp_axi_ic_xbar_wr #
     // to it, in order (S_COUNT fields of SW bits each; read only where not all are)
     parameter [MI*32-1:0] SLV_NM = {MI{S_COUNT[31:0]}},
     parameter [MI*S_COUNT*SW-1:0] SLV_MST = {(MI*S_COUNT*SW){1'b0}},
-    // per master (32 bits each): the number of slaves connected to it, the default slave
-    // included; the slaves connected to it in order and each slave's position in that list
-    // (MI fields of MW bits each; read only where not all are)
-    parameter [S_COUNT*32-1:0] MST_NS = {S_COUNT{MI[31:0]}},
-    parameter [S_COUNT*MI*MW-1:0] MST_SLV = {(S_COUNT*MI*MW){1'b0}},
-    parameter [S_COUNT*MI*MW-1:0] MST_POS = {(S_COUNT*MI*MW){1'b0}},
     // per slave (AXP bits each): the address payload bits its register carries, and the
     // constant bits (its window's base) put back after the register
     parameter [MI*AXP-1:0] SLV_KEEP = {(MI*AXP){1'b1}},
@@ -74,9 +68,7 @@ module pp_axi_ic_xbar_wr #
     // are outstanding, to this slave (read by the B multiplexers over every slave only)
     input  wire [S_COUNT-1:0]      wr_ok,
     input  wire [S_COUNT-1:0]      wr_busy,
-    /* verilator lint_off UNUSED */
     input  wire [S_COUNT*MW-1:0]   wr_dst,
-    /* verilator lint_on UNUSED */
 
     /*
      * The slaves' side: the M_COUNT master ports and the default slave (index M_COUNT)
@@ -95,10 +87,7 @@ module pp_axi_ic_xbar_wr #
 );
 
 // payload fields used here (the top's layout)
-localparam W_LAST   = WP - 1;
-localparam BB_VALID = 0;
-localparam BB_ID    = 1;
-localparam BB_MST   = BBW - SW;
+localparam W_LAST = WP - 1;
 
 // the ID's master bits of an address payload (the ID at bit 0), from the grant index
 function [AXP-1:0] ax_mst(input [SW-1:0] m);
@@ -262,9 +251,6 @@ for (j = 0; j < MI; j = j + 1) begin : slv
     // masters' own vectors and indices
     localparam integer NA = (NM > 0) ? NM : 1;
     localparam integer CA = (NM == S_COUNT) ? SW : CSW;
-    wire [NA-1:0]        c_req;
-    wire [NA-1:0]        c_grant;
-    wire [NA*9-1:0]      c_beats;
     // the masters' AW payloads and W beats (wvalid on top), and (SKID_BUFFERS = 0) their
     // held AW payloads and W beats (each datapath reads two of these, and of c_w with
     // SKID_BUFFERS = 0 only WVALID and WLAST)
@@ -276,93 +262,61 @@ for (j = 0; j < MI; j = j + 1) begin : slv
     /* verilator lint_on UNUSED */
     wire [CA-1:0]        aw_cidx;
     wire [CA-1:0]        w_cidx;
-    wire                 c_gv;
+
+    pp_axi_ic_xbar_arb #(
+        .S_COUNT(S_COUNT),
+        .SW(SW),
+        .ARBITRATION(ARBITRATION),
+        .QUANTUM(ARB_QUANTUM),
+        .CONN(CONN[j*S_COUNT +: S_COUNT]),
+        .NM(NM),
+        .C_MAP(SLV_MST[j*S_COUNT*SW +: S_COUNT*SW]),
+        .CA(CA)
+    )
+    aw_arb_inst (
+        .clk(clk),
+        .rst(rst),
+        .req(aw_req[j*S_COUNT +: S_COUNT]),
+        .beats(aw_beats),
+        .accept(aw_fire),
+        .grant(aw_grant[j*S_COUNT +: S_COUNT]),
+        .grant_valid(aw_gv),
+        .index(aw_idx),
+        .cindex(aw_cidx)
+    );
 
     if (NM == S_COUNT) begin : full
-        assign c_req = aw_req[j*S_COUNT +: S_COUNT];
-        assign aw_grant[j*S_COUNT +: S_COUNT] = c_grant;
         assign c_pay = aw_pay;
-        assign c_beats = aw_beats;
         assign c_w = w_pay_v;
         assign c_aw_hold = aw_hold;
         assign c_w_hold = w_hold;
-        assign aw_idx = aw_cidx;
         assign w_cidx = w_sel;
-        assign aw_gv = c_gv;
     end else if (NM > 0) begin : part
         localparam [S_COUNT*SW-1:0] C_MAP = SLV_MST[j*S_COUNT*SW +: S_COUNT*SW];
-        reg  [SW-1:0]  c_idx;
         reg  [CA-1:0]  w_owner_c_reg;
         initial w_owner_c_reg = {CA{1'b0}};
 
-        for (i = 0; i < S_COUNT; i = i + 1) begin : g
-            if (!CONN[j*S_COUNT+i]) begin : u
-                assign aw_grant[j*S_COUNT+i] = 1'b0;
-            end
-        end
         for (k = 0; k < NM; k = k + 1) begin : c
             localparam [SW-1:0] M = C_MAP[k*SW +: SW];
-            assign c_req[k] = aw_req[j*S_COUNT+M];
-            assign aw_grant[j*S_COUNT+M] = c_grant[k];
             assign c_pay[k*AXP +: AXP] = aw_pay[M*AXP +: AXP];
-            assign c_beats[k*9 +: 9] = aw_beats[M*9 +: 9];
             assign c_w[k*(WP+1) +: WP+1] = w_pay_v[M*(WP+1) +: WP+1];
             assign c_aw_hold[k*AXP +: AXP] = aw_hold[M*AXP +: AXP];
             assign c_w_hold[k*WP +: WP] = w_hold[M*WP +: WP];
-        end
-        // the granted master's index from the one-hot grant
-        integer ck;
-        always @* begin
-            c_idx = {SW{1'b0}};
-            for (ck = 0; ck < NM; ck = ck + 1) begin
-                if (c_grant[ck]) begin
-                    c_idx = C_MAP[ck*SW +: SW];
-                end
-            end
         end
         always @(posedge clk) begin
             if (aw_fire) begin
                 w_owner_c_reg <= aw_cidx;
             end
         end
-        assign aw_idx = c_idx;
         assign w_cidx = w_busy_reg ? w_owner_c_reg : aw_cidx;
-        assign aw_gv = c_gv;
     end else begin : none
-        // no master is connected to this slave: it is never addressed (the arbiter's
-        // one port never requests)
-        assign c_req = 1'b0;
-        assign aw_grant[j*S_COUNT +: S_COUNT] = {S_COUNT{1'b0}};
+        // no master is connected to this slave: it is never addressed
         assign c_pay = {AXP{1'b0}};
-        assign c_beats = 9'd0;
         assign c_w = {(WP+1){1'b0}};
         assign c_aw_hold = {AXP{1'b0}};
         assign c_w_hold = {WP{1'b0}};
-        assign aw_idx = {SW{1'b0}};
         assign w_cidx = aw_cidx;
-        assign aw_gv = 1'b0;
-        /* verilator lint_off UNUSED */
-        wire unused_gv = c_gv ^ c_grant[0];
-        /* verilator lint_on UNUSED */
     end
-
-    pp_arbiter #(
-        .PORTS(NA),
-        .ARBITRATION(ARBITRATION),
-        .INDEX_WIDTH(CA),
-        .BEATS_WIDTH(9),
-        .QUANTUM(ARB_QUANTUM)
-    )
-    aw_arb_inst (
-        .clk(clk),
-        .rst(rst),
-        .req(c_req),
-        .grant(c_grant),
-        .grant_valid(c_gv),
-        .grant_index(aw_cidx),
-        .req_beats(c_beats),
-        .accept(aw_fire)
-    );
 
     // write data
     wire          w_in_valid;
@@ -475,8 +429,6 @@ for (j = 0; j < MI; j = j + 1) begin : slv
 end
 
 for (i = 0; i < S_COUNT; i = i + 1) begin : mst
-    localparam [SW-1:0] IDX = i;
-
     reg [MI-1:0] wr_dst_oh_reg;
     initial wr_dst_oh_reg = {MI{1'b0}};
     reg          w_pend_reg;
@@ -499,55 +451,29 @@ for (i = 0; i < S_COUNT; i = i + 1) begin : mst
         end
     end
 
-    // write response from the slave this master writes to
-    wire [BBW-1:0] b_in;
-    wire b_in_valid = b_in[BB_VALID] && b_in[BB_MST +: SW] == IDX && wr_busy[i];
-
-    // the slaves connected to this master (M_CONNECT; the default slave last): the B
-    // multiplexer is built over those only, selected by the destination's compact index
-    // (all connected: the slaves' own vector and index)
-    localparam integer NS = MST_NS[i*32 +: 32];
-    localparam integer CB = (NS == MI) ? MW : (NS > 1) ? $clog2(NS) : 1;
-    wire [NS*BBW-1:0] b_cand;
-    wire [CB-1:0]     b_sel;
-    if (NS == MI) begin : b_full
-        assign b_cand = int_b_bun;
-        assign b_sel = wr_dst[i*MW +: MW];
-    end else begin : b_part
-        localparam [MI*MW-1:0] S_MAP = MST_SLV[i*MI*MW +: MI*MW];
-        localparam [MI*MW-1:0] S_POS = MST_POS[i*MI*MW +: MI*MW];
-        reg  [CB-1:0]     wr_dst_c_reg;
-        initial wr_dst_c_reg = {CB{1'b0}};
-        /* verilator lint_off UNUSED */
-        wire [MW-1:0]     aw_pos = S_POS[aw_sel[i*MW +: MW]*MW +: MW];
-        /* verilator lint_on UNUSED */
-        for (k = 0; k < NS; k = k + 1) begin : c
-            assign b_cand[k*BBW +: BBW] = int_b_bun[S_MAP[k*MW +: MW]*BBW +: BBW];
-        end
-        always @(posedge clk) begin
-            if (aw_fire) begin
-                wr_dst_c_reg <= aw_pos[CB-1:0];
-            end
-        end
-        assign b_sel = wr_dst_c_reg;
-    end
-
-    pp_axi_ic_mux #(.N(NS), .WIDTH(BBW), .SEL_WIDTH(CB))
-    b_mux_inst (.in(b_cand), .sel(b_sel), .out(b_in));
-
-    pp_axi_ic_reg #(
-        .SKID(SKID_BUFFERS),
-        .WIDTH(BP)
+    // write response from the slave this master writes to, over the slaves connected to it
+    pp_axi_ic_xbar_resp #(
+        .S_COUNT(S_COUNT),
+        .MI(MI),
+        .MW(MW),
+        .SW(SW),
+        .IDX(i),
+        .PW(BP),
+        .SKID_BUFFERS(SKID_BUFFERS),
+        .CONN(CONN)
     )
-    b_reg_inst (
+    b_inst (
         .clk(clk),
         .rst(rst),
-        .s_data(b_in[BB_ID +: BP]),
-        .s_valid(b_in_valid),
-        .s_ready(b_in_ready[i]),
-        .m_data(out_b_pay[i*BP +: BP]),
-        .m_valid(out_bvalid[i]),
-        .m_ready(s_axi_bready[i])
+        .issue(aw_fire),
+        .sel(aw_sel[i*MW +: MW]),
+        .busy(wr_busy[i]),
+        .dst(wr_dst[i*MW +: MW]),
+        .bundles(int_b_bun),
+        .in_ready(b_in_ready[i]),
+        .out_pay(out_b_pay[i*BP +: BP]),
+        .out_valid(out_bvalid[i]),
+        .out_ready(s_axi_bready[i])
     );
 end
 endgenerate

@@ -11,7 +11,8 @@
  * This top decodes (pp_axi_ic_decode), packs each master's payloads, adds the default slave
  * (pp_axi_ic_decerr) and unpacks the ports; the datapath is pp_axi_ic_xbar (TOPOLOGY = 0)
  * or pp_axi_ic_shared (TOPOLOGY = 1), built from pp_arbiter, pp_axi_ic_mux, pp_axi_ic_reg,
- * pp_axi_ic_req, pp_axi_ic_order, pp_axi_ic_rd_beats and pp_axi_ic_resp.
+ * pp_axi_ic_req, pp_axi_ic_rd_beats and pp_axi_ic_resp; both follow the ordering rule of
+ * pp_axi_ic_ordering (pp_axi_ic_order per master and direction), instantiated here once.
  *
  * Latency (no contention, target ready): address and write data are registered once
  * (a beat accepted from a master in cycle t is presented to the slave in cycle t+1),
@@ -570,9 +571,51 @@ assign s_axi_rresp = so_rresp;
 assign s_axi_rlast = so_rlast;
 assign s_axi_rvalid = out_rvalid;
 
+/*
+ * The ordering rule of every master, both directions, for either datapath: a master issues to
+ * one slave per direction at a time, MAX_OUTSTANDING per master and direction
+ */
+wire [S_COUNT-1:0]    wr_ok;
+wire [S_COUNT-1:0]    rd_ok;
+// (the outstanding transactions' slaves: read by the crossbar only)
+/* verilator lint_off UNUSED */
+wire [S_COUNT-1:0]    wr_busy;
+wire [S_COUNT*MW-1:0] wr_dst;
+wire [S_COUNT-1:0]    rd_busy;
+wire [S_COUNT*MW-1:0] rd_dst;
+/* verilator lint_on UNUSED */
+
+pp_axi_ic_ordering #(
+    .S_COUNT(S_COUNT),
+    .MAX_OUTSTANDING(MAX_OUTSTANDING),
+    .MW(MW),
+    .RP(RP)
+)
+ordering_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_axi_awvalid(s_axi_awvalid),
+    .s_axi_awready(s_axi_awready),
+    .s_axi_bvalid(out_bvalid),
+    .s_axi_bready(s_axi_bready),
+    .s_axi_arvalid(s_axi_arvalid),
+    .s_axi_arready(s_axi_arready),
+    .s_axi_rvalid(out_rvalid),
+    .s_axi_rready(s_axi_rready),
+    .out_r_pay(out_r_pay),
+    .aw_sel(aw_sel),
+    .ar_sel(ar_sel),
+    .wr_ok(wr_ok),
+    .wr_busy(wr_busy),
+    .wr_dst(wr_dst),
+    .rd_ok(rd_ok),
+    .rd_busy(rd_busy),
+    .rd_dst(rd_dst)
+);
 
 /*
- * The datapath: crossbar or shared bus, with the same ports
+ * The datapath: crossbar or shared bus, with the same ports (the shared bus reads only the
+ * ordering rule's wr_ok and rd_ok)
  */
 generate
 if (TOPOLOGY == 0) begin : xbar
@@ -624,6 +667,12 @@ if (TOPOLOGY == 0) begin : xbar
         .out_bvalid(out_bvalid),
         .out_r_pay(out_r_pay),
         .out_rvalid(out_rvalid),
+        .wr_ok(wr_ok),
+        .wr_busy(wr_busy),
+        .wr_dst(wr_dst),
+        .rd_ok(rd_ok),
+        .rd_busy(rd_busy),
+        .rd_dst(rd_dst),
         .int_aw_pay(int_aw_pay),
         .int_awvalid(int_awvalid),
         .int_awready(int_awready),
@@ -686,6 +735,8 @@ end else begin : shared
         .out_bvalid(out_bvalid),
         .out_r_pay(out_r_pay),
         .out_rvalid(out_rvalid),
+        .wr_ok(wr_ok),
+        .rd_ok(rd_ok),
         .int_aw_pay(int_aw_pay),
         .int_awvalid(int_awvalid),
         .int_awready(int_awready),

@@ -828,7 +828,8 @@ if cocotb is not None:
 REPO = Path(__file__).resolve().parents[2]
 CORE = REPO / "cores" / "interconnect"
 SOURCES = [CORE / f for f in ("pp_axi_interconnect.v", "pp_axi_ic_decode.v", "pp_axi_ic_xbar.v",
-                              "pp_axi_ic_xbar_wr.v", "pp_axi_ic_xbar_rd.v", "pp_axi_ic_shared.v",
+                              "pp_axi_ic_xbar_wr.v", "pp_axi_ic_xbar_rd.v", "pp_axi_ic_xbar_arb.v",
+                              "pp_axi_ic_xbar_resp.v", "pp_axi_ic_shared.v",
                               "pp_axi_ic_req.v", "pp_axi_ic_ordering.v", "pp_axi_ic_order.v",
                               "pp_axi_ic_rd_beats.v", "pp_axi_ic_resp.v", "pp_arbiter.v", "pp_axi_ic_reg.v",
                               "pp_axi_ic_decerr.v", "pp_axi_ic_mux.v")]
