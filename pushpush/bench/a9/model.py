@@ -190,10 +190,10 @@ def _uncached(c: dict[str, Any]) -> int:
     return c["gp_reads"] + c["gp_writes"] + c["ocm_reads"] + c["ocm_writes"] + c["timer_reads"]
 
 
-def path_counts(kind: str, counts: dict[str, Any]) -> dict[str, float]:
-    """Instructions and uncached accesses per call of row kind ``kind``, as
-    :func:`path_cycles` adds them up (half a round where it takes half a round): the
-    software's whole share of a call."""
+def path_counts(kind: str, counts: dict[str, Any], bus_pl: float = 0.0) -> dict[str, float]:
+    """Instructions and uncached accesses per call of row kind ``kind`` (bus cycles bus_pl),
+    as :func:`path_cycles` adds them up at the central values (half a round where it takes
+    half a round; of the caller's work while the answer comes and the answer, the longer)."""
     caller, callee = counts["caller"], counts["callee"]
 
     def half(c: dict[str, Any]) -> dict[str, float]:
@@ -210,8 +210,8 @@ def path_counts(kind: str, counts: dict[str, Any]) -> dict[str, float]:
                       half(caller["wait_iteration"]))
     else:
         answer = half(caller["wait_iteration"])
-    cy = lambda c: _cycles(c, CPI.value, GP0_NS.value, OCM_NS.value, 0.0, CPU_MHZ)  # noqa: E731
-    ours = caller["trigger_to_status"] if cy(caller["trigger_to_status"]) > cy(answer) else answer
+    cy = lambda c, bus=0.0: _cycles(c, CPI.value, GP0_NS.value, OCM_NS.value, bus, CPU_MHZ)  # noqa: E731
+    ours = caller["trigger_to_status"] if cy(caller["trigger_to_status"]) > cy(answer, bus_pl) else answer
     return take(caller["to_trigger"], caller["after_status"], ours)
 
 
@@ -246,13 +246,13 @@ def row_estimates(counts: Optional[dict[str, Any]], bus: dict[tuple[str, str], O
         lim = protocol_limit(e["kind"], e["bus_pl"])
         e["limit_mcalls"] = lim["mcalls"]
         e["of_limit"] = round(e["mcalls"] / lim["mcalls"], 3)
-        pc = path_counts(e["kind"], counts)
+        pc = path_counts(e["kind"], counts, e["bus_pl"])
         e["instructions"], e["uncached"] = pc["instructions"], _uncached(pc)
         # the same in every wait mode counted (the default, sleep, beside poll)
         e["modes"] = {}
         for mode, mc in counts.get("modes", {"poll": counts}).items():
             em = estimate_path(e["kind"], mc, e["bus_pl"])
-            pm = path_counts(e["kind"], mc)
+            pm = path_counts(e["kind"], mc, e["bus_pl"])
             e["modes"][mode] = {"mcalls": em["mcalls"], "mcalls_low": em["mcalls_low"],
                                 "mcalls_high": em["mcalls_high"], "cycles": em["cycles"],
                                 "of_limit": round(em["mcalls"] / lim["mcalls"], 3),
@@ -349,7 +349,9 @@ def model_markdown(counts: Optional[dict[str, Any]], est: dict[tuple[str, str], 
                   "2.2 asks of a software caller, the argument and trigger writes, the status and "
                   "result reads, the clear; rtl -> c the trigger and argument reads, the re-arm, the "
                   "result and status writes; c -> c both; no instruction), central latencies; "
-                  "instructions and uncached accesses per call as the estimate adds them up:", "",
+                  "instructions and uncached accesses per call as the estimate adds them up (the "
+                  "caller's own between its trigger and the answer only when they take longer "
+                  "than the answer):", "",
                   md_table(("row", "wait mode", "instructions", "uncached accesses", "MCalls/s (range)",
                             "limit MCalls/s", "of the limit"), lim_rows), ""]
     sw_hw, hw_sw = est.get(("c", "rtl"), {}), est.get(("rtl", "c"), {})
