@@ -22,8 +22,12 @@ int pp_baremetal_write(void *ctx, uint32_t addr, const uint32_t *words, unsigned
         return PP_EINVAL;
     for (k = 0; k + 1u < n; k++)
         dst[k] = words[k];
+    /* Needed: the last word (trigger, status) after the others and after every earlier store
+     * of the runtime (a slot's re-arm before its reply), also on a Normal-memory mapping */
     PP_BARRIER();
     dst[n - 1u] = words[n - 1u];
+    /* Needed: the write in effect before the runtime reads on (the interrupt block's clear
+     * before the sweep after it, docs/architecture.md section 2.3) */
     PP_BARRIER();
     return PP_OK;
 }

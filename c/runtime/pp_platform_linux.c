@@ -149,9 +149,11 @@ static void pp_store(volatile uint32_t *dst, const uint32_t *words, unsigned n)
     unsigned k;
     for (k = 0; k + 1u < n; k++)
         dst[k] = words[k];
-    PP_BARRIER(); /* the trigger (or status) word last */
+    PP_BARRIER(); /* needed: the trigger (or status) word last, after every earlier store of the
+                   * runtime too (a slot's re-arm before its reply) */
     dst[n - 1u] = words[n - 1u];
-    PP_BARRIER();
+    PP_BARRIER(); /* needed: in effect before the runtime reads on (the interrupt block's clear
+                   * before the sweep after it, docs/architecture.md section 2.3) */
 }
 
 int pp_linux_write(void *ctx, uint32_t addr, const uint32_t *words, unsigned n)

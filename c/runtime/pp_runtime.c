@@ -207,6 +207,19 @@ static int pp_in_window(const pp_rt *rt, uint32_t off, uint32_t words)
 static int pp_add_served(pp_rt *rt, uint32_t slot_off, unsigned arg_words, unsigned result_words, int kind,
                          pp_adapter adapter, pp_anyfn fn, const char *name, int alloc);
 
+/* The list of served entries in use, in table order (after every change of a kind to or
+ * from PP_SLOT_FREE): a sweep reads only their triggers, not the whole fixed table. */
+static void pp_relist(pp_rt *rt)
+{
+    unsigned i, n = 0;
+    for (i = 0; i < PP_MAX_SERVED; i++)
+        if (rt->served[i].kind != PP_SLOT_FREE)
+            rt->live[n++] = (uint8_t)i;
+    rt->nlive = n;
+    if (rt->hot >= 0 && rt->served[rt->hot].kind == PP_SLOT_FREE)
+        rt->hot = -1;
+}
+
 /* The journal entry of run-time word off (docs/architecture.md section 2.2), or NULL. */
 static volatile uint8_t *pp_journal(pp_rt *rt, uint32_t off)
 {
@@ -301,6 +314,8 @@ int pp_init(pp_rt *rt, const pp_platform *plat, const char *name, uint32_t base,
         rt->served[i].kind = PP_SLOT_FREE;
         rt->served[i].busy = 0;
     }
+    rt->nlive = 0;
+    rt->hot = -1;
     for (i = 0; i < PP_MAX_ALLOCS; i++)
         rt->allocs[i].state = 0;
     for (i = 0; i < PP_MAX_FNSEQ; i++)
@@ -466,6 +481,7 @@ static int pp_alloc_words(pp_rt *rt, unsigned words)
                 pp_overlaps(start, words, s->trigger_off - s->arg_words, s->arg_words + 1u))
                 s->kind = PP_SLOT_FREE;
         }
+        pp_relist(rt);
         for (i = 0; i < words; i++)
             rt->plat.window[start + i] = 0;
         return (int)slot;
@@ -523,6 +539,7 @@ static int pp_add_served(pp_rt *rt, uint32_t slot_off, unsigned arg_words, unsig
     s->fn = fn;
     s->name = name;
     s->alloc = alloc;
+    pp_relist(rt);
     return i;
 }
 
@@ -561,98 +578,131 @@ int pp_add_site(pp_rt *rt, uint32_t cep_addr, uint32_t rep_addr, unsigned arg_wo
                            * go on from the last owner's SEQ (section 2.2) */
     s->busy = 0;
     s->name = name;
+    s->rec = rt->record != NULL ? rt->record + rt->nsites : NULL;
     rt->plat.window[rep_off + result_words] = 0;
     return (int)rt->nsites++;
 }
 
 /* ------------------------------------------------------------------ serving */
 
-int pp_poll(pp_rt *rt)
+/* Take the call whose trigger trig was read in served entry i (non-zero): drop a duplicate,
+ * else re-arm the slot, run the handler (or answer BAD_FUNCTION for a dead slot) and reply.
+ * Returns 1 when a call ran, 0 for a duplicate or a call that must wait (its function runs). */
+static int pp_take(pp_rt *rt, unsigned i, uint32_t trig)
 {
-    unsigned i;
-    int ran = 0;
     volatile uint32_t *w = rt->plat.window;
+    pp_served *s = &rt->served[i];
     uint32_t args[PP_MAX_WORDS];
     uint32_t reply[PP_MAX_WORDS];
+    uint32_t seq, status, rep;
+    unsigned k, na, nr;
+    /* Needed: the arguments must be read after the trigger (at least as new as it); the
+     * writer stored them first, but a weakly-ordered reader (the simulated board's shared
+     * memory on an ARM host, a Normal-memory mapping) may read them early. */
+    PP_BARRIER();
+    seq = (trig >> 1) & 1u;
+    if (s->busy) {
+        /* the function runs now (we are serving while its handler waits): a repeat of
+         * its call is a duplicate, anything else waits in the slot until it returns */
+        int dup = s->kind == PP_SLOT_STATIC ? (s->taken_any && seq == s->last_seq)
+                                             : (trig == s->exec_trigger);
+        if (dup) {
+            w[s->trigger_off] = PP_TRIGGER_IDLE;
+            rt->counters.duplicates++;
+        }
+        return 0;
+    }
+    na = s->arg_words;
+    nr = s->result_words;
+    for (k = 0; k < na; k++)
+        args[k] = w[s->trigger_off - na + k];
+    /* re-arm: the next call may arrive now. No barrier: the reply's write makes every
+     * earlier store visible before its status (pp_platform.write), so the caller cannot
+     * call again before this store is in the slot */
+    w[s->trigger_off] = PP_TRIGGER_IDLE;
+    if (s->kind == PP_SLOT_STATIC) {
+        if (s->taken_any && seq == s->last_seq) {
+            rt->counters.duplicates++;
+            return 0;
+        }
+        s->taken_any = 1;
+        s->last_seq = (uint8_t)seq;
+    }
+    rt->hot = (int)i;
+    rep = trig & PP_TRIGGER_REP_MASK;
+    if (s->kind == PP_SLOT_DEAD || s->adapter == NULL) {
+        status = PP_STATUS_BAD_FUNCTION;
+        pp_zero(reply, nr);
+    } else {
+        s->busy = 1;
+        s->exec_trigger = trig;
+        PP_TRACE_EVENT(rt, PP_TRACE_ENTERED, rt->base + 4u * (s->trigger_off - na), trig, 0u, 0, s->name);
+        rt->depth++;
+        status = s->adapter(rt, s->fn, args, reply);
+        rt->depth--;
+        s = &rt->served[i]; /* (entries never move; re-read for clarity) */
+        s->busy = 0;
+        s->exec_trigger = 0;
+        if (status != PP_STATUS_OK)
+            pp_zero(reply, nr);
+        PP_TRACE_EVENT(rt, PP_TRACE_LEFT, rt->base + 4u * (s->trigger_off - na), trig,
+                       status | (seq ? PP_STATUS_ECHO : 0u), 0, s->name);
+    }
+    rt->work++;
+    if ((trig & PP_TRIGGER_ONEWAY) != 0 || rep == 0)
+        return 1;
+    reply[nr] = status | (seq ? PP_STATUS_ECHO : 0u);
+    if (rt->plat.write(rt->plat.ctx, rep, reply, nr + 1u) != PP_OK)
+        rt->counters.write_errors++;
+    return 1;
+}
+
+int pp_poll(pp_rt *rt)
+{
+    unsigned j;
+    int ran = 0;
+    volatile uint32_t *w = rt->plat.window;
     if (rt->depth > PP_MAX_DEPTH)
         return 0;
-    for (i = 0; i < PP_MAX_SERVED; i++) {
-        pp_served *s = &rt->served[i];
-        uint32_t trig, seq, status, rep;
-        unsigned k, na, nr;
-        if (s->kind == PP_SLOT_FREE)
-            continue;
-        trig = w[s->trigger_off];
-        if (trig == PP_TRIGGER_IDLE)
-            continue;
-        PP_BARRIER(); /* the arguments are read after the trigger: at least as new */
-        seq = (trig >> 1) & 1u;
-        if (s->busy) {
-            /* the function runs now (we are serving while its handler waits): a repeat of
-             * its call is a duplicate, anything else waits in the slot until it returns */
-            int dup = s->kind == PP_SLOT_STATIC ? (s->taken_any && seq == s->last_seq)
-                                                 : (trig == s->exec_trigger);
-            if (dup) {
-                w[s->trigger_off] = PP_TRIGGER_IDLE;
-                rt->counters.duplicates++;
-            }
-            continue;
-        }
-        na = s->arg_words;
-        nr = s->result_words;
-        for (k = 0; k < na; k++)
-            args[k] = w[s->trigger_off - na + k];
-        w[s->trigger_off] = PP_TRIGGER_IDLE; /* re-arm: the next call may arrive now */
-        PP_BARRIER();
-        if (s->kind == PP_SLOT_STATIC) {
-            if (s->taken_any && seq == s->last_seq) {
-                rt->counters.duplicates++;
-                continue;
-            }
-            s->taken_any = 1;
-            s->last_seq = (uint8_t)seq;
-        }
-        rep = trig & PP_TRIGGER_REP_MASK;
-        pp_zero(reply, nr + 1u);
-        if (s->kind == PP_SLOT_DEAD || s->adapter == NULL) {
-            status = PP_STATUS_BAD_FUNCTION;
-        } else {
-            s->busy = 1;
-            s->exec_trigger = trig;
-            PP_TRACE_EVENT(rt, PP_TRACE_ENTERED, rt->base + 4u * (s->trigger_off - na), trig, 0u, 0, s->name);
-            rt->depth++;
-            status = s->adapter(rt, s->fn, args, reply);
-            rt->depth--;
-            s = &rt->served[i]; /* (entries never move; re-read for clarity) */
-            s->busy = 0;
-            s->exec_trigger = 0;
-            if (status != PP_STATUS_OK)
-                pp_zero(reply, nr);
-            PP_TRACE_EVENT(rt, PP_TRACE_LEFT, rt->base + 4u * (s->trigger_off - na), trig,
-                           status | (seq ? PP_STATUS_ECHO : 0u), 0, s->name);
-        }
-        ran++;
-        rt->work++;
-        if ((trig & PP_TRIGGER_ONEWAY) != 0 || rep == 0)
-            continue;
-        reply[nr] = status | (seq ? PP_STATUS_ECHO : 0u);
-        if (rt->plat.write(rt->plat.ctx, rep, reply, nr + 1u) != PP_OK)
-            rt->counters.write_errors++;
+    /* the served slots in use only (a handler may lend or release functions meanwhile: the
+     * list is re-read, an entry added or removed now is swept next time) */
+    for (j = 0; j < rt->nlive; j++) {
+        unsigned i = rt->live[j];
+        uint32_t trig = w[rt->served[i].trigger_off];
+        if (trig != PP_TRIGGER_IDLE)
+            ran += pp_take(rt, i, trig);
     }
     return ran;
 }
 
 long pp_serve(pp_rt *rt, volatile const int *stop, uint64_t timeout_us)
 {
-    long n = 0;
+    long n = 0, mark = -1;
     uint64_t t0 = pp_now_us(rt);
+    volatile uint32_t *w = rt->plat.window;
+    unsigned k;
     for (;;) {
-        n += pp_poll(rt);
+        n += pp_poll(rt); /* a full sweep: every served slot */
         if (stop != NULL && *stop)
             break;
         if (timeout_us > 0 && pp_now_us(rt) - t0 >= timeout_us)
             break;
-        pp_idle(rt, timeout_us > 0 ? t0 + timeout_us : 0);
+        /* the mode's wait only when the spin rounds and the full sweep after them found
+         * nothing (so never without a full sweep just before it: section 2.3's order) */
+        if (n == mark)
+            pp_idle(rt, timeout_us > 0 ? t0 + timeout_us : 0);
+        mark = n;
+        /* spin rounds: only the slot that took the last call (the same caller's next call
+         * comes there); k is never reset, so the other slots are swept at least every
+         * PP_SPIN_ROUNDS + 1 rounds however busy this one is */
+        for (k = 0; k < PP_SPIN_ROUNDS; k++) {
+            int h = rt->hot;
+            uint32_t trig;
+            if (h >= 0 && rt->depth <= PP_MAX_DEPTH && (trig = w[rt->served[h].trigger_off]) != PP_TRIGGER_IDLE)
+                n += pp_take(rt, (unsigned)h, trig);
+            if (stop != NULL && *stop)
+                return n;
+        }
     }
     return n;
 }
@@ -666,20 +716,138 @@ static int pp_fail(pp_rt *rt, int code, uint32_t addr)
     return code;
 }
 
-/* One call into cep_addr, replying to the rep at word rep_off (nres result words). *seqp is
- * the SEQ of the last call into that slot: this call uses the other value, and keeps it
- * only when its write went through (a refused call never reached the slot, so the next
- * call must still differ from the last one the callee took). */
-static int pp_call_raw(pp_rt *rt, uint32_t cep_addr, uint8_t *seqp, volatile uint8_t *rec, const uint32_t *args,
-                       unsigned na, uint32_t rep_off, uint32_t *result, unsigned nres)
+#ifdef PP_TRACE
+#define PP_TNAME_PARAM , const char *tname
+#define PP_TNAME_ARG , tname
+#else
+#define PP_TNAME_PARAM
+#define PP_TNAME_ARG
+#endif
+
+/* The call's write was refused (r: PP_ECOLLISION, or the platform's error): retry while the
+ * slot holds a pending call, serving meanwhile, until the timeout (*deadline: set at the
+ * first refusal). PP_OK once the write went through (c->seq and the caller's memory then
+ * say so), else the error (the memory as before the call). Out of pp_call_raw's line: the
+ * usual call is never refused. */
+static int pp_write_refused(pp_rt *rt, pp_site *c, const uint32_t *words, uint32_t seq, uint8_t before, int r,
+                            uint64_t *deadline PP_TNAME_PARAM)
+{
+    unsigned na = c->arg_words;
+    uint64_t now = 0;
+    for (;;) {
+        if (r == PP_OK) {
+            c->seq = (uint8_t)seq;
+            if (c->rec != NULL)
+                *c->rec = (uint8_t)(PP_RECORD_VALID | seq);
+            return PP_OK;
+        }
+        if (r == PP_ECOLLISION) {
+            now = pp_now_us(rt);
+            if (*deadline == 0)
+                *deadline = now + rt->timeout_us;
+        }
+        if (r != PP_ECOLLISION || now >= *deadline) {
+            if (r == PP_ECOLLISION && rt->plat.timed_out != NULL)
+                rt->plat.timed_out(rt->plat.ctx, c->cep_addr, rt->timeout_us, 1);
+            rt->counters.write_errors++;
+            if (c->rec != NULL) /* it never reached the slot: as before the call */
+                *c->rec = before;
+            PP_TRACE_EVENT(rt, PP_TRACE_FAILED, c->cep_addr, words[na], 0u, r, tname);
+            return pp_fail(rt, r, c->cep_addr);
+        }
+        rt->counters.collisions++; /* refused: the slot holds a pending call; retry */
+        rt->depth++;
+        pp_poll(rt);
+        rt->depth--;
+        pp_idle(rt, *deadline);
+        if (rt->plat.pending != NULL && rt->plat.pending(rt->plat.ctx, c->cep_addr + 4u * na))
+            r = PP_ECOLLISION; /* a call still waits in that software slot: as refused */
+        else
+            r = rt->plat.write(rt->plat.ctx, c->cep_addr, words, na + 1u);
+    }
+}
+
+/* Wait for the reply to the call c just wrote (SEQ seq, trigger word trig): spin rounds that
+ * read the status alone, then a full round (the clock for the timeout from deadline, or
+ * from now if 0; the own window swept; the wait mode's pause), and again. */
+static int pp_await(pp_rt *rt, const pp_site *c, uint32_t seq, uint32_t trig, uint32_t *result,
+                    uint64_t deadline PP_TNAME_PARAM)
+{
+    volatile uint32_t *w = rt->plat.window;
+    uint32_t rep_off = c->rep_off, cep_addr = c->cep_addr;
+    unsigned k, nres = c->result_words, spin = 0;
+    uint32_t st_off = rep_off + nres;
+    uint64_t now;
+    (void)trig; /* (the trace's) */
+    for (;;) {
+        uint32_t st = w[st_off];
+        if (st != 0) {
+            /* Needed: the result words must be read after the status (at least as new as it),
+             * as the arguments after a trigger (pp_take) */
+            PP_BARRIER();
+            if (st == (PP_STATUS_OK | (seq ? PP_STATUS_ECHO : 0u))) { /* ok, ours: the usual case */
+                for (k = 0; k < nres; k++)
+                    result[k] = w[rep_off + k];
+                w[st_off] = 0;
+                rt->work++;
+                PP_TRACE_EVENT(rt, PP_TRACE_SEEN, cep_addr, trig, st, 0, tname);
+                return PP_OK;
+            }
+            if (((st >> 30) & 1u) != seq ||
+                ((st & PP_STATUS_ERROR_BIT) == 0 && (st & PP_STATUS_CODE_MASK) != PP_STATUS_OK)) {
+                w[st_off] = 0; /* an answer to another call (or garbage): never delivered */
+                rt->counters.strays++;
+                continue;
+            }
+            for (k = 0; k < nres; k++)
+                result[k] = w[rep_off + k];
+            w[st_off] = 0;
+            rt->work++;
+            PP_TRACE_EVENT(rt, PP_TRACE_SEEN, cep_addr, trig, st, 0, tname);
+            if ((st & PP_STATUS_ERROR_BIT) == 0)
+                return PP_OK;
+            st &= PP_STATUS_CODE_MASK;
+            rt->last_error_status = st | PP_STATUS_ERROR_BIT;
+            if ((st & 0xFFu) == 6u && (st & 0x3FF80000u) == 0u && ((st >> 16) & 7u) != 0u)
+                return pp_fail(rt, PP_EBUFFER, cep_addr); /* a buffer's DMA failed */
+            return pp_fail(rt, st == 0 || st > 98u ? PP_EUNKNOWN : -(int)st, cep_addr);
+        }
+        if (spin < PP_SPIN_ROUNDS) { /* a spin round: the status alone */
+            spin++;
+            continue;
+        }
+        spin = 0; /* a full round: the clock, the own window swept, the mode's wait */
+        now = pp_now_us(rt);
+        if (deadline == 0)
+            deadline = now + rt->timeout_us;
+        else if (now >= deadline) {
+            if (rt->plat.timed_out != NULL)
+                rt->plat.timed_out(rt->plat.ctx, cep_addr, rt->timeout_us, 0);
+            PP_TRACE_EVENT(rt, PP_TRACE_FAILED, cep_addr, trig, 0u, PP_ETIMEOUT, tname);
+            return pp_fail(rt, PP_ETIMEOUT, cep_addr);
+        }
+        rt->depth++;
+        pp_poll(rt); /* serve while waiting: the callee may call us back */
+        rt->depth--;
+        pp_idle(rt, deadline);
+    }
+}
+
+/* One call as c says: into c->cep_addr (c->arg_words argument words), replying to the rep at
+ * word c->rep_off (c->result_words result words), the caller's memory at c->rec (NULL: none).
+ * c->seq is the SEQ of the last call into that slot: this call uses the other value, and
+ * keeps it only when its write went through (a refused call never reached the slot, so the
+ * next call must still differ from the last one the callee took). */
+static int pp_call_raw(pp_rt *rt, pp_site *c, const uint32_t *args, uint32_t *result)
 {
     uint8_t before = 0;
-    uint32_t seq = (uint32_t)(*seqp ^ 1u) & 1u;
+    uint32_t seq = (uint32_t)(c->seq ^ 1u) & 1u;
+    unsigned k, na = c->arg_words;
+    volatile uint8_t *rec = c->rec;
     volatile uint32_t *w = rt->plat.window;
     uint32_t words[PP_MAX_WORDS];
-    uint32_t st_off = rep_off + nres;
-    uint64_t deadline;
-    unsigned k;
+    uint32_t st_off = c->rep_off + c->result_words;
+    uint64_t deadline = 0; /* 0: no clock read yet (the timeout runs from the first) */
     int r;
 #ifdef PP_TRACE
     const char *tname = rt->trace_name; /* the import (pp_call_site), NULL: a function value */
@@ -691,74 +859,25 @@ static int pp_call_raw(pp_rt *rt, uint32_t cep_addr, uint8_t *seqp, volatile uin
     }
     for (k = 0; k < na; k++)
         words[k] = args[k];
-    words[na] = (rt->base + 4u * rep_off) | (seq ? PP_TRIGGER_SEQ : 0u);
-    if (rec != NULL) { /* the caller's memory: this SEQ is being written */
+    words[na] = (rt->base + 4u * c->rep_off) | (seq ? PP_TRIGGER_SEQ : 0u);
+    if (rec != NULL) { /* the caller's memory: this SEQ is being written (no barrier: the
+                        * write below makes it visible before the trigger, pp_platform.write) */
         before = *rec;
         *rec = (uint8_t)(PP_RECORD_VALID | PP_RECORD_WRITING | seq);
     }
-    PP_BARRIER();
-    PP_TRACE_EVENT(rt, PP_TRACE_ISSUED, cep_addr, words[na], 0u, 0, tname);
-    deadline = pp_now_us(rt) + rt->timeout_us;
-    for (;;) {
-        if (rt->plat.pending != NULL && rt->plat.pending(rt->plat.ctx, cep_addr + 4u * na))
-            r = PP_ECOLLISION; /* a call still waits in that software slot: as refused */
-        else
-            r = rt->plat.write(rt->plat.ctx, cep_addr, words, na + 1u);
-        if (r == PP_OK) {
-            *seqp = (uint8_t)seq;
-            if (rec != NULL)
-                *rec = (uint8_t)(PP_RECORD_VALID | seq);
-            break;
-        }
-        if (r != PP_ECOLLISION || pp_now_us(rt) >= deadline) {
-            if (r == PP_ECOLLISION && rt->plat.timed_out != NULL)
-                rt->plat.timed_out(rt->plat.ctx, cep_addr, rt->timeout_us, 1);
-            rt->counters.write_errors++;
-            if (rec != NULL) /* it never reached the slot: as before the call */
-                *rec = before;
-            PP_TRACE_EVENT(rt, PP_TRACE_FAILED, cep_addr, words[na], 0u, r, tname);
-            return pp_fail(rt, r, cep_addr);
-        }
-        rt->counters.collisions++; /* refused: the slot holds a pending call; retry */
-        rt->depth++;
-        pp_poll(rt);
-        rt->depth--;
-        pp_idle(rt, deadline);
+    PP_TRACE_EVENT(rt, PP_TRACE_ISSUED, c->cep_addr, words[na], 0u, 0, tname);
+    if (rt->plat.pending != NULL && rt->plat.pending(rt->plat.ctx, c->cep_addr + 4u * na))
+        r = PP_ECOLLISION; /* a call still waits in that software slot: as refused */
+    else
+        r = rt->plat.write(rt->plat.ctx, c->cep_addr, words, na + 1u);
+    if (r == PP_OK) {
+        c->seq = (uint8_t)seq;
+        if (rec != NULL)
+            *rec = (uint8_t)(PP_RECORD_VALID | seq);
+    } else if ((r = pp_write_refused(rt, c, words, seq, before, r, &deadline PP_TNAME_ARG)) != PP_OK) {
+        return r;
     }
-    for (;;) {
-        uint32_t st = w[st_off];
-        if (st != 0) {
-            PP_BARRIER(); /* the result words are read after the status */
-            if (((st >> 30) & 1u) != seq ||
-                ((st & PP_STATUS_ERROR_BIT) == 0 && (st & PP_STATUS_CODE_MASK) != PP_STATUS_OK)) {
-                w[st_off] = 0; /* an answer to another call (or garbage): never delivered */
-                rt->counters.strays++;
-                continue;
-            }
-            for (k = 0; k < nres; k++)
-                result[k] = w[rep_off + k];
-            w[st_off] = 0;
-            rt->work++;
-            PP_TRACE_EVENT(rt, PP_TRACE_SEEN, cep_addr, words[na], st, 0, tname);
-            if ((st & PP_STATUS_ERROR_BIT) == 0)
-                return PP_OK;
-            st &= PP_STATUS_CODE_MASK;
-            rt->last_error_status = st | PP_STATUS_ERROR_BIT;
-            if ((st & 0xFFu) == 6u && (st & 0x3FF80000u) == 0u && ((st >> 16) & 7u) != 0u)
-                return pp_fail(rt, PP_EBUFFER, cep_addr); /* a buffer's DMA failed */
-            return pp_fail(rt, st == 0 || st > 98u ? PP_EUNKNOWN : -(int)st, cep_addr);
-        }
-        if (pp_now_us(rt) >= deadline) {
-            if (rt->plat.timed_out != NULL)
-                rt->plat.timed_out(rt->plat.ctx, cep_addr, rt->timeout_us, 0);
-            PP_TRACE_EVENT(rt, PP_TRACE_FAILED, cep_addr, words[na], 0u, PP_ETIMEOUT, tname);
-            return pp_fail(rt, PP_ETIMEOUT, cep_addr);
-        }
-        rt->depth++;
-        pp_poll(rt); /* serve while waiting: the callee may call us back */
-        rt->depth--;
-        pp_idle(rt, deadline);
-    }
+    return pp_await(rt, c, seq, words[na], result, deadline PP_TNAME_ARG);
 }
 
 int pp_call_site(pp_rt *rt, unsigned site, const uint32_t *args, uint32_t *result)
@@ -771,19 +890,19 @@ int pp_call_site(pp_rt *rt, unsigned site, const uint32_t *args, uint32_t *resul
     PP_TRACE_SET_NAME(rt, s->name);
     if (!s->busy) {
         s->busy = 1;
-        r = pp_call_raw(rt, s->cep_addr, &s->seq, rt->record != NULL ? rt->record + site : NULL, args,
-                        s->arg_words, s->rep_off, result, s->result_words);
-        s = &rt->sites[site];
+        r = pp_call_raw(rt, s, args, result);
         s->busy = 0; /* after a timeout the next call clears (and counts) a late reply */
         return r;
     } else {
         /* a nested call through the same import (from a function served while the first
-         * waits): its reply needs a rep of its own */
+         * waits): its reply needs a rep of its own; the SEQ is the slot's, shared */
+        pp_site nested = *s;
         int a = pp_alloc_words(rt, s->result_words + 1u);
         if (a < 0)
             return pp_fail(rt, a, s->cep_addr);
-        r = pp_call_raw(rt, s->cep_addr, &s->seq, rt->record != NULL ? rt->record + site : NULL, args,
-                        s->arg_words, rt->allocs[a].off, result, s->result_words);
+        nested.rep_off = rt->allocs[a].off;
+        r = pp_call_raw(rt, &nested, args, result);
+        rt->sites[site].seq = nested.seq;
         if (r == PP_ETIMEOUT)
             rt->allocs[a].state = 2;
         else
@@ -818,6 +937,7 @@ int pp_call_fn(pp_rt *rt, pp_fn f, const uint32_t *args, unsigned arg_words, uin
                unsigned result_words)
 {
     uint8_t *seq;
+    pp_site c;
     int a, r;
     PP_TRACE_SET_NAME(rt, NULL);
     if (f.addr == 0 || (f.addr & 3u) != 0)
@@ -828,7 +948,16 @@ int pp_call_fn(pp_rt *rt, pp_fn f, const uint32_t *args, unsigned arg_words, uin
     if (a < 0)
         return pp_fail(rt, a, f.addr);
     seq = pp_fn_seq(rt, f.addr);
-    r = pp_call_raw(rt, f.addr, seq, NULL, args, arg_words, rt->allocs[a].off, result, result_words);
+    c.cep_addr = f.addr;
+    c.rep_off = rt->allocs[a].off;
+    c.arg_words = (uint16_t)arg_words;
+    c.result_words = (uint16_t)result_words;
+    c.seq = *seq;
+    c.busy = 1;
+    c.name = NULL;
+    c.rec = NULL;
+    r = pp_call_raw(rt, &c, args, result);
+    *seq = c.seq;
     if (r == PP_ETIMEOUT)
         rt->allocs[a].state = 2; /* quarantined until the late reply lands */
     else

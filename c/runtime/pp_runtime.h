@@ -55,6 +55,9 @@ extern "C" {
 #ifndef PP_MAX_WORDS
 #define PP_MAX_WORDS 64    /* words of the largest cep or rep slot */
 #endif
+#ifndef PP_SPIN_ROUNDS
+#define PP_SPIN_ROUNDS 16u /* rounds of a wait that look only at the awaited word (see below) */
+#endif
 #ifndef PP_DEFAULT_TIMEOUT_US
 #define PP_DEFAULT_TIMEOUT_US 5000000u  /* 5 s, as the Python runtime */
 #endif
@@ -145,6 +148,15 @@ static inline pp_buf pp_buf_at(uint32_t phys, uint32_t len)
 /* The interrupt block's registers, as byte offsets from the pending register: enable
  * set and enable clear (PP_IRQ_ENABLE_SET, PP_IRQ_ENABLE_CLEAR of pp_protocol.h). Only enabled
  * pending bits raise the interrupt; a runtime enables its own bit in PP_WAIT_INTERRUPT. */
+/* In every mode a wait first spins PP_SPIN_ROUNDS rounds that read only the word it waits
+ * for: a call the status of its own rep, the serve loop the trigger of the slot that took
+ * the last call (the "hot" slot). Then a full round: the whole window swept (every served
+ * slot, serve-while-waiting), the clock read for the timeout, and the mode's wait above.
+ * So a reply (or the next call of the same caller) that comes within a few microseconds
+ * costs one uncached read per round and no clock read or system call, while every slot is
+ * still swept at least every PP_SPIN_ROUNDS + 1 rounds, and never a sleep without a full
+ * sweep just before it (section 2.3's order in PP_WAIT_INTERRUPT). A call's timeout runs
+ * from its first clock read, PP_SPIN_ROUNDS rounds after its trigger. */
 #ifndef PP_IRQ_WAIT_US
 #define PP_IRQ_WAIT_US 100000u  /* longest interrupt sleep before a sweep anyway (as Python's 0.1 s) */
 #endif
@@ -160,7 +172,11 @@ static inline pp_buf pp_buf_at(uint32_t phys, uint32_t len)
  * (yield, irq_open, irq_wait) are optional and NULL means "not available". */
 typedef struct pp_platform {
     /* Write n words at global byte address addr, in one burst where the platform can burst;
-     * the LAST word (the trigger or status) must become visible last. Returns PP_OK,
+     * the LAST word (the trigger or status) must become visible last, after every store the
+     * runtime made before this call too (a slot's re-arm before its reply, the caller's
+     * memory before the trigger: the runtime has no barrier of its own for them), and the
+     * write must be complete (in effect at the slave) when it returns (the interrupt
+     * block's clear before the sweep after it, section 2.3). Returns PP_OK,
      * PP_ECOLLISION (the slave refused: SLVERR), PP_EBADFN (nothing there: DECERR),
      * PP_EBUS or PP_EPLATFORM. */
     int (*write)(void *ctx, uint32_t addr, const uint32_t *words, unsigned n);
@@ -235,8 +251,9 @@ struct pp_rt;
 /* A type-erased C function (the user's typed function is stored as this and cast back by
  * its adapter; C allows the round trip between function pointer types). */
 typedef void (*pp_anyfn)(void);
-/* Generated per function type: decode args, call fn, encode the result. Returns the status
- * word to answer (PP_STATUS_OK or an error status). */
+/* Generated per function type: decode args, call fn, encode the result (every result word,
+ * when it returns PP_STATUS_OK; on an error status the runtime answers zeros). Returns the
+ * status word to answer (PP_STATUS_OK or an error status). */
 typedef uint32_t (*pp_adapter)(struct pp_rt *rt, pp_anyfn fn, const uint32_t *args, uint32_t *result);
 
 typedef struct {
@@ -268,6 +285,7 @@ typedef struct {
     uint8_t seq;           /* SEQ of the last call made through it */
     uint8_t busy;          /* its static rep holds a call in flight */
     const char *name;
+    volatile uint8_t *rec; /* its byte of the caller's memory (NULL: none) */
 } pp_site;
 
 typedef struct {
@@ -389,6 +407,11 @@ typedef struct pp_rt {
     const char *name;
     pp_counters counters;
     pp_served served[PP_MAX_SERVED];
+    uint8_t live[PP_MAX_SERVED]; /* indexes of the served entries in use (kind not FREE), in
+                            * table order: what a sweep reads (pp_relist keeps it) */
+    unsigned nlive;
+    int hot;               /* the served entry that took the last call (-1: none): the serve
+                            * loop's spin rounds look at its trigger only */
     pp_site sites[PP_MAX_SITES];
     pp_alloc allocs[PP_MAX_ALLOCS];
     pp_fnseq fnseq[PP_MAX_FNSEQ];

@@ -42,10 +42,9 @@ MARCH = "rv32i"
 MABI = "ilp32"
 #: stack reserved above the program's data (checked against the memory size)
 DEFAULT_STACK_BYTES = 2048
-#: The runtime's table sizes on the core (pp_runtime.h's PP_MAX_*, overridable with -D):
-#: every served slot is looked at in every sweep, so the sweep, and the latency of a call
-#: into the core, grows with PP_MAX_SERVED (32 on the ARM: ~1600 cycles a sweep here).
-#: :func:`runtime_sizes` fits them to a component.
+#: The runtime's table sizes on the core (pp_runtime.h's PP_MAX_*, overridable with -D): they
+#: size the memory the tables take (a sweep reads the served slots in use only, whatever
+#: PP_MAX_SERVED is). :func:`runtime_sizes` fits them to a component.
 DEFAULT_SIZES = {"PP_MAX_SERVED": 8, "PP_MAX_SITES": 8, "PP_MAX_ALLOCS": 8, "PP_MAX_FNSEQ": 8,
                  "PP_MAX_WORDS": 16}
 #: the wrapper's control page (cores/riscv/pp_riscv.v, parameter CTRL_BASE)
@@ -84,7 +83,7 @@ LEND_ALLOWANCE = 4
 def runtime_sizes(component: LinkedComponent) -> dict[str, int]:
     """The runtime's tables fitted to ``component``: every cep slot of its window served,
     plus :data:`LEND_ALLOWANCE` lent functions if an import takes a function value; one site
-    per import; the largest slot. (Every served entry is looked at in every sweep.)"""
+    per import; the largest slot."""
     ceps = sum(1 for s in component.slots if s.kind.is_cep)
     lends = any(i.signature.function_params() for i in component.imports)
     words = max((s.words for s in component.slots), default=1)

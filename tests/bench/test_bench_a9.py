@@ -40,12 +40,18 @@ def test_caller_accesses_are_the_protocols(counts: dict[str, Any]) -> None:
     # one call of hw.f(x): one argument word then the trigger, into hw's slot, in that order
     assert caller["gp_write_addresses"] == ["0x43c00000", "0x43c00004"]
     assert first["gp_writes"] == 2 and first["gp_reads"] == 0
-    # the own rep: a stray check of the status, the status, the result, the status cleared
+    # the own rep: a stray check of the status, the status, the result, the status cleared;
+    # a reply within the spin rounds: no clock read
     assert (first["ocm_reads"], first["ocm_writes"]) == (3, 1)
-    # a round of waiting touches no PL and writes nothing: it reads the status and the
-    # triggers of the 3 served slots, and the clock for the timeout
+    assert first["timer_reads"] == first["now_us_calls"] == 0
+    # a spin round of waiting touches no PL and writes nothing: it reads the status only
     assert (wait["gp_writes"], wait["gp_reads"], wait["ocm_writes"]) == (0, 0, 0)
-    assert wait["ocm_reads"] == 4 and wait["now_us_calls"] == 1
+    assert wait["ocm_reads"] == 1 and wait["timer_reads"] == wait["now_us_calls"] == 0
+    # the full round after the spin rounds: the status, the triggers of the 3 served slots
+    # (serve while waiting) and the clock for the timeout
+    full = caller["full_round"]
+    assert (full["gp_writes"], full["gp_reads"], full["ocm_writes"]) == (0, 0, 0)
+    assert full["ocm_reads"] == 4 and full["now_us_calls"] == 1 and full["timer_reads"] == 3
     # the call's three parts add up to it; the PL is written before the trigger only
     parts = [caller[p] for p in ("to_trigger", "trigger_to_status", "after_status")]
     assert {k: sum(p[k] for p in parts) for k in first} == first
@@ -58,10 +64,62 @@ def test_callee_accesses_are_the_protocols(counts: dict[str, Any]) -> None:
     take, empty = callee["take_call"], callee["empty_sweep"]
     # the reply: result word then status, one burst into the Verilog caller's rep
     assert take["gp_writes"] == 2 and take["gp_reads"] == 0
-    # the arguments and the trigger read, the trigger re-armed; 3 served slots swept
-    assert take["ocm_writes"] == 1 and take["ocm_reads"] == 4
-    assert (empty["gp_writes"], empty["gp_reads"], empty["ocm_writes"], empty["ocm_reads"]) == (0, 0, 0, 3)
+    # the trigger and the argument read, the trigger re-armed: a spin round found it
+    assert take["ocm_writes"] == 1 and take["ocm_reads"] == 2
+    # a spin round reads the trigger of the slot that took the last call, nothing else
+    assert (empty["gp_writes"], empty["gp_reads"], empty["ocm_writes"], empty["ocm_reads"]) == (0, 0, 0, 1)
+    # the full sweep after the spin rounds: the 3 served slots' triggers
+    full = callee["full_round"]
+    assert (full["gp_writes"], full["gp_reads"], full["ocm_writes"], full["ocm_reads"]) == (0, 0, 0, 3)
     assert take["instructions"] > empty["instructions"]
+
+
+def test_the_default_wait_mode_counts_as_poll(counts: dict[str, Any]) -> None:
+    # sleep (the default) pauses in a full round only: a reply or call within the spin
+    # rounds costs what it costs in poll; the full round calls the platform's idle once
+    poll, sleep = counts["modes"]["poll"], counts["modes"]["sleep"]
+    assert counts["spin_rounds"] == 16
+    for side, parts in (("caller", ("to_trigger", "trigger_to_status", "after_status", "wait_iteration")),
+                        ("callee", ("take_call", "empty_sweep"))):
+        for p in parts:
+            assert {k: v for k, v in sleep[side][p].items() if k != "it_skipped"} == \
+                   {k: v for k, v in poll[side][p].items() if k != "it_skipped"}, (side, p)
+            assert poll[side][p]["idle_calls"] == 0
+        assert poll[side]["full_round"]["idle_calls"] == 0 and sleep[side]["full_round"]["idle_calls"] == 1
+
+
+#: instructions and uncached accesses per call of each row, as the estimate adds them up
+#: (pushpush.bench.a9.model.path_counts; gcc 12.2, -O2 -mcpu=cortex-a9, Thumb-2): a change of
+#: the runtime's call path shows here
+ROW_COUNTS = {"c_rtl": (147, 5.5), "rtl_c": (159.5, 5.5), "c_c": (306.5, 11)}
+
+
+def test_row_counts_are_exact(counts: dict[str, Any]) -> None:
+    if "12.2." not in counts["compiler"]:
+        pytest.skip(f"the counts were made on gcc 12.2's code; this is {counts['compiler']}")
+    for mode in ("poll", "sleep"):
+        for kind, (instructions, uncached) in ROW_COUNTS.items():
+            pc = a9model.path_counts(kind, counts["modes"][mode], 0.0 if kind == "c_c" else 10.0)
+            assert (pc["instructions"], a9model._uncached(pc)) == (instructions, uncached), (mode, kind)
+
+
+def test_each_row_has_its_protocol_limit(counts: dict[str, Any]) -> None:
+    est = a9model.row_estimates(counts, {("python", "rtl"): 10.0, ("rtl", "python"): 10.0})
+    f = a9model.CPU_MHZ / 1000
+    # c -> rtl: 2 GP0 writes, 3 OCM reads (stray check, status, result), 1 OCM write, the bus
+    c_rtl = 2 * a9model.GP0_NS.value * f + 4 * a9model.OCM_NS.value * f + 10 * a9model.CPU_MHZ / a9model.PL_MHZ
+    assert a9model.protocol_limit("c_rtl", 10.0)["cycles"] == pytest.approx(c_rtl, abs=0.1)
+    assert est[("c", "rtl")]["limit_mcalls"] == pytest.approx(a9model.CPU_MHZ / c_rtl, abs=1e-3)
+    # rtl -> c: the callee's 3 OCM accesses and 2 GP0 writes; c -> c: 11 OCM accesses
+    assert a9model.protocol_limit("rtl_c", 10.0)["accesses"] == 5
+    assert a9model.protocol_limit("c_c", 0.0)["accesses"] == 11
+    for pair in (("c", "rtl"), ("rtl", "c"), ("c", "c")):
+        e = est[pair]
+        assert e["of_limit"] == pytest.approx(e["mcalls"] / e["limit_mcalls"], abs=1e-3)
+        assert 0 < e["of_limit"] < 1
+        assert set(e["modes"]) == {"poll", "sleep"}
+    md = a9model.model_markdown(counts, est, 2.48, 1.58)
+    assert "| c -> rtl | sleep (default) |" in md and "of the limit" in md
 
 
 def test_empty_sweep_equals_the_hand_count(counts: dict[str, Any]) -> None:
@@ -69,7 +127,11 @@ def test_empty_sweep_equals_the_hand_count(counts: dict[str, Any]) -> None:
         pytest.skip(f"the hand count was made on gcc 12.2's code; this is {counts['compiler']}")
     assert counts["callee"]["empty_sweep"]["instructions"] == a9model.HAND_COUNT_EMPTY_SWEEP
     # Unicorn skips condition-failed IT instructions without a hook: the counter adds them
-    assert counts["callee"]["empty_sweep"]["it_skipped"] == 1
+    # (the call path's IT block on the SEQ bit is skipped every other call, the instructions
+    # stay the same); the spin round has none
+    assert counts["callee"]["empty_sweep"]["it_skipped"] == 0
+    firsts = {counts["modes"][m]["caller"]["first_look"]["instructions"] for m in ("poll", "sleep")}
+    assert len(firsts) == 1
 
 
 def test_estimate_is_the_formula() -> None:

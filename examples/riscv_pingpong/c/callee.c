@@ -58,9 +58,6 @@ int main(void)
     if (pp_riscv_platform(&rv, CALLEE_BASE, &plat) != PP_OK || callee_open(&rt, &plat) != PP_OK)
         return 1;   /* ebreak: the core stops (pp_riscv.trap) */
     pp_riscv_bind(&rv, &rt);
-    for (;;) {
-        pp_poll(&rt);
-        plat.idle(plat.ctx);
-    }
+    pp_serve(&rt, NULL, 0); /* serve forever: spin on the slot of the last call, sweep, idle */
     return 0;
 }

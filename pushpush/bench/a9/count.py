@@ -78,6 +78,7 @@ class _Counts:
     ocm_writes: int = 0
     timer_reads: int = 0
     now_us_calls: int = 0
+    idle_calls: int = 0      # the platform's idle (wait mode sleep's pause): the harness's a9_idle
     barriers: int = 0
     it_skipped: int = 0      # of the instructions: in IT blocks, condition failed (see _on_code)
     gp_write_log: list[tuple[int, int]] = field(default_factory=list)
@@ -160,8 +161,11 @@ class _Board:
         self.timer = 0
         self.stop_addr = syms["a9_stop"]
         self.now_us = syms["a9_now_us"] & ~1
+        self.idle_fn = syms["a9_idle"] & ~1
         self.stop_after: Optional[int] = None   # a9_serve: set a9_stop at this read of it
         self.stop_reads = 0
+        self.land: Optional[tuple[int, int, bytes]] = None  # (read of a9_stop, address, words):
+        #                                         a Verilog caller's call written then
         self.reply: Optional[tuple[int, list[int]]] = None  # (status address, words from rep)
         self.reply_after = 1                    # the reply appears at this read of the status
         self.status_reads = 0
@@ -171,6 +175,7 @@ class _Board:
         self.calls: list[tuple[int, list[int]]] = []        # (cep address, words) the PL took
         self.pending: list[int] = []                        # words of the call being written
         self.f_state = 0                                    # the Verilog callee's state
+        self.vseq = 0                                       # the Verilog caller's SEQ
         uc.hook_add(UC_HOOK_CODE, self._on_code)
         uc.hook_add(UC_HOOK_MEM_READ, self._on_read)
         uc.hook_add(UC_HOOK_MEM_WRITE, self._on_write)
@@ -202,6 +207,8 @@ class _Board:
                 self.it_block = block
         if addr == self.now_us:
             self.c.now_us_calls += 1
+        elif addr == self.idle_fn:
+            self.c.idle_calls += 1
         if size == 4 and uc.mem_read(addr, 4) == b"\xbf\xf3\x5b\x8f":  # dmb ish (Thumb-2)
             self.c.barriers += 1
 
@@ -226,6 +233,9 @@ class _Board:
                          + (self.timer >> 32).to_bytes(4, "little"))
         elif addr == self.stop_addr and self.stop_after is not None:
             self.stop_reads += 1
+            if self.land is not None and self.stop_reads == self.land[0]:
+                uc.mem_write(self.land[1], self.land[2])
+                self.land = None
             if self.stop_reads >= self.stop_after:
                 uc.mem_write(self.stop_addr, (1).to_bytes(4, "little"))
 
@@ -348,15 +358,36 @@ def _layout(header: str) -> dict[str, int]:
     return found
 
 
+def _same(c: dict[str, int]) -> dict[str, int]:
+    """The counts two rounds must agree on: all but it_skipped (which of an IT block's
+    instructions are skipped may follow the SEQ bit of the call; the instructions do not)."""
+    return {k: v for k, v in c.items() if k != "it_skipped"}
+
+
+#: the runtime's wait modes the counts are made in (PP_WAIT_*): poll, and sleep (the default)
+WAIT_MODES = {"poll": 1, "sleep": 0}
+
+
 def _count(image: bytes, syms: dict[str, int], lay: dict[str, int]) -> dict[str, Any]:
     b = _Board(image, syms)
     r = b.run("a9_open")
     if r != 0:
         raise A9CountError(f"callee_open on the bare-metal layer returned {r}")
-    # ------------------------------------------------------------------ the caller
-    x = 3
+    spin = int.from_bytes(b.uc.mem_read(syms["a9_spin_rounds"], 4), "little")
+    modes: dict[str, dict[str, Any]] = {}
+    for mode, code in WAIT_MODES.items():
+        if b.run("a9_wait", code) != 0:
+            raise A9CountError(f"pp_set_wait({mode}) failed")
+        modes[mode] = {"caller": _count_caller(b, lay, spin), "callee": _count_callee(b, lay, spin)}
+    return {"caller": modes["poll"]["caller"], "callee": modes["poll"]["callee"], "modes": modes,
+            "spin_rounds": spin}
+
+
+def _count_caller(b: _Board, lay: dict[str, int], spin: int) -> dict[str, Any]:
+    x = b.f_state | 3
     runs: dict[int, _Counts] = {}
-    for reply_after in (1, 2, 3, 1, 2):  # twice each: the second pass is the steady state
+    # each twice in the end (the second pass is the steady state); spin + 2: one full round
+    for reply_after in (1, 2, 3, spin + 1, spin + 2, 1, 2, 3):
         c, r = _call_once(b, x, reply_after, lay["hw_cep"], lay["rep_status"])
         if r != 0:
             raise A9CountError(f"callee_hw_f returned {r} (reply after {reply_after} looks)")
@@ -370,46 +401,58 @@ def _count(image: bytes, syms: dict[str, int], lay: dict[str, int]) -> dict[str,
     first = runs[1].as_dict()
     wait = runs[2].minus(runs[1])
     wait3 = runs[3].minus(runs[2])
-    if wait != wait3:
+    if _same(wait) != _same(wait3):
         raise A9CountError(f"the wait loop's rounds differ: {wait} then {wait3}")
     gp_log = runs[1].gp_write_log
     at_trigger, at_status = marks
-    caller = {"first_look": first, "wait_iteration": wait,
-              # first_look in three parts: up to the trigger's write (inclusive), from it to
-              # the first read of the status (inclusive), the rest
-              "to_trigger": at_trigger,
-              "trigger_to_status": {k: at_status[k] - at_trigger[k] for k in first},
-              "after_status": {k: first[k] - at_status[k] for k in first},
-              "gp_write_addresses": [hex(a) for a, _ in gp_log]}
-    # ------------------------------------------------------------------ the callee
-    seq = 0
+    return {"first_look": first, "wait_iteration": wait,
+            # the round after spin status-only ones: the clock, the own window swept, the wait
+            "full_round": runs[spin + 2].minus(runs[spin + 1]),
+            # first_look in three parts: up to the trigger's write (inclusive), from it to
+            # the first read of the status (inclusive), the rest
+            "to_trigger": at_trigger,
+            "trigger_to_status": {k: at_status[k] - at_trigger[k] for k in first},
+            "after_status": {k: first[k] - at_status[k] for k in first},
+            "gp_write_addresses": [hex(a) for a, _ in gp_log]}
+
+
+def _count_callee(b: _Board, lay: dict[str, int], spin: int) -> dict[str, Any]:
+    """The serve loop (pp_serve): a full sweep, then spin rounds that look at the slot that
+    took the last call (and a9_stop), then a full sweep again. The Verilog caller's calls land
+    in the C callee's static slot: before the loop (taken by its first full sweep: the slot
+    becomes the hot one) or while it spins (at a read of a9_stop)."""
     serve: dict[str, _Counts] = {}
-    for name, rounds, with_call in (("empty1", 1, False), ("empty2", 2, False), ("empty3", 3, False),
-                                    ("take1", 1, True), ("take1b", 1, True)):
-        if with_call:
-            seq ^= 1
-            arg = 0x1234 + seq
+    for name, land, rounds in (("warm", 0, 1), ("empty1", None, 2), ("empty2", None, 3), ("empty3", None, 4),
+                               ("take", 2, 3), ("take_b", 2, 3), ("spun", None, spin + 1),
+                               ("full", None, spin + 3)):
+        call = b""
+        if land is not None:
+            b.vseq ^= 1
+            arg = 0x1234 + b.vseq
             # the Verilog caller's write into the C callee's static slot: argument, trigger
-            b.uc.mem_write(lay["slot"], arg.to_bytes(4, "little")
-                           + (lay["caller_rep"] | (seq << 1)).to_bytes(4, "little"))
+            call = arg.to_bytes(4, "little") + (lay["caller_rep"] | (b.vseq << 1)).to_bytes(4, "little")
+        if land == 0:
+            b.uc.mem_write(lay["slot"], call)
+        b.land = (land, lay["slot"], call) if land else None
         b.stop_after, b.stop_reads = rounds, 0
         b.uc.mem_write(b.stop_addr, (0).to_bytes(4, "little"))
         c, n = b.counted("a9_serve")
         b.stop_after = None
-        if n != (1 if with_call else 0):
-            raise A9CountError(f"the serve loop ran {n} calls, expected {int(with_call)}")
-        if with_call:
-            want = [(lay["caller_rep"], None), (lay["caller_rep"] + 4, 1 | (seq << 30))]
+        if b.land is not None:
+            raise A9CountError("the serve loop ended before the call landed")
+        if n != (1 if land is not None else 0):
+            raise A9CountError(f"the serve loop ran {n} calls in {name}, expected {int(land is not None)}")
+        if land is not None:
+            want = [(lay["caller_rep"], None), (lay["caller_rep"] + 4, 1 | (b.vseq << 30))]
             got = c.gp_write_log
             if len(got) != 2 or got[0][0] != want[0][0] or got[1] != want[1]:
                 raise A9CountError(f"the reply's writes were {[(hex(a), hex(v)) for a, v in got]}, "
                                    f"expected the result then status {want[1][1]:#x} at {want[0][0]:#x}")
         serve[name] = c
     empty = serve["empty2"].minus(serve["empty1"])
-    if empty != serve["empty3"].minus(serve["empty2"]):
+    if _same(empty) != _same(serve["empty3"].minus(serve["empty2"])):
         raise A9CountError("the serve loop's empty rounds differ")
-    take = serve["take1b"].minus(serve["empty1"])
-    take = {k: take[k] + empty[k] for k in take}  # the round that takes it, prologue cancelled
-    callee = {"take_call": take, "empty_sweep": empty,
-              }
-    return {"caller": caller, "callee": callee}
+    take = serve["take_b"].minus(serve["empty1"])  # the spin round that takes the call
+    full = serve["full"].minus(serve["spun"])       # a full sweep, the mode's wait, a spin round
+    full = {k: full[k] - empty[k] for k in full}
+    return {"take_call": take, "empty_sweep": empty, "full_round": full}

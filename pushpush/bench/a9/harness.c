@@ -8,6 +8,7 @@
  * Entry points (called by the emulator, one at a time, each returning to a stop address):
  *   a9_open()      bind the runtime to the window (pp_baremetal_platform + callee_open),
  *                  wait mode poll (sweep again at once)
+ *   a9_wait(mode)  set the wait mode (PP_WAIT_*: sleep, the default, calls a9_idle)
  *   a9_call(x)     one call of hw.f (C -> Verilog): the call path of a C caller
  *   a9_serve()     pp_serve until a9_stop is set: the serve loop of a C callee
  *   a9_result()    the result of the last a9_call
@@ -23,6 +24,15 @@ static pp_rt rt;
 static pp_platform plat;
 static int32_t last_result;
 volatile int a9_stop;
+volatile uint32_t a9_idles;                            /* the platform's idle (wait mode sleep) calls */
+const uint32_t a9_spin_rounds = PP_SPIN_ROUNDS;       /* read by the counter */
+
+/* the platform's pause (wait mode sleep): a bare-metal program's idle hook; here it counts */
+static void a9_idle(void *ctx)
+{
+    (void)ctx;
+    a9_idles++;
+}
 
 /* f: the pingpong callee's state machine (as examples/pingpong/c/callee.c) */
 int callee_f(pp_rt *r, int32_t x, int32_t *result)
@@ -48,13 +58,18 @@ static uint64_t a9_now_us(void *ctx)
 
 int a9_open(void)
 {
-    int e = pp_baremetal_platform(CALLEE_BASE, a9_now_us, NULL, NULL, &plat);
+    int e = pp_baremetal_platform(CALLEE_BASE, a9_now_us, a9_idle, NULL, &plat);
     if (e != PP_OK)
         return e;
     if ((e = callee_open(&rt, &plat)) != PP_OK)
         return e;
     pp_set_timeout(&rt, 1000000u);
     return pp_set_wait(&rt, PP_WAIT_POLL);
+}
+
+int a9_wait(int mode)
+{
+    return pp_set_wait(&rt, mode);
 }
 
 int a9_call(int32_t x)

@@ -36,8 +36,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Optional
 
-__all__ = ["CPU_MHZ", "PL_MHZ", "Param", "CPI", "GP0_NS", "OCM_NS", "PYTHON_REASON",
-           "estimate_cycles", "row_estimates", "model_markdown", "main"]
+__all__ = ["CPU_MHZ", "PL_MHZ", "Param", "CPI", "GP0_NS", "OCM_NS", "PYTHON_REASON", "PROTOCOL_ACCESSES",
+           "estimate_cycles", "protocol_limit", "row_estimates", "model_markdown", "main"]
 
 #: the PYNQ-Z1's ARM clock (Digilent, PYNQ-Z1 reference manual: "650 MHz dual-core Cortex-A9")
 CPU_MHZ = 650.0
@@ -160,6 +160,61 @@ def estimate_path(kind: str, counts: dict[str, Any], bus_pl: float, cpu_mhz: flo
             "mcalls_high": round(cpu_mhz / lo, 3), "pl_cycles": round(mid * PL_MHZ / cpu_mhz, 1)}
 
 
+#: The accesses the protocol itself makes per call of each row kind (docs/architecture.md
+#: section 2; one argument and one result word, as pingpong's f): what any runtime must pay
+#: on this bus, with no instruction counted. c_rtl, the C caller: the check of its rep's
+#: status before the call (section 2.2: a software caller clears anything left there), the
+#: argument and the trigger into the PL, the status and the result read, the status cleared.
+#: rtl_c, the C callee: its trigger and argument read, the slot re-armed, the result and the
+#: status written into the PL. c_c: both, every access the OCM's.
+PROTOCOL_ACCESSES = {
+    "c_rtl": {"gp_writes": 2, "gp_reads": 0, "ocm_reads": 3, "ocm_writes": 1, "timer_reads": 0},
+    "rtl_c": {"gp_writes": 2, "gp_reads": 0, "ocm_reads": 2, "ocm_writes": 1, "timer_reads": 0},
+    "c_c": {"gp_writes": 0, "gp_reads": 0, "ocm_reads": 5, "ocm_writes": 6, "timer_reads": 0},
+}
+
+
+def protocol_limit(kind: str, bus_pl: float, cpu_mhz: float = CPU_MHZ) -> dict[str, Any]:
+    """The limit of row kind ``kind`` set by the protocol's own accesses
+    (:data:`PROTOCOL_ACCESSES`) and the bus cycles, no instruction: ``{"accesses",
+    "cycles", "mcalls", "mcalls_low_latency"}`` at the central latencies (and at their low
+    ends)."""
+    c = {"instructions": 0, **PROTOCOL_ACCESSES[kind]}
+    mid = _cycles(c, CPI.value, GP0_NS.value, OCM_NS.value, bus_pl, cpu_mhz)
+    lo = _cycles(c, CPI.low, GP0_NS.low, OCM_NS.low, bus_pl, cpu_mhz)
+    return {"accesses": sum(PROTOCOL_ACCESSES[kind].values()), "cycles": round(mid, 1),
+            "mcalls": round(cpu_mhz / mid, 3), "mcalls_low_latency": round(cpu_mhz / lo, 3)}
+
+
+def _uncached(c: dict[str, Any]) -> int:
+    return c["gp_reads"] + c["gp_writes"] + c["ocm_reads"] + c["ocm_writes"] + c["timer_reads"]
+
+
+def path_counts(kind: str, counts: dict[str, Any], bus_pl: float = 0.0) -> dict[str, float]:
+    """Instructions and uncached accesses per call of row kind ``kind`` (bus cycles bus_pl),
+    as :func:`path_cycles` adds them up at the central values (half a round where it takes
+    half a round; of the caller's work while the answer comes and the answer, the longer)."""
+    caller, callee = counts["caller"], counts["callee"]
+
+    def half(c: dict[str, Any]) -> dict[str, float]:
+        return {k: c[k] / 2 for k in ("instructions", "gp_reads", "gp_writes", "ocm_reads", "ocm_writes",
+                                       "timer_reads")}
+    keys = ("instructions", "gp_reads", "gp_writes", "ocm_reads", "ocm_writes", "timer_reads")
+    take = lambda *parts: {k: sum(p[k] for p in parts) for k in keys}  # noqa: E731
+    if kind == "rtl_c":
+        return take(callee["take_call"], half(callee["empty_sweep"]))
+    # the caller waits (the longer of its work and the answer: path_cycles' max, central values)
+    if kind == "c_c":
+        caller = {k: _to_ocm(v) if isinstance(v, dict) and "gp_writes" in v else v for k, v in caller.items()}
+        answer = take(_to_ocm(callee["take_call"]), half(_to_ocm(callee["empty_sweep"])),
+                      half(caller["wait_iteration"]))
+    else:
+        answer = half(caller["wait_iteration"])
+    cy = lambda c, bus=0.0: _cycles(c, CPI.value, GP0_NS.value, OCM_NS.value, bus, CPU_MHZ)  # noqa: E731
+    ours = caller["trigger_to_status"] if cy(caller["trigger_to_status"]) > cy(answer, bus_pl) else answer
+    return take(caller["to_trigger"], caller["after_status"], ours)
+
+
 def row_estimates(counts: Optional[dict[str, Any]], bus: dict[tuple[str, str], Optional[float]],
                   problem: Optional[str] = None) -> dict[tuple[str, str], dict[str, Any]]:
     """The estimate of every software row kind pair: ``{(caller, callee): {"mcalls", ...,
@@ -184,28 +239,31 @@ def row_estimates(counts: Optional[dict[str, Any]], bus: dict[tuple[str, str], O
             continue
         out[pair] = {**estimate_path(kind, counts, b), "kind": kind, "bus_pl": b}
     out[("c", "c")] = {**estimate_path("c_c", counts, 0.0), "kind": "c_c", "bus_pl": 0.0}
+    for pair in (("c", "rtl"), ("rtl", "c"), ("c", "c")):
+        e = out[pair]
+        if "mcalls" not in e:
+            continue
+        lim = protocol_limit(e["kind"], e["bus_pl"])
+        e["limit_mcalls"] = lim["mcalls"]
+        e["of_limit"] = round(e["mcalls"] / lim["mcalls"], 3)
+        pc = path_counts(e["kind"], counts, e["bus_pl"])
+        e["instructions"], e["uncached"] = pc["instructions"], _uncached(pc)
+        # the same in every wait mode counted (the default, sleep, beside poll)
+        e["modes"] = {}
+        for mode, mc in counts.get("modes", {"poll": counts}).items():
+            em = estimate_path(e["kind"], mc, e["bus_pl"])
+            pm = path_counts(e["kind"], mc, e["bus_pl"])
+            e["modes"][mode] = {"mcalls": em["mcalls"], "mcalls_low": em["mcalls_low"],
+                                "mcalls_high": em["mcalls_high"], "cycles": em["cycles"],
+                                "of_limit": round(em["mcalls"] / lim["mcalls"], 3),
+                                "instructions": pm["instructions"], "uncached": _uncached(pm)}
     return out
 
 
-def _floor(counts: dict[str, Any], bus_pl: float) -> float:
-    """MCalls/s of the protocol's own accesses alone (no instructions, central latencies): the
-    caller's writes into the PL and its reads and clear of the reply (one argument, one
-    result word): what any runtime must pay on this bus."""
-    c = {"instructions": 0, "gp_reads": 0, "gp_writes": 2, "ocm_reads": 2, "ocm_writes": 1,
-         "timer_reads": 0}
-    return round(CPU_MHZ / _cycles(c, CPI.value, GP0_NS.value, OCM_NS.value, bus_pl, CPU_MHZ), 2)
-
-
-def _floor_low(bus_pl: float) -> float:
-    """_floor with the latencies at their low ends."""
-    c = {"instructions": 0, "gp_reads": 0, "gp_writes": 2, "ocm_reads": 2, "ocm_writes": 1,
-         "timer_reads": 0}
-    return round(CPU_MHZ / _cycles(c, CPI.low, GP0_NS.low, OCM_NS.low, bus_pl, CPU_MHZ), 2)
-
-
-#: the hand count of an empty serve round (gcc 12.2, -O2 -mcpu=cortex-a9, Thumb-2): pp_serve's
-#: loop 22 instructions, pp_poll 225 (17 entry, 3 served slots x 10, 29 free entries x 6, 4 exit)
-HAND_COUNT_EMPTY_SWEEP = 247
+#: the hand count of an empty serve round (gcc 12.2, -O2 -mcpu=cortex-a9, Thumb-2): a spin
+#: round of pp_serve, 15 instructions (the hot entry and its check, the depth check, its
+#: trigger's offset and the trigger read, the stop word read, the loop count)
+HAND_COUNT_EMPTY_SWEEP = 15
 
 
 def model_markdown(counts: Optional[dict[str, Any]], est: dict[tuple[str, str], dict[str, Any]],
@@ -247,8 +305,8 @@ def model_markdown(counts: Optional[dict[str, Any]], est: dict[tuple[str, str], 
               "place of the PL's answer, both windows in the OCM (GP0 writes made OCM writes, "
               "no bus). "
               + (f"An empty serve round's {HAND_COUNT_EMPTY_SWEEP} instructions equal the hand "
-                 "count of its disassembly (pp_serve's loop 22, pp_poll 225: 17 entry, 3 served "
-                 "slots x 10, 29 free table entries x 6, 4 exit)."
+                 "count of its disassembly (a spin round of pp_serve: the hot entry and its "
+                 "check, the depth check, the trigger's offset and read, the stop word, the loop)."
                  if counts["callee"]["empty_sweep"]["instructions"] == HAND_COUNT_EMPTY_SWEEP else
                  f"An empty serve round counts {counts['callee']['empty_sweep']['instructions']} "
                  f"instructions; the hand count ({HAND_COUNT_EMPTY_SWEEP}) was made for gcc 12.2's "
@@ -257,13 +315,45 @@ def model_markdown(counts: Optional[dict[str, Any]], est: dict[tuple[str, str], 
             "now_us_calls")
     rows = []
     for side, parts in (("caller (C -> Verilog, callee_hw_f)", ("to_trigger", "trigger_to_status", "after_status",
-                                                               "first_look", "wait_iteration")),
-                        ("callee (Verilog -> C, pp_serve)", ("take_call", "empty_sweep"))):
+                                                               "first_look", "wait_iteration", "full_round")),
+                        ("callee (Verilog -> C, pp_serve)", ("take_call", "empty_sweep", "full_round"))):
         key = "caller" if side.startswith("caller") else "callee"
         for p in parts:
-            rows.append((side, p.replace("_", " "), *(counts[key][p][k] for k in keys)))
+            if p in counts[key]:
+                rows.append((side, p.replace("_", " "), *(counts[key][p][k] for k in keys)))
     lines += [md_table(("path", "part", "instructions", "GP0 writes", "GP0 reads", "OCM reads",
                         "OCM writes", "timer reads", "dmb", "clock reads"), rows), ""]
+    spin = counts.get("spin_rounds")
+    if spin is not None:
+        lines += [f"A wait spins {spin} rounds that read only the awaited word (a call: its status; "
+                  "the serve loop: the trigger of the slot that took the last call) before a full "
+                  "round (the clock, the whole window swept, the wait mode's pause): wait iteration "
+                  "and empty sweep are spin rounds, full round the one after them. The replies and "
+                  "calls here come within the spin rounds, so the estimate is the same in every "
+                  "wait mode (counted in poll and in sleep, the default).", ""]
+    lim_rows = []
+    for pair in (("c", "rtl"), ("rtl", "c"), ("c", "c")):
+        e = est.get(pair, {})
+        if "limit_mcalls" not in e:
+            continue
+        lim = protocol_limit(e["kind"], e["bus_pl"])
+        for mode, em in e["modes"].items():
+            lim_rows.append((f"{pair[0]} -> {pair[1]}", mode + (" (default)" if mode == "sleep" else ""),
+                             f"{em['instructions']:g}", f"{em['uncached']:g}",
+                             f"{em['mcalls']:.2f} ({em['mcalls_low']:.2f}-{em['mcalls_high']:.2f})",
+                             f"{lim['mcalls']:.2f} ({lim['accesses']} accesses + {e['bus_pl']:g} bus cycles)",
+                             f"{100 * em['of_limit']:.0f}%"))
+    if lim_rows:
+        lines += ["Each row against the limit set by the protocol's own accesses and the bus "
+                  "(PROTOCOL_ACCESSES: c -> rtl the stray check of the rep's status that section "
+                  "2.2 asks of a software caller, the argument and trigger writes, the status and "
+                  "result reads, the clear; rtl -> c the trigger and argument reads, the re-arm, the "
+                  "result and status writes; c -> c both; no instruction), central latencies; "
+                  "instructions and uncached accesses per call as the estimate adds them up (the "
+                  "caller's own between its trigger and the answer only when they take longer "
+                  "than the answer):", "",
+                  md_table(("row", "wait mode", "instructions", "uncached accesses", "MCalls/s (range)",
+                            "limit MCalls/s", "of the limit"), lim_rows), ""]
     sw_hw, hw_sw = est.get(("c", "rtl"), {}), est.get(("rtl", "c"), {})
     if "mcalls" in sw_hw and "mcalls" in hw_sw:
         at800_sw = estimate_path("c_rtl", counts, sw_hw["bus_pl"], PAPER_CPU_MHZ)
@@ -286,24 +376,22 @@ def model_markdown(counts: Optional[dict[str, Any]], est: dict[tuple[str, str], 
             f"{PAPER_CPU_MHZ:.0f} MHz: {inside(at800_hw, paper_hw_sw)} the range.", "",
             "Where the estimate's time goes" + (", and why it is below the paper's" if below else "")
             + ": a wait round "
-            f"of the caller is {wait} instructions and an empty serve round {empty}, most of "
-            "them the sweep of the runtime's fixed table of served slots (PP_MAX_SERVED = 32 "
-            "entries, 3 in use here), plus a clock read per wait round for the timeout (3 "
-            "uncached timer reads here; on PYNQ's Linux a clock_gettime system call, as the "
-            "Cortex-A9 has no timer the vDSO can read: not in this estimate); the paper's "
-            "client checks only its pending triggers. The protocol's own accesses alone (2 GP0 "
-            "writes, status and result reads, status clear, and the bus) would allow "
-            f"{_floor(counts, sw_hw['bus_pl']):.2f} MCalls/s at {CPU_MHZ:.0f} MHz with the "
-            f"central latencies, {_floor_low(sw_hw['bus_pl']):.2f} with their low ends. The "
-            "latencies are the weakest part of the model: the paper's SW -> HW "
+            f"of the caller is {wait} instructions and an empty serve round {empty}, one "
+            "uncached read each; the uncached accesses per call are the protocol's own (table "
+            "above), so what is left between a row and its limit is the runtime's instructions "
+            f"(a call {counts['caller']['first_look']['instructions']}, taking one "
+            f"{counts['callee']['take_call']['instructions']}). The protocol's own accesses of "
+            f"c -> rtl alone would allow {protocol_limit('c_rtl', sw_hw['bus_pl'])['mcalls']:.2f} "
+            f"MCalls/s at {CPU_MHZ:.0f} MHz with the central latencies, "
+            f"{protocol_limit('c_rtl', sw_hw['bus_pl'])['mcalls_low_latency']:.2f} with their low "
+            "ends. The latencies are the weakest part of the model: the paper's SW -> HW "
             f"{paper_sw_hw:.2f} MCalls/s ({1000 / paper_sw_hw:.0f} ns per call, two "
             "GP0 writes among it) says its board's GP0 writes took less than the central "
             f"{GP0_NS.value:g} ns.", ""]
     lines += ["Not in the estimate: the Linux layer's extras (its range checks in pp_linux_write, "
-              "the pending check of a software slot, clock_gettime per wait round), the wait "
-              "mode's pause (the estimate is wait mode poll, `wait: poll` in the YAML; the "
-              "default, sleep, calls sched_yield after every empty sweep, as the paper's client "
-              "did: a system call per round), cache and "
+              "the pending check of a software slot, clock_gettime per full round), the wait "
+              "mode's pause (in a full round only: sched_yield in the default mode, sleep, as "
+              "the paper's client did, a system call), cache and "
               "branch-predictor misses beyond the CPI, other processes; the paper's ARM rows "
               "also ran on Linux.", ""]
     return "\n".join(lines)

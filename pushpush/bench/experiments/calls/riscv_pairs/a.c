@@ -63,9 +63,6 @@ int main(void)
     if (pp_riscv_platform(&rv, A_BASE, &plat) != PP_OK || a_open(&rt, &plat) != PP_OK)
         return 1;
     pp_riscv_bind(&rv, &rt);
-    for (;;) {
-        pp_poll(&rt);
-        plat.idle(plat.ctx);
-    }
+    pp_serve(&rt, NULL, 0); /* serve forever: spin on the slot of the last call, sweep, idle */
     return 0;
 }
