@@ -51,6 +51,16 @@ from .errors import PushPushError
 from .types import FunctionType, decode_args, decode_result, encode_args, encode_result
 
 __all__ = [
+    "OWNER_BYTES",
+    "RECORD_MAGIC",
+    "RECORD_OFFSET",
+    "JOURNAL_OFFSET",
+    "MAX_JOURNAL_WORDS",
+    "CLAIM_BYTES",
+    "JOURNAL_LENT",
+    "RECORD_SEQ",
+    "RECORD_WRITING",
+    "RECORD_VALID",
     "WORD_BYTES",
     "WORD_MASK",
     "TRIGGER_IDLE",
@@ -97,6 +107,30 @@ STATUS_OK = 0x1
 ERROR_BIT = 0x8000_0000
 #: Bit 30 of a rep status word: the sequence bit of the call the status answers.
 ECHO_BIT = 0x4000_0000
+
+# The claim file (docs/architecture.md §2.2, :mod:`pushpush.runtime.claim`): the caller's
+# memory of its static cep slots and the run-time journal, which the Python and the C runtime
+# (c/pp_protocol.h) both read and write, so a runtime of either continues the other's.
+
+#: Bytes of the owner line at the start of the file.
+OWNER_BYTES = 256
+#: The record's magic, at byte :data:`OWNER_BYTES`.
+RECORD_MAGIC = b"PPRS"
+#: Byte offset of import 0's byte.
+RECORD_OFFSET = OWNER_BYTES + len(RECORD_MAGIC)
+#: Byte offset of the run-time journal: 2 bytes per word of the run-time area.
+JOURNAL_OFFSET = 1024
+#: Run-time words a claim file's journal covers (``MAX_RUNTIME_WORDS`` of the YAML).
+MAX_JOURNAL_WORDS = 1 << 16
+#: Size of a claim file.
+CLAIM_BYTES = JOURNAL_OFFSET + 2 * MAX_JOURNAL_WORDS
+#: Flags (second byte) of a journal entry: a lent cep slot (else a rep of a call in
+#: flight); bits 1..0: the lent function's result words.
+JOURNAL_LENT = 0x80
+#: Bits of an import's byte: the SEQ of the last call written, a write under way, valid.
+RECORD_SEQ = 0x01
+RECORD_WRITING = 0x02
+RECORD_VALID = 0x80
 
 
 class ErrorCode(enum.IntEnum):

@@ -315,11 +315,10 @@ int pp_linux_pending(void *ctx, uint32_t addr)
 
 /* ------------------------------------------------------------------ claims (one owner) */
 
-/* The claim file, as pushpush.runtime.claim lays it out (CLAIM_BYTES): the owner's line, then
- * "PPRS" and one byte per import site (the record), from byte 1024 the run-time journal, 2 bytes
- * for each of up to 65536 run-time words (pp_runtime.c's pp_journal): mapped whole. */
-#define PP_CLAIM_BYTES 132096
-#define PP_CLAIM_OWNER 256
+/* The claim file, as pushpush.runtime.claim lays it out (PP_CLAIM_BYTES, pp_protocol.h): the
+ * owner's line (PP_CLAIM_OWNER bytes), then "PPRS" and one byte per import site (the record),
+ * then the run-time journal, 2 bytes for each of up to PP_JOURNAL_WORDS run-time words
+ * (pp_runtime.c's pp_journal): mapped whole. */
 
 int pp_linux_claim(void *ctx, uint32_t window_base, const char *name, int *handle, volatile uint8_t **record)
 {

@@ -223,7 +223,7 @@ static void pp_relist(pp_rt *rt)
 /* The journal entry of run-time word off (docs/architecture.md section 2.2), or NULL. */
 static volatile uint8_t *pp_journal(pp_rt *rt, uint32_t off)
 {
-    if (rt->record == NULL || off < rt->runtime_off || off - rt->runtime_off >= 65536u)
+    if (rt->record == NULL || off < rt->runtime_off || off - rt->runtime_off >= PP_JOURNAL_WORDS)
         return NULL;
     return rt->record + PP_RECORD_JOURNAL + 2u * (off - rt->runtime_off);
 }
@@ -243,7 +243,7 @@ static void pp_journal_set(pp_rt *rt, uint32_t off, unsigned words, unsigned fla
  * it is cleared. */
 static void pp_inherit(pp_rt *rt)
 {
-    uint32_t i = 0, n = rt->runtime_words < 65536u ? rt->runtime_words : 65536u;
+    uint32_t i = 0, n = rt->runtime_words < PP_JOURNAL_WORDS ? rt->runtime_words : PP_JOURNAL_WORDS;
     while (i < n) {
         volatile uint8_t *j = pp_journal(rt, rt->runtime_off + i);
         unsigned words = j[0], flags = j[1], k;

@@ -86,19 +86,8 @@ extern "C" {
 #define PP_EPLATFORM (-103)  /* the platform failed (simulated board gone, mapping failed) */
 #define PP_EBUSY (-104)      /* another live runtime owns the component (its claim) */
 
-/* The caller's memory of an import site (one byte each, kept by the platform's claim
- * across processes; docs/architecture.md section 2.2): the SEQ of the last call written
- * into the callee's static slot, a write under way, valid. */
-#define PP_RECORD_SEQ 0x01u
-#define PP_RECORD_WRITING 0x02u
-#define PP_RECORD_VALID 0x80u
-/* The journal of the run-time area (2 bytes per word, from this many bytes after the record:
- * at an allocation's first word its words, then PP_JOURNAL_LENT | result words for a lent
- * cep slot, 0 for the rep of a call in flight), so a runtime started again leaves its
- * predecessor's reps in flight alone until their late replies land, and answers late calls
- * of its lent functions with BAD_FUNCTION. */
-#define PP_RECORD_JOURNAL 764u
-#define PP_JOURNAL_LENT 0x80u
+/* The caller's memory of an import site and the journal of the run-time area, kept by the
+ * platform's claim across processes (PP_RECORD_*, PP_JOURNAL_*): in pp_protocol.h. */
 
 /* A function value: the byte address of a cep slot (0 = none). Typed call helpers are
  * generated per function type; this handle is what travels in one argument word. */

@@ -6,6 +6,8 @@ every value it shares with the Python runtime, so the two are written once, in P
 * the trigger and status bits and the error statuses of :mod:`pushpush.protocol`
   (``PP_TRIGGER_*``, ``PP_STATUS_*``: ``ErrorCode.CALLEE_RAISED`` is
   ``PP_STATUS_CALLEE_RAISED``);
+* the claim file's record and journal of :mod:`pushpush.protocol` (``PP_RECORD_*``,
+  ``PP_JOURNAL_*``, ``PP_CLAIM_*``; :mod:`pushpush.runtime.claim` keeps the file);
 * the interrupt block's enable registers of :mod:`pushpush.link` (``PP_IRQ_ENABLE_SET``,
   ``PP_IRQ_ENABLE_CLEAR``, byte offsets from the pending register).
 
@@ -23,12 +25,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pushpush.link import IRQ_ENABLE_CLEAR, IRQ_ENABLE_SET
-from pushpush.protocol import (BUFFER_CAUSES, ECHO_BIT, ERROR_BIT, ONE_WAY_BIT, SEQ_BIT, STATUS_OK,
-                               TRIGGER_IDLE, WORD_MASK, ErrorCode)
+from pushpush.protocol import (BUFFER_CAUSES, CLAIM_BYTES, ECHO_BIT, ERROR_BIT, JOURNAL_LENT, JOURNAL_OFFSET,
+                               MAX_JOURNAL_WORDS, ONE_WAY_BIT, OWNER_BYTES, RECORD_OFFSET, RECORD_SEQ,
+                               RECORD_VALID, RECORD_WRITING, SEQ_BIT, STATUS_OK, TRIGGER_IDLE, WORD_MASK,
+                               ErrorCode)
 
 from .render import generated_header, render_template
 
-__all__ = ["PROTOCOL_HEADER", "CDefine", "protocol_defines", "irq_defines", "render_protocol_header"]
+__all__ = ["PROTOCOL_HEADER", "CDefine", "protocol_defines", "claim_defines", "irq_defines",
+           "render_protocol_header"]
 
 #: Where the header goes in the output folder (beside pp_runtime.h, which includes it).
 PROTOCOL_HEADER = "c/pp_protocol.h"
@@ -71,6 +76,21 @@ def protocol_defines() -> list[CDefine]:
     return out
 
 
+def claim_defines() -> list[CDefine]:
+    """The claim file's record bits, journal and sizes (the sizes plain ``int``: the Linux
+    layer compares them with signed values)."""
+    return [
+        CDefine("PP_RECORD_SEQ", f"0x{RECORD_SEQ:02X}u", "RECORD_SEQ"),
+        CDefine("PP_RECORD_WRITING", f"0x{RECORD_WRITING:02X}u", "RECORD_WRITING"),
+        CDefine("PP_RECORD_VALID", f"0x{RECORD_VALID:02X}u", "RECORD_VALID"),
+        CDefine("PP_RECORD_JOURNAL", f"{JOURNAL_OFFSET - RECORD_OFFSET}u", "JOURNAL_OFFSET - RECORD_OFFSET"),
+        CDefine("PP_JOURNAL_LENT", f"0x{JOURNAL_LENT:02X}u", "JOURNAL_LENT"),
+        CDefine("PP_JOURNAL_WORDS", f"{MAX_JOURNAL_WORDS}u", "MAX_JOURNAL_WORDS"),
+        CDefine("PP_CLAIM_OWNER", f"{OWNER_BYTES}", "OWNER_BYTES"),
+        CDefine("PP_CLAIM_BYTES", f"{CLAIM_BYTES}", "CLAIM_BYTES"),
+    ]
+
+
 def irq_defines() -> list[CDefine]:
     """The interrupt block's enable registers (byte offsets from the pending register)."""
     return [CDefine("PP_IRQ_ENABLE_SET", f"0x{IRQ_ENABLE_SET:X}u", "IRQ_ENABLE_SET"),
@@ -80,5 +100,5 @@ def irq_defines() -> list[CDefine]:
 def render_protocol_header() -> str:
     """The text of ``c/pp_protocol.h``."""
     head = generated_header("/*", "pushpush/protocol.py and pushpush/link") + " */"
-    return render_template(_TEMPLATE, header=head, protocol=protocol_defines(), irq=irq_defines(),
-                           causes=sorted(BUFFER_CAUSES.items()))
+    return render_template(_TEMPLATE, header=head, protocol=protocol_defines(), claim=claim_defines(),
+                           irq=irq_defines(), causes=sorted(BUFFER_CAUSES.items()))

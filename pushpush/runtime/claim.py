@@ -12,7 +12,8 @@ board's shared-memory file there, so two simulated boards never share a claim) a
 the window's byte address (8 hex digits). The C runtime's Linux layer (``pp_linux_platform``)
 builds the same name, so Python and C programs refuse each other.
 
-Layout of the file (:data:`CLAIM_BYTES` bytes):
+Layout of the file (:data:`CLAIM_BYTES` bytes; the constants are :mod:`pushpush.protocol`'s,
+which renders them for C into ``c/pp_protocol.h``):
 
 * bytes 0..255: the owner, one text line (``pid=1234 since=2026-11-27T18:03:12Z
   runtime=python component=host program=...``), NUL-padded;
@@ -47,31 +48,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
+# the file's layout, shared with the C runtime (c/pp_protocol.h), is the protocol's
+from ..protocol import (CLAIM_BYTES, JOURNAL_LENT, JOURNAL_OFFSET, MAX_JOURNAL_WORDS, OWNER_BYTES,
+                       RECORD_MAGIC, RECORD_OFFSET, RECORD_SEQ, RECORD_VALID, RECORD_WRITING)
+
 __all__ = ["CLAIM_BYTES", "OWNER_BYTES", "RECORD_MAGIC", "RECORD_OFFSET", "ClaimRefused", "Claim",
            "OwnerInfo", "JOURNAL_OFFSET", "JOURNAL_LENT", "RECORD_SEQ", "RECORD_WRITING", "RECORD_VALID", "claim_dir", "claim_path", "forget", "probe"]
 
-#: Bytes of the owner line at the start of the file.
-OWNER_BYTES = 256
-#: The record's magic, at byte :data:`OWNER_BYTES`.
-RECORD_MAGIC = b"PPRS"
-#: Byte offset of import 0's byte.
-RECORD_OFFSET = OWNER_BYTES + len(RECORD_MAGIC)
-#: Byte offset of the run-time journal: 2 bytes per word of the run-time area.
-JOURNAL_OFFSET = 1024
 #: Imports a claim file can remember.
 MAX_IMPORTS = JOURNAL_OFFSET - RECORD_OFFSET
-#: Run-time words a claim file's journal covers (``MAX_RUNTIME_WORDS`` of the YAML).
-MAX_JOURNAL_WORDS = 1 << 16
-#: Size of a claim file.
-CLAIM_BYTES = JOURNAL_OFFSET + 2 * MAX_JOURNAL_WORDS
-#: Flags (second byte) of a journal entry: a lent cep slot (else a rep of a call in
-#: flight); bits 1..0: the lent function's result words.
-JOURNAL_LENT = 0x80
-
-#: Bits of an import's byte: the SEQ of the last call written, a write under way, valid.
-RECORD_SEQ = 0x01
-RECORD_WRITING = 0x02
-RECORD_VALID = 0x80
 
 
 class ClaimRefused(RuntimeError):

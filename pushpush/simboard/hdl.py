@@ -21,36 +21,51 @@ Python inside the simulator. It is woken only by
 
 After a PL write into PS memory that software likely waits for (a call's return), it does
 not run more batches: it pauses at the next falling edge for the next request, or until a
-caller needs simulated time to pass (:class:`_Pause`), so a Python -> Verilog call costs only
-its own cycles. While a runtime waits in mode ``interrupt`` (CTL_IRQ_RUNTIMES) it pauses only
-once the write is answered (its B response raises ``irq``; see ``settle`` in serve_hdl). While software answers a call of the PL (the control page's CTL_HANDLING)
-it does not run at full speed: the PL waits for that answer, a request.
+caller needs simulated time to pass (:class:`~.handoff.Pause`), so a Python -> Verilog call
+costs only its own cycles. While a runtime waits in mode ``interrupt`` (CTL_IRQ_RUNTIMES) it pauses only
+once the write is answered (its B response raises ``irq``; see
+:meth:`SimLoop.settle_b_responses`). While software answers a call of the PL (the control
+page's CTL_HANDLING) it does not run at full speed: the PL waits for that answer, a request.
 Replies to requests go out at the end of their clock edge, after any PL write stored in it.
 
 Between wake-ups the simulator free-runs; no Python code runs per clock edge. Cycle counts
 do not depend on the host: the HDL answers in fixed cycles and Python answers within the
 clock edge it is woken at.
+
+:func:`serve_hdl` is the entry (:mod:`.cocotb_main` awaits it); :class:`SimLoop` is the loop,
+one method per decision; the pause itself is :class:`~.handoff.Pause`. All of it reads the
+control page (:mod:`.ipc`) that the PYNQ process's side of the pacing keeps
+(:mod:`pushpush.pynq.simulated.pacing`).
 """
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import logging
 import os
 import select
+import signal
 import socket
 import struct
 import time
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
-from .ipc import (OP_HELLO, REP, REQ, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_LOCAL_WRITES,
-                   CTL_IRQ_RUNTIMES, CTL_LOOKED, CTL_CALLER_SEEN, CTL_PAUSED, CTL_PL_WRITES,
-                   CTL_WAIT_STAMP, CTL_WAITERS, SimConfig, SimStatus, SimulatedPSMemory,
-                   in_windows, read_windows, serve_requests)
+# cocotb (the ``sim`` extra): this module runs only inside the simulator, where
+# :mod:`.cocotb_main` imports it
+import cocotb
+from cocotb.triggers import Event, FallingEdge, First, Timer, ValueChange
+from cocotb.utils import get_sim_time
 
+from .handoff import Pause, drain, fence
+from .ipc import (OP_HELLO, REP, REQ, RESET_CYCLES, CTL_CALLERS, CTL_HANDLING, CTL_IDLE,
+                  CTL_LOCAL_WRITES, CTL_IRQ_RUNTIMES, CTL_LOOKED, CTL_CALLER_SEEN, CTL_PL_WRITES,
+                  CTL_WAIT_STAMP, CTL_WAITERS, SimConfig, SimStatus, SimulatedPSMemory, in_windows,
+                  read_windows, serve_requests)
 from .ps_model import Handles, HdlPS, uint
+from .tracehook import SimTraceHook, rundir_of_config
 
-__all__ = ["serve_hdl", "IDLE_FACTOR"]
+__all__ = ["serve_hdl", "SimLoop", "IDLE_FACTOR"]
 
 log = logging.getLogger("pushpush.sim")
 
@@ -60,99 +75,165 @@ log = logging.getLogger("pushpush.sim")
 IDLE_FACTOR = 40
 
 
-
 async def serve_hdl(dut: Any) -> None:
-    """The cocotb side of the simulated board with the HDL PS (see the module docstring)."""
-    from cocotb.triggers import Event, FallingEdge, First, Timer, ValueChange
-    from cocotb.utils import get_sim_time
-
-    from .ipc import RESET_CYCLES
-
+    """The cocotb side of the simulated board with the HDL PS (see the module docstring):
+    the configuration from ``PUSHPUSH_SIM_CONFIG``, then :meth:`SimLoop.run` until the PYNQ
+    process stops or goes away."""
     with open(os.environ["PUSHPUSH_SIM_CONFIG"]) as f:
         cfg = SimConfig.from_json(f.read())
     if os.environ.get("PUSHPUSH_SIM_WATCHDOG"):   # pushpush.pynq.simulated.watch asks with SIGUSR1
-        import faulthandler
-        import signal
         folder = os.environ["PUSHPUSH_SIM_WATCHDOG"]
         os.makedirs(folder, exist_ok=True)
         dump = open(os.path.join(folder, f"simulator-{os.getpid()}.txt"), "a")
         faulthandler.register(signal.SIGUSR1, file=dump, all_threads=True)
-    period_ps = int(round(1e6 / cfg.clock_mhz))
-    notify_path = os.environ.get("PUSHPUSH_SIM_NOTIFY", "")
-    notify_fd = os.open(notify_path, os.O_WRONLY | os.O_NONBLOCK) if notify_path else -1
-    kick_path = os.environ.get("PUSHPUSH_SIM_KICK", "")
-    kick_fd = os.open(kick_path, os.O_RDONLY | os.O_NONBLOCK) if kick_path else -1
-    state = {"wall": time.monotonic(), "loop": time.thread_time()}
-    memory = SimulatedPSMemory(cfg)
-    ctl = memory.control
-    status = SimStatus(ctl)   # what it is doing, in the control page (a call timeout says it)
-    # the hand-off (see _Pause): a PL write into PS memory that was waited for
-    pause = _Pause(cfg.handoff_us / 1e6 if ctl is not None and kick_fd >= 0 else 0.0)
-    answered = Event()   # set by such a write: ends the running batch of cycles
-    ps_windows = [(cfg.ps_base, cfg.ps_size)]   # the ps region; DDR windows: CTL_WINDOWS
+    await SimLoop(dut, cfg).run()
 
-    def touch() -> None:
-        state["wall"] = time.monotonic()
 
-    def stamp(address: int, length: int) -> None:
+def _open_pipe(variable: str, flags: int) -> int:
+    """The pipe named by environment ``variable`` (made by the PYNQ side), opened
+    non-blocking with ``flags``; -1 when there is none."""
+    path = os.environ.get(variable, "")
+    return os.open(path, flags | os.O_NONBLOCK) if path else -1
+
+
+def _poke(fd: int) -> None:
+    """A byte on pipe ``fd`` (a full pipe wakes its reader anyway; a closed one has none)."""
+    try:
+        os.write(fd, b"\1")
+    except (BlockingIOError, BrokenPipeError):
+        pass
+
+
+class SimLoop:
+    """The simulator's loop for one harness ``dut`` and configuration ``cfg``: runs the PL
+    in batches of cycles, pauses after a write that software waited for (:class:`~.handoff.Pause`),
+    blocks while idle, and serves the PYNQ process's requests (see the module docstring).
+
+    It reads the control page (``ctl``, None without one) for who waits, and writes
+    ``status`` (what it is doing, :class:`~.ipc.SimStatus`) there."""
+
+    def __init__(self, dut: Any, cfg: SimConfig) -> None:
+        self.dut = dut
+        self.cfg = cfg
+        self.period_ps = int(round(1e6 / cfg.clock_mhz))
+        self.notify_fd = _open_pipe("PUSHPUSH_SIM_NOTIFY", os.O_WRONLY)
+        self.kick_fd = _open_pipe("PUSHPUSH_SIM_KICK", os.O_RDONLY)
+        #: host time of the last activity (a request, a PL access to PS memory, an
+        #: interrupt line's change), and the thread CPU time the running turn started at
+        self.last_activity = time.monotonic()
+        self.turn_cpu = time.thread_time()
+        self.memory = SimulatedPSMemory(cfg)
+        self.ctl = self.memory.control
+        #: what it is doing, in the control page (a call timeout says it)
+        self.status = SimStatus(self.ctl)
+        #: the hand-off (see handoff.Pause): a PL write into PS memory that was waited for
+        self.pause = Pause(cfg.handoff_us / 1e6
+                            if self.ctl is not None and self.kick_fd >= 0 else 0.0)
+        #: set by such a write: ends the running batch of cycles
+        self.answered = Event()
+        #: the ps region; DDR windows: CTL_WINDOWS
+        self.ps_windows = [(cfg.ps_base, cfg.ps_size)]
+        extra = tuple((str(p["name"]), int(p["data_width"])) for p in cfg.mem_ports)
+        self.ps = HdlPS(Handles.harness(dut, extra), self.memory, data_width=cfg.data_width,
+                        on_access=self.mark_activity, notify=self.on_pl_write,
+                        timeout_cycles=cfg.gp0_timeout_cycles,
+                        before_write=self.stamp_before_store)
+        self.irq_fd = _open_pipe("PUSHPUSH_SIM_IRQ", os.O_WRONLY) if cfg.irq else -1
+        #: simulated time (ps) of cycle 0: a falling edge out of reset (set by run)
+        self.t_zero = 0
+        self.sock: Optional[socket.socket] = None
+        #: replies waiting for the end of the clock edge (flush_replies), requests read
+        self.out: list[bytes] = []
+        self.buf = bytearray()
+        #: the batch of cycles while busy (adapted to poll_us), and the least batch while a
+        #: caller needs simulated time to pass (see run_batch)
+        self.batch = max(1, cfg.busy_batch)
+        self.floor = max(self.batch, min(cfg.idle_batch, cfg.max_batch))
+        self.target = cfg.poll_us / 1e6
+
+    # ------------------------------------------------------------------ time
+
+    def cycle(self) -> int:
+        """The cycle count since cycle 0 (:attr:`t_zero`)."""
+        return int((get_sim_time(unit="ps") - self.t_zero) // self.period_ps)
+
+    def off_edge(self) -> bool:
+        """Simulated time is not on a falling edge (a command ran part of a period)."""
+        return (get_sim_time(unit="ps") - self.t_zero) % self.period_ps != 0
+
+    async def run_cycles(self, cycles: int) -> None:
+        """A RUN request: let ``cycles`` cycles pass (at least one)."""
+        await Timer(max(1, cycles) * self.period_ps, unit="ps")
+
+    # ------------------------------------------------------------------ PL writes into PS memory
+
+    def mark_activity(self) -> None:
+        """Something happened (a request, a PL access to PS memory): not idle."""
+        self.last_activity = time.monotonic()
+
+    def stamp_before_store(self, address: int, length: int) -> None:
+        """Before a PL write's words are stored: its cycle and host time, if it goes into a
+        software window."""
         # the host time of a write into a software window is taken before its words are
         # stored (and the stores are in order): software that sees the words reads this
         # stamp or a later one, never the previous write's (pushpush bench wait; stamped
         # after the store, a waiter on another core often saw the words first)
-        if ctl is not None and in_windows(ps_windows + read_windows(ctl), address, length):
-            memory.stamp_write(cycle())
+        ctl = self.ctl
+        if ctl is not None and in_windows(self.ps_windows + read_windows(ctl), address, length):
+            self.memory.stamp_write(self.cycle())
 
-    def notify() -> None:
+    def on_pl_write(self) -> None:
+        """A PL write into PS memory was stored (``ps.written``): count it, wake the PYNQ
+        process (the notification pipe) and, when software likely waited for it, end the
+        running batch to pause for the next request."""
         # only a write into a software window (a call's return, a call into software) is
         # what software waits for: it is counted, notified (and stamped, before its store:
-        # stamp()), and may be paused for. DMA data and buffer results in DDR are not: they are counted apart
-        # (data_writes). Before (issue 28) each such burst woke the waiting caller, which
-        # then no longer had "seen the latest write", so the simulator paused until the
-        # caller had woken, looked and waited again: a DMA transfer stopped at every burst
-        address, length = ps.written
-        if ctl is not None and not in_windows(ps_windows + read_windows(ctl), address, length):
-            status.count("data_writes")
+        # stamp_before_store), and may be paused for. DMA data and buffer results in DDR are
+        # not: they are counted apart (data_writes). Before (issue 28) each such burst woke
+        # the waiting caller, which then no longer had "seen the latest write", so the
+        # simulator paused until the caller had woken, looked and waited again: a DMA
+        # transfer stopped at every burst
+        ctl, pause = self.ctl, self.pause
+        address, length = self.ps.written
+        if ctl is not None and not in_windows(self.ps_windows + read_windows(ctl), address, length):
+            self.status.count("data_writes")
             return
-        memory.count_write()
-        if notify_fd >= 0:
-            try:
-                os.write(notify_fd, b"\1")
-            except (BlockingIOError, BrokenPipeError):
-                pass
+        self.memory.count_write()
+        if self.notify_fd >= 0:
+            _poke(self.notify_fd)
         if not pause.limit:
             return
         if (pause.serving or pause.armed
                 or struct.unpack_from("<Q", ctl, CTL_WAITERS)[0]):
-            if needed():
-                status.count("pauses_not_needed")
+            if self.time_needed():
+                self.status.count("pauses_not_needed")
             else:
                 pause.due = True
-                answered.set()
+                self.answered.set()
 
-    extra = tuple((str(p["name"]), int(p["data_width"])) for p in cfg.mem_ports)
-    ps = HdlPS(Handles.harness(dut, extra), memory, data_width=cfg.data_width, on_access=touch,
-               notify=notify, timeout_cycles=cfg.gp0_timeout_cycles, before_write=stamp)
-    irq_path = os.environ.get("PUSHPUSH_SIM_IRQ", "")
-    irq_fd = os.open(irq_path, os.O_WRONLY | os.O_NONBLOCK) if irq_path and cfg.irq else -1
+    # ------------------------------------------------------------------ who waits (the control page)
 
-    def software_waiting() -> bool:
-        if ctl is None:
+    def software_waiting(self) -> bool:
+        """Software stamped that it waits for a reply less than ``idle_s`` ago
+        (CTL_WAIT_STAMP)."""
+        if self.ctl is None:
             return False
-        stamp = struct.unpack_from("<Q", ctl, CTL_WAIT_STAMP)[0]
-        return time.monotonic_ns() - stamp < cfg.idle_s * 1e9
+        stamp = struct.unpack_from("<Q", self.ctl, CTL_WAIT_STAMP)[0]
+        return time.monotonic_ns() - stamp < self.cfg.idle_s * 1e9
 
-    def handling() -> bool:
+    def software_answering(self) -> bool:
         """Software is answering a call of the PL (the PL waits for that answer: a request
         will come): the simulation need not run meanwhile (CTL_HANDLING)."""
-        return ctl is not None and struct.unpack_from("<Q", ctl, CTL_HANDLING)[0] > 0
+        return self.ctl is not None and struct.unpack_from("<Q", self.ctl, CTL_HANDLING)[0] > 0
 
-    def needed() -> bool:
+    def time_needed(self) -> bool:
         """A caller waits for the PL, no call of the PL is being answered and every serve
         thread has looked at every write into PS memory (none will take a call and answer
         it): simulated time must pass (CTL_CALLERS, CTL_HANDLING, CTL_LOOKED against
         CTL_PL_WRITES + CTL_LOCAL_WRITES). The PYNQ side evaluates the same and writes the
         kick pipe when it becomes true while the simulator blocks (paused or idle), so a
         block ends by that event, not by its timer."""
+        ctl = self.ctl
         if ctl is None:
             return False
         if (struct.unpack_from("<Q", ctl, CTL_CALLERS)[0] == 0
@@ -163,57 +244,21 @@ async def serve_hdl(dut: Any) -> None:
         return (struct.unpack_from("<Q", ctl, CTL_LOOKED)[0] >= writes
                 and struct.unpack_from("<Q", ctl, CTL_CALLER_SEEN)[0] >= writes)
 
-    def irq_runtimes() -> bool:
+    def irq_runtimes_waiting(self) -> bool:
         """A runtime of the PYNQ process waits in mode interrupt (CTL_IRQ_RUNTIMES): it wakes
         by ``irq``, which the interrupt block raises at a write's B response."""
-        return (ctl is not None and irq_fd >= 0 and ps.port is not None
-                and struct.unpack_from("<Q", ctl, CTL_IRQ_RUNTIMES)[0] > 0)
+        return (self.ctl is not None and self.irq_fd >= 0 and self.ps.port is not None
+                and struct.unpack_from("<Q", self.ctl, CTL_IRQ_RUNTIMES)[0] > 0)
 
-    async def settle(limit: int) -> bool:
-        """Before a pause while :func:`irq_runtimes`: run until every burst stored through
-        the memory port has had its B response (pp_sim_mem's ``wb_p`` against the bursts
-        Python answered), then to the next falling edge. The interrupt block sets a window's
-        pending bit and ``irq`` in the cycle of that B, two cycles after the store, and
-        watch_irq passes the change on: a runtime asleep on its interrupt is woken before the
-        PL stands still. Paused at the store instead, the PL stood still with ``irq`` low,
-        no request came (the runtime waited for its interrupt) and no kick (it had not seen
-        the write): it slept until its fallback sweep. False when the PL held a B back for
-        ``limit`` cycles (the pause is then not taken: the PL runs on)."""
-        port = ps.port
-        assert port is not None
-        answers = port.mem.wb_p
-        mod = 1 << len(answers)
-        end = cycle() + limit
-        while (port.acked - uint(answers)) % mod:
-            left = end - cycle()
-            if left <= 0:
-                return False
-            await First(ValueChange(answers), Timer(left * period_ps, unit="ps"))
-        if (get_sim_time(unit="ps") - t_zero) % period_ps:
-            await FallingEdge(dut.clk)
-        return True
+    # ------------------------------------------------------------------ the interrupt lines
 
-    # out of reset, on a falling edge: every timer below is a whole number of periods, so
-    # Python's writes land between two rising edges
-    for _ in range(RESET_CYCLES + 2):
-        await FallingEdge(dut.clk)
-    t_zero = get_sim_time(unit="ps")
-    ps.start()   # after reset: its toggles are defined now
-    from .tracehook import SimTraceHook, rundir_of_config   # issue 31: off unless asked
-    tracer = SimTraceHook(dut, ctl, rundir_of_config(), lambda: get_sim_time(unit="ps") - t_zero,
-                          period_ps, cfg.mem_ports)
-
-    def cycle() -> int:
-        return int((get_sim_time(unit="ps") - t_zero) // period_ps)
-
-    async def watch_irq() -> None:
+    async def watch_interrupt_lines(self) -> None:
         """The interrupt lines (the harness's ``pp_intr``, bit i = the interrupt
         controller's input i: the top's ``irq``, a DMA shell's DMA interrupts): every change
         goes into the control page (levels, count, cycle, host time) and a byte on the
         interrupt pipe wakes the PYNQ process's interrupt controller model
         (pushpush.pynq.simulated.interrupt)."""
-        from cocotb.triggers import ValueChange
-        lines = dut.pp_intr
+        lines = self.dut.pp_intr
         level = -1
         while True:
             v = lines.value
@@ -223,41 +268,74 @@ async def serve_hdl(dut: Any) -> None:
                 now = int("".join("1" if c == "1" else "0" for c in str(v)) or "0", 2)
             if now != level:
                 level = now
-                touch()
-                memory.set_irq(level, cycle())
-                try:
-                    os.write(irq_fd, b"\1")
-                except (BlockingIOError, BrokenPipeError):
-                    pass
+                self.mark_activity()
+                self.memory.set_irq(level, self.cycle())
+                _poke(self.irq_fd)
             await ValueChange(lines)
 
-    if irq_fd >= 0:
-        import cocotb
-        cocotb.start_soon(watch_irq())
+    async def settle_b_responses(self, limit: int) -> bool:
+        """Before a pause while :meth:`irq_runtimes_waiting`: run until every burst stored
+        through the memory port has had its B response (pp_sim_mem's ``wb_p`` against the
+        bursts Python answered), then to the next falling edge. The interrupt block sets a
+        window's pending bit and ``irq`` in the cycle of that B, two cycles after the store,
+        and watch_interrupt_lines passes the change on: a runtime asleep on its interrupt is
+        woken before the PL stands still. Paused at the store instead, the PL stood still
+        with ``irq`` low, no request came (the runtime waited for its interrupt) and no kick
+        (it had not seen the write): it slept until its fallback sweep. False when the PL
+        held a B back for ``limit`` cycles (the pause is then not taken: the PL runs on)."""
+        port = self.ps.port
+        assert port is not None
+        answers = port.mem.wb_p
+        mod = 1 << len(answers)
+        end = self.cycle() + limit
+        while (port.acked - uint(answers)) % mod:
+            left = end - self.cycle()
+            if left <= 0:
+                return False
+            await First(ValueChange(answers), Timer(left * self.period_ps, unit="ps"))
+        if self.off_edge():
+            await FallingEdge(self.dut.clk)
+        return True
 
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.connect(cfg.socket_path)
+    # ------------------------------------------------------------------ the socket
 
-    def info() -> bytes:
-        return json.dumps({"pid": os.getpid(), "cycle": cycle(), "ps": "hdl",
+    def info(self) -> bytes:
+        """The payload of HELLO, INFO and RUN replies."""
+        return json.dumps({"pid": os.getpid(), "cycle": self.cycle(), "ps": "hdl",
                            "time_ns": get_sim_time(unit="ns")}).encode()
 
-    out: list[bytes] = []
+    def reply(self, op: int, tag: int, status: int, payload: bytes = b"") -> None:
+        """Queue a reply; :meth:`flush_replies` sends it."""
+        # replies go out together at the end of the clock edge (flush): a PL write into PS
+        # memory in the same edge as a request's last response (a call's return, with the
+        # B of its trigger word) is then stored and notified before the reply wakes the
+        # PYNQ process, which finds both at once
+        self.out.append(REP.pack(op, tag, status, len(payload)) + payload)
 
-    def idle_block(wait: float) -> list[Any]:
+    def flush_replies(self) -> None:
+        """Send the queued replies."""
+        if self.out:
+            data = b"".join(self.out)
+            self.out.clear()
+            assert self.sock is not None
+            self.sock.sendall(data)
+
+    def block_idle(self, wait: float) -> list[Any]:
         """Idle: block on the socket for ``wait`` s, marked in the control page (CTL_IDLE) so
         that software that starts waiting for the PL meanwhile (an
         interrupt-mode runtime sends no request while it waits) resumes the simulator
         through the kick pipe at once, instead of after ``wait``, which is IDLE_FACTOR times
         the last turn and grows to seconds on a loaded host. Returns ``[sock]`` when a
         request came."""
+        sock, ctl, kick_fd, status = self.sock, self.ctl, self.kick_fd, self.status
         if ctl is None or kick_fd < 0:
             return select.select([sock], [], [], wait)[0]
-        status.enter("idle", cycle(), int(wait * 1e6))
+        status.enter("idle", self.cycle(), int(wait * 1e6))
         struct.pack_into("<Q", ctl, CTL_IDLE, 1)
         try:
-            _fence()   # the mark is seen by the PYNQ side before the counts are read here
-            if needed() or (software_waiting() and not handling()):   # run on
+            fence()   # the mark is seen by the PYNQ side before the counts are read here
+            if self.time_needed() or (self.software_waiting()
+                                      and not self.software_answering()):   # run on
                 return []
             ready = select.select([sock, kick_fd], [], [], wait)[0]
         finally:
@@ -265,226 +343,166 @@ async def serve_hdl(dut: Any) -> None:
         status.count("idle_blocks")
         if kick_fd in ready:
             status.count("idle_kicks")
-            try:
-                os.read(kick_fd, 4096)
-            except BlockingIOError:
-                pass
+            drain(kick_fd)
         if sock in ready:
             status.count("idle_requests")
         return [sock] if sock in ready else []
 
-    def send(op: int, tag: int, status: int, payload: bytes = b"") -> None:
-        # replies go out together at the end of the clock edge (flush): a PL write into PS
-        # memory in the same edge as a request's last response (a call's return, with the
-        # B of its trigger word) is then stored and notified before the reply wakes the
-        # PYNQ process, which finds both at once
-        out.append(REP.pack(op, tag, status, len(payload)) + payload)
-
-    def flush() -> None:
-        if out:
-            data = b"".join(out)
-            out.clear()
-            sock.sendall(data)
-
-    send(OP_HELLO, 0, 0, info())
-    flush()
-    buf = bytearray()
-    batch = max(1, cfg.busy_batch)
-    #: the least batch while a caller needs simulated time to pass (see the loop)
-    floor = max(batch, min(cfg.idle_batch, cfg.max_batch))
-    target = cfg.poll_us / 1e6
-
-    async def run(cycles: int) -> None:
-        await Timer(max(1, cycles) * period_ps, unit="ps")
-
-    while True:
-        if (get_sim_time(unit="ps") - t_zero) % period_ps:
-            await FallingEdge(dut.clk)   # back between two rising edges (after a command)
-        status.look(cycle())
-        tracer.look()
-        if pause.serving:
-            # the requests' software waited until their replies went out; it acts next
-            flush()
-            pause.serving = False
-            pause.armed = True
-        flush()
-        ready: list[Any] = []
-        if pause.due and needed():   # a caller started waiting meanwhile: no pause
-            pause.due = False
-            answered.clear()   # (set with due: it would end every batch at once)
-            status.count("pauses_not_needed")
-        if pause.due and irq_runtimes() and not await settle(floor):
-            pause.due = False   # the PL holds the write's B back: it runs on (the safety net)
-            answered.clear()
-            status.count("settle_limits")
-        if pause.due:
-            answered.clear()
-            ready = pause.wait(sock, kick_fd, ctl, status, cycle(), needed, handling)
-            state["loop"] = time.thread_time()   # the next turn's work starts here, not before
-        if not ready:
-            # full speed while software waits on the PL or used it lately, unless software is
-            # answering a call of the PL: the PL waits for that answer (a request, which ends
-            # the block at once), so the simulator blocks instead of spinning for it
-            must = needed()
-            busy = (cfg.idle_ms <= 0 or must or (not handling() and (
-                time.monotonic() - state["wall"] < cfg.idle_s or software_waiting())))
-            # a caller waits and only simulated time helps (no request will come): big
-            # batches. The busy floor (16 cycles) made a CPU-starved simulator spend most of
-            # what it got on this loop (issue 28: 16-cycle batches for seconds). For this
-            # turn only: kept in `batch`, it ran 256 cycles a turn on while Python answered
-            # the PL's calls afterwards (the FIR cell's cycles doubled)
-            cycles = max(batch, floor) if must else batch
-            # the batch adapts to the CPU time it takes, not the wall time: on a busy host the
-            # wall time of a batch is mostly waiting for a CPU, and a batch shrunk to 16
-            # cycles for that spent most of the CPU it got on this loop's Python (issue 28:
-            # Verilator at 11 us a cycle instead of ~1)
-            t0 = time.thread_time()
-            ev0 = ps.event_cpu
-            c0 = cycle()
-            status.enter("running", c0, cycles)
-            if pause.limit:
-                await First(Timer(cycles * period_ps, unit="ps"), answered.wait())
-            else:
-                await Timer(cycles * period_ps, unit="ps")
-            now = time.thread_time()
-            # the cycles' own cost: the Python serving the PL's bursts meanwhile (a DMA
-            # transfer's beats) is paid per burst, not per cycle, and shrank the batch to its
-            # floor while a DMA ran (issue 28)
-            took = max(0.0, now - t0 - (ps.event_cpu - ev0))
-            if must:
-                status.count("needed_batches")
-                status.count("needed_cycles", cycle() - c0)
-            work = now - state["loop"]   # the whole turn's CPU: the batch and this loop's Python
-            if busy:
-                # about poll_us of wall clock per batch: the socket is looked at that often
-                if pause.due:
-                    pass   # cut short by a write that was waited for: says nothing of speed
-                elif took * batch / cycles < target / 2 and batch < cfg.max_batch:
-                    batch = min(cfg.max_batch, batch * 2)
-                elif took * batch / cycles > target * 2 and batch > cfg.busy_batch:
-                    batch = max(cfg.busy_batch, batch // 2)
-                wait = 0.0
-            else:
-                wait = max(cfg.idle_ms / 1000, IDLE_FACTOR * work)
-            if pause.due:
-                continue   # to the next falling edge, then pause for the request
-            ready = idle_block(wait) if wait > 0 else select.select([sock], [], [], 0)[0]
-            state["loop"] = time.thread_time()
-            if not ready:
-                continue
-        chunk = sock.recv(1 << 20)
+    async def serve_socket(self) -> bool:
+        """A request came: read and serve the complete ones. False when the loop ends (STOP,
+        or the PYNQ process went away)."""
+        assert self.sock is not None
+        chunk = self.sock.recv(1 << 20)
         if not chunk:  # the PYNQ process went away
-            return
+            return False
+        buf, pause = self.buf, self.pause
         buf += chunk
         if len(buf) >= REQ.size:
             op, _, address, _ = REQ.unpack_from(buf)
-            status.enter("serving", cycle(), op, address)
+            self.status.enter("serving", self.cycle(), op, address)
         pause.serving = True
         pause.armed = False
         try:
-            going = await serve_requests(buf, ps, send, info, run, touch)
+            going = await serve_requests(buf, self.ps, self.reply, self.info, self.run_cycles,
+                                         self.mark_activity)
         finally:
-            if out and (get_sim_time(unit="ps") - t_zero) % period_ps == 0:
-                flush()   # a reply to a request that took no clock edge (INFO), or an error
+            if self.out and not self.off_edge():
+                self.flush_replies()   # a reply to a request that took no clock edge (INFO), or an error
         if not going:
-            status.enter("stopped", cycle())
+            self.status.enter("stopped", self.cycle())
             log.info("simulated board: %d pauses for a request after a reply: %d ended by one, "
                      "%d by a kick, %d at the limit", pause.pauses, pause.hits, pause.kicks,
                      pause.pauses - pause.hits - pause.kicks)
-            return
+        return going
 
+    # ------------------------------------------------------------------ the loop
 
-_FENCE = __import__("threading").Lock()
+    async def run(self) -> None:
+        """Out of reset, connect to the PYNQ process, say HELLO, then turn: pause or run a
+        batch, and serve the requests that came, until it stops or goes away."""
+        # out of reset, on a falling edge: every timer below is a whole number of periods, so
+        # Python's writes land between two rising edges
+        for _ in range(RESET_CYCLES + 2):
+            await FallingEdge(self.dut.clk)
+        self.t_zero = get_sim_time(unit="ps")
+        self.ps.start()   # after reset: its toggles are defined now
+        tracer = SimTraceHook(self.dut, self.ctl, rundir_of_config(),
+                              lambda: get_sim_time(unit="ps") - self.t_zero, self.period_ps,
+                              self.cfg.mem_ports)
+        if self.irq_fd >= 0:
+            cocotb.start_soon(self.watch_interrupt_lines())
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(self.cfg.socket_path)
+        self.reply(OP_HELLO, 0, 0, self.info())
+        self.flush_replies()
+        while True:
+            if self.off_edge():
+                await FallingEdge(self.dut.clk)   # back between two rising edges (after a command)
+            self.status.look(self.cycle())
+            tracer.look()
+            self.start_turn()
+            ready = await self.pause_if_due()
+            if not ready:
+                ready = await self.run_batch()
+                if not ready:
+                    continue
+            if not await self.serve_socket():
+                return
 
+    def start_turn(self) -> None:
+        """Send the replies of the last turn; after serving requests, arm the hand-off."""
+        pause = self.pause
+        if pause.serving:
+            # the requests' software waited until their replies went out; it acts next
+            self.flush_replies()
+            pause.serving = False
+            pause.armed = True
+        self.flush_replies()
 
-def _fence() -> None:
-    """A full memory barrier (a locked instruction): a store into the control page before it
-    is visible to the other process before a load after it (the Dekker-style hand-off of
-    CTL_IDLE/CTL_PAUSED against CTL_CALLERS/CTL_HANDLING)."""
-    _FENCE.acquire()
-    _FENCE.release()
+    async def pause_if_due(self) -> list[Any]:
+        """Take the pause a waited-for write made due (:meth:`on_pl_write`), unless a caller
+        needs simulated time now or the PL holds that write's B back: ``[sock]`` when a
+        request ended it, else []."""
+        pause, status = self.pause, self.status
+        if pause.due and self.time_needed():   # a caller started waiting meanwhile: no pause
+            pause.due = False
+            self.answered.clear()   # (set with due: it would end every batch at once)
+            status.count("pauses_not_needed")
+        if (pause.due and self.irq_runtimes_waiting()
+                and not await self.settle_b_responses(self.floor)):
+            pause.due = False   # the PL holds the write's B back: it runs on (the safety net)
+            self.answered.clear()
+            status.count("settle_limits")
+        if not pause.due:
+            return []
+        self.answered.clear()
+        ready = pause.wait(self.sock, self.kick_fd, self.ctl, status, self.cycle(),
+                           self.time_needed, self.software_answering)
+        self.turn_cpu = time.thread_time()   # the next turn's work starts here, not before
+        return ready
 
+    def busy(self, must: bool) -> bool:
+        """Run at full speed (no idle block after the batch)?"""
+        # full speed while software waits on the PL or used it lately, unless software is
+        # answering a call of the PL: the PL waits for that answer (a request, which ends
+        # the block at once), so the simulator blocks instead of spinning for it
+        cfg = self.cfg
+        return (cfg.idle_ms <= 0 or must or (not self.software_answering() and (
+            time.monotonic() - self.last_activity < cfg.idle_s or self.software_waiting())))
 
-class _Pause:
-    """The hand-off between a reply and the next request, on the simulator's side.
+    async def run_batch(self) -> list[Any]:
+        """Run a batch of cycles (cut short by a write that was waited for), then look at
+        the socket, blocking there while idle: ``[sock]`` when a request came."""
+        cfg, pause, status = self.cfg, self.pause, self.status
+        must = self.time_needed()
+        busy = self.busy(must)
+        # a caller waits and only simulated time helps (no request will come): big
+        # batches. The busy floor (16 cycles) made a CPU-starved simulator spend most of
+        # what it got on this loop (issue 28: 16-cycle batches for seconds). For this
+        # turn only: kept in `batch`, it ran 256 cycles a turn on while Python answered
+        # the PL's calls afterwards (the FIR cell's cycles doubled)
+        cycles = max(self.batch, self.floor) if must else self.batch
+        # the batch adapts to the CPU time it takes, not the wall time: on a busy host the
+        # wall time of a batch is mostly waiting for a CPU, and a batch shrunk to 16
+        # cycles for that spent most of the CPU it got on this loop's Python (issue 28:
+        # Verilator at 11 us a cycle instead of ~1)
+        t0 = time.thread_time()
+        ev0 = self.ps.event_cpu
+        c0 = self.cycle()
+        status.enter("running", c0, cycles)
+        if pause.limit:
+            await First(Timer(cycles * self.period_ps, unit="ps"), self.answered.wait())
+        else:
+            await Timer(cycles * self.period_ps, unit="ps")
+        now = time.thread_time()
+        # the cycles' own cost: the Python serving the PL's bursts meanwhile (a DMA
+        # transfer's beats) is paid per burst, not per cycle, and shrank the batch to its
+        # floor while a DMA ran (issue 28)
+        took = max(0.0, now - t0 - (self.ps.event_cpu - ev0))
+        if must:
+            status.count("needed_batches")
+            status.count("needed_cycles", self.cycle() - c0)
+        work = now - self.turn_cpu   # the whole turn's CPU: the batch and this loop's Python
+        if busy:
+            if not pause.due:   # (cut short by a write that was waited for: says nothing of speed)
+                self.adapt_batch(took, cycles)
+            wait = 0.0
+        else:
+            wait = max(cfg.idle_ms / 1000, IDLE_FACTOR * work)
+        if pause.due:
+            return []   # to the next falling edge, then pause for the request
+        if wait > 0:
+            ready = self.block_idle(wait)
+        else:
+            ready = select.select([self.sock], [], [], 0)[0]
+        self.turn_cpu = time.thread_time()
+        return ready
 
-    A PL write into PS memory that software is likely waiting for (one that comes while a
-    GP0 request is served, the first after a reply went out, or one while a thread of the
-    PYNQ process is blocked in ``wait_pl_write``) is most often what it waited for: a call's
-    return, or a call into Python. The software's next step is then a request (the next
-    call, the return of the call into Python). Instead of running more cycles meanwhile (a
-    batch of them, during which the request waits), the simulator ends the running batch,
-    and at the next falling edge pauses, blocked on its socket and the kick pipe, until
-
-    * a request comes (the next call, the answer of a call of the PL), or
-    * the kick pipe: the PYNQ side writes it when simulated time must pass and nobody will
-      send a request for it: a caller starts waiting for the PL while no call of the PL is
-      being answered (``CTL_CALLERS`` > 0, ``CTL_HANDLING`` = 0), or the last answer went
-      out while callers wait.
-
-    It does not pause at all when that holds already (a caller waits for the end of a DMA
-    transfer: its bursts are not paused for). ``limit`` (``handoff_us``) is a safety net,
-    counted in the control page (``pause_limits``): in a working hand-off no pause ends there.
-
-    Simulated time stands still while paused: the PS's software takes no cycles between a
-    reply and its next request, nor while it answers a call of the PL (on the board it takes
-    hundreds). No cycle count of the PL's own work, nor of a GP0 access or a PS memory access,
-    changes.
-    """
-
-    def __init__(self, limit: float) -> None:
-        self.limit = limit
-        self.due = False
-        self.serving = False
-        self.armed = False
-        self.pauses = 0
-        self.hits = 0
-        self.kicks = 0
-
-    def wait(self, sock: Any, kick_fd: int, ctl: Any, status: Optional[SimStatus] = None,
-             cycle: int = 0, needed: Callable[[], bool] = lambda: False,
-             answering: Callable[[], bool] = lambda: False) -> list[Any]:
-        """Pause (see the class): the sockets ready (``[sock]``: a request came) or [];
-        ``status`` (the control page's account of the simulator) is told. A limit reached
-        while ``answering()`` (software is answering a call of the PL: its answer, a request,
-        will end the pause) does not end it (counted, ``pauses_held``): on a busy host a
-        starved Python callback took over 50 ms, and the PL then ran on while it answered
-        (the FIR cell's cycles grew with the load)."""
-        self.due = False
-        self.armed = False
-        self.pauses += 1
-        if status is not None:
-            status.enter("paused", cycle, int(self.limit * 1e6))
-            status.count("pauses")
-        struct.pack_into("<Q", ctl, CTL_PAUSED, 1)
-        try:
-            _fence()
-            if needed():   # a caller started waiting before the mark: it may not kick
-                ready: list[Any] = [kick_fd]
-            else:
-                while True:
-                    ready, _, _ = select.select([sock, kick_fd], [], [], self.limit)
-                    if ready or not answering():
-                        break
-                    if status is not None:
-                        status.count("pauses_held")
-        finally:
-            struct.pack_into("<Q", ctl, CTL_PAUSED, 0)
-        if status is not None and sock in ready:
-            status.count("pause_requests")
-        if kick_fd in ready:
-            if status is not None and sock not in ready:
-                status.count("pause_kicks")
-            self.kicks += sock not in ready
-            try:
-                os.read(kick_fd, 4096)
-            except BlockingIOError:
-                pass
-        if sock in ready:
-            self.hits += 1
-            return [sock]
-        if not ready and status is not None:
-            status.count("pause_limits")
-            log.debug("a pause for a request ended at its limit (%g s): no request or kick came",
-                      self.limit)
-        return []
+    def adapt_batch(self, took: float, cycles: int) -> None:
+        """``cycles`` cycles took ``took`` s of CPU: size the busy batch so that it takes
+        about ``poll_us`` of wall clock (the socket is looked at that often)."""
+        cfg = self.cfg
+        if took * self.batch / cycles < self.target / 2 and self.batch < cfg.max_batch:
+            self.batch = min(cfg.max_batch, self.batch * 2)
+        elif took * self.batch / cycles > self.target * 2 and self.batch > cfg.busy_batch:
+            self.batch = max(cfg.busy_batch, self.batch // 2)

@@ -189,7 +189,7 @@ class SimConfig:
     gp0_timeout_cycles: int = 1_000_000
     #: hdl: after a PL write into PS memory that someone waited for (a GP0 request being
     #: served, a thread in ``wait_pl_write``), the simulator pauses until the next request,
-    #: or until a caller needs simulated time to pass (the kick pipe; see hdl._Pause); this
+    #: or until a caller needs simulated time to pass (the kick pipe; see handoff.Pause); this
     #: long (wall clock) is only the safety net, counted when reached; 0: never pause.
     handoff_us: float = 50000.0
     #: Filled in by SimBridge: the notification pipe's write end, the kick pipe's read end,

@@ -4,8 +4,8 @@ Python constant it must equal.
 
 - the protocol words (``PP_TRIGGER_*``, ``PP_STATUS_*``: one source, ``pushpush/protocol.py``,
   rendered into ``c/pp_protocol.h``) and the ``PP_E*`` codes derived from the error statuses;
-- the caller's record and the run-time journal of a claim (``pushpush.runtime.claim``), the
-  Linux layer's claim file;
+- the caller's record, the run-time journal and the sizes of a claim file (one source,
+  ``pushpush/protocol.py``, kept by ``pushpush.runtime.claim``), the Linux layer's magic;
 - the trace ring (``pushpush.trace.c_events``: kinds, clocks, magic, the two structs' layout);
 - the interrupt block's registers (``pushpush.link``), the wait modes, the counters' order, the
   RISC-V core's control page base and the runtime's table sizes (``pushpush.c.riscv``);
@@ -40,6 +40,7 @@ VALUES = ("PP_TRIGGER_IDLE", "PP_TRIGGER_ONEWAY", "PP_TRIGGER_SEQ", "PP_TRIGGER_
           *[f"PP_STATUS_{c.name}" for c in protocol.ErrorCode],
           "PP_IRQ_ENABLE_SET", "PP_IRQ_ENABLE_CLEAR",
           "PP_RECORD_SEQ", "PP_RECORD_WRITING", "PP_RECORD_VALID", "PP_RECORD_JOURNAL", "PP_JOURNAL_LENT",
+          "PP_JOURNAL_WORDS", "PP_CLAIM_OWNER", "PP_CLAIM_BYTES",
           "PP_TRACE_ISSUED", "PP_TRACE_SEEN", "PP_TRACE_ENTERED", "PP_TRACE_LEFT", "PP_TRACE_FAILED",
           "PP_TRACE_NAME", "PP_TRACE_NO_CYCLE", "PP_TRACE_HEADER", "PP_TRACE_CLOCK_NONE",
           "PP_TRACE_CLOCK_COUNTER", "PP_TRACE_CLOCK_SIMBOARD",
@@ -132,25 +133,23 @@ def test_error_codes_follow_the_statuses(c_values: dict[str, str]) -> None:
 
 
 def test_claim_record_and_journal(c_values: dict[str, str]) -> None:
-    """The caller's record and the journal (pp_runtime.h) and the Linux layer's claim file
-    (pp_platform_linux.c) are laid out as pushpush.runtime.claim's."""
-    assert _int(c_values, "PP_RECORD_SEQ") == claim.RECORD_SEQ
-    assert _int(c_values, "PP_RECORD_WRITING") == claim.RECORD_WRITING
-    assert _int(c_values, "PP_RECORD_VALID") == claim.RECORD_VALID
-    assert _int(c_values, "PP_JOURNAL_LENT") == claim.JOURNAL_LENT
+    """The caller's record, the journal and the claim file's sizes (one source,
+    pushpush/protocol.py, rendered into c/pp_protocol.h) are pushpush.runtime.claim's, and the
+    Linux layer's claim file (pp_platform_linux.c) writes the record's magic."""
+    assert _int(c_values, "PP_RECORD_SEQ") == claim.RECORD_SEQ == protocol.RECORD_SEQ
+    assert _int(c_values, "PP_RECORD_WRITING") == claim.RECORD_WRITING == protocol.RECORD_WRITING
+    assert _int(c_values, "PP_RECORD_VALID") == claim.RECORD_VALID == protocol.RECORD_VALID
+    assert _int(c_values, "PP_JOURNAL_LENT") == claim.JOURNAL_LENT == protocol.JOURNAL_LENT
     # the record pointer is at byte RECORD_OFFSET of the file; the journal at JOURNAL_OFFSET
     assert _int(c_values, "PP_RECORD_JOURNAL") == claim.JOURNAL_OFFSET - claim.RECORD_OFFSET
+    assert _int(c_values, "PP_CLAIM_OWNER") == claim.OWNER_BYTES
+    assert _int(c_values, "PP_CLAIM_OWNER") + len(claim.RECORD_MAGIC) == claim.RECORD_OFFSET
     linux = c_runtime_dir() / "pp_platform_linux.c"
-    d = _defines(linux)
-    assert d["PP_CLAIM_OWNER"] == claim.OWNER_BYTES
-    assert d["PP_CLAIM_OWNER"] + len(claim.RECORD_MAGIC) == claim.RECORD_OFFSET
     magic = "".join(re.findall(r"m\[PP_CLAIM_OWNER(?: \+ \d)?\] = '(.)';", linux.read_text()))
     assert magic.encode() == claim.RECORD_MAGIC
     # the file is mapped whole: the journal of every run-time word the runtime notes
-    journal_words = int(re.search(r"off - rt->runtime_off >= (\d+)u",
-                                  (c_runtime_dir() / "pp_runtime.c").read_text())[1])
-    assert journal_words == claim.MAX_JOURNAL_WORDS
-    assert d["PP_CLAIM_BYTES"] == claim.CLAIM_BYTES
+    assert _int(c_values, "PP_JOURNAL_WORDS") == claim.MAX_JOURNAL_WORDS
+    assert _int(c_values, "PP_CLAIM_BYTES") == claim.CLAIM_BYTES
 
 
 def test_trace_ring(c_values: dict[str, str]) -> None:
@@ -201,3 +200,38 @@ def test_docs_tables_agree(c_values: dict[str, str]) -> None:
     assert len(listed) >= 8
     for name, value in listed:
         assert _int(c_values, name) == int(value), name
+
+
+#: the simulated board's C layer (pp_platform_simboard.c) -> the Python value it must equal:
+#: the attached program's request codes (pushpush.pynq.simulated.c_programs serves them) and
+#: the offsets it reads in the simulator's control page (pushpush.simboard.ipc)
+def _simboard_values() -> dict[str, int]:
+    from pushpush.pynq.simulated import c_programs
+    from pushpush.simboard import ipc
+    from pushpush.trace import wire_request
+    return {"PP_SB_WRITE": c_programs.OP_WRITE, "PP_SB_CYCLE": c_programs.OP_CYCLE,
+            "PP_SB_PL_WRITE_NS": c_programs.OP_PL_WRITE_NS, "PP_SB_READ": c_programs.OP_READ,
+            "PP_SB_WAIT_REPORT": c_programs.OP_WAIT_REPORT,
+            "PP_SB_CTL_SIZE": ipc.CTL_SIZE,
+            "PP_SB_CTL_TRACE": ipc.CTL_TRACE + wire_request.REQUEST,   # the session word
+            "PP_SB_CTL_CYCLE0": ipc.CTL_STATE + 8,    # the cycle its state began at
+            "PP_SB_CTL_LOOKED": ipc.CTL_STATE + 40}   # the cycle of its loop's last turn (read_status)
+
+
+def test_simboard_layer(tmp_path: Path) -> None:
+    """The simulated board's C layer writes its request codes and the control page's offsets
+    by hand (they are private to pp_platform_simboard.c, and the generated pp_protocol.h
+    cannot render them: codegen sits below simboard and pynq in the layer table): a program
+    that includes it, compiled with PP_TRACE, prints them, and each equals the Python value."""
+    names = _simboard_values()
+    lines = ['#include "pp_platform_simboard.c"', "#include <stdio.h>", "int main(void)", "{"]
+    lines += [f'    printf("%s %llu\\n", "{n}", (unsigned long long)({n}));' for n in names]
+    lines += ["    return 0;", "}", ""]
+    cdir = generate_c(linked_of(DATA / "cc.yaml"), tmp_path / "gen")
+    src = tmp_path / "simboard_constants.c"
+    src.write_text("\n".join(lines))
+    exe = compile_c(cdir, [src, "pp_runtime.c", "pp_platform_linux.c"], tmp_path / "simboard_constants",
+                    flags=["-DPP_TRACE"])
+    out = subprocess.run([str(exe)], capture_output=True, text=True, check=True, timeout=60).stdout
+    printed = {k: int(v) for k, v in (line.split(" ", 1) for line in out.splitlines())}
+    assert printed == names

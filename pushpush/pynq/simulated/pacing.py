@@ -277,7 +277,7 @@ class Pacer:
                 return
             run = self._must_run()   # (also publishes CTL_LOOKED and CTL_CALLER_SEEN)
             kick = run   # (also when one leaves: the others' kick is due, see note_waiting)
-        if kick:   # after the count (the lock is a barrier): see the simulator's _fence
+        if kick:   # after the count (the lock is a barrier): see the simulator's fence (simboard.handoff)
             self._kick()
 
     def _must_run(self) -> bool:
