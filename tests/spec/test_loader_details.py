@@ -542,3 +542,61 @@ def test_every_bad_import_is_reported(tmp_path: Path) -> None:
     assert errors(tmp_path, GOOD.replace("imports: [callee.f]", "imports: [callee, x]")) == [
         at(tmp_path, 12, col, f"import '{v}' of component 'host' must name a component and a function; write e.g. "
                               "'fir.fir'") for col, v in ((15, "callee"), (23, "x"))]
+
+
+# --------------------------------------------------------------------------- kinds, places, choices
+
+
+def test_riscv_component_without_sources_is_told_of_c_files(tmp_path: Path) -> None:
+    # an rtl component is told of Verilog files (test_spec), a riscv one of its C program's
+    text = RISCV.format(memory="8KiB").replace("    sources: [c/callee.c]\n", "")
+    assert one_error(tmp_path, text) == at(
+        tmp_path, 3, 3, "riscv component 'callee' has no 'sources'; list the C files of its program, e.g. "
+                        "sources: [c/callee.c]")
+
+
+@pytest.mark.parametrize("text, line, message", [
+    (RISCV.format(memory="8KiB").replace("    sources:", "    module: callee_core\n    sources:"), 5,
+     "riscv component 'callee' cannot have 'module' (a riscv component is C on a soft core: it has sources and "
+     "memory, no Verilog module, burst settings, DMA streams or wait mode); remove it"),
+    (RTL.format(extra="    memory: 8KiB"), 7,
+     "rtl component 'callee' cannot have 'memory' (only riscv components have a soft core's memory); remove it "
+     "or use 'kind: riscv'"),
+    (GOOD.replace("    kind: python\n", "    kind: python\n    memory: 8KiB\n"), 12,
+     "python component 'host' cannot have 'memory' (only riscv components have a soft core's memory); remove it "
+     "or use 'kind: riscv'"),
+])
+def test_key_of_another_kind(tmp_path: Path, text: str, line: int, message: str) -> None:
+    assert one_error(tmp_path, text) == at(tmp_path, line, 5, message)
+
+
+def test_component_and_source_places(tmp_path: Path) -> None:
+    text = GOOD.replace("sources: [rtl/callee_core.v]", "sources: [rtl/callee_core.v, rtl/b.v]")
+    callee, host = load_system(write(tmp_path, text)).components
+    assert [(c.loc.line, c.loc.column) for c in (callee, host)] == [(3, 3), (10, 3)]
+    assert [(s.name, loc.line, loc.column) for s, loc in zip(callee.sources, callee.source_locs)] == [
+        ("callee_core.v", 6, 15), ("b.v", 6, 34)]
+
+
+def test_choice_that_is_no_scalar(tmp_path: Path) -> None:
+    # a list is no board, and no near miss of one either (not even of 'none')
+    assert one_error(tmp_path, GOOD + "board: [pynq-z1]\n") == at(
+        tmp_path, 13, 8, "board must be one of pynq-z1, pynq-z2, zcu104, kv260, none, not a list; write one of "
+                         "them, e.g. pynq-z1")
+
+
+@pytest.mark.parametrize("after", ["", "\n"])
+def test_empty_block_scalar_before_the_next_key(tmp_path: Path, after: str) -> None:
+    # 'f: |' with the next key below (a blank line between or not): the end of the empty
+    # value is the start of the line after the '|'
+    text = GOOD.replace('f: "(x: i32) -> i32"', "f: |" + after)
+    assert one_error(tmp_path, text) == at(tmp_path, 10, 1, f"invalid signature of export 'callee.f': {EMPTY}")
+
+
+def test_bad_export_signature_and_an_import_expecting_one(tmp_path: Path) -> None:
+    # the export with the bad signature is left out: the import expecting a signature of it
+    # is not compared with nothing
+    text = GOOD.replace('f: "(x: i32) -> i32"', 'f: "(x: i33) -> i32"').replace(
+        "imports: [callee.f]", 'imports: {callee.f: "(x: i32) -> i32"}')
+    assert one_error(tmp_path, text) == at(
+        tmp_path, 9, 15, "invalid signature of export 'callee.f': unknown type 'i33'; did you mean 'i32'?")
