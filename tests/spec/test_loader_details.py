@@ -565,6 +565,12 @@ def test_riscv_component_without_sources_is_told_of_c_files(tmp_path: Path) -> N
     (GOOD.replace("    kind: python\n", "    kind: python\n    memory: 8KiB\n"), 12,
      "python component 'host' cannot have 'memory' (only riscv components have a soft core's memory); remove it "
      "or use 'kind: riscv'"),
+    (GOOD.replace("    kind: python\n", "    kind: python\n    reply_timeout: 100\n"), 12,
+     "python component 'host' cannot have 'reply_timeout' (only rtl components' calls wait for replies in the PL; "
+     "a software caller's calls time out in its runtime (timeout=)); remove it"),
+    (RTL.format(extra="    wait: poll"), 7,
+     "rtl component 'callee' cannot have 'wait' (only python and c components wait for calls in software); "
+     "remove it"),
 ])
 def test_key_of_another_kind(tmp_path: Path, text: str, line: int, message: str) -> None:
     assert one_error(tmp_path, text) == at(tmp_path, line, 5, message)
