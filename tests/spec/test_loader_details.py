@@ -582,6 +582,40 @@ def test_component_and_source_places(tmp_path: Path) -> None:
     assert [(c.loc.line, c.loc.column) for c in (callee, host)] == [(3, 3), (10, 3)]
     assert [(s.name, loc.line, loc.column) for s, loc in zip(callee.sources, callee.source_locs)] == [
         ("callee_core.v", 6, 15), ("b.v", 6, 34)]
+    assert (callee.window, callee.window_loc.line, callee.window_loc.column) == (4096, 7, 13)
+    assert (host.window, host.window_loc) == (None, None)
+
+
+def test_riscv_sources_are_loaded(tmp_path: Path) -> None:
+    comp = load_system(write(tmp_path, RISCV.format(memory="8KiB"))).components[0]
+    assert comp.sources == (tmp_path / "c" / "callee.c",) and comp.module is None
+    assert [(loc.line, loc.column) for loc in comp.source_locs] == [(5, 15)]
+
+
+def test_what_each_kind_gets_of_wait_and_reply_timeout(tmp_path: Path) -> None:
+    # each key's declared default for the kinds that have it; the others get "" and the
+    # model's default (a software caller's calls time out in its runtime)
+    from pushpush.spec.fields import DEFAULT_REPLY_TIMEOUT
+    callee, host = load_system(write(tmp_path, GOOD)).components
+    assert (callee.wait, callee.reply_timeout) == ("", DEFAULT_REPLY_TIMEOUT)
+    assert (host.wait, host.reply_timeout) == ("sleep", DEFAULT_REPLY_TIMEOUT)
+    riscv = load_system(write(tmp_path, RISCV.format(memory="8KiB"))).components[0]
+    assert (riscv.wait, riscv.reply_timeout, riscv.module) == ("", DEFAULT_REPLY_TIMEOUT, None)
+
+
+@pytest.mark.parametrize("change, line, col, message", [
+    (("  host:\n", "  1host:\n"), 10, 3,
+     "component name '1host' is not a valid name; use letters, digits and '_', not starting with a digit "
+     "(e.g. '_1host')"),
+    (("    kind: python\n", ""), 10, 3,
+     "component 'host' has no 'kind'; add 'kind: rtl', 'kind: python' or 'kind: c'"),
+])
+def test_component_left_out_for_its_own_error(tmp_path: Path, change: tuple[str, str], line: int, col: int,
+                                              message: str) -> None:
+    # a component with a bad name, or without a kind, is left out: its import of an
+    # export that does not exist is not reported as well
+    text = GOOD.replace(*change).replace("imports: [callee.f]", "imports: [callee.g]")
+    assert one_error(tmp_path, text) == at(tmp_path, line, col, message)
 
 
 def test_choice_that_is_no_scalar(tmp_path: Path) -> None:
