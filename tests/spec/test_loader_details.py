@@ -640,3 +640,74 @@ def test_bad_export_signature_and_an_import_expecting_one(tmp_path: Path) -> Non
         "imports: [callee.f]", 'imports: {callee.f: "(x: i32) -> i32"}')
     assert one_error(tmp_path, text) == at(
         tmp_path, 9, 15, "invalid signature of export 'callee.f': unknown type 'i33'; did you mean 'i32'?")
+
+
+@pytest.mark.parametrize("module", ["3core", "wire"])
+def test_missing_sources_fix_names_the_component_when_the_module_is_bad(tmp_path: Path, module: str) -> None:
+    # the fix's file is named after the module only when that is a valid module name
+    text = GOOD.replace("    sources: [rtl/callee_core.v]\n", "").replace("module: callee_core", f"module: {module}")
+    assert errors(tmp_path, text) == [
+        at(tmp_path, 3, 3, "rtl component 'callee' has no 'sources'; list the Verilog files that define its "
+                           "module, e.g. sources: [rtl/callee.v]"),
+        at(tmp_path, 5, 13, f"module of component 'callee' must be a Verilog module name, not '{module}'; "
+                            "e.g. module: fir_core")]
+
+
+# --------------------------------------------------------------------------- imports against exports
+
+WORKER = GOOD.replace("  host:\n", "  worker:\n    kind: vhdl\n  host:\n")   # worker: left out (line 11)
+BAD_KIND = ("kind of component 'worker' must be one of rtl, python, c, riscv, not 'vhdl'; write one of them, "
+                  "e.g. rtl")
+
+
+def test_unknown_component_near_one_left_out(tmp_path: Path) -> None:
+    # a component left out for its own error is still a name an import may have meant
+    assert errors(tmp_path, WORKER.replace("imports: [callee.f]", "imports: [workr.f]")) == [
+        at(tmp_path, 11, 11, BAD_KIND),
+        at(tmp_path, 14, 15, "import 'workr.f' names no component 'workr'; did you mean 'worker'?")]
+
+
+@pytest.mark.parametrize("text, messages", [
+    (GOOD.replace("imports: [callee.f]", "imports: [callee.f, callee.f, callee.g]"), [
+        (12, 25, "component 'host' imports 'callee.f' twice; remove one"),
+        (12, 35, "import 'callee.g' names no export; 'callee' exports: f")]),
+    (WORKER.replace("imports: [callee.f]", "imports: [worker.f, callee.g]"), [
+        (11, 11, BAD_KIND),
+        (14, 25, "import 'callee.g' names no export; 'callee' exports: f")]),
+    (GOOD.replace("imports: [callee.f]", "imports: [nope.f, callee.g]"), [
+        (12, 15, "import 'nope.f' names no component 'nope'; components are: callee, host"),
+        (12, 23, "import 'callee.g' names no export; 'callee' exports: f")]),
+    (GOOD.replace('f: "(x: i32) -> i32"', 'f: "(x: i32) -> i32"\n      g: "() -> void"').replace(
+        "imports: [callee.f]", "imports: [callee.f, callee.g, callee.zzz, callee.yyy]"), [
+        (13, 35, "import 'callee.zzz' names no export; 'callee' exports: f, g"),
+        (13, 47, "import 'callee.yyy' names no export; 'callee' exports: f, g")]),
+])
+def test_every_bad_import_after_another_is_reported(tmp_path: Path, text: str,
+                                                    messages: list[tuple[int, int, str]]) -> None:
+    assert errors(tmp_path, text) == [at(tmp_path, ln, col, m) for ln, col, m in messages]
+
+
+def test_signature_mismatch_of_a_model_built_in_code() -> None:
+    # the linker checks models built in code again: the mismatch is reported at the
+    # expected signature, else at the import, else at its component, else at the file
+    from pushpush.errors import Location
+    from pushpush.spec import check_references
+    from pushpush.spec.model import ComponentSpec, ExportSpec, ImportSpec, SystemSpec
+    from pushpush.types import parse_signature
+
+    def where(expected_loc: object, loc: object, comp_loc: object) -> str:
+        imp = ImportSpec("callee", "f", parse_signature("(x: u8) -> i32"), loc=loc, expected_loc=expected_loc)
+        spec = SystemSpec("demo", (
+            ComponentSpec("callee", "python", exports=(ExportSpec("f", parse_signature("(x: i32) -> i32")),)),
+            ComponentSpec("host", "python", imports=(imp,), loc=comp_loc)), file="s.yaml")
+        (d,) = check_references(spec)
+        assert d.message == ("import 'callee.f' expects '(x: u8) -> i32' but 'callee.f' is exported as "
+                             "'(x: i32) -> i32'; make the signatures agree (parameter names may differ, types "
+                             "must not)")
+        return f"{d.line}:{d.column}"
+
+    one, two, three = Location("s.yaml", 1, 2), Location("s.yaml", 3, 4), Location("s.yaml", 5, 6)
+    assert where(one, two, three) == "1:2"
+    assert where(None, two, three) == "3:4"
+    assert where(None, None, three) == "5:6"
+    assert where(None, None, None) == "1:1"
