@@ -11,7 +11,7 @@ import pytest
 from test_spec import errors, write  # this folder's helpers (pytest puts it on sys.path)
 
 from pushpush.errors import SpecError
-from pushpush.spec import load_system
+from pushpush.spec import load_system, parse_system
 from pushpush.spec.model import ChannelSpec, Dma
 
 RISCV = """\
@@ -711,3 +711,63 @@ def test_signature_mismatch_of_a_model_built_in_code() -> None:
     assert where(None, two, three) == "3:4"
     assert where(None, None, three) == "5:6"
     assert where(None, None, None) == "1:1"
+
+
+# --------------------------------------------------------------------------- the generic readers
+
+
+def test_parse_system_names_the_text_system_by_default() -> None:
+    with pytest.raises(SpecError) as info:
+        parse_system(GOOD.replace("system: demo", "system: 1x"))
+    assert [str(d) for d in info.value.diagnostics] == [
+        "<system>:1:9: system name '1x' is not a valid name; use letters, digits and '_', not starting with a "
+        "digit (e.g. '_1x')"]
+
+
+@pytest.mark.parametrize("keys, line, col, message", [
+    ("    [x]: 1\n    kind: rtl\n", 4, 5,
+     "keys of component 'callee' must be plain names, not a list; write a name before the ':'"),
+    ("    kind: rtl\n    kind: rtl\n", 5, 5,
+     "duplicate key 'kind' in component 'callee' (first at line 4); remove or rename one"),
+])
+def test_bad_key_and_the_keys_after_it(tmp_path: Path, keys: str, line: int, col: int, message: str) -> None:
+    # the key is reported and skipped; the component's keys after it are read as usual
+    assert one_error(tmp_path, GOOD.replace("    kind: rtl\n", keys, 1)) == at(tmp_path, line, col, message)
+
+
+def test_empty_choice(tmp_path: Path) -> None:
+    # an empty value is one of the choices only where the field says what it means (board: none)
+    assert load_system(write(tmp_path, GOOD + "board:\n")).board == "none"
+    assert one_error(tmp_path, GOOD.replace("    kind: python\n", "    kind:\n")) == at(
+        tmp_path, 11, 10, "kind of component 'host' must be one of rtl, python, c, riscv, not empty; write one of "
+                          "them, e.g. rtl")
+
+
+def test_name_that_is_no_string(tmp_path: Path) -> None:
+    assert one_error(tmp_path, RTL.format(extra="    dma: {name: [a]}")) == at(
+        tmp_path, 7, 17, "dma name of component 'callee' must be a name, not a list; e.g. name: axi_dma_0")
+
+
+def test_missing_system_is_reported_at_the_first_line(tmp_path: Path) -> None:
+    # at 1:1, where the line goes, not at the first key below the comment
+    assert one_error(tmp_path, "# a comment\n\n" + GOOD.replace("system: demo\n", "")) == at(
+        tmp_path, 1, 1, "missing required key 'system'; add a line 'system: <name>' at the top")
+
+
+@pytest.mark.parametrize("text, value, message", [
+    ("rtl/a.v", "rtl/a.v", None),
+    ("''", None, "f.yaml:1:1: path must be a string, not ''; e.g. rtl/a.v"),
+    ("[a]", None, "f.yaml:1:1: path must be a string, not a list; e.g. rtl/a.v"),
+])
+def test_value_of_a_plain_string(text: str, value: object, message: object) -> None:
+    # value_of is the one routine every field's check goes through: a Str without a
+    # pattern (no field of the system's records has one yet) is any non-empty string
+    import yaml
+    from pushpush.spec.fields import Str
+    from pushpush.spec.loader import _Loader
+
+    reader = _Loader(text, "f.yaml", Path("."))
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    assert reader.value_of(node, Str(), "path", "rtl/a.v") == value
+    assert [str(d) for d in reader.diags] == ([message] if message else [])
+
