@@ -148,9 +148,12 @@ class _Loader:
         self.diags.append(Diagnostic.at(loc, message))
 
     def value(self, node: ScalarNode) -> Any:
+        """The scalar as YAML reads it, or its text if YAML cannot construct it: a tag its
+        text does not fit (``!!int abc``, ``!!bool x``, ``!!timestamp 2020-13-45``) raises
+        ValueError, KeyError or AttributeError from PyYAML's constructors, not a YAMLError."""
         try:
             return self._ctor.construct_object(node, deep=True)
-        except yaml.YAMLError:
+        except Exception:
             return node.value
 
     def mapping(self, node: Node, what: str, item: str = "key") -> Optional[_Items]:

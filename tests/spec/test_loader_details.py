@@ -771,3 +771,19 @@ def test_value_of_a_plain_string(text: str, value: object, message: object) -> N
     assert reader.value_of(node, Str(), "path", "rtl/a.v") == value
     assert [str(d) for d in reader.diags] == ([message] if message else [])
 
+
+@pytest.mark.parametrize("tagged, shown", [
+    ("!!int abc", "'abc'"), ("!!float x", "'x'"), ("!!bool x", "'x'"), ("!!timestamp 2020-13-45", "'2020-13-45'"),
+    ("!!timestamp abc", "'abc'"),
+])
+def test_scalar_whose_tag_does_not_fit_is_its_text(tmp_path: Path, tagged: str, shown: str) -> None:
+    # an explicit tag YAML cannot construct the text as: checked as the text (was a crash
+    # with ValueError, KeyError or AttributeError for all but the collections' tags)
+    assert one_error(tmp_path, RTL.format(extra=f"    window: {tagged}")) == at(
+        tmp_path, 7, 13, f"window of component 'callee' must be an integer, not {shown}; e.g. window: 0x1000")
+
+
+def test_scalar_with_a_collections_tag_is_its_text(tmp_path: Path) -> None:
+    spec = load_system(write(tmp_path, GOOD.replace("system: demo", "system: !!map demo").replace(
+        "window: 4096", "window: !!seq 4096")))
+    assert (spec.name, spec.components[0].window) == ("demo", 4096)
