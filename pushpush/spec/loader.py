@@ -605,7 +605,7 @@ class _Loader:
             sources, source_locs = self.sources(by_key["sources"][1], what)
         memory, memory_loc = 0, None
         if kind == "riscv":
-            memory = COMPONENT.field("memory").default    # record() leaves an AnyOf to memory() below
+            memory = values.get("memory", COMPONENT.field("memory").default)
             if "memory" in by_key:
                 memory_loc = self.loc(by_key["memory"][1])
                 memory = self.memory(by_key["memory"][1], what) or memory
