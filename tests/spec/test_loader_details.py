@@ -787,3 +787,17 @@ def test_scalar_with_a_collections_tag_is_its_text(tmp_path: Path) -> None:
     spec = load_system(write(tmp_path, GOOD.replace("system: demo", "system: !!map demo").replace(
         "window: 4096", "window: !!seq 4096")))
     assert (spec.name, spec.components[0].window) == ("demo", 4096)
+
+
+def test_system_place_is_its_key(tmp_path: Path) -> None:
+    spec = load_system(write(tmp_path, "# a comment\n" + GOOD))
+    assert (spec.loc.line, spec.loc.column) == (2, 1)
+
+
+def test_clock_the_board_cannot_make(tmp_path: Path) -> None:
+    # a clock in range that the board's PLL does not divide into: refused at its value
+    # (board: none takes it: test_clock_in_range)
+    assert one_error(tmp_path, GOOD + "clock_mhz: 123\n") == at(
+        tmp_path, 13, 12, "clock_mhz: 123 cannot be made by the PYNQ-Z1's FCLK_CLK0 (1000 MHz / 4 / 2 = 125 MHz is "
+                          "the nearest); use a rate 1000 MHz divides into whole Hz, e.g. 50, 100, 125 or 250; or "
+                          "board: none for simulation only")
