@@ -801,3 +801,14 @@ def test_clock_the_board_cannot_make(tmp_path: Path) -> None:
         tmp_path, 13, 12, "clock_mhz: 123 cannot be made by the PYNQ-Z1's FCLK_CLK0 (1000 MHz / 4 / 2 = 125 MHz is "
                           "the nearest); use a rate 1000 MHz divides into whole Hz, e.g. 50, 100, 125 or 250; or "
                           "board: none for simulation only")
+
+
+def test_software_windows(tmp_path: Path) -> None:
+    assert load_system(write(tmp_path, GOOD)).software_windows == "ocm"
+    assert load_system(write(tmp_path, GOOD + "software_windows: ddr\n")).software_windows == "ddr"
+    # not with c components (their runtime maps the windows at regions.ps): at the value
+    text = GOOD.replace("kind: python", "kind: c") + "  c2: {kind: c}\nsoftware_windows: ddr\n"
+    assert one_error(tmp_path, text) == at(
+        tmp_path, 14, 19, "software_windows: ddr is not supported with c components yet ('host', 'c2'): their "
+                          "runtime maps the windows at regions.ps (/dev/mem on the board), not a pynq.allocate "
+                          "buffer; use software_windows: ocm")
