@@ -812,3 +812,10 @@ def test_software_windows(tmp_path: Path) -> None:
         tmp_path, 14, 19, "software_windows: ddr is not supported with c components yet ('host', 'c2'): their "
                           "runtime maps the windows at regions.ps (/dev/mem on the board), not a pynq.allocate "
                           "buffer; use software_windows: ocm")
+
+
+def test_system_level_places_and_folder(tmp_path: Path) -> None:
+    spec = parse_system("# c\n" + GOOD, file="inline.yaml", base_dir=Path("/proj"))
+    assert (spec.file, spec.base_dir) == ("inline.yaml", Path("/proj"))
+    assert (spec.components_loc.file, spec.components_loc.line, spec.components_loc.column) == ("inline.yaml", 3, 1)
+    assert spec.region_locs == {} and spec.trace_depth == 0 and spec.board == "pynq-z1"
