@@ -96,6 +96,9 @@ def _compose_error(text: str) -> str:
                         "come from a copy and paste)"),
     ("[" * 33, "s.yaml:1:33: YAML nested more than 32 levels deep; a system description needs only a few levels: "
                "remove the extra brackets"),
+    # block sequences nest without brackets: past Python's recursion limit PyYAML gives up
+    ("- " * 1000 + "x\n", "s.yaml:1:1: YAML nested too deeply to read; a system description needs only a few "
+                          "levels: flatten it"),
 ])
 def test_compose_errors(text: str, message: str) -> None:
     assert _compose_error(text) == message
