@@ -94,6 +94,10 @@ def _compose_error(text: str) -> str:
                       "come from a copy and paste)"),
     ("a: 1\nb: \x01\n", "s.yaml:2:4: character U+0001 is not allowed in YAML; delete it (control characters often "
                         "come from a copy and paste)"),
+    ("a: 1\nb: 2\nc: \x01\n", "s.yaml:3:4: character U+0001 is not allowed in YAML; delete it (control characters "
+                              "often come from a copy and paste)"),
+    ("\na: \x01\n", "s.yaml:2:4: character U+0001 is not allowed in YAML; delete it (control characters often "
+                    "come from a copy and paste)"),
     ("[" * 33, "s.yaml:1:33: YAML nested more than 32 levels deep; a system description needs only a few levels: "
                "remove the extra brackets"),
     # block sequences nest without brackets: past Python's recursion limit PyYAML gives up
