@@ -660,6 +660,15 @@ BAD_KIND = ("kind of component 'worker' must be one of rtl, python, c, riscv, no
                   "e.g. rtl")
 
 
+def test_components_listed_for_an_unknown_one(tmp_path: Path) -> None:
+    # the components, not the exports left out for their own errors (callee.g)
+    text = GOOD.replace('f: "(x: i32) -> i32"', 'f: "(x: i32) -> i32"\n      g: "(x: i33) -> i32"').replace(
+        "imports: [callee.f]", "imports: [callee.f, zz.top]")
+    assert errors(tmp_path, text) == [
+        at(tmp_path, 10, 15, "invalid signature of export 'callee.g': unknown type 'i33'; did you mean 'i32'?"),
+        at(tmp_path, 13, 25, "import 'zz.top' names no component 'zz'; components are: callee, host")]
+
+
 def test_unknown_component_near_one_left_out(tmp_path: Path) -> None:
     # a component left out for its own error is still a name an import may have meant
     assert errors(tmp_path, WORKER.replace("imports: [callee.f]", "imports: [workr.f]")) == [

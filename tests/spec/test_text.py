@@ -69,6 +69,8 @@ def test_binary_past_4096_bytes_is_a_bad_byte() -> None:
     ("'a\n" + "[" * 33, None),
     ("[" * 32 + "]" + "[" * 2, (1, 35)),
     ("'a'" + "[" * 33, (1, 36)),
+    ("X#" + "[" * 40, (1, 35)),                   # a '#' after a letter starts no comment
+    ("[" * 20 + "X" + "[" * 13, (1, 34)),          # a letter neither opens, closes nor quotes
 ])
 def test_too_deep(text: str, where: tuple[int, int] | None) -> None:
     assert too_deep(text) == where
