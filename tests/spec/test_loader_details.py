@@ -773,9 +773,9 @@ def test_value_of_a_plain_string(text: str, value: object, message: object) -> N
     # pattern (no field of the system's records has one yet) is any non-empty string
     import yaml
     from pushpush.spec.fields import Str
-    from pushpush.spec.loader import _Loader
+    from pushpush.spec.reader import _Reader
 
-    reader = _Loader(text, "f.yaml", Path("."))
+    reader = _Reader(text, "f.yaml")
     node = yaml.compose(text, Loader=yaml.SafeLoader)
     assert reader.value_of(node, Str(), "path", "rtl/a.v") == value
     assert [str(d) for d in reader.diags] == ([message] if message else [])
