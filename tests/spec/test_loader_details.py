@@ -11,7 +11,7 @@ import pytest
 from test_spec import errors, write  # this folder's helpers (pytest puts it on sys.path)
 
 from pushpush.errors import SpecError
-from pushpush.spec import load_system
+from pushpush.spec import load_system, parse_system
 from pushpush.spec.model import ChannelSpec, Dma
 
 RISCV = """\
@@ -542,3 +542,289 @@ def test_every_bad_import_is_reported(tmp_path: Path) -> None:
     assert errors(tmp_path, GOOD.replace("imports: [callee.f]", "imports: [callee, x]")) == [
         at(tmp_path, 12, col, f"import '{v}' of component 'host' must name a component and a function; write e.g. "
                               "'fir.fir'") for col, v in ((15, "callee"), (23, "x"))]
+
+
+# --------------------------------------------------------------------------- kinds, places, choices
+
+
+def test_riscv_component_without_sources_is_told_of_c_files(tmp_path: Path) -> None:
+    # an rtl component is told of Verilog files (test_spec), a riscv one of its C program's
+    text = RISCV.format(memory="8KiB").replace("    sources: [c/callee.c]\n", "")
+    assert one_error(tmp_path, text) == at(
+        tmp_path, 3, 3, "riscv component 'callee' has no 'sources'; list the C files of its program, e.g. "
+                        "sources: [c/callee.c]")
+
+
+@pytest.mark.parametrize("text, line, message", [
+    (RISCV.format(memory="8KiB").replace("    sources:", "    module: callee_core\n    sources:"), 5,
+     "riscv component 'callee' cannot have 'module' (a riscv component is C on a soft core: it has sources and "
+     "memory, no Verilog module, burst settings, DMA streams or wait mode); remove it"),
+    (RTL.format(extra="    memory: 8KiB"), 7,
+     "rtl component 'callee' cannot have 'memory' (only riscv components have a soft core's memory); remove it "
+     "or use 'kind: riscv'"),
+    (GOOD.replace("    kind: python\n", "    kind: python\n    memory: 8KiB\n"), 12,
+     "python component 'host' cannot have 'memory' (only riscv components have a soft core's memory); remove it "
+     "or use 'kind: riscv'"),
+    (GOOD.replace("    kind: python\n", "    kind: python\n    reply_timeout: 100\n"), 12,
+     "python component 'host' cannot have 'reply_timeout' (only rtl components' calls wait for replies in the PL; "
+     "a software caller's calls time out in its runtime (timeout=)); remove it"),
+    (RTL.format(extra="    wait: poll"), 7,
+     "rtl component 'callee' cannot have 'wait' (only python and c components wait for calls in software); "
+     "remove it"),
+])
+def test_key_of_another_kind(tmp_path: Path, text: str, line: int, message: str) -> None:
+    assert one_error(tmp_path, text) == at(tmp_path, line, 5, message)
+
+
+def test_component_and_source_places(tmp_path: Path) -> None:
+    text = GOOD.replace("sources: [rtl/callee_core.v]", "sources: [rtl/callee_core.v, rtl/b.v]")
+    callee, host = load_system(write(tmp_path, text)).components
+    assert [(c.loc.line, c.loc.column) for c in (callee, host)] == [(3, 3), (10, 3)]
+    assert [(s.name, loc.line, loc.column) for s, loc in zip(callee.sources, callee.source_locs)] == [
+        ("callee_core.v", 6, 15), ("b.v", 6, 34)]
+    assert (callee.window, callee.window_loc.line, callee.window_loc.column) == (4096, 7, 13)
+    assert (host.window, host.window_loc) == (None, None)
+
+
+def test_riscv_sources_are_loaded(tmp_path: Path) -> None:
+    comp = load_system(write(tmp_path, RISCV.format(memory="8KiB"))).components[0]
+    assert comp.sources == (tmp_path / "c" / "callee.c",) and comp.module is None
+    assert [(loc.line, loc.column) for loc in comp.source_locs] == [(5, 15)]
+
+
+def test_what_each_kind_gets_of_wait_and_reply_timeout(tmp_path: Path) -> None:
+    # each key's declared default for the kinds that have it; the others get "" and the
+    # model's default (a software caller's calls time out in its runtime)
+    from pushpush.spec.fields import DEFAULT_REPLY_TIMEOUT
+    callee, host = load_system(write(tmp_path, GOOD)).components
+    assert (callee.wait, callee.reply_timeout) == ("", DEFAULT_REPLY_TIMEOUT)
+    assert (host.wait, host.reply_timeout) == ("sleep", DEFAULT_REPLY_TIMEOUT)
+    riscv = load_system(write(tmp_path, RISCV.format(memory="8KiB"))).components[0]
+    assert (riscv.wait, riscv.reply_timeout, riscv.module) == ("", DEFAULT_REPLY_TIMEOUT, None)
+
+
+@pytest.mark.parametrize("change, line, col, message", [
+    (("  host:\n", "  1host:\n"), 10, 3,
+     "component name '1host' is not a valid name; use letters, digits and '_', not starting with a digit "
+     "(e.g. '_1host')"),
+    (("    kind: python\n", ""), 10, 3,
+     "component 'host' has no 'kind'; add 'kind: rtl', 'kind: python' or 'kind: c'"),
+])
+def test_component_left_out_for_its_own_error(tmp_path: Path, change: tuple[str, str], line: int, col: int,
+                                              message: str) -> None:
+    # a component with a bad name, or without a kind, is left out: its import of an
+    # export that does not exist is not reported as well
+    text = GOOD.replace(*change).replace("imports: [callee.f]", "imports: [callee.g]")
+    assert one_error(tmp_path, text) == at(tmp_path, line, col, message)
+
+
+def test_choice_that_is_no_scalar(tmp_path: Path) -> None:
+    # a list is no board, and no near miss of one either (not even of 'none')
+    assert one_error(tmp_path, GOOD + "board: [pynq-z1]\n") == at(
+        tmp_path, 13, 8, "board must be one of pynq-z1, pynq-z2, zcu104, kv260, none, not a list; write one of "
+                         "them, e.g. pynq-z1")
+
+
+@pytest.mark.parametrize("after", ["", "\n"])
+def test_empty_block_scalar_before_the_next_key(tmp_path: Path, after: str) -> None:
+    # 'f: |' with the next key below (a blank line between or not): the end of the empty
+    # value is the start of the line after the '|'
+    text = GOOD.replace('f: "(x: i32) -> i32"', "f: |" + after)
+    assert one_error(tmp_path, text) == at(tmp_path, 10, 1, f"invalid signature of export 'callee.f': {EMPTY}")
+
+
+def test_bad_export_signature_and_an_import_expecting_one(tmp_path: Path) -> None:
+    # the export with the bad signature is left out: the import expecting a signature of it
+    # is not compared with nothing
+    text = GOOD.replace('f: "(x: i32) -> i32"', 'f: "(x: i33) -> i32"').replace(
+        "imports: [callee.f]", 'imports: {callee.f: "(x: i32) -> i32"}')
+    assert one_error(tmp_path, text) == at(
+        tmp_path, 9, 15, "invalid signature of export 'callee.f': unknown type 'i33'; did you mean 'i32'?")
+
+
+@pytest.mark.parametrize("module", ["3core", "wire"])
+def test_missing_sources_fix_names_the_component_when_the_module_is_bad(tmp_path: Path, module: str) -> None:
+    # the fix's file is named after the module only when that is a valid module name
+    text = GOOD.replace("    sources: [rtl/callee_core.v]\n", "").replace("module: callee_core", f"module: {module}")
+    assert errors(tmp_path, text) == [
+        at(tmp_path, 3, 3, "rtl component 'callee' has no 'sources'; list the Verilog files that define its "
+                           "module, e.g. sources: [rtl/callee.v]"),
+        at(tmp_path, 5, 13, f"module of component 'callee' must be a Verilog module name, not '{module}'; "
+                            "e.g. module: fir_core")]
+
+
+# --------------------------------------------------------------------------- imports against exports
+
+WORKER = GOOD.replace("  host:\n", "  worker:\n    kind: vhdl\n  host:\n")   # worker: left out (line 11)
+BAD_KIND = ("kind of component 'worker' must be one of rtl, python, c, riscv, not 'vhdl'; write one of them, "
+                  "e.g. rtl")
+
+
+def test_components_listed_for_an_unknown_one(tmp_path: Path) -> None:
+    # the components, not the exports left out for their own errors (callee.g)
+    text = GOOD.replace('f: "(x: i32) -> i32"', 'f: "(x: i32) -> i32"\n      g: "(x: i33) -> i32"').replace(
+        "imports: [callee.f]", "imports: [callee.f, zz.top]")
+    assert errors(tmp_path, text) == [
+        at(tmp_path, 10, 15, "invalid signature of export 'callee.g': unknown type 'i33'; did you mean 'i32'?"),
+        at(tmp_path, 13, 25, "import 'zz.top' names no component 'zz'; components are: callee, host")]
+
+
+def test_unknown_component_near_one_left_out(tmp_path: Path) -> None:
+    # a component left out for its own error is still a name an import may have meant
+    assert errors(tmp_path, WORKER.replace("imports: [callee.f]", "imports: [workr.f]")) == [
+        at(tmp_path, 11, 11, BAD_KIND),
+        at(tmp_path, 14, 15, "import 'workr.f' names no component 'workr'; did you mean 'worker'?")]
+
+
+@pytest.mark.parametrize("text, messages", [
+    (GOOD.replace("imports: [callee.f]", "imports: [callee.f, callee.f, callee.g]"), [
+        (12, 25, "component 'host' imports 'callee.f' twice; remove one"),
+        (12, 35, "import 'callee.g' names no export; 'callee' exports: f")]),
+    (WORKER.replace("imports: [callee.f]", "imports: [worker.f, callee.g]"), [
+        (11, 11, BAD_KIND),
+        (14, 25, "import 'callee.g' names no export; 'callee' exports: f")]),
+    (GOOD.replace("imports: [callee.f]", "imports: [nope.f, callee.g]"), [
+        (12, 15, "import 'nope.f' names no component 'nope'; components are: callee, host"),
+        (12, 23, "import 'callee.g' names no export; 'callee' exports: f")]),
+    (GOOD.replace('f: "(x: i32) -> i32"', 'f: "(x: i32) -> i32"\n      g: "() -> void"').replace(
+        "imports: [callee.f]", "imports: [callee.f, callee.g, callee.zzz, callee.yyy]"), [
+        (13, 35, "import 'callee.zzz' names no export; 'callee' exports: f, g"),
+        (13, 47, "import 'callee.yyy' names no export; 'callee' exports: f, g")]),
+])
+def test_every_bad_import_after_another_is_reported(tmp_path: Path, text: str,
+                                                    messages: list[tuple[int, int, str]]) -> None:
+    assert errors(tmp_path, text) == [at(tmp_path, ln, col, m) for ln, col, m in messages]
+
+
+def test_signature_mismatch_of_a_model_built_in_code() -> None:
+    # the linker checks models built in code again: the mismatch is reported at the
+    # expected signature, else at the import, else at its component, else at the file
+    from pushpush.errors import Location
+    from pushpush.spec import check_references
+    from pushpush.spec.model import ComponentSpec, ExportSpec, ImportSpec, SystemSpec
+    from pushpush.types import parse_signature
+
+    def where(expected_loc: object, loc: object, comp_loc: object) -> str:
+        imp = ImportSpec("callee", "f", parse_signature("(x: u8) -> i32"), loc=loc, expected_loc=expected_loc)
+        spec = SystemSpec("demo", (
+            ComponentSpec("callee", "python", exports=(ExportSpec("f", parse_signature("(x: i32) -> i32")),)),
+            ComponentSpec("host", "python", imports=(imp,), loc=comp_loc)), file="s.yaml")
+        (d,) = check_references(spec)
+        assert d.message == ("import 'callee.f' expects '(x: u8) -> i32' but 'callee.f' is exported as "
+                             "'(x: i32) -> i32'; make the signatures agree (parameter names may differ, types "
+                             "must not)")
+        return f"{d.line}:{d.column}"
+
+    one, two, three = Location("s.yaml", 1, 2), Location("s.yaml", 3, 4), Location("s.yaml", 5, 6)
+    assert where(one, two, three) == "1:2"
+    assert where(None, two, three) == "3:4"
+    assert where(None, None, three) == "5:6"
+    assert where(None, None, None) == "1:1"
+
+
+# --------------------------------------------------------------------------- the generic readers
+
+
+def test_parse_system_names_the_text_system_by_default() -> None:
+    with pytest.raises(SpecError) as info:
+        parse_system(GOOD.replace("system: demo", "system: 1x"))
+    assert [str(d) for d in info.value.diagnostics] == [
+        "<system>:1:9: system name '1x' is not a valid name; use letters, digits and '_', not starting with a "
+        "digit (e.g. '_1x')"]
+
+
+@pytest.mark.parametrize("keys, line, col, message", [
+    ("    [x]: 1\n    kind: rtl\n", 4, 5,
+     "keys of component 'callee' must be plain names, not a list; write a name before the ':'"),
+    ("    kind: rtl\n    kind: rtl\n", 5, 5,
+     "duplicate key 'kind' in component 'callee' (first at line 4); remove or rename one"),
+])
+def test_bad_key_and_the_keys_after_it(tmp_path: Path, keys: str, line: int, col: int, message: str) -> None:
+    # the key is reported and skipped; the component's keys after it are read as usual
+    assert one_error(tmp_path, GOOD.replace("    kind: rtl\n", keys, 1)) == at(tmp_path, line, col, message)
+
+
+def test_empty_choice(tmp_path: Path) -> None:
+    # an empty value is one of the choices only where the field says what it means (board: none)
+    assert load_system(write(tmp_path, GOOD + "board:\n")).board == "none"
+    assert one_error(tmp_path, GOOD.replace("    kind: python\n", "    kind:\n")) == at(
+        tmp_path, 11, 10, "kind of component 'host' must be one of rtl, python, c, riscv, not empty; write one of "
+                          "them, e.g. rtl")
+
+
+def test_name_that_is_no_string(tmp_path: Path) -> None:
+    assert one_error(tmp_path, RTL.format(extra="    dma: {name: [a]}")) == at(
+        tmp_path, 7, 17, "dma name of component 'callee' must be a name, not a list; e.g. name: axi_dma_0")
+
+
+def test_missing_system_is_reported_at_the_first_line(tmp_path: Path) -> None:
+    # at 1:1, where the line goes, not at the first key below the comment
+    assert one_error(tmp_path, "# a comment\n\n" + GOOD.replace("system: demo\n", "")) == at(
+        tmp_path, 1, 1, "missing required key 'system'; add a line 'system: <name>' at the top")
+
+
+@pytest.mark.parametrize("text, value, message", [
+    ("rtl/a.v", "rtl/a.v", None),
+    ("''", None, "f.yaml:1:1: path must be a string, not ''; e.g. rtl/a.v"),
+    ("[a]", None, "f.yaml:1:1: path must be a string, not a list; e.g. rtl/a.v"),
+])
+def test_value_of_a_plain_string(text: str, value: object, message: object) -> None:
+    # value_of is the one routine every field's check goes through: a Str without a
+    # pattern (no field of the system's records has one yet) is any non-empty string
+    import yaml
+    from pushpush.spec.fields import Str
+    from pushpush.spec.reader import _Reader
+
+    reader = _Reader(text, "f.yaml")
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    assert reader.value_of(node, Str(), "path", "rtl/a.v") == value
+    assert [str(d) for d in reader.diags] == ([message] if message else [])
+
+
+@pytest.mark.parametrize("tagged, shown", [
+    ("!!int abc", "'abc'"), ("!!float x", "'x'"), ("!!bool x", "'x'"), ("!!timestamp 2020-13-45", "'2020-13-45'"),
+    ("!!timestamp abc", "'abc'"),
+])
+def test_scalar_whose_tag_does_not_fit_is_its_text(tmp_path: Path, tagged: str, shown: str) -> None:
+    # an explicit tag YAML cannot construct the text as: checked as the text (was a crash
+    # with ValueError, KeyError or AttributeError for all but the collections' tags)
+    assert one_error(tmp_path, RTL.format(extra=f"    window: {tagged}")) == at(
+        tmp_path, 7, 13, f"window of component 'callee' must be an integer, not {shown}; e.g. window: 0x1000")
+
+
+def test_scalar_with_a_collections_tag_is_its_text(tmp_path: Path) -> None:
+    spec = load_system(write(tmp_path, GOOD.replace("system: demo", "system: !!map demo").replace(
+        "window: 4096", "window: !!seq 4096")))
+    assert (spec.name, spec.components[0].window) == ("demo", 4096)
+
+
+def test_system_place_is_its_key(tmp_path: Path) -> None:
+    spec = load_system(write(tmp_path, "# a comment\n" + GOOD))
+    assert (spec.loc.line, spec.loc.column) == (2, 1)
+
+
+def test_clock_the_board_cannot_make(tmp_path: Path) -> None:
+    # a clock in range that the board's PLL does not divide into: refused at its value
+    # (board: none takes it: test_clock_in_range)
+    assert one_error(tmp_path, GOOD + "clock_mhz: 123\n") == at(
+        tmp_path, 13, 12, "clock_mhz: 123 cannot be made by the PYNQ-Z1's FCLK_CLK0 (1000 MHz / 4 / 2 = 125 MHz is "
+                          "the nearest); use a rate 1000 MHz divides into whole Hz, e.g. 50, 100, 125 or 250; or "
+                          "board: none for simulation only")
+
+
+def test_software_windows(tmp_path: Path) -> None:
+    assert load_system(write(tmp_path, GOOD)).software_windows == "ocm"
+    assert load_system(write(tmp_path, GOOD + "software_windows: ddr\n")).software_windows == "ddr"
+    # not with c components (their runtime maps the windows at regions.ps): at the value
+    text = GOOD.replace("kind: python", "kind: c") + "  c2: {kind: c}\nsoftware_windows: ddr\n"
+    assert one_error(tmp_path, text) == at(
+        tmp_path, 14, 19, "software_windows: ddr is not supported with c components yet ('host', 'c2'): their "
+                          "runtime maps the windows at regions.ps (/dev/mem on the board), not a pynq.allocate "
+                          "buffer; use software_windows: ocm")
+
+
+def test_system_level_places_and_folder(tmp_path: Path) -> None:
+    spec = parse_system("# c\n" + GOOD, file="inline.yaml", base_dir=Path("/proj"))
+    assert (spec.file, spec.base_dir) == ("inline.yaml", Path("/proj"))
+    assert (spec.components_loc.file, spec.components_loc.line, spec.components_loc.column) == ("inline.yaml", 3, 1)
+    assert spec.region_locs == {} and spec.trace_depth == 0 and spec.board == "pynq-z1"

@@ -69,6 +69,8 @@ def test_binary_past_4096_bytes_is_a_bad_byte() -> None:
     ("'a\n" + "[" * 33, None),
     ("[" * 32 + "]" + "[" * 2, (1, 35)),
     ("'a'" + "[" * 33, (1, 36)),
+    ("X#" + "[" * 40, (1, 35)),                   # a '#' after a letter starts no comment
+    ("[" * 20 + "X" + "[" * 13, (1, 34)),          # a letter neither opens, closes nor quotes
 ])
 def test_too_deep(text: str, where: tuple[int, int] | None) -> None:
     assert too_deep(text) == where
@@ -94,8 +96,15 @@ def _compose_error(text: str) -> str:
                       "come from a copy and paste)"),
     ("a: 1\nb: \x01\n", "s.yaml:2:4: character U+0001 is not allowed in YAML; delete it (control characters often "
                         "come from a copy and paste)"),
+    ("a: 1\nb: 2\nc: \x01\n", "s.yaml:3:4: character U+0001 is not allowed in YAML; delete it (control characters "
+                              "often come from a copy and paste)"),
+    ("\na: \x01\n", "s.yaml:2:4: character U+0001 is not allowed in YAML; delete it (control characters often "
+                    "come from a copy and paste)"),
     ("[" * 33, "s.yaml:1:33: YAML nested more than 32 levels deep; a system description needs only a few levels: "
                "remove the extra brackets"),
+    # block sequences nest without brackets: past Python's recursion limit PyYAML gives up
+    ("- " * 1000 + "x\n", "s.yaml:1:1: YAML nested too deeply to read; a system description needs only a few "
+                          "levels: flatten it"),
 ])
 def test_compose_errors(text: str, message: str) -> None:
     assert _compose_error(text) == message
