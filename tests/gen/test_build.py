@@ -279,7 +279,8 @@ esac
 
 
 @needs_fusesoc
-@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+@pytest.mark.skipif(shutil.which("make") is None,
+                    reason="needs make (Edalize's Vivado flow runs a Makefile; ./bootstrap.sh installs it)")
 def test_pynq_z1_with_vivado_collects_overlay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     """With 'vivado' on PATH the bitstream is built and .bit/.hwh land in the overlay folder
@@ -299,7 +300,8 @@ def test_pynq_z1_with_vivado_collects_overlay(tmp_path: Path, monkeypatch: pytes
 
 
 @needs_fusesoc
-@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+@pytest.mark.skipif(shutil.which("make") is None,
+                    reason="needs make (Edalize's Vivado flow runs a Makefile; ./bootstrap.sh installs it)")
 def test_pynq_z1_build_lands_in_the_systems_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     """Without --overlays the three files go to <system folder>/pynq_overlays/<system>/, where
