@@ -1,6 +1,6 @@
 """Shared pytest configuration.
 
-Two tiers (README, "Running the tests"):
+Two tiers (docs/contributing.md, "The test suite"):
 
 - the default tier, ``pytest -n 2`` (``./bootstrap.sh test``): every behaviour, at the
   sizes that check it; one simulator per test;

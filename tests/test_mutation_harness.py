@@ -11,7 +11,7 @@ smoke-sized run kills its mutants (issue 35).
   The checkout itself is never modified.
 
 The full run (every listed mutant, every mutmut group) is a benchmark-style command:
-``python scripts/mutation/run_mutation.py`` (README, Tests).
+``python scripts/mutation/run_mutation.py`` (docs/contributing.md).
 """
 
 from __future__ import annotations

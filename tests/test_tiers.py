@@ -1,4 +1,4 @@
-"""The suite's two tiers and its xdist units (tests/conftest.py, README "Tests"): what each
+"""The suite's two tiers and its xdist units (tests/conftest.py, docs/contributing.md, "The test suite"): what each
 tier selects, checked by collecting real test files."""
 
 from __future__ import annotations

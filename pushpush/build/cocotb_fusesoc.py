@@ -214,6 +214,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    # The documented command for the cores' own cocotb benches (README.md, cores/*/README.md,
+    # The documented command for the cores' own cocotb benches (docs/fusesoc.md, cores/*/README.md,
     # the .core files' comments); the pushpush command has no subcommand for a core.
     sys.exit(main())

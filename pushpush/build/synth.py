@@ -572,6 +572,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # The documented command for synthesising a core alone (README.md, cores/*/README.md): the
+    # The documented command for synthesising a core alone (docs/cores.md, cores/*/README.md): the
     # pushpush command builds systems; a system's synth is 'pushpush build --target synth'.
     sys.exit(main())

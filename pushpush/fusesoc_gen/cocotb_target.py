@@ -127,6 +127,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    # The documented command for a system core's cocotb target (README.md; the generated
+    # The documented command for a system core's cocotb target (docs/fusesoc.md; the generated
     # .core's comment, templates/fusesoc/generated.core.j2, points here).
     sys.exit(main())

@@ -1,7 +1,7 @@
 """The simulated board's ``auto`` simulator: Verilator when this system's Verilator build is
 in the build cache, otherwise Icarus at once while the Verilator build runs in the background.
 
-Why (measured, docs/architecture.md §6 and the README's quick start): Icarus compiles an
+Why (measured, docs/architecture.md §6 and docs/contributing.md, "What the quick start costs"): Icarus compiles an
 example system in about a second, Verilator in 20-40 s; on Verilator the examples' own run
 is 2-4x shorter and Python -> Verilog calls about 6x faster. A first run never earns the
 Verilator build back, so it does not wait for it: :func:`choose` starts the build in a
