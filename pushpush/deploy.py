@@ -12,6 +12,12 @@ What goes to ``<remote folder>`` (default ``pushpush`` in the remote user's home
   ``<system>/pynq_overlays/<system>/``;
 - ``notebooks/``: the shipped notebooks.
 
+The board's Python: ``--python CMD`` when given; otherwise, on a PYNQ image (it has
+:data:`PYNQ_PROFILE`, which sets up PYNQ's venv and XRT's environment: ``XILINX_XRT=/usr``,
+``BOARD``), PYNQ's venv Python as root through ``sudo -n`` (PYNQ reaches the PL through
+``/dev/mem`` and the CMA driver, which need root; a board whose sudo asks for a password is
+refused with the one-line fix); elsewhere ``python3``.
+
 The files travel as one tar stream over ``ssh`` (the system's OpenSSH, ``BatchMode=yes``: no
 password prompt, keys only); every remote step has a timeout whose message names the step
 and the host. Then ``<python> -m pushpush selfcheck`` runs on the board, its report stays in
@@ -26,7 +32,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
@@ -42,6 +48,11 @@ _PKG = Path(__file__).resolve().parent
 SKIP_DIRS = {"build", "__pycache__", ".pytest_cache", "sim_build", ".git"}
 
 
+#: What a PYNQ image sources for PYNQ's venv (PYNQ's sdbuild writes it: the venv's activation,
+#: ``XILINX_XRT=/usr`` without which PYNQ finds no device, ``BOARD``, ``PYNQ_JUPYTER_NOTEBOOKS``).
+PYNQ_PROFILE = "/etc/profile.d/pynq_venv.sh"
+
+
 class DeployError(RuntimeError):
     """A step of the deploy failed or ran out of time; the message names the step and the host."""
 
@@ -55,7 +66,8 @@ class Target:
     port: Optional[int] = None
     identity: Optional[str] = None
     folder: str = "pushpush"
-    python: str = "python3"
+    python: Optional[str] = None
+    pynq_profile: str = PYNQ_PROFILE
     ssh_options: Sequence[str] = field(default_factory=tuple)
     connect_timeout: float = 10.0
 
@@ -101,6 +113,34 @@ def _checked(target: Target, step: str, command: str, timeout: float,
     return r.stdout.decode(errors="replace")
 
 
+def pynq_image_python(profile: str = PYNQ_PROFILE) -> str:
+    """The command that runs PYNQ's venv Python as root on a PYNQ image, arguments appended."""
+    script = f'. {shlex.quote(profile)} && exec python "$@"'
+    return f"sudo -n bash -c {shlex.quote(script)} python"
+
+
+def board_python(target: Target, timeout: float = 60.0) -> str:
+    """The board's Python command: ``target.python`` when given, else PYNQ's venv as root on a
+    PYNQ image (``target.pynq_profile`` exists there), else ``python3``."""
+    if target.python:
+        return target.python
+    probe = f"test -f {shlex.quote(target.pynq_profile)}"
+    r = _run(target, f"looking for PYNQ's venv ({target.pynq_profile})", probe, timeout)
+    if r.returncode == 255:
+        _checked(target, "logging in", "true", timeout)   # says why ssh failed
+    if r.returncode != 0:
+        return "python3"
+    r = _run(target, "asking for root (sudo -n true)", "sudo -n true", timeout)
+    if r.returncode != 0:
+        raise DeployError(
+            f"{target.where} is a PYNQ image ({target.pynq_profile}), whose PYNQ needs root, but "
+            f"sudo asks for a password there ({r.stderr.decode(errors='replace').strip()}); once, "
+            "from a terminal: ssh -t " + (f"{target.user}@" if target.user else "") + target.host +
+            """ 'echo "$(whoami) ALL=(ALL) NOPASSWD: ALL" | sudo tee /etc/sudoers.d/pushpush' """
+            "(the image's password for xilinx is xilinx), or give the Python to use with --python")
+    return pynq_image_python(target.pynq_profile)
+
+
 def remote_version(target: Target, timeout: float = 60.0) -> Optional[str]:
     """pushpush's version on the board, or None when its Python has none."""
     py = f"{target.python} -c 'import pushpush; print(pushpush.__version__)'"
@@ -142,6 +182,9 @@ def deploy(target: Target, systems: Sequence[str] = ("pingpong",), *, wheel: Opt
     """Copy, install, self-check (see the module docstring); returns the remote self-check's
     exit status (0 when it is not run)."""
     folders = [find_example(s) for s in systems]
+    if not target.python:
+        target = replace(target, python=board_python(target))
+        say(f"deploy: the board's Python: {target.python}")
     have = remote_version(target)
     with tempfile.TemporaryDirectory(prefix="pushpush-deploy-") as tmp:
         buf = io.BytesIO()

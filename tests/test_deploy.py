@@ -147,3 +147,37 @@ def test_deploy_puts_the_overlay_where_the_board_looks_first(sshd, tmp_path, mon
     for name in ("pingpong.bit", "pingpong.hwh", "pingpong.map.json"):
         assert (remote / "pingpong" / "pynq_overlays" / "pingpong" / name).read_text() == f"stand-in {name}\n"
     assert "pingpong.bit" in out
+
+
+def _target(sshd, **kw):
+    from pushpush.deploy import Target
+    return Target("127.0.0.1", port=sshd["port"], identity=str(sshd["key"]),
+                  ssh_options=(f"UserKnownHostsFile={sshd['known']}", "StrictHostKeyChecking=accept-new"),
+                  **kw)
+
+
+def test_on_a_pynq_image_the_board_python_is_pynqs_venv_as_root(sshd, tmp_path):
+    """A PYNQ image has /etc/profile.d/pynq_venv.sh (here a stand-in that puts the board's
+    Python first on PATH, as the venv's activation does, and exports a variable as the image's
+    exports XILINX_XRT): without --python, deploy runs that Python, after the profile, through
+    ``sudo -n``; a board without the profile gets ``python3``."""
+    from pushpush.deploy import _run, board_python
+    if not shutil.which("sudo"):
+        pytest.fail("needs sudo: apt-get install sudo (bootstrap.sh does)")
+    bindir = tmp_path / "venv-bin"
+    bindir.mkdir()
+    (bindir / "python").symlink_to(sshd["python"])
+    profile = tmp_path / "pynq_venv.sh"
+    profile.write_text(f"export PATH={bindir}:$PATH\nexport PUSHPUSH_TEST_PROFILE=sourced\n")
+    target = _target(sshd, pynq_profile=str(profile))
+    py = board_python(target)
+    assert py.startswith("sudo -n bash -c ") and str(profile) in py
+    r = _run(target, "the probe", f"{py} -c 'import os, sys; print(os.environ.get(\"PUSHPUSH_TEST_PROFILE\"),"
+                                  f" os.geteuid(), sys.executable)'", 60)
+    assert r.returncode == 0, r
+    marker, euid, exe = r.stdout.decode().split()
+    assert (marker, euid) == ("sourced", "0")
+    assert exe.startswith(str(sshd["remote"].parent / "venv")), exe
+
+    assert board_python(_target(sshd, pynq_profile=str(tmp_path / "absent.sh"))) == "python3"
+    assert board_python(_target(sshd, python="/opt/py")) == "/opt/py"

@@ -21,8 +21,10 @@ def _configure(p: argparse.ArgumentParser) -> None:
                    help="an ssh -o option (repeatable), e.g. UserKnownHostsFile=...")
     p.add_argument("--folder", default="pushpush", metavar="DIR",
                    help="remote folder (relative to the remote home; default: pushpush)")
-    p.add_argument("--python", default="python3", metavar="CMD",
-                   help="the board's Python command (default: python3)")
+    p.add_argument("--python", metavar="CMD",
+                   help="the board's Python command (default: on a PYNQ image, PYNQ's venv as "
+                        "root through sudo -n, after sourcing /etc/profile.d/pynq_venv.sh; "
+                        "elsewhere python3)")
     p.add_argument("--wheel", metavar="FILE",
                    help="copy and install this wheel (default: built from this checkout, only "
                         "when the board has no pushpush or another version)")
