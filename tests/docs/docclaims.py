@@ -332,33 +332,37 @@ class Line:
 def lines_of(text: str) -> Iterator[Line]:
     """The lines of Markdown ``text`` with whether they are code and whether they are marked.
 
-    A marker comment covers what follows it up to the next blank line after a code block or
-    paragraph ends (a fenced block and the table or paragraph right after it count as one)."""
+    A marker comment covers the paragraph after it and the tables and fenced blocks that
+    follow, up to the next paragraph of prose (or heading) after a blank line."""
     fence: Optional[str] = None
     shell = True
     marked = False
     seen_content = False
+    prev_blank = False
     for no, raw in enumerate(text.splitlines(), 1):
         stripped = raw.strip()
         if fence is None and (EXAMPLE_RUN.search(raw) or RESULTS.search(raw)):
-            marked, seen_content = True, False
+            marked, seen_content, prev_blank = True, False, False
             yield Line(no, raw, False, True)
             continue
         m = re.match(r"^\s*(```+|~~~+)", raw)
+        if fence is None and marked and seen_content and prev_blank and stripped \
+                and not m and not stripped.startswith("|"):
+            marked = False   # a new paragraph of prose: the marked block has ended
         if m:
             if fence is None:
                 fence = m.group(1)
-                lang = raw.strip()[len(fence):].strip().lower()
+                lang = stripped[len(fence):].strip().lower()
                 shell = lang in ("", "sh", "bash", "shell", "console", "zsh", "text")
+                seen_content, prev_blank = True, False
                 yield Line(no, raw, False, marked)
-                seen_content = True
                 continue
             if stripped.startswith(fence):
                 fence = None
                 yield Line(no, raw, False, marked)
                 continue
-        if fence is None and not stripped and marked and seen_content:
-            marked = False
+        if fence is None:
+            prev_blank = not stripped
         if stripped:
             seen_content = True
         yield Line(no, raw, fence is not None, marked, shell)
