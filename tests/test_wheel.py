@@ -129,7 +129,7 @@ def test_wheel_carries_the_documented_name(installed: Path) -> None:
     assert "pushpush = pushpush.cli:main" in eps
     readme = (REPO / "README.md").read_text()
     assert f"pip install {DIST}" in readme and "pynq get-notebooks pushpush" in readme
-    wrong = re.compile(r"pip install '?pushpush(?![-_\w])|(?<![-\w])pushpush\[(check|sim|pynq|verilator|bench|dev)\]")
+    wrong = re.compile(r"pip install '?pushpush(?![-_\w])|(?<![-\w])pushpush\[(check|sim|simboard|pynq|notebooks|verilator|bench|riscv|dev)\]")
     texts = [REPO / "README.md", REPO / "pynq_overlays" / "README.md", *sorted((REPO / "docs").glob("*.md")),
              *sorted((REPO / "pushpush").rglob("*.py")), *sorted((REPO / "notebooks").glob("*.py"))]
     bad = [f"{p.relative_to(REPO)}:{i}: {line.strip()}" for p in texts
