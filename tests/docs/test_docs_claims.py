@@ -166,3 +166,13 @@ def test_the_command_check_reads_the_real_parser() -> None:
     assert check_command(["bench", "dma", "--smoke"]) == []
     assert check_command(["bench", "dma", "--quick"]) == ["'pushpush bench dma' has no option --quick"]
     assert check_command(["run", "--sim", "icarus|verilator", "."]) == []
+
+
+def test_the_scaffolded_readme_holds_too(tmp_path: Path) -> None:
+    """`pushpush init`'s README is the user's first document: its commands, options, imports
+    and paths (relative to the scaffolded folder) hold as well."""
+    from pushpush.scaffold import scaffold
+
+    scaffold(tmp_path / "demo")
+    found = check_file(tmp_path / "demo" / "README.md", tmp_path / "demo")
+    assert found == [], "\n".join(map(str, found))

@@ -14,6 +14,7 @@ import ast
 import re
 import subprocess
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,7 @@ def _python_reads(path: Path) -> set[str]:
     return out
 
 
+@lru_cache(maxsize=1)
 def code_reads() -> dict[str, set[str]]:
     """name -> the files that read it."""
     found: dict[str, set[str]] = {}
