@@ -120,6 +120,10 @@ def cli_model() -> CliModel:
     for name, p in sub.choices.items():
         model.options[name] = _opts(p, name, model)
         nested = _sub_action(p)
+        if name == "build":   # --target takes a comma-separated list, checked against this
+            from pushpush.build.fusesoc import TARGETS
+            for opt in ("--target", "-t"):
+                model.choices[("build", opt)] = set(TARGETS)
         if nested is not None:  # bench EXPERIMENT
             for exp, ep in nested.choices.items():
                 model.experiments[exp] = _opts(ep, f"{name} {exp}", model)
@@ -172,7 +176,7 @@ def check_command(words: list[str]) -> list[str]:
             value = rest[i + 1]
         ch = m.choices.get((key, opt)) or m.choices.get((cmd, opt))
         if ch and value and not _PLACEHOLDER.match(value):
-            bad = [v for v in value.split("|") if v and v not in ch]
+            bad = [v for v in re.split(r"[|,]", value) if v and v not in ch and not _PLACEHOLDER.match(v)]
             if bad:
                 problems.append(f"'pushpush {key} {opt}' takes {', '.join(sorted(ch))}, not {bad[0]}")
     return problems

@@ -104,6 +104,8 @@ MISTAKES: dict[str, tuple[str, str, str | list[str]]] = {
                      "pushpush run --simulator icarus examples/pingpong"),
     "wrong choice": ("```sh\npushpush run --sim questa examples/pingpong\n```", "command",
                      "pushpush run --sim questa examples/pingpong"),
+    "wrong build target": ("`pushpush build examples/pingpong --target lint,vivado`", "command",
+                           "pushpush build examples/pingpong --target lint,vivado"),
     "absent experiment": ("`pushpush bench latency --quick`", "command", "pushpush bench latency --quick"),
     "option of another experiment": ("`pushpush bench simspeed --executor slurm`", "command",
                                      "pushpush bench simspeed --executor slurm"),
