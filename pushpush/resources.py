@@ -12,6 +12,13 @@ from pathlib import Path
 _PKG = Path(__file__).resolve().parent
 _REPO = _PKG.parent
 
+#: This project's addresses, as pyproject.toml's ``[project.urls]`` gives them
+#: (tests/test_packaging.py keeps the two equal): what a scaffolded README links to. The
+#: distribution is ``pushpush-fpga``; ``pushpush`` on PyPI is an unrelated project.
+PROJECT_URLS = {
+    "Homepage": "https://pypi.org/project/pushpush-fpga/",
+}
+
 
 def data_dir(name: str) -> Path:
     """Return the folder ``name`` (``cores``, ``templates``, ``examples`` or ``c``).

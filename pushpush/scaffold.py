@@ -3,13 +3,20 @@
 :func:`scaffold` writes, into a new or empty folder::
 
     system.yaml            one Verilog component (adder) and one Python host; its first
-                           line points editors at the shipped JSON Schema
+                           line points editors at system.schema.json beside it
+    system.schema.json     the JSON Schema of system.yaml (pushpush schema), a copy in the
+                           project so that the reference survives a commit and works offline
     rtl/<name>_adder.v     the stub generator's skeleton (pushpush generate --stub)
                            filled in to an adder
     app.py                 main(overlay) for 'pushpush run .'
     tests/test_<name>.py   the cocotb test of the whole system, for 'pytest'
     <name>.core            a FuseSoC core that is the system (the generator 'pushpush'),
                            for 'fusesoc run --target lint|sim|synth local:<name>:system'
+    .github/workflows/test.yml
+                           CI for the user's own repository: the Debian/Ubuntu packages, the
+                           install of pushpush-fpga (from wheels/ while it is not on PyPI),
+                           pushpush validate, pytest, the lint target
+    wheels/README.md       where the pushpush-fpga wheel goes for CI until it is on PyPI
     pytest.ini, README.md, .gitignore
 
 Every file is rendered from ``templates/init/`` and names its template in its first line.
@@ -33,12 +40,20 @@ from .codegen.rtl import render_stub
 from .codegen.render import environment, render_template, write_tree
 from .errors import PushPushError
 from .link import link
-from .schema import schema_path
+from .resources import PROJECT_URLS
+from .schema import schema_text
 from .spec import is_identifier, parse_system
 
 __all__ = ["InitError", "scaffold", "system_name_for", "scaffold_files"]
 
 STUB_TEMPLATE = "templates/verilog/stub.v.j2"
+#: the schema's file in the project, beside system.yaml: a relative ``$schema=`` survives a
+#: commit and a clone elsewhere, works offline and matches the pushpush that wrote it
+#: (``pushpush schema -o system.schema.json`` refreshes it after an upgrade)
+SCHEMA_FILE = "system.schema.json"
+#: the Debian/Ubuntu packages the scaffolded CI installs: Icarus for pytest, Verilator for
+#: the lint target (Ubuntu's is new enough to lint; simulating on it needs >= 5.036)
+CI_APT_PACKAGES = ("iverilog", "verilator")
 
 
 class InitError(PushPushError):
@@ -83,9 +98,9 @@ def scaffold_files(name: str) -> dict[str, str]:
         raise InitError(f"'{name}' is not a usable system name; use letters, digits and '_', "
                         f"not starting with a digit and not a keyword (e.g. '{system_name_for(name)}')")
     module = f"{name}_adder"
-    ctx = {"system": name, "module": module, "version": __version__,
-           "schema": schema_path().as_posix()}
-    files = {"system.yaml": render_template("init/system.yaml.j2", **ctx)}
+    ctx = {"system": name, "module": module, "version": __version__, "schema": SCHEMA_FILE,
+           "homepage": PROJECT_URLS["Homepage"], "apt_packages": " ".join(CI_APT_PACKAGES)}
+    files = {"system.yaml": render_template("init/system.yaml.j2", **ctx), SCHEMA_FILE: schema_text()}
     # the Verilog: the stub generator's skeleton of the component, filled in
     linked = link(parse_system(files["system.yaml"], file="system.yaml", base_dir=Path("/")))
     comp = linked.component("adder")
@@ -98,6 +113,8 @@ def scaffold_files(name: str) -> dict[str, str]:
     files[f"{name}.core"] = render_template("init/system.core.j2", **ctx)
     files["README.md"] = render_template("init/README.md.j2", **ctx)
     files[".gitignore"] = render_template("init/gitignore.j2", **ctx)
+    files[".github/workflows/test.yml"] = render_template("init/ci.yml.j2", **ctx)
+    files["wheels/README.md"] = render_template("init/wheels_README.md.j2", **ctx)
     return files
 
 

@@ -5,6 +5,7 @@ installed is tested in tests/test_wheel.py (test_wheel_init_run_pytest)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -14,16 +15,19 @@ import jsonschema
 import pytest
 import yaml
 
+from pushpush import __version__
 from pushpush.build.fusesoc import build
 from pushpush.link import link, load
 from pushpush.scaffold import InitError, scaffold, scaffold_files, system_name_for
-from pushpush.schema import schema_path, system_schema
+from pushpush.resources import PROJECT_URLS
+from pushpush.schema import schema_text, system_schema
 from pushpush.spec import load_system
 
 REPO = Path(__file__).resolve().parent.parent
 
 FILES = {".gitignore", "README.md", "app.py", "pytest.ini", "rtl/demo_adder.v", "system.yaml",
-         "tests/test_demo.py", "demo.core"}
+         "tests/test_demo.py", "demo.core", "system.schema.json", ".github/workflows/test.yml",
+         "wheels/README.md"}
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -48,6 +52,7 @@ def test_init_writes_a_valid_system(tmp_path: Path) -> None:
 
 def test_every_file_names_its_template(tmp_path: Path) -> None:
     files = scaffold_files("demo")
+    assert files.pop("system.schema.json") == schema_text()   # JSON: no comment line
     for rel, text in files.items():
         head = text.splitlines()[1 if rel in ("system.yaml", "demo.core") else 0]
         assert "Scaffolded by pushpush" in head and "templates/init/" in head, (rel, head)
@@ -57,10 +62,40 @@ def test_every_file_names_its_template(tmp_path: Path) -> None:
     assert "templates/verilog/stub.v.j2" in files["rtl/demo_adder.v"].splitlines()[0]
 
 
-def test_system_yaml_points_editors_at_the_shipped_schema(tmp_path: Path) -> None:
-    first = scaffold_files("demo")["system.yaml"].splitlines()[0]
-    assert first == f"# yaml-language-server: $schema={schema_path().as_posix()}"
-    assert schema_path().is_file()
+def test_system_yaml_points_editors_at_the_schema_beside_it(tmp_path: Path) -> None:
+    """A relative reference (resolved from the YAML file's folder by the YAML language
+    server) to the schema written into the project: it survives a commit and a clone."""
+    assert cli("init", "demo", cwd=tmp_path).returncode == 0
+    moved = tmp_path / "elsewhere"
+    (tmp_path / "demo").rename(moved)
+    first = (moved / "system.yaml").read_text().splitlines()[0]
+    assert first == "# yaml-language-server: $schema=system.schema.json"
+    schema = json.loads((moved / "system.schema.json").read_text())
+    assert schema == system_schema()
+    jsonschema.validate(yaml.safe_load((moved / "system.yaml").read_text()), schema)
+
+
+def test_the_readme_links_this_project_not_the_other_pushpush() -> None:
+    readme = scaffold_files("demo")["README.md"]
+    assert f"[pushpush]({PROJECT_URLS['Homepage']})" in readme
+    assert "pypi.org/project/pushpush/" not in readme
+
+
+def test_the_ci_workflow_installs_what_the_steps_need() -> None:
+    ci = yaml.safe_load(scaffold_files("demo")[".github/workflows/test.yml"])
+    runs = [s["run"] for s in ci["jobs"]["test"]["steps"] if "run" in s]
+    assert any("apt-get install" in r and "iverilog" in r for r in runs)
+    assert any(f'"pushpush-fpga[sim]=={__version__}"' in r and "--find-links wheels" in r for r in runs)
+    assert runs[-3:] == ["pushpush validate .", "python -m pytest -q", "pushpush build . --target lint"]
+
+
+def test_the_stub_a_user_edits_says_it_is_theirs(tmp_path: Path) -> None:
+    assert cli("init", "demo", cwd=tmp_path).returncode == 0
+    out = tmp_path / "rtl"
+    proc = cli("generate", "demo", "--stub", "adder", "-o", str(out), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    first = next(out.glob("*.v")).read_text().splitlines()[0]
+    assert "yours to edit" in first and "Do not edit" not in first, first
 
 
 def test_verilog_is_the_stub_filled_in(tmp_path: Path) -> None:

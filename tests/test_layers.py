@@ -19,6 +19,7 @@ ALLOWED: dict[str, set[str]] = {
     "types": set(),
     "boards": set(),
     "resources": set(),
+    "envvars": set(),
     "protocol": {"types", "errors"},
     "spec": {"boards", "types", "errors"},
     "schema": {"spec"},

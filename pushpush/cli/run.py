@@ -63,9 +63,9 @@ def _run_one(example: str, args: argparse.Namespace, done: list[tuple[str, str, 
     try:
         import pushpush.pynq as ppq
     except ImportError as e:  # pragma: no cover
-        raise UsageError(f"pushpush run needs PYNQ: pip install 'pushpush-fpga[pynq]' ({e})") from None
+        raise UsageError(f"pushpush run needs PYNQ: pip install 'pushpush-fpga[simboard]' ({e})") from None
     if ppq.PushPushOverlay is None:  # pragma: no cover
-        raise UsageError("pushpush run needs PYNQ: pip install 'pushpush-fpga[pynq]'")
+        raise UsageError("pushpush run needs PYNQ: pip install 'pushpush-fpga[simboard]'")
     from ..link import load
 
     from ..boards import BOARD_NAMES

@@ -41,7 +41,8 @@ _C1 = Command(
     description="Print the JSON Schema (draft 2020-12) of the system description, built from the\n"
                 "same declarations the loader checks (pushpush/spec/fields.py). Editors validate\n"
                 "and complete system.yaml with it; the VS Code YAML extension reads a first line\n"
-                "'# yaml-language-server: $schema=<path>' (pushpush init writes one).",
+                "'# yaml-language-server: $schema=<path>' (pushpush init writes one, and the\n"
+                "schema itself as system.schema.json beside system.yaml).",
     epilog="examples:\n"
            "  pushpush schema > system.schema.json\n"
            "  pushpush schema --path          # the copy shipped in the installed package\n"

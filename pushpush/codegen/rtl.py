@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Optional
 
-from pushpush.codegen.render import GenerateError, generated_header, render_template
+from pushpush.codegen.render import GenerateError, generated_header, render_template, skeleton_header
 from pushpush.link import LinkedComponent, LinkedSystem
 
 from .channel_shell import render_channel_shell
@@ -146,6 +146,6 @@ def render_stub(linked: LinkedSystem, component: str) -> str:
     model of :mod:`pushpush.codegen.stub_model` rendered by ``templates/verilog/stub.v.j2``."""
     return render_template(
         "verilog/stub.v.j2",
-        header=generated_header("//", linked.source_file),
+        header=skeleton_header("//", linked.source_file),
         m=stub_model(linked, component),
     )

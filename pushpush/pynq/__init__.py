@@ -47,6 +47,7 @@ else:  # pragma: no cover
         return False
 
     def load(*args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
-        raise ImportError("pushpush.pynq.load needs PYNQ: pip install 'pushpush-fpga[pynq]'")
+        raise ImportError("pushpush.pynq.load needs PYNQ: pip install 'pushpush-fpga[simboard]' (PYNQ and the "
+                          "simulated board; a board's PYNQ image has PYNQ)")
 
     PushPushOverlay = None  # type: ignore[assignment,misc]

@@ -111,7 +111,7 @@ def _image(run: _Run) -> None:
         try:
             v = metadata.version("pynq")
         except metadata.PackageNotFoundError:
-            raise RuntimeError("PYNQ is not installed in this Python: pip install 'pushpush-fpga[pynq]' "
+            raise RuntimeError("PYNQ is not installed in this Python: pip install 'pushpush-fpga[simboard]' "
                                "(a PYNQ image has it)") from None
         return f"PYNQ {v}"
 
