@@ -202,6 +202,10 @@ def commands_in(code: str) -> Iterator[list[str]]:
         for w in _split(m.group("rest")):
             if w in _SHELL_END or w.startswith(("#", ">", "|")):
                 break
+            if w.endswith(")") and "(" not in w:   # the end of a subshell or of a parenthesis
+                if w.rstrip(")"):
+                    words.append(w.rstrip(")"))
+                break
             words.append(w)
         yield words
 
