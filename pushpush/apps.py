@@ -40,7 +40,7 @@ Progress = Callable[[str], None]
 
 def find_example(name_or_path: str | os.PathLike[str]) -> Path:
     """The folder of an example: a path to it (or to its ``system.yaml``), or a shipped
-    example's name (``pingpong``, ``audio_fir``)."""
+    example's name (:func:`shipped_examples`)."""
     p = Path(name_or_path)
     if p.is_file() and p.suffix in (".yaml", ".yml"):
         return p.resolve().parent
@@ -51,10 +51,11 @@ def find_example(name_or_path: str | os.PathLike[str]) -> Path:
         if (q / "system.yaml").is_file():
             return q
     raise FileNotFoundError(f"no example '{name_or_path}': give a folder with a system.yaml "
-                            f"or one of {', '.join(_shipped())}")
+                            f"or one of {', '.join(shipped_examples())}")
 
 
-def _shipped() -> list[str]:
+def shipped_examples() -> list[str]:
+    """The shipped examples' names (their folders hold a system.yaml)."""
     try:
         return sorted(d.name for d in examples_dir().iterdir() if (d / "system.yaml").is_file())
     except FileNotFoundError:  # pragma: no cover

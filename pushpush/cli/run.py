@@ -14,6 +14,7 @@ import os
 import sys
 import time
 
+from ..apps import shipped_examples
 from .common import EXIT_INVALID, EXIT_OK, Command, UsageError
 
 DEFAULT_OUT = "build/{system}/pynq_sim"
@@ -22,7 +23,7 @@ DEFAULT_OUT = "build/{system}/pynq_sim"
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("examples", nargs="+", metavar="EXAMPLE",
                    help="example folder with system.yaml and app.py (or a shipped example's "
-                        "name: pingpong, audio_fir)")
+                        f"name: {', '.join(shipped_examples())})")
     p.add_argument("--sim", "-s", choices=("auto", "icarus", "verilator"), default=None,
                    help="simulator of the simulated board (default: $PUSHPUSH_SIM or auto: "
                         "Verilator when this system's Verilator build is cached, else Icarus "
