@@ -8,6 +8,7 @@ Output folder layout (``<out>``, for system ``<sys>``)::
     c/pp_*.h, c/pp_*.c          the C runtime and its platform layers (only with c components)
     c/<comp>_pp.h, _pp.c        per c component: proxies, call helpers, serve registration
     rtl/<comp>_wrapper.v        one wrapper per rtl component     (pushpush.codegen.rtl)
+    rtl/<comp>_hls_adapter.v    the ap_ctrl_hs adapter of a kind: hls component (codegen.hls)
     rtl/<sys>_top.v             the system top
     src/<comp>/<file>.v         copies of the rtl components' sources (the YAML's 'sources')
     vivado/<sys>_bd.tcl         the board's block design (processing_system7 or zynq_ultra_ps_e + the top)
@@ -45,6 +46,7 @@ from .ports import check_names
 from .rtl import render_rtl, render_stub
 from .c import render_c
 from .c_map_header import header_path, render_c_header
+from .hls import check_hls_sources, render_hls_adapters
 from .fusesoc import core_path, render_system_core, system_vlnv, user_source_copies
 from .channel_shell import module_ports
 from .portcheck import check_sources_exist, inspect_component
@@ -74,6 +76,10 @@ def check_sources(linked: LinkedSystem) -> tuple[list[str], dict[str, set[str]]]
     present: dict[str, set[str]] = {}
     for c in rtl_components(linked):
         where, src_where = component_where(linked, c.name)
+        if c.hls_top is not None:  # kind: hls: the HLS top's ports; the adapter is generated
+            found, present[c.name] = check_hls_sources(linked, c, where, src_where)
+            problems.extend(found)
+            continue
         found, ports = inspect_component(linked, c.name, module_ports(linked, c), where, src_where)
         problems.extend(found)
         if ports is not None:
@@ -105,6 +111,7 @@ def generate_files(linked: LinkedSystem, check_ports: bool = True) -> dict[str, 
 
     files: dict[str, str] = {}
     rtl_files = render_rtl(linked, present)
+    rtl_files.update(render_hls_adapters(linked))  # kind: hls (codegen.hls)
     files.update(rtl_files)
     files[map_path(linked)] = to_json(linked)
     files[header_path(linked)] = render_c_header(linked)

@@ -157,6 +157,10 @@ class ComponentSpec:
     memory_loc: Optional[Location] = field(default=None, compare=False, repr=False)
     #: Where each entry of ``sources`` stands in the YAML (same order).
     source_locs: tuple[Location, ...] = field(default=(), compare=False, repr=False)
+    #: Written ``kind: hls`` (docs/hls.md): the Vitis HLS top function's module, which the
+    #: generated adapter ``module`` (``<name>_hls_adapter``) wraps; the component is then
+    #: ``kind`` rtl. None for every other component.
+    hls_top: Optional[str] = None
 
     @property
     def is_software(self) -> bool:
