@@ -1,0 +1,115 @@
+"""``kind: hls`` in system.yaml: what it accepts, what it refuses (each at its line, with the
+fix), what it becomes (an rtl component whose module is the generated adapter, the HLS top
+kept in ``hls_top`` through the linker and the system map), and the port check of the HLS
+top against what the adapter connects."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pushpush.codegen.generate import GenerateError, generate_files
+from pushpush.errors import SpecError
+from pushpush.link import link
+from pushpush.spec import load_system
+from pushpush.sysmap import from_json, to_json
+
+MODULE = """`default_nettype none
+module add2(input wire ap_clk, input wire ap_rst, input wire ap_start, output wire ap_done,
+            output wire ap_idle, output wire ap_ready, input wire [31:0] a, input wire [15:0] b,
+            output wire [31:0] ap_return);
+assign ap_done = ap_start; assign ap_ready = ap_start; assign ap_idle = !ap_start;
+assign ap_return = a + {{16{b[15]}}, b} + {31'd0, ap_clk ^ ap_clk ^ ap_rst ^ ap_rst};
+endmodule
+"""
+
+
+def _system(tmp: Path, hls: str, module: str = MODULE) -> Path:
+    (tmp / "hls").mkdir(exist_ok=True)
+    (tmp / "hls" / "add2.v").write_text(module)
+    y = tmp / "system.yaml"
+    y.write_text("system: s\nboard: none\ncomponents:\n  acc:\n    kind: hls\n" + hls
+                 + "  host:\n    kind: python\n    imports: [acc.add]\n")
+    return y
+
+
+GOOD = "    module: add2\n    sources: [hls/add2.v]\n    exports: {add: \"(a: i32, b: i16) -> i32\"}\n"
+
+
+def _errors(tmp: Path, hls: str) -> list[str]:
+    with pytest.raises(SpecError) as e:
+        load_system(_system(tmp, hls))
+    return [str(d) for d in e.value.diagnostics]
+
+
+def test_an_hls_component_is_an_rtl_component_around_its_adapter(tmp_path: Path) -> None:
+    spec = load_system(_system(tmp_path, GOOD))
+    acc = next(c for c in spec.components if c.name == "acc")
+    assert (acc.kind, acc.module, acc.hls_top) == ("rtl", "acc_hls_adapter", "add2")
+    linked = link(spec)
+    c = linked.component("acc")
+    assert (c.kind, c.module, c.hls_top, c.region) == ("rtl", "acc_hls_adapter", "add2", "pl")
+    back = from_json(to_json(linked))
+    assert back.component("acc").hls_top == "add2"
+    files = generate_files(linked)
+    adapter = files["rtl/acc_hls_adapter.v"]
+    assert "templates/verilog/hls_adapter.v.j2" in adapter.splitlines()[0]
+    assert "add2 hls_top (" in adapter and ".b (add_b)" in adapter
+    assert "rtl/acc_hls_adapter.v" in files["s.core"]
+    assert "acc_hls_adapter" in files["rtl/acc_wrapper.v"]
+
+
+@pytest.mark.parametrize("extra,needle", [
+    ("    imports: [host.g]\n", "cannot have imports"),
+    ("    abe: {nominal_burst: 4, max_outstanding: 1}\n", "hls component 'acc' cannot have 'abe'"),
+    ("    runtime_words: 16\n", "cannot have 'runtime_words'"),
+    ("    reply_timeout: 100\n", "cannot have 'reply_timeout'"),
+])
+def test_keys_an_hls_component_cannot_have(tmp_path: Path, extra: str, needle: str) -> None:
+    errors = _errors(tmp_path, GOOD + extra)
+    assert any(needle in e for e in errors), errors
+    assert all(e.startswith(str(tmp_path / "system.yaml") + ":") for e in errors)
+
+
+def test_one_export_of_scalars(tmp_path: Path) -> None:
+    two = ("    module: add2\n    sources: [hls/add2.v]\n    exports:\n"
+           "      add: \"(a: i32, b: i16) -> i32\"\n      sub: \"(a: i32) -> i32\"\n")
+    errors = _errors(tmp_path, two)
+    assert any(":10:" in e and "must export exactly one function" in e for e in errors), errors
+    fn = "    module: add2\n    sources: [hls/add2.v]\n    exports: {add: \"(a: i32, b: (i32) -> i32) -> i32\"}\n"
+    errors = _errors(tmp_path, fn)
+    assert any("parameter 'b' of 'add' is a function" in e for e in errors), errors
+    buf = "    module: add2\n    sources: [hls/add2.v]\n    exports: {add: \"(a: i32, b: in i32[]) -> i32\"}\n"
+    errors = _errors(tmp_path, buf)
+    assert any("parameter 'b' of 'add' is a buffer" in e for e in errors), errors
+    res = "    module: add2\n    sources: [hls/add2.v]\n    exports: {add: \"(a: i32, b: i16) -> (i32) -> i32\"}\n"
+    errors = _errors(tmp_path, res)
+    assert any("returns a function" in e for e in errors), errors
+    none = "    module: add2\n    sources: [hls/add2.v]\n"
+    errors = _errors(tmp_path, none)
+    assert any("must export exactly one function" in e for e in errors), errors
+
+
+def test_module_and_sources_are_required(tmp_path: Path) -> None:
+    errors = _errors(tmp_path, "    sources: [hls/add2.v]\n    exports: {add: \"(a: i32, b: i16) -> i32\"}\n")
+    assert any("module" in e for e in errors), errors
+    errors = _errors(tmp_path, "    module: add2\n    exports: {add: \"(a: i32, b: i16) -> i32\"}\n")
+    assert any("sources" in e for e in errors), errors
+
+
+def test_the_hls_tops_ports_are_checked(tmp_path: Path) -> None:
+    pytest.importorskip("pyslang")
+    wrong = MODULE.replace("input wire [15:0] b", "input wire [31:0] b").replace(
+        "output wire ap_idle,", "")
+    linked = link(load_system(_system(tmp_path, GOOD, wrong)))
+    with pytest.raises(GenerateError) as e:
+        generate_files(linked)
+    text = str(e.value)
+    assert "has no port 'ap_idle'; the ap_ctrl_hs adapter connects 'output ap_idle'" in text
+    assert "port 'b' of module 'add2'" in text and "32 bits wide" in text
+    other = MODULE.replace("module add2", "module add3")
+    linked = link(load_system(_system(tmp_path, GOOD, other)))
+    with pytest.raises(GenerateError) as e:
+        generate_files(linked)
+    assert "module 'add2' is not defined" in str(e.value)
