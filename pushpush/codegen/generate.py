@@ -9,6 +9,7 @@ Output folder layout (``<out>``, for system ``<sys>``)::
     c/<comp>_pp.h, _pp.c        per c component: proxies, call helpers, serve registration
     rtl/<comp>_wrapper.v        one wrapper per rtl component     (pushpush.codegen.rtl)
     rtl/<comp>_hls_adapter.v    the ap_ctrl_hs adapter of a kind: hls component (codegen.hls)
+    hls/<comp>/                 its Vitis HLS script, C testbench, C++ copies (codegen.hls_tcl)
     rtl/<sys>_top.v             the system top
     src/<comp>/<file>.v         copies of the rtl components' sources (the YAML's 'sources')
     vivado/<sys>_bd.tcl         the board's block design (processing_system7 or zynq_ultra_ps_e + the top)
@@ -47,6 +48,7 @@ from .rtl import render_rtl, render_stub
 from .c import render_c
 from .c_map_header import header_path, render_c_header
 from .hls import check_hls_sources, render_hls_adapters
+from .hls_tcl import hls_script_files
 from .fusesoc import core_path, render_system_core, system_vlnv, user_source_copies
 from .channel_shell import module_ports
 from .portcheck import check_sources_exist, inspect_component
@@ -116,6 +118,7 @@ def generate_files(linked: LinkedSystem, check_ports: bool = True) -> dict[str, 
     files[map_path(linked)] = to_json(linked)
     files[header_path(linked)] = render_c_header(linked)
     files.update(render_c(linked))  # c components: runtime, proxies, stubs (codegen.c)
+    files.update(hls_script_files(linked))  # kind: hls with hls_sources (codegen.hls_tcl)
     if rtl_files:
         copies = user_source_copies(linked)
         for dest, src in copies.items():

@@ -320,6 +320,10 @@ COMPONENT = Record("component", "One component: a Verilog module (rtl) or softwa
                                                  "Verilog Vitis HLS exported (hls), relative to "
                                                  "this file.", kinds=_RTL + RISCV_KINDS + HLS_KINDS,
           required_for=_RTL + RISCV_KINDS + HLS_KINDS),
+    Field("hls_sources", ListOf(Str(), min_items=1),
+          "The HLS C++ files of the top function (hls), relative to this file: pushpush generate "
+          "writes a Vitis HLS script (hls/<component>/script.tcl) that synthesises them and "
+          "exports the IP (docs/hls.md).", kinds=HLS_KINDS, example="hls_sources: [hls/f.cpp]"),
     Field("memory", AnyOf((Int(minimum=RISCV_MEMORY_MIN, maximum=RISCV_MEMORY_MAX, power_of_two=True),
                            Str(r"[0-9]+ ?KiB"))),
           "The soft core's local memory (program, data, stack) in bytes, a power of two of 4096 "

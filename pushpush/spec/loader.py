@@ -268,6 +268,9 @@ class _Loader(_Reader):
                         why = ("a riscv component is C on a soft core: it has sources and memory, no "
                                "Verilog module, burst settings, DMA streams or wait mode")
                         fix = "remove it"
+                    elif key == "hls_sources":
+                        why = "only hls components have the HLS C++ of a top function"
+                        fix = "remove it or use 'kind: hls'"
                     elif key == "memory":
                         why = "only riscv components have a soft core's memory"
                         fix = "remove it or use 'kind: riscv'"
@@ -335,6 +338,8 @@ class _Loader(_Reader):
             memory=memory, memory_loc=memory_loc,
         )
         if kind == "hls":  # the ap_ctrl_hs rules; then the rtl component it is in the PL
+            if "hls_sources" in by_key:
+                comp = replace(comp, hls_sources=tuple(self.sources(by_key["hls_sources"][1], what)[0]))
             hls_problems(comp, self.loc(by_key["imports"][0]) if "imports" in by_key else None,
                          self.error)
             return as_rtl(comp)

@@ -161,6 +161,8 @@ class ComponentSpec:
     #: generated adapter ``module`` (``<name>_hls_adapter``) wraps; the component is then
     #: ``kind`` rtl. None for every other component.
     hls_top: Optional[str] = None
+    #: The HLS C++ files (``hls_sources``) of a ``kind: hls`` component: absolute paths.
+    hls_sources: tuple[Path, ...] = ()
 
     @property
     def is_software(self) -> bool:

@@ -113,3 +113,20 @@ def test_the_hls_tops_ports_are_checked(tmp_path: Path) -> None:
     with pytest.raises(GenerateError) as e:
         generate_files(linked)
     assert "module 'add2' is not defined" in str(e.value)
+
+
+def test_hls_sources_go_through_link_and_the_map_and_only_hls_has_them(tmp_path: Path) -> None:
+    (tmp_path / "hls").mkdir(exist_ok=True)
+    (tmp_path / "hls" / "add2.cpp").write_text("int add2(int a, short b) {\n  return a + b;\n}\n")
+    linked = link(load_system(_system(tmp_path, GOOD + "    hls_sources: [hls/add2.cpp]\n")))
+    assert linked.component("acc").hls_sources == ("hls/add2.cpp",)
+    assert from_json(to_json(linked)).component("acc").hls_sources == ("hls/add2.cpp",)
+    y = tmp_path / "other.yaml"
+    y.write_text("system: s\nboard: none\ncomponents:\n  r:\n    kind: rtl\n    module: add2\n"
+                 "    sources: [hls/add2.v]\n    hls_sources: [hls/add2.cpp]\n"
+                 "    exports: {add: \"(a: i32, b: i16) -> i32\"}\n")
+    with pytest.raises(SpecError) as e:
+        load_system(y)
+    assert any(":8:5: rtl component 'r' cannot have 'hls_sources' (only hls components have the HLS "
+               "C++ of a top function); remove it or use 'kind: hls'" in str(d) for d in e.value.diagnostics), \
+        [str(d) for d in e.value.diagnostics]
