@@ -103,7 +103,10 @@ def check_hls_sources(linked: LinkedSystem, comp: LinkedComponent, where: str,
     """(problems, the adapter's port names) of an hls component: its sources exist and the
     HLS top module has the ports :func:`hls_ports` lists (when pyslang is installed)."""
     names = {p.name for p in adapter_model(comp).ports}
-    missing = check_sources_exist(linked, comp.name, where, source_where)
+    missing = [m.split("; fix the path")[0] + "; fix the path: sources of a kind: hls component are "
+               "the Verilog Vitis HLS exported (with hls_sources, pushpush generate writes the "
+               f"script that exports it: hls/{comp.name}/script.tcl; docs/hls.md)"
+               for m in check_sources_exist(linked, comp.name, where, source_where)]
     if missing or not pyslang_available():
         return missing, names
     assert comp.hls_top is not None

@@ -130,3 +130,17 @@ def test_hls_sources_go_through_link_and_the_map_and_only_hls_has_them(tmp_path:
     assert any(":8:5: rtl component 'r' cannot have 'hls_sources' (only hls components have the HLS "
                "C++ of a top function); remove it or use 'kind: hls'" in str(d) for d in e.value.diagnostics), \
         [str(d) for d in e.value.diagnostics]
+
+
+def test_missing_verilog_and_stub_say_what_an_hls_component_needs(tmp_path: Path) -> None:
+    from pushpush.codegen.generate import write_stub
+
+    y = _system(tmp_path, GOOD.replace("hls/add2.v", "hls/exported/add2.v"))
+    linked = link(load_system(y))
+    with pytest.raises(GenerateError) as e:
+        generate_files(linked)
+    assert "source 'hls/exported/add2.v' of component 'acc' does not exist" in str(e.value)
+    assert "the Verilog Vitis HLS exported" in str(e.value) and "--stub" not in str(e.value)
+    with pytest.raises(GenerateError) as e:
+        write_stub(linked, "acc", tmp_path / "stub.v")
+    assert "is kind: hls" in str(e.value)
