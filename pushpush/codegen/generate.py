@@ -72,15 +72,20 @@ def component_where(linked: LinkedSystem, component: str) -> tuple[str, dict[str
     return linked.where(component), sources
 
 
-def check_sources(linked: LinkedSystem) -> tuple[list[str], dict[str, set[str]]]:
-    """(problems, {component: port names its module declares}) for every rtl component."""
+def check_sources(linked: LinkedSystem, hls_tops: Optional[dict[str, set[str]]] = None
+                  ) -> tuple[list[str], dict[str, set[str]]]:
+    """(problems, {component: port names its module declares}) for every rtl component;
+    ``hls_tops`` gets {component: its HLS top's port names} of the kind: hls components
+    whose Verilog was read."""
     problems: list[str] = []
     present: dict[str, set[str]] = {}
     for c in rtl_components(linked):
         where, src_where = component_where(linked, c.name)
         if c.hls_top is not None:  # kind: hls: the HLS top's ports; the adapter is generated
-            found, present[c.name] = check_hls_sources(linked, c, where, src_where)
+            found, present[c.name], top = check_hls_sources(linked, c, where, src_where)
             problems.extend(found)
+            if top is not None and hls_tops is not None:
+                hls_tops[c.name] = top
             continue
         found, ports = inspect_component(linked, c.name, module_ports(linked, c), where, src_where)
         problems.extend(found)
@@ -100,9 +105,10 @@ def generate_files(linked: LinkedSystem, check_ports: bool = True) -> dict[str, 
     :class:`GenerateError` listing every problem (one per line)."""
     problems = list(check_names(linked))
     present: Optional[dict[str, set[str]]] = None
+    hls_tops: dict[str, set[str]] = {}
     if not problems:
         if check_ports:
-            port_problems, present = check_sources(linked)
+            port_problems, present = check_sources(linked, hls_tops)
             problems += port_problems
         else:
             for c in rtl_components(linked):
@@ -113,7 +119,7 @@ def generate_files(linked: LinkedSystem, check_ports: bool = True) -> dict[str, 
 
     files: dict[str, str] = {}
     rtl_files = render_rtl(linked, present)
-    rtl_files.update(render_hls_adapters(linked))  # kind: hls (codegen.hls)
+    rtl_files.update(render_hls_adapters(linked, hls_tops))  # kind: hls (codegen.hls)
     files.update(rtl_files)
     files[map_path(linked)] = to_json(linked)
     files[header_path(linked)] = render_c_header(linked)

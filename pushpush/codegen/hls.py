@@ -55,7 +55,9 @@ def hls_ports(comp: LinkedComponent) -> list[UserPort]:
     width, and ``ap_return`` unless the function returns void."""
     e = comp.exports[0]
     g = "hls"
-    ports = [UserPort("ap_clk", "input", 1, g), UserPort("ap_rst", "input", 1, g),
+    # a combinational top (latency 0) has no clock and reset ports: Vitis HLS leaves them out
+    ports = [UserPort("ap_clk", "input", 1, g, optional=True),
+             UserPort("ap_rst", "input", 1, g, optional=True),
              UserPort("ap_start", "input", 1, g), UserPort("ap_done", "output", 1, g),
              UserPort("ap_idle", "output", 1, g), UserPort("ap_ready", "output", 1, g)]
     ports += [UserPort(a.name, "input", type_width(a.type), g) for a in e.signature.arg_layout()]
@@ -78,46 +80,61 @@ class HlsAdapter:
     #: (HLS port, adapter port) of every argument
     args: tuple[tuple[str, str], ...]
     result_width: int
+    #: whether the HLS top has ap_clk and ap_rst (a combinational one has neither)
+    clocked: bool = True
 
 
-def adapter_model(comp: LinkedComponent) -> HlsAdapter:
+def adapter_model(comp: LinkedComponent, top_ports: Optional[set[str]] = None) -> HlsAdapter:
+    """``top_ports``: the HLS top's port names when they were read (None: assume a clocked
+    top, the usual case)."""
     assert comp.hls_top is not None and comp.module is not None and len(comp.exports) == 1
     e = comp.exports[0]
     ports = tuple(p for p in user_ports(comp) if not p.optional)
     args = tuple((a.name, f"{e.name}_{a.name}") for a in e.signature.arg_layout())
     return HlsAdapter(component=comp.name, module=comp.module, top=comp.hls_top, group=e.name,
-                      ports=ports, args=args, result_width=type_width(e.signature.result))
+                      ports=ports, args=args, result_width=type_width(e.signature.result),
+                      clocked=top_ports is None or "ap_clk" in top_ports)
 
 
-def render_hls_adapters(linked: LinkedSystem) -> dict[str, str]:
-    """``{"rtl/<component>_hls_adapter.v": text}`` for every hls component."""
+def render_hls_adapters(linked: LinkedSystem,
+                        top_ports: Optional[Mapping[str, set[str]]] = None) -> dict[str, str]:
+    """``{"rtl/<component>_hls_adapter.v": text}`` for every hls component; ``top_ports``:
+    component -> its HLS top's port names, where they were read (:func:`check_hls_sources`)."""
     return {adapter_path(c): render_template("verilog/hls_adapter.v.j2",
                                              header=generated_header("//", linked.source_file),
-                                             m=adapter_model(c))
+                                             m=adapter_model(c, (top_ports or {}).get(c.name)))
             for c in hls_components(linked)}
 
 
 def check_hls_sources(linked: LinkedSystem, comp: LinkedComponent, where: str,
                       source_where: Optional[Mapping[str, str]] = None
-                      ) -> tuple[list[str], set[str]]:
-    """(problems, the adapter's port names) of an hls component: its sources exist and the
-    HLS top module has the ports :func:`hls_ports` lists (when pyslang is installed)."""
+                      ) -> tuple[list[str], set[str], Optional[set[str]]]:
+    """(problems, the adapter's port names, the HLS top's port names or None when not read)
+    of an hls component: its sources exist and the HLS top module has the ports
+    :func:`hls_ports` lists (when pyslang is installed)."""
     names = {p.name for p in adapter_model(comp).ports}
     missing = [m.split("; fix the path")[0] + "; fix the path: sources of a kind: hls component are "
                "the Verilog Vitis HLS exported (with hls_sources, pushpush generate writes the "
                f"script that exports it: hls/{comp.name}/script.tcl; docs/hls.md)"
                for m in check_sources_exist(linked, comp.name, where, source_where)]
     if missing or not pyslang_available():
-        return missing, names
+        return missing, names, None
     assert comp.hls_top is not None
     try:
         actual: Any = read_module_ports(linked.source_paths(comp.name), comp.hls_top,
                                         names=list(comp.sources))
     except PortCheckError as e:
-        return [f"{where}: component '{comp.name}' (kind: hls): {p}" for p in e.problems], names
+        return [f"{where}: component '{comp.name}' (kind: hls): {p}" for p in e.problems], names, None
     problems = [p.replace("the wrapper connects", "the ap_ctrl_hs adapter connects")
                  .replace("that the wrapper does not connect",
                           "that the ap_ctrl_hs adapter does not connect (only scalar ap_none "
                           "arguments, ap_ctrl_hs and ap_return are supported)")
                 for p in compare_ports(hls_ports(comp), actual, comp.name)]
-    return problems, names
+    top = {p.name for p in actual.ports}
+    if ("ap_clk" in top) != ("ap_rst" in top):
+        problems.append(f"{actual.where}: module '{comp.hls_top}' of component '{comp.name}' has "
+                        f"{'ap_clk' if 'ap_clk' in top else 'ap_rst'} without "
+                        f"{'ap_rst' if 'ap_clk' in top else 'ap_clk'}; the adapter connects both "
+                        f"(a clocked top) or neither (a combinational one); an active-low reset "
+                        f"(ap_rst_n, config_rtl -reset_level low) is not supported")
+    return problems, names, top

@@ -114,3 +114,16 @@ module {top} (
 endmodule
 `default_nettype wire
 """
+
+
+def combinational_top(top: str, args: Sequence[tuple[str, int]], result_width: int, expr: str) -> str:
+    """A latency-0 top in the form Vitis HLS writes one: no ``ap_clk``/``ap_rst`` ports,
+    ``ap_done = ap_start``, ``ap_ready = ap_start``, ``ap_idle = 1``, ``ap_return`` an assign
+    of the inputs (seen in HLS-exported Verilog of a two-argument add)."""
+    decl = "".join(f",\n    input  wire [{w - 1}:0] {n}" for n, w in args)
+    ret = f",\n    output wire [{result_width - 1}:0] ap_return" if result_width else ""
+    body = f"assign ap_return = {expr};\n" if result_width else ""
+    return (f"`default_nettype none\nmodule {top} (\n    input  wire ap_start,\n    output wire ap_done,\n"
+            f"    output wire ap_idle,\n    output wire ap_ready{decl}{ret}\n);\n"
+            f"assign ap_done = ap_start;\nassign ap_idle = 1'b1;\nassign ap_ready = ap_start;\n{body}"
+            f"endmodule\n`default_nettype wire\n")

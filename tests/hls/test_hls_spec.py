@@ -144,3 +144,18 @@ def test_missing_verilog_and_stub_say_what_an_hls_component_needs(tmp_path: Path
     with pytest.raises(GenerateError) as e:
         write_stub(linked, "acc", tmp_path / "stub.v")
     assert "is kind: hls" in str(e.value)
+
+
+def test_a_combinational_top_has_no_clock_and_half_a_clock_is_refused(tmp_path: Path) -> None:
+    comb = ("`default_nettype none\nmodule add2(input wire ap_start, output wire ap_done, output wire ap_idle,\n"
+            "  output wire ap_ready, input wire [31:0] a, input wire [15:0] b, output wire [31:0] ap_return);\n"
+            "assign ap_done = ap_start; assign ap_ready = ap_start; assign ap_idle = 1'b1;\n"
+            "assign ap_return = a + {{16{b[15]}}, b};\nendmodule\n")
+    adapter = generate_files(link(load_system(_system(tmp_path, GOOD, comb))))["rtl/acc_hls_adapter.v"]
+    assert ".ap_clk" not in adapter and "is combinational" in adapter
+    clocked = generate_files(link(load_system(_system(tmp_path, GOOD))))["rtl/acc_hls_adapter.v"]
+    assert ".ap_clk   (clk)" in clocked and ".ap_rst   (rst)" in clocked
+    half = comb.replace("module add2(input wire ap_start", "module add2(input wire ap_clk, input wire ap_start")
+    with pytest.raises(GenerateError) as e:
+        generate_files(link(load_system(_system(tmp_path, GOOD, half))))
+    assert "has ap_clk without ap_rst" in str(e.value) and "ap_rst_n" in str(e.value)
