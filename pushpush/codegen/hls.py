@@ -36,7 +36,7 @@ from .ports import UserPort, type_width, user_ports
 from .render import generated_header, render_template
 
 __all__ = ["HlsAdapter", "hls_components", "hls_ports", "adapter_model", "render_hls_adapters",
-           "adapter_path", "check_hls_sources"]
+           "adapter_path", "check_hls_sources", "missing_hls_sources"]
 
 
 def hls_components(linked: LinkedSystem) -> list[LinkedComponent]:
@@ -106,6 +106,15 @@ def render_hls_adapters(linked: LinkedSystem,
             for c in hls_components(linked)}
 
 
+def missing_hls_sources(linked: LinkedSystem, comp: LinkedComponent, where: str,
+                        source_where: Optional[Mapping[str, str]] = None) -> list[str]:
+    """A line per source of an hls component that is not a file, saying what it should be."""
+    return [m.split("; fix the path")[0] + "; fix the path: sources of a kind: hls component are "
+            "the Verilog Vitis HLS exported (with hls_sources, pushpush generate writes the "
+            f"script that exports it: hls/{comp.name}/script.tcl; docs/hls.md)"
+            for m in check_sources_exist(linked, comp.name, where, source_where)]
+
+
 def check_hls_sources(linked: LinkedSystem, comp: LinkedComponent, where: str,
                       source_where: Optional[Mapping[str, str]] = None
                       ) -> tuple[list[str], set[str], Optional[set[str]]]:
@@ -113,10 +122,7 @@ def check_hls_sources(linked: LinkedSystem, comp: LinkedComponent, where: str,
     of an hls component: its sources exist and the HLS top module has the ports
     :func:`hls_ports` lists (when pyslang is installed)."""
     names = {p.name for p in adapter_model(comp).ports}
-    missing = [m.split("; fix the path")[0] + "; fix the path: sources of a kind: hls component are "
-               "the Verilog Vitis HLS exported (with hls_sources, pushpush generate writes the "
-               f"script that exports it: hls/{comp.name}/script.tcl; docs/hls.md)"
-               for m in check_sources_exist(linked, comp.name, where, source_where)]
+    missing = missing_hls_sources(linked, comp, where, source_where)
     if missing or not pyslang_available():
         return missing, names, None
     assert comp.hls_top is not None
