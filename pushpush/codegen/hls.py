@@ -40,8 +40,9 @@ __all__ = ["HlsAdapter", "hls_components", "hls_ports", "adapter_model", "render
 
 
 def hls_components(linked: LinkedSystem) -> list[LinkedComponent]:
-    """The components written ``kind: hls`` (rtl components with an HLS top)."""
-    return [c for c in linked.components if c.hls_top is not None]
+    """The components written ``kind: hls`` (rtl components with an HLS top; not their C
+    simulation's ``kind: c`` form, :func:`pushpush.spec.hls.csim_spec`)."""
+    return [c for c in linked.components if c.hls_top is not None and c.kind == "rtl"]
 
 
 def adapter_path(comp: LinkedComponent) -> str:

@@ -69,7 +69,7 @@ def hls_script_files(linked: LinkedSystem) -> dict[str, str]:
     every hls component with ``hls_sources``."""
     files: dict[str, str] = {}
     for c in linked.components:
-        if c.hls_top is None or not c.hls_sources:
+        if c.hls_top is None or not c.hls_sources or c.kind != "rtl":
             continue
         files.update(_component_files(linked, c))
     return files

@@ -22,9 +22,10 @@ from typing import Callable, Optional
 
 from ..errors import Location
 from ..types import FunctionType, Scalar
-from .model import ComponentSpec
+from .fields import DEFAULT_RUNTIME_WORDS, DEFAULT_WAIT
+from .model import ComponentSpec, SystemSpec
 
-__all__ = ["adapter_module", "hls_problems", "as_rtl"]
+__all__ = ["adapter_module", "hls_problems", "as_rtl", "csim_spec"]
 
 
 def adapter_module(component: str) -> str:
@@ -68,3 +69,21 @@ def as_rtl(comp: ComponentSpec) -> ComponentSpec:
     """The rtl component the hls component is in the PL: the generated adapter as its
     module, the HLS top remembered in ``hls_top``."""
     return replace(comp, kind="rtl", module=adapter_module(comp.name), hls_top=comp.module)
+
+
+def csim_spec(spec: SystemSpec) -> SystemSpec:
+    """The system for the C simulation of its hls components (docs/hls.md, "C simulation on
+    the simulated board"): every hls component with ``hls_sources`` becomes a ``kind: c``
+    component with the same exports (its window in the ARM's memory, served by a program of
+    its C++ compiled with g++, :mod:`pushpush.c.hls_csim`); ``hls_top`` and ``hls_sources``
+    stay on it. Everything else is unchanged. ValueError if no component can be simulated so."""
+    comps = []
+    for c in spec.components:
+        if c.hls_top is not None and c.hls_sources:
+            c = replace(c, kind="c", module=None, sources=(), source_locs=(),
+                        runtime_words=DEFAULT_RUNTIME_WORDS, wait=DEFAULT_WAIT, window=None)
+        comps.append(c)
+    if all(a is b for a, b in zip(comps, spec.components)):
+        raise ValueError(f"{spec.file}: no kind: hls component with hls_sources: nothing to "
+                         f"simulate as C (add hls_sources: [<the top function's C++>])")
+    return replace(spec, components=tuple(comps))
