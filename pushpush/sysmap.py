@@ -145,6 +145,8 @@ def _component(c: LinkedComponent) -> dict[str, Any]:
                     "address": _hex(c.runtime_address)},
         **({"wait": c.wait} if c.is_software and c.wait != DEFAULT_WAIT else {}),
         **({"memory": _hex(c.memory)} if c.kind == "riscv" else {}),
+        **({"hls_top": c.hls_top} if c.hls_top is not None else {}),
+        **({"hls_sources": list(c.hls_sources)} if c.hls_sources else {}),
         **({"reply_timeout": c.reply_timeout}
            if c.kind == "rtl" and c.reply_timeout != DEFAULT_REPLY_TIMEOUT else {}),
         "abe": None if c.abe is None else {"nominal_burst": c.abe.nominal_burst,
@@ -333,6 +335,8 @@ def _read_component(d: dict[str, Any]) -> LinkedComponent:
         reply_timeout=int(d.get("reply_timeout", DEFAULT_REPLY_TIMEOUT)) if d["kind"] == "rtl" else DEFAULT_REPLY_TIMEOUT,
         abe=None if abe is None else Abe(abe["nominal_burst"], abe["max_outstanding"]),
         exports=exports, imports=tuple(imports), slots=slots,
+        hls_top=d.get("hls_top"),
+        hls_sources=tuple(d.get("hls_sources") or ()),
     )
     _check_derived(d, comp)
     return comp

@@ -46,7 +46,7 @@ def test_validate_lists_all_errors(tmp_path: Path, capsys: pytest.CaptureFixture
     assert out == f"{PINGPONG}: OK: system 'pingpong': 3 components (2 rtl, 1 python), 2 exports, 3 imports, 8 slots\n"
     assert err.splitlines() == [
         f"{bad}:2:1: unknown key 'bord' in the system description; did you mean 'board'?",
-        f"{bad}:5:11: kind of component 'a' must be one of rtl, python, c, riscv, not 'verilog'; write one of them, e.g. rtl",
+        f"{bad}:5:11: kind of component 'a' must be one of rtl, python, c, riscv, hls, not 'verilog'; write one of them, e.g. rtl",
         f"{bad}:8:15: import 'fir.firr' names no component 'fir'; components are: a, b",
         "pushpush: 3 errors in 1 file",
     ]

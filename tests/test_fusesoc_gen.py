@@ -130,7 +130,7 @@ def test_yaml_errors_reach_the_user_with_positions(pingpong: Path) -> None:
     yml.write_text(text.replace("    kind: python", "    kind: pyton"))
     proc = fusesoc(pingpong, "run", "--target", "lint", "me:demo:pingpong")
     assert proc.returncode != 0
-    assert (f"{yml}:{line}:11: kind of component 'host' must be one of rtl, python, c, riscv, not "
+    assert (f"{yml}:{line}:11: kind of component 'host' must be one of rtl, python, c, riscv, hls, not "
             f"'pyton'; did you mean 'python'?") in proc.stderr
     assert "pushpush generator: 1 error in the system description; nothing was generated" in proc.stderr
     assert "Failed to run generator 'system'" in proc.stderr

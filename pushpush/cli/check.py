@@ -23,7 +23,7 @@ def _configure_validate(p: argparse.ArgumentParser) -> None:
 
 
 def _summary(linked: LinkedSystem) -> str:
-    kinds = [c.kind for c in linked.components]
+    kinds = ["hls" if c.hls_top is not None else c.kind for c in linked.components]  # as written
     by_kind = ", ".join(f"{kinds.count(k)} {k}" for k in KINDS if k in kinds)  # every kind counted
     exports = sum(len(c.exports) for c in linked.components)
     imports = sum(len(c.imports) for c in linked.components)
@@ -37,12 +37,16 @@ def _summary(linked: LinkedSystem) -> str:
 def _missing_sources(linked: LinkedSystem) -> list[str]:
     """Every rtl source the description names that is not a readable file, at its line."""
     from ..codegen.generate import component_where
+    from ..codegen.hls import missing_hls_sources
     from ..codegen.portcheck import check_sources_exist
 
     problems: list[str] = []
     for c in linked.components:
         if c.kind == "rtl":
             where, src_where = component_where(linked, c.name)
+            if c.hls_top is not None:  # kind: hls: the Verilog Vitis HLS exports
+                problems += missing_hls_sources(linked, c, where, src_where)
+                continue
             problems += check_sources_exist(linked, c.name, where, src_where)
     return problems
 

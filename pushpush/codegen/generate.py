@@ -8,6 +8,8 @@ Output folder layout (``<out>``, for system ``<sys>``)::
     c/pp_*.h, c/pp_*.c          the C runtime and its platform layers (only with c components)
     c/<comp>_pp.h, _pp.c        per c component: proxies, call helpers, serve registration
     rtl/<comp>_wrapper.v        one wrapper per rtl component     (pushpush.codegen.rtl)
+    rtl/<comp>_hls_adapter.v    the ap_ctrl_hs adapter of a kind: hls component (codegen.hls)
+    hls/<comp>/                 its Vitis HLS script, C testbench, C++ copies (codegen.hls_tcl)
     rtl/<sys>_top.v             the system top
     src/<comp>/<file>.v         copies of the rtl components' sources (the YAML's 'sources')
     vivado/<sys>_bd.tcl         the board's block design (processing_system7 or zynq_ultra_ps_e + the top)
@@ -45,6 +47,8 @@ from .ports import check_names
 from .rtl import render_rtl, render_stub
 from .c import render_c
 from .c_map_header import header_path, render_c_header
+from .hls import check_hls_sources, render_hls_adapters
+from .hls_tcl import hls_script_files
 from .fusesoc import core_path, render_system_core, system_vlnv, user_source_copies
 from .channel_shell import module_ports
 from .portcheck import check_sources_exist, inspect_component
@@ -68,12 +72,21 @@ def component_where(linked: LinkedSystem, component: str) -> tuple[str, dict[str
     return linked.where(component), sources
 
 
-def check_sources(linked: LinkedSystem) -> tuple[list[str], dict[str, set[str]]]:
-    """(problems, {component: port names its module declares}) for every rtl component."""
+def check_sources(linked: LinkedSystem, hls_tops: Optional[dict[str, set[str]]] = None
+                  ) -> tuple[list[str], dict[str, set[str]]]:
+    """(problems, {component: port names its module declares}) for every rtl component;
+    ``hls_tops`` gets {component: its HLS top's port names} of the kind: hls components
+    whose Verilog was read."""
     problems: list[str] = []
     present: dict[str, set[str]] = {}
     for c in rtl_components(linked):
         where, src_where = component_where(linked, c.name)
+        if c.hls_top is not None:  # kind: hls: the HLS top's ports; the adapter is generated
+            found, present[c.name], top = check_hls_sources(linked, c, where, src_where)
+            problems.extend(found)
+            if top is not None and hls_tops is not None:
+                hls_tops[c.name] = top
+            continue
         found, ports = inspect_component(linked, c.name, module_ports(linked, c), where, src_where)
         problems.extend(found)
         if ports is not None:
@@ -92,9 +105,10 @@ def generate_files(linked: LinkedSystem, check_ports: bool = True) -> dict[str, 
     :class:`GenerateError` listing every problem (one per line)."""
     problems = list(check_names(linked))
     present: Optional[dict[str, set[str]]] = None
+    hls_tops: dict[str, set[str]] = {}
     if not problems:
         if check_ports:
-            port_problems, present = check_sources(linked)
+            port_problems, present = check_sources(linked, hls_tops)
             problems += port_problems
         else:
             for c in rtl_components(linked):
@@ -105,10 +119,12 @@ def generate_files(linked: LinkedSystem, check_ports: bool = True) -> dict[str, 
 
     files: dict[str, str] = {}
     rtl_files = render_rtl(linked, present)
+    rtl_files.update(render_hls_adapters(linked, hls_tops))  # kind: hls (codegen.hls)
     files.update(rtl_files)
     files[map_path(linked)] = to_json(linked)
     files[header_path(linked)] = render_c_header(linked)
     files.update(render_c(linked))  # c components: runtime, proxies, stubs (codegen.c)
+    files.update(hls_script_files(linked))  # kind: hls with hls_sources (codegen.hls_tcl)
     if rtl_files:
         copies = user_source_copies(linked)
         for dest, src in copies.items():

@@ -75,6 +75,11 @@ def stub_model(linked: LinkedSystem, component: str) -> StubModel:
     comp = linked.component(component)
     if comp.kind != "rtl":
         raise GenerateError(f"component '{component}' is {comp.kind}, not rtl: no Verilog stub")
+    if comp.hls_top is not None:
+        raise GenerateError(
+            f"component '{component}' is kind: hls: its module is the Verilog Vitis HLS exports "
+            f"for '{comp.hls_top}' (pushpush generates the adapter around it); with hls_sources, "
+            f"run hls/{component}/script.tcl of the generated folder in Vitis HLS (docs/hls.md)")
     if linked.channels_of(component):
         raise GenerateError(
             f"component '{component}' has channels: no generated stub for RIFFA's CHNL_* ports "

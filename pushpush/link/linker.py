@@ -503,6 +503,8 @@ def _finish(spec: SystemSpec, lay: _Layout, by_name: dict[str, _Layout]) -> Link
         loc=comp.loc, source_locs=tuple(comp.source_locs),
         memory=comp.memory, memory_loc=comp.memory_loc,
         reply_timeout=comp.reply_timeout if comp.kind == "rtl" else DEFAULT_REPLY_TIMEOUT,
+        hls_top=comp.hls_top,
+        hls_sources=tuple(_relative(s, spec.base_dir) for s in comp.hls_sources),
     )
 
 

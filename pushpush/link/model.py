@@ -190,6 +190,11 @@ class LinkedComponent:
     #: PL cycles an rtl component's call waits for its reply (``reply_timeout``: every call
     #: site's REPLY_TIMEOUT, cores/call_site); the default for other kinds, unused there.
     reply_timeout: int = DEFAULT_REPLY_TIMEOUT
+    #: Written ``kind: hls`` (docs/hls.md): the Vitis HLS top function's module that the
+    #: generated adapter (:attr:`module`, ``<name>_hls_adapter``) wraps; None otherwise.
+    hls_top: Optional[str] = None
+    #: Its HLS C++ files (``hls_sources``), relative to the YAML file's directory, POSIX style.
+    hls_sources: tuple[str, ...] = ()
     #: Where the component and each of its sources are written in the YAML (positions are
     #: not part of equality or the map; ``None`` for a model read back from a map).
     loc: Optional[Location] = field(default=None, compare=False, repr=False)

@@ -31,7 +31,7 @@ from typing import Any, Optional, Union
 from ..boards import BOARD_NAMES
 
 __all__ = [
-    "KINDS", "SOFTWARE_KINDS", "RISCV_KINDS", "RISCV_MEMORY_MIN", "RISCV_MEMORY_MAX", "RISCV_MEMORY_DEFAULT", "BOARDS", "SOFTWARE_WINDOWS", "TOPOLOGIES", "DATA_WIDTHS", "ARBITRATIONS",
+    "KINDS", "SOFTWARE_KINDS", "RISCV_KINDS", "HLS_KINDS", "RISCV_MEMORY_MIN", "RISCV_MEMORY_MAX", "RISCV_MEMORY_DEFAULT", "BOARDS", "SOFTWARE_WINDOWS", "TOPOLOGIES", "DATA_WIDTHS", "ARBITRATIONS",
     "GP0_RANGE", "MIN_WINDOW", "DEFAULT_DYNAMIC_SLOTS", "DEFAULT_RUNTIME_WORDS", "MAX_BURST",
     "CLOCK_MHZ_MAX", "DEFAULT_REPLY_TIMEOUT", "MAX_REPLY_TIMEOUT", "WAIT_MODES", "DEFAULT_WAIT", "MAX_DYNAMIC_SLOTS", "MAX_RUNTIME_WORDS", "MAX_WINDOW", "MAX_CHANNELS", "IDENT", "VERILOG_IDENT", "IMPORT_TARGET",
     "VERILOG_KEYWORDS", "C_KEYWORDS", "RESERVED", "IDENT_RE", "is_identifier",
@@ -43,8 +43,12 @@ __all__ = [
 
 # --------------------------------------------------------------------------- constants
 
-KINDS = ("rtl", "python", "c", "riscv")
+KINDS = ("rtl", "python", "c", "riscv", "hls")
 SOFTWARE_KINDS = ("python", "c")
+#: A Vitis HLS top function under ap_ctrl_hs (docs/hls.md): its exported Verilog
+#: (``sources``, top module ``module``) wrapped as a callee by a generated adapter; after
+#: loading it is an rtl component whose module is that adapter (ComponentSpec.hls_top).
+HLS_KINDS = ("hls",)
 #: C on a soft RISC-V core in the PL (docs/riscv.md): a window in the PL like rtl, a run-time
 #: area like software, and the program's local memory (``memory``: bytes, a power of two).
 RISCV_KINDS = ("riscv",)
@@ -304,15 +308,22 @@ DMA = Record("dma", "An AXI DMA (Xilinx AXI DMA 7.1 in simple mode; pushpush's p
 COMPONENT = Record("component", "One component: a Verilog module (rtl) or software on the ARM "
                                 "(python, c).", (
     Field("kind", Choice(KINDS), "rtl (Verilog), python or c (on the ARM), riscv (C on a soft "
-                                 "RISC-V core in the PL).", required=True,
+                                 "RISC-V core in the PL), hls (a Vitis HLS function under "
+                                 "ap_ctrl_hs).", required=True,
           missing="add 'kind: rtl', 'kind: python' or 'kind: c'"),
-    Field("module", Str(VERILOG_IDENT, VERILOG_KEYWORDS), "The Verilog module's name.",
-          kinds=_RTL, required_for=_RTL, example="module: fir_core",
+    Field("module", Str(VERILOG_IDENT, VERILOG_KEYWORDS), "The Verilog module's name (rtl), or "
+                                                          "the HLS top function's (hls).",
+          kinds=_RTL + HLS_KINDS, required_for=_RTL + HLS_KINDS, example="module: fir_core",
           missing="add 'module: <Verilog module name>'"),
-    Field("sources", ListOf(Str(), min_items=1), "The Verilog files defining the module (rtl), or "
-                                                 "the C files of the program (riscv), relative to "
-                                                 "this file.", kinds=_RTL + RISCV_KINDS,
-          required_for=_RTL + RISCV_KINDS),
+    Field("sources", ListOf(Str(), min_items=1), "The Verilog files defining the module (rtl), "
+                                                 "the C files of the program (riscv), or the "
+                                                 "Verilog Vitis HLS exported (hls), relative to "
+                                                 "this file.", kinds=_RTL + RISCV_KINDS + HLS_KINDS,
+          required_for=_RTL + RISCV_KINDS + HLS_KINDS),
+    Field("hls_sources", ListOf(Str(), min_items=1),
+          "The HLS C++ files of the top function (hls), relative to this file: pushpush generate "
+          "writes a Vitis HLS script (hls/<component>/script.tcl) that synthesises them and "
+          "exports the IP (docs/hls.md).", kinds=HLS_KINDS, example="hls_sources: [hls/f.cpp]"),
     Field("memory", AnyOf((Int(minimum=RISCV_MEMORY_MIN, maximum=RISCV_MEMORY_MAX, power_of_two=True),
                            Str(r"[0-9]+ ?KiB"))),
           "The soft core's local memory (program, data, stack) in bytes, a power of two of 4096 "

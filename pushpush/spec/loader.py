@@ -31,6 +31,7 @@ from .model import (
     CHANNEL_RX_SIGNATURE, CHANNEL_TX_SIGNATURE, DEFAULT_PS, Abe, ChannelSpec, ComponentSpec, Dma,
     ExportSpec, ImportSpec, Interconnect, Region, SystemSpec,
 )
+from .hls import as_rtl, hls_problems
 from .reader import _is_null, _is_pow2, _Reader
 from .references import check_references
 from .text import compose, decode_text
@@ -258,10 +259,18 @@ class _Loader(_Reader):
             forbidden = tuple(f.name for f in COMPONENT.fields if f.kinds is not None and kind not in f.kinds)
             for key in forbidden:
                 if key in by_key:
-                    if kind == "riscv":
+                    if kind == "hls":
+                        why = ("an hls component is a Vitis HLS top function under ap_ctrl_hs: it "
+                               "has a module, sources and one export; no soft core, burst settings, "
+                               "DMA streams, channels, replies to wait for or run-time area")
+                        fix = "remove it"
+                    elif kind == "riscv":
                         why = ("a riscv component is C on a soft core: it has sources and memory, no "
                                "Verilog module, burst settings, DMA streams or wait mode")
                         fix = "remove it"
+                    elif key == "hls_sources":
+                        why = "only hls components have the HLS C++ of a top function"
+                        fix = "remove it or use 'kind: hls'"
                     elif key == "memory":
                         why = "only riscv components have a soft core's memory"
                         fix = "remove it or use 'kind: riscv'"
@@ -280,10 +289,10 @@ class _Loader(_Reader):
                         fix = "remove it"
                     self.error(by_key[key][0], f"{kind} {what} cannot have '{key}' ({why}); {fix}")
 
-        module: Optional[str] = values.get("module") if kind == "rtl" else None
+        module: Optional[str] = values.get("module") if kind in ("rtl", "hls") else None
         sources: list[Path] = []
         source_locs: list[Location] = []
-        if kind in ("rtl", "riscv") and "sources" in by_key:
+        if kind in ("rtl", "riscv", "hls") and "sources" in by_key:
             sources, source_locs = self.sources(by_key["sources"][1], what)
         memory, memory_loc = 0, None
         if kind == "riscv":
@@ -321,13 +330,20 @@ class _Loader(_Reader):
 
         if ok_name is None or kind is None:
             return None
-        return ComponentSpec(
+        comp = ComponentSpec(
             name=name, kind=kind, module=module, sources=tuple(sources), exports=tuple(exports),
             imports=tuple(imports), window=window, abe=abe, dma=dma, channels=tuple(channels),
             runtime_words=runtime_words, reply_timeout=reply_timeout,
             wait=wait, loc=cloc, window_loc=window_loc, source_locs=tuple(source_locs),
             memory=memory, memory_loc=memory_loc,
         )
+        if kind == "hls":  # the ap_ctrl_hs rules; then the rtl component it is in the PL
+            if "hls_sources" in by_key:
+                comp = replace(comp, hls_sources=tuple(self.sources(by_key["hls_sources"][1], what)[0]))
+            hls_problems(comp, self.loc(by_key["imports"][0]) if "imports" in by_key else None,
+                         self.error)
+            return as_rtl(comp)
+        return comp
 
     def _kind_of(self, node: Node) -> Optional[str]:
         """The ``kind:`` a component mapping says, unchecked (for a message's example)."""

@@ -157,6 +157,12 @@ class ComponentSpec:
     memory_loc: Optional[Location] = field(default=None, compare=False, repr=False)
     #: Where each entry of ``sources`` stands in the YAML (same order).
     source_locs: tuple[Location, ...] = field(default=(), compare=False, repr=False)
+    #: Written ``kind: hls`` (docs/hls.md): the Vitis HLS top function's module, which the
+    #: generated adapter ``module`` (``<name>_hls_adapter``) wraps; the component is then
+    #: ``kind`` rtl. None for every other component.
+    hls_top: Optional[str] = None
+    #: The HLS C++ files (``hls_sources``) of a ``kind: hls`` component: absolute paths.
+    hls_sources: tuple[Path, ...] = ()
 
     @property
     def is_software(self) -> bool:

@@ -46,7 +46,7 @@ def test_calls_scaling_args_smoke(tmp_path, capsys):
     # a row with software in it never shows MCalls/s beside the paper's measured ARM: its
     # simulated cycles stand in their own column, named by what they measure
     # (riscv: C on the soft core in the simulated PL, its software time simulated cycles: exact)
-    exact = ("rtl", "riscv")
+    exact = ("rtl", "riscv", "hls")
     sw = [r for r in calls["rows"] if r["caller"] not in exact or r["callee"] not in exact]
     assert {("python", "rtl"), ("rtl", "python"), ("python", "python"), ("c", "rtl"), ("rtl", "c"),
             ("python", "c"), ("c", "c")} <= {(r["caller"], r["callee"]) for r in sw}
@@ -78,6 +78,10 @@ def test_calls_scaling_args_smoke(tmp_path, capsys):
     assert rows[("riscv", "python", 0)]["mcalls"] is None
     assert rows[("riscv", "python", 0)]["sim_cycles_meaning"].startswith("bus only")
     assert rows[("python", "riscv", 0)]["mcalls"] is None
+    # kind: hls (examples/hls_pingpong): the pingpong caller's 6 cycles + the function's 2
+    assert calls["hls"]["ok"], calls["hls"]
+    assert rows[("rtl", "hls", 0)]["cycles_per_call"] == 8.0
+    assert rows[("python", "hls", 0)]["sim_cycles_meaning"].startswith("bus only")
     assert calls["targets"][0]["met"]
     scaling = _load(out, "scaling")
     assert {(r["config"], r["pairs"]) for r in scaling["rows"]} == {("crossbar", 1), ("crossbar", 2)}

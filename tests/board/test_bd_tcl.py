@@ -35,6 +35,7 @@ SYSTEMS = {
     "dma_stream": REPO / "examples" / "dma_stream" / "system.yaml",
     "channels": REPO / "examples" / "channels" / "system.yaml",
     "riscv_pingpong": REPO / "examples" / "riscv_pingpong" / "system.yaml",
+    "hls_pingpong": REPO / "examples" / "hls_pingpong" / "system.yaml",
 }  # every example, the generate/build tests' PYNQ-Z1 fixture (the others are board: none), and
 #    a system with its software windows in DDR (software_windows: ddr: S_AXI_HP0)
 

@@ -656,7 +656,7 @@ def test_missing_sources_fix_names_the_component_when_the_module_is_bad(tmp_path
 # --------------------------------------------------------------------------- imports against exports
 
 WORKER = GOOD.replace("  host:\n", "  worker:\n    kind: vhdl\n  host:\n")   # worker: left out (line 11)
-BAD_KIND = ("kind of component 'worker' must be one of rtl, python, c, riscv, not 'vhdl'; write one of them, "
+BAD_KIND = ("kind of component 'worker' must be one of rtl, python, c, riscv, hls, not 'vhdl'; write one of them, "
                   "e.g. rtl")
 
 
@@ -748,7 +748,7 @@ def test_empty_choice(tmp_path: Path) -> None:
     # an empty value is one of the choices only where the field says what it means (board: none)
     assert load_system(write(tmp_path, GOOD + "board:\n")).board == "none"
     assert one_error(tmp_path, GOOD.replace("    kind: python\n", "    kind:\n")) == at(
-        tmp_path, 11, 10, "kind of component 'host' must be one of rtl, python, c, riscv, not empty; write one of "
+        tmp_path, 11, 10, "kind of component 'host' must be one of rtl, python, c, riscv, hls, not empty; write one of "
                           "them, e.g. rtl")
 
 

@@ -277,7 +277,7 @@ def test_missing_kind(tmp_path: Path) -> None:
 
 def test_wrong_kind_did_you_mean(tmp_path: Path) -> None:
     assert one_error(tmp_path, GOOD.replace("kind: python", "kind: pyhton")) == at(
-        tmp_path, 10, 11, "kind of component 'host' must be one of rtl, python, c, riscv, not 'pyhton'; "
+        tmp_path, 10, 11, "kind of component 'host' must be one of rtl, python, c, riscv, hls, not 'pyhton'; "
                           "did you mean 'python'?")
 
 

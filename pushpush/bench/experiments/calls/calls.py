@@ -89,7 +89,9 @@ _PAPER = {("rtl", "rtl"): ("VHLS", "VHLS"), ("python", "rtl"): ("ARM", "VHLS"),
           # C on the soft RISC-V core (kind: riscv) stands where the paper's MicroBlaze does
           ("riscv", "rtl"): ("MBlaze", "VHLS"), ("rtl", "riscv"): ("VHLS", "MBlaze"),
           ("python", "riscv"): ("ARM", "MBlaze"), ("riscv", "riscv"): ("MBlaze", "MBlaze"),
-          ("riscv", "python"): ("MBlaze", "ARM")}
+          ("riscv", "python"): ("MBlaze", "ARM"),
+          # a Vitis HLS function (kind: hls) is the paper's VHLS participant
+          ("rtl", "hls"): ("VHLS", "VHLS"), ("python", "hls"): ("ARM", "VHLS")}
 #: the riscv rows (pushpush.bench.experiments.calls.riscv_rows): (its key, caller, callee)
 _RISCV = (("riscv_to_rtl", "riscv", "rtl"), ("rtl_to_riscv", "rtl", "riscv"),
           ("python_to_riscv", "python", "riscv"), ("riscv_to_riscv", "riscv", "riscv"),
@@ -100,7 +102,7 @@ RISCV_NOTE = ("C on the soft core (PicoRV32, cores/riscv) in the simulated PL: i
 
 def run_calls(out: Path, smoke: bool = False, jobs: Optional[int] = None, simulator: str = "icarus",
               c_rows: bool = True, log: Callable[[str], None] = print,
-              riscv_rows: bool = True) -> dict[str, Any]:
+              riscv_rows: bool = True, hls_rows: bool = True) -> dict[str, Any]:
     """Run the experiment; returns the common result dict (see :mod:`pushpush.bench.report`)."""
     t0 = time.monotonic()
     calls = 40 if smoke else 200
@@ -181,6 +183,7 @@ def run_calls(out: Path, smoke: bool = False, jobs: Optional[int] = None, simula
                          "protocol_cycles": None,
                          "note": RISCV_NOTE if exact else "Python: the cocotb ARM model; " + RISCV_NOTE,
                          "paper_mcalls": paper.TABLE_II[_PAPER[(caller, callee)][0]][_PAPER[(caller, callee)][1]]})
+    hls_result = _hls_rows(rows, work / "hls", 8 if smoke else 40) if hls_rows else None
     a9 = _a9_estimates(rows, log)
     hw = [r for r in rows if r["caller"] == "rtl" and r["callee"] == "rtl"]
     hw0 = next(r for r in hw if r["k"] == 0 and r["topology"] == "crossbar")
@@ -196,12 +199,49 @@ def run_calls(out: Path, smoke: bool = False, jobs: Optional[int] = None, simula
                  f"{paper.HW_HW_COMPONENT_CYCLES} component"),
     }]
     plots = _plot(rows, out)
-    md = _markdown(rows, c_result, riscv_result, a9)
+    md = _markdown(rows, c_result, riscv_result, a9) + _hls_markdown(hls_result)
     return {"experiment": "calls", "title": "calls: int f(int) between component kinds (Table II, III)",
             "meta": meta(simulator, jobs), "smoke": smoke, "rows": rows, "c": c_result,
-            "riscv": riscv_result, "a9": {k: v for k, v in a9.items() if k != "model_md"},
+            "riscv": riscv_result, "hls": hls_result, "a9": {k: v for k, v in a9.items() if k != "model_md"},
             "targets": targets, "markdown": md, "plots": plots,
             "wall_s": round(time.monotonic() - t0, 1)}
+
+
+def _hls_rows(rows: list[dict[str, Any]], work: Path, calls: int) -> dict[str, Any]:
+    """Append the hls rows (examples/hls_pingpong: rtl -> hls exact, python -> hls bus only)."""
+    from pushpush.errors import PushPushError
+
+    from pushpush.bench.experiments.calls.hls_rows import HLS_NOTE, HLS_ROWS, run_hls_rows
+    try:
+        result = {"ok": True, **run_hls_rows(work, calls=calls, simulator="icarus")}
+    except (RuntimeError, AssertionError, PushPushError) as exc:
+        return {"ok": False, "problems": [str(exc)]}
+    for key, caller, callee in HLS_ROWS:
+        cpc = round(result[key], 2)
+        exact = caller != "python"
+        rows.append({"caller": caller, "callee": callee, "k": 0, "topology": "crossbar",
+                     "calls": calls, "cycles_per_call": cpc if exact else None,
+                     "mcalls": round(CLOCK_MHZ / cpc, 3) if exact else None,
+                     "sim_cycles_per_call": None if exact else cpc,
+                     "sim_cycles_meaning": None if exact else SIM_CYCLES_BUS_ONLY,
+                     "mcalls_reason": None if exact else NO_ARM_MCALLS, "protocol_cycles": None,
+                     "note": HLS_NOTE if exact else "Python: the cocotb ARM model; " + HLS_NOTE,
+                     "paper_mcalls": paper.TABLE_II[_PAPER[(caller, callee)][0]][_PAPER[(caller, callee)][1]]})
+    return result
+
+
+def _hls_markdown(hls_result: Optional[dict[str, Any]]) -> str:
+    if hls_result is None:
+        return ""
+    if not hls_result.get("ok", False):
+        return "\n\nhls rows: **failed**: " + "; ".join(hls_result.get("problems", []))
+    return ("\n\nhls rows: examples/hls_pingpong (docs/hls.md), a Vitis HLS function under ap_ctrl_hs "
+            "behind the generated adapter, beside the paper's VHLS rows. rtl -> hls is timed by the "
+            "Verilog caller (exact: the protocol, the adapter, which adds no cycle, and the "
+            "function's 2 cycles in the example's hand-written stand-in of Vitis HLS's Verilog; a "
+            "Vitis HLS schedule of the same C++ may differ); python -> hls counts Python's bus "
+            "cycles only (the cocotb ARM model). hls -> rtl has no row: an ap_ctrl_hs function "
+            "calls no one (the full HLS participant with an AXI master is not built yet).")
 
 
 def _a9_estimates(rows: list[dict[str, Any]], log: Callable[[str], None]) -> dict[str, Any]:

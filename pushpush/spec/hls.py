@@ -1,0 +1,89 @@
+"""``kind: hls``: the rules of a Vitis HLS top function, and what it becomes after loading.
+
+A ``kind: hls`` component (docs/hls.md) names the Verilog that Vitis HLS exported
+(``sources``) and the top function's module (``module``), and declares the top function's
+signature as its one export. Vitis HLS's ``ap_ctrl_hs`` block protocol (UG1399,
+"Block-Level Control Protocols") starts the function with ``ap_start``, reads scalar
+arguments from plain input ports (``ap_none``) and returns the value on ``ap_return``,
+valid with ``ap_done``: so the function may take scalars only and return a scalar or
+nothing, and it calls no one (no imports; the full HLS participant that calls through an
+AXI master is not built yet).
+
+After these checks the component is an **rtl** component whose module is the generated
+adapter ``<component>_hls_adapter`` (pushpush.codegen.hls), and which remembers the HLS top
+in :attr:`ComponentSpec.hls_top`: every later layer places, wires and serves it as the rtl
+component it is in the PL.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable, Optional
+
+from ..errors import Location
+from ..types import FunctionType, Scalar
+from .fields import DEFAULT_RUNTIME_WORDS, DEFAULT_WAIT
+from .model import ComponentSpec, SystemSpec
+
+__all__ = ["adapter_module", "hls_problems", "as_rtl", "csim_spec"]
+
+
+def adapter_module(component: str) -> str:
+    """The generated adapter's module name: ``<component>_hls_adapter``."""
+    return f"{component}_hls_adapter"
+
+
+def hls_problems(comp: ComponentSpec, imports_loc: Optional[Location],
+                 error: Callable[[Location, str], None]) -> None:
+    """Report (through ``error``) everything a ``kind: hls`` component may not have."""
+    cloc = comp.loc
+    what = f"hls component '{comp.name}'"
+    if imports_loc is not None and comp.imports:
+        error(imports_loc, f"{what} cannot have imports (an ap_ctrl_hs top function is only "
+                           f"called: it has no master port to call others); remove them, or "
+                           f"write the caller as kind: rtl")
+    if len(comp.exports) != 1:
+        where = cloc if not comp.exports else (comp.exports[1].loc or cloc)
+        if where is not None:
+            error(where, f"{what} must export exactly one function, the HLS top function "
+                         f"'{comp.module}' with its C signature (has {len(comp.exports)}); "
+                         f"write e.g. 'exports: {{{comp.module or 'f'}: \"(a: i32, b: i32) -> i32\"}}'")
+        return
+    export = comp.exports[0]
+    where = export.loc or cloc
+    if where is None:
+        return
+    sig = export.signature
+    for slot in sig.arg_layout():
+        if not isinstance(slot.type, Scalar):
+            kind = "function" if isinstance(slot.type, FunctionType) else "buffer"
+            error(where, f"{what}: parameter '{slot.name}' of '{export.name}' is a {kind}; an "
+                         f"ap_ctrl_hs top function takes scalar arguments (ap_none ports: bool, "
+                         f"i8..u64, f32, f64); pass a scalar, or make the component kind: rtl")
+    if not isinstance(sig.result, Scalar):
+        error(where, f"{what}: '{export.name}' returns a function; an ap_ctrl_hs top function "
+                     f"returns a scalar on ap_return or nothing (void)")
+
+
+def as_rtl(comp: ComponentSpec) -> ComponentSpec:
+    """The rtl component the hls component is in the PL: the generated adapter as its
+    module, the HLS top remembered in ``hls_top``."""
+    return replace(comp, kind="rtl", module=adapter_module(comp.name), hls_top=comp.module)
+
+
+def csim_spec(spec: SystemSpec) -> SystemSpec:
+    """The system for the C simulation of its hls components (docs/hls.md, "C simulation on
+    the simulated board"): every hls component with ``hls_sources`` becomes a ``kind: c``
+    component with the same exports (its window in the ARM's memory, served by a program of
+    its C++ compiled with g++, :mod:`pushpush.c.hls_csim`); ``hls_top`` and ``hls_sources``
+    stay on it. Everything else is unchanged. ValueError if no component can be simulated so."""
+    comps = []
+    for c in spec.components:
+        if c.hls_top is not None and c.hls_sources:
+            c = replace(c, kind="c", module=None, sources=(), source_locs=(),
+                        runtime_words=DEFAULT_RUNTIME_WORDS, wait=DEFAULT_WAIT, window=None)
+        comps.append(c)
+    if all(a is b for a, b in zip(comps, spec.components)):
+        raise ValueError(f"{spec.file}: no kind: hls component with hls_sources: nothing to "
+                         f"simulate as C (add hls_sources: [<the top function's C++>])")
+    return replace(spec, components=tuple(comps))
