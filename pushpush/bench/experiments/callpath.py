@@ -451,6 +451,12 @@ def run(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
         raise OptionError(f"--calls {calls}: at least 10 calls")
     if opts.rounds < 1:
         raise OptionError(f"--rounds {opts.rounds}: at least 1")
+    if getattr(opts, "board", False):
+        try:
+            import pynq.pl_server  # noqa: F401
+        except ImportError:
+            raise OptionError("--board counts on the simulated board, which needs PYNQ: "
+                              "pip install 'pushpush-fpga[pynq]' (or run without --board)") from None
     try:
         all_rows = run_rounds(opts.rounds, calls, opts.tree, opts.label, log=log)
     except FileNotFoundError as exc:  # --tree is not a pushpush checkout
@@ -483,14 +489,7 @@ def run(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
 
 
 def _board(out: Path, log: Callable[[str], None]) -> list[dict[str, Any]]:
-    """``--board``: the accesses per call kind on the simulated board (needs PYNQ)."""
-    from pushpush.bench.registry import OptionError
-
-    try:
-        import pynq.pl_server  # noqa: F401
-    except ImportError:
-        raise OptionError("--board counts on the simulated board, which needs PYNQ: "
-                          "pip install 'pushpush-fpga[pynq]' (or run without --board)") from None
+    """``--board``: the accesses per call kind on the simulated board (PYNQ: checked in run)."""
     from pushpush.bench.experiments.board_accesses import count_accesses
 
     return count_accesses(out / "work" / "callpath_board", log=log)
