@@ -76,6 +76,7 @@ class AsyncRuntime(RuntimeCore):
         backend = self.backend
         sent: Any = None
         exc: Optional[Exception] = None
+        held: Optional[RemoteFunction] = None
         try:
             while True:
                 try:
@@ -92,13 +93,17 @@ class AsyncRuntime(RuntimeCore):
                     await backend.sleep()
                 elif type(step) is Acquire:
                     sent = await self._acquire(step.fn, self._now() + step.timeout, step.timeout)
+                    if sent:
+                        held = step.fn
                 else:  # Await: an async function's value (its exception goes to the routine)
                     try:
                         sent = await step.value
                     except Exception as e:
                         exc = e
         finally:
-            steps.close()  # a step raised (or the task was cancelled): its slots (and lock) back now
+            steps.close()  # a step raised (or the task was cancelled): its slots back now
+            if held is not None:
+                self._release_at(held.address)
 
     async def _acquire(self, fn: RemoteFunction, deadline: float, timeout: float) -> bool:
         """One call at a time per cep address: whether the lock was taken by ``deadline``.
@@ -133,7 +138,7 @@ class AsyncRuntime(RuntimeCore):
 
     def _cep_lock_of(self, address: int) -> tuple[Any, Any]:
         """Every call asks for the lock (:class:`~.caller.Acquire`: taking an asyncio lock is a
-        coroutine); the routine gives it back when it ends."""
+        coroutine); :meth:`_drive` gives it back when the steps end."""
         return None, partial(self._release_at, address)
 
     def _release_at(self, address: int) -> None:

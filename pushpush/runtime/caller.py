@@ -93,7 +93,7 @@ class Acquire(NamedTuple):
     """A request of :meth:`Caller._remote_call`, its first when the driver's
     :class:`CallPlan` did not take it at once: take the lock of ``fn``'s cep address (one
     call at a time per cep address and runtime) within ``timeout`` seconds; send back
-    whether it was taken. The routine gives it back (the plan's ``give``) when it ends."""
+    whether it was taken. The driver gives it back when the steps end."""
 
     fn: RemoteFunction
     timeout: float
@@ -145,7 +145,8 @@ class CallPlan:
         lo, hi = rt._ps_span
         #: a software callee's window: whether its trigger is still pending (§2.2), or None
         self.pending: Optional[Callable[[int], bool]] = rt._pending if lo <= address < hi else None
-        #: the driver's lock of the address: take it if free (None: ask with Acquire), give it back
+        #: the driver's lock of the address: take it if free (None: always ask with Acquire),
+        #: and give back what ``take`` took (a lock taken for an Acquire the driver gives back)
         self.take = take
         self.give = give
 
@@ -166,8 +167,9 @@ class Caller:
         :meth:`_remote_call` yields (:class:`Acquire`, :class:`Write`, :data:`SLEEP`) and
         :class:`Await`, and returns the result. A driver carries them out
         (:meth:`pushpush.runtime.sync.SyncRuntime._invoke`, blocking;
-        :meth:`pushpush.runtime.aio.AsyncRuntime._drive`, awaiting) and closes them when a
-        step raises, so slots (and the cep address's lock) are given back at once. The common call (no buffers, nothing lent, not local)
+        :meth:`pushpush.runtime.aio.AsyncRuntime._drive`, awaiting), gives back the lock an
+        :class:`Acquire` took when the steps end, and closes them when a step raises, so
+        slots (and a lock the routine took) are given back at once. The common call (no buffers, nothing lent, not local)
         is :meth:`_remote_call` itself. ``unpacked``: the buffer arguments are already
         (address, length) pairs."""
         codec = fn._codec or fn.codec
@@ -249,7 +251,7 @@ class Caller:
     def _cep_lock_of(self, address: int) -> tuple[Optional[Callable[[], bool]], Callable[[], None]]:
         """(A driver's) The lock of a cep address as two callables: take it if it is free,
         without waiting (whether it was taken; None: every call asks with :class:`Acquire`),
-        and give it back (taken either way)."""
+        and give back what that took."""
         raise NotImplementedError
 
     # ------------------------------------------------------------------ what a call needs
@@ -402,19 +404,21 @@ class Caller:
 
         Its state comes from the address's :class:`CallPlan`. One call at a time per cep
         address and runtime: the routine takes the address's lock first, through the plan
-        (the driver's lock, without waiting) or, when that fails (or the driver has no such
-        lock), by yielding :class:`Acquire` (send back whether the driver took it within the
-        timeout); it gives it back when it ends or is closed. Then it yields :class:`Write` (send back ``None`` or the
+        (the driver's lock, without waiting), and gives it back when it ends or is closed;
+        when that fails (or the driver has no such lock) it yields :class:`Acquire` (send
+        back whether the driver took it within the timeout; the driver gives it back when
+        the steps end). Then it yields :class:`Write` (send back ``None`` or the
         :class:`BusWriteError`) and :data:`SLEEP` (send back ``None``); returns the result.
         """
         plan = fn._plan
         if plan is None or plan.owner is not self:
             plan = self._plan_of(fn)
         take = plan.take
-        if (take is None or not take()) and not (yield _new_acquire(Acquire, (fn, timeout))):
+        taken = take is not None and take()
+        if not taken and not (yield _new_acquire(Acquire, (fn, timeout))):
             raise CallTimeout(fn.name, fn.address, timeout,
                               "waiting for the slot (other calls through this cep address are in flight)")
-        try:   # (the lock is given back when the routine ends, or is closed by its driver)
+        try:   # (a lock it took is given back when it ends, or is closed by its driver)
             start = now()
             deadline = start + timeout
             address = plan.address
@@ -507,7 +511,8 @@ class Caller:
                 return self._wrap(fn.signature.result, value)
             return value
         finally:
-            plan.give()
+            if taken:
+                plan.give()
 
     def _timeout_detail(self, waited: float = 0.0) -> Optional[str]:
         """What a timed-out call's message adds: calls waiting here for unserved exports,

@@ -87,8 +87,9 @@ class SyncRuntime(RuntimeCore):
             return lock
 
     def _cep_lock_of(self, address: int) -> tuple[Any, Any]:
-        """A threading lock per cep address: taken at once if free (``acquire(False)``, in C),
-        else waited for in :meth:`_invoke` (:class:`Acquire`)."""
+        """A threading lock per cep address: taken at once by the routine if free
+        (``acquire(False)``, in C), else waited for (and given back) in :meth:`_invoke`
+        (:class:`Acquire`)."""
         lock = self._cep_lock(address)
         return partial(lock.acquire, False), lock.release
 
@@ -100,6 +101,7 @@ class SyncRuntime(RuntimeCore):
         steps = self._call(fn, args, kwargs, timeout, one_way)
         send = steps.send
         sent: Any = None
+        held: Optional[threading.Lock] = None
         slept = False
         served = False
         try:
@@ -125,6 +127,8 @@ class SyncRuntime(RuntimeCore):
                     address = step[0].address
                     lock = self._cep_locks.get(address) or self._cep_lock(address)
                     sent = lock.acquire(timeout=max(0.0, step[1]))
+                    if sent:
+                        held = lock
                 elif step is SLEEP:
                     slept = True
                     if self._pool is not None and self.serve_while_waiting:
@@ -138,6 +142,8 @@ class SyncRuntime(RuntimeCore):
                     sent = step.value
         finally:
             steps.close()  # a step raised: the routine gives its slots (and lock) back now
+            if held is not None:
+                held.release()
             if slept:   # a polling caller waits no more (the simulated board counts it)
                 self.hooks.wait_over()
             if served:   # the serve thread, standing down for us, takes over (notified)

@@ -1,5 +1,6 @@
 """The call routine's fast path (issue 45): its per-address CallPlan, the cep lock taken
-without a step, one read of the rep per look, the sweep's arguments from its one read.
+without a step when free, one read of the rep per look, the sweep's arguments from its
+one read.
 
 The in-memory bus (:class:`MemoryBus`) with the callpath bench's instant callee (an RTL
 ``f(x) = x + 1`` answering within the call's write), so every call finds its reply at the
@@ -112,6 +113,16 @@ def test_a_held_cep_lock_is_asked_for_and_times_out_with_its_message() -> None:
     with pytest.raises(CallTimeout, match="other calls through this cep address are in flight"):
         gen.send(False)
     assert lock.locked()                             # not the routine's: still the holder's
+    # sent True (the driver took it for the routine): the routine does not give it back,
+    # the driver does when the steps end (no window between taking and handing it over)
+    gen = rt._remote_call(f, [1], 1.0, False, lambda: 0.0)
+    assert type(next(gen)) is Acquire
+    step = gen.send(True)
+    assert type(step) is Write
+    rt.backend.write(step.address, step.words)
+    with pytest.raises(StopIteration):
+        gen.send(None)
+    assert lock.locked()
     lock.release()
     # through the driver: a second thread's call waits for the first one's end
     out: list[int] = []
