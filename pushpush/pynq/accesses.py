@@ -15,7 +15,7 @@ simulated board's path), and its ``sleep`` (a caller's or a serve loop's wake-up
 simulated board the backend's code is the board's, running against PYNQ's own MMIO and
 numpy views of shared memory, so the counts are the board path's: one access per store or
 load the backend makes, whichever of the two PL paths it takes. ``pushpush bench callpath
---board`` counts one call of each kind (:mod:`pushpush.bench.experiments.board_accesses`).
+--board`` counts one call of each kind (:mod:`pushpush.bench.experiments.callpath.board`).
 
 Example::
 

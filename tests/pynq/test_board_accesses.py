@@ -1,6 +1,6 @@
 """A Python call's uncached accesses on the board path, counted on the simulated board.
 
-``pushpush bench callpath --board`` (pushpush.bench.experiments.board_accesses) loads a system
+``pushpush bench callpath --board`` (pushpush.bench.experiments.callpath.board) loads a system
 where Python calls Verilog and Python and Verilog calls Python, and counts the accesses of
 each kind of call (pushpush.pynq.accesses) through PYNQ's own MMIO. Pinned here: the fixed
 accesses per call, beside one per wake-up (a caller's look at its rep, a server's sweep);
@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("pynq.pl_server")
 os.environ.setdefault("PUSHPUSH_BOARD", "sim")
 
-from pushpush.bench.experiments.board_accesses import board_rows, count_accesses, format_accesses  # noqa: E402
+from pushpush.bench.experiments.callpath.board import board_rows, count_accesses, format_accesses  # noqa: E402
 
 pytestmark = pytest.mark.slow   # a simulated board (about 15 s)
 

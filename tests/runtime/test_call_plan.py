@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import pytest
 
-from pushpush.bench.experiments import callpath as cp
+from pushpush.bench.experiments.callpath import cpu as cp
 from pushpush.protocol import CallTimeout
 from pushpush.runtime import MemoryBus, SyncRuntime
 from pushpush.runtime.caller import SLEEP, Acquire, CallPlan, Write

@@ -1,4 +1,4 @@
-"""``pushpush bench callpath``: the Python runtime's CPU cost per call, against the in-memory bus.
+"""``pushpush bench callpath``'s first part: the Python runtime's CPU cost per call, against the in-memory bus.
 
 No simulator and no board: two software components of one linked system share a
 :class:`~pushpush.runtime.MemoryBus` (the runtime's test double of the bus). ``host`` imports
@@ -24,7 +24,7 @@ minus bus: what the pushpush runtime itself costs per call.
 
 ``--board`` adds what a Python call costs on a PYNQ-Z1: its uncached accesses per call kind,
 counted on the simulated board, and the estimate they give
-(:mod:`pushpush.bench.experiments.board_accesses`).
+(:mod:`pushpush.bench.experiments.callpath.board`).
 
 ``--rounds N`` (default 3) repeats everything, the trees alternating, and the table shows each
 tree's and path's best round (the least disturbed by other processes; all rounds are in the
@@ -477,7 +477,7 @@ def run(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
     board: Optional[list[dict[str, Any]]] = None
     if getattr(opts, "board", False):
         # (imported here: --tree runs this file against older trees, which lack the module)
-        from pushpush.bench.experiments.board_accesses import board_rows, format_accesses
+        from pushpush.bench.experiments.callpath.board import board_rows, format_accesses
         board = _board(out, log)
         text = format_accesses(board)
         lines += ["", text]
@@ -490,6 +490,6 @@ def run(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
 
 def _board(out: Path, log: Callable[[str], None]) -> list[dict[str, Any]]:
     """``--board``: the accesses per call kind on the simulated board (PYNQ: checked in run)."""
-    from pushpush.bench.experiments.board_accesses import count_accesses
+    from pushpush.bench.experiments.callpath.board import count_accesses
 
     return count_accesses(out / "work" / "callpath_board", log=log)
