@@ -239,8 +239,12 @@ _LIST = [
          _opt("--rounds", type=int, default=3,
               help="rounds, the trees alternating; the best round is shown (default 3)"),
          TREE, LABEL, OUT,
-         CHECK.helped("exit 1 if the target is missed (at most 7 µs of runtime CPU per sync call)")),
-        "experiments.callpath:run", ("pushpush bench callpath --tree /tmp/before --label before",)),
+         CHECK.helped("exit 1 if the target is missed (at most 4 µs of runtime CPU per sync call)"),
+         _opt("--board", action="store_true",
+              help="also count the uncached accesses of one Python call of each kind on the "
+                   "simulated board (PYNQ, Icarus; about 15 s) and estimate calls/s on a PYNQ-Z1")),
+        "experiments.callpath:run", ("pushpush bench callpath --tree /tmp/before --label before",
+                                     "pushpush bench callpath --board")),
     Experiment(
         "wait", "wake-up latency of Python and C handlers per wait mode (the FSL paper's Table 1)",
         "The wake-up latency of a Python handler and of a C one (trigger write -> handler "

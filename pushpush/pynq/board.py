@@ -9,16 +9,18 @@ component of a loaded overlay:
   read, never bus traffic.
 * ``write``: a call or a return into the PL goes through a ``pynq.MMIO`` over the system
   top's address block (``ip_dict["system_top_0"]``). On the board (``MEMORY_MAPPED``) the
-  words are stored through the MMIO's numpy ``array`` view: the argument words as one
-  slice assignment, then the trigger word last (one store each; ``MMIO.write`` costs about
-  30 us per call on a PYNQ-Z1, far too slow for a call path). On the simulated board
-  (``REGISTER_RW``) the whole payload is one ``MMIO.write(offset, bytes)``, which PYNQ hands
-  to the device as one ``write_registers`` call; the simulated device delivers it word by
-  word, as the board's stores arrive (:mod:`pushpush.pynq.simulated.device`), and an SLVERR/DECERR
-  response raises :class:`~pushpush.protocol.BusWriteError` (a busy slot is retried by the
-  runtime).
+  words are stored through the MMIO's numpy ``array`` view in one slice assignment from a
+  list (:func:`~pushpush.pynq.words.store_words`: numpy stores the items one by one in address order, so the
+  trigger word, the last, lands last; ``MMIO.write`` costs about 30 us per call on a
+  PYNQ-Z1, far too slow for a call path). On the simulated board (``REGISTER_RW``) the
+  whole payload is one ``MMIO.write(offset, bytes)``, which PYNQ hands to the device as one
+  ``write_registers`` call; the simulated device delivers it word by word, as the board's
+  stores arrive (:mod:`pushpush.pynq.simulated.device`), and an SLVERR/DECERR response
+  raises :class:`~pushpush.protocol.BusWriteError` (a busy slot is retried by the runtime).
   Writes into the ``ps`` region (a software callee on the ARM) are stores into the mapped
-  on-chip memory.
+  on-chip memory, in the same one slice. So a call's or a reply's words are one uncached
+  access from Python, and a local read (:func:`~pushpush.pynq.words.load_words`) one more: the runtime's
+  accesses per call are counted by :mod:`pushpush.pynq.accesses`.
 * with ``software_windows: ddr`` the ``ps`` region is a ``pynq.allocate`` buffer instead
   (:mod:`pushpush.pynq.windows`): same addresses (link addresses), another memory;
 * before anything is mapped, the SLCR's ``OCM_CFG`` is read
@@ -51,6 +53,7 @@ from __future__ import annotations
 
 import logging
 import os
+import struct
 import threading
 import time
 import weakref
@@ -66,6 +69,7 @@ from pushpush.runtime.claim import Claim, ClaimRefused, probe
 
 from .irqwait import IRQ_PIN, hub_for
 from .windows import SoftwareWindows
+from .words import load_words, store_words
 
 __all__ = ["PynqBackend", "OverlayReplaced", "DEFAULT_POLL_S", "Pacing", "PacedDevice"]
 
@@ -401,16 +405,15 @@ class PynqBackend(SyncBackend):
             raise OverlayReplaced("the overlay of this runtime was freed or replaced by another "
                                   "download; load it again")
         if self.ps_base <= address and address + 4 * n <= self.ps_base + self.ps_size:
-            i = (address - self.ps_base) >> 2
-            self._store(self.ps, i, words)
+            store_words(self.ps, (address - self.ps_base) >> 2, words)
             self.pacing.ps_written()   # (wakes a runtime of this process waiting on it)
             return
         if self.pl_mmio is not None and self.pl_base <= address and address + 4 * n <= self.pl_base + self.pl_size:
             off = address - self.pl_base
             if self.pl_array is not None:
-                self._store(self.pl_array, off >> 2, words)
+                store_words(self.pl_array, off >> 2, words)
             else:
-                self.pl_mmio.write(off, np.asarray(words, dtype="<u4").tobytes())
+                self.pl_mmio.write(off, struct.pack(f"<{n}I", *words))
             return
         raise BusWriteError(address, n, "DECERR")
 
@@ -421,20 +424,11 @@ class PynqBackend(SyncBackend):
         i = (trigger_address - self.ps_base) >> 2
         return 0 <= i < len(self.ps) and bool(self.ps[i])
 
-    @staticmethod
-    def _store(array: np.ndarray, i: int, words: Sequence[int]) -> None:
-        n = len(words)
-        if n > 1:
-            array[i:i + n - 1] = np.asarray(words[:-1], dtype=np.uint32)
-        array[i + n - 1] = np.uint32(words[-1])   # the trigger word last
-
     def read_local(self, address: int, count: int) -> list[int]:
-        i = (address - self.ps_base) >> 2
-        return self.ps[i:i + count].tolist()
+        return load_words(self.ps, (address - self.ps_base) >> 2, count)
 
     def write_local(self, address: int, words: Sequence[int]) -> None:
-        i = (address - self.ps_base) >> 2
-        self.ps[i:i + len(words)] = np.asarray(words, dtype=np.uint32)
+        store_words(self.ps, (address - self.ps_base) >> 2, words)
         self.pacing.ps_written()
 
     def handling(self, delta: int) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, Awaitable, Generator, Optional
 
 from ..link import LinkedSystem
@@ -102,7 +103,7 @@ class AsyncRuntime(RuntimeCore):
         finally:
             steps.close()  # a step raised (or the task was cancelled): its slots back now
             if held is not None:
-                self._release_cep(held)
+                self._release_at(held.address)
 
     async def _acquire(self, fn: RemoteFunction, deadline: float, timeout: float) -> bool:
         """One call at a time per cep address: whether the lock was taken by ``deadline``.
@@ -135,12 +136,17 @@ class AsyncRuntime(RuntimeCore):
         self._busy_ceps.add(fn.address)
         return True
 
-    def _release_cep(self, fn: RemoteFunction) -> None:
-        lock = self._asyncio_locks.get(fn.address)
+    def _cep_lock_of(self, address: int) -> tuple[Any, Any]:
+        """Every call asks for the lock (:class:`~.caller.Acquire`: taking an asyncio lock is a
+        coroutine); :meth:`_drive` gives it back when the steps end."""
+        return None, partial(self._release_at, address)
+
+    def _release_at(self, address: int) -> None:
+        lock = self._asyncio_locks.get(address)
         if lock is not None and lock.locked():
             lock.release()
         else:
-            self._busy_ceps.discard(fn.address)
+            self._busy_ceps.discard(address)
 
     # ------------------------------------------------------------------ serving
 

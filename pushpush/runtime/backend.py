@@ -11,7 +11,11 @@ memory accesses in every implementation):
   Raises :class:`~pushpush.protocol.BusWriteError` on an error response (``"SLVERR"``:
   refused, e.g. a collision with a pending call; ``"DECERR"``: nothing mapped there).
 * ``read_local(address, count)``: read words of the component's *own* window, locally (the
-  ARM reading its on-chip memory): never bus traffic. Used to poll triggers.
+  ARM reading its on-chip memory): never bus traffic. Used to poll triggers. The words come
+  back in address order, but are **read from the highest address down** (or all at once),
+  so each word is at least as new as every word above it: the runtime reads a trigger or
+  status word (the last of its slot) and the words below it in one read, and may use them
+  when it finds the trigger or status set (one uncached access per poll on the board).
 * ``write_local(address, words)``: write words of the own window locally (clear a rep
   status after taking a result, re-arm a cep trigger after taking the arguments).
 * ``sleep()``: pause between two polling sweeps (yield the CPU, or wait simulated clock

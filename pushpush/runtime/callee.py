@@ -88,6 +88,9 @@ class Incoming:
     pl: bool = True
 
 
+#: What re-arms a trigger word (``write_local``'s words; never changed).
+_IDLE = (TRIGGER_IDLE,)
+
 #: Results that are certainly not awaitable (no need to ask :func:`inspect.isawaitable`).
 _PLAIN = frozenset({int, float, bool, type(None), str, list, tuple})
 
@@ -122,9 +125,11 @@ class Callee:
     def _take_calls(self) -> list[Incoming]:
         """One sweep of the window: take every pending call and re-arm its slot.
 
-        The window is read once; for each fired trigger the argument words are read again
-        (so they are at least as new as the trigger) and the trigger is cleared before the
-        function runs, so the next call can arrive while this one runs.
+        The window is read once, from the highest address down (the backend's ``read_local``,
+        :mod:`.backend`), so each slot's argument words, below its trigger, are read after
+        it and are at least as new: a fired trigger's arguments come from the same read.
+        The trigger is cleared before the function runs, so the next call can arrive while
+        this one runs.
         """
         watched = self._watch
         comp = self.component
@@ -139,8 +144,8 @@ class Callee:
             trig = snapshot[s.trig_offset]
             if trig == TRIGGER_IDLE:
                 continue
-            args_words = backend.read_local(s.address, s.words - 1) if s.words > 1 else []
-            backend.write_local(s.trig_address, [TRIGGER_IDLE])
+            args_words = snapshot[s.offset:s.trig_offset]
+            backend.write_local(s.trig_address, _IDLE)
             try:
                 trigger = parse_trigger(trig)
             except ValueError as e:

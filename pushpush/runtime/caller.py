@@ -40,7 +40,7 @@ from .callee import Served
 from .claim import RECORD_VALID, RECORD_WRITING
 from .functions import ImportedFunction, RemoteFunction
 
-__all__ = ["Caller", "RepSlot", "Write", "SLEEP", "Acquire", "Await", "CallStep"]
+__all__ = ["Caller", "CallPlan", "RepSlot", "Write", "SLEEP", "Acquire", "Await", "CallStep"]
 
 log = logging.getLogger("pushpush.runtime")
 
@@ -75,6 +75,9 @@ class Write(NamedTuple):
 #: ``Write(address, words)`` without the Python-level ``__new__`` of a NamedTuple.
 _new_write = tuple.__new__
 
+#: What clears a status word (``write_local``'s words; never changed).
+_IDLE = (TRIGGER_IDLE,)
+
 
 class _Sleep:
     def __repr__(self) -> str:
@@ -87,9 +90,10 @@ SLEEP = _Sleep()
 
 
 class Acquire(NamedTuple):
-    """A request of :meth:`Caller._remote_call`, its first: take the lock of ``fn``'s cep
-    address (one call at a time per cep address and runtime) within ``timeout`` seconds;
-    send back whether it was taken. The driver gives it back when the steps end."""
+    """A request of :meth:`Caller._remote_call`, its first when the driver's
+    :class:`CallPlan` did not take it at once: take the lock of ``fn``'s cep address (one
+    call at a time per cep address and runtime) within ``timeout`` seconds; send back
+    whether it was taken. The driver gives it back when the steps end."""
 
     fn: RemoteFunction
     timeout: float
@@ -111,6 +115,42 @@ class Await(NamedTuple):
 CallStep = Union[Write, _Sleep, Acquire]
 
 
+class CallPlan:
+    """What every call through one cep address of one runtime reads, prepared once.
+
+    The call routine takes its per-call state from here, reached from the function object
+    (``fn._plan``): the runtime's containers it updates (the SEQ bits, the busy static reps,
+    the quarantine), the backend, the import's byte in the caller's memory, whether the
+    callee's window is a software one to check before writing, and the driver's lock of the
+    address. So a call makes no dict look-up for them and no attribute look-up on the
+    runtime, which is slow: the runtime's class has a ``__getattr__`` (``rt.<component>``),
+    so Python cannot specialise its attribute loads."""
+
+    __slots__ = ("owner", "address", "backend", "seqs", "busy", "quarantine", "record",
+                 "record_slot", "pending", "take", "give")
+
+    def __init__(self, owner: "Caller", address: int, take: Optional[Callable[[], bool]],
+                 give: Callable[[], None]) -> None:
+        rt: Any = owner
+        self.owner = owner
+        self.address = address
+        self.backend = rt.backend
+        #: the runtime's own containers (updated in place, never replaced)
+        self.seqs: dict[int, int] = rt._seq
+        self.busy: set[int] = rt._static_reps_busy
+        self.quarantine: list[RepSlot] = rt._quarantine
+        #: the caller's memory (claim file) and this address's byte in it, or None
+        self.record = rt._record
+        self.record_slot: Optional[int] = rt._record_index.get(address) if rt._record_index else None
+        lo, hi = rt._ps_span
+        #: a software callee's window: whether its trigger is still pending (§2.2), or None
+        self.pending: Optional[Callable[[int], bool]] = rt._pending if lo <= address < hi else None
+        #: the driver's lock of the address: take it if free (None: always ask with Acquire),
+        #: and give back what ``take`` took (a lock taken for an Acquire the driver gives back)
+        self.take = take
+        self.give = give
+
+
 class Caller:
     """The caller side of :class:`~.core.RuntimeCore` (its state is set up there)."""
 
@@ -126,10 +166,10 @@ class Caller:
         :meth:`_remote_call`. Returns the steps to carry out: a generator that yields what
         :meth:`_remote_call` yields (:class:`Acquire`, :class:`Write`, :data:`SLEEP`) and
         :class:`Await`, and returns the result. A driver carries them out
-        (:meth:`pushpush.runtime.sync.SyncRuntime._drive`, blocking;
+        (:meth:`pushpush.runtime.sync.SyncRuntime._invoke`, blocking;
         :meth:`pushpush.runtime.aio.AsyncRuntime._drive`, awaiting), gives back the lock an
         :class:`Acquire` took when the steps end, and closes them when a step raises, so
-        slots are given back at once. The common call (no buffers, nothing lent, not local)
+        slots (and a lock the routine took) are given back at once. The common call (no buffers, nothing lent, not local)
         is :meth:`_remote_call` itself. ``unpacked``: the buffer arguments are already
         (address, length) pairs."""
         codec = fn._codec or fn.codec
@@ -192,6 +232,27 @@ class Caller:
         finally:
             for x in lent:
                 self._retire(x)
+
+    # ------------------------------------------------------------------ the call plans
+
+    def _plan_of(self, fn: RemoteFunction) -> CallPlan:
+        """The :class:`CallPlan` of ``fn``'s cep address (one per address; kept on ``fn`` when
+        it is bound to this runtime)."""
+        address = fn.address
+        with self._lock:
+            plan = self._plans.get(address)
+            if plan is None:
+                take, give = self._cep_lock_of(address)
+                plan = self._plans[address] = CallPlan(self, address, take, give)
+        if fn._runtime is self:
+            fn._plan = plan
+        return plan
+
+    def _cep_lock_of(self, address: int) -> tuple[Optional[Callable[[], bool]], Callable[[], None]]:
+        """(A driver's) The lock of a cep address as two callables: take it if it is free,
+        without waiting (whether it was taken; None: every call asks with :class:`Acquire`),
+        and give back what that took."""
+        raise NotImplementedError
 
     # ------------------------------------------------------------------ what a call needs
 
@@ -320,7 +381,7 @@ class Caller:
                     self._release_held(rep)
                 else:
                     keep.append(rep)
-            self._quarantine = keep
+            self._quarantine[:] = keep   # (in place: the call plans hold the list)
 
     def _release_held(self, rep: RepSlot) -> None:
         """The late reply of a timed-out call landed: the callee is done with its lent slots."""
@@ -341,102 +402,117 @@ class Caller:
                      ) -> Generator[CallStep, Optional[BusWriteError], Any]:
         """One call of ``fn`` with argument ``words``: the protocol's steps, no I/O.
 
-        Yields :class:`Acquire` first (send back whether the cep address's lock was taken: one
-        call at a time per cep address and runtime; the driver gives it back when the steps
-        end), then :class:`Write` (send back ``None`` or the :class:`BusWriteError`) and
-        :data:`SLEEP` (send back ``None``); returns the result.
+        Its state comes from the address's :class:`CallPlan`. One call at a time per cep
+        address and runtime: the routine takes the address's lock first, through the plan
+        (the driver's lock, without waiting), and gives it back when it ends or is closed;
+        when that fails (or the driver has no such lock) it yields :class:`Acquire` (send
+        back whether the driver took it within the timeout; the driver gives it back when
+        the steps end). Then it yields :class:`Write` (send back ``None`` or the
+        :class:`BusWriteError`) and :data:`SLEEP` (send back ``None``); returns the result.
         """
-        if not (yield _new_acquire(Acquire, (fn, timeout))):
+        plan = fn._plan
+        if plan is None or plan.owner is not self:
+            plan = self._plan_of(fn)
+        take = plan.take
+        taken = take is not None and take()
+        if not taken and not (yield _new_acquire(Acquire, (fn, timeout))):
             raise CallTimeout(fn.name, fn.address, timeout,
                               "waiting for the slot (other calls through this cep address are in flight)")
-        start = now()
-        deadline = start + timeout
-        address = fn.address
-        backend = self.backend
-        read_local = backend.read_local
-        codec = fn._codec or fn.codec
-        if one_way:
-            rep = None
-        else:  # _take_rep, its common case inline: the import's own static rep is free
-            if self._quarantine:
-                self._sweep_quarantine()
-            static = self._static_reps.get(address) if fn._runtime is self else None
-            busy = self._static_reps_busy
-            if static is not None and static.address not in busy and isinstance(fn, ImportedFunction):
-                busy.add(static.address)  # no lock needed: see _take_rep
-                rep = self._clear_rep(static) if read_local(static.status_address, 1)[0] else static
-            else:
-                rep = self._take_rep(fn)
-        seq = self._seq.get(address, 1)
-        slot = self._record_index.get(address) if self._record_index else None
-        if slot is not None:  # the caller's memory: this SEQ is being written
-            record = self._record
-            before = record[slot]
-            record[slot] = RECORD_VALID | RECORD_WRITING | seq
-        try:
-            if rep is None:
-                payload = words + [ONE_WAY_BIT | SEQ_BIT if seq else ONE_WAY_BIT]
-            else:
-                payload = words + [rep.trigger_base | SEQ_BIT if seq else rep.trigger_base]
-            lo, hi = self._ps_span
-            refused = lo <= address < hi
-            _trace.ACTIVE and _trace.note("issued", self.component.name, fn.name)
-            while True:
-                if refused and self._pending(address + WORD_BYTES * (len(payload) - 1)):
-                    err = BusWriteError(address, len(payload), "SLVERR")  # a pending call there
+        try:   # (a lock it took is given back when it ends, or is closed by its driver)
+            start = now()
+            deadline = start + timeout
+            address = plan.address
+            backend = plan.backend
+            read_local = backend.read_local
+            if one_way:
+                rep = None
+            else:  # _take_rep, its common case inline: the import's own static rep is free
+                if plan.quarantine:
+                    self._sweep_quarantine()
+                rep = fn._static_rep if fn._runtime is self else None  # (set on this runtime's imports)
+                busy = plan.busy
+                if rep is not None and rep.address not in busy:
+                    busy.add(rep.address)  # no lock needed: see _take_rep
+                    if read_local(rep.status_address, 1)[0]:
+                        self._clear_rep(rep)
                 else:
-                    err = yield _new_write(Write, (address, payload))
-                if err is None:
-                    break
-                if err.resp != "SLVERR" or now() >= deadline:
-                    with self._lock:
-                        self.counters.write_errors += 1
-                    if slot is not None:  # never reached the slot: as before the call
-                        record[slot] = before
-                    raise self._write_error(fn, err, now() - start) from err
-                yield SLEEP
-            self._seq[address] = seq ^ 1  # delivered: the next call carries the other bit
-            if slot is not None:
-                record[slot] = RECORD_VALID | seq
-            if rep is None:
-                return None
-            # the reply: the status word (echoing seq) first, then the result words
-            status_address = rep.status_address
-            echo = ECHO_BIT if seq else 0
-            while True:
-                status = read_local(status_address, 1)[0]
-                if status:  # not TRIGGER_IDLE
-                    if status & ECHO_BIT == echo:
-                        _trace.ACTIVE and _trace.note("seen", self.component.name, fn.name)
+                    rep = self._take_rep(fn)
+            seqs = plan.seqs
+            seq = seqs.get(address, 1)
+            slot = plan.record_slot
+            if slot is not None:  # the caller's memory: this SEQ is being written
+                record = plan.record
+                before = record[slot]
+                record[slot] = RECORD_VALID | RECORD_WRITING | seq
+            try:
+                # the call's words: the arguments, then the trigger (``words`` is the routine's own)
+                if rep is None:
+                    words.append(ONE_WAY_BIT | SEQ_BIT if seq else ONE_WAY_BIT)
+                else:
+                    words.append(rep.trigger_base | SEQ_BIT if seq else rep.trigger_base)
+                pending = plan.pending   # a software callee's window: look before writing
+                _trace.ACTIVE and _trace.note("issued", self.component.name, fn.name)
+                while True:
+                    if pending is not None and pending(address + WORD_BYTES * (len(words) - 1)):
+                        err = BusWriteError(address, len(words), "SLVERR")  # a pending call there
+                    else:
+                        err = yield _new_write(Write, (address, words))
+                    if err is None:
                         break
-                    self._drop_reply(fn, rep, status, seq)
-                if now() >= deadline:
-                    self._quarantine_rep(rep, lent)
-                    rep = None
-                    detail = self._timeout_detail(now() - start)
-                    gone = self._callee_detail(address)
-                    if gone is not None:
-                        detail = gone if detail is None else f"{gone}; {detail}"
-                    raise CallTimeout(fn.name, fn.address, timeout, detail)
-                yield SLEEP
-            # read the result after seeing the status: the words are then at least as new
-            n = codec.result_words
-            result = read_local(rep.address, n) if n else []
-            backend.write_local(status_address, [TRIGGER_IDLE])
-            if status != STATUS_OK | echo:
-                raise CallError(fn.name, address, status & ~ECHO_BIT)
-            value = codec.decode_result(result)
-        except BaseException:
-            if rep is not None:
+                    if err.resp != "SLVERR" or now() >= deadline:
+                        with self._lock:
+                            self.counters.write_errors += 1
+                        if slot is not None:  # never reached the slot: as before the call
+                            record[slot] = before
+                        raise self._write_error(fn, err, now() - start) from err
+                    yield SLEEP
+                seqs[address] = seq ^ 1  # delivered: the next call carries the other bit
+                if slot is not None:
+                    record[slot] = RECORD_VALID | seq
+                if rep is None:
+                    return None
+                # the reply: the rep's words in one read, which a backend reads from the highest
+                # address down (backend.py): the status word (echoing seq) first, so the result
+                # words read with it are at least as new as the status
+                rep_address, rep_words = rep.address, rep.words
+                echo = ECHO_BIT if seq else 0
+                while True:
+                    reply = read_local(rep_address, rep_words)
+                    status = reply[-1]
+                    if status:  # not TRIGGER_IDLE
+                        if status & ECHO_BIT == echo:
+                            _trace.ACTIVE and _trace.note("seen", self.component.name, fn.name)
+                            break
+                        self._drop_reply(fn, rep, status, seq)
+                    if now() >= deadline:
+                        self._quarantine_rep(rep, lent)
+                        rep = None
+                        detail = self._timeout_detail(now() - start)
+                        gone = self._callee_detail(address)
+                        if gone is not None:
+                            detail = gone if detail is None else f"{gone}; {detail}"
+                        raise CallTimeout(fn.name, fn.address, timeout, detail)
+                    yield SLEEP
+                backend.write_local(rep.status_address, _IDLE)
+                if status != STATUS_OK | echo:
+                    raise CallError(fn.name, address, status & ~ECHO_BIT)
+                del reply[-1]  # the result words
+                codec = fn._codec or fn.codec
+                value = codec.decode_result(reply)
+            except BaseException:
+                if rep is not None:
+                    self._release_rep(rep)
+                raise
+            if rep.allocation is None:  # _release_rep of a static rep
+                plan.busy.discard(rep.address)
+            else:
                 self._release_rep(rep)
-            raise
-        if rep.allocation is None:  # _release_rep of a static rep
-            self._static_reps_busy.discard(rep.address)
-        else:
-            self._release_rep(rep)
-        if codec.result_is_function:
-            return self._wrap(fn.signature.result, value)
-        return value
+            if codec.result_is_function:
+                return self._wrap(fn.signature.result, value)
+            return value
+        finally:
+            if taken:
+                plan.give()
 
     def _timeout_detail(self, waited: float = 0.0) -> Optional[str]:
         """What a timed-out call's message adds: calls waiting here for unserved exports,

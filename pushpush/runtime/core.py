@@ -55,7 +55,7 @@ from ..protocol import TRIGGER_IDLE, WORD_BYTES, Counters, SlotAllocator
 from ..types import FunctionType, parse_signature
 from .callee import Callee, Incoming, Served
 from .backend import Backend, hooks_of
-from .caller import SLEEP, Caller, RepSlot, Write
+from .caller import SLEEP, CallPlan, Caller, RepSlot, Write
 from .claim import JOURNAL_LENT, RECORD_SEQ, RECORD_VALID, RECORD_WRITING
 from .functions import ComponentNamespace, ExportedFunction, ImportedFunction, RemoteFunction
 from .lending import Lending
@@ -112,6 +112,8 @@ class RuntimeCore(Caller, Callee, Lending):
         self.counters = Counters()
         #: Caller side: the sequence bit of the next call into each cep address.
         self._seq: dict[int, int] = {}
+        #: Caller side: the call plan of each cep address called (:class:`~.caller.CallPlan`).
+        self._plans: dict[int, CallPlan] = {}
         #: Callee side: the ``seq`` of the last call taken from each static slot.
         self._last_seq: dict[int, int] = {}
         #: Callee side: trigger words of the calls running from each dynamic/lent slot.
@@ -128,13 +130,18 @@ class RuntimeCore(Caller, Callee, Lending):
         self._static_reps: dict[int, RepSlot] = {
             i.cep_address: RepSlot((i.rep_address - comp.base) // WORD_BYTES, i.signature.rep_words,
                                    i.rep_address) for i in comp.imports}
+        for i in comp.imports:   # (the call routine takes it from the function: no look-up)
+            self.imports[i.target]._static_rep = self._static_reps[i.cep_address]
         self._served_changed()
         self._restore_seq(self.hooks.restart_record)
         self._inherit(self.hooks.restart_journal)
         #: A software window cannot refuse a write into a pending slot as an RTL window does
         #: (SLVERR): a backend that can see the ``ps`` region says whether a cep's trigger
         #: is pending there, and a call waits (retries) as if refused (§2.2, "Collision").
-        self._pending = self.hooks.slot_pending
+        #: (None: the backend cannot see them, :meth:`Backend.slot_pending`'s default.)
+        hook = self.hooks.slot_pending
+        self._pending: Optional[Callable[[int], bool]] = (
+            None if getattr(hook, "__func__", None) is Backend.slot_pending else hook)
         ps = linked.ps
         self._ps_span = (ps.base, ps.end) if ps is not None else (0, 0)
         by_comp: dict[str, dict[str, ImportedFunction]] = {}

@@ -82,6 +82,13 @@ class RemoteFunction:
         self._timeout = timeout
         self._codec: Optional[SignatureCodec] = None
 
+    #: The rep slot of this runtime's import at this address (set by the runtime on its
+    #: imports, :class:`ImportedFunction`; a call takes it when free): none here.
+    _static_rep: Any = None
+    #: The call plan of this address in the runtime it is bound to (set by the runtime at its
+    #: first call: :class:`pushpush.runtime.caller.CallPlan`).
+    _plan: Any = None
+
     @property
     def codec(self) -> SignatureCodec:
         """The marshalling of :attr:`signature`, prepared once (see :func:`pushpush.types.codec_of`)."""
@@ -148,6 +155,8 @@ class RemoteFunction:
         clone = object.__new__(type(self))
         clone.__dict__.update(self.__dict__)
         clone._runtime = runtime
+        clone.__dict__.pop("_static_rep", None)  # the other runtime's rep slots are its own
+        clone.__dict__.pop("_plan", None)
         return clone
 
     def __eq__(self, other: object) -> bool:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from functools import partial
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Mapping, Sequence
-from typing import Any, Callable, Generator, Optional
+from typing import Any, Callable, Optional
 
 from ..link import LinkedSystem
 from ..protocol import BusWriteError
@@ -85,13 +86,20 @@ class SyncRuntime(RuntimeCore):
                 lock = self._cep_locks[address] = threading.Lock()
             return lock
 
+    def _cep_lock_of(self, address: int) -> tuple[Any, Any]:
+        """A threading lock per cep address: taken at once by the routine if free
+        (``acquire(False)``, in C), else waited for (and given back) in :meth:`_invoke`
+        (:class:`Acquire`)."""
+        lock = self._cep_lock(address)
+        return partial(lock.acquire, False), lock.release
+
     def _invoke(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
                 timeout: Optional[float], one_way: bool) -> Any:
-        return self._drive(self._call(fn, args, kwargs, timeout, one_way))
-
-    def _drive(self, steps: Generator[Any, Any, Any]) -> Any:
-        """Carry out the steps of :meth:`~.caller.Caller._call` (blocking); its result."""
-        backend = self.backend
+        """Make the call: carry out the steps of :meth:`~.caller.Caller._call` (blocking);
+        its result. (The driver loop is here, not in a method of its own: one Python frame
+        less per call.)"""
+        steps = self._call(fn, args, kwargs, timeout, one_way)
+        send = steps.send
         sent: Any = None
         held: Optional[threading.Lock] = None
         slept = False
@@ -99,20 +107,28 @@ class SyncRuntime(RuntimeCore):
         try:
             while True:
                 try:
-                    step = steps.send(sent)
+                    step = send(sent)
                 except StopIteration as done:
                     return done.value
                 sent = None
-                if type(step) is Write:
+                kind = type(step)
+                if kind is Write:
                     if not served and self._pool is not None and self.serve_while_waiting:
                         # from before the call is written (its callbacks cannot come before)
                         # to its end, but for the functions it runs (see _dispatch)
                         served = True
                         self._count_serving(1)
+                    address, words = step
                     try:
-                        backend.write(step.address, step.words)
+                        self.backend.write(address, words)
                     except BusWriteError as e:
                         sent = e
+                elif kind is Acquire:   # (the call plan found the lock taken: wait for it)
+                    address = step[0].address
+                    lock = self._cep_locks.get(address) or self._cep_lock(address)
+                    sent = lock.acquire(timeout=max(0.0, step[1]))
+                    if sent:
+                        held = lock
                 elif step is SLEEP:
                     slept = True
                     if self._pool is not None and self.serve_while_waiting:
@@ -121,17 +137,11 @@ class SyncRuntime(RuntimeCore):
                             self._count_serving(1)
                         if self._serve_waiting():
                             continue   # ran calls that came in: look for the reply again
-                    backend.sleep()
-                elif type(step) is Acquire:
-                    address = step.fn.address
-                    lock = self._cep_locks.get(address) or self._cep_lock(address)
-                    sent = lock.acquire(False) or lock.acquire(timeout=max(0.0, step.timeout))
-                    if sent:
-                        held = lock
+                    self.backend.sleep()
                 else:  # Await: a plain function's value, as it is
                     sent = step.value
         finally:
-            steps.close()  # a step raised: the routine gives its slots back now
+            steps.close()  # a step raised: the routine gives its slots (and lock) back now
             if held is not None:
                 held.release()
             if slept:   # a polling caller waits no more (the simulated board counts it)

@@ -36,7 +36,7 @@ def test_best_rows_picks_the_least_disturbed_round() -> None:
 def test_check_target_names_the_sync_row() -> None:
     row = {"tree": "this tree", "path": "sync call", "runtime_median_us": 9.5, "runtime_mean_us": 10.0}
     assert check_target([row]) == ["sync call (this tree): median 9.5 µs (mean 10.0 µs) of runtime "
-                                   "CPU per call, target 7 µs"]
+                                   "CPU per call, target 4 µs"]
     assert check_target([dict(row, runtime_median_us=3.0)]) == []
     assert check_target([dict(row, path="async call")]) == []
 
@@ -59,3 +59,14 @@ def test_bad_tree_and_calls(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="no pushpush/runtime there"):
         run_tree(str(tmp_path), calls=10)
     assert main(["bench", "callpath", "--calls", "3", "-o", str(tmp_path)]) != 0
+
+
+def test_board_needs_pynq(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                          capsys: pytest.CaptureFixture[str]) -> None:
+    """--board counts on the simulated board: without PYNQ it is refused, saying why."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pynq.pl_server", None)   # (import fails)
+    assert main(["bench", "callpath", "--calls", "10", "--rounds", "1", "--board",
+                 "-o", str(tmp_path)]) == 2
+    assert "--board counts on the simulated board, which needs PYNQ" in capsys.readouterr().err

@@ -3,7 +3,8 @@
 On a PYNQ-Z1, PYNQ's EmbeddedDevice is ``MEMORY_MAPPED``: ``mmap`` gives numpy views of
 ``/dev/mem``, and ``MMIO.array`` is such a view. :class:`FakeBoard` is that, over plain
 memory, recording every store into the PL so the tests can check that a call is stored
-as one slice (the arguments) and then the trigger word, never through ``MMIO.write``.
+as one slice (the arguments and the trigger word, in address order), never through
+``MMIO.write``; and the uncached accesses a call makes (pushpush.pynq.accesses).
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import pytest
 pytest.importorskip("pynq.pl_server")
 
 from pushpush.protocol import BusWriteError  # noqa: E402
+from pushpush.pynq.accesses import counting  # noqa: E402
 from pushpush.pynq.board import PynqBackend  # noqa: E402
+from pushpush.pynq.words import load_words, store_words  # noqa: E402
 from pushpush.pynq.ocm import OCM_CFG_OFFSET, SLCR_BASE, OcmMappingError, check_ocm_mapping  # noqa: E402
 from pushpush.runtime import SyncRuntime  # noqa: E402
 
@@ -67,8 +70,64 @@ def test_call_into_the_pl_is_a_slice_then_the_trigger(board):
     pl = dev.regions[0x43C00000]
     off = (imp.cep_address - 0x43C00000) // 4
     assert pl[off:off + 2].tolist() == [0xAAAA0001, imp.rep_address]
-    # one store of the argument words, then the trigger word alone, last
-    assert dev.log == [(slice(off, off + 1), [0xAAAA0001]), (off + 1, imp.rep_address)]
+    # one slice store of the argument words and the trigger (numpy stores a list's items in
+    # address order: test_a_list_is_stored_item_by_item_in_address_order): one access
+    assert dev.log == [(slice(off, off + 2), [0xAAAA0001, imp.rep_address])]
+
+
+def test_a_list_is_stored_item_by_item_in_address_order():
+    """What makes one slice store keep the protocol's order (the trigger word last): numpy
+    packs a list into the array item by item, in index order, each a 32-bit store. Seen from
+    outside: an item that fails leaves the ones before it stored and none after it."""
+    import warnings
+
+    a = np.zeros(8, np.uint32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # numpy < 2 warns for -1, numpy 2 raises
+        with pytest.raises((DeprecationWarning, OverflowError)):
+            store_words(a, 2, [7, 8, -1, 9])
+    assert a.tolist() == [0, 0, 7, 8, 0, 0, 0, 0]
+    store_words(a, 2, (1, 2, 0xFFFFFFFF))      # a tuple too (stored as a list)
+    assert a.tolist() == [0, 0, 1, 2, 0xFFFFFFFF, 0, 0, 0]
+
+
+def test_local_reads_read_the_highest_address_first():
+    """read_local's contract (pushpush.runtime.backend): one read through a reversed view,
+    so a status or trigger word is loaded before the words below it; words in address order."""
+    keys = []
+
+    class Keys(np.ndarray):
+        def __getitem__(self, key):
+            keys.append(key)
+            return super().__getitem__(key)
+
+    a = np.arange(16, dtype=np.uint32).view(Keys)
+    assert load_words(a, 4, 3) == [4, 5, 6] and keys[-1] == slice(6, 3, -1)
+    assert load_words(a, 0, 2) == [0, 1] and keys[-1] == slice(1, None, -1)
+    assert load_words(a, 9, 1) == [9] and keys[-1] == 9
+
+
+def test_accesses_of_a_python_to_python_call():
+    """The uncached accesses of one call between two Python components on the board path
+    (pushpush.pynq.accesses; the issue 45 counts): the caller 4 and one per look at its rep
+    (the stray check, the callee's trigger looked at, the call in one store, the status
+    cleared), the callee 2 and one per sweep (the trigger re-armed, the reply in one store)."""
+    linked = two()
+    dev = FakeBoard([(linked.ps.base, linked.ps.size)])
+    a = SyncRuntime(linked, "a", PynqBackend(linked, "a", dev, poll_s=1e-4), workers=0)
+    b = SyncRuntime(linked, "b", PynqBackend(linked, "b", dev, poll_s=1e-4), workers=0)
+    b.export("add", lambda x, y: x + y)
+    bcomp = linked.component("b")
+    calls = 20
+    with counting(a.backend) as alog, counting(b.backend) as blog:
+        with b:
+            for i in range(calls):
+                assert a.b.add(i, 2) == i + 2
+    sweeps = sum(1 for x in blog.log if x.op == "r" and x.address == bcomp.base and x.words == bcomp.words_used)
+    assert alog.accesses() == 4 * calls + (calls + alog.wakes)   # one look, one more per wait
+    assert alog.accesses("ps", "w") == 2 * calls and alog.accesses("gp0") == 0
+    assert blog.accesses() == 2 * calls + sweeps
+    assert blog.accesses("ps", "w") == 2 * calls
 
 
 def test_local_window_and_errors(board):

@@ -336,8 +336,14 @@ class Clock:
 def steps_of(rig: Rig, target: str, words: list[int], timeout: float, clock: Clock,
              one_way: bool = False) -> Any:
     fn = rig.host.imports[target]
+    # the cep address's lock is held (as by another call of this runtime): the routine asks
+    # for it with Acquire instead of taking it at once (its call plan); this test is its
+    # driver, which takes it (here: has it) and gives it back when the steps end (here: now)
+    lock = rig.host._cep_lock(fn.address)
+    assert lock.acquire(False)
     gen = rig.host._remote_call(fn, words, timeout, one_way, clock)
     assert type(next(gen)) is Acquire
+    lock.release()
     return fn, gen
 
 

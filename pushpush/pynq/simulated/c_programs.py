@@ -73,6 +73,8 @@ from typing import Any, Optional, Sequence
 from pushpush.protocol import BusWriteError
 from pushpush.runtime.backend import SyncBackend
 
+from ..words import load_words, store_words
+
 __all__ = ["CAttach", "AttachedBackend", "attach_runtime", "OP_WRITE", "OP_CYCLE", "OP_PL_WRITE_NS",
            "OP_READ", "OP_WAIT_REPORT", "REQUEST", "REPLY"]
 
@@ -437,10 +439,7 @@ class AttachedBackend(SyncBackend):
         if n == 0:
             return
         if self.ps_base <= address and address + 4 * n <= self.ps_base + self.ps_size:
-            i = (address - self.ps_base) >> 2
-            if n > 1:
-                self.ps[i:i + n - 1] = words[:-1]
-            self.ps[i + n - 1] = words[-1]       # the trigger (or status) word last
+            store_words(self.ps, (address - self.ps_base) >> 2, words)  # in order: the trigger last
             return
         msg = REQUEST.pack(OP_WRITE, address, n) + struct.pack(f"<{n}I", *words)
         with self._io:
@@ -475,12 +474,10 @@ class AttachedBackend(SyncBackend):
         return words.split("meanwhile ", 1)[1] if "meanwhile " in words else words
 
     def read_local(self, address: int, count: int) -> list[int]:
-        i = (address - self.ps_base) >> 2
-        return self.ps[i:i + count].tolist()
+        return load_words(self.ps, (address - self.ps_base) >> 2, count)   # highest first
 
     def write_local(self, address: int, words: Sequence[int]) -> None:
-        i = (address - self.ps_base) >> 2
-        self.ps[i:i + len(words)] = words
+        store_words(self.ps, (address - self.ps_base) >> 2, words)
 
     def sleep(self) -> None:
         time.sleep(self.POLL_S)
