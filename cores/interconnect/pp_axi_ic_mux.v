@@ -3,8 +3,11 @@
  *
  * out = in[sel*WIDTH +: WIDTH] for sel < N (sel >= N gives in[N-1]), written as a binary
  * tree of 2:1 multiplexers (sel's most significant bit at the root), which Yosys maps onto
- * LUT6 + MUXF7/MUXF8 (a variable part-select becomes a barrel shifter over the whole input
- * vector in Yosys; an AND-OR tree of sel == k terms costs about half as much again). The
+ * LUTs (a variable part-select becomes a barrel shifter over the whole input vector in
+ * Yosys; an AND-OR tree of sel == k terms costs about half as much again). With HARD = 1
+ * the levels selected by sel[2] and sel[3] are the slice's MUXF7 and MUXF8 (as Vivado
+ * builds a wide multiplexer; Yosys's synth_xilinx without -widemux maps a 16:1 to five
+ * LUT6 per bit, two levels, these four LUT6 and one level: README.md, "Resources"). The
  * tree is padded to 2**SEL_WIDTH leaves with copies of the last input, whose 2:1
  * multiplexers then fold away. The tree is what synthesis reads (`SYNTHESIS, defined by
  * Yosys and Vivado); simulators read the same function as one indexed part-select, which
