@@ -364,7 +364,7 @@ for (j = 0; j < MI; j = j + 1) begin : slv
             .m_valid(int_awvalid[j]),
             .m_ready(int_awready[j])
         );
-        pp_axi_ic_mux #(.N(NA), .WIDTH(AXP), .SEL_WIDTH(CA))
+        pp_axi_ic_mux #(.N(NA), .WIDTH(AXP), .SEL_WIDTH(CA), .HARD(1))
         aw_mux_inst (.in(c_aw_hold), .sel(aw_q[CA-1:0]), .out(aw_q_pay));
         assign int_aw_pay[j*AXP +: AXP] = (aw_q_pay & KEEP) | ax_mst(aw_q[CA +: SW]) | FILL;
 
@@ -379,7 +379,7 @@ for (j = 0; j < MI; j = j + 1) begin : slv
             .m_valid(int_wvalid[j]),
             .m_ready(int_wready[j])
         );
-        pp_axi_ic_mux #(.N(NA), .WIDTH(WP), .SEL_WIDTH(CA))
+        pp_axi_ic_mux #(.N(NA), .WIDTH(WP), .SEL_WIDTH(CA), .HARD(1))
         w_out_mux_inst (.in(c_w_hold), .sel(w_q), .out(int_w_pay[j*WP +: WP]));
     end else begin : regd
         // the payloads multiplexed into the registers (the W multiplexer's output: the

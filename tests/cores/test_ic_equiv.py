@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 
 CORE = Path(__file__).resolve().parents[2] / "cores" / "interconnect"
+#: models of the MUXF7 / MUXF8 pp_axi_ic_mux's synthesis text instantiates with HARD = 1
+MUXF = Path(__file__).resolve().parent / "xilinx_muxf.v"
 
 
 def _yosys() -> str:
@@ -48,7 +50,8 @@ def prove_equal(tmp_path: Path, source: Path, module: str, params: dict[str, str
     (tmp_path / "sim.v").write_text((sim_text or text).replace(f"module {module}", f"module {module}_sim"))
     (tmp_path / "wrap.v").write_text(_wrapper("gold", f"{module}_syn", params, ports) +
                                      _wrapper("gate", f"{module}_sim", params, ports))
-    script = ("read_verilog -DSYNTHESIS syn.v; read_verilog -nosynthesis sim.v; read_verilog wrap.v; "
+    script = (f"read_verilog {MUXF}; read_verilog -DSYNTHESIS syn.v; read_verilog -nosynthesis sim.v; "
+              "read_verilog wrap.v; "
               "hierarchy -check; proc; flatten; opt_clean; "
               "miter -equiv -flatten -make_assert gold gate miter; hierarchy -top miter; "
               "sat -verify -prove-asserts miter")
@@ -98,14 +101,16 @@ def test_proof_catches_a_changed_text(tmp_path: Path) -> None:
     assert r.returncode != 0 and "proof did fail" in (r.stdout + r.stderr)
 
 
-#: (N, WIDTH, SEL_WIDTH) as tests/cores/test_ic_mux.py: powers of two, padded trees, one
-#: input, the 17:1 of generated tops
-MUX_CASES = [(1, 4, 1), (2, 5, 1), (4, 3, 2), (5, 7, 3), (17, 9, 5), (33, 6, 6)]
+#: (N, WIDTH, SEL_WIDTH, HARD) as tests/cores/test_ic_mux.py: powers of two, padded trees,
+#: one input, the 17:1 of generated tops; HARD = 1 (MUXF7 / MUXF8): the 16x16 crossbar's
+#: 16:1 and 17:1, a padded 12:1, a 40:1 with a tree above the MUXF8
+MUX_CASES = [(1, 4, 1, 0), (2, 5, 1, 0), (4, 3, 2, 0), (5, 7, 3, 0), (17, 9, 5, 0), (33, 6, 6, 0),
+             (16, 5, 4, 1), (17, 4, 5, 1), (12, 3, 4, 1), (40, 2, 6, 1)]
 
 
-@pytest.mark.parametrize("n,w,s", MUX_CASES, ids=lambda v: str(v))
-def test_mux_texts_equal(tmp_path: Path, n: int, w: int, s: int) -> None:
-    params = {"N": str(n), "WIDTH": str(w), "SEL_WIDTH": str(s)}
+@pytest.mark.parametrize("n,w,s,h", MUX_CASES, ids=lambda v: str(v))
+def test_mux_texts_equal(tmp_path: Path, n: int, w: int, s: int, h: int) -> None:
+    params = {"N": str(n), "WIDTH": str(w), "SEL_WIDTH": str(s), "HARD": str(h)}
     ports = [("input", "in", n * w), ("input", "sel", s), ("output", "out", w)]
     r = prove_equal(tmp_path, CORE / "pp_axi_ic_mux.v", "pp_axi_ic_mux", params, ports)
     assert r.returncode == 0, f"pp_axi_ic_mux N={n}: the two texts differ:\n{r.stdout}\n{r.stderr}"

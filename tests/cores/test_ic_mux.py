@@ -30,9 +30,14 @@ def _iverilog() -> str:
     return exe
 
 MUX = Path(__file__).resolve().parents[2] / "cores" / "interconnect" / "pp_axi_ic_mux.v"
+#: models of the MUXF7 / MUXF8 the synthesis text instantiates with HARD = 1 (UG953's function)
+MUXF = Path(__file__).resolve().parent / "xilinx_muxf.v"
 
-#: (N, WIDTH, SEL_WIDTH): powers of two, padded trees, one input, the 17:1 of generated tops
-CONFIGS = [(1, 4, 1), (2, 5, 1), (4, 3, 2), (5, 7, 3), (17, 9, 5), (33, 6, 6)]
+#: (N, WIDTH, SEL_WIDTH[, HARD]): powers of two, padded trees, one input, the 17:1 of
+#: generated tops; with HARD = 1 (MUXF7 / MUXF8 in the synthesis text) the 16:1 and 17:1 of
+#: the 16x16 crossbar, the 8:1 of the 8x8, a padded 12:1 and a 40:1 with a tree above MUXF8
+CONFIGS = [(1, 4, 1), (2, 5, 1), (4, 3, 2), (5, 7, 3), (17, 9, 5), (33, 6, 6),
+           (16, 5, 4, 1), (17, 4, 5, 1), (8, 3, 3, 1), (12, 3, 4, 1), (40, 2, 6, 1), (4, 3, 2, 1)]
 
 TB = """\
 `default_nettype none
@@ -41,7 +46,7 @@ reg  [{n}*{w}-1:0] in;
 reg  [{s}-1:0] sel;
 wire [{w}-1:0] out;
 integer t, k;
-pp_axi_ic_mux #(.N({n}), .WIDTH({w}), .SEL_WIDTH({s})) dut (.in(in), .sel(sel), .out(out));
+pp_axi_ic_mux #(.N({n}), .WIDTH({w}), .SEL_WIDTH({s}), .HARD({h})) dut (.in(in), .sel(sel), .out(out));
 initial begin
     for (t = 0; t < 20; t = t + 1) begin
         for (k = 0; k < {n}; k = k + 1) begin
@@ -61,16 +66,17 @@ endmodule
 
 def _run(tmp: Path, tb: Path, define: list[str]) -> str:
     out = tmp / ("syn.vvp" if define else "sim.vvp")
-    subprocess.run([_iverilog(), "-g2005", *define, "-o", str(out), str(tb), str(MUX)],
+    subprocess.run([_iverilog(), "-g2005", *define, "-o", str(out), str(tb), str(MUX), str(MUXF)],
                    check=True, capture_output=True, text=True)
     return subprocess.run(["vvp", "-n", str(out)], check=True, capture_output=True,
                           text=True).stdout
 
 
-@pytest.mark.parametrize("n,w,s", CONFIGS)
-def test_mux_tree_equals_part_select(tmp_path: Path, n: int, w: int, s: int) -> None:
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_mux_tree_equals_part_select(tmp_path: Path, config: tuple[int, ...]) -> None:
+    n, w, s, h = (*config, 0)[:4]
     tb = tmp_path / "tb.v"
-    tb.write_text(TB.format(n=n, w=w, s=s))
+    tb.write_text(TB.format(n=n, w=w, s=s, h=h))
     sim = _run(tmp_path, tb, [])
     syn = _run(tmp_path, tb, ["-DSYNTHESIS"])
     assert "MISMATCH" not in sim, sim
@@ -81,8 +87,10 @@ def test_mux_tree_equals_part_select(tmp_path: Path, n: int, w: int, s: int) -> 
 
 @pytest.mark.parametrize("define", [[], ["-DSYNTHESIS"]], ids=["sim", "synthesis"])
 def test_mux_both_descriptions_lint(define: list[str]) -> None:
-    for n, w, s in CONFIGS:
+    for config in CONFIGS:
+        n, w, s, h = (*config, 0)[:4]
         r = subprocess.run([_verilator(), "--lint-only", "-Wall", *define, f"-GN={n}",
-                            f"-GWIDTH={w}", f"-GSEL_WIDTH={s}", str(MUX)],
+                            f"-GWIDTH={w}", f"-GSEL_WIDTH={s}", f"-GHARD={h}", "--top-module",
+                            "pp_axi_ic_mux", str(MUX), *([str(MUXF)] if define else [])],
                            capture_output=True, text=True)
-        assert r.returncode == 0, f"N={n} WIDTH={w} SEL_WIDTH={s} {define}: {r.stderr}"
+        assert r.returncode == 0, f"N={n} WIDTH={w} SEL_WIDTH={s} HARD={h} {define}: {r.stderr}"

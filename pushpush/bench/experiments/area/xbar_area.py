@@ -150,7 +150,8 @@ def alone_markdown(rows: list[dict[str, Any]], checkout: Optional[Path]) -> str:
         "`pp_axi_interconnect` with the generator's crossbar parameters (shared read path, "
         "single-register stages: each master's AW payload and W beat held in a register of its "
         "own, the slaves' registers holding the granted master's index, the payload "
-        "multiplexers after the registers with their selects from registers; a carry-free "
+        "multiplexers after the registers with their selects from registers, built as LUT6 + "
+        "MUXF7/MUXF8; a carry-free "
         f"round-robin grant) against {ref}.",
         "",
         md_table(("N", "pp_axi_interconnect", "verilog-axi axi_crossbar"),
