@@ -257,9 +257,9 @@ def _make_venv(land: Userland, requirements: Sequence[str], say: Progress) -> No
              log=land.folder / "pip-install.log")
 
 
-def ensure_userland(pyproject: Path, wheel: Path, progress: Optional[Progress] = None) -> Userland:
+def ensure_userland(pyproject: Path, progress: Optional[Progress] = None) -> Userland:
     """The cached userland for pushpush's requirements in ``pyproject``, built when absent
-    (``wheel`` is not installed here: :func:`install_wheel` does that on each use)."""
+    (pushpush itself is not installed here: :func:`install_wheel` does that on each use)."""
     say = progress or (lambda s: None)
     _check_host()
     requirements = pyproject_requirements(pyproject)

@@ -43,7 +43,7 @@ def _wheel(out: Path) -> Path:
 def test_selfcheck_on_the_emulated_armhf_board(tmp_path: Path) -> None:
     t0 = time.monotonic()
     wheel = _wheel(tmp_path / "dist")
-    land = ensure_userland(REPO / "pyproject.toml", wheel, progress=print)
+    land = ensure_userland(REPO / "pyproject.toml", progress=print)
     t_land = time.monotonic() - t0
     install_wheel(land, wheel)
     t_wheel = time.monotonic() - t0 - t_land
