@@ -6,7 +6,8 @@ the C rows compiled by the userland's own gcc, against the simulated PL on the h
 to start the simulator).
 
 The userland is built once (mmdebstrap, the armhf pip: minutes) and cached
-(``~/.cache/pushpush/armhf-<hash>``); ``slow``: the second tier."""
+(``~/.cache/pushpush/armhf-<hash>``); that run is ``slow`` (the second tier). The default
+tier checks that a missing tool is named with the Debian package that has it."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from armhf_simhost import SimHost  # noqa: E402
-from armhf_userland import deny_new_path_syscalls, ensure_userland, install_wheel  # noqa: E402
+from armhf_userland import UserlandError, deny_new_path_syscalls, ensure_userland, install_wheel  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 LAUNCHER = Path(__file__).resolve().parent / "armhf_sim_launcher.py"
@@ -83,3 +84,15 @@ def test_selfcheck_on_the_emulated_armhf_board(tmp_path: Path) -> None:
     assert "armv7l" in detail["image.python"]
     assert "firings of system_top_0/irq" in detail["audio_fir.interrupt_wait"]
     assert (report / "selfcheck.md").read_text().startswith("# pushpush self-check\n")
+
+
+def test_missing_tools_are_named_with_their_packages(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))          # no mmdebstrap, proot, qemu-arm-static
+    monkeypatch.setenv("PUSHPUSH_ARMHF_CACHE", str(tmp_path / "cache"))
+    with pytest.raises(UserlandError) as e:
+        ensure_userland(REPO / "pyproject.toml")
+    for tool, package in (("mmdebstrap", "mmdebstrap"), ("proot", "proot"),
+                          ("qemu-arm-static", "qemu-user-static")):
+        assert f"{tool} (apt-get install {package})" in str(e.value)
+    assert "./bootstrap.sh setup installs them" in str(e.value)
+    assert not (tmp_path / "cache").exists()           # nothing half-built left behind
