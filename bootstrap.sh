@@ -31,10 +31,14 @@ PYNQ_NEXT="pynq==4.0.0"
 # call path that bench calls counts for its Cortex-A9 estimate), the RISC-V compiler and
 # picolibc for kind: riscv (docs/riscv.md), and a single-node Slurm
 # for the cluster tests (tests/cluster: munge, slurmctld, slurmd, sbatch...; the tests start
-# the daemons themselves, the packages' services are not used), OpenSSH and sudo for `pushpush deploy`'s tests (tests/test_deploy.py: a loopback sshd; a PYNQ image's sudo).
+# the daemons themselves, the packages' services are not used), OpenSSH and sudo for
+# `pushpush deploy`'s tests (tests/test_deploy.py: a loopback sshd; a PYNQ image's sudo), and
+# the emulated armhf board (tests/emulated: mmdebstrap makes its Debian userland, proot runs
+# it under qemu-arm-static without binfmt_misc; docs/board.md, "The emulated board").
 APT_PACKAGES=(iverilog openssh-server openssh-client sudo yosys liblz4-dev g++ make ccache perl python3-venv python3-dev git tcl gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
               gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
-              munge slurmctld slurmd slurm-client)
+              munge slurmctld slurmd slurm-client
+              mmdebstrap proot qemu-user-static)
 
 log() { printf '\033[1m[bootstrap]\033[0m %s\n' "$*" >&2; }
 die() { printf '[bootstrap] error: %s\n' "$*" >&2; exit 1; }

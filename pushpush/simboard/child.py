@@ -27,7 +27,7 @@ def main(config_path: str) -> int:
     rundir = Path(config_path).resolve().parent
 
     def orphaned() -> bool:
-        if os.getppid() == parent:
+        if os.getppid() == parent or _alive(parent):
             return False
         if not os.environ.get("PUSHPUSH_SIM_KEEP"):  # nobody else will remove the run folder
             shutil.rmtree(rundir, ignore_errors=True)
@@ -70,6 +70,18 @@ def main(config_path: str) -> int:
     finally:
         orphaned()
     return 0
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (not a zombie): the PYNQ process, watched by pid, since it
+    is not our parent when a server started us for it (the emulated board's host side,
+    tests/emulated/armhf_simhost.py)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
 
 
 def simulation_inputs(cfg: SimConfig, folder: Path) -> tuple[str, list[Path], dict[str, Any], list[str]]:
