@@ -175,6 +175,10 @@ VARIABLES: dict[str, EnvVar] = _table(
       "tests/soak/test_soak.py"),
     V("PUSHPUSH_STRESS_RUNS", "2000", "runs of the FIR stress test", "tests", "tests/stress/test_fir_stress.py"),
     V("PUSHPUSH_STRESS_SEED", "1", "its seed", "tests", "tests/stress/test_fir_stress.py"),
+    V("PUSHPUSH_ARMHF_CACHE", "~/.cache/pushpush", "parent folder of the emulated board's cached "
+      "armhf userland (`armhf-<hash>/`)", "tests", "tests/emulated/armhf_userland.py"),
+    V("PUSHPUSH_ARMHF_SIMHOST", "-", "set by the emulated board's test: the host's socket that starts "
+      "simulators for the armhf side", "tests", "tests/emulated/armhf_sim_launcher.py"),
     V("PUSHPUSH_TEST_SLURM", "unset (a test cluster)", "`existing`: the cluster tests use the Slurm "
       "already configured here", "tests", "tests/cluster/conftest.py"),
     V("PUSHPUSH_TEST_TRACE_FILE", "-", "set by the cocotb trace test for its cocotb side", "tests",
