@@ -230,27 +230,27 @@ function [64:0] burst_range;   // {ok, first[31:0], last[31:0]}; ok 0: refuse ou
     input [7:0]  len;
     input [2:0]  size;
     input [1:0]  burst;
-    reg   [31:0] beat;         // bytes per beat - 1
-    reg   [31:0] total;        // bytes of the burst - 1
+    reg   [3:0]  beat;         // bytes per beat - 1 (at most 8 bytes)
+    reg   [11:0] total;        // bytes of the burst - 1 (at most 256 x 8)
     reg   [31:0] first;
     reg   [32:0] last;
     reg          ok;
     begin
-        beat  = (32'd1 << size) - 32'd1;
-        total = (({24'd0, len} + 32'd1) << size) - 32'd1;
         ok    = size <= MAX_SIZE;
+        beat  = ok ? (4'd1 << size) - 4'd1 : 4'd0;
+        total = ok ? (({4'd0, len} + 12'd1) << size) - 12'd1 : 12'd0;
         case (burst)
             2'b00: begin   // FIXED
-                first = addr & ~beat;
-                last  = {1'b0, first} + {1'b0, beat};
+                first = {addr[31:4], addr[3:0] & ~beat};
+                last  = {1'b0, first} + {29'd0, beat};
             end
             2'b01: begin   // INCR
-                first = addr & ~beat;
-                last  = {1'b0, first} + {1'b0, total};
+                first = {addr[31:4], addr[3:0] & ~beat};
+                last  = {1'b0, first} + {21'd0, total};
             end
-            2'b10: begin   // WRAP
-                first = addr & ~total;
-                last  = {1'b0, first} + {1'b0, total};
+            2'b10: begin   // WRAP (at most 16 beats: the container is below 2**7 bytes)
+                first = {addr[31:7], addr[6:0] & ~total[6:0]};
+                last  = {1'b0, first} + {21'd0, total};
                 ok    = ok && (len == 8'd1 || len == 8'd3 || len == 8'd7 || len == 8'd15);
             end
             default: begin

@@ -13,7 +13,8 @@ model of the table and of memory:
   is OKAY exactly when the model allows it, a refused read returns zeros, and after every
   batch memory equals the model byte for byte (a refused write never lands), REFUSED counts
   the refused bursts and BAD_ADDR/BAD_INFO hold one of them (then cleared);
-- ``memory_side``: a monitor checks that every address handshake toward memory is one the
+- ``fixed_bursts``: a FIXED burst's range is one beat;
+- ``random_traffic`` also runs a monitor that checks that every address handshake toward memory is one the
   table allows (nothing refused ever reaches the AxiRam);
 - ``zero_latency`` (no pauses): for allowed bursts the firewall is a wire: every cycle the
   memory side's valid and handshake equal the master side's, on all five channels.
@@ -255,6 +256,23 @@ async def random_traffic(dut):
         else:
             assert info >> 31 == 0
     assert b.refused >= 5 and passed >= 5, f"too few of one kind: {b.refused} refused, {passed} passed"
+
+
+@cocotb.test()
+async def fixed_bursts(dut):
+    """A FIXED burst touches one beat, however long: allowed at the range's last beat, refused
+    one beat further."""
+    from cocotbext.axi import AxiBurstType
+    b = await _setup(dut)
+    await b.set_entry(0, 0x1000, 0x107F, 4 | 3)
+    b.ram.write(0x1078, bytes(range(1, 9)))
+    r = await b.master.read(0x107C, 16, burst=AxiBurstType.FIXED, size=2)
+    assert r.resp == AxiResp.OKAY and r.data[:4] == bytes([5, 6, 7, 8])
+    r = await b.master.read(0x1080, 16, burst=AxiBurstType.FIXED, size=2)
+    assert r.resp == AxiResp.SLVERR and r.data == bytes(16)
+    r = await b.master.read(0x107C, 8, size=2)   # INCR: two beats, the second outside
+    assert r.resp == AxiResp.SLVERR
+    assert await b.reg_read(0x8) == 2
 
 
 @cocotb.test()
