@@ -52,8 +52,10 @@
 
 module pp_mem_firewall #
 (
-    // AXI data width of the checked path and of the register slave (32 or 64: pp_axi_slave)
+    // AXI data width of the checked path (32 or 64)
     parameter DATA_WIDTH = 32,
+    // AXI data width of the register slave (32 or 64: pp_axi_slave)
+    parameter REG_DATA_WIDTH = DATA_WIDTH,
     // AXI ID width of the checked path (at most 16)
     parameter ID_WIDTH = 4,
     // AXI ID width of the register slave
@@ -167,8 +169,8 @@ module pp_mem_firewall #
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire                      reg_axi_awvalid,
     output wire                      reg_axi_awready,
-    input  wire [DATA_WIDTH-1:0]     reg_axi_wdata,
-    input  wire [DATA_WIDTH/8-1:0]   reg_axi_wstrb,
+    input  wire [REG_DATA_WIDTH-1:0]     reg_axi_wdata,
+    input  wire [REG_DATA_WIDTH/8-1:0]   reg_axi_wstrb,
     input  wire                      reg_axi_wlast,
     input  wire                      reg_axi_wvalid,
     output wire                      reg_axi_wready,
@@ -191,7 +193,7 @@ module pp_mem_firewall #
     input  wire                      reg_axi_arvalid,
     output wire                      reg_axi_arready,
     output wire [REG_ID_WIDTH-1:0]   reg_axi_rid,
-    output wire [DATA_WIDTH-1:0]     reg_axi_rdata,
+    output wire [REG_DATA_WIDTH-1:0]     reg_axi_rdata,
     output wire [1:0]                reg_axi_rresp,
     output wire                      reg_axi_rlast,
     output wire                      reg_axi_rvalid,
@@ -201,8 +203,8 @@ module pp_mem_firewall #
     output wire                      refused
 );
 
-localparam LANES = DATA_WIDTH / 32;
-localparam [31:0] BEAT_MASK32 = 32'hFFFFFFFF ^ (DATA_WIDTH / 8 - 1);
+localparam LANES = REG_DATA_WIDTH / 32;
+localparam [31:0] BEAT_MASK32 = 32'hFFFFFFFF ^ (REG_DATA_WIDTH / 8 - 1);
 localparam [11:0] BEAT_MASK = BEAT_MASK32[11:0];
 localparam MAX_SIZE = DATA_WIDTH == 64 ? 3 : 2;
 localparam CW = 8;    // outstanding counters' width (MAX_OUT <= 255)
@@ -437,15 +439,15 @@ wire        w_en;
 wire [11:0] w_addr;
 wire [11:0] r_addr;
 /* verilator lint_off UNUSEDSIGNAL */
-wire [DATA_WIDTH-1:0] w_data;
-wire [DATA_WIDTH/8-1:0] w_strb;
+wire [REG_DATA_WIDTH-1:0] w_data;
+wire [REG_DATA_WIDTH/8-1:0] w_strb;
 wire        w_ovf, w_bad, w_lastbeat, r_en, r_ovf, r_bad;
 wire [2:0]  w_size, r_size;
 /* verilator lint_on UNUSEDSIGNAL */
-wire [DATA_WIDTH-1:0] r_data;
+wire [REG_DATA_WIDTH-1:0] r_data;
 
 pp_axi_slave #(
-    .DATA_WIDTH(DATA_WIDTH), .ADDR_WIDTH(32), .ID_WIDTH(REG_ID_WIDTH),
+    .DATA_WIDTH(REG_DATA_WIDTH), .ADDR_WIDTH(32), .ID_WIDTH(REG_ID_WIDTH),
     .WR_ADDR_BITS(12), .RD_ADDR_BITS(12)
 ) fe (
     .clk(clk), .rst(rst),
@@ -575,14 +577,14 @@ end
  * Register reads: each 32-bit lane of the beat (an always block: it reads the registers)
  */
 wire [11:0] r_beat_base = r_addr & BEAT_MASK;
-reg  [DATA_WIDTH-1:0] r_word;
+reg  [REG_DATA_WIDTH-1:0] r_word;
 reg  [11:0] r_off;
 /* verilator lint_off UNUSEDSIGNAL */
 reg  [11:0] r_rel;   // bits 11:2 decoded
 /* verilator lint_on UNUSEDSIGNAL */
 integer rl, re;
 always @* begin
-    r_word = {DATA_WIDTH{1'b0}};
+    r_word = {REG_DATA_WIDTH{1'b0}};
     for (rl = 0; rl < LANES; rl = rl + 1) begin
         r_off = r_beat_base + 12'd4 * rl[11:0];
         r_rel = r_off - 12'h100;

@@ -43,7 +43,7 @@ def _params(dut) -> dict:
     if "FW_PARAMS" in os.environ:
         return json.loads(os.environ["FW_PARAMS"])
     return {k: int(getattr(dut, k).value) for k in
-            ("DATA_WIDTH", "ID_WIDTH", "ENTRIES", "TAG_LSB", "TAG_BITS")} | {"pause": 0.3, "seed": 1}
+            ("DATA_WIDTH", "REG_DATA_WIDTH", "ID_WIDTH", "ENTRIES", "TAG_LSB", "TAG_BITS")} | {"pause": 0.3, "seed": 1}
 
 
 def _pause(p: float, rng: random.Random):
@@ -312,8 +312,10 @@ async def zero_latency(dut):
 PARAM_SETS = [
     {"DATA_WIDTH": 32, "ID_WIDTH": 4, "ENTRIES": 8, "TAG_LSB": 2, "TAG_BITS": 2, "pause": 0.0},
     {"DATA_WIDTH": 32, "ID_WIDTH": 4, "ENTRIES": 8, "TAG_LSB": 2, "TAG_BITS": 2, "pause": 0.3},
-    {"DATA_WIDTH": 64, "ID_WIDTH": 6, "ENTRIES": 3, "TAG_LSB": 0, "TAG_BITS": 3, "pause": 0.3},
-    {"DATA_WIDTH": 64, "ID_WIDTH": 2, "ENTRIES": 1, "TAG_LSB": 1, "TAG_BITS": 1, "pause": 0.5},
+    {"DATA_WIDTH": 64, "REG_DATA_WIDTH": 32, "ID_WIDTH": 6, "ENTRIES": 3, "TAG_LSB": 0, "TAG_BITS": 3,
+     "pause": 0.3},
+    {"DATA_WIDTH": 32, "REG_DATA_WIDTH": 64, "ID_WIDTH": 2, "ENTRIES": 1, "TAG_LSB": 1, "TAG_BITS": 1,
+     "pause": 0.5},
 ]
 
 
@@ -330,5 +332,6 @@ def test_mem_firewall(simulator, params):
     p = dict(params, seed=int(sum(params.values()) * 7) + params["ENTRIES"])
     run_cocotb(toplevel="pp_mem_firewall", sources=cores_rtl(["mem_firewall"]), test_module="test_mem_firewall",
                test_dir=Path(__file__).parent,
-               parameters={k: p[k] for k in ("DATA_WIDTH", "ID_WIDTH", "ENTRIES", "TAG_LSB", "TAG_BITS")},
+               parameters={k: p[k] for k in ("DATA_WIDTH", "REG_DATA_WIDTH", "ID_WIDTH", "ENTRIES", "TAG_LSB",
+                                             "TAG_BITS") if k in p},
                simulator=simulator, extra_env={"FW_PARAMS": json.dumps(p)})
