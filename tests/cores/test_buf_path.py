@@ -171,6 +171,14 @@ async def buf_path(dut):
     ps.start()
     stamps = Stamps(dut)
     cocotb.start_soon(stamps.run())
+    if p.get("firewall"):   # allow pp_buf_rd (engine 0) to read src, pp_buf_wr (1) to write dst
+        from cocotbext.axi import AxiBus, AxiMaster
+        regs = AxiMaster(AxiBus.from_prefix(dut, "fw_axi"), dut.clk, dut.rst)
+        dst = BASE + 4 * words + 4096
+        for i, (lo, attr) in enumerate(((BASE, 0x001), (dst, 0x102))):
+            for off, v in ((8, 0), (0, lo), (4, lo + 4 * words - 1), (8, attr)):
+                await regs.write(0x100 + 16 * i + off, v.to_bytes(4, "little"))
+        await ClockCycles(dut.clk, 2)
     out = {}
     for kind, rd, wr in (("rd", True, False), ("wr", False, True), ("both", True, True)):
         stamps.r.clear()
@@ -208,7 +216,7 @@ async def buf_path(dut):
 
 def run_path(simulator: str, params: dict, hdl: dict, out: Path) -> dict:
     """Build and run the bench; the breakdown per kind (rd, wr, both)."""
-    sources = cores_rtl(["axi_dma", "interconnect", "sim_ps"])
+    sources = cores_rtl(["axi_dma", "interconnect", "sim_ps", "mem_firewall"])
     sources.append(Path(__file__).resolve().parents[2] / "cores/axi_dma/tb/pp_buf_path_tb.v")
     run_cocotb(toplevel="pp_buf_path_tb", sources=sources, test_module="test_buf_path",
                test_dir=Path(__file__).parent, parameters=hdl, simulator=simulator,
@@ -232,10 +240,13 @@ EXPECT_1024 = {
 SETS = [
     ({"MAX_BURST": 16, "FIFO_LOG2": 5, "ACCEPT": 8}, EXPECT_1024),   # a generated top's
     ({"MAX_BURST": 16, "FIFO_LOG2": 5, "ACCEPT": 2}, EXPECT_1024),   # two in flight suffice
+    # the memory firewall in the path (firewall:), both buffers allowed: not one cycle more
+    ({"MAX_BURST": 16, "FIFO_LOG2": 5, "ACCEPT": 8, "FIREWALL": 1}, EXPECT_1024),
 ]
 
 
 @pytest.mark.parametrize("simulator,params", sim_matrix([s for s, _ in SETS]))
 def test_buf_path(simulator, params, tmp_path):
     expect = next(e for s, e in SETS if s == params)
-    run_path(simulator, {"words": 1024, "expect": expect}, params, tmp_path / "buf_path.json")
+    run_path(simulator, {"words": 1024, "expect": expect, "firewall": bool(params.get("FIREWALL"))},
+             params, tmp_path / "buf_path.json")
