@@ -261,6 +261,14 @@ def place_firewall(spec: SystemSpec, components: Sequence[LinkedComponent],
                                               "engines' path into PS memory, and this system has "
                                               "no buffer parameter (in T[] / out T[]) on an rtl "
                                               "export; remove 'firewall:'")])
+    not_python = sorted({c.name for c in components if c.kind in ("c", "riscv")
+                         for i in c.imports if i.signature.buffer_params()})
+    if not_python:
+        raise LinkError([Diagnostic.at(where, f"firewall: component(s) {', '.join(not_python)} call "
+                                              "functions with buffer parameters from C, whose runtime "
+                                              "does not open the firewall's ranges yet (only the "
+                                              "Python runtime does): their calls would all be "
+                                              "refused; remove 'firewall:' or call from Python")])
     ports = (len(rtl) + 1 + (ps_window_register is not None) + (irq is not None)
              + (trace is not None) + 1)
     if ports > MAX_INTERCONNECT_PORTS:

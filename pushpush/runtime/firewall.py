@@ -163,15 +163,18 @@ class FirewallTable:
         """Bursts refused since the PL's reset."""
         return self._read(FirewallBlock.REFUSED)
 
-    def take_refusal(self) -> Optional[Refusal]:
-        """The latched refusal (then cleared, so the next one is latched), or None."""
+    def take_refusal(self, engines: Optional[set[int]] = None) -> Optional[Refusal]:
+        """The latched refusal, or None; cleared (so the next one is latched) when it is one
+        of ``engines``' (default: any engine's)."""
         info = self._read(FirewallBlock.BAD_INFO)
         if not info >> 31:
             return None
         addr = self._read(FirewallBlock.BAD_ADDR)
-        self._write(FirewallBlock.BAD_INFO, 1 << 31)
         ident = info & 0xFFFF
         engine = (ident >> self.tag_lsb) & ((1 << self.tag_bits) - 1) if len(self.engines) > 1 else 0
+        if engines is not None and len(self.engines) > 1 and engine not in engines:
+            return None
+        self._write(FirewallBlock.BAD_INFO, 1 << 31)
         return Refusal(addr, bool((info >> 30) & 1), ((info >> 17) & 0xFF) + 1, 1 << ((info >> 25) & 7),
                        engine, self.engines[engine] if engine < len(self.engines) else None)
 
@@ -183,7 +186,7 @@ class _Grant:
     unopened: dict[str, str]      # parameter -> why it got no range
     ranges: dict[str, tuple[int, int]]
     call: int
-    refused_before: int
+    engines: set[int]
 
 
 def _freed(buf: Any) -> bool:
@@ -204,7 +207,7 @@ def guard_buffers(table: Optional[FirewallTable], linked: LinkedSystem, function
     found = linked.locate(function_address)
     comp = found[0].name if found else None
     export = found[1].function if found and found[1] is not None else None
-    grant = _Grant(table, [], {}, {}, table.next_call(), table.refused())
+    grant = _Grant(table, [], {}, {}, table.next_call(), set())
     try:
         for slot in codec.buffer_params:
             t: BufferType = slot.type
@@ -216,6 +219,10 @@ def guard_buffers(table: Optional[FirewallTable], linked: LinkedSystem, function
             else:
                 continue
             buf = orig[0] if isinstance(orig, tuple) and len(orig) == 2 else orig
+            try:
+                grant.engines.add(table.engines.index((comp, export, name)))
+            except ValueError:
+                pass
             if not hasattr(buf, "dtype"):
                 grant.unopened[name] = ("it was passed as a raw (address, n) pair, which the runtime "
                                         "cannot tell from memory it does not own; pass the "
@@ -258,9 +265,7 @@ def explain(grant: Optional[_Grant], error: CallError) -> CallError:
     if buffer_error(code) is None:
         return error
     table = grant.table
-    if table.refused() == grant.refused_before:
-        return error
-    r = table.take_refusal()
+    r = table.take_refusal(grant.engines)   # the latch: the first refusal since it was cleared
     if r is None:
         return error
     param = r.owner[2] if r.owner else None
