@@ -472,77 +472,63 @@ pp_axi_slave #(
     .rd_data(r_data), .rd_err(1'b0), .rd_zero(1'b0)
 );
 
-// a 32-bit register with byte strobes
-function [31:0] merge;
-    input [31:0] old;
-    input [31:0] data;
-    input [3:0]  strb;
-    integer k;
-    begin
-        for (k = 0; k < 4; k = k + 1)
-            merge[8 * k +: 8] = strb[k] ? data[8 * k +: 8] : old[8 * k +: 8];
-    end
-endfunction
 
 /*
- * Register writes: each 32-bit lane of a beat, merged combinationally into the next values
+ * Register writes: every register word has its address, hence its lane of the beat, fixed;
+ * a byte is written (a clock enable) when its beat is taken with its strobe set
  */
 wire [11:0] w_beat_base = w_addr & BEAT_MASK;
 wire [32*ENTRIES-1:0] ent_attr;   // the ATTR words, as read
-reg  [32*ENTRIES-1:0] nxt_base, nxt_limit;
-/* verilator lint_off UNUSEDSIGNAL */
-reg  [32*ENTRIES-1:0] nxt_attr;   // READ, WRITE, ANY and OWNER kept
-/* verilator lint_on UNUSEDSIGNAL */
-reg                   nxt_enable, clr_bad;
-reg  [11:0] w_off;
-integer wl, we;
-always @* begin
-    nxt_base = ent_base;
-    nxt_limit = ent_limit;
-    nxt_attr = ent_attr;
-    nxt_enable = enable;
-    clr_bad = 1'b0;
-    w_off = 12'd0;
-    for (wl = 0; wl < LANES; wl = wl + 1) begin
-        w_off = w_beat_base + 12'd4 * wl[11:0];
-        if (w_en) begin
-            if (w_off == 12'h000 && w_strb[4 * wl])
-                nxt_enable = w_data[32 * wl];
-            if (w_off == 12'h010 && w_strb[4 * wl + 3] && w_data[32 * wl + 31])
-                clr_bad = 1'b1;
-            for (we = 0; we < ENTRIES; we = we + 1) begin
-                if (w_off == 12'h100 + 12'd16 * we[11:0])
-                    nxt_base[32 * we +: 32] = merge(ent_base[32 * we +: 32],
-                                                    w_data[32 * wl +: 32], w_strb[4 * wl +: 4]);
-                if (w_off == 12'h104 + 12'd16 * we[11:0])
-                    nxt_limit[32 * we +: 32] = merge(ent_limit[32 * we +: 32],
-                                                     w_data[32 * wl +: 32], w_strb[4 * wl +: 4]);
-                if (w_off == 12'h108 + 12'd16 * we[11:0])
-                    nxt_attr[32 * we +: 32] = merge(ent_attr[32 * we +: 32],
-                                                    w_data[32 * wl +: 32], w_strb[4 * wl +: 4]);
-            end
-        end
-    end
-end
+
+// CTRL (0x000) and BAD_INFO (0x010) are in lane 0 of their beat (32- and 64-bit buses)
+wire ctrl_we = w_en && w_beat_base == (12'h000 & BEAT_MASK) && w_strb[0];
+wire clr_bad = w_en && w_beat_base == (12'h010 & BEAT_MASK) && w_strb[3]
+               && w_data[31];
 
 generate
-    for (g = 0; g < ENTRIES; g = g + 1) begin : attr
+    for (g = 0; g < ENTRIES; g = g + 1) begin : regs
+        localparam integer OB = 256 + 16 * g;   // BASE's offset; LIMIT +4, ATTR +8
+        localparam integer LB = (OB / 4) % LANES;
+        localparam integer LL = (OB / 4 + 1) % LANES;
+        localparam integer LA = (OB / 4 + 2) % LANES;
+        localparam [31:0] OB32 = OB;
+        localparam [11:0] OB12 = OB32[11:0];
+        wire we_b = w_en && w_beat_base == (OB12 & BEAT_MASK);
+        wire we_l = w_en && w_beat_base == ((OB12 + 12'd4) & BEAT_MASK);
+        wire we_a = w_en && w_beat_base == ((OB12 + 12'd8) & BEAT_MASK);
         /* verilator lint_off UNUSEDSIGNAL */
         wire [TAG_BITS+7:0] owner_x = {8'd0, ent_owner[TAG_BITS * g +: TAG_BITS]};
         /* verilator lint_on UNUSEDSIGNAL */
         wire [7:0] owner8 = owner_x[7:0];
         assign ent_attr[32 * g +: 32] = {16'd0, owner8, 5'd0, ent_any[g], ent_wr[g], ent_rd[g]};
+        genvar k;
+        for (k = 0; k < 4; k = k + 1) begin : bytes
+            always @(posedge clk) begin
+                if (rst) begin
+                    ent_base[32 * g + 8 * k +: 8] <= 8'd0;
+                    ent_limit[32 * g + 8 * k +: 8] <= 8'd0;
+                end else begin
+                    if (we_b && w_strb[4 * LB + k])
+                        ent_base[32 * g + 8 * k +: 8] <= w_data[32 * LB + 8 * k +: 8];
+                    if (we_l && w_strb[4 * LL + k])
+                        ent_limit[32 * g + 8 * k +: 8] <= w_data[32 * LL + 8 * k +: 8];
+                end
+            end
+        end
         always @(posedge clk) begin
             if (rst) begin
                 ent_rd[g] <= 1'b0;
                 ent_wr[g] <= 1'b0;
                 ent_any[g] <= 1'b0;
                 ent_owner[TAG_BITS * g +: TAG_BITS] <= {TAG_BITS{1'b0}};
-            end else begin
-                ent_rd[g] <= nxt_attr[32 * g];
-                ent_wr[g] <= nxt_attr[32 * g + 1];
-                ent_any[g] <= nxt_attr[32 * g + 2];
-                ent_owner[TAG_BITS * g +: TAG_BITS] <= nxt_attr[32 * g + 8 +: TAG_BITS];
+            end else if (we_a) begin
+                if (w_strb[4 * LA]) begin
+                    ent_rd[g] <= w_data[32 * LA];
+                    ent_wr[g] <= w_data[32 * LA + 1];
+                    ent_any[g] <= w_data[32 * LA + 2];
+                end
+                if (w_strb[4 * LA + 1])
+                    ent_owner[TAG_BITS * g +: TAG_BITS] <= w_data[32 * LA + 8 +: TAG_BITS];
             end
         end
     end
@@ -550,16 +536,13 @@ endgenerate
 
 always @(posedge clk) begin
     if (rst) begin
-        ent_base <= {32 * ENTRIES{1'b0}};
-        ent_limit <= {32 * ENTRIES{1'b0}};
         enable <= ENABLE_RESET != 0;
         refused_count <= 32'd0;
         bad_addr <= 32'd0;
         bad_info <= 32'd0;
     end else begin
-        ent_base <= nxt_base;
-        ent_limit <= nxt_limit;
-        enable <= nxt_enable;
+        if (ctrl_we)
+            enable <= w_data[0];
         refused_count <= refused_count + {31'd0, aw_drop} + {31'd0, ar_drop};
         // a refusal in the cycle of a clear is latched
         if ((!bad_info[31] || clr_bad) && (aw_drop || ar_drop)) begin
