@@ -150,12 +150,23 @@ def _run_case(case: str, rt, linked, mem: Memory) -> tuple[object, list[str]]:
 
 
 def _check_next_call(rt) -> None:
+    """Calls with buffers the runtime vouches for still work, exactly."""
     src = _alloc(8, 0)
     src[:] = np.arange(8, dtype=np.uint32)
     dst = _alloc(8, 0)
     assert rt.hw.scale(src, dst, 5) == 8
     assert list(dst) == [5 * i for i in range(8)]
     assert rt.hw.add(2, 3) == 5
+    # numpy arrays: the runtime's own temporary buffers get their ranges too; a slice of a
+    # buffer gets exactly its elements (its neighbours stay unreachable and unchanged)
+    a = (np.arange(300) % 256).astype(np.uint8)
+    b = np.zeros(300, dtype=np.int16)
+    assert rt.hw.widen(a, b) == 300
+    assert np.array_equal(b, a.astype(np.int16) - 128)
+    whole = _alloc(32, 7)
+    assert rt.hw.scale(src, whole[8:16], 2) == 8
+    assert list(whole[8:16]) == [2 * i for i in range(8)]
+    assert list(whole[:8]) == [7] * 8 and list(whole[16:]) == [7] * 16
 
 
 def test_hostile_calls_with_and_without_the_firewall(tmp_path):
@@ -180,7 +191,7 @@ def test_hostile_calls_with_and_without_the_firewall(tmp_path):
                     assert changed == [], (case, changed)
                     msg = str(outcome)
                     assert "memory firewall refused engine hw.scale." in msg, msg
-                    assert f"call #" in msg and "hw.scale" in msg
+                    assert "call #" in msg and "hw.scale" in msg
                     param = "src" if case == "read_secret" else "dst"
                     assert outcome.refusal.owner == ("hw", "scale", param), outcome.refusal
                     assert f"no range was open for buffer '{param}'" in msg, msg
