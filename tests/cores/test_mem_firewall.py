@@ -14,6 +14,9 @@ model of the table and of memory:
   batch memory equals the model byte for byte (a refused write never lands), REFUSED counts
   the refused bursts and BAD_ADDR/BAD_INFO hold one of them (then cleared);
 - ``fixed_bursts``: a FIXED burst's range is one beat;
+- ``raw_bursts`` (driven by hand): WRAP containers, a WRAP length AXI forbids, burst type 3,
+  a beat wider than the bus, a range past 2**32, an allowed address held while its entry
+  is withdrawn;
 - ``random_traffic`` also runs a monitor that checks that every address handshake toward memory is one the
   table allows (nothing refused ever reaches the AxiRam);
 - ``zero_latency`` (no pauses): for allowed bursts the firewall is a wire: every cycle the
@@ -54,9 +57,10 @@ def _pause(p: float, rng: random.Random):
 class Bench:
     """The DUT with its master, memory and register master, and the model."""
 
-    def __init__(self, dut, p: dict, rng: random.Random) -> None:
+    def __init__(self, dut, p: dict, rng: random.Random, raw: bool = False) -> None:
         self.dut, self.p, self.rng = dut, p, rng
-        self.master = AxiMaster(AxiBus.from_prefix(dut, "s_axi"), dut.clk, dut.rst)
+        # raw: the test drives the checked path's signals itself (bursts AxiMaster cannot make)
+        self.master = None if raw else AxiMaster(AxiBus.from_prefix(dut, "s_axi"), dut.clk, dut.rst)
         self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=MEM)
         self.regs = AxiMaster(AxiBus.from_prefix(dut, "reg_axi"), dut.clk, dut.rst)
         self.shadow = bytearray(MEM)
@@ -65,9 +69,11 @@ class Bench:
         self.refused = 0
         self.bpb = p["DATA_WIDTH"] // 8
         if p["pause"]:
-            chans = [self.master.write_if.aw_channel, self.master.write_if.w_channel,
-                     self.master.write_if.b_channel, self.master.read_if.ar_channel,
-                     self.master.read_if.r_channel, self.regs.write_if.aw_channel,
+            mine = [] if self.master is None else [
+                self.master.write_if.aw_channel, self.master.write_if.w_channel,
+                self.master.write_if.b_channel, self.master.read_if.ar_channel,
+                self.master.read_if.r_channel]
+            chans = mine + [self.regs.write_if.aw_channel,
                      self.regs.write_if.w_channel, self.regs.read_if.r_channel,
                      self.ram.write_if.aw_channel, self.ram.write_if.w_channel,
                      self.ram.write_if.b_channel, self.ram.read_if.ar_channel,
@@ -107,12 +113,21 @@ class Bench:
         return False
 
 
-async def _setup(dut) -> Bench:
+async def _setup(dut, raw: bool = False) -> Bench:
     p = _params(dut)
     rng = random.Random(p["seed"])
     cocotb.start_soon(Clock(dut.clk, 10, unit="ns").start())
     dut.rst.value = 1
-    b = Bench(dut, p, rng)
+    if raw:
+        for n in ("awvalid", "wvalid", "arvalid"):
+            getattr(dut, "s_axi_" + n).value = 0
+        dut.s_axi_bready.value = 1
+        dut.s_axi_rready.value = 1
+        for n in ("awid", "awaddr", "awlen", "awsize", "awburst", "awlock", "awcache", "awprot",
+                  "wdata", "wstrb", "wlast", "arid", "araddr", "arlen", "arsize", "arburst",
+                  "arlock", "arcache", "arprot"):
+            getattr(dut, "s_axi_" + n).value = 0
+    b = Bench(dut, p, rng, raw)
     await ClockCycles(dut.clk, 4)
     dut.rst.value = 0
     await ClockCycles(dut.clk, 2)
@@ -273,6 +288,139 @@ async def fixed_bursts(dut):
     r = await b.master.read(0x107C, 8, size=2)   # INCR: two beats, the second outside
     assert r.resp == AxiResp.SLVERR
     assert await b.reg_read(0x8) == 2
+
+
+async def _handshake(dut, ready: str, what: str, limit: int = 200) -> bool:
+    """Wait (at most ``limit`` cycles) for the cycle in which ``ready`` is high with the
+    valid the caller set; returns whether the memory side's AWVALID was seen meanwhile."""
+    seen = False
+    for _ in range(limit):
+        await ReadOnly()
+        seen |= bool(int(dut.m_axi_awvalid.value))
+        done = int(getattr(dut, ready).value)
+        await RisingEdge(dut.clk)
+        if done:
+            return seen
+    raise AssertionError(f"{what}: {ready} stayed low for {limit} cycles")
+
+
+async def _raw_write(dut, addr: int, length: int, size: int, burst: int) -> tuple[int, bool]:
+    """One write burst driven by hand (AW, then its beats): (BRESP, whether its address
+    reached the memory side)."""
+    what = f"the write at 0x{addr:08X}"
+    dut.s_axi_awaddr.value = addr
+    dut.s_axi_awlen.value = length
+    dut.s_axi_awsize.value = size
+    dut.s_axi_awburst.value = burst
+    dut.s_axi_awid.value = 0
+    dut.s_axi_awvalid.value = 1
+    seen = await _handshake(dut, "s_axi_awready", what)
+    dut.s_axi_awvalid.value = 0
+    width = len(dut.s_axi_wstrb)
+    for beat in range(length + 1):
+        dut.s_axi_wdata.value = int("A5" * width, 16)
+        dut.s_axi_wstrb.value = (1 << width) - 1
+        dut.s_axi_wlast.value = int(beat == length)
+        dut.s_axi_wvalid.value = 1
+        seen |= await _handshake(dut, "s_axi_wready", what)
+    dut.s_axi_wvalid.value = 0
+    for _ in range(200):
+        await ReadOnly()
+        if int(dut.s_axi_bvalid.value):
+            resp = int(dut.s_axi_bresp.value)
+            await RisingEdge(dut.clk)
+            return resp, seen
+        await RisingEdge(dut.clk)
+    raise AssertionError(f"no B for {what} in 200 cycles: the firewall never answered")
+
+
+async def _raw_read(dut, addr: int, length: int, size: int, burst: int) -> tuple[int, int]:
+    """One read burst driven by hand: (the worst RRESP, beats)."""
+    dut.s_axi_araddr.value = addr
+    dut.s_axi_arlen.value = length
+    dut.s_axi_arsize.value = size
+    dut.s_axi_arburst.value = burst
+    dut.s_axi_arid.value = 0
+    dut.s_axi_arvalid.value = 1
+    await _handshake(dut, "s_axi_arready", f"the read at 0x{addr:08X}")
+    dut.s_axi_arvalid.value = 0
+    worst, beats = 0, 0
+    for _ in range(500):
+        await ReadOnly()
+        if int(dut.s_axi_rvalid.value):
+            worst = max(worst, int(dut.s_axi_rresp.value))
+            beats += 1
+            last = int(dut.s_axi_rlast.value)
+            await RisingEdge(dut.clk)
+            if last:
+                return worst, beats
+        else:
+            await RisingEdge(dut.clk)
+    raise AssertionError(f"no RLAST for the read at 0x{addr:08X} in 500 cycles")
+
+
+@cocotb.test()
+async def raw_bursts(dut):
+    """Bursts AxiMaster does not make: WRAP (its container), a WRAP of a length AXI forbids,
+    the reserved burst type, a beat wider than the bus, a range past 0xFFFFFFFF; and an
+    allowed address stays presented while its entry is withdrawn."""
+    b = await _setup(dut, raw=True)
+    OKAY, SLVERR = 0, 2
+    await b.set_entry(0, 0x1000, 0x100F, 4 | 3)                 # 16 bytes
+    assert await _raw_write(dut, 0x1008, 3, 2, 2) == (OKAY, True)   # WRAP 4 x 4: 0x1000..0x100F
+    assert await _raw_read(dut, 0x100C, 3, 2, 2) == (OKAY, 4)
+    await b.set_entry(0, 0x1004, 0x100F, 4 | 3)
+    assert await _raw_write(dut, 0x1008, 3, 2, 2) == (SLVERR, False)  # the container starts at 0x1000
+    assert await _raw_read(dut, 0x1008, 3, 2, 2) == (SLVERR, 4)
+    await b.set_entry(0, 0x1000, 0x1FFF, 4 | 3)
+    assert await _raw_write(dut, 0x1000, 2, 2, 2) == (SLVERR, False)  # WRAP of 3 beats
+    assert await _raw_write(dut, 0x1000, 0, 2, 3) == (SLVERR, False)  # burst type 3
+    too_wide = (b.p["DATA_WIDTH"] // 8).bit_length()                  # 2**size > the bus
+    assert await _raw_write(dut, 0x1000, 0, too_wide, 1) == (SLVERR, False)
+    assert await _raw_write(dut, 0x1010, 1, 2, 1) == (OKAY, True)    # INCR, inside
+    await b.set_entry(b.p["ENTRIES"] - 1, 0xFFFFFF00, 0xFFFFFFFF, 4 | 3)
+    assert await _raw_read(dut, 0xFFFFFFF0, 7, 2, 1) == (SLVERR, 8)   # 32 bytes: past 2**32
+    assert await b.reg_read(0x8) == 6
+    await b.set_entry(0, 0x1000, 0x1FFF, 4 | 3)
+    # an allowed AW waits for the memory (AWREADY held low); its entry is withdrawn meanwhile:
+    # it stays presented until taken, as AXI requires
+    b.ram.write_if.aw_channel.set_pause_generator(iter(lambda: True, None))
+    await ClockCycles(dut.clk, 2)        # the memory's AWREADY is low from now on
+    dut.s_axi_awaddr.value = 0x1020
+    dut.s_axi_awlen.value = 0
+    dut.s_axi_awsize.value = 2
+    dut.s_axi_awburst.value = 1
+    dut.s_axi_awvalid.value = 1
+    for _ in range(3):
+        await ReadOnly()
+        assert int(dut.m_axi_awvalid.value) and not int(dut.s_axi_awready.value)
+        await RisingEdge(dut.clk)
+    await b.reg_write(0x100 + 8, 0)
+    for _ in range(5):
+        await ReadOnly()
+        assert int(dut.m_axi_awvalid.value), "an allowed address was dropped before its handshake"
+        await RisingEdge(dut.clk)
+    b.ram.write_if.aw_channel.set_pause_generator(None)
+    b.ram.write_if.aw_channel.pause = False
+    await _handshake(dut, "s_axi_awready", "the held write")
+    dut.s_axi_awvalid.value = 0
+    dut.s_axi_wdata.value = 0
+    dut.s_axi_wstrb.value = 0
+    dut.s_axi_wlast.value = 1
+    dut.s_axi_wvalid.value = 1
+    await _handshake(dut, "s_axi_wready", "the held write's beat")
+    dut.s_axi_wvalid.value = 0
+    for _ in range(50):   # its B (OKAY: it was allowed when presented)
+        await ReadOnly()
+        if int(dut.s_axi_bvalid.value):
+            assert int(dut.s_axi_bresp.value) == 0
+            await RisingEdge(dut.clk)
+            break
+        await RisingEdge(dut.clk)
+    else:
+        raise AssertionError("no B for the held write")
+    got = await _raw_write(dut, 0x1020, 0, 2, 1)
+    assert got == (SLVERR, False), got   # the next one is refused
 
 
 @cocotb.test()
