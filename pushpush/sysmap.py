@@ -29,6 +29,7 @@ from .link import (
     LinkedSystem,
     Slot,
     TraceBlock,
+    FirewallBlock,
     trace_pulses,
 )
 from .link.linker import place_irq, place_ps_window_register
@@ -75,6 +76,7 @@ def to_dict(linked: LinkedSystem) -> dict[str, Any]:
         **_dmas(linked),
         **_channels(linked),
         **_trace(linked),
+        **_firewall(linked),
         "components": [_component(c) for c in linked.components],
     }
 
@@ -94,6 +96,15 @@ def _trace(linked: LinkedSystem) -> dict[str, Any]:
               for c in linked.components for k, port in trace_pulses(c)]
     return {"trace": {"base": _hex(t.base), "size": _hex(t.size), "depth": t.depth,
                       "events": slots + pulses}}
+
+
+def _firewall(linked: LinkedSystem) -> dict[str, Any]:
+    """The ``firewall`` entry (only with ``firewall:``): the memory firewall's register page
+    and its table's size (cores/mem_firewall)."""
+    f = linked.firewall
+    if f is None:
+        return {}
+    return {"firewall": {"base": _hex(f.base), "size": _hex(f.size), "entries": f.entries}}
 
 
 def _dmas(linked: LinkedSystem) -> dict[str, Any]:
@@ -258,6 +269,8 @@ def from_dict(data: Any, base_dir: Optional[Path] = None) -> LinkedSystem:
             irq=place_irq(pl, components, reg),
             trace=(TraceBlock(_int(data["trace"]["base"]), int(data["trace"]["depth"]))
                    if data.get("trace") else None),
+            firewall=(FirewallBlock(_int(data["firewall"]["base"]), int(data["firewall"]["entries"]))
+                      if data.get("firewall") else None),
         )
     except (KeyError, TypeError, ValueError, AttributeError, TypeSyntaxError) as e:
         raise SystemMapError(f"malformed system map: {type(e).__name__}: {e}") from None

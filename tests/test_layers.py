@@ -33,7 +33,7 @@ ALLOWED: dict[str, set[str]] = {
     "simboard": {"boards", "build", "codegen", "errors", "resources", "trace"},
     "pynq": {"boards", "simboard", "runtime", "codegen", "build", "link", "sysmap", "protocol", "types", "errors",
              "resources", "c", "trace"},
-    "bench": {"boards", "build", "codegen", "link", "sysmap", "sim", "pynq", "runtime", "protocol", "types",
+    "bench": {"boards", "build", "codegen", "link", "sysmap", "sim", "pynq", "simboard", "runtime", "protocol", "types",
               "errors", "resources", "c", "executor"},
     "executor": {"errors"},
     "testing": {"build", "trace"},

@@ -90,8 +90,10 @@ def core_dependencies(linked: Optional[LinkedSystem] = None) -> list[str]:
     """The ``cores/`` folders whose modules the generated RTL may instantiate (``abe`` only
     for components with an ``abe:`` entry; listing it always keeps the file lists
     independent of the system), and ``trace`` for a system with ``trace:`` (the PL trace
-    buffer: only there, so a system without it lists exactly what it did before)."""
-    return list(_CORES) + (["trace"] if linked is not None and linked.trace is not None else [])
+    buffer: only there, so a system without it lists exactly what it did before), and
+    ``mem_firewall`` for a system with ``firewall:`` (likewise)."""
+    return (list(_CORES) + (["trace"] if linked is not None and linked.trace is not None else [])
+            + (["mem_firewall"] if linked is not None and linked.firewall is not None else []))
 
 
 def rtl_components(linked: LinkedSystem) -> list[LinkedComponent]:

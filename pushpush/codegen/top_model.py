@@ -59,6 +59,20 @@ class PsWindow:
 
 
 @dataclass(frozen=True)
+class TopFirewall:
+    """The memory firewall (``pp_mem_firewall``, ``firewall:``) between the buffer engines'
+    interconnect and ``buf_axi``: its register page at slave ``slave`` (``base``), its table's
+    ``entries``, and where the engine's index sits in the AXI ID (``tag_lsb``, ``tag_bits``:
+    at least 1 bit; with one engine the runtime allows ANY)."""
+
+    slave: int
+    base: int
+    entries: int
+    tag_lsb: int
+    tag_bits: int
+
+
+@dataclass(frozen=True)
 class IrqBlock:
     """The interrupt block (``pp_irq_pending``) at slave ``slave``: one pending bit per
     software component (``components``), whose window is ``window_bases[i]``/``window_bits[i]``."""
@@ -281,6 +295,8 @@ class TopModel:
     m_sig: tuple[AxiSignal, ...]
     #: the PL trace buffer (``trace:``), None without
     trace: Optional[TopTrace] = None
+    #: the memory firewall on ``buf_axi`` (``firewall:``), None without
+    firewall: Optional[TopFirewall] = None
 
     @property
     def s_count(self) -> int:
@@ -345,6 +361,10 @@ def top_model(linked: LinkedSystem) -> TopModel:
     if linked.trace is not None:
         trace_slave = len(slaves)
         slaves.append(Slave("trace", linked.trace.base, clog2(linked.trace.size)))
+    firewall_slave = None
+    if linked.firewall is not None:
+        firewall_slave = len(slaves)
+        slaves.append(Slave("firewall", linked.firewall.base, 12))
     slaves.append(Slave("ps", linked.ps.base, clog2(linked.ps.size)))
     trace = None
     if linked.trace is not None and trace_slave is not None:
@@ -367,6 +387,10 @@ def top_model(linked: LinkedSystem) -> TopModel:
                                 for c, b in engines),
                           tuple(axi_signals(BUF_DATA_WIDTH, BUF_ID_WIDTH)),
                           tuple(axi_signals(BUF_DATA_WIDTH, buf_id)))
+    firewall = None
+    if linked.firewall is not None and firewall_slave is not None and bufs is not None:
+        firewall = TopFirewall(firewall_slave, linked.firewall.base, linked.firewall.entries,
+                               BUF_ID_WIDTH, max(1, clog2(len(engines))))
     dmas = {d.component: TopDma(d.name, d.component, dma_stream_ports(d)) for d in linked.dmas}
     topology = {"crossbar": 0, "shared": 1}[linked.interconnect.topology]
     comps = tuple(
@@ -398,4 +422,5 @@ def top_model(linked: LinkedSystem) -> TopModel:
         s_sig=tuple(axi_signals(dw, s_id)),
         m_sig=tuple(axi_signals(dw, m_id)),
         trace=trace,
+        firewall=firewall,
     )

@@ -148,6 +148,8 @@ def pl_address_block(linked: LinkedSystem) -> tuple[int, int]:
         lo, hi = min(lo, irq.base), max(hi, irq.base + IRQ_BLOCK_BYTES)
     if linked.trace is not None:   # and its PL trace buffer's page
         lo, hi = min(lo, linked.trace.base), max(hi, linked.trace.base + linked.trace.size)
+    if linked.firewall is not None:   # and its memory firewall's register page
+        lo, hi = min(lo, linked.firewall.base), max(hi, linked.firewall.base + linked.firewall.size)
     size = 4096
     while True:
         base = lo // size * size

@@ -39,11 +39,12 @@ from ..spec.fields import DEFAULT_REPLY_TIMEOUT
 from ..types import WORD_BYTES, FunctionType, nested_buffer
 from .model import (
     DMA_FIRST_PAGE, DMA_HP_PORTS, DMA_PAGE_BYTES, IRQ_BLOCK_BYTES, IRQ_MAX_BITS,
-    MAX_INTERCONNECT_PORTS, CallbackInfo, ChannelInfo, DmaBlock, ExportInfo, ImportInfo, IrqBlock, TraceBlock,
+    MAX_INTERCONNECT_PORTS, CallbackInfo, ChannelInfo, DmaBlock, ExportInfo, ImportInfo, IrqBlock, TraceBlock, FirewallBlock,
     LinkedComponent, LinkedSystem, Slot, SlotKind,
 )
 
-__all__ = ["link", "load", "window_size_for", "place_ps_window_register", "place_irq", "place_trace"]
+__all__ = ["link", "load", "window_size_for", "place_ps_window_register", "place_irq", "place_trace",
+           "place_firewall"]
 
 
 def load(path: "str | os.PathLike[str]", interconnect: Optional[dict[str, Any]] = None,
@@ -149,6 +150,7 @@ def link(spec: SystemSpec) -> LinkedSystem:
     ps_window_register = place_ps_window_register(spec.software_windows, components)
     irq = place_irq(spec.pl, components, ps_window_register)
     trace = place_trace(spec, components, ps_window_register, irq)
+    firewall = place_firewall(spec, components, ps_window_register, irq, trace)
     return LinkedSystem(
         name=spec.name, board=spec.board, clock_mhz=spec.clock_mhz,
         interconnect=spec.interconnect, pl=spec.pl, ps=spec.ps, components=components,
@@ -157,7 +159,7 @@ def link(spec: SystemSpec) -> LinkedSystem:
         channels=tuple(ChannelInfo(c.name, ch.name, ch.index) for c in spec.components
                        for ch in c.channels),
         ps_window_register=ps_window_register,
-        irq=irq, trace=trace,
+        irq=irq, trace=trace, firewall=firewall,
     )
 
 
@@ -240,6 +242,55 @@ def place_trace(spec: SystemSpec, components: Sequence[LinkedComponent],
                                               f"buffer in region pl ({spec.pl.base:#x}..{spec.pl.end:#x}); "
                                               f"use a smaller trace depth or a larger regions.pl")])
     return TraceBlock(page, spec.trace_depth)
+
+
+def place_firewall(spec: SystemSpec, components: Sequence[LinkedComponent],
+                   ps_window_register: Optional[int], irq: Optional[IrqBlock],
+                   trace: Optional[TraceBlock]) -> Optional[FirewallBlock]:
+    """The memory firewall's register page (:attr:`LinkedSystem.firewall`): the first free
+    4 KiB page of ``pl`` after the rtl windows and the other register pages; None without
+    ``firewall:``. Raises :class:`LinkError` (at the system's first line) when the system has
+    no buffer parameter (the firewall guards the buffer engines' path; nothing else of the
+    PL reaches PS memory through it yet), or no free page or interconnect port is left."""
+    if not spec.firewall_entries:
+        return None
+    where = spec.where(spec.loc)
+    rtl = [c for c in components if not c.is_software]
+    if not any(e.signature.buffer_params() for c in rtl for e in c.exports):
+        raise LinkError([Diagnostic.at(where, "firewall: the memory firewall guards the buffer "
+                                              "engines' path into PS memory, and this system has "
+                                              "no buffer parameter (in T[] / out T[]) on an rtl "
+                                              "export; remove 'firewall:'")])
+    not_python = sorted({c.name for c in components if c.kind in ("c", "riscv")
+                         for i in c.imports if i.signature.buffer_params()})
+    if not_python:
+        raise LinkError([Diagnostic.at(where, f"firewall: component(s) {', '.join(not_python)} call "
+                                              "functions with buffer parameters from C, whose runtime "
+                                              "does not open the firewall's ranges yet (only the "
+                                              "Python runtime does): their calls would all be "
+                                              "refused; remove 'firewall:' or call from Python")])
+    ports = (len(rtl) + 1 + (ps_window_register is not None) + (irq is not None)
+             + (trace is not None) + 1)
+    if ports > MAX_INTERCONNECT_PORTS:
+        raise LinkError([Diagnostic.at(where, f"firewall: the interconnect has no free port for the "
+                                              f"firewall's registers ({MAX_INTERCONNECT_PORTS} at "
+                                              f"most); remove 'firewall:' or merge components")])
+    size = IRQ_BLOCK_BYTES
+    used = sorted([(c.base, c.end) for c in rtl]
+                  + ([] if ps_window_register is None
+                     else [(ps_window_register, ps_window_register + IRQ_BLOCK_BYTES)])
+                  + ([] if irq is None else [(irq.base, irq.base + IRQ_BLOCK_BYTES)])
+                  + ([] if trace is None else [(trace.base, trace.base + trace.size)]))
+    page = spec.pl.base
+    for lo, hi in used:
+        if page + size <= lo:
+            break
+        page = max(page, -(-hi // size) * size)
+    if page + size > spec.pl.end:
+        raise LinkError([Diagnostic.at(where, f"firewall: no free 4 KiB page for the firewall's "
+                                              f"registers in region pl ({spec.pl.base:#x}.."
+                                              f"{spec.pl.end:#x}); use a larger regions.pl")])
+    return FirewallBlock(page, spec.firewall_entries)
 
 
 def _place_dmas(spec: SystemSpec) -> tuple[list[DmaBlock], list[Diagnostic]]:

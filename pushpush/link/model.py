@@ -38,6 +38,7 @@ __all__ = [
     "DMA_HP_PORTS",
     "IRQ_BLOCK_BYTES",
     "TraceBlock",
+    "FirewallBlock",
     "trace_pulses",
     "TRACE_CONTROL",
     "TRACE_INFO",
@@ -283,6 +284,29 @@ class TraceBlock:
         return max(0x1000, 2 * self.ring_offset)
 
 
+@dataclass(frozen=True)
+class FirewallBlock:
+    """The memory firewall (``firewall:`` in the YAML, cores/mem_firewall): its register
+    page at ``base`` in region ``pl`` (4 KiB) and the table's ``entries`` (see
+    :attr:`LinkedSystem.firewall`). It guards the buffer engines' path (``buf_axi``): a
+    burst's master is its engine's index (system map order of the buffer parameters)."""
+
+    base: int
+    entries: int
+
+    #: register offsets (cores/mem_firewall/README.md)
+    CTRL = 0x000
+    INFO = 0x004
+    REFUSED = 0x008
+    BAD_ADDR = 0x00C
+    BAD_INFO = 0x010
+    ENTRY0 = 0x100
+
+    @property
+    def size(self) -> int:
+        return 0x1000
+
+
 def trace_pulses(comp: "LinkedComponent") -> tuple[tuple[str, str], ...]:
     """The PL trace buffer's pulse events of a component, ``(kind, port)``: for an rtl
     component per export its module taking a call (``take``) and giving the result
@@ -434,6 +458,10 @@ class LinkedSystem:
     #: ``pl`` and the ring's depth; None without ``trace:``. Placed by
     #: :func:`pushpush.link.linker.place_trace`.
     trace: Optional[TraceBlock] = None
+    #: The memory firewall of the buffer engines' path (``firewall:`` in the YAML; issue 46):
+    #: its register page in ``pl`` and its table's size; None without ``firewall:``. Placed
+    #: by :func:`pushpush.link.linker.place_firewall`.
+    firewall: Optional[FirewallBlock] = None
 
     def channels_of(self, component: str) -> tuple[ChannelInfo, ...]:
         """A component's channels (empty without ``channels:``)."""

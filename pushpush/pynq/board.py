@@ -66,6 +66,7 @@ from pushpush.link import IRQ_ENABLE_CLEAR, IRQ_ENABLE_SET, WAIT_MODES, LinkedSy
 from pushpush.protocol import BusWriteError
 from pushpush.runtime.backend import SyncBackend, in_serve_thread
 from pushpush.runtime.claim import Claim, ClaimRefused, probe
+from pushpush.runtime.firewall import FirewallTable
 
 from .irqwait import IRQ_PIN, hub_for
 from .windows import SoftwareWindows
@@ -283,8 +284,18 @@ class PynqBackend(SyncBackend):
         #: interrupt ends when it is set (:meth:`wake`), not at IRQ_WAIT_S
         self.stopping: Optional[threading.Event] = None
         self.set_wait(wait or self.component.wait or "sleep")
+        self._firewall = None
+        if linked.firewall is not None:   # firewall: this component's entries of its table
+            regs = MMIO(linked.firewall.base, linked.firewall.size, device=device)
+            self._firewall = FirewallTable(linked, component, lambda o: int(regs.read(o)),
+                                           lambda o, v: regs.write(o, v))
 
     # ------------------------------------------------------------------ buffers
+
+    def firewall(self) -> Any:
+        """This component's entries of the memory firewall's table, or None without
+        ``firewall:`` (:mod:`pushpush.runtime.firewall`)."""
+        return self._firewall
 
     def allocate(self, n: int, dtype: str) -> Any:
         """A physically contiguous buffer of ``n`` elements (``pynq.allocate`` on this

@@ -36,6 +36,8 @@ four methods (a wrapper, a test double) gets every default. The hooks, by who ca
 ``allocate(n, dtype)`` a buffer the PL reaches (``pynq.allocate``), where numpy arrays
                        passed for buffer parameters and channels' data are copied; None:
                        the backend has none (default)
+``firewall()``         the memory firewall's table (``firewall:``, issue 46): the caller
+                       opens a range per buffer argument for the call. Default None
 ``slot_pending(a)``    whether a software window's cep trigger at ``a`` holds a call not
                        taken yet (the caller then waits as if refused; §2.2). Default False
 ``owner_of(c)``        (live?, owner) of software component ``c``'s runtime, from its claim,
@@ -108,6 +110,11 @@ class Backend:
     def allocate(self, n: int, dtype: str) -> Any:
         """A physically contiguous buffer of ``n`` elements the PL reaches, or None: this
         backend has no such memory (the caller then refuses numpy arrays for buffers)."""
+        return None
+
+    def firewall(self) -> Any:
+        """This component's entries of the memory firewall's table
+        (:class:`pushpush.runtime.firewall.FirewallTable`), or None: no firewall (default)."""
         return None
 
     def slot_pending(self, trigger_address: int) -> bool:

@@ -36,6 +36,7 @@ from ..protocol import (
 from ..trace import software as _trace
 from ..types import SignatureCodec, structurally_equal
 from .buffers import prepare_buffers
+from .firewall import explain, guard_buffers
 from .callee import Served
 from .claim import RECORD_VALID, RECORD_WRITING
 from .functions import ImportedFunction, RemoteFunction
@@ -187,14 +188,14 @@ class Caller:
 
     def _call_buffers(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
                       timeout: Optional[float], one_way: bool) -> Generator[Any, Any, Any]:
-        args, kwargs, after = self._buffer_args(fn, args, kwargs, one_way)
+        args, kwargs, after, grant = self._buffer_args(fn, args, kwargs, one_way)
         ok = False
         try:
             value = yield from self._call(fn, args, kwargs, timeout, one_way, True)
             ok = True
             return value
         except CallError as e:
-            raise self._buffer_error(fn, e) from None
+            raise explain(grant, self._buffer_error(fn, e)) from None
         finally:
             after(ok)
 
@@ -286,14 +287,18 @@ class Caller:
         raise NotImplementedError
 
     def _buffer_args(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
-                     one_way: bool) -> tuple[list[Any], dict[str, Any], Callable[[bool], None]]:
-        """A call with buffer parameters: arrays into (address, length) pairs, and what to do
-        after the reply (:func:`pushpush.runtime.buffers.prepare_buffers`)."""
+                     one_way: bool) -> tuple[list[Any], dict[str, Any], Callable[[bool], None], Any]:
+        """A call with buffer parameters: arrays into (address, length) pairs, what to do
+        after the reply (:func:`pushpush.runtime.buffers.prepare_buffers`), and the memory
+        firewall's grant for the call (None without one: :mod:`pushpush.runtime.firewall`)."""
         if one_way:
             raise ValueError(f"{fn.name} takes buffers: a one-way call (post) has no reply to say "
                              "when the DMA is done with them; call it and wait for the result")
-        return prepare_buffers(fn._codec or fn.codec, fn.name, args, kwargs,
-                               self.hooks.allocate, self.copy_buffers)
+        codec = fn._codec or fn.codec
+        prepared = prepare_buffers(codec, fn.name, args, kwargs, self.hooks.allocate, self.copy_buffers)
+        # the memory firewall (issue 46): a range per buffer argument, for this call only
+        return guard_buffers(self.hooks.firewall(), self.linked, fn.address, codec, args, kwargs,
+                             prepared)
 
     @staticmethod
     def _buffer_error(fn: RemoteFunction, e: CallError) -> CallError:

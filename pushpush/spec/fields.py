@@ -370,6 +370,19 @@ TRACE = Record("trace", "The PL trace buffer (cores/trace, docs/trace.md): a cor
           default=TRACE_DEFAULT_DEPTH, example="depth: 4096"),
 ))
 
+#: ``firewall: true``: the memory firewall's default table size (cores/mem_firewall)
+FIREWALL_DEFAULT_ENTRIES = 8
+FIREWALL_MAX_ENTRIES = 48
+
+FIREWALL = Record("firewall", "The memory firewall (cores/mem_firewall, issue 46): the buffer "
+                              "engines' bursts into PS memory pass only inside the ranges the "
+                              "runtime allowed for the call under way.", (
+    Field("entries", Int(minimum=1, maximum=FIREWALL_MAX_ENTRIES,
+                         over="the table holds at most {maximum} ranges; use at most {maximum}"),
+          "Ranges the table holds at once (1..48): buffer parameters of calls in flight.",
+          default=FIREWALL_DEFAULT_ENTRIES, example="entries: 8"),
+))
+
 SYSTEM = Record("system", "A pushpush system description (system.yaml).", (
     Field("system", _NAME, "The system's name (letters, digits, '_').", required=True,
           example="system: audio", missing="add a line 'system: <name>' at the top"),
@@ -386,6 +399,10 @@ SYSTEM = Record("system", "A pushpush system description (system.yaml).", (
     Field("trace", AnyOf((Choice((True, False)), TRACE)),
           "The PL trace buffer: true (1024 records), false (none, the default) or "
           "{depth: N}.", default=False, example="trace: true"),
+    Field("firewall", AnyOf((Choice((True, False)), FIREWALL)),
+          "The memory firewall in front of the buffer engines' path into PS memory: true (8 "
+          "entries), false (none, the default) or {entries: N}.", default=False,
+          example="firewall: true"),
     Field("components", MapOf(_NAME, COMPONENT, min_items=1, entry="component"),
           "The components, by name.", required=True,
           missing="add 'components:' with one entry per component"),

@@ -26,7 +26,7 @@ from .fields import (
     ABE, BOARDS, COMPONENT, DEFAULT_DYNAMIC_SLOTS, DEFAULT_REPLY_TIMEOUT, DMA, EXPORT, IMPORT_TARGET, INTERCONNECT,
     MAX_CHANNELS, REGION, REGIONS, RISCV_MEMORY_MAX, RISCV_MEMORY_MIN, SOFTWARE_KINDS, SYSTEM,
 )
-from .fields import TRACE, TRACE_DEFAULT_DEPTH, Int, Str
+from .fields import FIREWALL, FIREWALL_DEFAULT_ENTRIES, TRACE, TRACE_DEFAULT_DEPTH, Int, Str
 from .model import (
     CHANNEL_RX_SIGNATURE, CHANNEL_TX_SIGNATURE, DEFAULT_PS, Abe, ChannelSpec, ComponentSpec, Dma,
     ExportSpec, ImportSpec, Interconnect, Region, SystemSpec,
@@ -163,13 +163,14 @@ class _Loader(_Reader):
                                 f"buffer; use software_windows: ocm")
 
         trace_depth = self.trace(by_key["trace"][1]) if "trace" in by_key else 0
+        firewall_entries = self.firewall(by_key["firewall"][1]) if "firewall" in by_key else 0
 
         if name is None:
             return None
         spec = SystemSpec(
             name=name, components=tuple(components), board=board, clock_mhz=clock,
             software_windows=software_windows, interconnect=interconnect, pl=pl, ps=ps, file=self.file, base_dir=self.base_dir,
-            trace_depth=trace_depth, loc=loc, components_loc=components_loc, region_locs=region_locs,
+            trace_depth=trace_depth, firewall_entries=firewall_entries, loc=loc, components_loc=components_loc, region_locs=region_locs,
         )
         self.diags.extend(check_references(spec, self.declared))
         return spec
@@ -195,6 +196,21 @@ class _Loader(_Reader):
                        f"use {lower} or {2 * lower}")
             return 0
         return int(depth)
+
+    def firewall(self, node: Node) -> int:
+        """``firewall:`` (fields.FIREWALL): true, false or ``{entries: N}``; the table's
+        entries, 0 for none."""
+        if not isinstance(node, MappingNode):
+            v = self.value(node) if isinstance(node, ScalarNode) else None
+            if isinstance(v, bool):
+                return FIREWALL_DEFAULT_ENTRIES if v else 0
+            self.error(node, f"firewall must be true, false or a mapping such as {{entries: 8}}, "
+                             f"not {self._describe(node)}; e.g. firewall: true")
+            return 0
+        read = self.record(node, FIREWALL, "'firewall'", name=lambda key: f"firewall {key}")
+        if read is None or not read.ok:
+            return 0
+        return int(read.values.get("entries", FIREWALL_DEFAULT_ENTRIES))
 
     def interconnect(self, node: Node) -> Interconnect:
         read = self.record(node, INTERCONNECT, "'interconnect'", name=lambda key: f"interconnect {key}")

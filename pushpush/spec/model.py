@@ -198,6 +198,8 @@ class SystemSpec:
     ps: Region = DEFAULT_PS
     #: ``trace:``: the PL trace buffer's depth in records (cores/trace); 0 without one.
     trace_depth: int = 0
+    #: ``firewall:``: entries of the memory firewall's table (cores/mem_firewall); 0 without.
+    firewall_entries: int = 0
     #: The YAML file as the user named it (used in diagnostics).
     file: str = "<system>"
     #: Absolute directory of the YAML file; source paths are relative to it.

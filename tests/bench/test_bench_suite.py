@@ -83,6 +83,13 @@ def test_calls_scaling_args_smoke(tmp_path, capsys):
     assert rows[("rtl", "hls", 0)]["cycles_per_call"] == 8.0
     assert rows[("python", "hls", 0)]["sim_cycles_meaning"].startswith("bus only")
     assert calls["targets"][0]["met"]
+    # buffer arguments' transfers (256 words), without and with the memory firewall: the same
+    # exact cycles (issue 46; tests/cores/test_buf_path.py asserts the 1024-word counts)
+    bufs = {(r["firewall"], r["kind"]): r for r in calls["buffers"]}
+    assert bufs[(False, "rd")]["rd_cycles"] == bufs[(True, "rd")]["rd_cycles"] > 256
+    assert bufs[(False, "both")]["wr_cycles"] == bufs[(True, "both")]["wr_cycles"] > 256
+    assert calls["targets"][-1]["target"].startswith("a call whose buffers the memory firewall")
+    assert calls["targets"][-1]["met"]
     scaling = _load(out, "scaling")
     assert {(r["config"], r["pairs"]) for r in scaling["rows"]} == {("crossbar", 1), ("crossbar", 2)}
     # every caller's own count: 30 calls x 6 cycles (the window carries a short run's quantisation)
@@ -121,6 +128,8 @@ def test_area_smoke_through_edalize_launcher(tmp_path, monkeypatch):
     assert 0 < row["interconnect"]["luts"] < row["pushpush"]["luts"] < row["total"]["luts"]
     # the interconnect alone: the 2x2 crossbar; verilog-axi not measured without a checkout
     (alone,) = area["interconnect_alone"]
+    (fw,) = area["firewall"]   # the memory firewall, 8 entries (issue 46)
+    assert fw["entries"] == 8 and fw["luts"] > 0 and "memory firewall" in area["markdown"]
     assert alone["design"] == "pushpush" and alone["n"] == 2 and alone["luts"] > 0
     assert "| 2 | " in area["markdown"] and "not measured" in area["markdown"]
     launched = record.read_text().splitlines()

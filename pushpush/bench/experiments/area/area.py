@@ -118,11 +118,14 @@ def run_area(out: Path, smoke: bool = False, jobs: Optional[int] = None,
     from pushpush.bench.experiments.area.riscv_area import riscv_area, riscv_area_markdown
     log(f"area: the soft core of kind: riscv ({1 if smoke else 2} Yosys run(s); smoke: the core alone)")
     riscv = riscv_area(whole=not smoke)
+    from pushpush.bench.experiments.area.firewall_area import FIREWALL_POINTS, SMOKE_POINTS, firewall_area, firewall_area_markdown
+    log(f"area: the memory firewall (cores/mem_firewall) at {len(SMOKE_POINTS if smoke else FIREWALL_POINTS)} size(s)")
+    firewall = firewall_area(SMOKE_POINTS if smoke else FIREWALL_POINTS)
     return {"experiment": "area", "title": "area: PushPush logic against component count (Fig. 4)",
             "meta": meta("yosys", jobs), "smoke": smoke, "rows": rows, "fits": fits,
-            "interconnect_alone": alone, "riscv": riscv,
+            "interconnect_alone": alone, "riscv": riscv, "firewall": firewall,
             "targets": [], "markdown": _markdown(rows, fits) + "\n\n" + alone_markdown(alone, checkout)
-            + "\n\n" + riscv_area_markdown(riscv),
+            + "\n\n" + riscv_area_markdown(riscv) + "\n\n" + firewall_area_markdown(firewall),
             "plots": plots,
             "wall_s": round(time.monotonic() - t0, 1)}
 

@@ -41,6 +41,7 @@ from typing import Any, Callable, Optional
 
 from pushpush.bench import paper
 from pushpush.bench.a9 import model as a9model
+from pushpush.bench.experiments.calls.buffer_rows import buffer_rows, buffer_rows_markdown, firewall_target
 from pushpush.bench.report import md_table, meta, pyplot, save_figure
 from pushpush.bench.sweep import CLOCK_MHZ, run_points, simulate_chain
 
@@ -198,11 +199,15 @@ def run_calls(out: Path, smoke: bool = False, jobs: Optional[int] = None, simula
                  f"{paper.HW_HW_CYCLES} = {paper.HW_HW_PROTOCOL_CYCLES} protocol + "
                  f"{paper.HW_HW_COMPONENT_CYCLES} component"),
     }]
+    buffers = buffer_rows(work, 256 if smoke else 1024, simulator, log)
+    targets.append(firewall_target(buffers))
     plots = _plot(rows, out)
-    md = _markdown(rows, c_result, riscv_result, a9) + _hls_markdown(hls_result)
+    md = (_markdown(rows, c_result, riscv_result, a9) + _hls_markdown(hls_result) + "\n\n"
+          + buffer_rows_markdown(buffers))
     return {"experiment": "calls", "title": "calls: int f(int) between component kinds (Table II, III)",
             "meta": meta(simulator, jobs), "smoke": smoke, "rows": rows, "c": c_result,
-            "riscv": riscv_result, "hls": hls_result, "a9": {k: v for k, v in a9.items() if k != "model_md"},
+            "riscv": riscv_result, "hls": hls_result, "buffers": buffers,
+            "a9": {k: v for k, v in a9.items() if k != "model_md"},
             "targets": targets, "markdown": md, "plots": plots,
             "wall_s": round(time.monotonic() - t0, 1)}
 

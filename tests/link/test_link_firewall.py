@@ -1,0 +1,103 @@
+"""The memory firewall (``firewall:``, issue 46) from YAML to the linked model, the system
+map and the system top: its register page's placement, the refusals of the linker (no buffer
+parameter; C callers of buffer functions, whose runtime does not open ranges yet), the
+loader's errors, and the engines' order the runtime assumes (the top's buffer interconnect)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_link import link_errors, write  # this folder's helpers (pytest puts it on sys.path)
+
+from pushpush.codegen.fabric import core_dependencies, system_buffers
+from pushpush.codegen.top_model import top_model
+from pushpush.errors import SpecError
+from pushpush.link import FirewallBlock, LinkedSystem, link
+from pushpush.runtime.firewall import engine_order
+from pushpush.spec import load_system
+from pushpush.sysmap import from_dict, to_dict
+
+BUFS = """\
+system: t
+{opt}components:
+  hw:
+    kind: rtl
+    module: buf_core
+    sources: [buf_core.v]
+    exports:
+      scale: "(src: in u32[], dst: out u32[], k: u32) -> u32"
+      add: "(a: i32, b: i32) -> i32"
+  hw2:
+    kind: rtl
+    module: buf_core2
+    sources: [buf_core2.v]
+    exports:
+      widen: "(src: in u8[], dst: out i16[]) -> u32"
+  host:
+    kind: {kind}
+    imports: [hw.scale, hw.add, hw2.widen]
+"""
+
+
+def linked(tmp_path: Path, opt: str, kind: str = "python") -> LinkedSystem:
+    return link(load_system(write(tmp_path, BUFS.format(opt=opt, kind=kind))))
+
+
+def test_off_by_default(tmp_path: Path) -> None:
+    s = linked(tmp_path, "")
+    assert s.firewall is None and top_model(s).firewall is None
+    assert "mem_firewall" not in core_dependencies(s)
+
+
+@pytest.mark.parametrize("opt,entries", [("firewall: true\n", 8), ("firewall: {entries: 3}\n", 3)])
+def test_page_after_the_windows_and_the_interrupt_block(tmp_path: Path, opt: str, entries: int) -> None:
+    s = linked(tmp_path, opt)
+    assert s.irq is not None and s.irq.base == 0x43C02000
+    assert s.firewall == FirewallBlock(0x43C03000, entries)
+    assert from_dict(to_dict(s)).firewall == s.firewall
+    m = top_model(s)
+    assert m.firewall is not None and m.slaves[m.firewall.slave].name == "firewall"
+    # only the ARM reaches the firewall's registers
+    assert [i for i, r in enumerate(m.reach) if m.firewall.slave in r] == [0]
+    # the engine index sits above the engines' own ID bit; 4 engines: 2 bits
+    assert (m.firewall.tag_lsb, m.firewall.tag_bits) == (1, 2)
+    assert "mem_firewall" in core_dependencies(s)
+
+
+def test_engine_order_is_the_tops(tmp_path: Path) -> None:
+    s = linked(tmp_path, "firewall: true\n")
+    assert engine_order(s) == [(c.name, b.export, b.param) for c, b in system_buffers(s)]
+    assert engine_order(s) == [("hw", "scale", "src"), ("hw", "scale", "dst"),
+                               ("hw2", "widen", "src"), ("hw2", "widen", "dst")]
+
+
+def test_refused_without_buffer_parameters(tmp_path: Path) -> None:
+    errs = link_errors(tmp_path, "system: t\nfirewall: true\ncomponents:\n"
+                                 "  r: {kind: rtl, module: r, sources: [r.v], exports: {f: '(a: i32) -> i32'}}\n")
+    assert len(errs) == 1 and "no buffer parameter" in errs[0] and "remove 'firewall:'" in errs[0]
+    assert errs[0].startswith(str(tmp_path / "system.yaml") + ":1:")
+
+
+def test_refused_with_c_callers_of_buffer_functions(tmp_path: Path) -> None:
+    errs = link_errors(tmp_path, BUFS.format(opt="firewall: true\n", kind="c"))
+    assert len(errs) == 1 and "component(s) host call functions with buffer parameters from C" in errs[0]
+
+
+@pytest.mark.parametrize("value,message", [
+    ("{entries: 49}", "at most 48"),
+    ("{entries: 0}", "firewall entries"),
+    ("yes please", "firewall must be true, false or a mapping"),
+    ("{depth: 4}", "depth"),
+])
+def test_loader_errors(tmp_path: Path, value: str, message: str) -> None:
+    with pytest.raises(SpecError) as info:
+        load_system(write(tmp_path, BUFS.format(opt=f"firewall: {value}\n", kind="python")))
+    assert message in str(info.value), str(info.value)
+
+
+def test_the_block_designs_address_block_holds_the_page(tmp_path: Path) -> None:
+    from pushpush.codegen.vivado import pl_address_block
+    s = linked(tmp_path, "firewall: true\n")
+    base, size = pl_address_block(s)
+    assert s.firewall is not None and base <= s.firewall.base and s.firewall.base + 0x1000 <= base + size
