@@ -145,6 +145,7 @@ def _component(c: LinkedComponent) -> dict[str, Any]:
                     "address": _hex(c.runtime_address)},
         **({"wait": c.wait} if c.is_software and c.wait != DEFAULT_WAIT else {}),
         **({"memory": _hex(c.memory)} if c.kind == "riscv" else {}),
+        **({"cpu": c.cpu} if c.kind == "riscv" and c.cpu not in ("", "picorv32") else {}),
         **({"reply_timeout": c.reply_timeout}
            if c.kind == "rtl" and c.reply_timeout != DEFAULT_REPLY_TIMEOUT else {}),
         "abe": None if c.abe is None else {"nominal_burst": c.abe.nominal_burst,
@@ -330,6 +331,7 @@ def _read_component(d: dict[str, Any]) -> LinkedComponent:
         slot_words=d["slot_words"], runtime_words=d["runtime"]["words"],
         wait=d.get("wait", DEFAULT_WAIT) if d["region"] == "ps" else "",
         memory=_riscv_memory(d),
+        cpu=str(d.get("cpu", "picorv32")) if d["kind"] == "riscv" else "",
         reply_timeout=int(d.get("reply_timeout", DEFAULT_REPLY_TIMEOUT)) if d["kind"] == "rtl" else DEFAULT_REPLY_TIMEOUT,
         abe=None if abe is None else Abe(abe["nominal_burst"], abe["max_outstanding"]),
         exports=exports, imports=tuple(imports), slots=slots,

@@ -285,8 +285,9 @@ class _Loader(_Reader):
         source_locs: list[Location] = []
         if kind in ("rtl", "riscv") and "sources" in by_key:
             sources, source_locs = self.sources(by_key["sources"][1], what)
-        memory, memory_loc = 0, None
+        memory, memory_loc, cpu = 0, None, ""
         if kind == "riscv":
+            cpu = values.get("cpu", COMPONENT.field("cpu").default)
             memory = values.get("memory", COMPONENT.field("memory").default)
             if "memory" in by_key:
                 memory_loc = self.loc(by_key["memory"][1])
@@ -326,7 +327,7 @@ class _Loader(_Reader):
             imports=tuple(imports), window=window, abe=abe, dma=dma, channels=tuple(channels),
             runtime_words=runtime_words, reply_timeout=reply_timeout,
             wait=wait, loc=cloc, window_loc=window_loc, source_locs=tuple(source_locs),
-            memory=memory, memory_loc=memory_loc,
+            memory=memory, memory_loc=memory_loc, cpu=cpu,
         )
 
     def _kind_of(self, node: Node) -> Optional[str]:
