@@ -81,7 +81,7 @@ int pp_riscv_platform(pp_riscv *rv, uint32_t window_base, pp_platform *out)
     out->idle = pp_riscv_idle;
     out->now_us = pp_riscv_now_us;
     out->ctx = rv;
-    out->window = (volatile uint32_t *)(uintptr_t)window_base;
+    out->window = (volatile uint32_t *)(uintptr_t)(window_base | PP_RISCV_IO);
     out->yield = pp_riscv_idle;
     out->irq_open = NULL;     /* PP_WAIT_INTERRUPT: not provided (the core polls its window) */
     out->irq_wait = NULL;

@@ -14,8 +14,17 @@
 extern "C" {
 #endif
 
-/* The control page of cores/riscv (pp_riscv's CTRL_BASE) */
-#define PP_RISCV_CTRL_BASE 0x10000000u
+/* Uncached alias: VexRiscv's data cache leaves addresses with bit 31 set to the bus (its
+ * ioRange), so the own window and the control page, which the hardware changes under the
+ * core, are read at their address with bit 31 set (pp_riscv decodes both without bit 31
+ * when CPU is vexriscv). PicoRV32 has no cache: no alias. */
+#ifdef PP_RISCV_CPU_VEXRISCV
+#define PP_RISCV_IO 0x80000000u
+#else
+#define PP_RISCV_IO 0u
+#endif
+/* The control page of cores/riscv (pp_riscv's CTRL_BASE), as the core reads it */
+#define PP_RISCV_CTRL_BASE (0x10000000u | PP_RISCV_IO)
 #define PP_RISCV_CTRL_COUNTERS 0x00u /* 4 words: shown at the window's byte offsets 0x0..0xC */
 #define PP_RISCV_CTRL_SLVERR 0x10u   /* m_axi responses SLVERR */
 #define PP_RISCV_CTRL_DECERR 0x14u   /* m_axi responses DECERR */

@@ -251,9 +251,13 @@ module pp_riscv #
     end endgenerate
 
     // ------------------------------------------------------------------ address decode
+    // with VexRiscv, the window and the control page answer at their address with bit 31 set
+    // too: its data cache's uncached range (the platform layer reads them there)
+    localparam [31:0] IO_IGNORE = CPU == "vexriscv" ? 32'h8000_0000 : 32'h0000_0000;
+    wire [31:0] io_addr = mem_addr & ~IO_IGNORE;
     wire sel_mem  = mem_addr[31:MEM_AW] == {(32-MEM_AW){1'b0}};
-    wire sel_win  = mem_addr[31:WIN_AW] == WIN_BASE[31:WIN_AW];
-    wire sel_ctrl = mem_addr[31:6] == CTRL_BASE[31:6];
+    wire sel_win  = io_addr[31:WIN_AW] == (WIN_BASE[31:WIN_AW] & ~IO_IGNORE[31:WIN_AW]);
+    wire sel_ctrl = io_addr[31:6] == (CTRL_BASE[31:6] & ~IO_IGNORE[31:6]);
     wire sel_ext  = !sel_mem && !sel_win && !sel_ctrl;
     wire local_go = mem_valid && !sel_ext;   // answered in this cycle
     reg  x_ready;                            // an m_axi access is answered (registered)

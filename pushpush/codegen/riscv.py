@@ -58,7 +58,7 @@ def picorv32_dir() -> Path:
 VEX_PACKAGE = "pythondata-cpu-vexriscv"
 VEX_VERSION = "1.0.1.post407"
 VEX_LICENSE = "MIT"
-VEX_FILE = "VexRiscv_Lite.v"
+VEX_FILE = "VexRiscv.v"
 
 
 def vexriscv_dir() -> Path:
