@@ -44,6 +44,11 @@ MABI = "ilp32"
 #: PicoRV32 as configured there has no multiplier (RV32I); VexRiscv_Lite is RV32IM.
 CPUS = {"picorv32": "rv32i", "vexriscv": "rv32im"}
 DEFAULT_CPU = "picorv32"
+#: Link-time optimisation: the runtime, the proxies and the platform layer are one program,
+#: so calls between them are inlined across files (examples/riscv_pingpong, riscv -> rtl:
+#: 817 -> 645 cycles per call on PicoRV32, 266 -> 246 on VexRiscv; -O3 is slower on
+#: VexRiscv: its larger code misses the instruction cache)
+LTO = ("-flto",)
 #: stack reserved above the program's data (checked against the memory size)
 DEFAULT_STACK_BYTES = 2048
 #: The runtime's table sizes on the core (pp_runtime.h's PP_MAX_*, overridable with -D): they
@@ -215,7 +220,7 @@ def build_program(cdir: str | os.PathLike[str], sources: Sequence[str | os.PathL
                                  .replace("{memory_bytes}", str(memory_bytes)))
     elf = out / f"{name}.elf"
     cmd = [gcc, f"-march={CPUS[cpu]}", f"-mabi={MABI}", f"-DPP_RISCV_CPU_{cpu.upper()}=1", "--specs=picolibc.specs", "-nostartfiles",
-           "-ffreestanding", "-ffunction-sections", "-fdata-sections", *CFLAGS,
+           "-ffreestanding", "-ffunction-sections", "-fdata-sections", *CFLAGS, *LTO,
            *[f"-D{k}={v}" for k, v in {**DEFAULT_SIZES, **(sizes or {})}.items()], *flags,
            f"-I{c}", f"-I{out}", "-T", str(out / "link.ld"), "-Wl,--gc-sections",
            str(out / "crt0.S"), *[str(s) for s in sources], *[str(p) for p in gen], str(plat_c),
