@@ -521,7 +521,7 @@ module pp_riscv #
             mem_rdata = ctrl_q;
     end
 
-    wire unused = &{1'b0, mem_la_addr[31:MEM_AW], mem_la_addr[1:0],
+    wire unused = &{1'b0, mem_la_addr[31:MEM_AW], mem_la_addr[1:0], io_addr[5:0],
                     m_axi_bid, m_axi_rid, m_axi_rlast, r_addr[1:0], w_addr[1:0],
                     mem_addr[1:0]};
 
