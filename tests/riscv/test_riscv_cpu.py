@@ -24,8 +24,9 @@ def _system(tmp: Path, cpu_line: str, kind: str = "riscv") -> Path:
     text = (EXAMPLE / "system.yaml").read_text()
     text = text.replace("../pingpong/", str(REPO / "examples" / "pingpong") + "/")
     text = text.replace("sources: [c/callee.c]", f"sources: [{EXAMPLE / 'c' / 'callee.c'}]")
+    assert "    cpu: picorv32 " in text   # the example names its core
     if kind == "riscv":
-        text = text.replace("    memory: 16KiB ", f"    {cpu_line}\n    memory: 16KiB ")
+        text = text.replace("    cpu: picorv32 ", f"    {cpu_line} ")
     else:   # on the rtl component hw
         text = text.replace("    module: pingpong_callee\n", f"    module: pingpong_callee\n    {cpu_line}\n")
     p = tmp / "system.yaml"
