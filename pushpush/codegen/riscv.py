@@ -7,7 +7,7 @@ used from where pip installed it. ``cores/riscv`` wraps it (``pp_riscv``, docs/r
 Example::
 
     from pushpush.codegen.riscv import core_sources
-    files = core_sources()   # [.../cores/riscv/pp_riscv.v, .../picorv32.v]
+    files = core_sources(("picorv32",))   # [.../cores/riscv/pp_riscv.v, .../picorv32.v]
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def vexriscv_dir() -> Path:
 
 def core_sources(cpus: tuple[str, ...] = ("picorv32", "vexriscv")) -> list[Path]:
     """The Verilog of a riscv component: cores/riscv/pp_riscv.v, the cores of ``cpus`` from
-    their packages (VexRiscv_Lite.v, then picorv32.v last: it sets a `timescale that every
+    their packages (VexRiscv.v, then picorv32.v last: it sets a `timescale that every
     file after it would inherit; put these files after the others). pp_riscv instantiates
     one core (its parameter CPU); Icarus, Verilator and Yosys need only the chosen one."""
     files = [cores_dir() / "riscv" / "pp_riscv.v"]
