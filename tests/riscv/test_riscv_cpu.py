@@ -113,3 +113,30 @@ def test_wrapper_on_vexriscv_lints_clean(tmp_path: Path) -> None:
                         '-GCPU="vexriscv"', str(lint_config()), *srcs], capture_output=True, text=True, timeout=300)
     warnings = [ln for ln in r.stderr.splitlines() if ln.startswith("%")]
     assert r.returncode == 0 and not warnings, "\n".join(warnings)
+
+
+@pytest.mark.slow   # about 20 s: the simulated board's build of the VexRiscv system
+def test_the_example_runs_on_vexriscv_on_the_simulated_board(tmp_path: Path) -> None:
+    """examples/riscv_pingpong with cpu: vexriscv (its application, its C) on the simulated
+    board: every row's results checked by the application against the pingpong model, and
+    fewer cycles per call than PicoRV32 takes (docs/riscv.md: 2.4-3.3x fewer)."""
+    import shutil
+
+    from pushpush import apps
+
+    ex = tmp_path / "ex"
+    shutil.copytree(EXAMPLE / "c", ex / "c")
+    shutil.copy(EXAMPLE / "app.py", ex / "app.py")
+    system = _system(tmp_path, "cpu: vexriscv")
+    (ex / "system.yaml").write_text(system.read_text())
+    app = apps.load_app(ex)
+    ol = apps.open_system(ex, outdir=tmp_path / "ol", simulator="icarus")
+    ol.runtime(timeout=300)
+    try:
+        result = app.main(ol, calls=6, out=lambda line: None)
+    finally:
+        ol.free()
+    assert result["ok"], result["problems"]
+    rows = {(r["caller"], r["callee"]): r for r in result["rows"]}
+    for key in (("riscv", "rtl"), ("rtl", "riscv")):
+        assert 100 < rows[key]["cycles_per_call"] < 500, rows[key]
