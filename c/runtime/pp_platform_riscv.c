@@ -35,14 +35,19 @@ uint64_t pp_riscv_cycles(void)
 static int pp_riscv_write(void *ctx, uint32_t addr, const uint32_t *words, unsigned n)
 {
     volatile uint32_t *dst = (volatile uint32_t *)(uintptr_t)addr;
-    const uint32_t *end = words + n;
     uint32_t err;
     (void)ctx;
     if ((addr & 3u) != 0)
         return PP_EINVAL;
     (void)PP_RISCV_REG(PP_RISCV_CTRL_ERRORS);
-    while (words != end)
+    for (; n > 2u; n--)
         *dst++ = *words++;
+    if (n == 2u) {     /* the usual call and reply: one word and the trigger or status */
+        dst[0] = words[0];
+        dst[1] = words[1];
+    } else if (n == 1u) {
+        dst[0] = words[0];
+    }
     err = PP_RISCV_REG(PP_RISCV_CTRL_ERRORS);
     if (err == 0)
         return PP_OK;
