@@ -158,6 +158,7 @@ def _component(c: LinkedComponent) -> dict[str, Any]:
         **({"memory": _hex(c.memory)} if c.kind == "riscv" else {}),
         **({"hls_top": c.hls_top} if c.hls_top is not None else {}),
         **({"hls_sources": list(c.hls_sources)} if c.hls_sources else {}),
+        **({"cpu": c.cpu} if c.kind == "riscv" and c.cpu not in ("", "picorv32") else {}),
         **({"reply_timeout": c.reply_timeout}
            if c.kind == "rtl" and c.reply_timeout != DEFAULT_REPLY_TIMEOUT else {}),
         "abe": None if c.abe is None else {"nominal_burst": c.abe.nominal_burst,
@@ -345,6 +346,7 @@ def _read_component(d: dict[str, Any]) -> LinkedComponent:
         slot_words=d["slot_words"], runtime_words=d["runtime"]["words"],
         wait=d.get("wait", DEFAULT_WAIT) if d["region"] == "ps" else "",
         memory=_riscv_memory(d),
+        cpu=str(d.get("cpu", "picorv32")) if d["kind"] == "riscv" else "",
         reply_timeout=int(d.get("reply_timeout", DEFAULT_REPLY_TIMEOUT)) if d["kind"] == "rtl" else DEFAULT_REPLY_TIMEOUT,
         abe=None if abe is None else Abe(abe["nominal_burst"], abe["max_outstanding"]),
         exports=exports, imports=tuple(imports), slots=slots,

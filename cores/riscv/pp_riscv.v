@@ -20,12 +20,17 @@
  * The core's address map (docs/riscv.md):
  *   [0, MEM_BYTES)                     local memory (reset vector 0)
  *   [WIN_BASE, WIN_BASE + WIN_BYTES)   the own window (its global address too)
- *   [CTRL_BASE, CTRL_BASE + 0x20)      the control page:
+ *   [CTRL_BASE, CTRL_BASE + 0x40)      the control page:
  *       0x00..0x0C  counters shown at the window's offsets 0x0..0xC (read/write)
  *       0x10        m_axi responses SLVERR (a collision at an rtl window; read only, saturating)
  *       0x14        m_axi responses DECERR (no slave there; read only, saturating)
  *       0x18        microseconds since reset (CLOCK_MHZ cycles each), low word (read only)
  *       0x1C        ... high word (read only): the runtime's clock without a division
+ *       0x20, 0x24  clock cycles since reset, low and high word (read only)
+ *       0x28        halt: a write stops the program (trap; crt0 after main returns)
+ *       0x2C        error word: m_axi responses since its last read, bit 0 SLVERR, bit 1
+ *                   DECERR (read only; a read clears it)
+ *       0x30        the core: 0 PicoRV32, 1 VexRiscv (read only)
  *   anything else                      m_axi (loads: one single-beat read)
  *
  * Timing: local memory, window and control page are read with the core's look-ahead
@@ -50,6 +55,10 @@ module pp_riscv #
     parameter [31:0] CTRL_BASE = 32'h1000_0000,
     // The clock in MHz (the microsecond counter of the control page), >= 1
     parameter CLOCK_MHZ = 100,
+    // The core: "picorv32" (PicoRV32, RV32I, one memory port, ~4 cycles per instruction) or
+    // "vexriscv" (VexRiscv_Lite of pythondata-cpu-vexriscv: RV32IM, 5-stage pipeline, 2 KiB
+    // instruction cache filled by bursts from the local memory, a Wishbone data bus)
+    parameter CPU = "picorv32",
     // AXI ID width of the window's slave port
     parameter ID_WIDTH = 4,
     // AXI ID width of the master
@@ -145,41 +154,110 @@ module pp_riscv #
     localparam WIN_WORDS = WIN_BYTES / 4;
 
     // ------------------------------------------------------------------ the core
+    // The data side of either core, as PicoRV32's native interface: a request (mem_valid,
+    // mem_addr, mem_wdata, mem_wstrb; 0 strobes: a load) held until mem_ready, whose read
+    // data (mem_rdata) comes with mem_ready; mem_la_addr is the address a cycle early (the
+    // local memories are read with it, so a local access is answered at once).
     wire        mem_valid;
-    wire        mem_instr;
     wire [31:0] mem_la_addr;
     reg         mem_ready;
     wire [31:0] mem_addr;
     wire [31:0] mem_wdata;
     wire [3:0]  mem_wstrb;
     reg  [31:0] mem_rdata;
+    wire        core_trap;
+    reg         halted;      // the program wrote the control page's halt word (0x28)
+    reg  [31:0] mem [0:MEM_WORDS-1];   // the local memory (below)
+    assign trap = core_trap || halted;
 
-    picorv32 #(
-        .ENABLE_COUNTERS(1),
-        .ENABLE_COUNTERS64(1),
-        .BARREL_SHIFTER(1),
-        .ENABLE_MUL(0),
-        .ENABLE_DIV(0),
-        .ENABLE_IRQ(0),
-        .PROGADDR_RESET(32'h0000_0000),
-        .STACKADDR(MEM_BYTES)
-    ) core (
-        .clk(clk), .resetn(!rst), .trap(trap),
-        .mem_valid(mem_valid), .mem_instr(mem_instr), .mem_ready(mem_ready),
-        .mem_addr(mem_addr), .mem_wdata(mem_wdata), .mem_wstrb(mem_wstrb), .mem_rdata(mem_rdata),
-        /* verilator lint_off PINCONNECTEMPTY */
-        .mem_la_read(), .mem_la_write(), .mem_la_addr(mem_la_addr), .mem_la_wdata(), .mem_la_wstrb(),
-        .pcpi_valid(), .pcpi_insn(), .pcpi_rs1(), .pcpi_rs2(),
-        .pcpi_wr(1'b0), .pcpi_rd(32'd0), .pcpi_wait(1'b0), .pcpi_ready(1'b0),
-        .irq(32'd0), .eoi(),
-        .trace_valid(), .trace_data()
-        /* verilator lint_on PINCONNECTEMPTY */
-    );
+    generate if (CPU == "vexriscv") begin : g_vex
+        // VexRiscv_Lite: the instruction cache refills a 32-byte line by an incrementing
+        // Wishbone burst from port A of the local memory (one word per cycle); the data bus
+        // is Wishbone classic: a store is answered in the cycle it is presented, a load the
+        // cycle after (its word read then, as PicoRV32's look-ahead read)
+        wire        i_cyc, i_stb, i_we;
+        wire [29:0] i_adr;
+        wire [31:0] i_dat_mosi;
+        wire [3:0]  i_sel;
+        wire [2:0]  i_cti, d_cti;
+        wire [1:0]  i_bte, d_bte;
+        reg         i_ack;
+        reg  [31:0] i_q;
+        wire        d_cyc, d_stb, d_we;
+        wire [29:0] d_adr;
+        wire [3:0]  d_sel;
+        reg         d_phase;     // a load's second cycle (its word was read in the first)
+        VexRiscv core (
+            .externalResetVector(32'h0000_0000), .timerInterrupt(1'b0), .softwareInterrupt(1'b0),
+            .externalInterruptArray(32'd0),
+            .iBusWishbone_CYC(i_cyc), .iBusWishbone_STB(i_stb), .iBusWishbone_ACK(i_ack),
+            .iBusWishbone_WE(i_we), .iBusWishbone_ADR(i_adr), .iBusWishbone_DAT_MISO(i_q),
+            .iBusWishbone_DAT_MOSI(i_dat_mosi), .iBusWishbone_SEL(i_sel), .iBusWishbone_ERR(1'b0),
+            .iBusWishbone_CTI(i_cti), .iBusWishbone_BTE(i_bte),
+            .dBusWishbone_CYC(d_cyc), .dBusWishbone_STB(d_stb), .dBusWishbone_ACK(mem_ready),
+            .dBusWishbone_WE(d_we), .dBusWishbone_ADR(d_adr), .dBusWishbone_DAT_MISO(mem_rdata),
+            .dBusWishbone_DAT_MOSI(mem_wdata), .dBusWishbone_SEL(d_sel), .dBusWishbone_ERR(1'b0),
+            .dBusWishbone_CTI(d_cti), .dBusWishbone_BTE(d_bte),
+            .clk(clk), .reset(rst)
+        );
+        assign mem_addr = {d_adr, 2'b00};
+        assign mem_la_addr = mem_addr;
+        assign mem_wstrb = d_we ? d_sel : 4'd0;
+        assign mem_valid = d_stb && (d_we || d_phase);
+        assign core_trap = 1'b0;
+        always @(posedge clk) begin
+            if (rst)
+                d_phase <= 1'b0;
+            else
+                d_phase <= d_stb && !d_we && !mem_ready;
+        end
+        // port A of the local memory: the instruction cache's bursts (CTI 010, then 111 at
+        // the line's last word): the next word is read while the current one is answered
+        wire              i_more = i_ack && i_cti == 3'b010;
+        wire [MEM_AW-3:0] i_word = i_more ? i_adr[MEM_AW-3:0] + 1'b1 : i_adr[MEM_AW-3:0];
+        always @(posedge clk) begin
+            if (rst)
+                i_ack <= 1'b0;
+            else
+                i_ack <= i_cyc && i_stb && (!i_ack || i_cti == 3'b010);
+            i_q <= mem[i_word];
+        end
+        wire unused_vex = &{1'b0, i_we, i_dat_mosi, i_sel, i_bte, d_cti, d_bte, d_cyc,
+                            i_adr[29:MEM_AW-2]};
+    end else begin : g_picorv32
+        wire mem_instr;
+        picorv32 #(
+            .ENABLE_COUNTERS(1),
+            .ENABLE_COUNTERS64(1),
+            .BARREL_SHIFTER(1),
+            .ENABLE_MUL(0),
+            .ENABLE_DIV(0),
+            .ENABLE_IRQ(0),
+            .PROGADDR_RESET(32'h0000_0000),
+            .STACKADDR(MEM_BYTES)
+        ) core (
+            .clk(clk), .resetn(!rst), .trap(core_trap),
+            .mem_valid(mem_valid), .mem_instr(mem_instr), .mem_ready(mem_ready),
+            .mem_addr(mem_addr), .mem_wdata(mem_wdata), .mem_wstrb(mem_wstrb), .mem_rdata(mem_rdata),
+            /* verilator lint_off PINCONNECTEMPTY */
+            .mem_la_read(), .mem_la_write(), .mem_la_addr(mem_la_addr), .mem_la_wdata(), .mem_la_wstrb(),
+            .pcpi_valid(), .pcpi_insn(), .pcpi_rs1(), .pcpi_rs2(),
+            .pcpi_wr(1'b0), .pcpi_rd(32'd0), .pcpi_wait(1'b0), .pcpi_ready(1'b0),
+            .irq(32'd0), .eoi(),
+            .trace_valid(), .trace_data()
+            /* verilator lint_on PINCONNECTEMPTY */
+        );
+        wire unused_pico = &{1'b0, mem_instr};
+    end endgenerate
 
     // ------------------------------------------------------------------ address decode
+    // with VexRiscv, the window and the control page answer at their address with bit 31 set
+    // too: its data cache's uncached range (the platform layer reads them there)
+    localparam [31:0] IO_IGNORE = CPU == "vexriscv" ? 32'h8000_0000 : 32'h0000_0000;
+    wire [31:0] io_addr = mem_addr & ~IO_IGNORE;
     wire sel_mem  = mem_addr[31:MEM_AW] == {(32-MEM_AW){1'b0}};
-    wire sel_win  = mem_addr[31:WIN_AW] == WIN_BASE[31:WIN_AW];
-    wire sel_ctrl = mem_addr[31:5] == CTRL_BASE[31:5];
+    wire sel_win  = io_addr[31:WIN_AW] == (WIN_BASE[31:WIN_AW] & ~IO_IGNORE[31:WIN_AW]);
+    wire sel_ctrl = io_addr[31:6] == (CTRL_BASE[31:6] & ~IO_IGNORE[31:6]);
     wire sel_ext  = !sel_mem && !sel_win && !sel_ctrl;
     wire local_go = mem_valid && !sel_ext;   // answered in this cycle
     reg  x_ready;                            // an m_axi access is answered (registered)
@@ -194,7 +272,6 @@ module pp_riscv #
 `else
     localparam MEM_FILE = MEM_INIT;
 `endif
-    reg [31:0] mem [0:MEM_WORDS-1];
     integer i;
     initial begin
         for (i = 0; i < MEM_WORDS; i = i + 1)
@@ -295,30 +372,45 @@ module pp_riscv #
     reg [31:0] ctr [0:3];
     reg [31:0] slverrs;
     reg [31:0] decerrs;
+    reg [1:0]  errs;     // error responses since the error word was last read (bit 0 SLVERR, 1 DECERR)
+    // the error word is read (and cleared) in the cycle its load is answered; the master is
+    // idle then (the core waits for each access), so no response is lost between
+    wire errs_read = local_go && sel_ctrl && mem_addr[5:2] == 4'd11 && mem_wstrb == 4'd0;
     reg [63:0] usecs;
+    reg [63:0] cycles;
     reg [15:0] prescale;
     reg [31:0] ctrl_q;
     always @(posedge clk) begin
         if (rst) begin
             ctr[0] <= 32'd0; ctr[1] <= 32'd0; ctr[2] <= 32'd0; ctr[3] <= 32'd0;
             usecs <= 64'd0;
+            cycles <= 64'd0;
             prescale <= 16'd0;
+            halted <= 1'b0;
         end else begin
+            cycles <= cycles + 1'b1;
             if (prescale == CLOCK_MHZ[15:0] - 16'd1) begin
                 prescale <= 16'd0;
                 usecs <= usecs + 1'b1;
             end else begin
                 prescale <= prescale + 16'd1;
             end
-            if (local_go && sel_ctrl && !mem_addr[4] && mem_wstrb == 4'hF)
+            if (local_go && sel_ctrl && mem_addr[5:4] == 2'b00 && mem_wstrb == 4'hF)
                 ctr[mem_addr[3:2]] <= mem_wdata;
+            if (local_go && sel_ctrl && mem_addr[5:2] == 4'd10 && mem_wstrb != 4'd0)
+                halted <= 1'b1;
         end
-        case (mem_la_addr[4:2])
-            3'd0, 3'd1, 3'd2, 3'd3: ctrl_q <= ctr[mem_la_addr[3:2]];
-            3'd4: ctrl_q <= slverrs;
-            3'd5: ctrl_q <= decerrs;
-            3'd6: ctrl_q <= usecs[31:0];
-            default: ctrl_q <= usecs[63:32];
+        case (mem_la_addr[5:2])
+            4'd0, 4'd1, 4'd2, 4'd3: ctrl_q <= ctr[mem_la_addr[3:2]];
+            4'd4: ctrl_q <= slverrs;
+            4'd5: ctrl_q <= decerrs;
+            4'd6: ctrl_q <= usecs[31:0];
+            4'd7: ctrl_q <= usecs[63:32];
+            4'd8: ctrl_q <= cycles[31:0];
+            4'd9: ctrl_q <= cycles[63:32];
+            4'd11: ctrl_q <= {30'd0, errs};
+            4'd12: ctrl_q <= {31'd0, CPU == "vexriscv"};
+            default: ctrl_q <= 32'd0;
         endcase
     end
 
@@ -361,8 +453,11 @@ module pp_riscv #
             m_axi_arvalid <= 1'b0;
             slverrs <= 32'd0;
             decerrs <= 32'd0;
+            errs <= 2'b00;
         end else begin
             x_ready <= 1'b0;
+            if (errs_read)
+                errs <= 2'b00;
             case (x_state)
                 X_IDLE:
                     if (start && sel_ext) begin
@@ -388,6 +483,8 @@ module pp_riscv #
                             slverrs <= slverrs + 1'b1;
                         if (m_axi_bresp == 2'b11 && decerrs != 32'hFFFF_FFFF)
                             decerrs <= decerrs + 1'b1;
+                        if (m_axi_bresp == 2'b10) errs[0] <= 1'b1;
+                        if (m_axi_bresp == 2'b11) errs[1] <= 1'b1;
                     end
                 end
                 X_READ: begin
@@ -400,6 +497,8 @@ module pp_riscv #
                             slverrs <= slverrs + 1'b1;
                         if (m_axi_rresp == 2'b11 && decerrs != 32'hFFFF_FFFF)
                             decerrs <= decerrs + 1'b1;
+                        if (m_axi_rresp == 2'b10) errs[0] <= 1'b1;
+                        if (m_axi_rresp == 2'b11) errs[1] <= 1'b1;
                     end
                 end
                 default: x_state <= X_IDLE;
@@ -422,7 +521,7 @@ module pp_riscv #
             mem_rdata = ctrl_q;
     end
 
-    wire unused = &{1'b0, mem_instr, mem_la_addr[31:MEM_AW], mem_la_addr[1:0],
+    wire unused = &{1'b0, mem_la_addr[31:MEM_AW], mem_la_addr[1:0], io_addr[5:0],
                     m_axi_bid, m_axi_rid, m_axi_rlast, r_addr[1:0], w_addr[1:0],
                     mem_addr[1:0]};
 

@@ -262,6 +262,13 @@ def build(linked: LinkedSystem, outdir: str | os.PathLike[str], target: str,
     if not _fabric.rtl_components(linked):
         raise BuildError(f"system '{linked.name}' has no rtl component: there is no hardware to "
                          f"build (generate still writes its map and C header)")
+    vex = [c for c in linked.components if c.kind == "riscv" and c.cpu == "vexriscv"]
+    if vex:
+        where = f" ({vex[0].loc})" if vex[0].loc is not None else ""
+        raise BuildError(f"component '{vex[0].name}'{where} has cpu: vexriscv, which the simulations "
+                         "(pushpush run, cocotb) and 'pushpush bench area' use, but 'pushpush build' "
+                         "puts only PicoRV32's FuseSoC core into a project so far: set cpu: picorv32 "
+                         "(or leave it out) for a build (docs/riscv.md)")
     core = out / f"{linked.name}.core"
     if regenerate or not core.exists():
         progress(f"pushpush: generating {linked.name} into {out}")

@@ -7,7 +7,7 @@ used from where pip installed it. ``cores/riscv`` wraps it (``pp_riscv``, docs/r
 Example::
 
     from pushpush.codegen.riscv import core_sources
-    files = core_sources()   # [.../cores/riscv/pp_riscv.v, .../picorv32.v]
+    files = core_sources(("picorv32",))   # [.../cores/riscv/pp_riscv.v, .../picorv32.v]
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 from ..errors import PushPushError
 from ..resources import cores_dir
 
-__all__ = ["CORE_PACKAGE", "CORE_VERSION", "CORE_LICENSE", "PICORV32_VLNV", "PICORV32_CORE_DIR", "picorv32_core_files", "RiscvCoreMissing", "picorv32_dir",
+__all__ = ["CORE_PACKAGE", "CORE_VERSION", "CORE_LICENSE", "PICORV32_VLNV", "PICORV32_CORE_DIR", "picorv32_core_files", "RiscvCoreMissing", "picorv32_dir", "vexriscv_dir", "VEX_PACKAGE", "VEX_VERSION", "VEX_LICENSE", "VEX_FILE",
            "core_sources", "lint_config"]
 
 #: The PyPI package, its pinned version (pyproject.toml, extra ``riscv``) and license.
@@ -53,11 +53,39 @@ def picorv32_dir() -> Path:
     return folder
 
 
-def core_sources() -> list[Path]:
-    """The Verilog of a riscv component: cores/riscv/pp_riscv.v, then the package's picorv32.v
-    (last: it sets a `timescale that every file after it would inherit; put these files
-    after the others)."""
-    return [cores_dir() / "riscv" / "pp_riscv.v", picorv32_dir() / "picorv32.v"]
+#: The second core (``cpu: vexriscv``): VexRiscv_Lite.v of LiteX's pre-generated VexRiscv
+#: variants (RV32IM, 5 stages, 2 KiB instruction cache, Wishbone buses), MIT license.
+VEX_PACKAGE = "pythondata-cpu-vexriscv"
+VEX_VERSION = "1.0.1.post407"
+VEX_LICENSE = "MIT"
+VEX_FILE = "VexRiscv.v"
+
+
+def vexriscv_dir() -> Path:
+    """The installed pythondata-cpu-vexriscv's Verilog folder (holds VexRiscv_Lite.v)."""
+    try:
+        import pythondata_cpu_vexriscv as pkg  # type: ignore[import-not-found]
+    except ImportError:
+        raise RiscvCoreMissing(
+            f"cpu: vexriscv needs the core's Verilog from {VEX_PACKAGE}: "
+            f"pip install '{VEX_PACKAGE}=={VEX_VERSION}' (or pip install 'pushpush-fpga[riscv]'; "
+            "./bootstrap.sh setup installs it)") from None
+    folder = Path(pkg.data_location)
+    if not (folder / VEX_FILE).is_file():
+        raise RiscvCoreMissing(f"{VEX_PACKAGE} is installed but {folder}/{VEX_FILE} is missing: "
+                               f"reinstall it (pip install --force-reinstall '{VEX_PACKAGE}=={VEX_VERSION}')")
+    return folder
+
+
+def core_sources(cpus: tuple[str, ...] = ("picorv32", "vexriscv")) -> list[Path]:
+    """The Verilog of a riscv component: cores/riscv/pp_riscv.v, the cores of ``cpus`` from
+    their packages (VexRiscv.v, then picorv32.v last: it sets a `timescale that every
+    file after it would inherit; put these files after the others). pp_riscv instantiates
+    one core (its parameter CPU); Icarus, Verilator and Yosys need only the chosen one."""
+    files = [cores_dir() / "riscv" / "pp_riscv.v"]
+    if "vexriscv" in cpus:
+        files.append(vexriscv_dir() / VEX_FILE)
+    return [*files, picorv32_dir() / "picorv32.v"]
 
 
 def lint_config() -> Path:

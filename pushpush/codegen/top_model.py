@@ -242,11 +242,12 @@ class TopAbe:
 class TopRiscv:
     """A riscv component's core (cores/riscv ``pp_riscv``): its local memory in bytes and the
     ``$readmemh`` file of its program (``mem_init``, found in the simulator's working
-    directory; pushpush.c.riscv builds it), the clock for its microsecond counter."""
+    directory; pushpush.c.riscv builds it), the clock for its microsecond counter, the core."""
 
     memory: int
     mem_init: str
     clock_mhz: int
+    cpu: str = "picorv32"
 
 
 @dataclass(frozen=True)
@@ -397,7 +398,7 @@ def top_model(linked: LinkedSystem) -> TopModel:
         TopComponent(c.name, "pp_riscv" if c.kind == "riscv" else wrapper_module_name(c), c.base, c.size, 1 + i, i,
                      TopAbe(c.abe.nominal_burst, c.abe.max_outstanding) if c.abe else None, dmas.get(c.name),
                      tuple(k for k, (cc, _) in enumerate(engines) if cc.name == c.name),
-                     TopRiscv(c.memory, riscv_mem_init(c.name), round(linked.clock_mhz))
+                     TopRiscv(c.memory, riscv_mem_init(c.name), round(linked.clock_mhz), c.cpu or "picorv32")
                      if c.kind == "riscv" else None)
         for i, c in enumerate(rtl))
     return TopModel(

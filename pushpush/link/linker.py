@@ -552,7 +552,7 @@ def _finish(spec: SystemSpec, lay: _Layout, by_name: dict[str, _Layout]) -> Link
         exports=tuple(exports), imports=tuple(imports), slots=slots,
         wait=comp.wait if comp.is_software else "",
         loc=comp.loc, source_locs=tuple(comp.source_locs),
-        memory=comp.memory, memory_loc=comp.memory_loc,
+        memory=comp.memory, memory_loc=comp.memory_loc, cpu=comp.cpu,
         reply_timeout=comp.reply_timeout if comp.kind == "rtl" else DEFAULT_REPLY_TIMEOUT,
         hls_top=comp.hls_top,
         hls_sources=tuple(_relative(s, spec.base_dir) for s in comp.hls_sources),

@@ -188,6 +188,8 @@ class LinkedComponent:
     wait: str = ""
     #: A riscv component's local memory in bytes (0 for other kinds; docs/riscv.md).
     memory: int = 0
+    #: A riscv component's soft core (picorv32 or vexriscv; "" for other kinds).
+    cpu: str = ""
     #: PL cycles an rtl component's call waits for its reply (``reply_timeout``: every call
     #: site's REPLY_TIMEOUT, cores/call_site); the default for other kinds, unused there.
     reply_timeout: int = DEFAULT_REPLY_TIMEOUT

@@ -55,6 +55,10 @@ RISCV_KINDS = ("riscv",)
 RISCV_MEMORY_MIN = 4096
 RISCV_MEMORY_MAX = 1 << 18
 RISCV_MEMORY_DEFAULT = 16384
+#: A riscv component's soft core (cores/riscv's parameter CPU, docs/riscv.md): PicoRV32
+#: (RV32I, ~4 cycles per instruction) or VexRiscv_Lite (RV32IM, 5-stage pipeline)
+RISCV_CPUS = ("picorv32", "vexriscv")
+RISCV_CPU_DEFAULT = "picorv32"
 BOARDS = (*BOARD_NAMES, "none")
 #: Where the software components' windows live (docs/board.md): ``ocm``, the ARM's on-chip
 #: memory at regions.ps (the PL reaches it through S_AXI_GP0); ``ddr``, a ``pynq.allocate``
@@ -328,6 +332,9 @@ COMPONENT = Record("component", "One component: a Verilog module (rtl) or softwa
                            Str(r"[0-9]+ ?KiB"))),
           "The soft core's local memory (program, data, stack) in bytes, a power of two of 4096 "
           "to 262144, or e.g. 16KiB (riscv).", kinds=RISCV_KINDS, default=RISCV_MEMORY_DEFAULT),
+    Field("cpu", Choice(RISCV_CPUS), "The soft core (riscv): picorv32 (PicoRV32, RV32I, the "
+          "smallest) or vexriscv (VexRiscv_Lite, RV32IM, pipelined: fewer cycles per call).",
+          kinds=RISCV_KINDS, default=RISCV_CPU_DEFAULT, example="cpu: vexriscv"),
     Field("exports", MapOf(_NAME, AnyOf((Signature(), EXPORT)), nullable=True, entry="function"),
           "The functions other components may call: name: \"(x: i32) -> i32\"."),
     Field("imports", AnyOf((ListOf(Str(IMPORT_TARGET)),

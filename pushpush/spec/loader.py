@@ -310,8 +310,9 @@ class _Loader(_Reader):
         source_locs: list[Location] = []
         if kind in ("rtl", "riscv", "hls") and "sources" in by_key:
             sources, source_locs = self.sources(by_key["sources"][1], what)
-        memory, memory_loc = 0, None
+        memory, memory_loc, cpu = 0, None, ""
         if kind == "riscv":
+            cpu = values.get("cpu", COMPONENT.field("cpu").default)
             memory = values.get("memory", COMPONENT.field("memory").default)
             if "memory" in by_key:
                 memory_loc = self.loc(by_key["memory"][1])
@@ -351,7 +352,7 @@ class _Loader(_Reader):
             imports=tuple(imports), window=window, abe=abe, dma=dma, channels=tuple(channels),
             runtime_words=runtime_words, reply_timeout=reply_timeout,
             wait=wait, loc=cloc, window_loc=window_loc, source_locs=tuple(source_locs),
-            memory=memory, memory_loc=memory_loc,
+            memory=memory, memory_loc=memory_loc, cpu=cpu,
         )
         if kind == "hls":  # the ap_ctrl_hs rules; then the rtl component it is in the PL
             if "hls_sources" in by_key:

@@ -155,6 +155,8 @@ class ComponentSpec:
     #: A riscv component's local memory in bytes (0 for other kinds), and where it is written.
     memory: int = 0
     memory_loc: Optional[Location] = field(default=None, compare=False, repr=False)
+    #: A riscv component's soft core (``fields.RISCV_CPUS``; "" for other kinds).
+    cpu: str = ""
     #: Where each entry of ``sources`` stands in the YAML (same order).
     source_locs: tuple[Location, ...] = field(default=(), compare=False, repr=False)
     #: Written ``kind: hls`` (docs/hls.md): the Vitis HLS top function's module, which the

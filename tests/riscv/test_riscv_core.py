@@ -1,4 +1,4 @@
-"""cores/riscv (``pp_riscv``): the real C runtime on the PicoRV32, in cocotb.
+"""cores/riscv (``pp_riscv``): the real C runtime on each core (PicoRV32, VexRiscv), in cocotb.
 
 The program is examples/pingpong/c's C callee (the generated ``callee_pp.c`` proxies and the
 bare-metal ``pp_runtime.c`` of ``kind: c``, with the core's platform layer), built by
@@ -207,7 +207,7 @@ if cocotb is not None:
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _program(tmp: Path, n_calls: int):
+def _program(tmp: Path, n_calls: int, cpu: str = "picorv32"):
     from pushpush.c.riscv import build_program
     from pushpush.codegen.c import render_c
     from pushpush.link import load
@@ -219,7 +219,7 @@ def _program(tmp: Path, n_calls: int):
         p.write_text(text)
     prog = build_program(tmp / "gen" / "c", [REPO / "tests" / "riscv" / "prog" / "pingpong_rv.c"],
                          components=["callee"], out_dir=tmp / "rv", memory_bytes=16384,
-                         flags=[f"-DN_CALLS={n_calls}"])
+                         flags=[f"-DN_CALLS={n_calls}"], cpu=cpu)
     return linked, prog
 
 
@@ -228,13 +228,16 @@ def _slot(linked, comp: str, pred):
     return next(s for s in c.slots if pred(s))
 
 
-@pytest.mark.parametrize("simulator,params", sim_matrix([{"backpressure": True}, {"backpressure": False}]))
+@pytest.mark.parametrize("simulator,params", sim_matrix([{"backpressure": True, "cpu": "picorv32"},
+                                                        {"backpressure": False, "cpu": "picorv32"},
+                                                        {"backpressure": True, "cpu": "vexriscv"},
+                                                        {"backpressure": False, "cpu": "vexriscv"}]))
 def test_riscv_core(tmp_path, simulator, params):
     from pushpush.build.sim import run_cocotb
     from pushpush.codegen.riscv import core_sources
 
     n_calls = 6
-    linked, prog = _program(tmp_path, n_calls)
+    linked, prog = _program(tmp_path, n_calls, params["cpu"])
     callee = next(c for c in linked.components if c.name == "callee")
     hw_f = _slot(linked, "hw", lambda s: s.function == "f" and s.importer == "callee")
     f_host = _slot(linked, "callee", lambda s: s.function == "f" and s.importer == "host")
@@ -244,7 +247,7 @@ def test_riscv_core(tmp_path, simulator, params):
            "hw_f_arg": hw_f.address, "hw_f_trig": hw_f.address + 4, "mailbox": 0x2000_0000,
            "f_arg": f_host.address, "hw_rep": hw_rep.address, "caller_rep": host_rep.address}
     params = {"MEM_BYTES": prog.memory_bytes, "WIN_BYTES": callee.size,
-              "WIN_BASE": f"32'h{callee.base:08X}", "MEM_INIT": f'"{prog.hex_path}"'}
+              "WIN_BASE": f"32'h{callee.base:08X}", "MEM_INIT": f'"{prog.hex_path}"', "CPU": f'"{params["cpu"]}"'}
     from pushpush.build.cores import cores_rtl
 
     # the core alone: its window's AXI front end (cores/axi_slave), then the component's files

@@ -119,7 +119,7 @@ def _riscv_programs(linked: LinkedSystem, outdir: Path) -> list[Path]:
     from pushpush.codegen.riscv import core_sources
 
     build_images(linked, outdir)
-    return list(core_sources())
+    return list(core_sources(tuple({c.cpu or "picorv32" for c in linked.components if c.kind == "riscv"})))
 
 
 def _ports(linked: LinkedSystem, hwh_options: Optional[dict[str, Any]],

@@ -116,7 +116,7 @@ def run_area(out: Path, smoke: bool = False, jobs: Optional[int] = None,
                                             [r["pushpush"][res] for r in rs])
     plots = _plot(rows, fits, out)
     from pushpush.bench.experiments.area.riscv_area import riscv_area, riscv_area_markdown
-    log(f"area: the soft core of kind: riscv ({1 if smoke else 2} Yosys run(s); smoke: the core alone)")
+    log(f"area: the soft cores of kind: riscv ({2 if smoke else 4} Yosys run(s); smoke: the cores alone)")
     riscv = riscv_area(whole=not smoke)
     from pushpush.bench.experiments.area.firewall_area import FIREWALL_POINTS, SMOKE_POINTS, firewall_area, firewall_area_markdown
     log(f"area: the memory firewall (cores/mem_firewall) at {len(SMOKE_POINTS if smoke else FIREWALL_POINTS)} size(s)")
