@@ -207,6 +207,19 @@ typedef struct pp_platform {
      * other side meanwhile (the simulated board: the clock cycles that passed and what the
      * simulator was doing, so a slow host and a stall can be told apart). NULL: nothing. */
     void (*timed_out)(void *ctx, uint32_t addr, uint64_t waited_us, int refused);
+    /* Where plain volatile 32-bit stores are all a write of the n words at global byte
+     * address addr takes (no error the platform must see, no system call): a pointer to
+     * them, and *soft set when they are a cep slot in a software window (the runtime then
+     * reads its trigger first: pending). The runtime then stores a call's words (the
+     * trigger last) or a reply's (the status last) itself. NULL (the member, or its
+     * answer): through write. */
+    volatile uint32_t *(*direct)(void *ctx, uint32_t addr, unsigned n, int *soft);
+    /* Non-zero: the window and every direct pointer are Strongly-ordered memory (ARMv7: the
+     * MMU off, or mapped Strongly-ordered, as 32-bit ARM Linux maps /dev/mem outside its
+     * RAM): their accesses are observed by everyone in program order, each store complete
+     * before the next access, so the runtime puts no barrier between its direct accesses.
+     * 0: a Normal-memory mapping (a shared-memory file): barriers as pp_platform.write's. */
+    int strongly_ordered;
 #ifdef PP_TRACE
     /* The system's clock cycle now; counter_addr: the PL's cycle counter (the interrupt
      * block's page + PP_IRQ_COUNTER, 0: the system has none). PP_TRACE_NO_CYCLE: unknown.
@@ -258,6 +271,10 @@ typedef struct {
     pp_anyfn fn;
     const char *name;
     int alloc;             /* lent: index of its run-time allocation, else -1 */
+    uint32_t rep_addr;     /* the rep its last reply went to, and a direct pointer to it */
+    volatile uint32_t *rep; /* (pp_platform.direct; NULL: through pp_platform.write) */
+    uint32_t hot_key;      /* the trigger the next call of that caller brings (its rep, the
+                            * other SEQ) when the serve loop may take it in pp_take_hot; 0: not */
 } pp_served;
 
 #define PP_SLOT_FREE 0
@@ -273,8 +290,18 @@ typedef struct {
     uint16_t result_words;
     uint8_t seq;           /* SEQ of the last call made through it */
     uint8_t busy;          /* its static rep holds a call in flight */
+    uint8_t clean;         /* the last call through it took its own reply and met no stray:
+                            * nothing can be left in its rep (no stray check before the next) */
+    uint8_t soft;          /* cep is a software slot: read its trigger before a call */
+    uint8_t fast;          /* the next call may take pp_call's fast path: cep direct, not
+                            * soft, clean, not busy */
+    uint8_t rec_none;      /* rec's byte when there is no caller's memory */
     const char *name;
     volatile uint8_t *rec; /* its byte of the caller's memory (NULL: none) */
+    volatile uint32_t *cep; /* the callee's slot for direct stores (pp_platform.direct; NULL:
+                            * through pp_platform.write) */
+    uint32_t trigger;      /* the trigger word without SEQ: the own rep's byte address */
+    volatile uint32_t *status; /* the own rep's status word (its result words before it) */
 } pp_site;
 
 typedef struct {
@@ -457,6 +484,63 @@ int pp_add_site(pp_rt *rt, uint32_t cep_addr, uint32_t rep_addr, unsigned arg_wo
 /* Call through import site `site` (static slots). args: arg_words words; result:
  * result_words words (may be NULL when 0). */
 int pp_call_site(pp_rt *rt, unsigned site, const uint32_t *args, uint32_t *result);
+/* The rest of a pp_call whose reply did not come in its spin rounds (out of line). */
+int pp_call_wait(pp_rt *rt, unsigned site, uint32_t *result);
+
+/* Call through import site `site` as pp_call_site does (the generated proxies call this
+ * with constant word counts na and nr, the site's). The usual call, inline: a site whose
+ * callee's slot the platform lets the runtime store into (pp_platform.direct) and whose last
+ * call took its own reply (so nothing can be left in its rep: no stray check) stores the
+ * arguments and the trigger, then spins PP_SPIN_ROUNDS rounds on its status alone; an ok
+ * status with this call's echo is taken here (the result words, the status cleared).
+ * Anything else (another status, no reply yet) goes on in pp_call_wait (the stray checks,
+ * the errors, full rounds with the clock, serving, the wait mode), and every other case in
+ * pp_call_site. No barrier when the platform is Strongly-ordered (pp_platform
+ * .strongly_ordered): the arguments then the trigger, the status then the result words,
+ * are each in program order, which is the order every observer sees. */
+static inline int pp_call(pp_rt *rt, unsigned site, const uint32_t *args, unsigned na, uint32_t *result,
+                          unsigned nr)
+{
+#ifndef PP_TRACE
+    pp_site *s = &rt->sites[site];
+    if (s->fast) {
+        volatile uint32_t *d = s->cep, *st = s->status;
+        volatile uint8_t *rec = s->rec;
+        uint32_t seq = s->seq ^ 1u, want = PP_STATUS_OK | (seq << 30), v;
+        int so = rt->plat.strongly_ordered;
+        unsigned k, spin;
+        /* (s->fast stays set: nothing here serves, so no nested call comes before
+         * pp_call_wait, which clears it) */
+        *rec = (uint8_t)(PP_RECORD_VALID | PP_RECORD_WRITING | seq);
+        for (k = 0; k < na; k++)
+            d[k] = args[k];
+        if (!so)
+            PP_BARRIER(); /* Normal memory: the trigger after the arguments */
+        d[na] = s->trigger | (seq << 1);
+        s->seq = (uint8_t)seq;
+        *rec = (uint8_t)(PP_RECORD_VALID | seq);
+        rt->work++; /* the reply taken (while the answer travels; pp_call_wait undoes it) */
+        for (spin = 0; spin < PP_SPIN_ROUNDS; spin++) {
+            if ((v = *st) == want) {
+                if (!so)
+                    PP_BARRIER(); /* Normal memory: the result words after the status */
+                for (k = 0; k < nr; k++)
+                    result[k] = st[(int)k - (int)nr];
+                *st = 0;
+                return PP_OK;
+            }
+            if (v != 0)
+                break;
+        }
+        return pp_call_wait(rt, site, result);
+    }
+#else
+    (void)na;
+    (void)nr;
+#endif
+    return pp_call_site(rt, site, args, result);
+}
+
 /* Call a function value (a run-time rep is used). */
 int pp_call_fn(pp_rt *rt, pp_fn f, const uint32_t *args, unsigned arg_words, uint32_t *result,
                unsigned result_words);

@@ -249,9 +249,10 @@ int main(void)
     check(cli_srv_add_i32(&cli, 5, 6, &r32) == PP_OK && r32 == 11 && cli.counters.strays == 1,
           "late reply is a stray", "the late reply was delivered or not counted");
 
-    /* a stray status into a rep slot nobody waits on */
+    /* a stray status into a rep slot nobody waits on (a repeat of the last call's reply: its
+     * echo): the next call, with the other SEQ, clears and counts it, and takes its own */
     st_off = cli.sites[0].rep_off + cli.sites[0].result_words;
-    cli.plat.window[st_off] = PP_STATUS_OK;
+    cli.plat.window[st_off] = PP_STATUS_OK | (cli.sites[0].seq ? PP_STATUS_ECHO : 0u);
     check(cli_srv_add_i32(&cli, 2, 2, &r32) == PP_OK && r32 == 4 && cli.counters.strays == 2, "stray cleared",
           "stray");
 
