@@ -961,12 +961,9 @@ static int pp_call_raw(pp_rt *rt, pp_site *c, const uint32_t *args, uint32_t *re
     const char *tname = rt->trace_name; /* the import (pp_call_site), NULL: a function value */
     rt->trace_name = NULL;
 #endif
-    /* Whatever is left in the rep is nobody's answer (section 2.2). Something can be left
-     * only after a call that did not take its own reply (timed out, refused, or met a
-     * stray: a late reply may come) or before the first call (a predecessor's): then look.
-     * After a call that took its own reply nothing is in flight to this rep (a callee
-     * answers its calls in order, so a late reply to an earlier call came before it). */
-    if (!c->clean && w[st_off] != 0) {
+    /* Whatever is left in the rep is nobody's answer (section 2.2): cleared and counted.
+     * (pp_call's fast path looks only after a call that did not take its own reply.) */
+    if (w[st_off] != 0) {
         w[st_off] = 0;
         rt->counters.strays++;
     }

@@ -239,6 +239,13 @@ typedef struct pp_platform {
 #define PP_IDLE_US 1u
 #endif
 
+/* Keeps the compiler from moving memory accesses across it (no instruction). */
+#if defined(__GNUC__) || defined(__clang__)
+#define PP_COMPILER_BARRIER() __asm__ __volatile__("" ::: "memory")
+#else
+#define PP_COMPILER_BARRIER() ((void)0)
+#endif
+
 /* Store/load barrier between argument words and trigger (and status and result). */
 #if defined(__GNUC__) || defined(__clang__)
 #define PP_BARRIER() __sync_synchronize()
@@ -490,8 +497,11 @@ int pp_call_wait(pp_rt *rt, unsigned site, uint32_t *result);
 /* Call through import site `site` as pp_call_site does (the generated proxies call this
  * with constant word counts na and nr, the site's). The usual call, inline: a site whose
  * callee's slot the platform lets the runtime store into (pp_platform.direct) and whose last
- * call took its own reply (so nothing can be left in its rep: no stray check) stores the
- * arguments and the trigger, then spins PP_SPIN_ROUNDS rounds on its status alone; an ok
+ * call took its own reply stores the arguments and the trigger, with no look at its rep
+ * first (section 2.2's stray check: a late reply can be left there only after a call that
+ * did not take its own, and a callee answers its calls in order, so a reply to an earlier
+ * call came before the last one's; pp_call_site looks before every call), then spins
+ * PP_SPIN_ROUNDS rounds on its status alone; an ok
  * status with this call's echo is taken here (the result words, the status cleared).
  * Anything else (another status, no reply yet) goes on in pp_call_wait (the stray checks,
  * the errors, full rounds with the clock, serving, the wait mode), and every other case in
@@ -504,22 +514,26 @@ static inline int pp_call(pp_rt *rt, unsigned site, const uint32_t *args, unsign
 #ifndef PP_TRACE
     pp_site *s = &rt->sites[site];
     if (s->fast) {
-        volatile uint32_t *d = s->cep, *st = s->status;
-        volatile uint8_t *rec = s->rec;
-        uint32_t seq = s->seq ^ 1u, want = PP_STATUS_OK | (seq << 30), v;
+        volatile uint32_t *d = s->cep, *st;
+        uint32_t seq = s->seq ^ 1u, want, v;
         int so = rt->plat.strongly_ordered;
         unsigned k, spin;
         /* (s->fast stays set: nothing here serves, so no nested call comes before
          * pp_call_wait, which clears it) */
-        *rec = (uint8_t)(PP_RECORD_VALID | PP_RECORD_WRITING | seq);
+        *s->rec = (uint8_t)(PP_RECORD_VALID | PP_RECORD_WRITING | seq);
         for (k = 0; k < na; k++)
             d[k] = args[k];
         if (!so)
             PP_BARRIER(); /* Normal memory: the trigger after the arguments */
         d[na] = s->trigger | (seq << 1);
+        /* the rest while the call travels and the answer comes back (the compiler barrier
+         * keeps it after the trigger's store) */
+        PP_COMPILER_BARRIER();
         s->seq = (uint8_t)seq;
-        *rec = (uint8_t)(PP_RECORD_VALID | seq);
-        rt->work++; /* the reply taken (while the answer travels; pp_call_wait undoes it) */
+        *s->rec = (uint8_t)(PP_RECORD_VALID | seq);
+        rt->work++; /* the reply taken (pp_call_wait undoes it when it is not taken here) */
+        st = s->status;
+        want = PP_STATUS_OK | (seq << 30);
         for (spin = 0; spin < PP_SPIN_ROUNDS; spin++) {
             if ((v = *st) == want) {
                 if (!so)
