@@ -551,6 +551,7 @@ static int pp_add_served(pp_rt *rt, uint32_t slot_off, unsigned arg_words, unsig
     s->rep_addr = 0;
     s->rep = NULL;
     s->hot_key = 0;
+    s->trigger = rt->plat.window + s->trigger_off;
     pp_relist(rt);
     return i;
 }
@@ -569,7 +570,9 @@ int pp_serve_slot(pp_rt *rt, uint32_t slot_addr, unsigned arg_words, unsigned re
 /* Whether the site's next call may take pp_call's fast path. */
 static void pp_site_fast(pp_site *s)
 {
-    s->fast = (uint8_t)(s->clean && s->cep != NULL && !s->soft && !s->busy);
+    s->fast = (uint8_t)(s->clean && s->cep != NULL && !s->soft && !s->busy ? 1u | (s->rec != &s->rec_none ? 2u : 0u)
+                                                                          : 0u);
+    s->next = s->trigger | ((uint32_t)(s->seq ^ 1u) & 1u) << 1;
 }
 
 int pp_add_site(pp_rt *rt, uint32_t cep_addr, uint32_t rep_addr, unsigned arg_words, unsigned result_words,
@@ -710,23 +713,17 @@ static int pp_take(pp_rt *rt, unsigned i, uint32_t trig)
  * slot expects next (hot_key: the rep its last reply went to, the other SEQ; 0 while its
  * handler runs or when the rep cannot be stored into directly), so it is no duplicate, the
  * handler is not running and the reply goes straight into the rep. Anything else: pp_take. */
-static int pp_take_hot(pp_rt *rt, unsigned i, uint32_t trig)
+static int pp_take_hot(pp_rt *rt, pp_served *s, uint32_t trig)
 {
-#ifndef PP_TRACE
-    volatile uint32_t *w = rt->plat.window, *d;
-    const volatile uint32_t *a;
-    pp_served *s = &rt->served[i];
+    volatile uint32_t *tp = s->trigger, *d = s->rep;
     uint32_t args[PP_HOT_WORDS], reply[PP_HOT_WORDS], status;
-    unsigned k, na, nr;
-    if (trig != s->hot_key)
-        return pp_take(rt, i, trig);
-    if (!rt->plat.strongly_ordered)
+    unsigned k, na = s->arg_words, nr = s->result_words;
+    int so = rt->plat.strongly_ordered;
+    if (!so)
         PP_BARRIER(); /* Normal memory: the arguments after the trigger (pp_take) */
-    na = s->arg_words;
-    a = &w[s->trigger_off - na];
     for (k = 0; k < na; k++)
-        args[k] = a[k];
-    w[s->trigger_off] = PP_TRIGGER_IDLE; /* re-arm (before the reply: program order, or the barrier below) */
+        args[k] = tp[(int)k - (int)na];
+    *tp = PP_TRIGGER_IDLE; /* re-arm (before the reply: program order, or the barrier below) */
     s->hot_key = 0;
     s->busy = 1;
     s->exec_trigger = trig;
@@ -734,20 +731,15 @@ static int pp_take_hot(pp_rt *rt, unsigned i, uint32_t trig)
     status = s->adapter(rt, s->fn, args, reply);
     s->busy = 0;
     rt->work++;
-    nr = s->result_words;
     if (status != PP_STATUS_OK)
         pp_zero(reply, nr);
-    d = s->rep;
     for (k = 0; k < nr; k++)
         d[k] = reply[k];
-    if (!rt->plat.strongly_ordered)
+    if (!so)
         PP_BARRIER(); /* Normal memory: the status after the result words and the re-arm */
     d[nr] = status | ((trig & PP_TRIGGER_SEQ) << 29); /* the echo (bit 30) of SEQ (bit 1) */
     s->hot_key = trig ^ PP_TRIGGER_SEQ;
     return 1;
-#else
-    return pp_take(rt, i, trig);
-#endif
 }
 
 int pp_poll(pp_rt *rt)
@@ -775,8 +767,8 @@ long pp_serve(pp_rt *rt, volatile const int *stop, uint64_t timeout_us)
 {
     long n = 0, mark = -1;
     uint64_t t0 = pp_now_us(rt);
-    volatile uint32_t *w = rt->plat.window;
     volatile const uint32_t *hot;
+    pp_served *hs;
     unsigned k;
     int h;
     for (;;) {
@@ -793,14 +785,21 @@ long pp_serve(pp_rt *rt, volatile const int *stop, uint64_t timeout_us)
         /* spin rounds: only the slot that took the last call (the same caller's next call
          * comes there); k is never reset, so the other slots are swept at least every
          * PP_SPIN_ROUNDS + 1 rounds however busy this one is */
-        h = rt->hot;
-        hot = h >= 0 && rt->depth <= PP_MAX_DEPTH ? &w[rt->served[h].trigger_off] : &pp_idle_word;
+        h = rt->depth <= PP_MAX_DEPTH ? rt->hot : -1;
+        hs = h >= 0 ? &rt->served[h] : NULL;
+        hot = hs != NULL ? hs->trigger : &pp_idle_word;
         for (k = 0; k < PP_SPIN_ROUNDS; k++) {
             uint32_t trig = *hot;
             if (trig != PP_TRIGGER_IDLE) {
-                n += pp_take_hot(rt, (unsigned)h, trig);
+#ifndef PP_TRACE
+                if (trig == hs->hot_key)
+                    n += pp_take_hot(rt, hs, trig);
+                else
+#endif
+                    n += pp_take(rt, (unsigned)h, trig);
                 h = rt->hot; /* (the same unless the handler released it) */
-                hot = h >= 0 ? &w[rt->served[h].trigger_off] : &pp_idle_word;
+                hs = h >= 0 ? &rt->served[h] : NULL;
+                hot = hs != NULL ? hs->trigger : &pp_idle_word;
             }
             if (stop != NULL && *stop)
                 return n;

@@ -282,6 +282,7 @@ typedef struct {
     volatile uint32_t *rep; /* (pp_platform.direct; NULL: through pp_platform.write) */
     uint32_t hot_key;      /* the trigger the next call of that caller brings (its rep, the
                             * other SEQ) when the serve loop may take it in pp_take_hot; 0: not */
+    volatile uint32_t *trigger; /* its trigger word in the window (trigger_off) */
 } pp_served;
 
 #define PP_SLOT_FREE 0
@@ -300,14 +301,15 @@ typedef struct {
     uint8_t clean;         /* the last call through it took its own reply and met no stray:
                             * nothing can be left in its rep (no stray check before the next) */
     uint8_t soft;          /* cep is a software slot: read its trigger before a call */
-    uint8_t fast;          /* the next call may take pp_call's fast path: cep direct, not
-                            * soft, clean, not busy */
+    uint8_t fast;          /* non-zero: the next call may take pp_call's fast path (cep
+                            * direct, not soft, clean, not busy); bit 1: rec is a record */
     uint8_t rec_none;      /* rec's byte when there is no caller's memory */
     const char *name;
     volatile uint8_t *rec; /* its byte of the caller's memory (NULL: none) */
     volatile uint32_t *cep; /* the callee's slot for direct stores (pp_platform.direct; NULL:
                             * through pp_platform.write) */
     uint32_t trigger;      /* the trigger word without SEQ: the own rep's byte address */
+    uint32_t next;         /* pp_call's next trigger word: trigger | the other SEQ than seq's */
     volatile uint32_t *status; /* the own rep's status word (its result words before it) */
 } pp_site;
 
@@ -494,6 +496,63 @@ int pp_call_site(pp_rt *rt, unsigned site, const uint32_t *args, uint32_t *resul
 /* The rest of a pp_call whose reply did not come in its spin rounds (out of line). */
 int pp_call_wait(pp_rt *rt, unsigned site, uint32_t *result);
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PP_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define PP_ALWAYS_INLINE inline
+#endif
+#ifndef PP_TRACE
+/* pp_call's fast path (rec: the site keeps a caller's memory, s->rec). */
+static PP_ALWAYS_INLINE int pp_call_fast(pp_rt *rt, unsigned site, pp_site *s, const uint32_t *args, unsigned na,
+                                         uint32_t *result, unsigned nr, int rec)
+{
+    volatile uint32_t *d = s->cep, *st;
+    uint32_t next = s->next, seq = (next >> 1) & 1u, want, v;
+    int so = rt->plat.strongly_ordered;
+    unsigned k, spin;
+    /* (s->fast stays set: nothing here serves, so no nested call comes before pp_call_wait,
+     * which clears it) */
+    if (rec) /* the caller's memory: this SEQ is being written */
+        *s->rec = (uint8_t)(PP_RECORD_VALID | PP_RECORD_WRITING | seq);
+    for (k = 0; k < na; k++)
+        d[k] = args[k];
+    if (!so)
+        PP_BARRIER(); /* Normal memory: the trigger after the arguments */
+    d[na] = next;
+    /* the rest while the call travels and the answer comes back (the compiler barrier keeps
+     * it after the trigger's store) */
+    PP_COMPILER_BARRIER();
+    s->seq = (uint8_t)seq;
+    s->next = next ^ PP_TRIGGER_SEQ;
+    if (rec)
+        *s->rec = (uint8_t)(PP_RECORD_VALID | seq);
+    rt->work++; /* the reply taken (pp_call_wait undoes it when it is not taken here) */
+    st = s->status;
+    want = PP_STATUS_OK | (seq << 30);
+    for (spin = 0; spin < PP_SPIN_ROUNDS; spin++) {
+        if ((v = *st) == want) {
+            if (!so)
+                PP_BARRIER(); /* Normal memory: the result words after the status */
+            for (k = 0; k < nr; k++)
+                result[k] = st[(int)k - (int)nr];
+            *st = 0;
+            return PP_OK;
+        }
+        if (v != 0)
+            break;
+    }
+    {
+        /* (through a copy: result never leaves the caller's function, so a caller's array
+         * of a word or two stays in registers) */
+        uint32_t r2[PP_MAX_WORDS];
+        int e = pp_call_wait(rt, site, r2);
+        for (k = 0; k < nr; k++)
+            result[k] = r2[k];
+        return e;
+    }
+}
+#endif
+
 /* Call through import site `site` as pp_call_site does (the generated proxies call this
  * with constant word counts na and nr, the site's). The usual call, inline: a site whose
  * callee's slot the platform lets the runtime store into (pp_platform.direct) and whose last
@@ -501,58 +560,36 @@ int pp_call_wait(pp_rt *rt, unsigned site, uint32_t *result);
  * first (section 2.2's stray check: a late reply can be left there only after a call that
  * did not take its own, and a callee answers its calls in order, so a reply to an earlier
  * call came before the last one's; pp_call_site looks before every call), then spins
- * PP_SPIN_ROUNDS rounds on its status alone; an ok
- * status with this call's echo is taken here (the result words, the status cleared).
- * Anything else (another status, no reply yet) goes on in pp_call_wait (the stray checks,
- * the errors, full rounds with the clock, serving, the wait mode), and every other case in
- * pp_call_site. No barrier when the platform is Strongly-ordered (pp_platform
- * .strongly_ordered): the arguments then the trigger, the status then the result words,
- * are each in program order, which is the order every observer sees. */
-static inline int pp_call(pp_rt *rt, unsigned site, const uint32_t *args, unsigned na, uint32_t *result,
-                          unsigned nr)
+ * PP_SPIN_ROUNDS rounds on its status alone; an ok status with this call's echo is taken
+ * here (the result words, the status cleared). Anything else (another status, no reply yet)
+ * goes on in pp_call_wait (the stray checks, the errors, full rounds with the clock,
+ * serving, the wait mode), and every other case in pp_call_site. No barrier when the
+ * platform is Strongly-ordered (pp_platform.strongly_ordered): the arguments then the
+ * trigger, the status then the result words, are each in program order, which is the
+ * order every observer sees. */
+static PP_ALWAYS_INLINE int pp_call(pp_rt *rt, unsigned site, const uint32_t *args, unsigned na,
+                                    uint32_t *result, unsigned nr)
 {
 #ifndef PP_TRACE
     pp_site *s = &rt->sites[site];
-    if (s->fast) {
-        volatile uint32_t *d = s->cep, *st;
-        uint32_t seq = s->seq ^ 1u, want, v;
-        int so = rt->plat.strongly_ordered;
-        unsigned k, spin;
-        /* (s->fast stays set: nothing here serves, so no nested call comes before
-         * pp_call_wait, which clears it) */
-        *s->rec = (uint8_t)(PP_RECORD_VALID | PP_RECORD_WRITING | seq);
-        for (k = 0; k < na; k++)
-            d[k] = args[k];
-        if (!so)
-            PP_BARRIER(); /* Normal memory: the trigger after the arguments */
-        d[na] = s->trigger | (seq << 1);
-        /* the rest while the call travels and the answer comes back (the compiler barrier
-         * keeps it after the trigger's store) */
-        PP_COMPILER_BARRIER();
-        s->seq = (uint8_t)seq;
-        *s->rec = (uint8_t)(PP_RECORD_VALID | seq);
-        rt->work++; /* the reply taken (pp_call_wait undoes it when it is not taken here) */
-        st = s->status;
-        want = PP_STATUS_OK | (seq << 30);
-        for (spin = 0; spin < PP_SPIN_ROUNDS; spin++) {
-            if ((v = *st) == want) {
-                if (!so)
-                    PP_BARRIER(); /* Normal memory: the result words after the status */
-                for (k = 0; k < nr; k++)
-                    result[k] = st[(int)k - (int)nr];
-                *st = 0;
-                return PP_OK;
-            }
-            if (v != 0)
-                break;
-        }
-        return pp_call_wait(rt, site, result);
-    }
-#else
-    (void)na;
-    (void)nr;
+    if (s->fast == 1u)
+        return pp_call_fast(rt, site, s, args, na, result, nr, 0);
+    if (s->fast == 3u)
+        return pp_call_fast(rt, site, s, args, na, result, nr, 1);
 #endif
-    return pp_call_site(rt, site, args, result);
+    {
+        /* (through copies, as above) */
+        uint32_t a2[PP_MAX_WORDS], r2[PP_MAX_WORDS];
+        unsigned k;
+        int e;
+        a2[0] = 0; /* (no argument: never read) */
+        for (k = 0; k < na && k < PP_MAX_WORDS; k++)
+            a2[k] = args[k];
+        e = pp_call_site(rt, site, a2, r2);
+        for (k = 0; k < nr && k < PP_MAX_WORDS; k++)
+            result[k] = r2[k];
+        return e;
+    }
 }
 
 /* Call a function value (a run-time rep is used). */
