@@ -5,6 +5,11 @@
  */
 #include "pp_runtime.h"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PP_NOINLINE __attribute__((noinline))
+#else
+#define PP_NOINLINE
+#endif
 #ifndef PP_HOT_WORDS
 #define PP_HOT_WORDS 8u /* the largest argument and result words pp_take_hot takes */
 #endif
@@ -713,7 +718,7 @@ static int pp_take(pp_rt *rt, unsigned i, uint32_t trig)
  * slot expects next (hot_key: the rep its last reply went to, the other SEQ; 0 while its
  * handler runs or when the rep cannot be stored into directly), so it is no duplicate, the
  * handler is not running and the reply goes straight into the rep. Anything else: pp_take. */
-static int pp_take_hot(pp_rt *rt, pp_served *s, uint32_t trig)
+static PP_NOINLINE int pp_take_hot(pp_rt *rt, pp_served *s, uint32_t trig)
 {
     volatile uint32_t *tp = s->trigger, *d = s->rep;
     uint32_t args[PP_HOT_WORDS], reply[PP_HOT_WORDS], status;
@@ -721,8 +726,11 @@ static int pp_take_hot(pp_rt *rt, pp_served *s, uint32_t trig)
     int so = rt->plat.strongly_ordered;
     if (!so)
         PP_BARRIER(); /* Normal memory: the arguments after the trigger (pp_take) */
-    for (k = 0; k < na; k++)
-        args[k] = tp[(int)k - (int)na];
+    if (na == 1u) /* (the usual one word: no loop) */
+        args[0] = tp[-1];
+    else
+        for (k = 0; k < na; k++)
+            args[k] = tp[(int)k - (int)na];
     *tp = PP_TRIGGER_IDLE; /* re-arm (before the reply: program order, or the barrier below) */
     s->hot_key = 0;
     s->busy = 1;
@@ -733,8 +741,11 @@ static int pp_take_hot(pp_rt *rt, pp_served *s, uint32_t trig)
     rt->work++;
     if (status != PP_STATUS_OK)
         pp_zero(reply, nr);
-    for (k = 0; k < nr; k++)
-        d[k] = reply[k];
+    if (nr == 1u)
+        d[0] = reply[0];
+    else
+        for (k = 0; k < nr; k++)
+            d[k] = reply[k];
     if (!so)
         PP_BARRIER(); /* Normal memory: the status after the result words and the re-arm */
     d[nr] = status | ((trig & PP_TRIGGER_SEQ) << 29); /* the echo (bit 30) of SEQ (bit 1) */
@@ -797,9 +808,11 @@ long pp_serve(pp_rt *rt, volatile const int *stop, uint64_t timeout_us)
                 else
 #endif
                     n += pp_take(rt, (unsigned)h, trig);
-                h = rt->hot; /* (the same unless the handler released it) */
-                hs = h >= 0 ? &rt->served[h] : NULL;
-                hot = hs != NULL ? hs->trigger : &pp_idle_word;
+                if (rt->hot != h) { /* (another slot took it, or the handler released this one) */
+                    h = rt->hot;
+                    hs = h >= 0 ? &rt->served[h] : NULL;
+                    hot = hs != NULL ? hs->trigger : &pp_idle_word;
+                }
             }
             if (stop != NULL && *stop)
                 return n;
