@@ -283,10 +283,10 @@ def row_estimates(counts: Optional[dict[str, Any]], bus: dict[tuple[str, str], O
 
 
 #: the hand count of an empty serve round (gcc 12.2, -O2 -mcpu=cortex-a9, Thumb-2): a spin
-#: round of pp_serve, 10 instructions (the hot trigger's read and its test and branch, the
-#: stop pointer (kept on the stack) and its test, the stop word's read and its test and
-#: branch, the loop count and its branch)
-HAND_COUNT_EMPTY_SWEEP = 10
+#: round of pp_serve, 7 instructions (the hot trigger's read and its test-and-branch, the
+#: stop pointer's test, the stop word's read and its test-and-branch, the loop count and
+#: its branch)
+HAND_COUNT_EMPTY_SWEEP = 7
 
 
 def model_markdown(counts: Optional[dict[str, Any]], est: dict[tuple[str, str], dict[str, Any]],
