@@ -5,6 +5,17 @@
  */
 #include "pp_runtime.h"
 
+/* A barrier needed on Normal memory only (pp_platform.strongly_ordered: none on a
+ * Strongly-ordered window); without PP_DIRECT always (the smallest code). */
+#if PP_DIRECT
+#define PP_ORDER_BARRIER(rt) \
+    do { \
+        if (!(rt)->plat.strongly_ordered) \
+            PP_BARRIER(); \
+    } while (0)
+#else
+#define PP_ORDER_BARRIER(rt) PP_BARRIER()
+#endif
 #if defined(__GNUC__) || defined(__clang__)
 #define PP_NOINLINE __attribute__((noinline))
 #else
@@ -575,6 +586,10 @@ int pp_serve_slot(pp_rt *rt, uint32_t slot_addr, unsigned arg_words, unsigned re
 /* Whether the site's next call may take pp_call's fast path. */
 static void pp_site_fast(pp_site *s)
 {
+#if !PP_DIRECT
+    s->fast = 0;
+    return;
+#endif
     s->fast = (uint8_t)(s->clean && s->cep != NULL && !s->soft && !s->busy ? 1u | (s->rec != &s->rec_none ? 2u : 0u)
                                                                           : 0u);
     s->next = s->trigger | ((uint32_t)(s->seq ^ 1u) & 1u) << 1;
@@ -608,7 +623,8 @@ int pp_add_site(pp_rt *rt, uint32_t cep_addr, uint32_t rep_addr, unsigned arg_wo
     s->name = name;
     /* (no record: pp_call's stores go to a byte of the site's own) */
     s->rec = rt->record != NULL ? rt->record + rt->nsites : &s->rec_none;
-    s->cep = rt->plat.direct != NULL ? rt->plat.direct(rt->plat.ctx, cep_addr, arg_words + 1u, &soft) : NULL;
+    s->cep = PP_DIRECT && rt->plat.direct != NULL ? rt->plat.direct(rt->plat.ctx, cep_addr, arg_words + 1u, &soft)
+                                                 : NULL;
     s->soft = (uint8_t)(soft != 0);
     s->trigger = rep_addr;
     s->status = rt->plat.window + rep_off + result_words;
@@ -634,8 +650,7 @@ static int pp_take(pp_rt *rt, unsigned i, uint32_t trig)
      * least as new as it); the writer stored them first, but a weakly-ordered reader (the
      * simulated board's shared memory on an ARM host) may read them early. Strongly-ordered:
      * the reads are in program order already. */
-    if (!rt->plat.strongly_ordered)
-        PP_BARRIER();
+    PP_ORDER_BARRIER(rt);
     seq = (trig >> 1) & 1u;
     if (s->busy) {
         /* the function runs now (we are serving while its handler waits): a repeat of
@@ -689,6 +704,7 @@ static int pp_take(pp_rt *rt, unsigned i, uint32_t trig)
     if ((trig & PP_TRIGGER_ONEWAY) != 0 || rep == 0)
         return 1;
     reply[nr] = status | (seq ? PP_STATUS_ECHO : 0u);
+#if PP_DIRECT
     if (rep != s->rep_addr) { /* (a static slot's caller answers to the same rep every time) */
         int soft;
         s->rep_addr = rep;
@@ -709,6 +725,7 @@ static int pp_take(pp_rt *rt, unsigned i, uint32_t trig)
             s->hot_key = trig ^ PP_TRIGGER_SEQ;
         return 1;
     }
+#endif
     if (rt->plat.write(rt->plat.ctx, rep, reply, nr + 1u) != PP_OK)
         rt->counters.write_errors++;
     return 1;
@@ -718,6 +735,7 @@ static int pp_take(pp_rt *rt, unsigned i, uint32_t trig)
  * slot expects next (hot_key: the rep its last reply went to, the other SEQ; 0 while its
  * handler runs or when the rep cannot be stored into directly), so it is no duplicate, the
  * handler is not running and the reply goes straight into the rep. Anything else: pp_take. */
+#if PP_DIRECT && !defined(PP_TRACE)
 static PP_NOINLINE int pp_take_hot(pp_rt *rt, pp_served *s, uint32_t trig)
 {
     volatile uint32_t *tp = s->trigger, *d = s->rep;
@@ -752,6 +770,7 @@ static PP_NOINLINE int pp_take_hot(pp_rt *rt, pp_served *s, uint32_t trig)
     s->hot_key = trig ^ PP_TRIGGER_SEQ;
     return 1;
 }
+#endif
 
 int pp_poll(pp_rt *rt)
 {
@@ -802,7 +821,7 @@ long pp_serve(pp_rt *rt, volatile const int *stop, uint64_t timeout_us)
         for (k = 0; k < PP_SPIN_ROUNDS; k++) {
             uint32_t trig = *hot;
             if (trig != PP_TRIGGER_IDLE) {
-#ifndef PP_TRACE
+#if PP_DIRECT && !defined(PP_TRACE)
                 if (trig == hs->hot_key)
                     n += pp_take_hot(rt, hs, trig);
                 else
@@ -898,8 +917,7 @@ static int pp_await(pp_rt *rt, pp_site *c, uint32_t seq, uint32_t trig, uint32_t
         if (st != 0) {
             /* Needed on Normal memory: the result words must be read after the status (at
              * least as new as it), as the arguments after a trigger (pp_take) */
-            if (!rt->plat.strongly_ordered)
-                PP_BARRIER();
+            PP_ORDER_BARRIER(rt);
             if (st == (PP_STATUS_OK | (seq ? PP_STATUS_ECHO : 0u))) { /* ok, ours: the usual case */
                 for (k = 0; k < nres; k++)
                     result[k] = w[rep_off + k];
@@ -964,7 +982,9 @@ static int pp_call_raw(pp_rt *rt, pp_site *c, const uint32_t *args, uint32_t *re
     unsigned k, na = c->arg_words;
     volatile uint8_t *rec = c->rec;
     volatile uint32_t *w = rt->plat.window;
+#if PP_DIRECT
     volatile uint32_t *d = c->cep;
+#endif
     uint32_t words[PP_MAX_WORDS];
     uint32_t st_off = c->rep_off + c->result_words, trig;
     uint64_t deadline = 0; /* 0: no clock read yet (the timeout runs from the first) */
@@ -987,6 +1007,7 @@ static int pp_call_raw(pp_rt *rt, pp_site *c, const uint32_t *args, uint32_t *re
         *rec = (uint8_t)(PP_RECORD_VALID | PP_RECORD_WRITING | seq);
     }
     PP_TRACE_EVENT(rt, PP_TRACE_ISSUED, c->cep_addr, trig, 0u, 0, tname);
+#if PP_DIRECT
     if (d != NULL && (!c->soft || d[na] == PP_TRIGGER_IDLE)) {
         /* the platform's direct stores: the arguments, then the trigger */
         for (k = 0; k < na; k++)
@@ -997,7 +1018,9 @@ static int pp_call_raw(pp_rt *rt, pp_site *c, const uint32_t *args, uint32_t *re
             PP_BARRIER();
         d[na] = trig;
         r = PP_OK;
-    } else {
+    } else
+#endif
+    {
         for (k = 0; k < na; k++)
             words[k] = args[k];
         words[na] = trig;
@@ -1026,10 +1049,14 @@ int pp_call_site(pp_rt *rt, unsigned site, const uint32_t *args, uint32_t *resul
     PP_TRACE_SET_NAME(rt, s->name);
     if (!s->busy) {
         s->busy = 1;
+#if PP_DIRECT
         s->fast = 0;
+#endif
         r = pp_call_raw(rt, s, args, result);
         s->busy = 0; /* after a timeout the next call clears (and counts) a late reply */
+#if PP_DIRECT
         pp_site_fast(s);
+#endif
         return r;
     } else {
         /* a nested call through the same import (from a function served while the first

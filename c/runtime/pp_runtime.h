@@ -58,6 +58,10 @@ extern "C" {
 #ifndef PP_SPIN_ROUNDS
 #define PP_SPIN_ROUNDS 16u /* rounds of a wait that look only at the awaited word (see below) */
 #endif
+#ifndef PP_DIRECT
+#define PP_DIRECT 1        /* 0: no direct stores (pp_platform.direct unused) and no fast paths:
+                            * the smallest code, for a platform without direct (the RISC-V core) */
+#endif
 #ifndef PP_DEFAULT_TIMEOUT_US
 #define PP_DEFAULT_TIMEOUT_US 5000000u  /* 5 s, as the Python runtime */
 #endif
@@ -501,7 +505,7 @@ int pp_call_wait(pp_rt *rt, unsigned site, uint32_t *result);
 #else
 #define PP_ALWAYS_INLINE inline
 #endif
-#ifndef PP_TRACE
+#if PP_DIRECT && !defined(PP_TRACE)
 /* pp_call's fast path (rec: the site keeps a caller's memory, s->rec). */
 static PP_ALWAYS_INLINE int pp_call_fast(pp_rt *rt, unsigned site, pp_site *s, const uint32_t *args, unsigned na,
                                          uint32_t *result, unsigned nr, int rec)
@@ -570,13 +574,18 @@ static PP_ALWAYS_INLINE int pp_call_fast(pp_rt *rt, unsigned site, pp_site *s, c
 static PP_ALWAYS_INLINE int pp_call(pp_rt *rt, unsigned site, const uint32_t *args, unsigned na,
                                     uint32_t *result, unsigned nr)
 {
-#ifndef PP_TRACE
+#if PP_DIRECT && !defined(PP_TRACE)
     pp_site *s = &rt->sites[site];
     if (s->fast == 1u)
         return pp_call_fast(rt, site, s, args, na, result, nr, 0);
     if (s->fast == 3u)
         return pp_call_fast(rt, site, s, args, na, result, nr, 1);
+#else
+    (void)na;
+    (void)nr;
+    return pp_call_site(rt, site, args, result);
 #endif
+#if PP_DIRECT && !defined(PP_TRACE)
     {
         /* (through copies, as above) */
         uint32_t a2[PP_MAX_WORDS], r2[PP_MAX_WORDS];
@@ -590,6 +599,7 @@ static PP_ALWAYS_INLINE int pp_call(pp_rt *rt, unsigned site, const uint32_t *ar
             result[k] = r2[k];
         return e;
     }
+#endif
 }
 
 /* Call a function value (a run-time rep is used). */
