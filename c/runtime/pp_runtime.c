@@ -1077,6 +1077,7 @@ int pp_call_site(pp_rt *rt, unsigned site, const uint32_t *args, uint32_t *resul
     }
 }
 
+#if PP_DIRECT
 int pp_call_wait(pp_rt *rt, unsigned site, uint32_t *result)
 {
     pp_site *s = &rt->sites[site];
@@ -1095,6 +1096,7 @@ int pp_call_wait(pp_rt *rt, unsigned site, uint32_t *result)
     pp_site_fast(s);
     return r;
 }
+#endif
 
 static uint8_t *pp_fn_seq(pp_rt *rt, uint32_t addr)
 {

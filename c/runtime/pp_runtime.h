@@ -497,8 +497,10 @@ int pp_add_site(pp_rt *rt, uint32_t cep_addr, uint32_t rep_addr, unsigned arg_wo
 /* Call through import site `site` (static slots). args: arg_words words; result:
  * result_words words (may be NULL when 0). */
 int pp_call_site(pp_rt *rt, unsigned site, const uint32_t *args, uint32_t *result);
+#if PP_DIRECT
 /* The rest of a pp_call whose reply did not come in its spin rounds (out of line). */
 int pp_call_wait(pp_rt *rt, unsigned site, uint32_t *result);
+#endif
 
 #if defined(__GNUC__) || defined(__clang__)
 #define PP_ALWAYS_INLINE __attribute__((always_inline)) inline
