@@ -16,6 +16,12 @@
 #else
 #define PP_ORDER_BARRIER(rt) PP_BARRIER()
 #endif
+/* PP_D(statement): the statement only with PP_DIRECT (the fast paths' bookkeeping) */
+#if PP_DIRECT
+#define PP_D(statement) statement
+#else
+#define PP_D(statement)
+#endif
 #if defined(__GNUC__) || defined(__clang__)
 #define PP_NOINLINE __attribute__((noinline))
 #else
@@ -332,7 +338,7 @@ int pp_init(pp_rt *rt, const pp_platform *plat, const char *name, uint32_t base,
     for (i = 0; i < PP_MAX_SERVED; i++) {
         rt->served[i].kind = PP_SLOT_FREE;
         rt->served[i].busy = 0;
-        rt->served[i].hot_key = 0;
+        PP_D(rt->served[i].hot_key = 0;)
     }
     rt->nlive = 0;
     rt->hot = -1;
@@ -341,7 +347,7 @@ int pp_init(pp_rt *rt, const pp_platform *plat, const char *name, uint32_t base,
     for (i = 0; i < PP_MAX_FNSEQ; i++)
         rt->fnseq[i].used = 0;
     for (i = 0; i < PP_MAX_SITES; i++)
-        rt->sites[i].fast = 0; /* (pp_call reads it before it checks the site) */
+        PP_D(rt->sites[i].fast = 0;) /* (pp_call reads it before it checks the site) */
     rt->nsites = 0;
     rt->fnseq_next = 0;
     rt->depth = 0;
@@ -502,7 +508,7 @@ static int pp_alloc_words(pp_rt *rt, unsigned words)
             if (s->kind == PP_SLOT_DEAD &&
                 pp_overlaps(start, words, s->trigger_off - s->arg_words, s->arg_words + 1u)) {
                 s->kind = PP_SLOT_FREE;
-                s->hot_key = 0;
+                PP_D(s->hot_key = 0;)
             }
         }
         pp_relist(rt);
@@ -534,7 +540,7 @@ static int pp_free_served(pp_rt *rt)
     for (i = 0; i < PP_MAX_SERVED; i++)
         if (rt->served[i].kind == PP_SLOT_DEAD) {
             rt->served[i].kind = PP_SLOT_FREE;
-            rt->served[i].hot_key = 0;
+            PP_D(rt->served[i].hot_key = 0;)
             return (int)i;
         }
     return PP_ENOSLOT;
@@ -564,9 +570,9 @@ static int pp_add_served(pp_rt *rt, uint32_t slot_off, unsigned arg_words, unsig
     s->fn = fn;
     s->name = name;
     s->alloc = alloc;
-    s->rep_addr = 0;
-    s->rep = NULL;
-    s->hot_key = 0;
+    PP_D(s->rep_addr = 0;)
+    PP_D(s->rep = NULL;)
+    PP_D(s->hot_key = 0;)
     s->trigger = rt->plat.window + s->trigger_off;
     pp_relist(rt);
     return i;
@@ -584,23 +590,21 @@ int pp_serve_slot(pp_rt *rt, uint32_t slot_addr, unsigned arg_words, unsigned re
 }
 
 /* Whether the site's next call may take pp_call's fast path. */
+#if PP_DIRECT
 static void pp_site_fast(pp_site *s)
 {
-#if !PP_DIRECT
-    s->fast = 0;
-    return;
-#endif
     s->fast = (uint8_t)(s->clean && s->cep != NULL && !s->soft && !s->busy ? 1u | (s->rec != &s->rec_none ? 2u : 0u)
                                                                           : 0u);
     s->next = s->trigger | ((uint32_t)(s->seq ^ 1u) & 1u) << 1;
 }
+#endif
 
 int pp_add_site(pp_rt *rt, uint32_t cep_addr, uint32_t rep_addr, unsigned arg_words, unsigned result_words,
                 const char *name)
 {
     pp_site *s;
     uint32_t rep_off;
-    int soft = 0;
+    PP_D(int soft = 0;)
     if (rt->nsites >= PP_MAX_SITES)
         return PP_ENOSLOT;
     if (rep_addr < rt->base || ((rep_addr - rt->base) & 3u) != 0 || (cep_addr & 3u) != 0)
@@ -619,16 +623,19 @@ int pp_add_site(pp_rt *rt, uint32_t cep_addr, uint32_t rep_addr, unsigned arg_wo
         s->seq = (uint8_t)(rt->record[rt->nsites] & PP_RECORD_SEQ); /* a program started again:
                            * go on from the last owner's SEQ (section 2.2) */
     s->busy = 0;
-    s->clean = 0; /* the first call looks for anything left in the rep (a predecessor's reply) */
+    PP_D(s->clean = 0;) /* the first call looks for anything left in the rep (a predecessor's reply) */
     s->name = name;
     /* (no record: pp_call's stores go to a byte of the site's own) */
+#if PP_DIRECT
     s->rec = rt->record != NULL ? rt->record + rt->nsites : &s->rec_none;
-    s->cep = PP_DIRECT && rt->plat.direct != NULL ? rt->plat.direct(rt->plat.ctx, cep_addr, arg_words + 1u, &soft)
-                                                 : NULL;
-    s->soft = (uint8_t)(soft != 0);
-    s->trigger = rep_addr;
-    s->status = rt->plat.window + rep_off + result_words;
-    pp_site_fast(s);
+    s->cep = rt->plat.direct != NULL ? rt->plat.direct(rt->plat.ctx, cep_addr, arg_words + 1u, &soft) : NULL;
+#else
+    s->rec = rt->record != NULL ? rt->record + rt->nsites : NULL;
+#endif
+    PP_D(s->soft = (uint8_t)(soft != 0);)
+    PP_D(s->trigger = rep_addr;)
+    PP_D(s->status = rt->plat.window + rep_off + result_words;)
+    PP_D(pp_site_fast(s);)
     rt->plat.window[rep_off + result_words] = 0;
     return (int)rt->nsites++;
 }
@@ -686,7 +693,7 @@ static int pp_take(pp_rt *rt, unsigned i, uint32_t trig)
         pp_zero(reply, nr);
     } else {
         s->busy = 1;
-        s->hot_key = 0; /* (until it replied: pp_take_hot never while it runs) */
+        PP_D(s->hot_key = 0;) /* (until it replied: pp_take_hot never while it runs) */
         s->exec_trigger = trig;
         PP_TRACE_EVENT(rt, PP_TRACE_ENTERED, rt->base + 4u * (s->trigger_off - na), trig, 0u, 0, s->name);
         rt->depth++;
@@ -750,7 +757,7 @@ static PP_NOINLINE int pp_take_hot(pp_rt *rt, pp_served *s, uint32_t trig)
         for (k = 0; k < na; k++)
             args[k] = tp[(int)k - (int)na];
     *tp = PP_TRIGGER_IDLE; /* re-arm (before the reply: program order, or the barrier below) */
-    s->hot_key = 0;
+    PP_D(s->hot_key = 0;)
     s->busy = 1;
     s->exec_trigger = trig;
     s->last_seq = (uint8_t)((trig >> 1) & 1u);
@@ -923,7 +930,7 @@ static int pp_await(pp_rt *rt, pp_site *c, uint32_t seq, uint32_t trig, uint32_t
                     result[k] = w[rep_off + k];
                 w[st_off] = 0;
                 rt->work++;
-                c->clean = 1;
+                PP_D(c->clean = 1;)
                 PP_TRACE_EVENT(rt, PP_TRACE_SEEN, cep_addr, trig, st, 0, tname);
                 return PP_OK;
             }
@@ -931,14 +938,14 @@ static int pp_await(pp_rt *rt, pp_site *c, uint32_t seq, uint32_t trig, uint32_t
                 ((st & PP_STATUS_ERROR_BIT) == 0 && (st & PP_STATUS_CODE_MASK) != PP_STATUS_OK)) {
                 w[st_off] = 0; /* an answer to another call (or garbage): never delivered */
                 rt->counters.strays++;
-                c->clean = 0; /* (more may come: look before the next call too) */
+                PP_D(c->clean = 0;) /* (more may come: look before the next call too) */
                 continue;
             }
             for (k = 0; k < nres; k++)
                 result[k] = w[rep_off + k];
             w[st_off] = 0;
             rt->work++;
-            c->clean = 1;
+            PP_D(c->clean = 1;)
             PP_TRACE_EVENT(rt, PP_TRACE_SEEN, cep_addr, trig, st, 0, tname);
             if ((st & PP_STATUS_ERROR_BIT) == 0)
                 return PP_OK;
@@ -960,7 +967,7 @@ static int pp_await(pp_rt *rt, pp_site *c, uint32_t seq, uint32_t trig, uint32_t
             if (rt->plat.timed_out != NULL)
                 rt->plat.timed_out(rt->plat.ctx, cep_addr, rt->timeout_us, 0);
             PP_TRACE_EVENT(rt, PP_TRACE_FAILED, cep_addr, trig, 0u, PP_ETIMEOUT, tname);
-            c->clean = 0; /* its reply may still come */
+            PP_D(c->clean = 0;) /* its reply may still come */
             return pp_fail(rt, PP_ETIMEOUT, cep_addr);
         }
         rt->depth++;
@@ -999,7 +1006,7 @@ static int pp_call_raw(pp_rt *rt, pp_site *c, const uint32_t *args, uint32_t *re
         w[st_off] = 0;
         rt->counters.strays++;
     }
-    c->clean = 0; /* until this call takes its reply (pp_await) */
+    PP_D(c->clean = 0;) /* until this call takes its reply (pp_await) */
     trig = (rt->base + 4u * c->rep_off) | (seq << 1); /* (PP_TRIGGER_SEQ is bit 1) */
     if (rec != NULL) { /* the caller's memory: this SEQ is being written (no barrier: only a
                         * later owner reads it, after this process ended) */
@@ -1055,7 +1062,7 @@ int pp_call_site(pp_rt *rt, unsigned site, const uint32_t *args, uint32_t *resul
         r = pp_call_raw(rt, s, args, result);
         s->busy = 0; /* after a timeout the next call clears (and counts) a late reply */
 #if PP_DIRECT
-        pp_site_fast(s);
+        PP_D(pp_site_fast(s);)
 #endif
         return r;
     } else {
@@ -1066,7 +1073,7 @@ int pp_call_site(pp_rt *rt, unsigned site, const uint32_t *args, uint32_t *resul
         if (a < 0)
             return pp_fail(rt, a, s->cep_addr);
         nested.rep_off = rt->allocs[a].off;
-        nested.clean = 0; /* a run-time rep: look for anything left */
+        PP_D(nested.clean = 0;) /* a run-time rep: look for anything left */
         r = pp_call_raw(rt, &nested, args, result);
         rt->sites[site].seq = nested.seq;
         if (r == PP_ETIMEOUT)
@@ -1088,12 +1095,12 @@ int pp_call_wait(pp_rt *rt, unsigned site, uint32_t *result)
 #endif
     rt->work--;   /* (pp_call counted the reply it did not take: pp_await counts it) */
     s->fast = 0;
-    s->clean = 0; /* until it takes its own reply (pp_await) */
+    PP_D(s->clean = 0;) /* until it takes its own reply (pp_await) */
     s->busy = 1;  /* (pp_await serves: a nested call through this site needs a rep of its own) */
     /* (pp_call spun PP_SPIN_ROUNDS rounds already: a full round after this look) */
     r = pp_await(rt, s, seq, s->trigger | (seq << 1), result, 0, PP_SPIN_ROUNDS PP_TNAME_ARG);
     s->busy = 0;
-    pp_site_fast(s);
+    PP_D(pp_site_fast(s);)
     return r;
 }
 #endif
@@ -1141,13 +1148,13 @@ int pp_call_fn(pp_rt *rt, pp_fn f, const uint32_t *args, unsigned arg_words, uin
     c.result_words = (uint16_t)result_words;
     c.seq = *seq;
     c.busy = 1;
-    c.clean = 0; /* a run-time rep: look for anything left */
-    c.soft = 0;
+    PP_D(c.clean = 0;) /* a run-time rep: look for anything left */
+    PP_D(c.soft = 0;)
     c.name = NULL;
     c.rec = NULL;
-    c.cep = NULL;
-    c.trigger = 0;
-    c.fast = 0;
+    PP_D(c.cep = NULL;)
+    PP_D(c.trigger = 0;)
+    PP_D(c.fast = 0;)
     r = pp_call_raw(rt, &c, args, result);
     *seq = c.seq;
     if (r == PP_ETIMEOUT)
@@ -1183,7 +1190,7 @@ int pp_release(pp_rt *rt, pp_fn f)
         pp_served *s = &rt->served[i];
         if (s->kind == PP_SLOT_LENT && rt->base + 4u * (s->trigger_off - s->arg_words) == f.addr) {
             s->kind = PP_SLOT_DEAD; /* late calls get BAD_FUNCTION until the words are reused */
-            s->hot_key = 0;
+            PP_D(s->hot_key = 0;)
             pp_free_alloc(rt, s->alloc);
             s->alloc = -1;
             return PP_OK;

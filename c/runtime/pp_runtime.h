@@ -282,11 +282,13 @@ typedef struct {
     pp_anyfn fn;
     const char *name;
     int alloc;             /* lent: index of its run-time allocation, else -1 */
+    volatile uint32_t *trigger; /* its trigger word in the window (trigger_off) */
+#if PP_DIRECT
     uint32_t rep_addr;     /* the rep its last reply went to, and a direct pointer to it */
     volatile uint32_t *rep; /* (pp_platform.direct; NULL: through pp_platform.write) */
     uint32_t hot_key;      /* the trigger the next call of that caller brings (its rep, the
                             * other SEQ) when the serve loop may take it in pp_take_hot; 0: not */
-    volatile uint32_t *trigger; /* its trigger word in the window (trigger_off) */
+#endif
 } pp_served;
 
 #define PP_SLOT_FREE 0
@@ -302,19 +304,22 @@ typedef struct {
     uint16_t result_words;
     uint8_t seq;           /* SEQ of the last call made through it */
     uint8_t busy;          /* its static rep holds a call in flight */
+    const char *name;
+    volatile uint8_t *rec; /* its byte of the caller's memory (NULL: none; with PP_DIRECT
+                            * rec_none's address) */
+#if PP_DIRECT
     uint8_t clean;         /* the last call through it took its own reply and met no stray:
                             * nothing can be left in its rep (no stray check before the next) */
     uint8_t soft;          /* cep is a software slot: read its trigger before a call */
     uint8_t fast;          /* non-zero: the next call may take pp_call's fast path (cep
                             * direct, not soft, clean, not busy); bit 1: rec is a record */
     uint8_t rec_none;      /* rec's byte when there is no caller's memory */
-    const char *name;
-    volatile uint8_t *rec; /* its byte of the caller's memory (NULL: none) */
     volatile uint32_t *cep; /* the callee's slot for direct stores (pp_platform.direct; NULL:
                             * through pp_platform.write) */
     uint32_t trigger;      /* the trigger word without SEQ: the own rep's byte address */
     uint32_t next;         /* pp_call's next trigger word: trigger | the other SEQ than seq's */
     volatile uint32_t *status; /* the own rep's status word (its result words before it) */
+#endif
 } pp_site;
 
 typedef struct {
