@@ -573,7 +573,7 @@ static int pp_add_served(pp_rt *rt, uint32_t slot_off, unsigned arg_words, unsig
     PP_D(s->rep_addr = 0;)
     PP_D(s->rep = NULL;)
     PP_D(s->hot_key = 0;)
-    s->trigger = rt->plat.window + s->trigger_off;
+    PP_D(s->trigger = rt->plat.window + s->trigger_off;)
     pp_relist(rt);
     return i;
 }
@@ -798,16 +798,22 @@ int pp_poll(pp_rt *rt)
 }
 
 /* what the spin rounds look at when no slot took a call yet */
+#if PP_DIRECT
 static volatile const uint32_t pp_idle_word = PP_TRIGGER_IDLE;
+#endif
 
 long pp_serve(pp_rt *rt, volatile const int *stop, uint64_t timeout_us)
 {
     long n = 0, mark = -1;
     uint64_t t0 = pp_now_us(rt);
+#if PP_DIRECT
     volatile const uint32_t *hot;
     pp_served *hs;
-    unsigned k;
     int h;
+#else
+    volatile uint32_t *w = rt->plat.window;
+#endif
+    unsigned k;
     for (;;) {
         n += pp_poll(rt); /* a full sweep: every served slot */
         if (stop != NULL && *stop)
@@ -822,6 +828,7 @@ long pp_serve(pp_rt *rt, volatile const int *stop, uint64_t timeout_us)
         /* spin rounds: only the slot that took the last call (the same caller's next call
          * comes there); k is never reset, so the other slots are swept at least every
          * PP_SPIN_ROUNDS + 1 rounds however busy this one is */
+#if PP_DIRECT
         h = rt->depth <= PP_MAX_DEPTH ? rt->hot : -1;
         hs = h >= 0 ? &rt->served[h] : NULL;
         hot = hs != NULL ? hs->trigger : &pp_idle_word;
@@ -843,6 +850,16 @@ long pp_serve(pp_rt *rt, volatile const int *stop, uint64_t timeout_us)
             if (stop != NULL && *stop)
                 return n;
         }
+#else
+        for (k = 0; k < PP_SPIN_ROUNDS; k++) { /* (the smallest code: the hot entry looked up each round) */
+            int hh = rt->hot;
+            uint32_t trig;
+            if (hh >= 0 && rt->depth <= PP_MAX_DEPTH && (trig = w[rt->served[hh].trigger_off]) != PP_TRIGGER_IDLE)
+                n += pp_take(rt, (unsigned)hh, trig);
+            if (stop != NULL && *stop)
+                return n;
+        }
+#endif
     }
     return n;
 }

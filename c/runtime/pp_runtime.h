@@ -282,8 +282,8 @@ typedef struct {
     pp_anyfn fn;
     const char *name;
     int alloc;             /* lent: index of its run-time allocation, else -1 */
-    volatile uint32_t *trigger; /* its trigger word in the window (trigger_off) */
 #if PP_DIRECT
+    volatile uint32_t *trigger; /* its trigger word in the window (trigger_off) */
     uint32_t rep_addr;     /* the rep its last reply went to, and a direct pointer to it */
     volatile uint32_t *rep; /* (pp_platform.direct; NULL: through pp_platform.write) */
     uint32_t hot_key;      /* the trigger the next call of that caller brings (its rep, the
