@@ -58,11 +58,13 @@ int pp_baremetal_platform(uint32_t window_base, uint64_t (*now_us)(void *), void
     out->unclaim = NULL;
     out->pending = NULL;      /* (a software callee's slot is overwritten when pending) */
     out->timed_out = NULL;
+#if PP_DIRECT
     out->direct = pp_baremetal_direct;
     /* The OCM and GP0 ranges mapped Strongly-ordered, or the MMU off (then every data access
      * is Strongly-ordered): the runtime's own accesses need no barrier between them. A
      * Device or Normal mapping: set out->strongly_ordered = 0 after this call. */
     out->strongly_ordered = 1;
+#endif
 #ifdef PP_TRACE
     out->cycles = NULL;
     out->trace_open = NULL;

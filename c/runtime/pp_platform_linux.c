@@ -300,6 +300,7 @@ int pp_linux_platform(pp_linux *lx, uint32_t window_base, pp_platform *out)
     out->unclaim = pp_linux_unclaim;
     out->pending = pp_linux_pending;
     out->timed_out = NULL;    /* (the board says nothing more than the error) */
+#if PP_DIRECT
     out->direct = pp_linux_direct;
 #if defined(__arm__)
     /* 32-bit ARM Linux maps /dev/mem outside its RAM (the OCM, the PL) Strongly-ordered
@@ -307,6 +308,7 @@ int pp_linux_platform(pp_linux *lx, uint32_t window_base, pp_platform *out)
     out->strongly_ordered = lx->devmem;
 #else
     out->strongly_ordered = 0;
+#endif
 #endif
 #ifdef PP_TRACE
     out->cycles = pp_linux_cycles;

@@ -211,6 +211,7 @@ typedef struct pp_platform {
      * other side meanwhile (the simulated board: the clock cycles that passed and what the
      * simulator was doing, so a slow host and a stall can be told apart). NULL: nothing. */
     void (*timed_out)(void *ctx, uint32_t addr, uint64_t waited_us, int refused);
+#if PP_DIRECT /* (-DPP_DIRECT=0: neither member) */
     /* Where plain volatile 32-bit stores are all a write of the n words at global byte
      * address addr takes (no error the platform must see, no system call): a pointer to
      * them, and *soft set when they are a cep slot in a software window (the runtime then
@@ -224,6 +225,7 @@ typedef struct pp_platform {
      * before the next access, so the runtime puts no barrier between its direct accesses.
      * 0: a Normal-memory mapping (a shared-memory file): barriers as pp_platform.write's. */
     int strongly_ordered;
+#endif
 #ifdef PP_TRACE
     /* The system's clock cycle now; counter_addr: the PL's cycle counter (the interrupt
      * block's page + PP_IRQ_COUNTER, 0: the system has none). PP_TRACE_NO_CYCLE: unknown.
