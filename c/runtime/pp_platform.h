@@ -51,6 +51,7 @@ typedef struct {
     /* the components' claims (pp_linux_claim): lock files held open, their mappings */
     int claim_fd[PP_LINUX_MAX_CLAIMS];
     volatile uint8_t *claim_map[PP_LINUX_MAX_CLAIMS];
+    int devmem;      /* mapped from /dev/mem (pp_linux_open), not a file */
 } pp_linux;
 
 /* Map the ps and PL regions from /dev/mem (pl_size 0: no PL). Returns PP_OK or
@@ -89,6 +90,9 @@ int pp_linux_claim(void *ctx, uint32_t window_base, const char *name, int *handl
 void pp_linux_unclaim(void *ctx, int handle);
 /* Whether a cep trigger word at addr in the ps region holds a call not taken yet. */
 int pp_linux_pending(void *ctx, uint32_t addr);
+/* The platform's direct: the mapped words at addr in the ps region (*soft = 1) or the PL
+ * region, else NULL. */
+volatile uint32_t *pp_linux_direct(void *ctx, uint32_t addr, unsigned n, int *soft);
 #ifdef PP_TRACE
 /* Tracing (-DPP_TRACE, docs/c.md "Tracing"): the PL's cycle counter at counter_addr read
  * over GP0 (pp_counter64: hi, lo, hi; PP_TRACE_NO_CYCLE without a PL mapping), and the
@@ -105,6 +109,8 @@ int pp_linux_trace_ring(const char *name, void **mem, size_t *bytes);
 int pp_baremetal_platform(uint32_t window_base, uint64_t (*now_us)(void *), void (*idle)(void *), void *ctx,
                           pp_platform *out);
 int pp_baremetal_write(void *ctx, uint32_t addr, const uint32_t *words, unsigned n);
+/* The bare-metal layer's direct: the address itself (every address is a pointer). */
+volatile uint32_t *pp_baremetal_direct(void *ctx, uint32_t addr, unsigned n, int *soft);
 
 /* ------------------------------------------------------------------ simulated board */
 typedef struct {

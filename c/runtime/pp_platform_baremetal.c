@@ -6,8 +6,9 @@
  * -nostdlib; needs only <stddef.h>/<stdint.h> and a compiler that provides
  * __sync_synchronize (GCC/Clang: `dmb` on ARMv7). The documented minimum you provide: a
  * microsecond clock (now_us), and an idle hook if you want one (co-operative round robin:
- * run other tasks there). Map the OCM and GP0 ranges as strongly-ordered/device memory in
- * your MMU tables (or leave the MMU off).
+ * run other tasks there). Map the OCM and GP0 ranges as Strongly-ordered memory in your MMU
+ * tables (or leave the MMU off); with a Device mapping set strongly_ordered to 0 (the
+ * runtime then puts its barriers back, pp_platform.strongly_ordered).
  */
 #include "pp_platform.h"
 
@@ -32,6 +33,14 @@ int pp_baremetal_write(void *ctx, uint32_t addr, const uint32_t *words, unsigned
     return PP_OK;
 }
 
+volatile uint32_t *pp_baremetal_direct(void *ctx, uint32_t addr, unsigned n, int *soft)
+{
+    (void)ctx;
+    (void)n;
+    *soft = 0; /* (as pp_baremetal_write: a software callee's pending slot is overwritten) */
+    return (addr & 3u) == 0 ? (volatile uint32_t *)(uintptr_t)addr : NULL;
+}
+
 int pp_baremetal_platform(uint32_t window_base, uint64_t (*now_us)(void *), void (*idle)(void *), void *ctx,
                           pp_platform *out)
 {
@@ -49,6 +58,13 @@ int pp_baremetal_platform(uint32_t window_base, uint64_t (*now_us)(void *), void
     out->unclaim = NULL;
     out->pending = NULL;      /* (a software callee's slot is overwritten when pending) */
     out->timed_out = NULL;
+#if PP_DIRECT
+    out->direct = pp_baremetal_direct;
+    /* The OCM and GP0 ranges mapped Strongly-ordered, or the MMU off (then every data access
+     * is Strongly-ordered): the runtime's own accesses need no barrier between them. A
+     * Device or Normal mapping: set out->strongly_ordered = 0 after this call. */
+    out->strongly_ordered = 1;
+#endif
 #ifdef PP_TRACE
     out->cycles = NULL;
     out->trace_open = NULL;

@@ -80,6 +80,7 @@ static void pp_linux_init(pp_linux *lx)
     lx->intc = NULL;
     lx->reg_write = pp_linux_write;
     lx->reg_ctx = lx;
+    lx->devmem = 0;
     pp_linux_claims_init(lx);
 }
 
@@ -93,6 +94,7 @@ int pp_linux_open(pp_linux *lx, uint32_t ps_base, uint32_t ps_size, uint32_t pl_
     lx->ps_fd = open("/dev/mem", O_RDWR | O_SYNC);
     if (lx->ps_fd < 0)
         return PP_EPLATFORM;
+    lx->devmem = 1;
     lx->ps = pp_map(lx->ps_fd, (off_t)ps_base, ps_size);
     if (lx->ps == NULL) {
         pp_linux_close(lx);
@@ -298,11 +300,37 @@ int pp_linux_platform(pp_linux *lx, uint32_t window_base, pp_platform *out)
     out->unclaim = pp_linux_unclaim;
     out->pending = pp_linux_pending;
     out->timed_out = NULL;    /* (the board says nothing more than the error) */
+#if PP_DIRECT
+    out->direct = pp_linux_direct;
+#if defined(__arm__)
+    /* 32-bit ARM Linux maps /dev/mem outside its RAM (the OCM, the PL) Strongly-ordered
+     * (pgprot_noncached: MT_UNCACHED); a shared-memory file is Normal memory */
+    out->strongly_ordered = lx->devmem;
+#else
+    out->strongly_ordered = 0;
+#endif
+#endif
 #ifdef PP_TRACE
     out->cycles = pp_linux_cycles;
     out->trace_open = pp_linux_trace_open;
 #endif
     return PP_OK;
+}
+
+volatile uint32_t *pp_linux_direct(void *ctx, uint32_t addr, unsigned n, int *soft)
+{
+    pp_linux *lx = (pp_linux *)ctx;
+    uint64_t end = (uint64_t)addr + 4u * (uint64_t)n;
+    *soft = 0;
+    if ((addr & 3u) != 0)
+        return NULL;
+    if (addr >= lx->ps_base && end <= (uint64_t)lx->ps_base + lx->ps_size) {
+        *soft = 1; /* a software window: a call looks at the slot's trigger first (pending) */
+        return lx->ps + (addr - lx->ps_base) / 4u;
+    }
+    if (lx->pl != NULL && addr >= lx->pl_base && end <= (uint64_t)lx->pl_base + lx->pl_size)
+        return lx->pl + (addr - lx->pl_base) / 4u;
+    return NULL;
 }
 
 int pp_linux_pending(void *ctx, uint32_t addr)

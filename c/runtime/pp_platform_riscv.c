@@ -103,6 +103,10 @@ int pp_riscv_platform(pp_riscv *rv, uint32_t window_base, pp_platform *out)
     out->unclaim = NULL;
     out->pending = NULL;
     out->timed_out = NULL;
+#if PP_DIRECT
+    out->direct = NULL;          /* every store's AXI response is checked (pp_riscv_write) */
+    out->strongly_ordered = 0;
+#endif
 #ifdef PP_TRACE
     out->cycles = NULL;
     out->trace_open = NULL;

@@ -130,6 +130,14 @@ static int pp_simboard_write(void *ctx, uint32_t addr, const uint32_t *words, un
     }
 }
 
+#if PP_DIRECT
+static volatile uint32_t *pp_simboard_direct(void *ctx, uint32_t addr, unsigned n, int *soft)
+{
+    /* the ps region only: a PL address is the simulator's (its write goes over the socket) */
+    return pp_linux_direct(&((pp_simboard *)ctx)->lx, addr, n, soft);
+}
+#endif
+
 static void pp_simboard_idle(void *ctx)
 {
     pp_simboard *sb = (pp_simboard *)ctx;
@@ -331,6 +339,10 @@ int pp_simboard_platform(pp_simboard *sb, uint32_t window_base, pp_platform *out
     out->unclaim = pp_simboard_unclaim;
     out->pending = pp_simboard_pending;
     out->timed_out = pp_simboard_timed_out;
+#if PP_DIRECT
+    out->direct = pp_simboard_direct; /* the ps region's shared memory (Normal memory: the
+                                       * runtime keeps its barriers, strongly_ordered 0) */
+#endif
 #ifdef PP_TRACE
     out->cycles = pp_simboard_cycles;
     out->trace_open = pp_simboard_trace_open;

@@ -5,6 +5,31 @@
  */
 #include "pp_runtime.h"
 
+/* A barrier needed on Normal memory only (pp_platform.strongly_ordered: none on a
+ * Strongly-ordered window); without PP_DIRECT always (the smallest code). */
+#if PP_DIRECT
+#define PP_ORDER_BARRIER(rt) \
+    do { \
+        if (!(rt)->plat.strongly_ordered) \
+            PP_BARRIER(); \
+    } while (0)
+#else
+#define PP_ORDER_BARRIER(rt) PP_BARRIER()
+#endif
+/* PP_D(statement): the statement only with PP_DIRECT (the fast paths' bookkeeping) */
+#if PP_DIRECT
+#define PP_D(statement) statement
+#else
+#define PP_D(statement)
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#define PP_NOINLINE __attribute__((noinline))
+#else
+#define PP_NOINLINE
+#endif
+#ifndef PP_HOT_WORDS
+#define PP_HOT_WORDS 8u /* the largest argument and result words pp_take_hot takes */
+#endif
 #ifndef PP_MAX_DEPTH
 #define PP_MAX_DEPTH 16  /* serve-while-waiting nesting limit (deeper waits do not serve) */
 #endif
@@ -313,6 +338,7 @@ int pp_init(pp_rt *rt, const pp_platform *plat, const char *name, uint32_t base,
     for (i = 0; i < PP_MAX_SERVED; i++) {
         rt->served[i].kind = PP_SLOT_FREE;
         rt->served[i].busy = 0;
+        PP_D(rt->served[i].hot_key = 0;)
     }
     rt->nlive = 0;
     rt->hot = -1;
@@ -320,6 +346,8 @@ int pp_init(pp_rt *rt, const pp_platform *plat, const char *name, uint32_t base,
         rt->allocs[i].state = 0;
     for (i = 0; i < PP_MAX_FNSEQ; i++)
         rt->fnseq[i].used = 0;
+    for (i = 0; i < PP_MAX_SITES; i++)
+        PP_D(rt->sites[i].fast = 0;) /* (pp_call reads it before it checks the site) */
     rt->nsites = 0;
     rt->fnseq_next = 0;
     rt->depth = 0;
@@ -478,8 +506,10 @@ static int pp_alloc_words(pp_rt *rt, unsigned words)
         for (i = 0; i < PP_MAX_SERVED; i++) {
             pp_served *s = &rt->served[i];
             if (s->kind == PP_SLOT_DEAD &&
-                pp_overlaps(start, words, s->trigger_off - s->arg_words, s->arg_words + 1u))
+                pp_overlaps(start, words, s->trigger_off - s->arg_words, s->arg_words + 1u)) {
                 s->kind = PP_SLOT_FREE;
+                PP_D(s->hot_key = 0;)
+            }
         }
         pp_relist(rt);
         for (i = 0; i < words; i++)
@@ -510,6 +540,7 @@ static int pp_free_served(pp_rt *rt)
     for (i = 0; i < PP_MAX_SERVED; i++)
         if (rt->served[i].kind == PP_SLOT_DEAD) {
             rt->served[i].kind = PP_SLOT_FREE;
+            PP_D(rt->served[i].hot_key = 0;)
             return (int)i;
         }
     return PP_ENOSLOT;
@@ -539,6 +570,10 @@ static int pp_add_served(pp_rt *rt, uint32_t slot_off, unsigned arg_words, unsig
     s->fn = fn;
     s->name = name;
     s->alloc = alloc;
+    PP_D(s->rep_addr = 0;)
+    PP_D(s->rep = NULL;)
+    PP_D(s->hot_key = 0;)
+    PP_D(s->trigger = rt->plat.window + s->trigger_off;)
     pp_relist(rt);
     return i;
 }
@@ -554,11 +589,22 @@ int pp_serve_slot(pp_rt *rt, uint32_t slot_addr, unsigned arg_words, unsigned re
     return r < 0 ? r : PP_OK;
 }
 
+/* Whether the site's next call may take pp_call's fast path. */
+#if PP_DIRECT
+static void pp_site_fast(pp_site *s)
+{
+    s->fast = (uint8_t)(s->clean && s->cep != NULL && !s->soft && !s->busy ? 1u | (s->rec != &s->rec_none ? 2u : 0u)
+                                                                          : 0u);
+    s->next = s->trigger | ((uint32_t)(s->seq ^ 1u) & 1u) << 1;
+}
+#endif
+
 int pp_add_site(pp_rt *rt, uint32_t cep_addr, uint32_t rep_addr, unsigned arg_words, unsigned result_words,
                 const char *name)
 {
     pp_site *s;
     uint32_t rep_off;
+    PP_D(int soft = 0;)
     if (rt->nsites >= PP_MAX_SITES)
         return PP_ENOSLOT;
     if (rep_addr < rt->base || ((rep_addr - rt->base) & 3u) != 0 || (cep_addr & 3u) != 0)
@@ -577,8 +623,19 @@ int pp_add_site(pp_rt *rt, uint32_t cep_addr, uint32_t rep_addr, unsigned arg_wo
         s->seq = (uint8_t)(rt->record[rt->nsites] & PP_RECORD_SEQ); /* a program started again:
                            * go on from the last owner's SEQ (section 2.2) */
     s->busy = 0;
+    PP_D(s->clean = 0;) /* the first call looks for anything left in the rep (a predecessor's reply) */
     s->name = name;
+    /* (no record: pp_call's stores go to a byte of the site's own) */
+#if PP_DIRECT
+    s->rec = rt->record != NULL ? rt->record + rt->nsites : &s->rec_none;
+    s->cep = rt->plat.direct != NULL ? rt->plat.direct(rt->plat.ctx, cep_addr, arg_words + 1u, &soft) : NULL;
+#else
     s->rec = rt->record != NULL ? rt->record + rt->nsites : NULL;
+#endif
+    PP_D(s->soft = (uint8_t)(soft != 0);)
+    PP_D(s->trigger = rep_addr;)
+    PP_D(s->status = rt->plat.window + rep_off + result_words;)
+    PP_D(pp_site_fast(s);)
     rt->plat.window[rep_off + result_words] = 0;
     return (int)rt->nsites++;
 }
@@ -596,10 +653,11 @@ static int pp_take(pp_rt *rt, unsigned i, uint32_t trig)
     uint32_t reply[PP_MAX_WORDS];
     uint32_t seq, status, rep;
     unsigned k, na, nr;
-    /* Needed: the arguments must be read after the trigger (at least as new as it); the
-     * writer stored them first, but a weakly-ordered reader (the simulated board's shared
-     * memory on an ARM host, a Normal-memory mapping) may read them early. */
-    PP_BARRIER();
+    /* Needed on a Normal-memory window: the arguments must be read after the trigger (at
+     * least as new as it); the writer stored them first, but a weakly-ordered reader (the
+     * simulated board's shared memory on an ARM host) may read them early. Strongly-ordered:
+     * the reads are in program order already. */
+    PP_ORDER_BARRIER(rt);
     seq = (trig >> 1) & 1u;
     if (s->busy) {
         /* the function runs now (we are serving while its handler waits): a repeat of
@@ -635,6 +693,7 @@ static int pp_take(pp_rt *rt, unsigned i, uint32_t trig)
         pp_zero(reply, nr);
     } else {
         s->busy = 1;
+        PP_D(s->hot_key = 0;) /* (until it replied: pp_take_hot never while it runs) */
         s->exec_trigger = trig;
         PP_TRACE_EVENT(rt, PP_TRACE_ENTERED, rt->base + 4u * (s->trigger_off - na), trig, 0u, 0, s->name);
         rt->depth++;
@@ -652,10 +711,73 @@ static int pp_take(pp_rt *rt, unsigned i, uint32_t trig)
     if ((trig & PP_TRIGGER_ONEWAY) != 0 || rep == 0)
         return 1;
     reply[nr] = status | (seq ? PP_STATUS_ECHO : 0u);
+#if PP_DIRECT
+    if (rep != s->rep_addr) { /* (a static slot's caller answers to the same rep every time) */
+        int soft;
+        s->rep_addr = rep;
+        s->rep = rt->plat.direct != NULL ? rt->plat.direct(rt->plat.ctx, rep, nr + 1u, &soft) : NULL;
+    }
+    if (s->rep != NULL) {
+        volatile uint32_t *d = s->rep;
+        for (k = 0; k < nr; k++)
+            d[k] = reply[k];
+        /* Needed on Normal memory: the status after the result words and after the slot's
+         * re-arm above (the caller may call again as soon as it sees the status).
+         * Strongly-ordered: program order is the order everyone sees. */
+        if (!rt->plat.strongly_ordered)
+            PP_BARRIER();
+        d[nr] = reply[nr];
+        /* the next call of the same caller: pp_take_hot's */
+        if (s->kind != PP_SLOT_DEAD && s->adapter != NULL && na <= PP_HOT_WORDS && nr <= PP_HOT_WORDS)
+            s->hot_key = trig ^ PP_TRIGGER_SEQ;
+        return 1;
+    }
+#endif
     if (rt->plat.write(rt->plat.ctx, rep, reply, nr + 1u) != PP_OK)
         rt->counters.write_errors++;
     return 1;
 }
+
+/* pp_take's usual case, for the serve loop's spin rounds: the trigger is the one the hot
+ * slot expects next (hot_key: the rep its last reply went to, the other SEQ; 0 while its
+ * handler runs or when the rep cannot be stored into directly), so it is no duplicate, the
+ * handler is not running and the reply goes straight into the rep. Anything else: pp_take. */
+#if PP_DIRECT && !defined(PP_TRACE)
+static PP_NOINLINE int pp_take_hot(pp_rt *rt, pp_served *s, uint32_t trig)
+{
+    volatile uint32_t *tp = s->trigger, *d = s->rep;
+    uint32_t args[PP_HOT_WORDS], reply[PP_HOT_WORDS], status;
+    unsigned k, na = s->arg_words, nr = s->result_words;
+    int so = rt->plat.strongly_ordered;
+    if (!so)
+        PP_BARRIER(); /* Normal memory: the arguments after the trigger (pp_take) */
+    if (na == 1u) /* (the usual one word: no loop) */
+        args[0] = tp[-1];
+    else
+        for (k = 0; k < na; k++)
+            args[k] = tp[(int)k - (int)na];
+    *tp = PP_TRIGGER_IDLE; /* re-arm (before the reply: program order, or the barrier below) */
+    PP_D(s->hot_key = 0;)
+    s->busy = 1;
+    s->exec_trigger = trig;
+    s->last_seq = (uint8_t)((trig >> 1) & 1u);
+    status = s->adapter(rt, s->fn, args, reply);
+    s->busy = 0;
+    rt->work++;
+    if (status != PP_STATUS_OK)
+        pp_zero(reply, nr);
+    if (nr == 1u)
+        d[0] = reply[0];
+    else
+        for (k = 0; k < nr; k++)
+            d[k] = reply[k];
+    if (!so)
+        PP_BARRIER(); /* Normal memory: the status after the result words and the re-arm */
+    d[nr] = status | ((trig & PP_TRIGGER_SEQ) << 29); /* the echo (bit 30) of SEQ (bit 1) */
+    s->hot_key = trig ^ PP_TRIGGER_SEQ;
+    return 1;
+}
+#endif
 
 int pp_poll(pp_rt *rt)
 {
@@ -675,11 +797,22 @@ int pp_poll(pp_rt *rt)
     return ran;
 }
 
+/* what the spin rounds look at when no slot took a call yet */
+#if PP_DIRECT
+static volatile const uint32_t pp_idle_word = PP_TRIGGER_IDLE;
+#endif
+
 long pp_serve(pp_rt *rt, volatile const int *stop, uint64_t timeout_us)
 {
     long n = 0, mark = -1;
     uint64_t t0 = pp_now_us(rt);
+#if PP_DIRECT
+    volatile const uint32_t *hot;
+    pp_served *hs;
+    int h;
+#else
     volatile uint32_t *w = rt->plat.window;
+#endif
     unsigned k;
     for (;;) {
         n += pp_poll(rt); /* a full sweep: every served slot */
@@ -695,14 +828,38 @@ long pp_serve(pp_rt *rt, volatile const int *stop, uint64_t timeout_us)
         /* spin rounds: only the slot that took the last call (the same caller's next call
          * comes there); k is never reset, so the other slots are swept at least every
          * PP_SPIN_ROUNDS + 1 rounds however busy this one is */
+#if PP_DIRECT
+        h = rt->depth <= PP_MAX_DEPTH ? rt->hot : -1;
+        hs = h >= 0 ? &rt->served[h] : NULL;
+        hot = hs != NULL ? hs->trigger : &pp_idle_word;
         for (k = 0; k < PP_SPIN_ROUNDS; k++) {
-            int h = rt->hot;
-            uint32_t trig;
-            if (h >= 0 && rt->depth <= PP_MAX_DEPTH && (trig = w[rt->served[h].trigger_off]) != PP_TRIGGER_IDLE)
-                n += pp_take(rt, (unsigned)h, trig);
+            uint32_t trig = *hot;
+            if (trig != PP_TRIGGER_IDLE) {
+#if PP_DIRECT && !defined(PP_TRACE)
+                if (trig == hs->hot_key)
+                    n += pp_take_hot(rt, hs, trig);
+                else
+#endif
+                    n += pp_take(rt, (unsigned)h, trig);
+                if (rt->hot != h) { /* (another slot took it, or the handler released this one) */
+                    h = rt->hot;
+                    hs = h >= 0 ? &rt->served[h] : NULL;
+                    hot = hs != NULL ? hs->trigger : &pp_idle_word;
+                }
+            }
             if (stop != NULL && *stop)
                 return n;
         }
+#else
+        for (k = 0; k < PP_SPIN_ROUNDS; k++) { /* (the smallest code: the hot entry looked up each round) */
+            int hh = rt->hot;
+            uint32_t trig;
+            if (hh >= 0 && rt->depth <= PP_MAX_DEPTH && (trig = w[rt->served[hh].trigger_off]) != PP_TRIGGER_IDLE)
+                n += pp_take(rt, (unsigned)hh, trig);
+            if (stop != NULL && *stop)
+                return n;
+        }
+#endif
     }
     return n;
 }
@@ -770,26 +927,27 @@ static int pp_write_refused(pp_rt *rt, pp_site *c, const uint32_t *words, uint32
 /* Wait for the reply to the call c just wrote (SEQ seq, trigger word trig): spin rounds that
  * read the status alone, then a full round (the clock for the timeout from deadline, or
  * from now if 0; the own window swept; the wait mode's pause), and again. */
-static int pp_await(pp_rt *rt, const pp_site *c, uint32_t seq, uint32_t trig, uint32_t *result,
-                    uint64_t deadline PP_TNAME_PARAM)
+static int pp_await(pp_rt *rt, pp_site *c, uint32_t seq, uint32_t trig, uint32_t *result,
+                    uint64_t deadline, unsigned spun PP_TNAME_PARAM)
 {
     volatile uint32_t *w = rt->plat.window;
     uint32_t rep_off = c->rep_off, cep_addr = c->cep_addr;
-    unsigned k, nres = c->result_words, spin = 0;
+    unsigned k, nres = c->result_words, spin = spun;
     uint32_t st_off = rep_off + nres;
     uint64_t now;
     (void)trig; /* (the trace's) */
     for (;;) {
         uint32_t st = w[st_off];
         if (st != 0) {
-            /* Needed: the result words must be read after the status (at least as new as it),
-             * as the arguments after a trigger (pp_take) */
-            PP_BARRIER();
+            /* Needed on Normal memory: the result words must be read after the status (at
+             * least as new as it), as the arguments after a trigger (pp_take) */
+            PP_ORDER_BARRIER(rt);
             if (st == (PP_STATUS_OK | (seq ? PP_STATUS_ECHO : 0u))) { /* ok, ours: the usual case */
                 for (k = 0; k < nres; k++)
                     result[k] = w[rep_off + k];
                 w[st_off] = 0;
                 rt->work++;
+                PP_D(c->clean = 1;)
                 PP_TRACE_EVENT(rt, PP_TRACE_SEEN, cep_addr, trig, st, 0, tname);
                 return PP_OK;
             }
@@ -797,12 +955,14 @@ static int pp_await(pp_rt *rt, const pp_site *c, uint32_t seq, uint32_t trig, ui
                 ((st & PP_STATUS_ERROR_BIT) == 0 && (st & PP_STATUS_CODE_MASK) != PP_STATUS_OK)) {
                 w[st_off] = 0; /* an answer to another call (or garbage): never delivered */
                 rt->counters.strays++;
+                PP_D(c->clean = 0;) /* (more may come: look before the next call too) */
                 continue;
             }
             for (k = 0; k < nres; k++)
                 result[k] = w[rep_off + k];
             w[st_off] = 0;
             rt->work++;
+            PP_D(c->clean = 1;)
             PP_TRACE_EVENT(rt, PP_TRACE_SEEN, cep_addr, trig, st, 0, tname);
             if ((st & PP_STATUS_ERROR_BIT) == 0)
                 return PP_OK;
@@ -824,6 +984,7 @@ static int pp_await(pp_rt *rt, const pp_site *c, uint32_t seq, uint32_t trig, ui
             if (rt->plat.timed_out != NULL)
                 rt->plat.timed_out(rt->plat.ctx, cep_addr, rt->timeout_us, 0);
             PP_TRACE_EVENT(rt, PP_TRACE_FAILED, cep_addr, trig, 0u, PP_ETIMEOUT, tname);
+            PP_D(c->clean = 0;) /* its reply may still come */
             return pp_fail(rt, PP_ETIMEOUT, cep_addr);
         }
         rt->depth++;
@@ -845,31 +1006,53 @@ static int pp_call_raw(pp_rt *rt, pp_site *c, const uint32_t *args, uint32_t *re
     unsigned k, na = c->arg_words;
     volatile uint8_t *rec = c->rec;
     volatile uint32_t *w = rt->plat.window;
+#if PP_DIRECT
+    volatile uint32_t *d = c->cep;
+#endif
     uint32_t words[PP_MAX_WORDS];
-    uint32_t st_off = c->rep_off + c->result_words;
+    uint32_t st_off = c->rep_off + c->result_words, trig;
     uint64_t deadline = 0; /* 0: no clock read yet (the timeout runs from the first) */
     int r;
 #ifdef PP_TRACE
     const char *tname = rt->trace_name; /* the import (pp_call_site), NULL: a function value */
     rt->trace_name = NULL;
 #endif
-    if (w[st_off] != 0) { /* whatever is left here is nobody's answer */
+    /* Whatever is left in the rep is nobody's answer (section 2.2): cleared and counted.
+     * (pp_call's fast path looks only after a call that did not take its own reply.) */
+    if (w[st_off] != 0) {
         w[st_off] = 0;
         rt->counters.strays++;
     }
-    for (k = 0; k < na; k++)
-        words[k] = args[k];
-    words[na] = (rt->base + 4u * c->rep_off) | (seq ? PP_TRIGGER_SEQ : 0u);
-    if (rec != NULL) { /* the caller's memory: this SEQ is being written (no barrier: the
-                        * write below makes it visible before the trigger, pp_platform.write) */
+    PP_D(c->clean = 0;) /* until this call takes its reply (pp_await) */
+    trig = (rt->base + 4u * c->rep_off) | (seq << 1); /* (PP_TRIGGER_SEQ is bit 1) */
+    if (rec != NULL) { /* the caller's memory: this SEQ is being written (no barrier: only a
+                        * later owner reads it, after this process ended) */
         before = *rec;
         *rec = (uint8_t)(PP_RECORD_VALID | PP_RECORD_WRITING | seq);
     }
-    PP_TRACE_EVENT(rt, PP_TRACE_ISSUED, c->cep_addr, words[na], 0u, 0, tname);
-    if (rt->plat.pending != NULL && rt->plat.pending(rt->plat.ctx, c->cep_addr + 4u * na))
-        r = PP_ECOLLISION; /* a call still waits in that software slot: as refused */
-    else
-        r = rt->plat.write(rt->plat.ctx, c->cep_addr, words, na + 1u);
+    PP_TRACE_EVENT(rt, PP_TRACE_ISSUED, c->cep_addr, trig, 0u, 0, tname);
+#if PP_DIRECT
+    if (d != NULL && (!c->soft || d[na] == PP_TRIGGER_IDLE)) {
+        /* the platform's direct stores: the arguments, then the trigger */
+        for (k = 0; k < na; k++)
+            d[k] = args[k];
+        /* Needed on Normal memory: the trigger after the arguments. Strongly-ordered: the
+         * stores land in program order (GP0's and the OCM's alike) */
+        if (!rt->plat.strongly_ordered)
+            PP_BARRIER();
+        d[na] = trig;
+        r = PP_OK;
+    } else
+#endif
+    {
+        for (k = 0; k < na; k++)
+            words[k] = args[k];
+        words[na] = trig;
+        if (rt->plat.pending != NULL && rt->plat.pending(rt->plat.ctx, c->cep_addr + 4u * na))
+            r = PP_ECOLLISION; /* a call still waits in that software slot: as refused */
+        else
+            r = rt->plat.write(rt->plat.ctx, c->cep_addr, words, na + 1u);
+    }
     if (r == PP_OK) {
         c->seq = (uint8_t)seq;
         if (rec != NULL)
@@ -877,7 +1060,7 @@ static int pp_call_raw(pp_rt *rt, pp_site *c, const uint32_t *args, uint32_t *re
     } else if ((r = pp_write_refused(rt, c, words, seq, before, r, &deadline PP_TNAME_ARG)) != PP_OK) {
         return r;
     }
-    return pp_await(rt, c, seq, words[na], result, deadline PP_TNAME_ARG);
+    return pp_await(rt, c, seq, trig, result, deadline, 0 PP_TNAME_ARG);
 }
 
 int pp_call_site(pp_rt *rt, unsigned site, const uint32_t *args, uint32_t *result)
@@ -890,8 +1073,14 @@ int pp_call_site(pp_rt *rt, unsigned site, const uint32_t *args, uint32_t *resul
     PP_TRACE_SET_NAME(rt, s->name);
     if (!s->busy) {
         s->busy = 1;
+#if PP_DIRECT
+        s->fast = 0;
+#endif
         r = pp_call_raw(rt, s, args, result);
         s->busy = 0; /* after a timeout the next call clears (and counts) a late reply */
+#if PP_DIRECT
+        PP_D(pp_site_fast(s);)
+#endif
         return r;
     } else {
         /* a nested call through the same import (from a function served while the first
@@ -901,6 +1090,7 @@ int pp_call_site(pp_rt *rt, unsigned site, const uint32_t *args, uint32_t *resul
         if (a < 0)
             return pp_fail(rt, a, s->cep_addr);
         nested.rep_off = rt->allocs[a].off;
+        PP_D(nested.clean = 0;) /* a run-time rep: look for anything left */
         r = pp_call_raw(rt, &nested, args, result);
         rt->sites[site].seq = nested.seq;
         if (r == PP_ETIMEOUT)
@@ -910,6 +1100,27 @@ int pp_call_site(pp_rt *rt, unsigned site, const uint32_t *args, uint32_t *resul
         return r;
     }
 }
+
+#if PP_DIRECT
+int pp_call_wait(pp_rt *rt, unsigned site, uint32_t *result)
+{
+    pp_site *s = &rt->sites[site];
+    uint32_t seq = s->seq;
+    int r;
+#ifdef PP_TRACE
+    const char *tname = s->name;
+#endif
+    rt->work--;   /* (pp_call counted the reply it did not take: pp_await counts it) */
+    s->fast = 0;
+    PP_D(s->clean = 0;) /* until it takes its own reply (pp_await) */
+    s->busy = 1;  /* (pp_await serves: a nested call through this site needs a rep of its own) */
+    /* (pp_call spun PP_SPIN_ROUNDS rounds already: a full round after this look) */
+    r = pp_await(rt, s, seq, s->trigger | (seq << 1), result, 0, PP_SPIN_ROUNDS PP_TNAME_ARG);
+    s->busy = 0;
+    PP_D(pp_site_fast(s);)
+    return r;
+}
+#endif
 
 static uint8_t *pp_fn_seq(pp_rt *rt, uint32_t addr)
 {
@@ -954,8 +1165,13 @@ int pp_call_fn(pp_rt *rt, pp_fn f, const uint32_t *args, unsigned arg_words, uin
     c.result_words = (uint16_t)result_words;
     c.seq = *seq;
     c.busy = 1;
+    PP_D(c.clean = 0;) /* a run-time rep: look for anything left */
+    PP_D(c.soft = 0;)
     c.name = NULL;
     c.rec = NULL;
+    PP_D(c.cep = NULL;)
+    PP_D(c.trigger = 0;)
+    PP_D(c.fast = 0;)
     r = pp_call_raw(rt, &c, args, result);
     *seq = c.seq;
     if (r == PP_ETIMEOUT)
@@ -991,6 +1207,7 @@ int pp_release(pp_rt *rt, pp_fn f)
         pp_served *s = &rt->served[i];
         if (s->kind == PP_SLOT_LENT && rt->base + 4u * (s->trigger_off - s->arg_words) == f.addr) {
             s->kind = PP_SLOT_DEAD; /* late calls get BAD_FUNCTION until the words are reused */
+            PP_D(s->hot_key = 0;)
             pp_free_alloc(rt, s->alloc);
             s->alloc = -1;
             return PP_OK;

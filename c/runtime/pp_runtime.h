@@ -58,6 +58,10 @@ extern "C" {
 #ifndef PP_SPIN_ROUNDS
 #define PP_SPIN_ROUNDS 16u /* rounds of a wait that look only at the awaited word (see below) */
 #endif
+#ifndef PP_DIRECT
+#define PP_DIRECT 1        /* 0: no direct stores (pp_platform.direct unused) and no fast paths:
+                            * the smallest code, for a platform without direct (the RISC-V core) */
+#endif
 #ifndef PP_DEFAULT_TIMEOUT_US
 #define PP_DEFAULT_TIMEOUT_US 5000000u  /* 5 s, as the Python runtime */
 #endif
@@ -207,6 +211,21 @@ typedef struct pp_platform {
      * other side meanwhile (the simulated board: the clock cycles that passed and what the
      * simulator was doing, so a slow host and a stall can be told apart). NULL: nothing. */
     void (*timed_out)(void *ctx, uint32_t addr, uint64_t waited_us, int refused);
+#if PP_DIRECT /* (-DPP_DIRECT=0: neither member) */
+    /* Where plain volatile 32-bit stores are all a write of the n words at global byte
+     * address addr takes (no error the platform must see, no system call): a pointer to
+     * them, and *soft set when they are a cep slot in a software window (the runtime then
+     * reads its trigger first: pending). The runtime then stores a call's words (the
+     * trigger last) or a reply's (the status last) itself. NULL (the member, or its
+     * answer): through write. */
+    volatile uint32_t *(*direct)(void *ctx, uint32_t addr, unsigned n, int *soft);
+    /* Non-zero: the window and every direct pointer are Strongly-ordered memory (ARMv7: the
+     * MMU off, or mapped Strongly-ordered, as 32-bit ARM Linux maps /dev/mem outside its
+     * RAM): their accesses are observed by everyone in program order, each store complete
+     * before the next access, so the runtime puts no barrier between its direct accesses.
+     * 0: a Normal-memory mapping (a shared-memory file): barriers as pp_platform.write's. */
+    int strongly_ordered;
+#endif
 #ifdef PP_TRACE
     /* The system's clock cycle now; counter_addr: the PL's cycle counter (the interrupt
      * block's page + PP_IRQ_COUNTER, 0: the system has none). PP_TRACE_NO_CYCLE: unknown.
@@ -224,6 +243,13 @@ typedef struct pp_platform {
 
 #ifndef PP_IDLE_US
 #define PP_IDLE_US 1u
+#endif
+
+/* Keeps the compiler from moving memory accesses across it (no instruction). */
+#if defined(__GNUC__) || defined(__clang__)
+#define PP_COMPILER_BARRIER() __asm__ __volatile__("" ::: "memory")
+#else
+#define PP_COMPILER_BARRIER() ((void)0)
 #endif
 
 /* Store/load barrier between argument words and trigger (and status and result). */
@@ -258,6 +284,13 @@ typedef struct {
     pp_anyfn fn;
     const char *name;
     int alloc;             /* lent: index of its run-time allocation, else -1 */
+#if PP_DIRECT
+    volatile uint32_t *trigger; /* its trigger word in the window (trigger_off) */
+    uint32_t rep_addr;     /* the rep its last reply went to, and a direct pointer to it */
+    volatile uint32_t *rep; /* (pp_platform.direct; NULL: through pp_platform.write) */
+    uint32_t hot_key;      /* the trigger the next call of that caller brings (its rep, the
+                            * other SEQ) when the serve loop may take it in pp_take_hot; 0: not */
+#endif
 } pp_served;
 
 #define PP_SLOT_FREE 0
@@ -274,7 +307,21 @@ typedef struct {
     uint8_t seq;           /* SEQ of the last call made through it */
     uint8_t busy;          /* its static rep holds a call in flight */
     const char *name;
-    volatile uint8_t *rec; /* its byte of the caller's memory (NULL: none) */
+    volatile uint8_t *rec; /* its byte of the caller's memory (NULL: none; with PP_DIRECT
+                            * rec_none's address) */
+#if PP_DIRECT
+    uint8_t clean;         /* the last call through it took its own reply and met no stray:
+                            * nothing can be left in its rep (no stray check before the next) */
+    uint8_t soft;          /* cep is a software slot: read its trigger before a call */
+    uint8_t fast;          /* non-zero: the next call may take pp_call's fast path (cep
+                            * direct, not soft, clean, not busy); bit 1: rec is a record */
+    uint8_t rec_none;      /* rec's byte when there is no caller's memory */
+    volatile uint32_t *cep; /* the callee's slot for direct stores (pp_platform.direct; NULL:
+                            * through pp_platform.write) */
+    uint32_t trigger;      /* the trigger word without SEQ: the own rep's byte address */
+    uint32_t next;         /* pp_call's next trigger word: trigger | the other SEQ than seq's */
+    volatile uint32_t *status; /* the own rep's status word (its result words before it) */
+#endif
 } pp_site;
 
 typedef struct {
@@ -457,6 +504,113 @@ int pp_add_site(pp_rt *rt, uint32_t cep_addr, uint32_t rep_addr, unsigned arg_wo
 /* Call through import site `site` (static slots). args: arg_words words; result:
  * result_words words (may be NULL when 0). */
 int pp_call_site(pp_rt *rt, unsigned site, const uint32_t *args, uint32_t *result);
+#if PP_DIRECT
+/* The rest of a pp_call whose reply did not come in its spin rounds (out of line). */
+int pp_call_wait(pp_rt *rt, unsigned site, uint32_t *result);
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PP_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define PP_ALWAYS_INLINE inline
+#endif
+#if PP_DIRECT && !defined(PP_TRACE)
+/* pp_call's fast path (rec: the site keeps a caller's memory, s->rec). */
+static PP_ALWAYS_INLINE int pp_call_fast(pp_rt *rt, unsigned site, pp_site *s, const uint32_t *args, unsigned na,
+                                         uint32_t *result, unsigned nr, int rec)
+{
+    volatile uint32_t *d = s->cep, *st;
+    uint32_t next = s->next, seq = (next >> 1) & 1u, want, v;
+    int so = rt->plat.strongly_ordered;
+    unsigned k, spin;
+    /* (s->fast stays set: nothing here serves, so no nested call comes before pp_call_wait,
+     * which clears it) */
+    if (rec) /* the caller's memory: this SEQ is being written */
+        *s->rec = (uint8_t)(PP_RECORD_VALID | PP_RECORD_WRITING | seq);
+    for (k = 0; k < na; k++)
+        d[k] = args[k];
+    if (!so)
+        PP_BARRIER(); /* Normal memory: the trigger after the arguments */
+    d[na] = next;
+    /* the rest while the call travels and the answer comes back (the compiler barrier keeps
+     * it after the trigger's store) */
+    PP_COMPILER_BARRIER();
+    s->seq = (uint8_t)seq;
+    s->next = next ^ PP_TRIGGER_SEQ;
+    if (rec)
+        *s->rec = (uint8_t)(PP_RECORD_VALID | seq);
+    rt->work++; /* the reply taken (pp_call_wait undoes it when it is not taken here) */
+    st = s->status;
+    want = PP_STATUS_OK | (seq << 30);
+    for (spin = 0; spin < PP_SPIN_ROUNDS; spin++) {
+        if ((v = *st) == want) {
+            if (!so)
+                PP_BARRIER(); /* Normal memory: the result words after the status */
+            for (k = 0; k < nr; k++)
+                result[k] = st[(int)k - (int)nr];
+            *st = 0;
+            return PP_OK;
+        }
+        if (v != 0)
+            break;
+    }
+    {
+        /* (through a copy: result never leaves the caller's function, so a caller's array
+         * of a word or two stays in registers) */
+        uint32_t r2[PP_MAX_WORDS];
+        int e = pp_call_wait(rt, site, r2);
+        for (k = 0; k < nr; k++)
+            result[k] = r2[k];
+        return e;
+    }
+}
+#endif
+
+/* Call through import site `site` as pp_call_site does (the generated proxies call this
+ * with constant word counts na and nr, the site's). The usual call, inline: a site whose
+ * callee's slot the platform lets the runtime store into (pp_platform.direct) and whose last
+ * call took its own reply stores the arguments and the trigger, with no look at its rep
+ * first (section 2.2's stray check: a late reply can be left there only after a call that
+ * did not take its own, and a callee answers its calls in order, so a reply to an earlier
+ * call came before the last one's; pp_call_site looks before every call), then spins
+ * PP_SPIN_ROUNDS rounds on its status alone; an ok status with this call's echo is taken
+ * here (the result words, the status cleared). Anything else (another status, no reply yet)
+ * goes on in pp_call_wait (the stray checks, the errors, full rounds with the clock,
+ * serving, the wait mode), and every other case in pp_call_site. No barrier when the
+ * platform is Strongly-ordered (pp_platform.strongly_ordered): the arguments then the
+ * trigger, the status then the result words, are each in program order, which is the
+ * order every observer sees. */
+static PP_ALWAYS_INLINE int pp_call(pp_rt *rt, unsigned site, const uint32_t *args, unsigned na,
+                                    uint32_t *result, unsigned nr)
+{
+#if PP_DIRECT && !defined(PP_TRACE)
+    pp_site *s = &rt->sites[site];
+    if (s->fast == 1u)
+        return pp_call_fast(rt, site, s, args, na, result, nr, 0);
+    if (s->fast == 3u)
+        return pp_call_fast(rt, site, s, args, na, result, nr, 1);
+#else
+    (void)na;
+    (void)nr;
+    return pp_call_site(rt, site, args, result);
+#endif
+#if PP_DIRECT && !defined(PP_TRACE)
+    {
+        /* (through copies, as above) */
+        uint32_t a2[PP_MAX_WORDS], r2[PP_MAX_WORDS];
+        unsigned k;
+        int e;
+        a2[0] = 0; /* (no argument: never read) */
+        for (k = 0; k < na && k < PP_MAX_WORDS; k++)
+            a2[k] = args[k];
+        e = pp_call_site(rt, site, a2, r2);
+        for (k = 0; k < nr && k < PP_MAX_WORDS; k++)
+            result[k] = r2[k];
+        return e;
+    }
+#endif
+}
+
 /* Call a function value (a run-time rep is used). */
 int pp_call_fn(pp_rt *rt, pp_fn f, const uint32_t *args, unsigned arg_words, uint32_t *result,
                unsigned result_words);

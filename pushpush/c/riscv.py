@@ -56,6 +56,10 @@ DEFAULT_STACK_BYTES = 2048
 #: PP_MAX_SERVED is). :func:`runtime_sizes` fits them to a component.
 DEFAULT_SIZES = {"PP_MAX_SERVED": 8, "PP_MAX_SITES": 8, "PP_MAX_ALLOCS": 8, "PP_MAX_FNSEQ": 8,
                  "PP_MAX_WORDS": 16}
+#: The runtime without direct stores and its fast paths (pp_runtime.h's PP_DIRECT): the RISC-V
+#: layer checks every store's AXI response (pp_platform_riscv.c), so it has no pp_platform.direct
+#: and the fast paths' code and checks would only cost the core memory and cycles.
+RUNTIME_DEFINES = ("-DPP_DIRECT=0",)
 #: the wrapper's control page (cores/riscv/pp_riscv.v, parameter CTRL_BASE)
 CTRL_BASE = 0x1000_0000
 _GCC = "riscv64-unknown-elf-gcc"
@@ -222,7 +226,7 @@ def build_program(cdir: str | os.PathLike[str], sources: Sequence[str | os.PathL
     elf = out / f"{name}.elf"
     cmd = [gcc, f"-march={CPUS[cpu]}", f"-mabi={MABI}", f"-DPP_RISCV_CPU_{cpu.upper()}=1", "--specs=picolibc.specs", "-nostartfiles",
            "-ffreestanding", "-ffunction-sections", "-fdata-sections", *CFLAGS, *LTO,
-           *[f"-D{k}={v}" for k, v in {**DEFAULT_SIZES, **(sizes or {})}.items()], *flags,
+           *[f"-D{k}={v}" for k, v in {**DEFAULT_SIZES, **(sizes or {})}.items()], *RUNTIME_DEFINES, *flags,
            f"-I{c}", f"-I{out}", "-T", str(out / "link.ld"), "-Wl,--gc-sections",
            str(out / "crt0.S"), *[str(s) for s in sources], *[str(p) for p in gen], str(plat_c),
            "-o", str(elf), "-lgcc"]

@@ -47,11 +47,14 @@ def test_every_generated_file_compiles_strictly(cdir: Path, tmp_path: Path) -> N
 def test_in_process(cdir: Path, tmp_path: Path) -> None:
     exe = compile_c(cdir, [SRC / "cc_inproc.c", SRC / "srv_scalars.c", "srv_pp.c", "cli_pp.c", "pp_runtime.c"],
                     tmp_path / "inproc", flags=SANITIZE)
-    out = _run(exe)
-    for name in ("all scalar types", "i64 negative", "f32", "higher-order C -> C -> C", "timeout",
-                 "late reply is a stray", "reply with the wrong SEQ echo is a stray", "static duplicate dropped", "dynamic duplicate dropped",
-                 "collision timeout", "released function answers BAD_FUNCTION"):
-        assert f"ok {name}\n" in out
+    names = ("all scalar types", "i64 negative", "f32", "higher-order C -> C -> C", "timeout",
+             "late reply is a stray", "stray cleared", "reply with the wrong SEQ echo is a stray",
+             "static duplicate dropped", "dynamic duplicate dropped", "collision timeout",
+             "released function answers BAD_FUNCTION", "fast path ready")
+    for mode in ((), ("direct",)):  # through pp_platform.write; with direct stores too (pp_call's fast path)
+        out = _run(exe, *mode)
+        for name in names:
+            assert f"ok {name}\n" in out, (mode, name)
 
 
 def test_two_processes_shared_memory(cdir: Path, tmp_path: Path) -> None:

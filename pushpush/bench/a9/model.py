@@ -161,29 +161,51 @@ def estimate_path(kind: str, counts: dict[str, Any], bus_pl: float, cpu_mhz: flo
 
 
 #: The accesses the protocol itself makes per call of each row kind (docs/architecture.md
-#: section 2; one argument and one result word, as pingpong's f): what any runtime must pay
-#: on this bus, with no instruction counted. c_rtl, the C caller: the check of its rep's
-#: status before the call (section 2.2: a software caller clears anything left there), the
-#: argument and the trigger into the PL, the status and the result read, the status cleared.
-#: rtl_c, the C callee: its trigger and argument read, the slot re-armed, the result and the
-#: status written into the PL. c_c: both, every access the OCM's.
+#: section 2; one argument and one result word, as pingpong's f), as issue 45 defines them:
+#: what any runtime must pay on this bus, with no instruction counted. c_rtl, the C caller:
+#: the argument and the trigger into the PL, the status and the result read, the status
+#: cleared. rtl_c, the C callee: its trigger and argument read, the slot re-armed, the result
+#: and the status written into the PL. c_c: both, every access the OCM's.
 PROTOCOL_ACCESSES = {
-    "c_rtl": {"gp_writes": 2, "gp_reads": 0, "ocm_reads": 3, "ocm_writes": 1, "timer_reads": 0},
+    "c_rtl": {"gp_writes": 2, "gp_reads": 0, "ocm_reads": 2, "ocm_writes": 1, "timer_reads": 0},
     "rtl_c": {"gp_writes": 2, "gp_reads": 0, "ocm_reads": 2, "ocm_writes": 1, "timer_reads": 0},
-    "c_c": {"gp_writes": 0, "gp_reads": 0, "ocm_reads": 5, "ocm_writes": 6, "timer_reads": 0},
+    "c_c": {"gp_writes": 0, "gp_reads": 0, "ocm_reads": 4, "ocm_writes": 6, "timer_reads": 0},
+}
+
+
+def _only(**accesses: int) -> dict[str, int]:
+    return {"instructions": 0, "gp_reads": 0, "gp_writes": 0, "ocm_reads": 0, "ocm_writes": 0,
+            "timer_reads": 0, **accesses}
+
+
+#: A runtime that makes only the protocol's accesses (PROTOCOL_ACCESSES) and executes no
+#: instruction, in the parts :func:`path_cycles` adds up (the form of
+#: :func:`pushpush.bench.a9.count.count_call_path`'s counts): the caller writes the argument
+#: and the trigger, looks at the status (a wait round: that read alone), then reads the
+#: result and clears the status; the callee looks at its trigger (an empty round: that read
+#: alone), then reads the trigger and the argument, re-arms and writes the result and status.
+#: Its cycles through the same formula as ours are the row's limit: like with like.
+PROTOCOL_PATHS: dict[str, Any] = {
+    "caller": {"to_trigger": _only(gp_writes=2), "trigger_to_status": _only(ocm_reads=1),
+               "after_status": _only(ocm_reads=1, ocm_writes=1), "wait_iteration": _only(ocm_reads=1)},
+    "callee": {"take_call": _only(ocm_reads=2, ocm_writes=1, gp_writes=2), "empty_sweep": _only(ocm_reads=1)},
 }
 
 
 def protocol_limit(kind: str, bus_pl: float, cpu_mhz: float = CPU_MHZ) -> dict[str, Any]:
-    """The limit of row kind ``kind`` set by the protocol's own accesses
-    (:data:`PROTOCOL_ACCESSES`) and the bus cycles, no instruction: ``{"accesses",
-    "cycles", "mcalls", "mcalls_low_latency"}`` at the central latencies (and at their low
-    ends)."""
-    c = {"instructions": 0, **PROTOCOL_ACCESSES[kind]}
-    mid = _cycles(c, CPI.value, GP0_NS.value, OCM_NS.value, bus_pl, cpu_mhz)
-    lo = _cycles(c, CPI.low, GP0_NS.low, OCM_NS.low, bus_pl, cpu_mhz)
+    """The limit of row kind ``kind``: :func:`path_cycles` of :data:`PROTOCOL_PATHS` (the
+    protocol's own accesses, :data:`PROTOCOL_ACCESSES`, and the bus cycles, no instruction),
+    the same formula as the estimate of ours: ``{"accesses", "cycles", "mcalls",
+    "mcalls_low_latency", "serial_mcalls"}`` at the central latencies (and at their low
+    ends); serial_mcalls: the accesses and the bus one after the other, no wait round (issue
+    45's plain sum, for comparison)."""
+    mid = path_cycles(kind, PROTOCOL_PATHS, bus_pl, *_PARAMS["mid"], cpu_mhz)
+    lo = path_cycles(kind, PROTOCOL_PATHS, bus_pl, *_PARAMS["low"], cpu_mhz)
+    serial = _cycles({"instructions": 0, **PROTOCOL_ACCESSES[kind]}, CPI.value, GP0_NS.value, OCM_NS.value,
+                     bus_pl, cpu_mhz)
     return {"accesses": sum(PROTOCOL_ACCESSES[kind].values()), "cycles": round(mid, 1),
-            "mcalls": round(cpu_mhz / mid, 3), "mcalls_low_latency": round(cpu_mhz / lo, 3)}
+            "mcalls": round(cpu_mhz / mid, 3), "mcalls_low_latency": round(cpu_mhz / lo, 3),
+            "serial_mcalls": round(cpu_mhz / serial, 3)}
 
 
 def _uncached(c: dict[str, Any]) -> int:
@@ -261,9 +283,10 @@ def row_estimates(counts: Optional[dict[str, Any]], bus: dict[tuple[str, str], O
 
 
 #: the hand count of an empty serve round (gcc 12.2, -O2 -mcpu=cortex-a9, Thumb-2): a spin
-#: round of pp_serve, 15 instructions (the hot entry and its check, the depth check, its
-#: trigger's offset and the trigger read, the stop word read, the loop count)
-HAND_COUNT_EMPTY_SWEEP = 15
+#: round of pp_serve, 7 instructions (the hot trigger's read and its test-and-branch, the
+#: stop pointer's test, the stop word's read and its test-and-branch, the loop count and
+#: its branch)
+HAND_COUNT_EMPTY_SWEEP = 7
 
 
 def model_markdown(counts: Optional[dict[str, Any]], est: dict[tuple[str, str], dict[str, Any]],
@@ -305,8 +328,8 @@ def model_markdown(counts: Optional[dict[str, Any]], est: dict[tuple[str, str], 
               "place of the PL's answer, both windows in the OCM (GP0 writes made OCM writes, "
               "no bus). "
               + (f"An empty serve round's {HAND_COUNT_EMPTY_SWEEP} instructions equal the hand "
-                 "count of its disassembly (a spin round of pp_serve: the hot entry and its "
-                 "check, the depth check, the trigger's offset and read, the stop word, the loop)."
+                 "count of its disassembly (a spin round of pp_serve: the hot trigger's read and "
+                 "test, the stop pointer and word and their tests, the loop)."
                  if counts["callee"]["empty_sweep"]["instructions"] == HAND_COUNT_EMPTY_SWEEP else
                  f"An empty serve round counts {counts['callee']['empty_sweep']['instructions']} "
                  f"instructions; the hand count ({HAND_COUNT_EMPTY_SWEEP}) was made for gcc 12.2's "
@@ -345,13 +368,14 @@ def model_markdown(counts: Optional[dict[str, Any]], est: dict[tuple[str, str], 
                              f"{100 * em['of_limit']:.0f}%"))
     if lim_rows:
         lines += ["Each row against the limit set by the protocol's own accesses and the bus "
-                  "(PROTOCOL_ACCESSES: c -> rtl the stray check of the rep's status that section "
-                  "2.2 asks of a software caller, the argument and trigger writes, the status and "
+                  "(PROTOCOL_ACCESSES: c -> rtl the argument and trigger writes, the status and "
                   "result reads, the clear; rtl -> c the trigger and argument reads, the re-arm, the "
-                  "result and status writes; c -> c both; no instruction), central latencies; "
-                  "instructions and uncached accesses per call as the estimate adds them up (the "
-                  "caller's own between its trigger and the answer only when they take longer "
-                  "than the answer):", "",
+                  "result and status writes; c -> c both), put through the estimate's own formula "
+                  "as a runtime that executes no instruction (PROTOCOL_PATHS: its wait rounds are "
+                  "the status read alone, its empty serve rounds the trigger read alone), so the "
+                  "two are counted alike; central latencies. Instructions and uncached accesses per "
+                  "call as the estimate adds them up (the caller's own between its trigger and the "
+                  "answer only when they take longer than the answer):", "",
                   md_table(("row", "wait mode", "instructions", "uncached accesses", "MCalls/s (range)",
                             "limit MCalls/s", "of the limit"), lim_rows), ""]
     sw_hw, hw_sw = est.get(("c", "rtl"), {}), est.get(("rtl", "c"), {})

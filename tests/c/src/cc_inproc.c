@@ -3,7 +3,10 @@
  * one array; component cli's idle hook runs component srv's sweep (and the other way
  * round), so two runtimes make progress in one thread. Checks every scalar type, function
  * values both ways, error statuses, timeouts, duplicates, strays, collisions and the
- * counters. Prints "ok <name>" per check; exits 1 at the first failure.
+ * counters. Prints "ok <name>" per check; exits 1 at the first failure. Argument "direct":
+ * the platform also gives direct pointers into the array (pp_platform.direct, Normal
+ * memory: strongly_ordered 0), so calls take pp_call's inline fast path and replies
+ * pp_take_hot's, with their barriers.
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +23,7 @@ static pp_rt srv, cli;
 static int srv_serving = 1;   /* 0: srv never answers (a hung callee) */
 static int refuse_writes = 0; /* > 0: that many writes into srv are refused (SLVERR); < 0: all */
 static uint64_t clock_us = 0;
+static int direct_mode = 0;   /* argv[1] "direct": pp_platform.direct given */
 
 static int check(int cond, const char *name, const char *detail)
 {
@@ -31,6 +35,15 @@ static int check(int cond, const char *name, const char *detail)
     }
     printf("ok %s\n", name);
     return 1;
+}
+
+static volatile uint32_t *mem_direct(void *ctx, uint32_t addr, unsigned n, int *soft)
+{
+    (void)ctx;
+    *soft = 0; /* (one thread: a pending slot is taken by the idle hook's sweep) */
+    if (addr < CLI_PS_BASE || addr - CLI_PS_BASE + 4u * n > CLI_PS_SIZE || (addr & 3u) != 0)
+        return NULL;
+    return (volatile uint32_t *)&ps[(addr - CLI_PS_BASE) / 4u];
 }
 
 static int mem_write(void *ctx, uint32_t addr, const uint32_t *words, unsigned n)
@@ -171,7 +184,7 @@ static int square(pp_rt *rt, int32_t x, int32_t *result)
     return PP_OK;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     pp_platform pc, psrv;
     int32_t r32 = 0;
@@ -183,9 +196,12 @@ int main(void)
     pp_fn f, tw;
     int e;
     uint32_t st_off, cep_off, status_before;
+    volatile uint32_t *saved_cep;
 
+    direct_mode = argc > 1 && strcmp(argv[1], "direct") == 0;
     memset(&pc, 0, sizeof pc);
     pc.write = mem_write;
+    pc.direct = direct_mode ? mem_direct : NULL;
     pc.idle = idle_cli;
     pc.now_us = now;
     psrv = pc;
@@ -198,6 +214,10 @@ int main(void)
 
     /* scalar types, negative numbers, 64-bit and float values */
     check(cli_srv_add_i32(&cli, -7, 3, &r32) == PP_OK && r32 == -4, "i32 negative", "add_i32(-7, 3) != -4");
+    /* direct: the first call looked for a stray (pp_call_site), every later one takes the
+     * fast path (pp_call) while its calls take their own replies */
+    check(cli.sites[0].fast == (direct_mode ? 1 : 0) && cli.sites[0].clean == 1, "fast path ready",
+          "the site's fast flag after a call that took its own reply");
     check(cli_srv_add_i32(&cli, 2147483647, 1, &r32) == PP_OK && r32 == (-2147483647 - 1), "i32 wrap",
           "add_i32(INT_MAX, 1)");
     e = cli_srv_mix(&cli, true, -128, -32768, 255, 65535, 4294967295u, -1.5f, -((int64_t)1 << 40),
@@ -249,9 +269,11 @@ int main(void)
     check(cli_srv_add_i32(&cli, 5, 6, &r32) == PP_OK && r32 == 11 && cli.counters.strays == 1,
           "late reply is a stray", "the late reply was delivered or not counted");
 
-    /* a stray status into a rep slot nobody waits on */
+    /* a stray status into a rep slot nobody waits on: cleared and counted before the next
+     * call (pp_call_site), or, on the fast path after a call that took its own reply (direct:
+     * a repeat of that reply, its echo), when the call sees it while it waits */
     st_off = cli.sites[0].rep_off + cli.sites[0].result_words;
-    cli.plat.window[st_off] = PP_STATUS_OK;
+    cli.plat.window[st_off] = direct_mode ? PP_STATUS_OK | (cli.sites[0].seq ? PP_STATUS_ECHO : 0u) : PP_STATUS_OK;
     check(cli_srv_add_i32(&cli, 2, 2, &r32) == PP_OK && r32 == 4 && cli.counters.strays == 2, "stray cleared",
           "stray");
 
@@ -300,7 +322,13 @@ int main(void)
         cli.plat.window[rep_off + 1u] = 0;
     }
 
-    /* collisions: refused writes are retried (counted), then PP_ECOLLISION at the timeout */
+    /* collisions: refused writes are retried (counted), then PP_ECOLLISION at the timeout
+     * (through pp_platform.write: a direct store cannot be refused) */
+    saved_cep = cli.sites[0].cep;
+    if (direct_mode) {
+        cli.sites[0].cep = NULL;
+        cli.sites[0].fast = 0;
+    }
     refuse_writes = 3;
     check(cli_srv_add_i32(&cli, 1, 2, &r32) == PP_OK && r32 == 3 && cli.counters.collisions == 3,
           "collision retried", "refused writes");
@@ -309,6 +337,7 @@ int main(void)
           "no PP_ECOLLISION");
     refuse_writes = 0;
     check(cli_srv_add_i32(&cli, 10, -20, &r32) == PP_OK && r32 == -10, "after a collision", "add");
+    cli.sites[0].cep = saved_cep;
 
     /* SEQ alternates per target slot, echoes match */
     {
