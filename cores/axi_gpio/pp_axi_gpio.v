@@ -10,7 +10,8 @@
 //   0x120 IP ISR      bit 0/1: an input of channel 1/2 changed; write 1 toggles (clears) it
 //   0x128 IP IER      bit 0/1: enable of the ISR bits
 // ip2intc_irpt = GIER[31] & |(ISR & IER), a level. ALL_INPUTS(_2): the channel is input only
-// (its data register reads gpio_io_i, writes are dropped). Unmapped offsets read 0.
+// (its data register reads gpio_io_i, writes are dropped); ALL_OUTPUTS(_2): output only (no
+// tri-state register: GPIO_TRI reads 0, the data register reads the output register). Unmapped offsets read 0.
 // Every access is answered OKAY in one cycle after it is taken (one at a time).
 `default_nettype none
 
@@ -20,6 +21,8 @@ module pp_axi_gpio #(
     parameter integer IS_DUAL       = 0,
     parameter integer ALL_INPUTS    = 0,
     parameter integer ALL_INPUTS_2  = 0,
+    parameter integer ALL_OUTPUTS   = 0,
+    parameter integer ALL_OUTPUTS_2 = 0,
     parameter [31:0]  DOUT_DEFAULT   = 32'h0,
     parameter [31:0]  TRI_DEFAULT    = 32'hFFFFFFFF,
     parameter [31:0]  DOUT_DEFAULT_2 = 32'h0,
@@ -114,9 +117,9 @@ always @(posedge clk) begin
         s_axil_bvalid <= 1'b1;
         case (s_axil_awaddr[8:2])
             7'h00: if (ALL_INPUTS == 0) data1 <= merge(data1, M1);
-            7'h01: dir1 <= merge(dir1, M1);
+            7'h01: if (ALL_OUTPUTS == 0) dir1 <= merge(dir1, M1);
             7'h02: if (IS_DUAL != 0 && ALL_INPUTS_2 == 0) data2 <= merge(data2, M2);
-            7'h03: if (IS_DUAL != 0) dir2 <= merge(dir2, M2);
+            7'h03: if (IS_DUAL != 0 && ALL_OUTPUTS_2 == 0) dir2 <= merge(dir2, M2);
             7'h47: if (s_axil_wstrb[3]) gie <= s_axil_wdata[31];
             7'h48: if (s_axil_wstrb[0]) isr <= isr ^ s_axil_wdata[1:0];
             7'h4A: if (s_axil_wstrb[0]) ier <= s_axil_wdata[1:0];
@@ -139,9 +142,9 @@ always @(posedge clk) begin
     end
     if (rst) begin
         data1 <= DOUT_DEFAULT & M1;
-        dir1 <= TRI_DEFAULT & M1;
+        dir1 <= ALL_OUTPUTS != 0 ? 32'd0 : (TRI_DEFAULT & M1);
         data2 <= DOUT_DEFAULT_2 & M2;
-        dir2 <= TRI_DEFAULT_2 & M2;
+        dir2 <= ALL_OUTPUTS_2 != 0 ? 32'd0 : (TRI_DEFAULT_2 & M2);
         in1_q <= in1;
         in2_q <= in2;
         gie <= 1'b0;

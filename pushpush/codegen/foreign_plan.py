@@ -31,7 +31,8 @@ from pushpush.errors import PushPushError
 
 from .hwh_read import PS_TYPES, HwhBus, HwhCell, HwhDesign, HwhPort, HwhRange
 
-__all__ = ["ForeignOverlayError", "ForeignPlan", "SlavePlan", "MasterPlan", "plan_foreign",
+__all__ = ["ForeignOverlayError", "ForeignPlan", "SlavePlan", "MasterPlan", "plan_foreign", "param",
+           "net_name", "reset_active_low",
            "PLUMBING", "MODELLED", "PYTHON_MODELLED"]
 
 #: Cells that are wiring on the simulated board (what they do, the shell does itself).
@@ -101,8 +102,14 @@ def _refuse(design: HwhDesign, cell: HwhCell, why: str, fix: str) -> ForeignOver
     return ForeignOverlayError(f"{design.path}: cell '{cell.instance}' ({cell.vlnv}): {why}. {fix}")
 
 
+def param(c: HwhCell, name: str, default: str = "") -> str:
+    """A cell's parameter by its HDL name (``C_INCLUDE_SG``) or, as Vivado also lists an IP's
+    configuration, in lower case."""
+    return c.params.get(name, c.params.get(name.lower(), default))
+
+
 def _check_dma(design: HwhDesign, c: HwhCell) -> None:
-    p = c.params
+    p = {k.upper(): v for k, v in c.params.items()}
     if p.get("C_INCLUDE_SG", "0") not in ("0", "false", "FALSE"):
         raise _refuse(design, c, "the AXI DMA is in scatter-gather mode (C_INCLUDE_SG=1); the "
                       "simulated board models its simple (direct register) mode only, as "
@@ -222,7 +229,7 @@ def _masters(design: HwhDesign, plan: ForeignPlan) -> None:
         if plan.models.get(cell) == "axi_dma":
             got = [b for b in mm if b.name in reach]
             if got:
-                dw = int(c.params.get("C_M_AXI_MM2S_DATA_WIDTH") or c.params.get("C_M_AXI_S2MM_DATA_WIDTH") or 32)
+                dw = int(param(c, "C_M_AXI_MM2S_DATA_WIDTH") or param(c, "C_M_AXI_S2MM_DATA_WIDTH") or 32)
                 plan.masters.append(MasterPlan(cell, tuple(got), f"{_ident(cell)}_axi", dw, 6,
                                                reach[got[0].name].slave))
             continue
@@ -248,7 +255,7 @@ def _intr(design: HwhDesign, plan: ForeignPlan) -> None:
     if plan.intc is None:
         return
     c = design.cells[plan.intc]
-    n = int(c.params.get("C_NUM_INTR_INPUTS", "1"))
+    n = int(param(c, "C_NUM_INTR_INPUTS", "1"))
     port = c.port("intr")
     bits: list[str] = []
     drivers = design.drivers()

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Optional
 
 from .fabric import axi_signals
-from .foreign_plan import ForeignOverlayError, ForeignPlan, MasterPlan, SlavePlan, net_name, reset_active_low
+from .foreign_plan import ForeignOverlayError, ForeignPlan, SlavePlan, net_name, param, reset_active_low
 from .hwh_read import HwhCell, HwhPort
 from pushpush import __version__
 
@@ -296,9 +296,9 @@ class _Writer:
     def dma(self, cell: str) -> None:
         c = self.design.cells[cell]
         j = self.slave_of(cell)
-        dw = int(c.params.get("C_M_AXI_MM2S_DATA_WIDTH") or c.params.get("C_M_AXI_S2MM_DATA_WIDTH") or 32)
-        burst = int(c.params.get("C_MM2S_BURST_SIZE", "16"))
-        lw = int(c.params.get("C_SG_LENGTH_WIDTH", "14"))
+        dw = int(param(c, "C_M_AXI_MM2S_DATA_WIDTH") or param(c, "C_M_AXI_S2MM_DATA_WIDTH") or 32)
+        burst = int(param(c, "C_MM2S_BURST_SIZE", "16"))
+        lw = int(param(c, "C_SG_LENGTH_WIDTH", "14"))
         m = next((x for x in self.plan.masters if x.cell == cell), None)
         prefix = m.prefix if m is not None else f"{cell}_axi"
         if m is None:
@@ -323,10 +323,15 @@ class _Writer:
     def gpio(self, cell: str) -> None:
         c = self.design.cells[cell]
         j = self.slave_of(cell)
-        p = c.params
+        p = {k: param(c, k, d) for k, d in (
+            ("C_GPIO_WIDTH", "32"), ("C_GPIO2_WIDTH", "32"), ("C_IS_DUAL", "0"), ("C_ALL_INPUTS", "0"),
+            ("C_ALL_INPUTS_2", "0"), ("C_ALL_OUTPUTS", "0"), ("C_ALL_OUTPUTS_2", "0"),
+            ("C_DOUT_DEFAULT", "0"), ("C_TRI_DEFAULT", "0xFFFFFFFF"), ("C_DOUT_DEFAULT_2", "0"),
+            ("C_TRI_DEFAULT_2", "0xFFFFFFFF"))}
         w1, w2 = int(p.get("C_GPIO_WIDTH", "32")), int(p.get("C_GPIO2_WIDTH", "32"))
         params = (f"#(.GPIO_WIDTH({w1}), .GPIO2_WIDTH({w2}), .IS_DUAL({int(p.get('C_IS_DUAL', '0'))}), "
                   f".ALL_INPUTS({int(p.get('C_ALL_INPUTS', '0'))}), .ALL_INPUTS_2({int(p.get('C_ALL_INPUTS_2', '0'))}), "
+                  f".ALL_OUTPUTS({int(p['C_ALL_OUTPUTS'])}), .ALL_OUTPUTS_2({int(p['C_ALL_OUTPUTS_2'])}), "
                   f".DOUT_DEFAULT(32'h{int(p.get('C_DOUT_DEFAULT', '0'), 0):08X}), "
                   f".TRI_DEFAULT(32'h{int(p.get('C_TRI_DEFAULT', '0xFFFFFFFF'), 0):08X}), "
                   f".DOUT_DEFAULT_2(32'h{int(p.get('C_DOUT_DEFAULT_2', '0'), 0):08X}), "

@@ -18,6 +18,13 @@ from hwhgen import AXI4_RD, AXI4_WR, Cell, Design, Port, Register
 
 HERE = Path(__file__).resolve().parent
 NAMES = ("hls_mac", "dma_scale", "irq_mac")
+#: the AXI DMA's configuration parameters (as resizer.hwh lists them in lower case)
+_DMA_CONFIG = ("c_include_sg", "c_enable_multi_channel", "c_num_mm2s_channels", "c_num_s2mm_channels",
+               "c_sg_length_width", "c_dlytmr_resolution", "c_prmry_is_aclk_async",
+               "c_sg_include_stscntrl_strm", "c_micro_dma", "c_include_mm2s", "c_m_axi_mm2s_data_width",
+               "c_m_axis_mm2s_tdata_width", "c_include_mm2s_dre", "c_mm2s_burst_size", "c_include_s2mm",
+               "c_sg_use_stsapp_length", "c_m_axi_s2mm_data_width", "c_s_axis_s2mm_tdata_width",
+               "c_include_s2mm_dre", "c_s2mm_burst_size", "c_addr_width", "c_increase_throughput")
 
 
 def _hls_ctrl_regs(args: list[tuple[str, int, str]]) -> list[Register]:
@@ -102,6 +109,10 @@ def dma_scale() -> Design:
         "C_S2MM_BURST_SIZE": "16", "C_M_AXI_S2MM_ADDR_WIDTH": "32", "C_M_AXI_S2MM_DATA_WIDTH": "32",
         "C_S_AXIS_S2MM_TDATA_WIDTH": "32", "C_MICRO_DMA": "0", "C_ADDR_WIDTH": "32",
         "C_FAMILY": "zynq", "c_increase_throughput": "0"}))
+    # Vivado lists the IP's configuration (lower case) before its HDL generics (C_*); PYNQ's
+    # DMA driver reads the lower-case ones
+    lower = {k.lower(): v for k, v in dma.params.items() if k.startswith("C_") and k.lower() in _DMA_CONFIG}
+    dma.params = {**lower, **dma.params}
     dma.block = ("S_AXI_LITE", "Reg", 4096, [])
     for clk in ("s_axi_lite_aclk", "m_axi_mm2s_aclk", "m_axi_s2mm_aclk"):
         dma.port(clk, "I", 1, "clk", clkfreq=d.fclk)
