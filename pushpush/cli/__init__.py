@@ -12,6 +12,7 @@ adding its arguments and a function running it) defined in its own module's ``CO
 - :mod:`.init`: ``init``;
 - :mod:`.selfcheck`: ``selfcheck`` (the checks: :mod:`pushpush.selfcheck`);
 - :mod:`.deploy`: ``deploy`` (:mod:`pushpush.deploy`);
+- :mod:`.foreign`: ``sim-overlay`` (:mod:`pushpush.pynq.foreign`);
 - :mod:`.common`: what they share (the :class:`~.common.Command` record, exit codes, loading).
 
 The ``pushpush`` console script is :func:`main` (``pushpush.cli:main`` in pyproject.toml);
@@ -45,6 +46,7 @@ MODULES = (
     "pushpush.cli.init",      # init
     "pushpush.cli.selfcheck", # selfcheck
     "pushpush.cli.deploy",    # deploy
+    "pushpush.cli.foreign",   # sim-overlay
 )
 
 

@@ -136,7 +136,10 @@ def write_foreign_overlay(hwh: str | os.PathLike[str], rtl: Sequence[str | os.Pa
                   "m_id_width": S_ID_WIDTH, "m_axi": "S_AXI_GP0", "irq": bool(plan.intr),
                   "intr": intr_ports(plan), "mem_ports": [p.to_json() for p in mem_ports]},
         "foreign": {"hwh": src.name, "user": plan.user, "models": plan.models,
-                    "intc": plan.intc, "notes": plan.notes},
+                    "intc": plan.intc, "notes": plan.notes,
+                    "intr": [e.removeprefix("n_") for e in plan.intr],
+                    "slaves": [f"0x{s.base:08X} +0x{s.size:X}: {s.cell}/{s.bus.name}"
+                               for s in plan.slaves]},
     }
     dmas = [{"name": s.cell, "base": s.base, "size": s.size} for s in plan.slaves
             if plan.models.get(s.cell) == "axi_dma"]
