@@ -41,6 +41,9 @@ from .simulated.simbit import write_sim_bitstream
 __all__ = ["ForeignOverlayError", "rtl_modules", "plan_overlay", "write_foreign_overlay",
            "run_unchanged", "OCM_HIGH"]
 
+#: Wall-clock gap (µs) between two register accesses up to which the simulated PL waits for
+#: the next access instead of running on (SimConfig.mmio_gap_us).
+MMIO_GAP_US = 2000.0
 #: The ARM's high on-chip memory (the simulated board's ``ps`` region for a foreign design).
 OCM_HIGH = (0xFFFC0000, 0x40000)
 _MODULE = re.compile(r"^\s*module\s+([A-Za-z_][\w$]*)", re.M)
@@ -135,6 +138,10 @@ def write_foreign_overlay(hwh: str | os.PathLike[str], rtl: Sequence[str | os.Pa
         "ports": {"data_width": plan.data_width, "s_id_width": S_ID_WIDTH,
                   "m_id_width": S_ID_WIDTH, "m_axi": "S_AXI_GP0", "irq": bool(plan.intr),
                   "intr": intr_ports(plan), "mem_ports": [p.to_json() for p in mem_ports]},
+        # the software drives the PL by register accesses: no free-running between two
+        # of them (pushpush.simboard.hdl.SimLoop.mmio_gap)
+        # and single register stores are posted, as the ARM posts stores to device memory
+        "pacing": {"mmio_gap_us": MMIO_GAP_US, "posted_writes": True},
         "foreign": {"hwh": src.name, "user": plan.user, "models": plan.models,
                     "intc": plan.intc, "notes": plan.notes,
                     "intr": [e.removeprefix("n_") for e in plan.intr],

@@ -58,7 +58,7 @@ from cocotb.triggers import Event, FallingEdge, First, Timer, ValueChange
 from cocotb.utils import get_sim_time
 
 from .handoff import Pause, drain, fence
-from .ipc import (OP_HELLO, REP, REQ, RESET_CYCLES, CTL_CALLERS, CTL_HANDLING, CTL_IDLE,
+from .ipc import (OP_HELLO, OP_READ, OP_WRITE, OP_WRITE_WORDS, REP, REQ, RESET_CYCLES, CTL_CALLERS, CTL_HANDLING, CTL_IDLE,
                   CTL_LOCAL_WRITES, CTL_IRQ_RUNTIMES, CTL_LOOKED, CTL_CALLER_SEEN, CTL_PL_WRITES,
                   CTL_WAIT_STAMP, CTL_WAITERS, SimConfig, SimStatus, SimulatedPSMemory, in_windows,
                   read_windows, serve_requests)
@@ -131,6 +131,8 @@ class SimLoop:
                             if self.ctl is not None and self.kick_fd >= 0 else 0.0)
         #: set by such a write: ends the running batch of cycles
         self.answered = Event()
+        #: a GP0 access was served this turn (cfg.mmio_gap_us: see mmio_gap)
+        self.mmio_served = False
         #: the ps region; DDR windows: CTL_WINDOWS
         self.ps_windows = [(cfg.ps_base, cfg.ps_size)]
         extra = tuple((str(p["name"]), int(p["data_width"])) for p in cfg.mem_ports)
@@ -360,6 +362,7 @@ class SimLoop:
         if len(buf) >= REQ.size:
             op, _, address, _ = REQ.unpack_from(buf)
             self.status.enter("serving", self.cycle(), op, address)
+            self.mmio_served = op in (OP_WRITE, OP_WRITE_WORDS, OP_READ)
         pause.serving = True
         pause.armed = False
         try:
@@ -403,6 +406,8 @@ class SimLoop:
             self.start_turn()
             ready = await self.pause_if_due()
             if not ready:
+                ready = await self.mmio_gap()
+            if not ready:
                 ready = await self.run_batch()
                 if not ready:
                     continue
@@ -439,6 +444,34 @@ class SimLoop:
         ready = pause.wait(self.sock, self.kick_fd, self.ctl, status, self.cycle(),
                            self.time_needed, self.software_answering)
         self.turn_cpu = time.thread_time()   # the next turn's work starts here, not before
+        return ready
+
+    async def mmio_gap(self) -> list[Any]:
+        """After a GP0 access (with ``cfg.mmio_gap_us``): run ``cfg.mmio_cycles`` cycles while
+        the reply travels and the software makes its next access, then block (as in a pause:
+        a kick ends it) until that request comes, or for at most ``mmio_gap_us``, after which
+        the PL runs on in batches. A tight loop of register accesses then costs its accesses'
+        own cycles plus ``mmio_cycles`` each, and no batch is in the way of the next one.
+        ``[sock]`` when a request came."""
+        cfg = self.cfg
+        if not (self.mmio_served and cfg.mmio_gap_us > 0 and self.kick_fd >= 0):
+            return []
+        self.mmio_served = False
+        if self.time_needed() or self.pause.due:
+            return []
+        if cfg.mmio_cycles > 0:
+            await Timer(cfg.mmio_cycles * self.period_ps, unit="ps")
+            if select.select([self.sock], [], [], 0)[0]:
+                return [self.sock]
+        pause = self.pause
+        saved = pause.limit
+        pause.limit = cfg.mmio_gap_us / 1e6
+        try:
+            ready = pause.wait(self.sock, self.kick_fd, self.ctl, self.status, self.cycle(),
+                               self.time_needed, self.software_answering)
+        finally:
+            pause.limit = saved
+        self.turn_cpu = time.thread_time()
         return ready
 
     def busy(self, must: bool) -> bool:

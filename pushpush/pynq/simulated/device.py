@@ -242,6 +242,9 @@ class SimDevice(Device, PacedDevice):
         #: and the cycle budget of a DMA transfer (None: by its length, see .dma).
         self.dma_watch: Optional[Any] = None
         self.dma_timeout_cycles: Optional[int] = None
+        #: single register writes are posted (the loaded overlay's manifest, "pacing"; env
+        #: PUSHPUSH_SIM_POSTED_WRITES=0/1): a Vivado overlay's (pushpush.pynq.foreign)
+        self.posted_writes = False
         self.pl_writes = os.environ.get("PUSHPUSH_SIM_PL_WRITES", "words")
         if self.pl_writes not in PL_WRITE_MODES:
             raise ValueError(f"PUSHPUSH_SIM_PL_WRITES={self.pl_writes!r}: use one of "
@@ -347,6 +350,11 @@ class SimDevice(Device, PacedDevice):
         bridge = self._bridge()
         if self.dma_watch is not None:
             self.dma_watch.wrote(address, data)
+        if self.posted_writes and len(data) == 4 and address % 4 == 0:
+            # a register store as the ARM makes it to device memory: posted (its response,
+            # and an error's imprecise abort, come with the next access)
+            bridge.post_write(address, data)
+            return
         if self.pl_writes == "words" and len(data) > 4 and len(data) % 4 == 0 and address % 4 == 0:
             # the board: one 32-bit store per word, in order (the trigger word last), all in
             # one request to the simulator
@@ -466,6 +474,12 @@ class SimDevice(Device, PacedDevice):
             cfg.poll_us = float(os.environ["PUSHPUSH_SIM_POLL_US"])
         if os.environ.get("PUSHPUSH_SIM_HANDOFF_US"):
             cfg.handoff_us = float(os.environ["PUSHPUSH_SIM_HANDOFF_US"])
+        # a design driven by plain register accesses (a Vivado overlay): the MMIO hand-off
+        pacing = manifest.get("pacing") or {}
+        cfg.mmio_gap_us = float(os.environ.get("PUSHPUSH_SIM_MMIO_GAP_US")
+                                or pacing.get("mmio_gap_us", 0.0))
+        posted = os.environ.get("PUSHPUSH_SIM_POSTED_WRITES")
+        self.posted_writes = (posted == "1") if posted in ("0", "1") else bool(pacing.get("posted_writes"))
         if os.environ.get("PUSHPUSH_SIM_IDLE_MS"):
             cfg.idle_ms = float(os.environ["PUSHPUSH_SIM_IDLE_MS"])
         cfg.simulator, self.simulator_note, self.simulator_reason = \
