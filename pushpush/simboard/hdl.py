@@ -131,8 +131,10 @@ class SimLoop:
                             if self.ctl is not None and self.kick_fd >= 0 else 0.0)
         #: set by such a write: ends the running batch of cycles
         self.answered = Event()
-        #: a GP0 access was served this turn (cfg.mmio_gap_us: see mmio_gap)
+        #: a GP0 access was served this turn (cfg.mmio_gap_us: see mmio_gap), and its
+        #: cfg.mmio_cycles already ran (on the way back to a falling edge)
         self.mmio_served = False
+        self.mmio_ran = False
         #: the ps region; DDR windows: CTL_WINDOWS
         self.ps_windows = [(cfg.ps_base, cfg.ps_size)]
         extra = tuple((str(p["name"]), int(p["data_width"])) for p in cfg.mem_ports)
@@ -369,8 +371,11 @@ class SimLoop:
             going = await serve_requests(buf, self.ps, self.reply, self.info, self.run_cycles,
                                          self.mark_activity)
         finally:
-            if self.out and not self.off_edge():
-                self.flush_replies()   # a reply to a request that took no clock edge (INFO), or an error
+            if self.out and (not self.off_edge() or (self.mmio_served and self.cfg.mmio_gap_us > 0)):
+                # a reply to a request that took no clock edge (INFO), or an error; with the
+                # MMIO hand-off, register accesses' replies at once (a Vivado overlay's PL
+                # writes into PS memory are DMA data, answered before the DMA says done)
+                self.flush_replies()
         if not going:
             self.status.enter("stopped", self.cycle())
             log.info("simulated board: %d pauses for a request after a reply: %d ended by one, "
@@ -400,7 +405,14 @@ class SimLoop:
         self.flush_replies()
         while True:
             if self.off_edge():
-                await FallingEdge(self.dut.clk)   # back between two rising edges (after a command)
+                if self.mmio_served and self.cfg.mmio_gap_us > 0 and self.cfg.mmio_cycles > 0:
+                    # the MMIO hand-off's cycles and the way back between two edges, in one wait
+                    phase = (get_sim_time(unit="ps") - self.t_zero) % self.period_ps
+                    await Timer(self.period_ps - phase + self.cfg.mmio_cycles * self.period_ps,
+                                unit="ps")
+                    self.mmio_ran = True
+                else:
+                    await FallingEdge(self.dut.clk)   # back between two rising edges (after a command)
             self.status.look(self.cycle())
             tracer.look()
             self.start_turn()
@@ -459,10 +471,11 @@ class SimLoop:
         self.mmio_served = False
         if self.time_needed() or self.pause.due:
             return []
-        if cfg.mmio_cycles > 0:
+        if cfg.mmio_cycles > 0 and not self.mmio_ran:
             await Timer(cfg.mmio_cycles * self.period_ps, unit="ps")
-            if select.select([self.sock], [], [], 0)[0]:
-                return [self.sock]
+        self.mmio_ran = False
+        if select.select([self.sock], [], [], 0)[0]:
+            return [self.sock]
         pause = self.pause
         saved = pause.limit
         pause.limit = cfg.mmio_gap_us / 1e6
