@@ -2,8 +2,9 @@
 
 * ``hls_mac``: an HLS AXI-Lite accelerator (``mac``, rtl/mac.v) on GP0 at 0x40000000;
 * ``dma_scale``: an AXI DMA (simple mode, on S_AXI_HP0) streaming through an HLS stream
-  accelerator (``scale``, rtl/scale.v: control at 0x43C00000) and back; the DMA's interrupts
-  through an ``xlconcat`` into an ``axi_intc``;
+  accelerator (``scale``, rtl/scale.v: control at 0x43C00000) and back, both in the
+  hierarchy ``stream`` (``ol.stream.axi_dma``); the DMA's interrupts through an ``xlconcat``
+  into an ``axi_intc``;
 * ``irq_mac``: ``mac`` with its ``interrupt`` (ap_done) and an ``axi_gpio`` (4 LEDs out, 4
   buttons in, its ``ip2intc_irpt``) into an ``axi_intc`` on the PS's IRQ_F2P.
 
@@ -98,7 +99,7 @@ def hls_mac() -> Design:
 def dma_scale() -> Design:
     d = Design("dma_scale")
     d.ps7(hp=(0,), irq=True)
-    dma = d.add(Cell("axi_dma_0", "xilinx.com:ip:axi_dma:7.1", {
+    dma = d.add(Cell("stream_axi_dma", "xilinx.com:ip:axi_dma:7.1", {
         "C_S_AXI_LITE_ADDR_WIDTH": "10", "C_S_AXI_LITE_DATA_WIDTH": "32", "C_DLYTMR_RESOLUTION": "125",
         "C_PRMRY_IS_ACLK_ASYNC": "0", "C_ENABLE_MULTI_CHANNEL": "0", "C_NUM_MM2S_CHANNELS": "1",
         "C_NUM_S2MM_CHANNELS": "1", "C_INCLUDE_SG": "0", "C_SG_INCLUDE_STSCNTRL_STRM": "0",
@@ -108,7 +109,7 @@ def dma_scale() -> Design:
         "C_M_AXIS_MM2S_TDATA_WIDTH": "32", "C_INCLUDE_S2MM": "1", "C_INCLUDE_S2MM_DRE": "0",
         "C_S2MM_BURST_SIZE": "16", "C_M_AXI_S2MM_ADDR_WIDTH": "32", "C_M_AXI_S2MM_DATA_WIDTH": "32",
         "C_S_AXIS_S2MM_TDATA_WIDTH": "32", "C_MICRO_DMA": "0", "C_ADDR_WIDTH": "32",
-        "C_FAMILY": "zynq", "c_increase_throughput": "0"}))
+        "C_FAMILY": "zynq", "c_increase_throughput": "0"}, fullname="/stream/axi_dma"))
     # Vivado lists the IP's configuration (lower case) before its HDL generics (C_*); PYNQ's
     # DMA driver reads the lower-case ones
     lower = {k.lower(): v for k, v in dma.params.items() if k.startswith("C_") and k.lower() in _DMA_CONFIG}
@@ -116,21 +117,22 @@ def dma_scale() -> Design:
     dma.block = ("S_AXI_LITE", "Reg", 4096, [])
     for clk in ("s_axi_lite_aclk", "m_axi_mm2s_aclk", "m_axi_s2mm_aclk"):
         dma.port(clk, "I", 1, "clk", clkfreq=d.fclk)
-        d.clock(("axi_dma_0", clk))
+        d.clock(("stream_axi_dma", clk))
     dma.port("axi_resetn", "I", 1, "rst")
-    d.reset(("axi_dma_0", "axi_resetn"))
+    d.reset(("stream_axi_dma", "axi_resetn"))
     d.axil_slave(dma, "S_AXI_LITE", "s_axi_lite_", 10, upper=False)
     d.hp_master(dma, "M_AXI_MM2S", "m_axi_mm2s_", [AXI4_RD], 32, 0)
     d.hp_master(dma, "M_AXI_S2MM", "m_axi_s2mm_", [AXI4_WR], 32, 0)
     dma.port("mm2s_prmry_reset_out_n", "O", 1, "rst")
     dma.port("s2mm_prmry_reset_out_n", "O", 1, "rst")
-    sc = d.add(Cell("scale_0", "xilinx.com:hls:scale:1.0",
-                    {"C_S_AXI_CONTROL_ADDR_WIDTH": "5", "C_S_AXI_CONTROL_DATA_WIDTH": "32"}))
+    sc = d.add(Cell("stream_scale", "xilinx.com:hls:scale:1.0",
+                    {"C_S_AXI_CONTROL_ADDR_WIDTH": "5", "C_S_AXI_CONTROL_DATA_WIDTH": "32"},
+                    fullname="/stream/scale"))
     sc.block = ("s_axi_control", "Reg", 65536, [Register("gain", 0x10, "read-write", "Data signal of gain")])
     sc.port("ap_clk", "I", 1, "clk", clkfreq=d.fclk)
     sc.port("ap_rst_n", "I", 1, "rst")
-    d.clock(("scale_0", "ap_clk"))
-    d.reset(("scale_0", "ap_rst_n"))
+    d.clock(("stream_scale", "ap_clk"))
+    d.reset(("stream_scale", "ap_rst_n"))
     d.axis(dma, "M_AXIS_MM2S", "m_axis_mm2s_", sc, "in_r", "in_r_", upper=True)
     sc.port("in_r_TSTRB", "I", 4)
     d.axis(sc, "out_r", "out_r_", dma, "S_AXIS_S2MM", "s_axis_s2mm_", upper=True)
@@ -138,10 +140,10 @@ def dma_scale() -> Design:
     d.axil_slave(sc, "s_axi_control", "s_axi_control_", 5)
     dma.port("mm2s_introut", "O", 1, "INTERRUPT", sensitivity="LEVEL_HIGH")
     dma.port("s2mm_introut", "O", 1, "INTERRUPT", sensitivity="LEVEL_HIGH")
-    _intc(d, [("axi_dma_0", "mm2s_introut"), ("axi_dma_0", "s2mm_introut")])
-    d.gp0_slaves([("axi_dma_0", "S_AXI_LITE", "s_axi_lite_", 0x40400000, 0x10000),
+    _intc(d, [("stream_axi_dma", "mm2s_introut"), ("stream_axi_dma", "s2mm_introut")])
+    d.gp0_slaves([("stream_axi_dma", "S_AXI_LITE", "s_axi_lite_", 0x40400000, 0x10000),
                   ("axi_intc_0", "s_axi", "s_axi_", 0x41800000, 0x10000),
-                  ("scale_0", "s_axi_control", "s_axi_control_", 0x43C00000, 0x10000)])
+                  ("stream_scale", "s_axi_control", "s_axi_control_", 0x43C00000, 0x10000)])
     return d
 
 

@@ -74,6 +74,9 @@ class Cell:
     block: Optional[tuple[str, str, int, list[Register]]] = None      # interface, name, range, regs
     modclass: str = "PERIPHERAL"
     is_ps: bool = False
+    #: the cell's path in the block design (a hierarchy: "/stream/axi_dma", INSTANCE
+    #: "stream_axi_dma", as Vivado writes it); default "/<instance>"
+    fullname: str = ""
 
     @property
     def modtype(self) -> str:
@@ -285,7 +288,8 @@ class Design:
 
     def _module(self, c: Cell) -> list[str]:
         v = c.vlnv.split(":")
-        head = (f'    <MODULE COREREVISION="1" FULLNAME="/{c.instance}" HWVERSION="{v[3]}" '
+        full = c.fullname or "/" + c.instance
+        head = (f'    <MODULE COREREVISION="1" FULLNAME="{full}" HWVERSION="{v[3]}" '
                 f'INSTANCE="{c.instance}" IPTYPE="{"BUS" if c.modclass == "BUS" else "PERIPHERAL"}" IS_ENABLE="1" '
                 + ('IS_PL="FALSE" ' if c.is_ps else f'MODCLASS="{c.modclass}" ')
                 + f'MODTYPE="{c.modtype}" VLNV="{c.vlnv}">')

@@ -8,8 +8,8 @@ import numpy as np
 from pynq import Overlay, allocate
 
 ol = Overlay("dma_scale.bit")
-dma = ol.axi_dma_0
-scale = ol.scale_0
+dma = ol.stream.axi_dma          # a hierarchy of the block design
+scale = ol.stream.scale
 scale.register_map.gain = 3
 assert int(scale.register_map.gain) == 3
 
