@@ -82,6 +82,8 @@ class _Writer:
         self.body: list[str] = []
         self.assigns: list[str] = []
         self.nets: dict[str, int] = {}
+        #: nets some kept cell reads (the others: outputs to board pins, nobody's in here)
+        self.loaded: set[str] = set()
 
     # ------------------------------------------------------------------ nets
     def kept(self, cell: str) -> bool:
@@ -123,6 +125,7 @@ class _Writer:
             return zero
         got = self.net(p.signame)
         if got is not None:
+            self.loaded.add(p.signame)
             return self.fit(got[0], got[1], p.width)
         d = self.drivers.get(p.signame)
         if d is None:
@@ -368,6 +371,8 @@ class _Writer:
         for m in plan.masters:
             for n, w, d in axi_signals(m.data_width, m.id_width):
                 ports.append(f"{'output' if d == 'out' else 'input '} wire {_rng(w)}{m.prefix}_{n}")
+        self.unused += [net_name(n) for n in self.nets if n not in self.loaded
+                        and not any(e.startswith(net_name(n)) for e in plan.intr)]
         for i, e in enumerate(plan.intr):
             ports.append(f"output wire irq_in{i}")
             self.assigns.append(f"assign irq_in{i} = {e};")
@@ -378,12 +383,14 @@ class _Writer:
                  "// (pushpush.codegen.foreign_shell). Notes:"]
         lines += [f"//   {n}" for n in plan.notes] or ["//   none"]
         lines += ["", "`timescale 1ns / 1ps", "`default_nettype none", "",
+                  "// outputs of the design's cells that nothing reads are left open, as in the block design",
+                  "/* verilator lint_off PINCONNECTEMPTY */",
                   f"module {plan.module} (", "    " + ",\n    ".join(ports), ");", ""]
         lines += self.decl + [""] + self.body + self.assigns
         lines.append("")
         lines.append("// outputs nobody reads")
         lines.append("wire pp_unused = &{1'b0, " + ", ".join(self.unused) + "};")
-        lines += ["", "endmodule", "", "`default_nettype wire", ""]
+        lines += ["", "endmodule", "/* verilator lint_on PINCONNECTEMPTY */", "", "`default_nettype wire", ""]
         return "\n".join(lines)
 
 

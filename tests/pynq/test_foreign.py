@@ -204,3 +204,24 @@ def test_cli_writes_the_folder_and_refuses_with_exit_1(tmp_path: Path) -> None:
                        capture_output=True, text=True, check=False)
     assert r.returncode == 1 and "no Verilog module 'mac'" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "no").exists()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_shell_lints_clean(name: str, tmp_path: Path) -> None:
+    """The generated shell passes verilator --lint-only -Wall and iverilog -Wall with no
+    warning of its own (the user's RTL and pushpush's cores are linted elsewhere)."""
+    import shutil
+
+    from pushpush.pynq.simulated.simbit import read_manifest
+
+    bit = write_foreign_overlay(FOREIGN / name / f"{name}.hwh", RTL, tmp_path / name)
+    m = read_manifest(bit)
+    shell = f"{name}_foreign_shell.v"
+    v = subprocess.run(["verilator", "--lint-only", "-Wall", "-Wno-fatal", "--top-module", m["top"],
+                        *m["sources"]], capture_output=True, text=True, check=False)
+    assert not [ln for ln in v.stderr.splitlines() if ln.startswith("%") and shell in ln], v.stderr
+    if shutil.which("iverilog"):
+        i = subprocess.run(["iverilog", "-g2005", "-Wall", "-o", str(tmp_path / "x"), "-s", m["top"],
+                            *m["sources"]], capture_output=True, text=True, check=False)
+        assert i.returncode == 0, i.stderr
+        assert not [ln for ln in i.stderr.splitlines() if shell in ln], i.stderr
