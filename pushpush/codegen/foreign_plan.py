@@ -41,7 +41,7 @@ PLUMBING = ("axi_interconnect", "smartconnect", "proc_sys_reset", "xlconcat", "x
 MODELLED = {"axi_dma": "axi_dma", "axi_gpio": "axi_gpio"}
 #: Xilinx IPs that the PYNQ process models in Python.
 PYTHON_MODELLED = ("axi_intc",)
-#: Cells whose outputs may drive a kept cell's input (besides kept cells).
+#: A reset input's name that says it is active low (ap_rst_n, axi_resetn, s_axi_aresetn).
 _RESET_LOW = re.compile(r"(aresetn|resetn|rstn|_n)$", re.I)
 
 
