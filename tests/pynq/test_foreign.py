@@ -15,6 +15,7 @@ tier. Then what is refused: a Xilinx IP without a model (the real Vivado ``resiz
 from __future__ import annotations
 
 import gzip
+import textwrap
 import subprocess
 import sys
 from pathlib import Path
@@ -225,3 +226,30 @@ def test_shell_lints_clean(name: str, tmp_path: Path) -> None:
                             *m["sources"]], capture_output=True, text=True, check=False)
         assert i.returncode == 0, i.stderr
         assert not [ln for ln in i.stderr.splitlines() if shell in ln], i.stderr
+
+
+def test_posted_write_error_is_raised_at_the_next_access(tmp_path: Path) -> None:
+    """A register write is posted (as the ARM posts stores to device memory): a write to an
+    address nothing decodes returns at once, and its DECERR is raised by the next access,
+    naming the posted write; the accesses after it work."""
+    bit = write_foreign_overlay(FOREIGN / "hls_mac" / "hls_mac.hwh", RTL, tmp_path / "hls_mac")
+    script = tmp_path / "posted.py"
+    script.write_text(textwrap.dedent("""
+        from pynq import MMIO, Overlay
+        from pushpush.protocol import BusWriteError
+        ol = Overlay("hls_mac.bit")
+        nowhere = MMIO(0x50000000, 0x1000)
+        nowhere.write(0x0, 1)                   # posted: no error yet
+        try:
+            ol.mac_0.read(0x18)
+        except BusWriteError as e:
+            assert e.address == 0x50000000 and e.resp == "DECERR", e
+        else:
+            raise AssertionError("the posted write's DECERR was not raised")
+        ol.mac_0.write(0x18, 7)
+        assert ol.mac_0.read(0x18) == 7
+        print("posted: ok")
+        ol.free()
+    """))
+    r = run_unchanged(script, bit.parent, simulator="icarus", timeout=600, capture=True)
+    assert r.returncode == 0 and "posted: ok" in r.stdout, r.stdout[-2000:] + r.stderr[-4000:]
