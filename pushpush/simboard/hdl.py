@@ -58,7 +58,7 @@ from cocotb.triggers import Event, FallingEdge, First, Timer, ValueChange
 from cocotb.utils import get_sim_time
 
 from .handoff import Pause, drain, fence
-from .ipc import (OP_HELLO, REP, REQ, RESET_CYCLES, CTL_CALLERS, CTL_HANDLING, CTL_IDLE,
+from .ipc import (OP_HELLO, OP_READ, OP_WRITE, OP_WRITE_WORDS, REP, REQ, RESET_CYCLES, CTL_CALLERS, CTL_HANDLING, CTL_IDLE,
                   CTL_LOCAL_WRITES, CTL_IRQ_RUNTIMES, CTL_LOOKED, CTL_CALLER_SEEN, CTL_PL_WRITES,
                   CTL_WAIT_STAMP, CTL_WAITERS, SimConfig, SimStatus, SimulatedPSMemory, in_windows,
                   read_windows, serve_requests)
@@ -131,6 +131,10 @@ class SimLoop:
                             if self.ctl is not None and self.kick_fd >= 0 else 0.0)
         #: set by such a write: ends the running batch of cycles
         self.answered = Event()
+        #: a GP0 access was served this turn (cfg.mmio_gap_us: see mmio_gap), and its
+        #: cfg.mmio_cycles already ran (on the way back to a falling edge)
+        self.mmio_served = False
+        self.mmio_ran = False
         #: the ps region; DDR windows: CTL_WINDOWS
         self.ps_windows = [(cfg.ps_base, cfg.ps_size)]
         extra = tuple((str(p["name"]), int(p["data_width"])) for p in cfg.mem_ports)
@@ -360,14 +364,18 @@ class SimLoop:
         if len(buf) >= REQ.size:
             op, _, address, _ = REQ.unpack_from(buf)
             self.status.enter("serving", self.cycle(), op, address)
+            self.mmio_served = op in (OP_WRITE, OP_WRITE_WORDS, OP_READ)
         pause.serving = True
         pause.armed = False
         try:
             going = await serve_requests(buf, self.ps, self.reply, self.info, self.run_cycles,
                                          self.mark_activity)
         finally:
-            if self.out and not self.off_edge():
-                self.flush_replies()   # a reply to a request that took no clock edge (INFO), or an error
+            if self.out and (not self.off_edge() or (self.mmio_served and self.cfg.mmio_gap_us > 0)):
+                # a reply to a request that took no clock edge (INFO), or an error; with the
+                # MMIO hand-off, register accesses' replies at once (a Vivado overlay's PL
+                # writes into PS memory are DMA data, answered before the DMA says done)
+                self.flush_replies()
         if not going:
             self.status.enter("stopped", self.cycle())
             log.info("simulated board: %d pauses for a request after a reply: %d ended by one, "
@@ -397,11 +405,20 @@ class SimLoop:
         self.flush_replies()
         while True:
             if self.off_edge():
-                await FallingEdge(self.dut.clk)   # back between two rising edges (after a command)
+                if self.mmio_served and self.cfg.mmio_gap_us > 0 and self.cfg.mmio_cycles > 0:
+                    # the MMIO hand-off's cycles and the way back between two edges, in one wait
+                    phase = (get_sim_time(unit="ps") - self.t_zero) % self.period_ps
+                    await Timer(self.period_ps - phase + self.cfg.mmio_cycles * self.period_ps,
+                                unit="ps")
+                    self.mmio_ran = True
+                else:
+                    await FallingEdge(self.dut.clk)   # back between two rising edges (after a command)
             self.status.look(self.cycle())
             tracer.look()
             self.start_turn()
             ready = await self.pause_if_due()
+            if not ready:
+                ready = await self.mmio_gap()
             if not ready:
                 ready = await self.run_batch()
                 if not ready:
@@ -439,6 +456,35 @@ class SimLoop:
         ready = pause.wait(self.sock, self.kick_fd, self.ctl, status, self.cycle(),
                            self.time_needed, self.software_answering)
         self.turn_cpu = time.thread_time()   # the next turn's work starts here, not before
+        return ready
+
+    async def mmio_gap(self) -> list[Any]:
+        """After a GP0 access (with ``cfg.mmio_gap_us``): run ``cfg.mmio_cycles`` cycles while
+        the reply travels and the software makes its next access, then block (as in a pause:
+        a kick ends it) until that request comes, or for at most ``mmio_gap_us``, after which
+        the PL runs on in batches. A tight loop of register accesses then costs its accesses'
+        own cycles plus ``mmio_cycles`` each, and no batch is in the way of the next one.
+        ``[sock]`` when a request came."""
+        cfg = self.cfg
+        if not (self.mmio_served and cfg.mmio_gap_us > 0 and self.kick_fd >= 0):
+            return []
+        self.mmio_served = False
+        if self.time_needed() or self.pause.due:
+            return []
+        if cfg.mmio_cycles > 0 and not self.mmio_ran:
+            await Timer(cfg.mmio_cycles * self.period_ps, unit="ps")
+        self.mmio_ran = False
+        if select.select([self.sock], [], [], 0)[0]:
+            return [self.sock]
+        pause = self.pause
+        saved = pause.limit
+        pause.limit = cfg.mmio_gap_us / 1e6
+        try:
+            ready = pause.wait(self.sock, self.kick_fd, self.ctl, self.status, self.cycle(),
+                               self.time_needed, self.software_answering)
+        finally:
+            pause.limit = saved
+        self.turn_cpu = time.thread_time()
         return ready
 
     def busy(self, must: bool) -> bool:

@@ -192,6 +192,14 @@ class SimConfig:
     #: or until a caller needs simulated time to pass (the kick pipe; see handoff.Pause); this
     #: long (wall clock) is only the safety net, counted when reached; 0: never pause.
     handoff_us: float = 50000.0
+    #: hdl, for designs whose software drives the PL by plain register accesses (a Vivado
+    #: overlay: pushpush.pynq.foreign): after serving a GP0 access the simulator runs
+    #: ``mmio_cycles`` cycles (the PL goes on while the ARM's next access is on its way) and
+    #: then blocks until the next request, a kick, or ``mmio_gap_us`` of wall clock, instead
+    #: of free-running batches meanwhile; a longer gap (software doing something else)
+    #: lets the PL run on as before. 0: off (pushpush's own systems).
+    mmio_gap_us: float = 0.0
+    mmio_cycles: int = 64
     #: Filled in by SimBridge: the notification pipe's write end, the kick pipe's read end,
     #: the control page.
     notify_fd: int = -1

@@ -129,6 +129,8 @@ atexit.register(_stop_all)
 
 
 SESSION_ENV = "PUSHPUSH_SIM_SESSION"
+#: Posted writes in flight at most (the ARM's write buffer holds a few; more wait for one).
+MAX_POSTED = 8
 
 
 def _group_args() -> dict[str, Any]:
@@ -172,6 +174,8 @@ class SimBridge(Pacer):
         self.error: Optional[SimulatorError] = None
         self._lock = threading.Lock()
         self._tag = 0
+        #: posted writes whose replies are still to be taken: (tag, address, length)
+        self._posted: list[tuple[int, int, int]] = []
         self._stopped = False
         self._init_pacing()
         self._notify_r = self._notify_w = -1
@@ -428,24 +432,67 @@ class SimBridge(Pacer):
         return op, tag, status, self._recv_exact(length) if length else b""
 
     def request(self, op: int, address: int = 0, length: int = 0, payload: bytes = b"") -> tuple[int, bytes]:
-        """Send one request and wait for its reply: (status, payload)."""
+        """Send one request and wait for its reply: (status, payload). The replies of posted
+        writes sent before it are taken first (:meth:`post_write`)."""
         self.check()
         assert self.sock is not None
         with self._lock:
-            self._tag = (self._tag + 1) & 0xFFFFFFFF
-            tag = self._tag
-            try:
-                self.sock.sendall(REQ.pack(op, tag, address, length) + payload)
-                rop, rtag, status, data = self._recv()
-            except (OSError, EOFError) as e:
-                self._fail(f"the connection to the simulator broke ({type(e).__name__}: {e}); "
-                           "it crashed or stopped")
-                raise  # unreachable
-            if rop != op or rtag != tag:
-                self._fail(f"protocol error: reply {rop}/{rtag} to request {op}/{tag}")
-            if status == 0xFF:
-                self._fail(f"the simulator failed to serve a request: {data.decode(errors='replace')}")
-            return status, data
+            tag = self._send(op, address, length, payload)
+            failed = self._take_posted()
+            status, data = self._reply(op, tag)
+        if failed is not None:
+            raise failed
+        return status, data
+
+    def _send(self, op: int, address: int, length: int, payload: bytes) -> int:
+        assert self.sock is not None
+        self._tag = (self._tag + 1) & 0xFFFFFFFF
+        try:
+            self.sock.sendall(REQ.pack(op, self._tag, address, length) + payload)
+        except OSError as e:
+            self._fail(f"the connection to the simulator broke ({type(e).__name__}: {e}); "
+                       "it crashed or stopped")
+        return self._tag
+
+    def _reply(self, op: int, tag: int) -> tuple[int, bytes]:
+        try:
+            rop, rtag, status, data = self._recv()
+        except (OSError, EOFError) as e:
+            self._fail(f"the connection to the simulator broke ({type(e).__name__}: {e}); "
+                       "it crashed or stopped")
+            raise  # unreachable
+        if rop != op or rtag != tag:
+            self._fail(f"protocol error: reply {rop}/{rtag} to request {op}/{tag}")
+        if status == 0xFF:
+            self._fail(f"the simulator failed to serve a request: {data.decode(errors='replace')}")
+        return status, data
+
+    def post_write(self, address: int, data: bytes) -> None:
+        """A write the ARM posts (a store to device memory: the CPU goes on without waiting
+        for its response): sent now, its reply taken with the next request's. A posted
+        write's SLVERR/DECERR is raised by that next request (an imprecise abort on the
+        board), as :class:`~pushpush.protocol.BusWriteError` naming the posted write."""
+        self.check()
+        with self._lock:
+            tag = self._send(OP_WRITE, address, len(data), bytes(data))
+            self._posted.append((tag, address, len(data)))
+            if len(self._posted) >= MAX_POSTED:   # the write buffer is full: wait for one
+                failed = self._take_posted(keep=MAX_POSTED // 2)
+                if failed is not None:
+                    raise failed
+
+    def _take_posted(self, keep: int = 0) -> Optional[Exception]:
+        """Take the replies of posted writes (all but the last ``keep``); the first failed
+        one's error (not raised: the caller raises it after its own reply)."""
+        from pushpush.protocol import BusWriteError
+        failed: Optional[Exception] = None
+        while len(self._posted) > keep:
+            tag, address, length = self._posted.pop(0)
+            status, _ = self._reply(OP_WRITE, tag)
+            if status not in (0, 1) and failed is None:
+                failed = BusWriteError(address, max(1, length // 4),
+                                       "SLVERR" if status == 2 else "DECERR")
+        return failed
 
     def write(self, address: int, data: bytes) -> int:
         """One burst write on GP0; returns the AXI response (0 OKAY, 2 SLVERR, 3 DECERR)."""

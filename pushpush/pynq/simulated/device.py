@@ -242,6 +242,11 @@ class SimDevice(Device, PacedDevice):
         #: and the cycle budget of a DMA transfer (None: by its length, see .dma).
         self.dma_watch: Optional[Any] = None
         self.dma_timeout_cycles: Optional[int] = None
+        #: single register writes are posted (the loaded overlay's manifest, "pacing"; env
+        #: PUSHPUSH_SIM_POSTED_WRITES=0/1): a Vivado overlay's (pushpush.pynq.foreign)
+        self.posted_writes = False
+        #: the loaded overlay paces the PL by register accesses (SimConfig.mmio_gap_us)
+        self.mmio_handoff = False
         self.pl_writes = os.environ.get("PUSHPUSH_SIM_PL_WRITES", "words")
         if self.pl_writes not in PL_WRITE_MODES:
             raise ValueError(f"PUSHPUSH_SIM_PL_WRITES={self.pl_writes!r}: use one of "
@@ -324,6 +329,8 @@ class SimDevice(Device, PacedDevice):
             raise BusWriteError(address, max(1, length // 4), "SLVERR" if status == 2 else "DECERR")
         if self.dma_watch is not None:
             self.dma_watch.read(address, data)   # PYNQ's DMA wait(): a timeout (.dma)
+            if self.mmio_handoff:
+                self._dma_pacing(address, data, wrote=False)
         return data
 
     def write_registers(self, address: int, data: bytes) -> None:
@@ -347,6 +354,13 @@ class SimDevice(Device, PacedDevice):
         bridge = self._bridge()
         if self.dma_watch is not None:
             self.dma_watch.wrote(address, data)
+            if self.mmio_handoff:
+                self._dma_pacing(address, data, wrote=True)
+        if self.posted_writes and len(data) == 4 and address % 4 == 0:
+            # a register store as the ARM makes it to device memory: posted (its response,
+            # and an error's imprecise abort, come with the next access)
+            bridge.post_write(address, data)
+            return
         if self.pl_writes == "words" and len(data) > 4 and len(data) % 4 == 0 and address % 4 == 0:
             # the board: one 32-bit store per word, in order (the trigger word last), all in
             # one request to the simulator
@@ -357,6 +371,24 @@ class SimDevice(Device, PacedDevice):
         status = bridge.write(address, data)
         if status not in (0, 1):
             raise BusWriteError(address, max(1, len(data) // 4), "SLVERR" if status == 2 else "DECERR")
+
+    def _dma_pacing(self, address: int, data: bytes, *, wrote: bool) -> None:
+        """With the MMIO hand-off (a Vivado overlay): a DMA channel's transfer, from its
+        LENGTH write until software reads its DMASR halted, idle or in error (PYNQ's
+        ``wait()`` polls it; ``wait_async()`` reads it after the interrupt), counts as a
+        caller waiting for the PL, so the PL runs at full speed meanwhile instead of a
+        hand-off's cycles per status read."""
+        hit = self.dma_watch.owner(address) if self.dma_watch is not None else None
+        if hit is None or len(data) < 4 or self.bridge is None:
+            return
+        d, channel, off = hit
+        key = ("dma", d["name"], channel)
+        cr, sr, _, length = (0x00, 0x04, 0x18, 0x28) if channel == "sendchannel" else (0x30, 0x34, 0x48, 0x58)
+        value = struct.unpack_from("<I", data)[0]
+        if wrote and off == length:
+            self.bridge.caller_waits(key, (1 << 64) - 1)
+        elif (wrote and off == cr) or (not wrote and off == sr and value & 0x73):
+            self.bridge.caller_done(key)
 
     def _bridge(self) -> SimBridge:
         if self.bridge is None:
@@ -466,6 +498,13 @@ class SimDevice(Device, PacedDevice):
             cfg.poll_us = float(os.environ["PUSHPUSH_SIM_POLL_US"])
         if os.environ.get("PUSHPUSH_SIM_HANDOFF_US"):
             cfg.handoff_us = float(os.environ["PUSHPUSH_SIM_HANDOFF_US"])
+        # a design driven by plain register accesses (a Vivado overlay): the MMIO hand-off
+        pacing = manifest.get("pacing") or {}
+        cfg.mmio_gap_us = float(os.environ.get("PUSHPUSH_SIM_MMIO_GAP_US")
+                                or pacing.get("mmio_gap_us", 0.0))
+        self.mmio_handoff = cfg.mmio_gap_us > 0
+        posted = os.environ.get("PUSHPUSH_SIM_POSTED_WRITES")
+        self.posted_writes = (posted == "1") if posted in ("0", "1") else bool(pacing.get("posted_writes"))
         if os.environ.get("PUSHPUSH_SIM_IDLE_MS"):
             cfg.idle_ms = float(os.environ["PUSHPUSH_SIM_IDLE_MS"])
         cfg.simulator, self.simulator_note, self.simulator_reason = \
