@@ -32,6 +32,15 @@ int pp_baremetal_write(void *ctx, uint32_t addr, const uint32_t *words, unsigned
     return PP_OK;
 }
 
+int pp_baremetal_read(void *ctx, uint32_t addr, uint32_t *value)
+{
+    (void)ctx;
+    if ((addr & 3u) != 0)
+        return PP_EINVAL;
+    *value = *(volatile const uint32_t *)(uintptr_t)addr;
+    return PP_OK;
+}
+
 int pp_baremetal_platform(uint32_t window_base, uint64_t (*now_us)(void *), void (*idle)(void *), void *ctx,
                           pp_platform *out)
 {
@@ -49,6 +58,7 @@ int pp_baremetal_platform(uint32_t window_base, uint64_t (*now_us)(void *), void
     out->unclaim = NULL;
     out->pending = NULL;      /* (a software callee's slot is overwritten when pending) */
     out->timed_out = NULL;
+    out->read = pp_baremetal_read;
 #ifdef PP_TRACE
     out->cycles = NULL;
     out->trace_open = NULL;

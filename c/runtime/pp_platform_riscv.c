@@ -87,6 +87,7 @@ int pp_riscv_platform(pp_riscv *rv, uint32_t window_base, pp_platform *out)
     out->unclaim = NULL;
     out->pending = NULL;
     out->timed_out = NULL;
+    out->read = NULL;         /* the core is a PL master: the firewall's page is the ARM's alone */
 #ifdef PP_TRACE
     out->cycles = NULL;
     out->trace_open = NULL;

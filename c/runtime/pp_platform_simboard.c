@@ -316,6 +316,19 @@ static int pp_simboard_trace_open(void *ctx, const char *name, void **mem, size_
 }
 #endif
 
+/* A GP0 read through the simulator (op READ): the memory firewall's registers. */
+static int pp_simboard_read(void *ctx, uint32_t addr, uint32_t *value)
+{
+    uint32_t status;
+    uint64_t v;
+    if ((addr & 3u) != 0)
+        return PP_EINVAL;
+    if (pp_sb_request((pp_simboard *)ctx, PP_SB_READ, addr, NULL, 0, &status, &v) != 0 || status != 0)
+        return PP_EPLATFORM;
+    *value = (uint32_t)v;
+    return PP_OK;
+}
+
 int pp_simboard_platform(pp_simboard *sb, uint32_t window_base, pp_platform *out)
 {
     int r = pp_linux_platform(&sb->lx, window_base, out);
@@ -331,6 +344,7 @@ int pp_simboard_platform(pp_simboard *sb, uint32_t window_base, pp_platform *out
     out->unclaim = pp_simboard_unclaim;
     out->pending = pp_simboard_pending;
     out->timed_out = pp_simboard_timed_out;
+    out->read = pp_simboard_read;
 #ifdef PP_TRACE
     out->cycles = pp_simboard_cycles;
     out->trace_open = pp_simboard_trace_open;

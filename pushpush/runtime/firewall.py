@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from ..link import FirewallBlock, LinkedSystem
+from ..link import FirewallBlock, LinkedSystem, firewall_engines
 from ..protocol import CallError, buffer_error
 from ..types import BufferType
 
@@ -79,17 +79,10 @@ class Refusal:
 
 def engine_order(linked: LinkedSystem) -> list[tuple[str, str, str]]:
     """(component, export, parameter) of every buffer engine, in the order of the top's
-    buffer interconnect (its index is the engine's tag in the AXI ID): rtl components in
-    declaration order, exports and buffer parameters in declaration order (the same order
-    as :func:`pushpush.codegen.fabric.system_buffers`; tests/runtime/test_firewall.py checks)."""
-    out = []
-    for c in linked.components:
-        if c.kind != "rtl":
-            continue
-        for e in c.exports:
-            for p in e.signature.buffer_params():
-                out.append((c.name, e.name, p.name))
-    return out
+    buffer interconnect (its index is the engine's tag in the AXI ID):
+    :func:`pushpush.link.firewall_engines` (tests/runtime/test_firewall.py checks it against
+    :func:`pushpush.codegen.fabric.system_buffers`)."""
+    return firewall_engines(linked.components)
 
 
 class FirewallTable:
@@ -115,10 +108,8 @@ class FirewallTable:
                 "this system's build; rebuild it from the same system.yaml")
         self.tag_bits = (info >> 8) & 0xFF
         self.tag_lsb = (info >> 16) & 0xFF
-        sw = [c.name for c in linked.components if c.is_software]
-        k, n = sw.index(component), len(sw)
         self.component = component
-        self.mine = range(block.entries * k // n, block.entries * (k + 1) // n)
+        self.mine = block.share([c.name for c in linked.components if c.is_software], component)
         self._free = list(self.mine)
         self._lock = threading.Lock()
         self._calls = itertools.count(1)
@@ -148,9 +139,11 @@ class FirewallTable:
         else:
             attr |= engine << 8
         base = FirewallBlock.ENTRY0 + 16 * idx
-        self._write(base + 8, 0)
-        self._write(base, first)
-        self._write(base + 4, first + max(nbytes, 1) - 1)
+        lo, hi = self.block.rounded(first, max(nbytes, 1))
+        # an own entry's ATTR is 0 whenever it is free (made so here, and by close), so no
+        # half-written entry ever allows a range: three stores open it, one closes it
+        self._write(base, lo)
+        self._write(base + 4, hi)
         self._write(base + 8, attr if nbytes else 0)
         return idx
 
