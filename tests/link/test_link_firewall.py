@@ -112,6 +112,11 @@ def test_c_callers_get_their_share_and_the_engines(tmp_path: Path) -> None:
     assert "pp_fw_arg_of(src, 1u, 0), pp_fw_arg_of(dst, 2u, 1)" in c     # u8 in, i16 out
     assert c.count("pp_fw_call_site(") == 2 and "pp_call_site(rt, 1u" in c  # hw.add: no buffers
     assert "pp_fw_attach(rt, &host_fw" in c
+    from pushpush.codegen.c_map_header import render_c_header
+    m = " ".join(render_c_header(s).split())
+    assert f"T_FIREWALL_BASE 0x{s.firewall.base:08X}u" in m and "T_FIREWALL_ENTRIES 5u" in m
+    assert "T_HOST_FIREWALL_FIRST 0u" in m and "T_HOST_FIREWALL_COUNT 2u" in m
+    assert "T_PY_FIREWALL_FIRST 2u" in m and "T_PY_FIREWALL_COUNT 3u" in m
     # without firewall: nothing of it
     plain = render_c(link(load_system(write(tmp_path, BUFS.format(opt="", kind="c")))))
     assert "pp_fw" not in plain["c/host_pp.c"] + plain["c/host_pp.h"]
