@@ -196,6 +196,14 @@ def guard_buffers(table: Optional[FirewallTable], linked: LinkedSystem, function
     (None without a firewall)."""
     new_args, new_kwargs, after = prepared
     if table is None:
+        if linked.firewall is not None and codec.buffer_params:
+            after(False)
+            raise ValueError(
+                f"system '{linked.name}' has a memory firewall (firewall: in its YAML), and this "
+                "runtime's backend does not open its ranges (the cocotb runtime of pushpush.sim "
+                "does not yet): every transfer of this call's buffers would be refused; run it on "
+                "the simulated board (pushpush.pynq with PUSHPUSH_BOARD=sim) or a board, or remove "
+                "'firewall:' for this simulation")
         return new_args, new_kwargs, after, None
     found = linked.locate(function_address)
     comp = found[0].name if found else None
