@@ -165,8 +165,8 @@ static void pp_fw_close(pp_rt *rt, pp_fw_grant *g)
     g->n = 0;
 }
 
-/* Open the ranges of the call into target with buffer arguments bufs (one store each for
- * BASE, LIMIT and ATTR: an own entry's ATTR is 0 whenever it is free, as attach and close
+/* Open the ranges of the call into target with buffer arguments bufs (BASE, LIMIT, ATTR
+ * stored in that order: an own entry's ATTR is 0 whenever it is free, as attach and close
  * leave it, so no half-written entry ever allows a range). */
 static int pp_fw_open(pp_rt *rt, uint32_t target, const pp_fw_arg *bufs, unsigned nbufs, pp_fw_grant *g)
 {
@@ -216,11 +216,13 @@ static int pp_fw_open(pp_rt *rt, uint32_t target, const pp_fw_arg *bufs, unsigne
         w[0] = a->phys & ~(PP_FW_BEAT_BYTES - 1u);
         w[1] = (uint32_t)((((uint64_t)a->phys + bytes + PP_FW_BEAT_BYTES - 1u) & ~(uint64_t)(PP_FW_BEAT_BYTES - 1u)) - 1u);
         w[2] = attr;
-        for (i = 0; i < 3u; i++)
-            if ((r = pp_fw_store(rt, PP_FW_ENTRY0 + 16u * g->entry[g->n - 1u] + 4u * i, w[i])) != PP_OK) {
-                pp_fw_close(rt, g);
-                return r;
-            }
+        /* one write of the three words, ATTR last (pp_platform.write: the last word visible
+         * last): three stores on the board, one request on the simulated board */
+        r = rt->plat.write(rt->plat.ctx, fw->base + PP_FW_ENTRY0 + 16u * g->entry[g->n - 1u], w, 3u);
+        if (r != PP_OK) {
+            pp_fw_close(rt, g);
+            return r;
+        }
     }
     return PP_OK;
 }

@@ -93,12 +93,16 @@ class FirewallTable:
     entries."""
 
     def __init__(self, linked: LinkedSystem, component: str, read: Callable[[int], int],
-                 write: Callable[[int, int], None]) -> None:
+                 write: Callable[[int, int], None],
+                 write_words: Optional[Callable[[int, list[int]], None]] = None) -> None:
+        """``write_words(offset, words)``: store consecutive words in address order, the last
+        one last (one access on the board: an entry's BASE, LIMIT, ATTR at once); None:
+        ``write`` word by word."""
         block = linked.firewall
         if block is None:
             raise ValueError(f"system '{linked.name}' has no memory firewall (firewall: in its YAML)")
         self.block: FirewallBlock = block
-        self._read, self._write = read, write
+        self._read, self._write, self._write_words = read, write, write_words
         self.engines = engine_order(linked)
         info = read(FirewallBlock.INFO)
         if info & 0xFF != block.entries:
@@ -141,10 +145,14 @@ class FirewallTable:
         base = FirewallBlock.ENTRY0 + 16 * idx
         lo, hi = self.block.rounded(first, max(nbytes, 1))
         # an own entry's ATTR is 0 whenever it is free (made so here, and by close), so no
-        # half-written entry ever allows a range: three stores open it, one closes it
-        self._write(base, lo)
-        self._write(base + 4, hi)
-        self._write(base + 8, attr if nbytes else 0)
+        # half-written entry ever allows a range: three stores (BASE, LIMIT, ATTR last, one
+        # slice store with write_words) open it, one closes it
+        words = [lo, hi, attr if nbytes else 0]
+        if self._write_words is not None:
+            self._write_words(base, words)
+        else:
+            for k, w in enumerate(words):
+                self._write(base + 4 * k, w)
         return idx
 
     def close(self, idx: int) -> None:
