@@ -6,7 +6,8 @@ pass (a slice gets exactly its elements), and each hostile call (past the end of
 memory, an undeclared buffer, a freed one, the component's own window in the OCM, an ``in``
 buffer aimed at a secret, past the end through a function value) returns ``PP_EFIREWALL``
 with the engine, address, direction, reason and call number, memory around compared byte
-for byte before and after, and a correct call after each. The same program on the system
+for byte before and after, and a correct call after each; channel calls (pp_chnl_send /
+pp_chnl_recv) likewise. The same program on the system
 without the firewall shows which of those calls corrupt memory there. Compiled with -Wall
 -Wextra -Werror -pedantic, run under ASan + UBSan."""
 
@@ -121,3 +122,38 @@ def test_c_runtime_opens_the_firewalls_ranges(tmp_path):
     for case in ("past_end", "not_a_buffer", "freed", "fn_past_end"):
         assert f"case {case} 0 none" in stdout, stdout
     assert changed["arena"] and changed["victim"] and not changed["secret"], changed
+
+
+def test_c_channels_open_their_buffers_range(tmp_path):
+    """pp_chnl_send / pp_chnl_recv (tests/c/src/cfwchan_main.c on tests/c/data/cchan.yaml
+    with the firewall): a loopback through declared memory passes; a send from and a receive
+    into undeclared memory are refused (PP_EFIREWALL, the channel's engine), the victim
+    unchanged, and the component still serves."""
+    text = (DATA / "cchan.yaml").read_text().replace("../../../examples", str(DATA.parents[2] / "examples"))
+    (tmp_path / "system.yaml").write_text(text.replace("clock_mhz: 100\n", "clock_mhz: 100\nfirewall: true\n"))
+    linked = load(tmp_path / "system.yaml")
+    assert linked.firewall is not None
+    bit = ppq.write_sim_overlay(linked, tmp_path / "out", simulator="icarus")
+    ol = ppq.load(str(bit))
+    try:
+        exe = compile_c(tmp_path / "out" / "c", [SRC / "cfwchan_main.c", "cc_pp.c", *RUNTIME],
+                        tmp_path / "cfwchan", flags=SANITIZE)
+        n = 37
+        src, dst = _alloc(n, np.uint32, 0), _alloc(n, np.uint32, 0)
+        src[:] = np.arange(n, dtype=np.uint32) * np.uint32(2654435761)
+        victim = _alloc(64, np.uint32, 0x11111111)
+        before = bytes(np.asarray(victim).tobytes())
+        args = [hex(int(x)) for x in (src.physical_address, dst.physical_address, n, victim.physical_address)]
+        with CAttach(ol.device) as att:
+            proc = att.popen([str(exe), *args])
+            stdout, stderr = proc.communicate(timeout=600)
+        assert proc.returncode == 0 and "ALL OK" in stdout, stdout + stderr
+        assert f"loop {n} {n}\n" in stdout and np.array_equal(dst, src)
+        assert bytes(np.asarray(victim).tobytes()) == before
+        v = int(victim.physical_address)
+        for name, engine, write in (("send_victim", "hw.loop_rx.data", "0"), ("recv_victim", "hw.loop_tx.data", "1")):
+            line = next(x for x in stdout.splitlines() if x.startswith(name + " ")).split()
+            assert line[1] == "-105" and line[2] == engine and line[4] == write and line[5] == "1", line
+            assert v <= int(line[3], 16) < v + 64, line
+    finally:
+        ol.free()
