@@ -16,8 +16,9 @@ at all, let alone this process's), nor does a freed buffer: the engine's bursts 
 (SLVERR), the call ends with status ``BUFFER``, and :func:`explain` turns that into a
 :class:`FirewallRefused` naming the component, engine, address and call.
 
-:class:`FirewallTable` is the table over two register accessors (``read(offset)``,
-``write(offset, value)``: the page's MMIO on PYNQ); :func:`guard_buffers` wraps the buffer
+:class:`FirewallTable` is the table over register accessors (``read(offset)``,
+``write(offset, value)``: the page's MMIO on PYNQ; optionally ``write_words(offset, words)``,
+one ordered store of an entry's three words: the backend's own write); :func:`guard_buffers` wraps the buffer
 arguments of one call; the backend hook ``firewall()`` gives the table (None: no firewall).
 """
 
