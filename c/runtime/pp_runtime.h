@@ -432,17 +432,17 @@ typedef struct pp_rt {
     pp_irq_stats irq;
     int claim_handle;      /* the platform's claim of the window (-1: none) */
     volatile uint8_t *record; /* the caller's memory, one byte per site (NULL: none) */
-    /* The memory firewall (pp_firewall.h; NULL: none): its state, and the hook the channel
-     * calls (pp_chnl_send/recv) go through to open their buffer's range. */
-    struct pp_fw *fw;
-    int (*fw_chnl)(struct pp_rt *rt, pp_fn f, const uint32_t *args, unsigned arg_words, uint32_t *result,
-                   unsigned result_words, pp_buf buf, int write);
 #ifdef PP_TRACE
     pp_trace_ring *trace;  /* events go here (NULL: not traced) */
     volatile const uint32_t *trace_session; /* non-zero: note events (NULL: always) */
     const char *trace_name; /* the import of the call being made (NULL: a function value) */
     uint32_t trace_counter; /* the PL's cycle counter (0: none) */
 #endif
+    /* The memory firewall (pp_firewall.h; NULL: none): its state, and the hook the channel
+     * calls (pp_chnl_send/recv) go through to open their buffer's range. */
+    struct pp_fw *fw;
+    int (*fw_chnl)(struct pp_rt *rt, pp_fn f, const uint32_t *args, unsigned arg_words, uint32_t *result,
+                   unsigned result_words, pp_buf buf, int write);
 } pp_rt;
 
 /* ------------------------------------------------------------------ API */

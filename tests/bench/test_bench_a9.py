@@ -90,8 +90,10 @@ def test_the_default_wait_mode_counts_as_poll(counts: dict[str, Any]) -> None:
 
 #: instructions and uncached accesses per call of each row, as the estimate adds them up
 #: (pushpush.bench.a9.model.path_counts; gcc 12.2, -O2 -mcpu=cortex-a9, Thumb-2): a change of
-#: the runtime's call path shows here
-ROW_COUNTS = {"c_rtl": (147, 5.5), "rtl_c": (159.5, 5.5), "c_c": (306.5, 11)}
+#: the runtime's call path shows here. (pp_platform.read, for the memory firewall, made the
+#: struct 4 bytes longer: pp_rt's fields moved and gcc allocates pp_take's registers
+#: differently, 2 instructions more on the callee side: 159.5 and 306.5 before.)
+ROW_COUNTS = {"c_rtl": (147, 5.5), "rtl_c": (161.5, 5.5), "c_c": (308.5, 11)}
 
 
 def test_row_counts_are_exact(counts: dict[str, Any]) -> None:
