@@ -63,6 +63,8 @@ int pp_linux_open_file(pp_linux *lx, const char *path, uint32_t ps_base, uint32_
 /* The platform of the component whose window starts at window_base (in the ps region). */
 int pp_linux_platform(pp_linux *lx, uint32_t window_base, pp_platform *out);
 void pp_linux_close(pp_linux *lx);
+/* A word of the mapped PL region (the platform's read): PP_OK, or PP_EBADFN outside it. */
+int pp_linux_read(void *ctx, uint32_t addr, uint32_t *value);
 /* The Linux layer's write/idle/clock (the simulated board layer reuses them). */
 int pp_linux_write(void *ctx, uint32_t addr, const uint32_t *words, unsigned n);
 void pp_linux_idle(void *ctx);
@@ -111,6 +113,7 @@ int pp_baremetal_platform(uint32_t window_base, uint64_t (*now_us)(void *), void
 int pp_baremetal_write(void *ctx, uint32_t addr, const uint32_t *words, unsigned n);
 /* The bare-metal layer's direct: the address itself (every address is a pointer). */
 volatile uint32_t *pp_baremetal_direct(void *ctx, uint32_t addr, unsigned n, int *soft);
+int pp_baremetal_read(void *ctx, uint32_t addr, uint32_t *value);
 
 /* ------------------------------------------------------------------ simulated board */
 typedef struct {

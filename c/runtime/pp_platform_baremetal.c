@@ -41,6 +41,15 @@ volatile uint32_t *pp_baremetal_direct(void *ctx, uint32_t addr, unsigned n, int
     return (addr & 3u) == 0 ? (volatile uint32_t *)(uintptr_t)addr : NULL;
 }
 
+int pp_baremetal_read(void *ctx, uint32_t addr, uint32_t *value)
+{
+    (void)ctx;
+    if ((addr & 3u) != 0)
+        return PP_EINVAL;
+    *value = *(volatile const uint32_t *)(uintptr_t)addr;
+    return PP_OK;
+}
+
 int pp_baremetal_platform(uint32_t window_base, uint64_t (*now_us)(void *), void (*idle)(void *), void *ctx,
                           pp_platform *out)
 {
@@ -65,6 +74,7 @@ int pp_baremetal_platform(uint32_t window_base, uint64_t (*now_us)(void *), void
      * Device or Normal mapping: set out->strongly_ordered = 0 after this call. */
     out->strongly_ordered = 1;
 #endif
+    out->read = pp_baremetal_read;
 #ifdef PP_TRACE
     out->cycles = NULL;
     out->trace_open = NULL;

@@ -181,6 +181,17 @@ int pp_linux_write(void *ctx, uint32_t addr, const uint32_t *words, unsigned n)
     return PP_EBADFN; /* nothing mapped there (DECERR) */
 }
 
+int pp_linux_read(void *ctx, uint32_t addr, uint32_t *value)
+{
+    pp_linux *lx = (pp_linux *)ctx;
+    if ((addr & 3u) != 0)
+        return PP_EINVAL;
+    if (lx->pl == NULL || addr < lx->pl_base || addr - lx->pl_base + 4u > lx->pl_size)
+        return PP_EBADFN; /* nothing mapped there */
+    *value = lx->pl[(addr - lx->pl_base) / 4u];
+    return PP_OK;
+}
+
 static void pp_sleep_us(uint64_t us)
 {
     struct timespec ts;
@@ -310,6 +321,7 @@ int pp_linux_platform(pp_linux *lx, uint32_t window_base, pp_platform *out)
     out->strongly_ordered = 0;
 #endif
 #endif
+    out->read = lx->pl != NULL ? pp_linux_read : NULL; /* the PL mapped from /dev/mem only */
 #ifdef PP_TRACE
     out->cycles = pp_linux_cycles;
     out->trace_open = pp_linux_trace_open;

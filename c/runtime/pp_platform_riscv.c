@@ -107,6 +107,7 @@ int pp_riscv_platform(pp_riscv *rv, uint32_t window_base, pp_platform *out)
     out->direct = NULL;          /* every store's AXI response is checked (pp_riscv_write) */
     out->strongly_ordered = 0;
 #endif
+    out->read = NULL;         /* the core is a PL master: the firewall's page is the ARM's alone */
 #ifdef PP_TRACE
     out->cycles = NULL;
     out->trace_open = NULL;

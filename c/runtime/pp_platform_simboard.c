@@ -324,6 +324,19 @@ static int pp_simboard_trace_open(void *ctx, const char *name, void **mem, size_
 }
 #endif
 
+/* A GP0 read through the simulator (op READ): the memory firewall's registers. */
+static int pp_simboard_read(void *ctx, uint32_t addr, uint32_t *value)
+{
+    uint32_t status;
+    uint64_t v;
+    if ((addr & 3u) != 0)
+        return PP_EINVAL;
+    if (pp_sb_request((pp_simboard *)ctx, PP_SB_READ, addr, NULL, 0, &status, &v) != 0 || status != 0)
+        return PP_EPLATFORM;
+    *value = (uint32_t)v;
+    return PP_OK;
+}
+
 int pp_simboard_platform(pp_simboard *sb, uint32_t window_base, pp_platform *out)
 {
     int r = pp_linux_platform(&sb->lx, window_base, out);
@@ -343,6 +356,7 @@ int pp_simboard_platform(pp_simboard *sb, uint32_t window_base, pp_platform *out
     out->direct = pp_simboard_direct; /* the ps region's shared memory (Normal memory: the
                                        * runtime keeps its barriers, strongly_ordered 0) */
 #endif
+    out->read = pp_simboard_read;
 #ifdef PP_TRACE
     out->cycles = pp_simboard_cycles;
     out->trace_open = pp_simboard_trace_open;

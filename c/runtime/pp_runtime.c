@@ -314,6 +314,8 @@ int pp_init(pp_rt *rt, const pp_platform *plat, const char *name, uint32_t base,
         return PP_EINVAL;
     rt->claim_handle = -1;
     rt->record = NULL;
+    rt->fw = NULL; /* the memory firewall: pp_fw_attach (pp_firewall.h) */
+    rt->fw_chnl = NULL;
     if (plat->claim != NULL) { /* before anything touches the window: it may be another's */
         int r = plat->claim(plat->ctx, base, name, &rt->claim_handle, &rt->record);
         if (r != PP_OK) {
@@ -421,6 +423,7 @@ const char *pp_strerror(int code)
     case PP_EINVAL: return "invalid argument";
     case PP_EPLATFORM: return "the platform failed (simulated board gone or mapping failed)";
     case PP_EBUSY: return "another live runtime owns this component (see stderr: end it first)";
+    case PP_EFIREWALL: return "the memory firewall refused a buffer's transfer (see pp_fw_refused)";
     case PP_EUNKNOWN: return "the callee answered an unknown error status";
     default: return code < 0 ? "error status from the callee" : "not an error code";
     }
@@ -1316,7 +1319,8 @@ int pp_chnl_send(pp_rt *rt, pp_chnl *ch, pp_buf data, uint32_t offset, int last)
     args[2] = offset & 0x7FFFFFFFu;
     args[3] = last ? 1u : 0u;
     ch->words = 0;
-    r = pp_call_fn(rt, pp_fn_at(ch->rx), args, 4u, &res, 1u);
+    r = rt->fw_chnl != NULL ? rt->fw_chnl(rt, pp_fn_at(ch->rx), args, 4u, &res, 1u, data, 0)
+                            : pp_call_fn(rt, pp_fn_at(ch->rx), args, 4u, &res, 1u);
     if (r != PP_OK)
         return r;
     ch->words = res & 0x7FFFFFFFu;
@@ -1343,7 +1347,9 @@ int pp_chnl_recv(pp_rt *rt, pp_chnl *ch, pp_buf buf, uint64_t timeout_us)
         int r;
         args[0] = buf.phys + 4u * total;
         args[1] = buf.len - total;
-        r = pp_call_fn(rt, pp_fn_at(ch->tx), args, 2u, res, 2u);
+        r = rt->fw_chnl != NULL ? rt->fw_chnl(rt, pp_fn_at(ch->tx), args, 2u, res, 2u,
+                                              pp_buf_at(args[0], args[1]), 1)
+                                : pp_call_fn(rt, pp_fn_at(ch->tx), args, 2u, res, 2u);
         if (r != PP_OK)
             return r;
         n = res[0] & 0x7FFFFFFFu;                /* low word: {timed out, words} */

@@ -89,6 +89,8 @@ extern "C" {
 #define PP_EINVAL (-102)     /* bad argument (address not a slot, too many words, ...) */
 #define PP_EPLATFORM (-103)  /* the platform failed (simulated board gone, mapping failed) */
 #define PP_EBUSY (-104)      /* another live runtime owns the component (its claim) */
+#define PP_EFIREWALL (-105)  /* the memory firewall refused a buffer's transfer (pp_firewall.h:
+                              * pp_fw_refused says which engine, address and call) */
 
 /* The caller's memory of an import site and the journal of the run-time area, kept by the
  * platform's claim across processes (PP_RECORD_*, PP_JOURNAL_*): in pp_protocol.h. */
@@ -226,6 +228,10 @@ typedef struct pp_platform {
      * 0: a Normal-memory mapping (a shared-memory file): barriers as pp_platform.write's. */
     int strongly_ordered;
 #endif
+    /* Read the PL word at global byte address addr (a GP0 read) into *value: PP_OK, or a
+     * PP_E* code. NULL: this platform cannot read the PL (the memory firewall's registers,
+     * pp_firewall.h, need it). */
+    int (*read)(void *ctx, uint32_t addr, uint32_t *value);
 #ifdef PP_TRACE
     /* The system's clock cycle now; counter_addr: the PL's cycle counter (the interrupt
      * block's page + PP_IRQ_COUNTER, 0: the system has none). PP_TRACE_NO_CYCLE: unknown.
@@ -479,6 +485,11 @@ typedef struct pp_rt {
     const char *trace_name; /* the import of the call being made (NULL: a function value) */
     uint32_t trace_counter; /* the PL's cycle counter (0: none) */
 #endif
+    /* The memory firewall (pp_firewall.h; NULL: none): its state, and the hook the channel
+     * calls (pp_chnl_send/recv) go through to open their buffer's range. */
+    struct pp_fw *fw;
+    int (*fw_chnl)(struct pp_rt *rt, pp_fn f, const uint32_t *args, unsigned arg_words, uint32_t *result,
+                   unsigned result_words, pp_buf buf, int write);
 } pp_rt;
 
 /* ------------------------------------------------------------------ API */

@@ -63,6 +63,8 @@ def compile_program(cdir: str | os.PathLike[str], sources: Sequence[str | os.Pat
     c = Path(cdir)
     gen = [c / f"{name}_pp.c" for name in components] + [c / "pp_runtime.c"] + \
           [c / f for f in PLATFORMS[platform]]
+    if (c / "pp_firewall.c").is_file():   # the memory firewall's table (firewall: in the YAML)
+        gen.append(c / "pp_firewall.c")
     missing = [str(p) for p in gen if not p.is_file()]
     if missing:
         raise CompileError(f"generated C files missing: {', '.join(missing)}; run "

@@ -37,8 +37,9 @@ Example::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Optional
 
-from pushpush.link import LinkedComponent, LinkedSystem
+from pushpush.link import LinkedComponent, LinkedSystem, firewall_engines
 from pushpush.resources import c_runtime_dir
 from pushpush.types import BufferType, FunctionType, Scalar, Type, format_type
 
@@ -54,7 +55,7 @@ IRQ_F2P0_RAW = 61
 #: The files shared by every c component: hand-written, in c/runtime/ (:func:`c_runtime_dir`),
 #: copied as they are to c/<name>.
 RUNTIME_FILES = ("pp_runtime.h", "pp_runtime.c", "pp_platform.h", "pp_platform_linux.c",
-                 "pp_platform_baremetal.c", "pp_platform_simboard.c")
+                 "pp_platform_baremetal.c", "pp_platform_simboard.c", "pp_firewall.h", "pp_firewall.c")
 
 _C_TYPES = {"bool": "bool", "i8": "int8_t", "i16": "int16_t", "i32": "int32_t", "u8": "uint8_t",
             "u16": "uint16_t", "u32": "uint32_t", "f32": "float", "i64": "int64_t",
@@ -208,6 +209,10 @@ class _Sig:
     def result_decode(self) -> str:
         return _decode(self.ft.result, [f"pp_r[{i}]" for i in range(self.result_words)])
 
+    def fw_bufs(self) -> list[str]:
+        """``pp_fw_arg_of(...)`` of each buffer argument (the memory firewall's ranges)."""
+        return _fw_bufs(self)
+
     def result_stores(self) -> list[str]:
         return [f"pp_res[{i}] = {w};" for i, w in enumerate(_encode(self.ft.result, "pp_value"))]
 
@@ -239,6 +244,44 @@ class _Import:
     sig: _Sig
     cep: int
     rep: int
+
+
+def _fw_bufs(sig: _Sig) -> list[str]:
+    return [f"pp_fw_arg_of({p.name}, {p.type.element_bytes}u, {0 if p.type.is_in else 1})"
+            for p in sig.params if isinstance(p.type, BufferType)]
+
+
+@dataclass
+class _FwSlot:
+    cep: int
+    first_engine: int
+    nbufs: int
+    what: str
+
+
+def _firewall_model(linked: LinkedSystem, c: LinkedComponent) -> Optional[dict[str, object]]:
+    """The memory firewall's constants and tables for component ``c``'s runtime (None
+    without ``firewall:``): the register page, the table's size, the component's share of
+    it (as the Python runtime's), the engines' names, and every cep slot of an rtl export
+    with buffer parameters with its first engine (pp_firewall.h)."""
+    fw = linked.firewall
+    if fw is None or c.kind != "c":   # riscv: the firewall's page is the ARM's alone (linker)
+        return None
+    share = fw.share([x.name for x in linked.components if x.is_software], c.name)
+    engines = firewall_engines(linked.components)
+    slots = []
+    for r in linked.components:
+        if r.kind != "rtl":
+            continue
+        for e in r.exports:
+            bufs = e.signature.buffer_params()
+            if not bufs:
+                continue
+            first = engines.index((r.name, e.name, bufs[0].name))
+            for idx in (*e.static_slots, *e.dynamic_slots):
+                slots.append(_FwSlot(r.slots[idx].address, first, len(bufs), f"{r.name}.{e.name}"))
+    return {"base": fw.base, "entries": fw.entries, "first": share.start, "count": len(share),
+            "engines": [".".join(x) for x in engines], "slots": slots}
 
 
 @dataclass
@@ -309,7 +352,7 @@ def _component_model(linked: LinkedSystem, c: LinkedComponent) -> dict[str, obje
             irq = {"pending": linked.irq.pending_address, "bit": linked.irq.bit(c.name),
                    "intc": block[0], "raw": IRQ_F2P0_RAW}
     return {"prefix": p, "upper": p.upper(), "comp": c, "imports": imports, "exports": exports,
-            "fntypes": list(fntypes.values()), "irq": irq,
+            "fntypes": list(fntypes.values()), "irq": irq, "fw": _firewall_model(linked, c),
             "wait": "PP_WAIT_" + (c.wait or "sleep").upper()}
 
 

@@ -3,6 +3,9 @@ layout of a linked system as C99 macros and word-layout structs.
 
 Naming (``SYS`` is the system name upper-cased, ``COMP`` a component, ``FN`` a function):
 
+* ``SYS_FIREWALL_BASE`` / ``_ENTRIES`` and ``SYS_COMP_FIREWALL_FIRST`` / ``_COUNT`` (with
+  ``firewall:``): the memory firewall's register page, its table's size and each software
+  component's share of the entries (as the runtimes split them);
 * ``SYS_COMP_BASE`` / ``_SIZE`` / ``_SLOT_WORDS`` (and ``_RUNTIME_ADDR`` / ``_RUNTIME_OFFSET``
   / ``_RUNTIME_WORDS`` for software components): the component's endpoint window;
 * ``SYS_COMP_SLOT<i>_ADDR`` / ``_OFFSET`` / ``_WORDS`` / ``_TRIGGER_ADDR`` /
@@ -202,6 +205,16 @@ def render_c_header(linked: LinkedSystem) -> str:
     b.define(top, b.name("PS_BASE"), _u(linked.ps.base), "region of the software windows (OCM)")
     b.define(top, b.name("PS_SIZE"), _u(linked.ps.size))
     b.define(top, b.name("NUM_COMPONENTS"), _n(len(linked.components)))
+    if linked.firewall is not None:   # the memory firewall (firewall: in the YAML)
+        fw = linked.firewall
+        b.define(top, b.name("FIREWALL_BASE"), _u(fw.base), "the memory firewall's register page (GP0 only)")
+        b.define(top, b.name("FIREWALL_ENTRIES"), _n(fw.entries), "entries of its table")
+        software = [c.name for c in linked.components if c.is_software]
+        for name in software:
+            share = fw.share(software, name)
+            b.define(top, b.name(name, "FIREWALL_FIRST"), _n(share.start),
+                     f"{name}'s entries of the table: first")
+            b.define(top, b.name(name, "FIREWALL_COUNT"), _n(len(share)))
     sections = [b.component(c) for c in linked.components]
     guard = f"PUSHPUSH_{linked.name.upper()}_MAP_H"
     width = max([len(x.name) for s in sections for x in s.defines] + [len(x.name) for x in top])

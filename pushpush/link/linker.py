@@ -261,14 +261,17 @@ def place_firewall(spec: SystemSpec, components: Sequence[LinkedComponent],
                                               "engines' path into PS memory, and this system has "
                                               "no buffer parameter (in T[] / out T[]) on an rtl "
                                               "export; remove 'firewall:'")])
-    not_python = sorted({c.name for c in components if c.kind in ("c", "riscv")
-                         for i in c.imports if i.signature.buffer_params()})
-    if not_python:
-        raise LinkError([Diagnostic.at(where, f"firewall: component(s) {', '.join(not_python)} call "
-                                              "functions with buffer parameters from C, whose runtime "
-                                              "does not open the firewall's ranges yet (only the "
-                                              "Python runtime does): their calls would all be "
-                                              "refused; remove 'firewall:' or call from Python")])
+    soft_core = sorted({c.name for c in components if c.kind == "riscv"
+                        for i in c.imports if i.signature.buffer_params()})
+    if soft_core:
+        raise LinkError([Diagnostic.at(where, f"firewall: riscv component(s) {', '.join(soft_core)} "
+                                              "call functions with buffer parameters, and a soft core "
+                                              "cannot open the firewall's ranges: its table belongs "
+                                              "to the ARM (only GP0 reaches its register page; a PL "
+                                              "master that could write it could open its own "
+                                              "ranges), so their calls would all be refused; call "
+                                              "those functions from a python or c component, or "
+                                              "remove 'firewall:'")])
     ports = (len(rtl) + 1 + (ps_window_register is not None) + (irq is not None)
              + (trace is not None) + 1)
     if ports > MAX_INTERCONNECT_PORTS:

@@ -10,7 +10,7 @@ import enum
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from ..errors import Location, did_you_mean
 from ..protocol import WordSpan
@@ -20,6 +20,7 @@ from ..spec.model import ChannelExports
 from ..types import WORD_BYTES, FunctionType
 
 __all__ = [
+    "firewall_engines",
     "ChannelInfo",
     "WORD_BYTES",
     "SLOT_KINDS",
@@ -303,10 +304,36 @@ class FirewallBlock:
     BAD_ADDR = 0x00C
     BAD_INFO = 0x010
     ENTRY0 = 0x100
+    #: the buffer engines' beat (:data:`pushpush.codegen.fabric.BUF_DATA_WIDTH` / 8): an
+    #: engine reads and writes whole beats (writes with strobes: never a byte outside its
+    #: buffer), and the firewall checks every byte a burst may touch from its address aligned
+    #: down, so an entry's range is its buffer rounded out to whole beats
+    BEAT_BYTES = 4
 
     @property
     def size(self) -> int:
         return 0x1000
+
+    def rounded(self, first: int, nbytes: int) -> tuple[int, int]:
+        """(first byte, last byte) of the entry for ``nbytes`` bytes at ``first``: whole beats."""
+        b = self.BEAT_BYTES
+        return first & ~(b - 1), ((first + nbytes + b - 1) & ~(b - 1)) - 1
+
+    def share(self, software: Sequence[str], component: str) -> range:
+        """The entries of the table that software component ``component``'s runtime uses:
+        the entries split between the software components (``software``, in declaration
+        order), so runtimes in different processes never write the same entry."""
+        k, n = list(software).index(component), len(software)
+        return range(self.entries * k // n, self.entries * (k + 1) // n)
+
+
+def firewall_engines(components: Sequence["LinkedComponent"]) -> list[tuple[str, str, str]]:
+    """(component, export, parameter) of every buffer engine, in the order of the top's
+    buffer interconnect (its index is the engine's tag in the AXI ID, which the memory
+    firewall's entries name): rtl components in declaration order, exports and buffer
+    parameters in declaration order (as :func:`pushpush.codegen.fabric.system_buffers`)."""
+    return [(c.name, e.name, p.name) for c in components if c.kind == "rtl"
+            for e in c.exports for p in e.signature.buffer_params()]
 
 
 def trace_pulses(comp: "LinkedComponent") -> tuple[tuple[str, str], ...]:

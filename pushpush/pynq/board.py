@@ -287,8 +287,10 @@ class PynqBackend(SyncBackend):
         self._firewall = None
         if linked.firewall is not None:   # firewall: this component's entries of its table
             regs = MMIO(linked.firewall.base, linked.firewall.size, device=device)
+            fw_base = linked.firewall.base
             self._firewall = FirewallTable(linked, component, lambda o: int(regs.read(o)),
-                                           lambda o, v: regs.write(o, v))
+                                           lambda o, v: regs.write(o, v),
+                                           lambda o, ws: self.write(fw_base + o, ws))
 
     # ------------------------------------------------------------------ buffers
 

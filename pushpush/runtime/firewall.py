@@ -16,8 +16,9 @@ at all, let alone this process's), nor does a freed buffer: the engine's bursts 
 (SLVERR), the call ends with status ``BUFFER``, and :func:`explain` turns that into a
 :class:`FirewallRefused` naming the component, engine, address and call.
 
-:class:`FirewallTable` is the table over two register accessors (``read(offset)``,
-``write(offset, value)``: the page's MMIO on PYNQ); :func:`guard_buffers` wraps the buffer
+:class:`FirewallTable` is the table over register accessors (``read(offset)``,
+``write(offset, value)``: the page's MMIO on PYNQ; optionally ``write_words(offset, words)``,
+one ordered store of an entry's three words: the backend's own write); :func:`guard_buffers` wraps the buffer
 arguments of one call; the backend hook ``firewall()`` gives the table (None: no firewall).
 """
 
@@ -29,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from ..link import FirewallBlock, LinkedSystem
+from ..link import FirewallBlock, LinkedSystem, firewall_engines
 from ..protocol import CallError, buffer_error
 from ..types import BufferType
 
@@ -79,17 +80,10 @@ class Refusal:
 
 def engine_order(linked: LinkedSystem) -> list[tuple[str, str, str]]:
     """(component, export, parameter) of every buffer engine, in the order of the top's
-    buffer interconnect (its index is the engine's tag in the AXI ID): rtl components in
-    declaration order, exports and buffer parameters in declaration order (the same order
-    as :func:`pushpush.codegen.fabric.system_buffers`; tests/runtime/test_firewall.py checks)."""
-    out = []
-    for c in linked.components:
-        if c.kind != "rtl":
-            continue
-        for e in c.exports:
-            for p in e.signature.buffer_params():
-                out.append((c.name, e.name, p.name))
-    return out
+    buffer interconnect (its index is the engine's tag in the AXI ID):
+    :func:`pushpush.link.firewall_engines` (tests/runtime/test_firewall.py checks it against
+    :func:`pushpush.codegen.fabric.system_buffers`)."""
+    return firewall_engines(linked.components)
 
 
 class FirewallTable:
@@ -100,12 +94,16 @@ class FirewallTable:
     entries."""
 
     def __init__(self, linked: LinkedSystem, component: str, read: Callable[[int], int],
-                 write: Callable[[int, int], None]) -> None:
+                 write: Callable[[int, int], None],
+                 write_words: Optional[Callable[[int, list[int]], None]] = None) -> None:
+        """``write_words(offset, words)``: store consecutive words in address order, the last
+        one last (one access on the board: an entry's BASE, LIMIT, ATTR at once); None:
+        ``write`` word by word."""
         block = linked.firewall
         if block is None:
             raise ValueError(f"system '{linked.name}' has no memory firewall (firewall: in its YAML)")
         self.block: FirewallBlock = block
-        self._read, self._write = read, write
+        self._read, self._write, self._write_words = read, write, write_words
         self.engines = engine_order(linked)
         info = read(FirewallBlock.INFO)
         if info & 0xFF != block.entries:
@@ -115,10 +113,8 @@ class FirewallTable:
                 "this system's build; rebuild it from the same system.yaml")
         self.tag_bits = (info >> 8) & 0xFF
         self.tag_lsb = (info >> 16) & 0xFF
-        sw = [c.name for c in linked.components if c.is_software]
-        k, n = sw.index(component), len(sw)
         self.component = component
-        self.mine = range(block.entries * k // n, block.entries * (k + 1) // n)
+        self.mine = block.share([c.name for c in linked.components if c.is_software], component)
         self._free = list(self.mine)
         self._lock = threading.Lock()
         self._calls = itertools.count(1)
@@ -148,10 +144,16 @@ class FirewallTable:
         else:
             attr |= engine << 8
         base = FirewallBlock.ENTRY0 + 16 * idx
-        self._write(base + 8, 0)
-        self._write(base, first)
-        self._write(base + 4, first + max(nbytes, 1) - 1)
-        self._write(base + 8, attr if nbytes else 0)
+        lo, hi = self.block.rounded(first, max(nbytes, 1))
+        # an own entry's ATTR is 0 whenever it is free (made so here, and by close), so no
+        # half-written entry ever allows a range: three stores (BASE, LIMIT, ATTR last, one
+        # slice store with write_words) open it, one closes it
+        words = [lo, hi, attr if nbytes else 0]
+        if self._write_words is not None:
+            self._write_words(base, words)
+        else:
+            for k, w in enumerate(words):
+                self._write(base + 4 * k, w)
         return idx
 
     def close(self, idx: int) -> None:
@@ -203,6 +205,14 @@ def guard_buffers(table: Optional[FirewallTable], linked: LinkedSystem, function
     (None without a firewall)."""
     new_args, new_kwargs, after = prepared
     if table is None:
+        if linked.firewall is not None and codec.buffer_params:
+            after(False)
+            raise ValueError(
+                f"system '{linked.name}' has a memory firewall (firewall: in its YAML), and this "
+                "runtime's backend does not open its ranges (the cocotb runtime of pushpush.sim "
+                "does not yet): every transfer of this call's buffers would be refused; run it on "
+                "the simulated board (pushpush.pynq with PUSHPUSH_BOARD=sim) or a board, or remove "
+                "'firewall:' for this simulation")
         return new_args, new_kwargs, after, None
     found = linked.locate(function_address)
     comp = found[0].name if found else None

@@ -34,7 +34,8 @@ REPO = Path(__file__).resolve().parents[2]
 #: PP_E* code -> the error status it is the negative low bits of (pp_runtime.h)
 E_CODES = {"PP_ECALLEE": "CALLEE_RAISED", "PP_EBADFN": "BAD_FUNCTION", "PP_EBADRESULT": "BAD_RESULT",
            "PP_ECOLLISION": "COLLISION", "PP_EBUS": "BUS_ERROR", "PP_EBUFFER": "BUFFER"}
-OTHER_E = ("PP_OK", "PP_EUNKNOWN", "PP_ETIMEOUT", "PP_ENOSLOT", "PP_EINVAL", "PP_EPLATFORM", "PP_EBUSY")
+OTHER_E = ("PP_OK", "PP_EUNKNOWN", "PP_ETIMEOUT", "PP_ENOSLOT", "PP_EINVAL", "PP_EPLATFORM", "PP_EBUSY",
+           "PP_EFIREWALL")
 VALUES = ("PP_TRIGGER_IDLE", "PP_TRIGGER_ONEWAY", "PP_TRIGGER_SEQ", "PP_TRIGGER_REP_MASK", "PP_STATUS_OK",
           "PP_STATUS_ECHO", "PP_STATUS_ERROR_BIT", "PP_STATUS_CODE_MASK",
           *[f"PP_STATUS_{c.name}" for c in protocol.ErrorCode],

@@ -126,7 +126,7 @@ def test_software_only_system_gets_map_and_header(tmp_path: Path) -> None:
                         "  b: {kind: python, imports: [a.f]}\n", file="sw.yaml", base_dir=tmp_path)
     assert sorted(generate_files(link(spec))) == [
         "c/a_pp.c", "c/a_pp.h", "c/a_skeleton.c.in",    # the c component (pushpush.codegen.c)
-        "c/pp_platform.h", "c/pp_platform_baremetal.c", "c/pp_platform_linux.c",
+        "c/pp_firewall.c", "c/pp_firewall.h", "c/pp_platform.h", "c/pp_platform_baremetal.c", "c/pp_platform_linux.c",
         "c/pp_platform_simboard.c", "c/pp_protocol.h", "c/pp_runtime.c", "c/pp_runtime.h", "c/sw_map.h",
         "sw.map.json"]
 

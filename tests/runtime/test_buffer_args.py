@@ -104,3 +104,24 @@ def test_errors_name_the_argument(args, copy, alloc, exc, fragment):
         prepare_buffers(CODEC, "hw.f", args, {}, allocate, copy)
     assert fragment in str(info.value)
     assert str(info.value).startswith("hw.f: argument")
+
+
+def test_a_backend_without_the_firewalls_table_is_refused_in_a_system_with_one(tmp_path):
+    """A system with ``firewall:`` whose runtime's backend gives no table (the cocotb
+    runtime) would have every buffer transfer refused: the call is refused before anything
+    is written, naming the system and what to do."""
+    from pushpush.link import link
+    from pushpush.runtime.firewall import guard_buffers
+    from pushpush.spec import parse_system
+    text = ("system: fw\nfirewall: true\ncomponents:\n"
+            "  hw: {kind: rtl, module: m, sources: [m.v], exports: {f: '(src: in u16[], dst: out u16[], k: u32) -> u32'}}\n"
+            "  py: {kind: python, imports: [hw.f]}\n")
+    linked = link(parse_system(text, file="fw.yaml", base_dir=tmp_path))
+    done = []
+    src, dst = FakeBuffer(8, np.uint16, 0x2000_0000), FakeBuffer(8, np.uint16, 0x2100_0000)
+    prepared = ([(0x2000_0000, 8), (0x2100_0000, 8), 3], {}, done.append)
+    with pytest.raises(ValueError, match="system 'fw' has a memory firewall.*simulated board"):
+        guard_buffers(None, linked, linked.component("hw").base, CODEC, [src, dst, 3], {}, prepared)
+    assert done == [False]      # the buffers' after-work ran (temporaries freed)
+    plain = link(parse_system(text.replace("firewall: true\n", ""), file="fw.yaml", base_dir=tmp_path))
+    assert guard_buffers(None, plain, 0, CODEC, [src, dst, 3], {}, prepared)[3] is None
