@@ -25,7 +25,7 @@ from ..types import FunctionType, Scalar
 from .fields import DEFAULT_RUNTIME_WORDS, DEFAULT_WAIT
 from .model import ComponentSpec, SystemSpec
 
-__all__ = ["adapter_module", "hls_problems", "as_rtl", "csim_spec"]
+__all__ = ["adapter_module", "hls_problems", "as_rtl", "as_loaded", "is_participant", "csim_spec"]
 
 
 def adapter_module(component: str) -> str:
@@ -33,9 +33,44 @@ def adapter_module(component: str) -> str:
     return f"{component}_hls_adapter"
 
 
+def _has_function(t: object) -> bool:
+    return isinstance(t, FunctionType)
+
+
+def is_participant(comp: ComponentSpec) -> bool:
+    """A full HLS participant (docs/hls.md, "The full HLS participant"): a ``kind: hls``
+    component with imports, or with a function-typed parameter or result in an export; its
+    C++ calls and is called through the generated ``pp::`` code (pushpush.codegen.hls_pp)."""
+    if comp.imports:
+        return True
+    for e in comp.exports:
+        sig = e.signature
+        if _has_function(sig.result) or any(_has_function(a.type) for a in sig.arg_layout()):
+            return True
+    return False
+
+
+def _participant_problems(comp: ComponentSpec, error: Callable[[Location, str], None]) -> None:
+    what = f"hls component '{comp.name}'"
+    if comp.loc is not None and not comp.hls_sources:
+        error(comp.loc, f"{what} calls or takes functions (a full HLS participant, docs/hls.md), so "
+                        f"pushpush generates its C++ side around your functions: name their C++ in "
+                        f"'hls_sources: [hls/{comp.name}.cpp]'")
+    for e in comp.exports:
+        where = e.loc or comp.loc
+        for slot in e.signature.arg_layout():
+            if not isinstance(slot.type, (Scalar, FunctionType)) and where is not None:
+                error(where, f"{what}: parameter '{slot.name}' of '{e.name}' is a buffer; an HLS "
+                             f"participant takes scalars and functions; pass the data through "
+                             f"calls, or make the component kind: rtl")
+
+
 def hls_problems(comp: ComponentSpec, imports_loc: Optional[Location],
                  error: Callable[[Location, str], None]) -> None:
     """Report (through ``error``) everything a ``kind: hls`` component may not have."""
+    if is_participant(comp):
+        _participant_problems(comp, error)
+        return
     cloc = comp.loc
     what = f"hls component '{comp.name}'"
     if imports_loc is not None and comp.imports:
@@ -71,6 +106,18 @@ def as_rtl(comp: ComponentSpec) -> ComponentSpec:
     return replace(comp, kind="rtl", module=adapter_module(comp.name), hls_top=comp.module)
 
 
+def as_loaded(comp: ComponentSpec) -> ComponentSpec:
+    """What a checked ``kind: hls`` component is after loading: an ap_ctrl_hs top is the rtl
+    component of :func:`as_rtl`; a full participant is, in this version, a component with a
+    software window (``kind: c``, ``hls_top`` = the generated top function ``module``) served
+    by its C simulation (docs/hls.md: its placement in the PL is generated and tested apart,
+    not yet instantiated by the system top)."""
+    if not is_participant(comp):
+        return as_rtl(comp)
+    return replace(comp, kind="c", module=None, hls_top=comp.module, sources=(), source_locs=(),
+                   runtime_words=DEFAULT_RUNTIME_WORDS, wait=DEFAULT_WAIT, window=None)
+
+
 def csim_spec(spec: SystemSpec) -> SystemSpec:
     """The system for the C simulation of its hls components (docs/hls.md, "C simulation on
     the simulated board"): every hls component with ``hls_sources`` becomes a ``kind: c``
@@ -79,11 +126,11 @@ def csim_spec(spec: SystemSpec) -> SystemSpec:
     stay on it. Everything else is unchanged. ValueError if no component can be simulated so."""
     comps = []
     for c in spec.components:
-        if c.hls_top is not None and c.hls_sources:
+        if c.hls_top is not None and c.hls_sources and c.kind != "c":
             c = replace(c, kind="c", module=None, sources=(), source_locs=(),
                         runtime_words=DEFAULT_RUNTIME_WORDS, wait=DEFAULT_WAIT, window=None)
         comps.append(c)
-    if all(a is b for a, b in zip(comps, spec.components)):
+    if not any(c.hls_top is not None and c.hls_sources for c in comps):
         raise ValueError(f"{spec.file}: no kind: hls component with hls_sources: nothing to "
                          f"simulate as C (add hls_sources: [<the top function's C++>])")
     return replace(spec, components=tuple(comps))

@@ -31,7 +31,7 @@ from .model import (
     CHANNEL_RX_SIGNATURE, CHANNEL_TX_SIGNATURE, DEFAULT_PS, Abe, ChannelSpec, ComponentSpec, Dma,
     ExportSpec, ImportSpec, Interconnect, Region, SystemSpec,
 )
-from .hls import as_rtl, hls_problems
+from .hls import as_loaded, hls_problems
 from .reader import _is_null, _is_pow2, _Reader
 from .references import check_references
 from .text import compose, decode_text
@@ -342,7 +342,7 @@ class _Loader(_Reader):
                 comp = replace(comp, hls_sources=tuple(self.sources(by_key["hls_sources"][1], what)[0]))
             hls_problems(comp, self.loc(by_key["imports"][0]) if "imports" in by_key else None,
                          self.error)
-            return as_rtl(comp)
+            return as_loaded(comp)
         return comp
 
     def _kind_of(self, node: Node) -> Optional[str]:

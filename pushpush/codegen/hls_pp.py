@@ -1,0 +1,162 @@
+"""The HLS side of a full HLS participant (docs/hls.md, "The full HLS participant").
+
+A ``kind: hls`` component whose signatures have function types, or which has imports, is a
+participant of the protocol itself, as the paper's VHLS components were: its C++ calls and
+is called through the generated code rendered here, which is HLS C++ (synthesisable in
+form; only Vitis HLS can confirm it synthesises):
+
+- ``<component>_pp.hpp`` (``templates/hls/pp.hpp.j2``): ``pp::fn<R(A...)>``, the functor
+  types standing for function values (the callee's call-endpoint address; ``operator()``
+  writes the argument words and the trigger in one burst through the ``m_axi`` port, a
+  ``memcpy``, then polls its return slot in the component's local memory), the typed proxies
+  of the imports, the declarations of the user's exported functions, and ``pp::serve_one``,
+  which takes one call from the local memory, runs the user's function and writes the return
+  burst to the caller's return endpoint. The protocol's words come from ``pp_protocol.h``
+  (pushpush.codegen.c_protocol, rendered from pushpush/protocol.py).
+- ``<component>_top.cpp`` (``templates/hls/top.cpp.j2``): the Vitis HLS top function
+  (``module:``), with the interface pragmas: ``m_axi`` (``offset=off``: pointer offsets are
+  global byte addresses), ``bram`` for the local memory, ``ap_ctrl_none``.
+- ``<component>_csim.cpp`` (``templates/hls/participant_csim.cpp.j2``): the C simulation
+  program on the simulated board (the local memory is the component's window there, the
+  ``m_axi`` bursts the board's writes), built by :func:`pushpush.c.hls_csim.build_csim`.
+
+The window's layout is the linker's (a software window: cep slots of the exports, rep slots
+of the imports); the return slot for calls through function values is the first words of
+the run-time area (all of the component's outgoing calls are sequential: one suffices).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pushpush.link import LinkedComponent, LinkedSystem
+from pushpush.link.model import SlotKind
+from pushpush.types import FunctionType, Scalar
+
+from .hls_tcl import C_TYPES
+from .render import GenerateError, generated_header, render_template
+
+__all__ = ["cxx_type", "pp_header_path", "top_path", "render_pp_header", "render_top",
+           "render_participant_csim", "is_participant", "value_rep_words"]
+
+#: reply polls before a call through a function value or an import gives up (HLS: one poll
+#: is a few cycles; 2^30 as an rtl component's reply_timeout)
+REPLY_POLLS = 1 << 30
+
+
+def is_participant(c: LinkedComponent) -> bool:
+    """A linked hls participant: the software-window form the loader gives it."""
+    return c.hls_top is not None and c.kind == "c"
+
+
+def pp_header_path(component: str) -> str:
+    """``<component>_pp.hpp``: not ``_pp.h``, which is the C runtime's header of the same
+    component in the C simulation's build folder."""
+    return f"{component}_pp.hpp"
+
+
+def top_path(component: str) -> str:
+    return f"{component}_top.cpp"
+
+
+def cxx_type(t: object) -> str:
+    """The C++ type of a pushpush type in HLS code: ``int`` for i32, ..., ``pp::fn<R(A...)>``."""
+    if isinstance(t, Scalar):
+        return C_TYPES[t.name]
+    if isinstance(t, FunctionType):
+        return f"pp::fn<{_sig(t)}>"
+    raise GenerateError(f"type {t} has no HLS C++ form (buffers are not supported in kind: hls)")
+
+
+def _sig(ft: FunctionType) -> str:
+    return f"{cxx_type(ft.result)}({', '.join(cxx_type(a.type) for a in ft.arg_layout())})"
+
+
+def _function_types(c: LinkedComponent) -> list[FunctionType]:
+    """Every function type in the component's signatures, inner ones first, each C++ form once."""
+    out: dict[str, FunctionType] = {}
+
+    def visit(t: object) -> None:
+        if isinstance(t, FunctionType):
+            for a in t.arg_layout():
+                visit(a.type)
+            visit(t.result)
+            out.setdefault(_sig(t), t)
+
+    for e in c.exports:
+        for a in e.signature.arg_layout():
+            visit(a.type)
+        visit(e.signature.result)
+    for i in c.imports:
+        visit(i.signature)
+    return list(out.values())
+
+
+def value_rep_words(c: LinkedComponent) -> int:
+    """Words of the run-time area's return slot for calls through function values."""
+    return max([ft.rep_words for ft in _function_types(c)] or [0])
+
+
+@dataclass(frozen=True)
+class _Arg:
+    name: str
+    ctype: str
+    offset: int
+    words: int
+
+
+def _args(ft: FunctionType) -> list[_Arg]:
+    return [_Arg(a.name, cxx_type(a.type), a.offset, a.words) for a in ft.arg_layout()]
+
+
+def _model(linked: LinkedSystem, component: str) -> dict[str, object]:
+    c = linked.component(component)
+    if not is_participant(c):
+        raise GenerateError(f"component '{component}' is not an hls participant (a kind: hls "
+                            f"component with function types or imports, docs/hls.md)")
+    rep_words = value_rep_words(c)
+    if rep_words > c.runtime_words:
+        raise GenerateError(f"component '{component}': the return slot for function values needs "
+                            f"{rep_words} words, the run-time area has {c.runtime_words}")
+    types = [{"sig": _sig(ft), "args": _args(ft), "result": cxx_type(ft.result),
+              "void": isinstance(ft.result, Scalar) and ft.result.is_void,
+              "arg_words": ft.arg_words, "result_words": ft.result_words} for ft in _function_types(c)]
+    statics = [s for s in c.slots if s.kind == SlotKind.CEP_STATIC]
+    names = [e.name for e in c.exports]
+    ceps = [{"which": names.index(s.function), "offset": s.offset, "trig": s.offset + s.words - 1,
+             "static": statics.index(s) if s.kind == SlotKind.CEP_STATIC else -1}
+            for s in c.slots if s.is_cep]
+    exports = [{"name": e.name, "args": _args(e.signature), "result": cxx_type(e.signature.result),
+                "void": isinstance(e.signature.result, Scalar) and e.signature.result.is_void,
+                "arg_words": e.signature.arg_words, "result_words": e.signature.result_words}
+               for e in c.exports]
+    imports = [{"proxy": f"{i.component}_{i.function}", "target": i.target, "cep": i.cep_address,
+                "rep": (i.rep_address - c.base) // 4, "site": 1 + k, "sig": _sig(i.signature),
+                "args": _args(i.signature), "result": cxx_type(i.signature.result),
+                "void": isinstance(i.signature.result, Scalar) and i.signature.result.is_void,
+                "arg_words": i.signature.arg_words, "result_words": i.signature.result_words}
+               for k, i in enumerate(c.imports)]
+    return {"component": c.name, "guard": f"PP_{c.name.upper()}_PP_HPP", "top": c.hls_top,
+            "base": c.base, "words": c.size // 4, "value_rep": c.runtime_offset,
+            "value_rep_words": rep_words, "types": types, "ceps": ceps, "statics": len(statics),
+            "exports": exports, "imports": imports, "sites": 1 + len(c.imports),
+            "polls": REPLY_POLLS, "header_name": pp_header_path(c.name)}
+
+
+def render_pp_header(linked: LinkedSystem, component: str) -> str:
+    """``<component>_pp.hpp`` of an hls participant."""
+    return render_template("hls/pp.hpp.j2", header=generated_header("//", linked.source_file),
+                           **_model(linked, component))
+
+
+def render_top(linked: LinkedSystem, component: str) -> str:
+    """``<component>_top.cpp``: the Vitis HLS top function with its interface pragmas."""
+    return render_template("hls/top.cpp.j2", header=generated_header("//", linked.source_file),
+                           **_model(linked, component))
+
+
+def render_participant_csim(linked: LinkedSystem, component: str) -> str:
+    """The C simulation program of an hls participant on the simulated board."""
+    return render_template("hls/participant_csim.cpp.j2",
+                           header=generated_header("//", linked.source_file),
+                           **_model(linked, component))
