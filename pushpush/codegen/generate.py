@@ -48,6 +48,7 @@ from .rtl import render_rtl, render_stub
 from .c import render_c
 from .c_map_header import header_path, render_c_header
 from .hls import check_hls_sources, render_hls_adapters
+from .hls_pp import participant_files
 from .hls_tcl import hls_script_files
 from .fusesoc import core_path, render_system_core, system_vlnv, user_source_copies
 from .channel_shell import module_ports
@@ -125,6 +126,7 @@ def generate_files(linked: LinkedSystem, check_ports: bool = True) -> dict[str, 
     files[header_path(linked)] = render_c_header(linked)
     files.update(render_c(linked))  # c components: runtime, proxies, stubs (codegen.c)
     files.update(hls_script_files(linked))  # kind: hls with hls_sources (codegen.hls_tcl)
+    files.update(participant_files(linked))  # kind: hls participants (codegen.hls_pp)
     if rtl_files:
         copies = user_source_copies(linked)
         for dest, src in copies.items():

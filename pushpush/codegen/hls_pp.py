@@ -28,16 +28,19 @@ the run-time area (all of the component's outgoing calls are sequential: one suf
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
+from pushpush.boards import board
 from pushpush.link import LinkedComponent, LinkedSystem
 from pushpush.link.model import SlotKind
 from pushpush.types import FunctionType, Scalar
 
-from .hls_tcl import C_TYPES
+from .c_protocol import render_protocol_header
+from .hls_tcl import C_TYPES, source_copies, tb_format, tb_values
 from .render import GenerateError, generated_header, render_template
 
 __all__ = ["cxx_type", "pp_header_path", "top_path", "render_pp_header", "render_top",
-           "render_participant_csim", "is_participant", "value_rep_words"]
+           "render_participant_csim", "is_participant", "value_rep_words", "participant_files"]
 
 #: reply polls before a call through a function value or an import gives up (HLS: one poll
 #: is a few cycles; 2^30 as an rtl component's reply_timeout)
@@ -160,3 +163,75 @@ def render_participant_csim(linked: LinkedSystem, component: str) -> str:
     return render_template("hls/participant_csim.cpp.j2",
                            header=generated_header("//", linked.source_file),
                            **_model(linked, component))
+
+
+#: where the participant testbench's stand-in callees of function values are (byte addresses)
+TB_FN_BASE = 0x1000
+TB_FN_STEP = 64
+
+
+def _tb_model(linked: LinkedSystem, c: LinkedComponent) -> dict[str, object]:
+    fakes: list[dict[str, int]] = []
+    calls: list[dict[str, object]] = []
+    fn_of: dict[tuple[str, str], int] = {}
+    for e in c.exports:
+        for a in e.signature.function_params():
+            assert isinstance(a.type, FunctionType)
+            fn_of[(e.name, a.name)] = TB_FN_BASE + TB_FN_STEP * len(fakes)
+            fakes.append({"cep": fn_of[(e.name, a.name)], "result_words": a.type.result_words})
+    for i in c.imports:
+        fakes.append({"cep": i.cep_address, "result_words": i.signature.result_words})
+    for e in c.exports:
+        slots = [s for s in c.slots if s.is_cep and s.function == e.name]
+        slot = next((s for s in slots if s.kind == SlotKind.CEP_DYNAMIC), slots[0])
+        res = e.signature.result
+        for k in range(4):
+            puts = []
+            for a in e.signature.arg_layout():
+                if isinstance(a.type, FunctionType):
+                    puts.append(f"a[{a.offset}] = {'0x%08Xu' % fn_of[(e.name, a.name)]}")
+                else:
+                    assert isinstance(a.type, Scalar)
+                    puts.append(f"pp::put(a + {a.offset}, ({C_TYPES[a.type.name]})({tb_values(a.type)[k]}))")
+            if isinstance(res, FunctionType):
+                fmt, cast = "0x%08X", "(unsigned)r.cep"
+            elif res.is_void:
+                fmt, cast = "", ""
+            else:
+                f, cc = tb_format(res)
+                fmt, cast = f, f"{cc}r"
+            calls.append({"name": e.name, "i": k, "first": slot.offset, "trig": slot.offset + slot.words - 1,
+                          "arg_words": e.signature.arg_words, "puts": puts, "seq": k & 1,
+                          "void": isinstance(res, Scalar) and res.is_void, "rtype": cxx_type(res),
+                          "result_words": e.signature.result_words, "fmt": fmt, "cast": cast})
+    return {"fakes": fakes, "calls": calls}
+
+
+def participant_files(linked: LinkedSystem) -> dict[str, str]:
+    """``{"hls/<component>/<file>": text}`` of every hls participant: the C++ copies, the
+    generated header and top, pp_protocol.h, the testbench and the Vitis HLS script."""
+    files: dict[str, str] = {}
+    for c in linked.components:
+        if not is_participant(c):
+            continue
+        folder = PurePosixPath("hls", c.name)
+        model = _model(linked, c.name)
+        generated = {pp_header_path(c.name): render_pp_header(linked, c.name),
+                     top_path(c.name): render_top(linked, c.name),
+                     "pp_protocol.h": render_protocol_header()}
+        tb = f"{c.name}_tb.cpp"
+        generated[tb] = render_template("hls/participant_tb.cpp.j2",
+                                        header=generated_header("//", linked.source_file),
+                                        **model, **_tb_model(linked, c))
+        copies = source_copies(linked, c, set(generated) | {"script.tcl"})
+        b = board(linked.board)
+        script = render_template("hls/participant_script.tcl.j2",
+                                 header=generated_header("#", linked.source_file), top=c.hls_top,
+                                 component=c.name, sources=[*copies, top_path(c.name)],
+                                 headers=[pp_header_path(c.name), "pp_protocol.h"], tb=tb,
+                                 part=b.part, board=b.title,
+                                 period=f"{1000.0 / float(linked.clock_mhz):g}",
+                                 clock_mhz=f"{float(linked.clock_mhz):g}", words=c.size // 4)
+        for name, text in {**copies, **generated, "script.tcl": script}.items():
+            files[str(folder / name)] = text
+    return files
