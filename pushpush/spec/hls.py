@@ -1,24 +1,26 @@
 """``kind: hls``: the rules of a Vitis HLS top function, and what it becomes after loading.
 
 A ``kind: hls`` component (docs/hls.md) names the Verilog that Vitis HLS exported
-(``sources``) and the top function's module (``module``), and declares the top function's
-signature as its one export. Vitis HLS's ``ap_ctrl_hs`` block protocol (UG1399,
-"Block-Level Control Protocols") starts the function with ``ap_start``, reads scalar
-arguments from plain input ports (``ap_none``) and returns the value on ``ap_return``,
-valid with ``ap_done``: so the function may take scalars only and return a scalar or
-nothing, and it calls no one (no imports; the full HLS participant that calls through an
-AXI master is not built yet).
+(``sources``) and the top function's module (``module``). It is one of two things:
 
-After these checks the component is an **rtl** component whose module is the generated
-adapter ``<component>_hls_adapter`` (pushpush.codegen.hls), and which remembers the HLS top
-in :attr:`ComponentSpec.hls_top`: every later layer places, wires and serves it as the rtl
-component it is in the PL.
+- **an ap_ctrl_hs top function** (no imports, scalars only): its one export is the top
+  function's signature. Vitis HLS's ``ap_ctrl_hs`` block protocol (UG1399, "Block-Level
+  Control Protocols") starts the function with ``ap_start``, reads scalar arguments from
+  plain input ports (``ap_none``) and returns the value on ``ap_return``, valid with
+  ``ap_done``. After these checks it is an **rtl** component whose module is the generated
+  adapter ``<component>_hls_adapter`` (pushpush.codegen.hls), which remembers the HLS top in
+  :attr:`ComponentSpec.hls_top`.
+- **a full participant** (:func:`is_participant`: imports, or a function type in an
+  export): the paper's VHLS component, its exports the user's C++ functions (``hls_sources``),
+  served and calling through generated HLS C++ (pushpush.codegen.hls_pp) whose top function
+  is ``module``. In this version it is then a component with a software window (``kind: c``,
+  ``hls_top`` = ``module``), run as its C simulation (:func:`as_loaded`).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable, Optional
+from typing import Callable
 
 from ..errors import Location
 from ..types import FunctionType, Scalar
@@ -65,18 +67,14 @@ def _participant_problems(comp: ComponentSpec, error: Callable[[Location, str], 
                              f"calls, or make the component kind: rtl")
 
 
-def hls_problems(comp: ComponentSpec, imports_loc: Optional[Location],
-                 error: Callable[[Location, str], None]) -> None:
-    """Report (through ``error``) everything a ``kind: hls`` component may not have."""
+def hls_problems(comp: ComponentSpec, error: Callable[[Location, str], None]) -> None:
+    """Report (through ``error``) everything a ``kind: hls`` component may not have: an
+    ap_ctrl_hs top (scalars only, one export) or a full participant (its C++ named)."""
     if is_participant(comp):
         _participant_problems(comp, error)
         return
     cloc = comp.loc
     what = f"hls component '{comp.name}'"
-    if imports_loc is not None and comp.imports:
-        error(imports_loc, f"{what} cannot have imports (an ap_ctrl_hs top function is only "
-                           f"called: it has no master port to call others); remove them, or "
-                           f"write the caller as kind: rtl")
     if len(comp.exports) != 1:
         where = cloc if not comp.exports else (comp.exports[1].loc or cloc)
         if where is not None:

@@ -340,8 +340,7 @@ class _Loader(_Reader):
         if kind == "hls":  # the ap_ctrl_hs rules; then the rtl component it is in the PL
             if "hls_sources" in by_key:
                 comp = replace(comp, hls_sources=tuple(self.sources(by_key["hls_sources"][1], what)[0]))
-            hls_problems(comp, self.loc(by_key["imports"][0]) if "imports" in by_key else None,
-                         self.error)
+            hls_problems(comp, self.error)
             return as_loaded(comp)
         return comp
 
