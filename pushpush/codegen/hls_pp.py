@@ -16,6 +16,8 @@ form; only Vitis HLS can confirm it synthesises):
 - ``<component>_top.cpp`` (``templates/hls/top.cpp.j2``): the Vitis HLS top function
   (``module:``), with the interface pragmas: ``m_axi`` (``offset=off``: pointer offsets are
   global byte addresses), ``bram`` for the local memory, ``ap_ctrl_none``.
+- ``<component>_hls_place.v`` (``templates/verilog/hls_place.v.j2``): the Verilog placing the
+  IP Vitis HLS exports in a system: its window and its master (:func:`render_place`).
 - ``<component>_csim.cpp`` (``templates/hls/participant_csim.cpp.j2``): the C simulation
   program on the simulated board (the local memory is the component's window there, the
   ``m_axi`` bursts the board's writes), built by :func:`pushpush.c.hls_csim.build_csim`.
@@ -40,7 +42,8 @@ from .hls_tcl import C_TYPES, source_copies, tb_format, tb_values
 from .render import GenerateError, generated_header, render_template
 
 __all__ = ["cxx_type", "pp_header_path", "top_path", "render_pp_header", "render_top",
-           "render_participant_csim", "is_participant", "value_rep_words", "participant_files"]
+           "render_participant_csim", "is_participant", "value_rep_words", "participant_files",
+           "place_module", "render_place"]
 
 #: reply polls before a call through a function value or an import gives up (HLS: one poll
 #: is a few cycles; 2^30 as an rtl component's reply_timeout)
@@ -232,6 +235,25 @@ def participant_files(linked: LinkedSystem) -> dict[str, str]:
                                  part=b.part, board=b.title,
                                  period=f"{1000.0 / float(linked.clock_mhz):g}",
                                  clock_mhz=f"{float(linked.clock_mhz):g}", words=c.size // 4)
+        generated[f"{place_module(c.name)}.v"] = render_place(linked, c.name)
         for name, text in {**copies, **generated, "script.tcl": script}.items():
             files[str(folder / name)] = text
     return files
+
+
+def place_module(component: str) -> str:
+    """The placement module's name: ``<component>_hls_place``."""
+    return f"{component}_hls_place"
+
+
+def render_place(linked: LinkedSystem, component: str, bundle: str = "gmem") -> str:
+    """``<component>_hls_place.v`` (``templates/verilog/hls_place.v.j2``): the exported IP of
+    an hls participant with its window (a dual-ported RAM behind the AXI4 slave front end,
+    the IP's ap_memory port on the other side) and its m_axi master as the system's master
+    port: the ports of cores/riscv's ``pp_riscv``, the soft core's place in a system top."""
+    c = linked.component(component)
+    if not is_participant(c):
+        raise GenerateError(f"component '{component}' is not an hls participant")
+    return render_template("verilog/hls_place.v.j2", header=generated_header("//", linked.source_file),
+                           module=place_module(c.name), component=c.name, top=c.hls_top,
+                           bundle=bundle, win_bytes=c.size, win_aw=c.window_bits)
