@@ -146,7 +146,8 @@ def _model(linked: LinkedSystem, component: str) -> dict[str, object]:
             "base": c.base, "words": c.size // 4, "value_rep": c.runtime_offset,
             "value_rep_words": rep_words, "types": types, "ceps": ceps, "statics": len(statics),
             "exports": exports, "imports": imports, "sites": 1 + len(c.imports),
-            "polls": REPLY_POLLS, "header_name": pp_header_path(c.name)}
+            "polls": REPLY_POLLS, "header_name": pp_header_path(c.name),
+            "pl_base": linked.pl.base, "pl_size": linked.pl.size}
 
 
 def render_pp_header(linked: LinkedSystem, component: str) -> str:

@@ -32,7 +32,8 @@ def g_model(x: int) -> int:
     return i32(3 * x + 1)
 
 
-def _wait_for(proc: subprocess.Popen, marker: str, timeout: float) -> list[str]:
+def _reader(proc: subprocess.Popen, marker: str) -> tuple[list[str], threading.Thread, threading.Event]:
+    """Read the program's lines in a thread; the event is set once ``marker`` (or the end) came."""
     got: list[str] = []
     seen = threading.Event()
 
@@ -44,9 +45,9 @@ def _wait_for(proc: subprocess.Popen, marker: str, timeout: float) -> list[str]:
                 seen.set()
         seen.set()
 
-    threading.Thread(target=pump, daemon=True).start()
-    assert seen.wait(timeout), f"the C simulation program printed no {marker!r} in {timeout} s: {got}"
-    return got
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
+    return got, reader, seen
 
 
 @pytest.mark.slow   # an Icarus build of the system, g++, the board: 20-60 s
@@ -67,10 +68,9 @@ def test_python_and_verilog_call_the_hls_function_and_it_calls_back(tmp_path: Pa
     try:
         with CAttach(ol.device) as att:
             proc = att.popen([str(exe)])
-            lines: list[str] = []
+            lines, reader, serving = _reader(proc, "SERVING")
             try:
-                lines = _wait_for(proc, "SERVING", 300)
-                assert "SERVING" in lines, lines
+                assert serving.wait(300) and "SERVING" in lines, f"the C simulation program did not serve: {lines}"
                 ol.runtime(timeout=120)
                 seen: list[int] = []
 
@@ -93,8 +93,12 @@ def test_python_and_verilog_call_the_hls_function_and_it_calls_back(tmp_path: Pa
             finally:
                 proc.terminate()
                 proc.wait(timeout=30)
+                reader.join(timeout=30)   # its last lines: the counters
             summary = [ln for ln in lines if ln.startswith("served ")]
             assert summary and summary[-1].startswith("served 11 "), lines
             assert summary[-1].endswith("collisions 0 duplicates 0 strays 0 write_errors 0"), lines
+            # the callbacks the HLS side timed: 5 into the PL (driver.g), 6 into Python
+            timed = [ln.split() for ln in lines if ln.startswith("timed ")]
+            assert timed and (timed[-1][2], timed[-1][5]) == ("5", "6"), lines
     finally:
         ol.free()

@@ -26,7 +26,7 @@ GXX = ["g++", "-std=c++14", "-O1", "-Wall", "-Wextra", "-Werror", "-Wno-unknown-
 
 
 def _tb(folder: Path, component: str) -> list[str]:
-    srcs = [p.name for p in folder.glob("*.cpp")]
+    srcs = sorted(p.name for p in folder.glob("*.cpp"))
     r = subprocess.run([*GXX, *srcs, "-o", "tb"], cwd=folder, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     r = subprocess.run(["./tb"], cwd=folder, capture_output=True, text=True, timeout=60)
@@ -47,11 +47,11 @@ def test_generate_writes_the_hls_side_and_its_testbench_runs(tmp_path: Path) -> 
     generate(link(load_system(EXAMPLE / "system.yaml")), tmp_path / "gen")
     folder = tmp_path / "gen" / "hls" / "worker"
     names = sorted(p.name for p in folder.iterdir())
-    assert names == ["apply.cpp", "pp_protocol.h", "script.tcl", "worker_pp.hpp", "worker_tb.cpp",
-                     "worker_top.cpp"]
+    assert names == ["apply.cpp", "pp_protocol.h", "script.tcl", "worker_hls_place.v", "worker_pp.hpp",
+                     "worker_tb.cpp", "worker_top.cpp"]
     top = (folder / "worker_top.cpp").read_text()
     for pragma in ("#pragma HLS INTERFACE mode=m_axi port=bus offset=off",
-                   "#pragma HLS INTERFACE mode=bram port=mem",
+                   "#pragma HLS INTERFACE mode=ap_memory port=mem",
                    "#pragma HLS INTERFACE mode=ap_ctrl_none port=return"):
         assert pragma in top
     hpp = (folder / "worker_pp.hpp").read_text()
