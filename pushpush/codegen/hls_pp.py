@@ -43,7 +43,7 @@ from .render import GenerateError, generated_header, render_template
 
 __all__ = ["cxx_type", "pp_header_path", "top_path", "render_pp_header", "render_top",
            "render_participant_csim", "is_participant", "value_rep_words", "participant_files",
-           "place_module", "render_place"]
+           "place_module", "render_place", "place_files"]
 
 #: reply polls before a call through a function value or an import gives up (HLS: one poll
 #: is a few cycles; 2^30 as an rtl component's reply_timeout)
@@ -51,8 +51,9 @@ REPLY_POLLS = 1 << 30
 
 
 def is_participant(c: LinkedComponent) -> bool:
-    """A linked hls participant: the software-window form the loader gives it."""
-    return c.hls_top is not None and c.kind == "c"
+    """A linked hls participant: in the PL (``kind: hls``, placed by ``<comp>_hls_place``) or
+    its C simulation form (``kind: c``, :func:`pushpush.spec.hls.csim_spec`)."""
+    return c.hls_top is not None and c.kind in ("c", "hls")
 
 
 def pp_header_path(component: str) -> str:
@@ -236,10 +237,15 @@ def participant_files(linked: LinkedSystem) -> dict[str, str]:
                                  part=b.part, board=b.title,
                                  period=f"{1000.0 / float(linked.clock_mhz):g}",
                                  clock_mhz=f"{float(linked.clock_mhz):g}", words=c.size // 4)
-        generated[f"{place_module(c.name)}.v"] = render_place(linked, c.name)
         for name, text in {**copies, **generated, "script.tcl": script}.items():
             files[str(folder / name)] = text
     return files
+
+
+def place_files(linked: LinkedSystem) -> dict[str, str]:
+    """``{"rtl/<component>_hls_place.v": text}`` of every hls participant in the PL."""
+    return {f"rtl/{place_module(c.name)}.v": render_place(linked, c.name)
+            for c in linked.components if c.kind == "hls" and is_participant(c)}
 
 
 def place_module(component: str) -> str:

@@ -13,8 +13,9 @@ A ``kind: hls`` component (docs/hls.md) names the Verilog that Vitis HLS exporte
 - **a full participant** (:func:`is_participant`: imports, or a function type in an
   export): the paper's VHLS component, its exports the user's C++ functions (``hls_sources``),
   served and calling through generated HLS C++ (pushpush.codegen.hls_pp) whose top function
-  is ``module``. In this version it is then a component with a software window (``kind: c``,
-  ``hls_top`` = ``module``), run as its C simulation (:func:`as_loaded`).
+  is ``module``. It stays ``kind: hls``, placed in the PL by the generated
+  ``<component>_hls_place`` (:func:`as_loaded`); :func:`csim_spec` makes it a software
+  component served by its C simulation.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from ..types import FunctionType, Scalar
 from .fields import DEFAULT_RUNTIME_WORDS, DEFAULT_WAIT
 from .model import ComponentSpec, SystemSpec
 
-__all__ = ["adapter_module", "hls_problems", "as_rtl", "as_loaded", "is_participant", "csim_spec"]
+__all__ = ["adapter_module", "place_module", "hls_problems", "as_rtl", "as_loaded", "is_participant",
+           "csim_spec"]
 
 
 def adapter_module(component: str) -> str:
@@ -104,16 +106,21 @@ def as_rtl(comp: ComponentSpec) -> ComponentSpec:
     return replace(comp, kind="rtl", module=adapter_module(comp.name), hls_top=comp.module)
 
 
+def place_module(component: str) -> str:
+    """A full participant's placement module: ``<component>_hls_place``."""
+    return f"{component}_hls_place"
+
+
 def as_loaded(comp: ComponentSpec) -> ComponentSpec:
     """What a checked ``kind: hls`` component is after loading: an ap_ctrl_hs top is the rtl
-    component of :func:`as_rtl`; a full participant is, in this version, a component with a
-    software window (``kind: c``, ``hls_top`` = the generated top function ``module``) served
-    by its C simulation (docs/hls.md: its placement in the PL is generated and tested apart,
-    not yet instantiated by the system top)."""
+    component of :func:`as_rtl`; a full participant stays ``kind: hls`` in the PL: its module
+    the generated placement ``<component>_hls_place`` around the exported IP (``sources``), its
+    window laid out like a software window (with a run-time area), ``hls_top`` the generated
+    top function (``module:``). :func:`csim_spec` makes it a software component instead."""
     if not is_participant(comp):
         return as_rtl(comp)
-    return replace(comp, kind="c", module=None, hls_top=comp.module, sources=(), source_locs=(),
-                   runtime_words=DEFAULT_RUNTIME_WORDS, wait=DEFAULT_WAIT, window=None)
+    return replace(comp, module=place_module(comp.name), hls_top=comp.module,
+                   runtime_words=DEFAULT_RUNTIME_WORDS)
 
 
 def csim_spec(spec: SystemSpec) -> SystemSpec:

@@ -34,21 +34,34 @@ def _tb(folder: Path, component: str) -> list[str]:
     return r.stdout.splitlines()
 
 
-def test_the_example_loads_as_a_participant_served_from_its_window() -> None:
+def test_the_example_loads_as_a_participant_in_the_pl_or_as_c() -> None:
+    from pushpush.link import load_csim
+
     linked = link(load_system(EXAMPLE / "system.yaml"))
     w = linked.component("worker")
-    # the C simulation form: a software window the interconnect writes (docs/hls.md)
-    assert (w.kind, w.region, w.hls_top, w.sources) == ("c", "ps", "worker_top", ())
+    # in the PL: the IP's placement, a window laid out like a software window (docs/hls.md)
+    assert (w.kind, w.region, w.module, w.hls_top, w.sources) == (
+        "hls", "pl", "worker_hls_place", "worker_top", ("hls/worker_top.v",))
     assert [s.kind for s in w.slots] == ["cep_static", "cep_static", "cep_dynamic"]
     assert w.runtime_words >= 2   # the return slot of calls through function values
+    # the C simulation form: a software window in the ARM's memory
+    c = load_csim(EXAMPLE / "system.yaml").component("worker")
+    assert (c.kind, c.region, c.hls_top, c.sources) == ("c", "ps", "worker_top", ())
+    assert [s.offset for s in c.slots] == [s.offset for s in w.slots] and c.runtime_offset == w.runtime_offset
 
 
 def test_generate_writes_the_hls_side_and_its_testbench_runs(tmp_path: Path) -> None:
     generate(link(load_system(EXAMPLE / "system.yaml")), tmp_path / "gen")
     folder = tmp_path / "gen" / "hls" / "worker"
     names = sorted(p.name for p in folder.iterdir())
-    assert names == ["apply.cpp", "pp_protocol.h", "script.tcl", "worker_hls_place.v", "worker_pp.hpp",
-                     "worker_tb.cpp", "worker_top.cpp"]
+    assert names == ["apply.cpp", "pp_protocol.h", "script.tcl", "worker_pp.hpp", "worker_tb.cpp",
+                     "worker_top.cpp"]
+    # in the PL: the placement among the rtl files, the IP's Verilog copied, both in the top
+    top = (tmp_path / "gen" / "rtl" / "hls_callback_top.v").read_text()
+    assert "worker_hls_place #(" in top and "1 worker (HLS IP's m_axi)" in top
+    assert (tmp_path / "gen" / "rtl" / "worker_hls_place.v").is_file()
+    assert (tmp_path / "gen" / "src" / "worker" / "worker_top.v").is_file()
+    assert "rtl/worker_hls_place.v" in (tmp_path / "gen" / "hls_callback.core").read_text()
     top = (folder / "worker_top.cpp").read_text()
     for pragma in ("#pragma HLS INTERFACE mode=m_axi port=bus offset=off",
                    "#pragma HLS INTERFACE mode=ap_memory port=mem",

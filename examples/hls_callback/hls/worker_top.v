@@ -23,7 +23,7 @@
 
 module worker_top #
 (
-    parameter [31:0] BASE = 32'h4000_0000,   // the window's global byte address (pp::BASE)
+    parameter [31:0] BASE = 32'h43C0_0000,   // the window's global byte address (pp::BASE: the link's)
     parameter MEM_AW = 10,                   // log2 of pp::WORDS
     parameter CEPS = 3,                      // apply's cep slots: 3 words each (f, x, trigger)
     parameter STATICS = 2,                   // the first STATICS of them are static slots
