@@ -102,3 +102,42 @@ def test_python_and_verilog_call_the_hls_function_and_it_calls_back(tmp_path: Pa
             assert timed and (timed[-1][2], timed[-1][5]) == ("5", "6"), lines
     finally:
         ol.free()
+
+
+@pytest.mark.slow   # an Icarus build of the system with the IP model: 10-30 s
+def test_the_ip_in_the_pl_is_called_and_calls_back(tmp_path: Path) -> None:
+    """The system as loaded: worker's IP (the hand-written model, hls/worker_top.v) placed in
+    the PL by the generated worker_hls_place; the same calls, and rtl -> hls -> rtl in exact
+    simulated cycles (the model's schedule, not Vitis's)."""
+    import pushpush.pynq as ppq
+    from pushpush.link import load
+
+    linked = load(EXAMPLE / "system.yaml")
+    assert (linked.component("worker").kind, linked.component("worker").region) == ("hls", "pl")
+    bit = ppq.write_sim_overlay(linked, tmp_path / "ol", simulator="icarus")
+    ol = ppq.load(str(bit))
+    try:
+        ol.runtime(timeout=120)
+        seen: list[int] = []
+
+        def square(v: int) -> int:
+            seen.append(v)
+            return v * v
+
+        for x in (0, 3, -7, 46340):
+            assert ol.worker.apply(square, x) == i32(x * x + 1), x
+        assert seen == [0, 3, -7, 46340]
+        cycles = {}
+        for n in (10, 30):
+            c0 = ol.system.cycles()
+            want = 5
+            for _ in range(n):
+                want = i32(g_model(want) + 1)
+            assert ol.driver.run(n, 5, timeout=120) == want, n
+            cycles[n] = ol.system.cycles() - c0
+        # the slope: cycles per chained call, the PL idle while Python waits aside
+        per_call = (cycles[30] - cycles[10]) / 20
+        assert 20 <= per_call <= 80, cycles
+        assert ol.worker.apply(square, 9) == 82
+    finally:
+        ol.free()

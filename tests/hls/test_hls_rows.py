@@ -31,3 +31,4 @@ def test_hls_rows(tmp_path: Path) -> None:
     assert p["ok"], p
     assert all(p[k] > 0 for k in ("python_to_hls_us", "rtl_to_hls_us", "hls_to_rtl_us", "hls_to_python_us"))
     assert "| hls -> rtl |" in md and "host wall clock" in md and "VHLS -> VHLS 4.54" in md
+    assert 20 <= p["pl"]["rtl_to_hls_cycles"] <= 80 and "exact, simulated PL" in md

@@ -235,9 +235,10 @@ def _participant_rows(work: Path, calls: int) -> dict[str, Any]:
     """The full HLS participant's rows (examples/hls_callback as C simulation: wall clock)."""
     from pushpush.errors import PushPushError
 
-    from pushpush.bench.experiments.calls.hls_participant_rows import run_participant_rows
+    from pushpush.bench.experiments.calls.hls_participant_rows import run_participant_rows, run_pl_rows
     try:
-        return {"ok": True, **run_participant_rows(work, calls=calls, simulator="icarus")}
+        return {"ok": True, **run_participant_rows(work, calls=calls, simulator="icarus"),
+                "pl": run_pl_rows(work, calls=calls, simulator="icarus")}
     except (RuntimeError, AssertionError, PushPushError, OSError) as exc:
         return {"ok": False, "problems": [str(exc)]}
 
@@ -248,6 +249,14 @@ def _participant_markdown(p: Optional[dict[str, Any]]) -> str:
     if not p.get("ok", False):
         return "\n\nhls participant rows: **failed**: " + "; ".join(p.get("problems", []))
     vhls = paper.TABLE_II["VHLS"]
+    pl = p["pl"]["rtl_to_hls_cycles"]
+    exact = md_table(("caller -> callee", "cycles/call (exact, simulated PL)", "MCalls/s @100 MHz",
+                      "what it includes", "paper MCalls/s (VHLS)"),
+                     [("rtl -> hls", f"{pl:g}", f"{CLOCK_MHZ / pl:.2f}",
+                       "one of driver.run's chained calls of apply with its hls -> rtl callback of "
+                       "driver.g: two calls and two returns, the protocol and the generated placement "
+                       "exact, the IP the example's hand-written model (its schedule, not Vitis's)",
+                       f"VHLS -> VHLS {vhls['VHLS']:.2f} ({CLOCK_MHZ / vhls['VHLS']:.0f} cycles, one call)")])
     table = md_table(("caller -> callee", "µs/call (host wall clock, C simulation)", "what it includes",
                       "paper MCalls/s (VHLS)"),
                      [("python -> hls", p["python_to_hls_us"], "Python's call of apply, its hls -> python "
@@ -265,7 +274,10 @@ def _participant_markdown(p: Optional[dict[str, Any]]) -> str:
             "run as C simulation on the simulated board (g++; no Vitis HLS, so no RTL of the "
             f"function): the host's wall clock, not cycles, {p['calls']} calls each, load average "
             f"{p['loadavg']}. Only an RTL of the IP (Vitis HLS's) gives the paper's kind of figure.\n\n"
-            + table)
+            + table + "\n\nThe same system with worker's IP in the PL (the example's `sources:`, a "
+            "hand-written model of what Vitis HLS would export, placed by the generated "
+            "`worker_hls_place`), exact simulated cycles (the slope between n and 2n chained calls):\n\n"
+            + exact)
 
 
 def _hls_markdown(hls_result: Optional[dict[str, Any]]) -> str:

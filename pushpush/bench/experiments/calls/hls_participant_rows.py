@@ -17,6 +17,9 @@ Every result is checked against the model. The numbers depend on the host's load
 
     from pushpush.bench.experiments.calls.hls_participant_rows import run_participant_rows
     run_participant_rows(Path("/tmp/hlsp"), calls=40)
+
+:func:`run_pl_rows` runs the same system with worker's IP in the PL (the example's hand-written
+model of the Vitis HLS output): rtl -> hls in exact simulated cycles.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from typing import Any
 
 from pushpush.resources import examples_dir
 
-__all__ = ["PARTICIPANT_EXAMPLE", "PARTICIPANT_NOTE", "run_participant_rows"]
+__all__ = ["PARTICIPANT_EXAMPLE", "PARTICIPANT_NOTE", "run_participant_rows", "run_pl_rows"]
 
 PARTICIPANT_EXAMPLE = "hls_callback"
 PARTICIPANT_NOTE = ("full HLS participant (examples/hls_callback) as C simulation on the simulated "
@@ -50,6 +53,37 @@ def _read_lines(proc: subprocess.Popen, lines: list[str], serving: threading.Eve
         if "SERVING" in line:
             serving.set()
     serving.set()
+
+
+def run_pl_rows(work: Path, calls: int = 40, simulator: str = "icarus") -> dict[str, Any]:
+    """examples/hls_callback as loaded: worker's IP in the PL (the example's hand-written model
+    of what Vitis HLS would export). ``rtl_to_hls_cycles``: simulated PL cycles per chained
+    driver.run call (its hls -> rtl callback included), exact: the slope between n and 2n
+    chained calls (the model's schedule, not Vitis's)."""
+    os.environ.setdefault("PUSHPUSH_BOARD", "sim")
+    import pushpush.pynq as ppq
+    from pushpush.link import load
+
+    linked = load(examples_dir() / PARTICIPANT_EXAMPLE / "system.yaml")
+    bit = ppq.write_sim_overlay(linked, Path(work).resolve() / "ol_pl", simulator=simulator)
+    ol = ppq.load(str(bit))
+    try:
+        ol.runtime(timeout=120)
+        got_cycles = {}
+        for n in (calls, 2 * calls):
+            want = 1
+            for _ in range(n):
+                want = _i32(3 * want + 2)
+            c0 = ol.system.cycles()
+            got = ol.driver.run(n, 1, timeout=600)
+            got_cycles[n] = ol.system.cycles() - c0
+            if got != want:
+                raise AssertionError(f"rtl -> hls (PL): driver.run({n}, 1) = {got}, not {want}")
+        if ol.worker.apply(lambda v: v * 2, 21) != 43:
+            raise AssertionError("python -> hls (PL): apply(2v, 21) is not 43")
+    finally:
+        ol.free()
+    return {"rtl_to_hls_cycles": (got_cycles[2 * calls] - got_cycles[calls]) / calls, "calls": calls}
 
 
 def run_participant_rows(work: Path, calls: int = 40, simulator: str = "icarus") -> dict[str, Any]:
