@@ -52,8 +52,13 @@ REPLY_POLLS = 1 << 30
 
 def is_participant(c: LinkedComponent) -> bool:
     """A linked hls participant: in the PL (``kind: hls``, placed by ``<comp>_hls_place``) or
-    its C simulation form (``kind: c``, :func:`pushpush.spec.hls.csim_spec`)."""
-    return c.hls_top is not None and c.kind in ("c", "hls")
+    its C simulation form (``kind: c``, :func:`pushpush.spec.hls.csim_spec`), which an
+    ap_ctrl_hs top's C simulation form is too: a participant has imports or function types."""
+    if c.hls_top is None:
+        return False
+    if c.kind == "hls":
+        return True
+    return c.kind == "c" and (bool(c.imports) or bool(_function_types(c)))
 
 
 def pp_header_path(component: str) -> str:

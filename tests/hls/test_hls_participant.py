@@ -162,3 +162,13 @@ def test_a_participant_needs_its_cpp_and_takes_no_buffers(tmp_path: Path) -> Non
 
 def test_gxx_is_here() -> None:
     assert shutil.which("g++"), "g++ is missing: apt-get install g++ (bootstrap.sh installs it)"
+
+
+def test_an_ap_ctrl_hs_top_in_c_simulation_is_not_a_participant() -> None:
+    from pushpush.codegen.hls_pp import is_participant
+    from pushpush.link import load_csim
+
+    pingpong = load_csim(REPO / "examples" / "hls_pingpong" / "system.yaml").component("callee")
+    assert (pingpong.kind, pingpong.hls_top) == ("c", "pingpong_step") and not is_participant(pingpong)
+    assert is_participant(load_csim(EXAMPLE / "system.yaml").component("worker"))
+    assert is_participant(link(load_system(EXAMPLE / "system.yaml")).component("worker"))
