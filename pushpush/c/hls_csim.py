@@ -17,6 +17,8 @@ import subprocess
 from pathlib import Path
 
 from pushpush.codegen.hls_csim import csim_main_path, render_csim_main
+from pushpush.codegen.hls_pp import (is_participant, pp_header_path, render_participant_csim,
+                                     render_pp_header, render_top, top_path)
 from pushpush.link import LinkedSystem
 
 from . import CFLAGS, PLATFORMS, CompileError, compiler
@@ -43,19 +45,29 @@ def build_csim(cdir: Path, linked: LinkedSystem, component: str, out_dir: Path) 
     out_dir.mkdir(parents=True, exist_ok=True)
     comp = linked.component(component)
     main = out_dir / csim_main_path(component)
-    main.write_text(render_csim_main(linked, component))
+    extra: list[Path] = []
+    if is_participant(comp):  # the generated HLS side: it, not the C runtime, serves the calls
+        main.write_text(render_participant_csim(linked, component))
+        (out_dir / pp_header_path(component)).write_text(render_pp_header(linked, component))
+        top = out_dir / top_path(component)
+        top.write_text(render_top(linked, component))
+        extra.append(top)
+        c_srcs = [cdir / "pp_runtime.c", *(cdir / f for f in PLATFORMS["simboard"])]
+    else:
+        main.write_text(render_csim_main(linked, component))
+        c_srcs = [cdir / f"{component}_pp.c", cdir / "pp_runtime.c", *(cdir / f for f in PLATFORMS["simboard"])]
     objs: list[str] = []
     cc = shlex.split(compiler())
-    for src in [cdir / f"{component}_pp.c", cdir / "pp_runtime.c", *(cdir / f for f in PLATFORMS["simboard"])]:
+    for src in c_srcs:
         obj = out_dir / (src.stem + ".o")
         _run([*cc, *CFLAGS, "-D_POSIX_C_SOURCE=200809L", f"-I{cdir}", "-c", str(src), "-o", str(obj)])
         objs.append(str(obj))
     base = linked.base_dir or Path.cwd()
-    for src in [main, *(base / s for s in comp.hls_sources)]:
+    for src in [main, *extra, *(base / s for s in comp.hls_sources)]:
         if src.suffix in (".h", ".hpp", ".hh"):
             continue
         obj = out_dir / (src.stem + ".cpp.o")
-        _run([cxx, *CXXFLAGS, f"-I{cdir}", f"-I{src.parent}", "-c", str(src), "-o", str(obj)])
+        _run([cxx, *CXXFLAGS, f"-I{out_dir}", f"-I{cdir}", f"-I{src.parent}", "-c", str(src), "-o", str(obj)])
         objs.append(str(obj))
     exe = out_dir / f"{component}_csim"
     _run([cxx, *objs, "-o", str(exe)])

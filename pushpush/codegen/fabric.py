@@ -102,9 +102,10 @@ def rtl_components(linked: LinkedSystem) -> list[LinkedComponent]:
 
 
 def pl_components(linked: LinkedSystem) -> list[LinkedComponent]:
-    """The components whose window is in the PL, in declaration order: rtl (a wrapper) and
-    riscv (a soft core, cores/riscv), as the top's interconnect has them."""
-    return [c for c in linked.components if c.kind in ("rtl", "riscv")]
+    """The components whose window is in the PL, in declaration order: rtl (a wrapper),
+    riscv (a soft core, cores/riscv) and hls participants (their IP's placement), as the
+    top's interconnect has them."""
+    return [c for c in linked.components if c.kind in ("rtl", "riscv", "hls")]
 
 
 def clog2(n: int) -> int:
@@ -135,7 +136,7 @@ def engine_split(linked: LinkedSystem, max_words: int) -> bool:
 def top_id_widths(linked: LinkedSystem) -> tuple[int, int]:
     """(ID width of the top's ``s_axi`` port and of every engine, ID width of the top's
     ``m_axi`` port and of every window): the interconnect extends IDs by the master index."""
-    s_count = 1 + len([c for c in linked.components if c.kind in ("rtl", "riscv")])
+    s_count = 1 + len(pl_components(linked))
     return PS_ID_WIDTH, PS_ID_WIDTH + clog2(s_count)
 
 

@@ -53,7 +53,7 @@ def user_source_copies(linked: LinkedSystem) -> dict[str, Path]:
     used by several components is copied once (under the first)."""
     out: dict[str, Path] = {}
     seen: dict[Path, str] = {}
-    for c in rtl_components(linked):
+    for c in [c for c in linked.components if c.kind in ("rtl", "hls")]:  # hls: the exported IP
         for rel, path in zip(c.sources, linked.source_paths(c.name)):
             if path in seen:
                 continue

@@ -48,6 +48,7 @@ from .rtl import render_rtl, render_stub
 from .c import render_c
 from .c_map_header import header_path, render_c_header
 from .hls import check_hls_sources, render_hls_adapters
+from .hls_pp import participant_files, place_files
 from .hls_tcl import hls_script_files
 from .fusesoc import core_path, render_system_core, system_vlnv, user_source_copies
 from .channel_shell import module_ports
@@ -91,6 +92,10 @@ def check_sources(linked: LinkedSystem, hls_tops: Optional[dict[str, set[str]]] 
         problems.extend(found)
         if ports is not None:
             present[c.name] = {p.name for p in ports.ports}
+    for c in linked.components:  # hls participants: the IP's Verilog must be there
+        if c.kind == "hls":
+            where, src_where = component_where(linked, c.name)
+            problems.extend(check_sources_exist(linked, c.name, where, src_where))
     return problems, present
 
 
@@ -120,11 +125,13 @@ def generate_files(linked: LinkedSystem, check_ports: bool = True) -> dict[str, 
     files: dict[str, str] = {}
     rtl_files = render_rtl(linked, present)
     rtl_files.update(render_hls_adapters(linked, hls_tops))  # kind: hls (codegen.hls)
+    rtl_files.update(place_files(linked))  # hls participants: their IP's placement (codegen.hls_pp)
     files.update(rtl_files)
     files[map_path(linked)] = to_json(linked)
     files[header_path(linked)] = render_c_header(linked)
     files.update(render_c(linked))  # c components: runtime, proxies, stubs (codegen.c)
     files.update(hls_script_files(linked))  # kind: hls with hls_sources (codegen.hls_tcl)
+    files.update(participant_files(linked))  # kind: hls participants (codegen.hls_pp)
     if rtl_files:
         copies = user_source_copies(linked)
         for dest, src in copies.items():

@@ -29,7 +29,7 @@ from pushpush.types import Scalar
 
 from .render import GenerateError, generated_header, render_template
 
-__all__ = ["C_TYPES", "hls_script_files", "tb_values"]
+__all__ = ["C_TYPES", "hls_script_files", "tb_values", "tb_format", "source_copies"]
 
 #: The C type the testbench declares for each scalar type.
 C_TYPES = {"bool": "bool", "i8": "signed char", "u8": "unsigned char", "i16": "short",
@@ -56,7 +56,8 @@ def tb_values(t: Scalar) -> list[str]:
     return out
 
 
-def _fmt(t: Scalar) -> tuple[str, str]:
+def tb_format(t: Scalar) -> tuple[str, str]:
+    """The printf format and the cast a testbench prints a result of type ``t`` with."""
     if t.name in _PRINTF:
         return _PRINTF[t.name]
     if t.bits == 64:
@@ -75,13 +76,14 @@ def hls_script_files(linked: LinkedSystem) -> dict[str, str]:
     return files
 
 
-def _component_files(linked: LinkedSystem, c: LinkedComponent) -> dict[str, str]:
-    folder = PurePosixPath("hls", c.name)
+def source_copies(linked: LinkedSystem, c: LinkedComponent, reserved: set[str]) -> dict[str, str]:
+    """``{file name: text}`` of ``c``'s hls_sources; GenerateError for a missing file or a
+    name that repeats or is one of ``reserved`` (the generated files beside them)."""
     base = linked.base_dir
     copies: dict[str, str] = {}
     for rel in c.hls_sources:
         name = PurePosixPath(rel).name
-        if name in copies or name == f"{c.name}_tb.cpp" or name == "script.tcl":
+        if name in copies or name in reserved:
             raise GenerateError(f"{linked.where(c.name)}: hls_sources of component '{c.name}' has "
                                 f"two files named '{name}' (or one named like a generated file); "
                                 f"rename one")
@@ -90,6 +92,12 @@ def _component_files(linked: LinkedSystem, c: LinkedComponent) -> dict[str, str]
             raise GenerateError(f"{linked.where(c.name)}: hls_sources entry '{rel}' of component "
                                 f"'{c.name}' is not a file (looked for {path}); fix the path")
         copies[name] = path.read_bytes().decode("utf-8", errors="replace")
+    return copies
+
+
+def _component_files(linked: LinkedSystem, c: LinkedComponent) -> dict[str, str]:
+    folder = PurePosixPath("hls", c.name)
+    copies = source_copies(linked, c, {f"{c.name}_tb.cpp", "script.tcl"})
     e = c.exports[0]
     sig = e.signature
     params = []
@@ -98,7 +106,7 @@ def _component_files(linked: LinkedSystem, c: LinkedComponent) -> dict[str, str]
         params.append({"name": a.name, "ctype": C_TYPES[a.type.name], "vals": tb_values(a.type)})
     result = sig.result
     assert isinstance(result, Scalar)
-    fmt, cast = _fmt(result) if not result.is_void else ("", "")
+    fmt, cast = tb_format(result) if not result.is_void else ("", "")
     b = board(linked.board)
     header = generated_header("//", linked.source_file)
     tb = render_template("hls/tb.cpp.j2", header=header, top=c.hls_top, params=params,

@@ -124,7 +124,7 @@ def render_rtl(linked: LinkedSystem,
     if problems:
         raise GenerateError("cannot generate RTL:\n  " + "\n  ".join(problems))
     rtl = rtl_components(linked)
-    if not rtl:
+    if not rtl and not any(c.kind == "hls" for c in linked.components):  # hls: a participant's IP
         return {}
     out: dict[str, str] = {}
     for c in rtl:

@@ -27,7 +27,7 @@ from .connect import connectivity
 from .render import GenerateError
 from .fabric import (ARBITRATION, BUF_DATA_WIDTH, BUF_ID_WIDTH, BUFFER_TIMEOUT_CYCLES, CROSSBAR_READ_TOPOLOGY,
                      CROSSBAR_SKID_BUFFERS, axi_signals, buf_id_width, buffer_port, clog2,
-                     system_buffers, top_id_widths, top_module_name, wrapper_module_name)
+                     system_buffers, top_id_widths, top_module_name, wrapper_module_name, pl_components)
 from .ports import stream_ports
 
 __all__ = ["Slave", "PsWindow", "TopRiscv", "riscv_mem_init", "IrqBlock", "TopBufferEngine", "TopBuffers", "StreamPort", "TopDma",
@@ -267,6 +267,8 @@ class TopComponent:
     engines: tuple[int, ...]
     #: a riscv component: the core in place of a wrapper (docs/riscv.md)
     riscv: Optional[TopRiscv] = None
+    #: an hls participant: its IP's placement (``<name>_hls_place``) in place of a wrapper
+    hls_place: bool = False
 
 
 @dataclass(frozen=True)
@@ -338,7 +340,7 @@ def dma_stream_ports(dma: DmaBlock) -> tuple[StreamPort, ...]:
 def top_model(linked: LinkedSystem) -> TopModel:
     """The model of ``linked``'s top (see :func:`pushpush.codegen.rtl.render_top`)."""
     # the components in the PL, in declaration order: rtl (a wrapper) and riscv (a soft core)
-    rtl = [c for c in linked.components if c.kind in ("rtl", "riscv")]
+    rtl = pl_components(linked)   # rtl (a wrapper), riscv (a soft core), hls (its IP's placement)
     riscv = [c.name for c in rtl if c.kind == "riscv"]
     if riscv and linked.interconnect.data_width != 32:
         raise GenerateError(f"riscv component(s) {', '.join(riscv)} need a 32-bit interconnect (the "
@@ -395,11 +397,12 @@ def top_model(linked: LinkedSystem) -> TopModel:
     dmas = {d.component: TopDma(d.name, d.component, dma_stream_ports(d)) for d in linked.dmas}
     topology = {"crossbar": 0, "shared": 1}[linked.interconnect.topology]
     comps = tuple(
-        TopComponent(c.name, "pp_riscv" if c.kind == "riscv" else wrapper_module_name(c), c.base, c.size, 1 + i, i,
+        TopComponent(c.name, "pp_riscv" if c.kind == "riscv" else (c.module or "") if c.kind == "hls"
+                     else wrapper_module_name(c), c.base, c.size, 1 + i, i,
                      TopAbe(c.abe.nominal_burst, c.abe.max_outstanding) if c.abe else None, dmas.get(c.name),
                      tuple(k for k, (cc, _) in enumerate(engines) if cc.name == c.name),
                      TopRiscv(c.memory, riscv_mem_init(c.name), round(linked.clock_mhz), c.cpu or "picorv32")
-                     if c.kind == "riscv" else None)
+                     if c.kind == "riscv" else None, c.kind == "hls")
         for i, c in enumerate(rtl))
     return TopModel(
         module=top_module_name(linked),

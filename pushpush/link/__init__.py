@@ -15,8 +15,8 @@
 from __future__ import annotations
 
 from ..spec import WAIT_MODES  # noqa: F401  (re-exported: the runtime's wait modes)
-from .linker import link, load, window_size_for
+from .linker import link, load, load_csim, window_size_for
 from .model import *  # noqa: F401,F403  (the linked model's public names)
 from .model import __all__ as _MODEL_NAMES
 
-__all__ = [*_MODEL_NAMES, "link", "load", "window_size_for"]
+__all__ = [*_MODEL_NAMES, "link", "load", "load_csim", "window_size_for"]

@@ -65,6 +65,16 @@ def load(path: "str | os.PathLike[str]", interconnect: Optional[dict[str, Any]] 
     return link(load_system(path, board=board)).with_interconnect(**dict(interconnect or {}))
 
 
+def load_csim(path: "str | os.PathLike[str]") -> LinkedSystem:
+    """Read, check and link a ``system.yaml`` for the C simulation of its hls components
+    (docs/hls.md: :func:`pushpush.spec.hls.csim_spec`, each hls component with ``hls_sources``
+    served by its C++ in the ARM's memory). ValueError if none can be simulated so."""
+    from ..spec import load_system
+    from ..spec.hls import csim_spec
+
+    return link(csim_spec(load_system(path)))
+
+
 def window_size_for(words: int) -> int:
     """The smallest power-of-two window of at least 4096 bytes holding ``words`` words."""
     need = max(MIN_WINDOW, words * WORD_BYTES)

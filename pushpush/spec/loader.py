@@ -31,7 +31,7 @@ from .model import (
     CHANNEL_RX_SIGNATURE, CHANNEL_TX_SIGNATURE, DEFAULT_PS, Abe, ChannelSpec, ComponentSpec, Dma,
     ExportSpec, ImportSpec, Interconnect, Region, SystemSpec,
 )
-from .hls import as_rtl, hls_problems
+from .hls import as_loaded, hls_problems
 from .reader import _is_null, _is_pow2, _Reader
 from .references import check_references
 from .text import compose, decode_text
@@ -357,9 +357,8 @@ class _Loader(_Reader):
         if kind == "hls":  # the ap_ctrl_hs rules; then the rtl component it is in the PL
             if "hls_sources" in by_key:
                 comp = replace(comp, hls_sources=tuple(self.sources(by_key["hls_sources"][1], what)[0]))
-            hls_problems(comp, self.loc(by_key["imports"][0]) if "imports" in by_key else None,
-                         self.error)
-            return as_rtl(comp)
+            hls_problems(comp, self.error)
+            return as_loaded(comp)
         return comp
 
     def _kind_of(self, node: Node) -> Optional[str]:

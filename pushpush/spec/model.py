@@ -172,8 +172,10 @@ class ComponentSpec:
 
     @property
     def has_runtime(self) -> bool:
-        """Its window has a run-time area: software, and C on a soft core (riscv)."""
-        return self.is_software or self.kind == "riscv"
+        """Its window has a run-time area: software, C on a soft core (riscv), and a full HLS
+        participant (kind hls still after loading: its calls through function values return
+        there)."""
+        return self.is_software or self.kind in ("riscv", "hls")
 
     @property
     def region(self) -> str:

@@ -36,6 +36,7 @@ SYSTEMS = {
     "channels": REPO / "examples" / "channels" / "system.yaml",
     "riscv_pingpong": REPO / "examples" / "riscv_pingpong" / "system.yaml",
     "hls_pingpong": REPO / "examples" / "hls_pingpong" / "system.yaml",
+    "hls_callback": REPO / "examples" / "hls_callback" / "system.yaml",
 }  # every example, the generate/build tests' PYNQ-Z1 fixture (the others are board: none), and
 #    a system with its software windows in DDR (software_windows: ddr: S_AXI_HP0)
 

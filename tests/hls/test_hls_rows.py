@@ -2,7 +2,9 @@
 examples/hls_pingpong in cocotb, every result checked against the function's model by the
 bench's cocotb side (hls_tb.py); rtl -> hls is exact (the pingpong caller's 6-cycle round
 trip to a combinational callee plus the function's 2 cycles: the adapter adds none), python
--> hls counts the ARM model's bus cycles; the rows sit beside the paper's VHLS figures."""
+-> hls counts the ARM model's bus cycles; the full participant's rows (examples/hls_callback as
+C simulation: python -> hls, rtl -> hls, hls -> rtl, hls -> python in host wall clock); the rows
+sit beside the paper's VHLS figures."""
 
 from __future__ import annotations
 
@@ -25,4 +27,8 @@ def test_hls_rows(tmp_path: Path) -> None:
     assert by[("python", "hls")]["mcalls"] is None and by[("python", "hls")]["paper_mcalls"] == 2.48
     assert "not a Vitis HLS schedule" in by[("rtl", "hls")]["note"]
     md = calls_mod._hls_markdown(result)
-    assert "hls -> rtl has no row" in md
+    p = result["participant"]
+    assert p["ok"], p
+    assert all(p[k] > 0 for k in ("python_to_hls_us", "rtl_to_hls_us", "hls_to_rtl_us", "hls_to_python_us"))
+    assert "| hls -> rtl |" in md and "host wall clock" in md and "VHLS -> VHLS 4.54" in md
+    assert 20 <= p["pl"]["rtl_to_hls_cycles"] <= 80 and "exact, simulated PL" in md

@@ -240,6 +240,7 @@ def _hls_rows(rows: list[dict[str, Any]], work: Path, calls: int) -> dict[str, A
         result = {"ok": True, **run_hls_rows(work, calls=calls, simulator="icarus")}
     except (RuntimeError, AssertionError, PushPushError) as exc:
         return {"ok": False, "problems": [str(exc)]}
+    result["participant"] = _participant_rows(work / "participant", max(8, calls // 2))
     for key, caller, callee in HLS_ROWS:
         cpc = round(result[key], 2)
         exact = caller != "python"
@@ -254,18 +255,67 @@ def _hls_rows(rows: list[dict[str, Any]], work: Path, calls: int) -> dict[str, A
     return result
 
 
+def _participant_rows(work: Path, calls: int) -> dict[str, Any]:
+    """The full HLS participant's rows (examples/hls_callback as C simulation: wall clock)."""
+    from pushpush.errors import PushPushError
+
+    from pushpush.bench.experiments.calls.hls_participant_rows import run_participant_rows, run_pl_rows
+    try:
+        return {"ok": True, **run_participant_rows(work, calls=calls, simulator="icarus"),
+                "pl": run_pl_rows(work, calls=calls, simulator="icarus")}
+    except (RuntimeError, AssertionError, PushPushError, OSError) as exc:
+        return {"ok": False, "problems": [str(exc)]}
+
+
+def _participant_markdown(p: Optional[dict[str, Any]]) -> str:
+    if p is None:
+        return ""
+    if not p.get("ok", False):
+        return "\n\nhls participant rows: **failed**: " + "; ".join(p.get("problems", []))
+    vhls = paper.TABLE_II["VHLS"]
+    pl = p["pl"]["rtl_to_hls_cycles"]
+    exact = md_table(("caller -> callee", "cycles/call (exact, simulated PL)", "MCalls/s @100 MHz",
+                      "what it includes", "paper MCalls/s (VHLS)"),
+                     [("rtl -> hls", f"{pl:g}", f"{CLOCK_MHZ / pl:.2f}",
+                       "one of driver.run's chained calls of apply with its hls -> rtl callback of "
+                       "driver.g: two calls and two returns, the protocol and the generated placement "
+                       "exact, the IP the example's hand-written model (its schedule, not Vitis's)",
+                       f"VHLS -> VHLS {vhls['VHLS']:.2f} ({CLOCK_MHZ / vhls['VHLS']:.0f} cycles, one call)")])
+    table = md_table(("caller -> callee", "µs/call (host wall clock, C simulation)", "what it includes",
+                      "paper MCalls/s (VHLS)"),
+                     [("python -> hls", p["python_to_hls_us"], "Python's call of apply, its hls -> python "
+                       "callback included", f"ARM -> VHLS {paper.TABLE_II['ARM']['VHLS']:.2f}"),
+                      ("rtl -> hls", p["rtl_to_hls_us"], f"one of driver.run's chained calls, its hls -> rtl "
+                       f"callback included ({p['rtl_to_hls_pl_cycles']:g} simulated PL cycles per call, which "
+                       f"run only while the host answers: not the function's cycles)",
+                       f"VHLS -> VHLS {vhls['VHLS']:.2f}"),
+                      ("hls -> rtl", p["hls_to_rtl_us"], "the HLS C++'s call of driver.g, burst to reply, "
+                       "as the C simulation timed it", f"VHLS -> VHLS {vhls['VHLS']:.2f}"),
+                      ("hls -> python", p["hls_to_python_us"], "the same into Python's lent function",
+                       f"VHLS -> ARM {vhls['ARM']:.2f}")])
+    return ("\n\nhls participant rows: examples/hls_callback (docs/hls.md, \"The full HLS "
+            "participant\"), apply(f, x) = f(x) + 1 as HLS C++ around the generated worker_pp.hpp, "
+            "run as C simulation on the simulated board (g++; no Vitis HLS, so no RTL of the "
+            f"function): the host's wall clock, not cycles, {p['calls']} calls each, load average "
+            f"{p['loadavg']}. Only an RTL of the IP (Vitis HLS's) gives the paper's kind of figure.\n\n"
+            + table + "\n\nThe same system with worker's IP in the PL (the example's `sources:`, a "
+            "hand-written model of what Vitis HLS would export, placed by the generated "
+            "`worker_hls_place`), exact simulated cycles (the slope between n and 2n chained calls):\n\n"
+            + exact)
+
+
 def _hls_markdown(hls_result: Optional[dict[str, Any]]) -> str:
     if hls_result is None:
         return ""
     if not hls_result.get("ok", False):
         return "\n\nhls rows: **failed**: " + "; ".join(hls_result.get("problems", []))
-    return ("\n\nhls rows: examples/hls_pingpong (docs/hls.md), a Vitis HLS function under ap_ctrl_hs "
+    return _participant_markdown(hls_result.get("participant")) + ("\n\nhls rows: examples/hls_pingpong (docs/hls.md), a Vitis HLS function under ap_ctrl_hs "
             "behind the generated adapter, beside the paper's VHLS rows. rtl -> hls is timed by the "
             "Verilog caller (exact: the protocol, the adapter, which adds no cycle, and the "
             "function's 2 cycles in the example's hand-written stand-in of Vitis HLS's Verilog; a "
             "Vitis HLS schedule of the same C++ may differ); python -> hls counts Python's bus "
-            "cycles only (the cocotb ARM model). hls -> rtl has no row: an ap_ctrl_hs function "
-            "calls no one (the full HLS participant with an AXI master is not built yet).")
+            "cycles only (the cocotb ARM model). An ap_ctrl_hs function calls no one: hls -> rtl is "
+            "the full participant's row (above, C simulation).")
 
 
 def _a9_estimates(rows: list[dict[str, Any]], log: Callable[[str], None]) -> dict[str, Any]:
