@@ -125,6 +125,12 @@ localparam NW_W = $clog2(MAX_WORDS+1);
 localparam CW = SPLIT ? ((NW_W > 11 ? NW_W : 11) + 1) : (NW_W + 1);
 // data shift register: request words placed by lane, first beat at the bottom
 localparam DREG_W = (MAX_WORDS+LANES-1)*32;
+// beats of a request, and the width of the beat index into the request's data (padded with
+// zero beats to a power of two, so that the index never selects past the data)
+localparam NBEATS = (DREG_W + DATA_WIDTH - 1) / DATA_WIDTH;
+localparam BIW = (NBEATS > 1) ? $clog2(NBEATS) : 1;
+// 1: W is the register's bottom beat and the register shifts; 0: the beat is picked by index
+localparam WSHIFT = (LANES > 1 || NBEATS <= 2) ? 1 : 0;
 // outstanding burst counter and last-burst flag FIFO pointer widths
 localparam OW = $clog2(MAX_OUTSTANDING+1);
 localparam PW = (MAX_OUTSTANDING > 1) ? $clog2(MAX_OUTSTANDING) : 1;
@@ -184,7 +190,8 @@ reg [7:0] m_axi_awlen_reg;
 reg m_axi_awvalid_reg;
 
 // W channel
-reg [DREG_W-1:0] data_reg;  // the request's words as placed in beats (loaded once)
+reg [DREG_W-1:0] data_reg;  // the request's words as placed in beats
+reg [BIW-1:0] beat_reg;     // (WSHIFT 0) beat of the request on the W channel
 reg [DATA_WIDTH/8-1:0] m_axi_wstrb_reg;
 reg m_axi_wlast_reg;
 reg m_axi_wvalid_reg;
@@ -216,6 +223,7 @@ initial begin
     // register is loaded before any beat shows it)
     data_reg = {DREG_W{1'b0}};
 `endif
+    beat_reg = {BIW{1'b0}};
     m_axi_wstrb_reg = {DATA_WIDTH/8{1'b0}};
     m_axi_wlast_reg = 1'b0;
     m_axi_wvalid_reg = 1'b0;
@@ -280,12 +288,22 @@ assign m_axi_awlock = 1'b0;
 assign m_axi_awcache = 4'b0011;
 assign m_axi_awprot = 3'b010;
 assign m_axi_awvalid = m_axi_awvalid_reg;
-// the data register shifts by a beat; W shows its bottom beat. A request word that the
-// requesters drive (mostly) constant, a status or trigger word, has constant register bits
-// (no initial value in synthesis, above), and a bottom bit whose next beat is constant is the
-// flip-flop's synchronous set/reset: no LUT per bit (an index multiplexer on the output, as
-// before, costs one per bit: pingpong caller 484 -> 427 LUT flattened, Yosys 0.23)
-assign m_axi_wdata = data_reg[DATA_WIDTH-1:0];
+// Up to 2 beats (and on a 64-bit bus) the data register shifts by a beat and W shows its
+// bottom beat. A request word that the requesters drive (mostly) constant, a status or
+// trigger word, has constant register bits (no initial value in synthesis, above), and a
+// bottom bit whose next beat is constant is the flip-flop's synchronous set/reset: no LUT per
+// bit, where an index multiplexer on the output costs one (the pingpong caller, flattened,
+// Yosys 0.23: 456 -> 423 LUT). From 3 beats on a 32-bit bus the register is loaded once per
+// request (clock enable only) and the beat picked by index: a multiplexer of up to 4 beats is
+// one LUT per bit, where a shifter costs one per register bit
+generate
+    if (WSHIFT == 0) begin : wsel
+        wire [(2**BIW)*DATA_WIDTH-1:0] data_pad = {{((2**BIW)*DATA_WIDTH-DREG_W){1'b0}}, data_reg};
+        assign m_axi_wdata = data_pad[beat_reg*DATA_WIDTH +: DATA_WIDTH];
+    end else begin : wshift
+        assign m_axi_wdata = data_reg[DATA_WIDTH-1:0];
+    end
+endgenerate
 assign m_axi_wstrb = m_axi_wstrb_reg;
 assign m_axi_wlast = m_axi_wlast_reg;
 assign m_axi_wvalid = m_axi_wvalid_reg;
@@ -415,10 +433,14 @@ always @(posedge clk) begin
     // beat data and strobes
     if (load) begin
         data_reg <= s_data;
+        beat_reg <= {BIW{1'b0}};
         w_pos_reg <= s_off + s_n;
         m_axi_wstrb_reg <= load_strb;
     end else if (w_hs) begin
-        data_reg <= data_reg >> DATA_WIDTH;
+        beat_reg <= beat_reg + 1'b1;
+        if (WSHIFT != 0) begin
+            data_reg <= data_reg >> DATA_WIDTH;
+        end
         w_pos_reg <= next_pos;
         m_axi_wstrb_reg <= next_strb;
     end
@@ -474,7 +496,7 @@ end
 
 // with STATUS = 0 the error counter is not shown; with SPLIT = 0 the last-burst flags are
 // all set and not read
-wire unused_regs = &{1'b0, err_flag_reg, err_count_reg, last_flag_reg, s_beats_4k, s_cap,
+wire unused_regs = &{1'b0, err_flag_reg, err_count_reg, last_flag_reg, beat_reg, s_beats_4k, s_cap,
                      s_beats_pad[CW+8:9]};
 
 endmodule
