@@ -129,6 +129,8 @@ localparam DREG_W = (MAX_WORDS+LANES-1)*32;
 // zero beats to a power of two, so that the index never selects past the data)
 localparam NBEATS = (DREG_W + DATA_WIDTH - 1) / DATA_WIDTH;
 localparam BIW = (NBEATS > 1) ? $clog2(NBEATS) : 1;
+// 1: W is the register's bottom beat and the register shifts; 0: the beat is picked by index
+localparam WSHIFT = (LANES > 1 || NBEATS <= 2) ? 1 : 0;
 // outstanding burst counter and last-burst flag FIFO pointer widths
 localparam OW = $clog2(MAX_OUTSTANDING+1);
 localparam PW = (MAX_OUTSTANDING > 1) ? $clog2(MAX_OUTSTANDING) : 1;
@@ -188,8 +190,8 @@ reg [7:0] m_axi_awlen_reg;
 reg m_axi_awvalid_reg;
 
 // W channel
-reg [DREG_W-1:0] data_reg;  // the request's words as placed in beats (loaded once)
-reg [BIW-1:0] beat_reg;     // beat of the request on the W channel
+reg [DREG_W-1:0] data_reg;  // the request's words as placed in beats
+reg [BIW-1:0] beat_reg;     // (WSHIFT 0) beat of the request on the W channel
 reg [DATA_WIDTH/8-1:0] m_axi_wstrb_reg;
 reg m_axi_wlast_reg;
 reg m_axi_wvalid_reg;
@@ -215,7 +217,12 @@ initial begin
     m_axi_awaddr_reg = {ADDR_WIDTH{1'b0}};
     m_axi_awlen_reg = 8'd0;
     m_axi_awvalid_reg = 1'b0;
+`ifndef SYNTHESIS
+    // (simulation only: synthesis gives data_reg no initial value, so a request bit that
+    // every requester drives constant is a constant, with no flip-flop nor LUT behind it; the
+    // register is loaded before any beat shows it)
     data_reg = {DREG_W{1'b0}};
+`endif
     beat_reg = {BIW{1'b0}};
     m_axi_wstrb_reg = {DATA_WIDTH/8{1'b0}};
     m_axi_wlast_reg = 1'b0;
@@ -281,12 +288,16 @@ assign m_axi_awlock = 1'b0;
 assign m_axi_awcache = 4'b0011;
 assign m_axi_awprot = 3'b010;
 assign m_axi_awvalid = m_axi_awvalid_reg;
-// 32-bit bus: the data register is loaded once per request (clock enable only) and the beat
-// picked by index, a multiplexer on the output instead of a shifter on every register bit
-// (fewer LUTs from MAX_WORDS = 2 on). 64-bit bus, or one beat: the register shifts by a beat (there the
-// shifter is the smaller, as the placement by address already multiplexes its input)
+// Up to 2 beats (and on a 64-bit bus) the data register shifts by a beat and W shows its
+// bottom beat. A request word that the requesters drive (mostly) constant, a status or
+// trigger word, has constant register bits (no initial value in synthesis, above), and a
+// bottom bit whose next beat is constant is the flip-flop's synchronous set/reset: no LUT per
+// bit, where an index multiplexer on the output costs one (the pingpong caller, flattened,
+// Yosys 0.23: 456 -> 423 LUT). From 3 beats on a 32-bit bus the register is loaded once per
+// request (clock enable only) and the beat picked by index: a multiplexer of up to 4 beats is
+// one LUT per bit, where a shifter costs one per register bit
 generate
-    if (LANES == 1 && NBEATS > 1) begin : wsel
+    if (WSHIFT == 0) begin : wsel
         wire [(2**BIW)*DATA_WIDTH-1:0] data_pad = {{((2**BIW)*DATA_WIDTH-DREG_W){1'b0}}, data_reg};
         assign m_axi_wdata = data_pad[beat_reg*DATA_WIDTH +: DATA_WIDTH];
     end else begin : wshift
@@ -427,7 +438,7 @@ always @(posedge clk) begin
         m_axi_wstrb_reg <= load_strb;
     end else if (w_hs) begin
         beat_reg <= beat_reg + 1'b1;
-        if (LANES > 1 || NBEATS == 1) begin
+        if (WSHIFT != 0) begin
             data_reg <= data_reg >> DATA_WIDTH;
         end
         w_pos_reg <= next_pos;
