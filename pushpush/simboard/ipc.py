@@ -21,7 +21,7 @@ from typing import Any, Optional
 
 from pushpush.trace.wire_request import AREA_SIZE as TRACE_AREA_SIZE
 
-__all__ = ["OP_HELLO", "OP_WRITE", "OP_READ", "OP_STOP", "OP_INFO", "OP_RUN", "OP_WRITE_WORDS",
+__all__ = ["socket_dir", "OP_HELLO", "OP_WRITE", "OP_READ", "OP_STOP", "OP_INFO", "OP_RUN", "OP_WRITE_WORDS",
            "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "CTL_IRQ_LEVEL",
            "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "CTL_CALLERS", "CTL_HANDLING", "CTL_LOCAL_WRITES", "CTL_LOOKED", "CTL_CALLER_SEEN", "CTL_WINDOWS", "WINDOWS_MAX", "CTL_IRQ_RUNTIMES", "CTL_TRACE", "read_windows", "in_windows", "CTL_STATE", "SIM_STATES", "SIM_COUNTERS", "SimStatus", "read_status",
            "describe_status", "RESET_CYCLES", "REQ",
@@ -290,6 +290,24 @@ async def serve_requests(buf: bytearray, port: Any, send: Any, info: Any, run: A
             raise
         touch()
     return True
+
+
+#: the longest Unix socket path the kernel takes (sun_path is 108 bytes with its NUL), less
+#: room for the socket file names the simulated board uses in its folder
+_SOCKET_DIR_MAX = 107 - 16
+
+
+def socket_dir(prefix: str) -> "os.PathLike[str]":
+    """A new private folder for the simulated board's Unix sockets: under the temporary folder
+    (``TMPDIR``) when a socket's path there fits a Unix socket address, else under ``/tmp``
+    (a long ``TMPDIR``, e.g. pytest's under xdist, would make ``bind`` fail with "AF_UNIX path
+    too long")."""
+    from pathlib import Path
+    for base in (tempfile.gettempdir(), "/tmp"):
+        if len(os.fsencode(os.path.join(base, prefix + "x" * 8))) <= _SOCKET_DIR_MAX and os.path.isdir(base):
+            return Path(tempfile.mkdtemp(prefix=prefix, dir=base))
+    raise OSError(f"no folder for the simulated board's sockets: TMPDIR ({tempfile.gettempdir()}) is "
+                  f"too long for a Unix socket path and /tmp is missing; set TMPDIR to a short folder")
 
 
 def store_words(mem: Any, offset: int, data: bytes) -> None:

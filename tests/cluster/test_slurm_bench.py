@@ -49,7 +49,12 @@ def test_calls_smoke_through_slurm_equals_local(slurm_env, tmp_path, capsys):
     assert "slurm: job array" in err and "5 point(s) of kind 'sim'" in err and "  done: calls rtl k=0" in err
     assert main(["bench", "calls", "--smoke", "--executor", "local", "--jobs", "2", "--out", str(local)]) == 0
     a, b = (json.loads((d / "calls.json").read_text()) for d in (slurm, local))
-    assert len(_swept(a)["rows"]) == 10   # rtl k=0 and 4, python <-> rtl, python -> python, riscv x 5
+    # rtl k=0 and 4, python <-> rtl, python -> python, the five riscv rows per soft core, hls
+    swept = [(r["caller"], r["callee"]) for r in _swept(a)["rows"]]
+    assert swept.count(("rtl", "rtl")) == 2
+    assert {("python", "rtl"), ("rtl", "python"), ("python", "python"), ("rtl", "hls")} <= set(swept)
+    assert sum("riscv" in pair for pair in swept) == 5 * len({r.get("core") for r in _swept(a)["rows"]
+                                                              if r.get("core")})
     assert _swept(a) == _swept(b)
     rows = {(r["caller"], r["callee"], r["k"]): r for r in a["rows"]}
     assert rows[("rtl", "rtl", 0)]["cycles_per_call"] == 6.0

@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -55,15 +56,21 @@ def test_selfcheck_on_the_emulated_armhf_board(tmp_path: Path) -> None:
     launcher = tmp_path / "sim-launcher"
     shutil.copy(LAUNCHER, launcher)
     launcher.chmod(0o755)
-    (tmp_path / "tmp").mkdir()
+    # the simulated board's Unix sockets live in TMPDIR and the host's socket beside it: a short
+    # folder (a socket path has at most 107 bytes; pytest's tmp_path under xdist is longer)
+    short = Path(tempfile.mkdtemp(prefix="ppa-", dir="/tmp"))
+    (short / "tmp").mkdir()
     report = tmp_path / "report"
     env = {"PUSHPUSH_BOARD": "sim", "PUSHPUSH_SIM": "icarus", "PUSHPUSH_SIM_PYTHON": str(launcher),
-           "PUSHPUSH_ARMHF_SIMHOST": str(tmp_path / "simhost.sock"), "TMPDIR": str(tmp_path / "tmp")}
-    with SimHost(tmp_path / "simhost.sock", REPO) as host:
-        r = subprocess.run(land.command(["pushpush", "selfcheck", "-o", str(report)], binds=[tmp_path],
-                                        env=env, cwd=tmp_path),
-                           capture_output=True, text=True, timeout=2400,
-                           preexec_fn=deny_new_path_syscalls)
+           "PUSHPUSH_ARMHF_SIMHOST": str(short / "simhost.sock"), "TMPDIR": str(short / "tmp")}
+    try:
+        with SimHost(short / "simhost.sock", REPO) as host:
+            r = subprocess.run(land.command(["pushpush", "selfcheck", "-o", str(report)],
+                                            binds=[tmp_path, short], env=env, cwd=tmp_path),
+                               capture_output=True, text=True, timeout=2400,
+                               preexec_fn=deny_new_path_syscalls)
+    finally:
+        shutil.rmtree(short, ignore_errors=True)
     t_check = time.monotonic() - t0 - t_land - t_wheel
     print(f"emulated board: userland {t_land:.0f} s ({'built' if land.seconds else 'cached'}), "
           f"wheel install {t_wheel:.0f} s, selfcheck {t_check:.0f} s")

@@ -65,7 +65,6 @@ import socket
 import struct
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import weakref
@@ -85,7 +84,7 @@ __all__ = [
     "OP_WRITE_WORDS",
 ]
 
-from pushpush.simboard.ipc import (CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_LOOKED, CTL_PLW_CYCLE,
+from pushpush.simboard.ipc import (socket_dir, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_LOOKED, CTL_PLW_CYCLE,
                                    CTL_SIZE, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE, OP_WRITE_WORDS, REP, REQ,
                                    SharedMemory, SimConfig, read_status)
 
@@ -198,7 +197,7 @@ class SimBridge(Pacer):
         return self.rundir / "sim.log"
 
     def start(self) -> "SimBridge":
-        self.rundir = Path(tempfile.mkdtemp(prefix="pushpush-sim-"))
+        self.rundir = Path(socket_dir("pushpush-sim-"))   # short: gp0.sock is bound in it
         cfg = self.config
         cfg.socket_path = str(self.rundir / "gp0.sock")
         cfg.ps_mem_path = self.ps_mem.path

@@ -64,7 +64,6 @@ import shutil
 import socket
 import struct
 import subprocess
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -72,6 +71,7 @@ from typing import Any, Optional, Sequence
 
 from pushpush.protocol import BusWriteError
 from pushpush.runtime.backend import SyncBackend
+from pushpush.simboard.ipc import socket_dir
 
 from ..words import load_words, store_words
 
@@ -97,7 +97,7 @@ class CAttach:
             raise TypeError("CAttach needs the simulated board's device (pushpush.pynq.SimDevice); "
                             "on a PYNQ-Z1 C programs use the Linux layer (/dev/mem) directly")
         self.device = device
-        self.dir = Path(tempfile.mkdtemp(prefix="pushpush-c-"))
+        self.dir = Path(socket_dir("pushpush-c-"))   # short: the programs' sockets are bound in it
         self.path = str(self.dir / "gp0.sock")
         self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._listener.bind(self.path)
