@@ -159,7 +159,7 @@ def test_cores_with_a_cocotb_target() -> None:
     from pushpush.build.cocotb_fusesoc import cores_with_bench
 
     assert cores_with_bench() == ["abe", "axi_dma", "axil_bridge", "call_engine", "call_site", "chnl", "endpoint_mem", "export", "interconnect", "irq",
-                                  "ps_window",
+                                  "mem_firewall", "ps_window",
                                   "req_arbiter", "sim_ps", "traffic_gen"]
 
 

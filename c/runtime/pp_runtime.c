@@ -324,7 +324,16 @@ int pp_init(pp_rt *rt, const pp_platform *plat, const char *name, uint32_t base,
             return r;
         }
     }
-    rt->plat = *plat;
+    {
+        /* byte by byte through a volatile pointer, not a struct assignment: the compiler turns
+         * a copy this size (or a plain loop) into a call of memcpy, which a freestanding build
+         * (the bare-metal layer, -nostdlib) does not have */
+        const unsigned char *from = (const unsigned char *)plat;
+        volatile unsigned char *to = (volatile unsigned char *)&rt->plat;
+        size_t i;
+        for (i = 0; i < sizeof *plat; i++)
+            to[i] = from[i];
+    }
     rt->base = base;
     rt->size_words = size_bytes / 4u;
     if (!pp_in_window(rt, runtime_off, runtime_words)) {

@@ -7,9 +7,9 @@ model the example's Verilog is checked against too."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -53,9 +53,11 @@ def test_the_hls_function_runs_as_c_on_the_simulated_board(tmp_path: Path) -> No
     assert (callee.kind, callee.region, callee.hls_top) == ("c", "ps", "pingpong_step")
     bit = ppq.write_sim_overlay(linked, tmp_path / "ol", simulator="icarus")
     exe = build_csim(tmp_path / "ol" / "c", linked, "callee", tmp_path / "csim")
-    sys.path.insert(0, str(EXAMPLE))
-    from app import i32, step_model
-    sys.path.remove(str(EXAMPLE))
+    # the example's app.py by its path: another example's `app` may be in sys.modules already
+    spec = importlib.util.spec_from_file_location("hls_pingpong_app", EXAMPLE / "app.py")
+    app = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(app)
+    i32, step_model = app.i32, app.step_model
     ol = ppq.load(str(bit))
     try:
         with CAttach(ol.device) as att:

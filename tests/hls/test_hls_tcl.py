@@ -25,8 +25,8 @@ when the exported Verilog is in `sources:`).
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -126,9 +126,11 @@ def test_the_standin_refuses(generated: Path, tmp_path: Path, old: str, new: str
 
 
 def _model(xs: list[int]) -> list[int]:
-    sys.path.insert(0, str(EXAMPLE))
-    from app import i32, step_model
-    sys.path.remove(str(EXAMPLE))
+    # the example's app.py by its path: another example's `app` may be in sys.modules already
+    spec = importlib.util.spec_from_file_location("hls_pingpong_app", EXAMPLE / "app.py")
+    app = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(app)
+    i32, step_model = app.i32, app.step_model
     s, out = 0, []
     for x in xs:
         s = step_model(s, x)
