@@ -28,10 +28,12 @@ def _strip(obj):
 
 def _swept(res: dict) -> dict:
     """An experiment's result without wall-clock numbers and without the C rows (those run
-    on this machine, measured in wall-clock time, whatever the executor)."""
+    on this machine, measured in wall-clock time, whatever the executor), nor the hls
+    result's details (its participant's C simulation is timed by wall clock; its exact
+    rows stay in "rows")."""
     out = _strip(res)
     out["rows"] = [r for r in out.get("rows", []) if "c" not in (r.get("caller"), r.get("callee"))]
-    for k in ("c", "targets", "plots"):
+    for k in ("c", "hls", "targets", "plots"):
         out.pop(k, None)
     return out
 

@@ -121,7 +121,7 @@ class SimHost:
 
         proc = subprocess.Popen([self.python, *argv], cwd=req["cwd"], env=env,
                                 stdin=subprocess.DEVNULL, stdout=fdmap[1], stderr=fdmap[2],
-                                pass_fds=tuple(pipes), preexec_fn=place, start_new_session=True)
+                                pass_fds=tuple(pipes.values()), preexec_fn=place, start_new_session=True)
         with self._lock:
             self._procs.add(proc)
             self.launched.append(argv)
