@@ -121,7 +121,11 @@ class SimHost:
 
         proc = subprocess.Popen([self.python, *argv], cwd=req["cwd"], env=env,
                                 stdin=subprocess.DEVNULL, stdout=fdmap[1], stderr=fdmap[2],
-                                pass_fds=tuple(pipes.values()), preexec_fn=place, start_new_session=True)
+                                # the pipes are placed by place() at their numbers, which need
+                                # not be open here: pass_fds would mark them inheritable before
+                                # preexec_fn runs (EBADF); close_fds=False keeps the placed ones
+                                # (dup2 makes them inheritable), the received ones close at exec
+                                close_fds=False, preexec_fn=place, start_new_session=True)
         with self._lock:
             self._procs.add(proc)
             self.launched.append(argv)
