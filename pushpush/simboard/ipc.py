@@ -17,6 +17,7 @@ import struct
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Optional
 
 from pushpush.trace.wire_request import AREA_SIZE as TRACE_AREA_SIZE
@@ -297,12 +298,11 @@ async def serve_requests(buf: bytearray, port: Any, send: Any, info: Any, run: A
 _SOCKET_DIR_MAX = 107 - 16
 
 
-def socket_dir(prefix: str) -> "os.PathLike[str]":
+def socket_dir(prefix: str) -> Path:
     """A new private folder for the simulated board's Unix sockets: under the temporary folder
     (``TMPDIR``) when a socket's path there fits a Unix socket address, else under ``/tmp``
     (a long ``TMPDIR``, e.g. pytest's under xdist, would make ``bind`` fail with "AF_UNIX path
     too long")."""
-    from pathlib import Path
     for base in (tempfile.gettempdir(), "/tmp"):
         if len(os.fsencode(os.path.join(base, prefix + "x" * 8))) <= _SOCKET_DIR_MAX and os.path.isdir(base):
             return Path(tempfile.mkdtemp(prefix=prefix, dir=base))
