@@ -30,6 +30,9 @@ from .link import (
     Slot,
     TraceBlock,
     FirewallBlock,
+    GuardEntry,
+    WindowGuard,
+    WindowRule,
     trace_pulses,
 )
 from .link.linker import place_irq, place_ps_window_register
@@ -77,6 +80,7 @@ def to_dict(linked: LinkedSystem) -> dict[str, Any]:
         **_channels(linked),
         **_trace(linked),
         **_firewall(linked),
+        **_window_guard(linked),
         "components": [_component(c) for c in linked.components],
     }
 
@@ -105,6 +109,31 @@ def _firewall(linked: LinkedSystem) -> dict[str, Any]:
     if f is None:
         return {}
     return {"firewall": {"base": _hex(f.base), "size": _hex(f.size), "entries": f.entries}}
+
+
+def _window_guard(linked: LinkedSystem) -> dict[str, Any]:
+    """The ``window_guard`` entry (only with ``firewall:`` guarding the software windows):
+    its register page, the rules (which PL component may write which bytes of which
+    software window, and why) and the constant table they make (docs/system-map.md)."""
+    g = linked.window_guard
+    if g is None:
+        return {}
+    return {"window_guard": {
+        "base": _hex(g.base), "size": _hex(g.size),
+        "rules": [{"master": r.master, "tag": r.tag, "window": r.window, "first": _hex(r.first),
+                   "last": _hex(r.last), "what": r.what} for r in g.rules],
+        "entries": [{"tag": e.tag, "first": _hex(e.first), "last": _hex(e.last)} for e in g.entries]}}
+
+
+def _read_window_guard(data: dict[str, Any]) -> Optional[WindowGuard]:
+    g = data.get("window_guard")
+    if not g:
+        return None
+    return WindowGuard(_int(g["base"]),
+                       tuple(WindowRule(r["master"], int(r["tag"]), r["window"], _int(r["first"]),
+                                        _int(r["last"]), r["what"]) for r in g["rules"]),
+                       tuple(GuardEntry(int(e["tag"]), _int(e["first"]), _int(e["last"]))
+                             for e in g["entries"]))
 
 
 def _dmas(linked: LinkedSystem) -> dict[str, Any]:
@@ -272,6 +301,7 @@ def from_dict(data: Any, base_dir: Optional[Path] = None) -> LinkedSystem:
                    if data.get("trace") else None),
             firewall=(FirewallBlock(_int(data["firewall"]["base"]), int(data["firewall"]["entries"]))
                       if data.get("firewall") else None),
+            window_guard=_read_window_guard(data),
         )
     except (KeyError, TypeError, ValueError, AttributeError, TypeSyntaxError) as e:
         raise SystemMapError(f"malformed system map: {type(e).__name__}: {e}") from None

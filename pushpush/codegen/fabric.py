@@ -91,9 +91,11 @@ def core_dependencies(linked: Optional[LinkedSystem] = None) -> list[str]:
     for components with an ``abe:`` entry; listing it always keeps the file lists
     independent of the system), and ``trace`` for a system with ``trace:`` (the PL trace
     buffer: only there, so a system without it lists exactly what it did before), and
-    ``mem_firewall`` for a system with ``firewall:`` (likewise)."""
+    ``mem_firewall`` for a system with ``firewall:`` (likewise: its buffer engines' path or
+    its window guard)."""
+    fw = linked is not None and (linked.firewall is not None or linked.window_guard is not None)
     return (list(_CORES) + (["trace"] if linked is not None and linked.trace is not None else [])
-            + (["mem_firewall"] if linked is not None and linked.firewall is not None else []))
+            + (["mem_firewall"] if fw else []))
 
 
 def rtl_components(linked: LinkedSystem) -> list[LinkedComponent]:

@@ -73,6 +73,34 @@ class TopFirewall:
 
 
 @dataclass(frozen=True)
+class TopWindowGuard:
+    """The window guard (``pp_mem_firewall`` with constant entries; ``firewall:`` with
+    ``windows: true``) between the interconnect's ``ps`` port and ``m_axi``: its register page
+    at slave ``slave`` (``base``), where the master's index sits in the AXI ID (``tag_lsb``,
+    ``tag_bits``), and its constant table: ``(tag, first byte, last byte)`` per entry, every
+    entry write-only except the ARM's (tag 0: the whole region, reads and writes)."""
+
+    slave: int
+    base: int
+    tag_lsb: int
+    tag_bits: int
+    entries: tuple[tuple[int, int, int], ...]
+
+    @property
+    def bases(self) -> list[int]:
+        return [e[1] for e in self.entries]
+
+    @property
+    def limits(self) -> list[int]:
+        return [e[2] for e in self.entries]
+
+    @property
+    def attrs(self) -> list[int]:
+        """Each entry's ATTR (cores/mem_firewall: [0] READ, [1] WRITE, [15:8] OWNER)."""
+        return [(tag << 8) | (0b11 if tag == 0 else 0b10) for tag, _, _ in self.entries]
+
+
+@dataclass(frozen=True)
 class IrqBlock:
     """The interrupt block (``pp_irq_pending``) at slave ``slave``: one pending bit per
     software component (``components``), whose window is ``window_bases[i]``/``window_bits[i]``."""
@@ -300,6 +328,8 @@ class TopModel:
     trace: Optional[TopTrace] = None
     #: the memory firewall on ``buf_axi`` (``firewall:``), None without
     firewall: Optional[TopFirewall] = None
+    #: the window guard on ``m_axi`` (``firewall:`` with ``windows: true``), None without
+    window_guard: Optional[TopWindowGuard] = None
 
     @property
     def s_count(self) -> int:
@@ -368,6 +398,10 @@ def top_model(linked: LinkedSystem) -> TopModel:
     if linked.firewall is not None:
         firewall_slave = len(slaves)
         slaves.append(Slave("firewall", linked.firewall.base, 12))
+    guard_slave = None
+    if linked.window_guard is not None:
+        guard_slave = len(slaves)
+        slaves.append(Slave("window_guard", linked.window_guard.base, 12))
     slaves.append(Slave("ps", linked.ps.base, clog2(linked.ps.size)))
     trace = None
     if linked.trace is not None and trace_slave is not None:
@@ -394,6 +428,13 @@ def top_model(linked: LinkedSystem) -> TopModel:
     if linked.firewall is not None and firewall_slave is not None and bufs is not None:
         firewall = TopFirewall(firewall_slave, linked.firewall.base, linked.firewall.entries,
                                BUF_ID_WIDTH, max(1, clog2(len(engines))))
+    window_guard = None
+    if linked.window_guard is not None and guard_slave is not None:
+        g = linked.window_guard
+        # the ARM's own writes (master 0) are not checked: the whole region, both directions
+        window_guard = TopWindowGuard(guard_slave, g.base, s_id, max(1, clog2(len(masters))),
+                                      ((0, linked.ps.base, linked.ps.end - 1),
+                                       *((e.tag, e.first, e.last) for e in g.entries)))
     dmas = {d.component: TopDma(d.name, d.component, dma_stream_ports(d)) for d in linked.dmas}
     topology = {"crossbar": 0, "shared": 1}[linked.interconnect.topology]
     comps = tuple(
@@ -427,4 +468,5 @@ def top_model(linked: LinkedSystem) -> TopModel:
         m_sig=tuple(axi_signals(dw, m_id)),
         trace=trace,
         firewall=firewall,
+        window_guard=window_guard,
     )

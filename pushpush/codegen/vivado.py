@@ -150,6 +150,9 @@ def pl_address_block(linked: LinkedSystem) -> tuple[int, int]:
         lo, hi = min(lo, linked.trace.base), max(hi, linked.trace.base + linked.trace.size)
     if linked.firewall is not None:   # and its memory firewall's register page
         lo, hi = min(lo, linked.firewall.base), max(hi, linked.firewall.base + linked.firewall.size)
+    if linked.window_guard is not None:   # and its window guard's
+        g = linked.window_guard
+        lo, hi = min(lo, g.base), max(hi, g.base + g.size)
     size = 4096
     while True:
         base = lo // size * size

@@ -39,12 +39,13 @@ from ..spec.fields import DEFAULT_REPLY_TIMEOUT
 from ..types import WORD_BYTES, FunctionType, nested_buffer
 from .model import (
     DMA_FIRST_PAGE, DMA_HP_PORTS, DMA_PAGE_BYTES, IRQ_BLOCK_BYTES, IRQ_MAX_BITS,
-    MAX_INTERCONNECT_PORTS, CallbackInfo, ChannelInfo, DmaBlock, ExportInfo, ImportInfo, IrqBlock, TraceBlock, FirewallBlock,
+    MAX_INTERCONNECT_PORTS, CallbackInfo, ChannelInfo, DmaBlock, ExportInfo, ImportInfo, IrqBlock, TraceBlock, FirewallBlock, WindowGuard,
     LinkedComponent, LinkedSystem, Slot, SlotKind,
 )
+from .window_rules import guard_entries, window_rules
 
 __all__ = ["link", "load", "window_size_for", "place_ps_window_register", "place_irq", "place_trace",
-           "place_firewall"]
+           "place_firewall", "place_window_guard"]
 
 
 def load(path: "str | os.PathLike[str]", interconnect: Optional[dict[str, Any]] = None,
@@ -161,6 +162,7 @@ def link(spec: SystemSpec) -> LinkedSystem:
     irq = place_irq(spec.pl, components, ps_window_register)
     trace = place_trace(spec, components, ps_window_register, irq)
     firewall = place_firewall(spec, components, ps_window_register, irq, trace)
+    window_guard = place_window_guard(spec, components, ps_window_register, irq, trace, firewall)
     return LinkedSystem(
         name=spec.name, board=spec.board, clock_mhz=spec.clock_mhz,
         interconnect=spec.interconnect, pl=spec.pl, ps=spec.ps, components=components,
@@ -169,7 +171,7 @@ def link(spec: SystemSpec) -> LinkedSystem:
         channels=tuple(ChannelInfo(c.name, ch.name, ch.index) for c in spec.components
                        for ch in c.channels),
         ps_window_register=ps_window_register,
-        irq=irq, trace=trace, firewall=firewall,
+        irq=irq, trace=trace, firewall=firewall, window_guard=window_guard,
     )
 
 
@@ -254,23 +256,69 @@ def place_trace(spec: SystemSpec, components: Sequence[LinkedComponent],
     return TraceBlock(page, spec.trace_depth)
 
 
+def _free_pl_page(spec: SystemSpec, used: Sequence[tuple[int, int]], what: str) -> int:
+    """The first free 4 KiB page of ``pl`` after the ranges ``used``; raises
+    :class:`LinkError` (at the system's first line) naming ``what`` when none is left."""
+    size = IRQ_BLOCK_BYTES
+    page = spec.pl.base
+    for lo, hi in sorted(used):
+        if page + size <= lo:
+            break
+        page = max(page, -(-hi // size) * size)
+    if page + size > spec.pl.end:
+        raise LinkError([Diagnostic.at(spec.where(spec.loc), f"firewall: no free 4 KiB page for {what} "
+                                                             f"in region pl ({spec.pl.base:#x}.."
+                                                             f"{spec.pl.end:#x}); use a larger regions.pl")])
+    return page
+
+
+def _pl_used(components: Sequence[LinkedComponent], ps_window_register: Optional[int],
+             irq: Optional[IrqBlock], trace: Optional[TraceBlock]) -> list[tuple[int, int]]:
+    """The ranges of ``pl`` taken by the PL windows and the top's register pages."""
+    return ([(c.base, c.end) for c in components if not c.is_software]
+            + ([] if ps_window_register is None
+               else [(ps_window_register, ps_window_register + IRQ_BLOCK_BYTES)])
+            + ([] if irq is None else [(irq.base, irq.base + IRQ_BLOCK_BYTES)])
+            + ([] if trace is None else [(trace.base, trace.base + trace.size)]))
+
+
+def _check_port(spec: SystemSpec, components: Sequence[LinkedComponent], pages: int, what: str) -> None:
+    """Raises :class:`LinkError` when the top's interconnect has no port left for ``pages``
+    register pages besides the PL windows, the ARM's windows and ``pages`` before."""
+    rtl = [c for c in components if not c.is_software]
+    if len(rtl) + 1 + pages > MAX_INTERCONNECT_PORTS:
+        raise LinkError([Diagnostic.at(spec.where(spec.loc), f"firewall: the interconnect has no free port "
+                                                             f"for {what} ({MAX_INTERCONNECT_PORTS} at "
+                                                             f"most); remove 'firewall:' or merge components")])
+
+
 def place_firewall(spec: SystemSpec, components: Sequence[LinkedComponent],
                    ps_window_register: Optional[int], irq: Optional[IrqBlock],
                    trace: Optional[TraceBlock]) -> Optional[FirewallBlock]:
-    """The memory firewall's register page (:attr:`LinkedSystem.firewall`): the first free
-    4 KiB page of ``pl`` after the rtl windows and the other register pages; None without
-    ``firewall:``. Raises :class:`LinkError` (at the system's first line) when the system has
-    no buffer parameter (the firewall guards the buffer engines' path; nothing else of the
-    PL reaches PS memory through it yet), or no free page or interconnect port is left."""
+    """The buffer engines' memory firewall's register page (:attr:`LinkedSystem.firewall`):
+    the first free 4 KiB page of ``pl`` after the rtl windows and the other register pages;
+    None without ``firewall:`` or without buffer parameters (the window guard, placed by
+    :func:`place_window_guard`, may still be there). Raises :class:`LinkError` when
+    ``entries`` is written for a system without buffer parameters (it does not apply), when
+    ``firewall:`` guards nothing, when a riscv component calls buffer functions, or when no
+    free page or interconnect port is left."""
     if not spec.firewall_entries:
         return None
     where = spec.where(spec.loc)
     rtl = [c for c in components if not c.is_software]
     if not any(e.signature.buffer_params() for c in rtl for e in c.exports):
-        raise LinkError([Diagnostic.at(where, "firewall: the memory firewall guards the buffer "
-                                              "engines' path into PS memory, and this system has "
-                                              "no buffer parameter (in T[] / out T[]) on an rtl "
-                                              "export; remove 'firewall:'")])
+        if spec.firewall_entries_loc is not None:
+            raise LinkError([Diagnostic.at(spec.where(spec.firewall_entries_loc),
+                                           "firewall entries: the entries are the buffer engines' "
+                                           "ranges, and this system has no buffer parameter (in T[] / "
+                                           "out T[]) on an rtl export; remove 'entries'")])
+        if not (spec.firewall_windows and window_rules(components)):
+            raise LinkError([Diagnostic.at(where, "firewall: nothing to guard: this system has no buffer "
+                                                  "parameter (in T[] / out T[]) on an rtl export and no PL "
+                                                  "component that writes into a software window"
+                                                  + ("" if spec.firewall_windows else " guarded (windows: false)")
+                                                  + "; remove 'firewall:'")])
+        return None
     soft_core = sorted({c.name for c in components if c.kind == "riscv"
                         for i in c.imports if i.signature.buffer_params()})
     if soft_core:
@@ -282,28 +330,37 @@ def place_firewall(spec: SystemSpec, components: Sequence[LinkedComponent],
                                               "ranges), so their calls would all be refused; call "
                                               "those functions from a python or c component, or "
                                               "remove 'firewall:'")])
-    ports = (len(rtl) + 1 + (ps_window_register is not None) + (irq is not None)
-             + (trace is not None) + 1)
-    if ports > MAX_INTERCONNECT_PORTS:
-        raise LinkError([Diagnostic.at(where, f"firewall: the interconnect has no free port for the "
-                                              f"firewall's registers ({MAX_INTERCONNECT_PORTS} at "
-                                              f"most); remove 'firewall:' or merge components")])
-    size = IRQ_BLOCK_BYTES
-    used = sorted([(c.base, c.end) for c in rtl]
-                  + ([] if ps_window_register is None
-                     else [(ps_window_register, ps_window_register + IRQ_BLOCK_BYTES)])
-                  + ([] if irq is None else [(irq.base, irq.base + IRQ_BLOCK_BYTES)])
-                  + ([] if trace is None else [(trace.base, trace.base + trace.size)]))
-    page = spec.pl.base
-    for lo, hi in used:
-        if page + size <= lo:
-            break
-        page = max(page, -(-hi // size) * size)
-    if page + size > spec.pl.end:
-        raise LinkError([Diagnostic.at(where, f"firewall: no free 4 KiB page for the firewall's "
-                                              f"registers in region pl ({spec.pl.base:#x}.."
-                                              f"{spec.pl.end:#x}); use a larger regions.pl")])
+    _check_port(spec, components, (ps_window_register is not None) + (irq is not None)
+                + (trace is not None) + 1, "the firewall's registers")
+    page = _free_pl_page(spec, _pl_used(components, ps_window_register, irq, trace),
+                         "the firewall's registers")
     return FirewallBlock(page, spec.firewall_entries)
+
+
+def place_window_guard(spec: SystemSpec, components: Sequence[LinkedComponent],
+                       ps_window_register: Optional[int], irq: Optional[IrqBlock],
+                       trace: Optional[TraceBlock], firewall: Optional[FirewallBlock]) -> Optional[WindowGuard]:
+    """The window guard (:attr:`LinkedSystem.window_guard`): its rules
+    (:func:`pushpush.link.window_rules.window_rules`) and its register page, the first free
+    4 KiB page of ``pl`` after the others; None without ``firewall:``, with ``windows:
+    false``, or when no PL component writes into a software window."""
+    if not (spec.firewall_entries and spec.firewall_windows):
+        return None
+    rules = window_rules(components)
+    if not rules:
+        return None
+    try:
+        entries = guard_entries(rules)
+    except ValueError as e:
+        raise LinkError([Diagnostic.at(spec.where(spec.loc), f"firewall: {e}; merge components, or "
+                                                             "write 'firewall: {windows: false}'")]) from None
+    pages = (ps_window_register is not None) + (irq is not None) + (trace is not None) + (firewall is not None)
+    _check_port(spec, components, pages + 1, "the window guard's registers")
+    used = _pl_used(components, ps_window_register, irq, trace)
+    if firewall is not None:
+        used.append((firewall.base, firewall.base + firewall.size))
+    page = _free_pl_page(spec, used, "the window guard's registers")
+    return WindowGuard(page, tuple(rules), tuple(entries))
 
 
 def _place_dmas(spec: SystemSpec) -> tuple[list[DmaBlock], list[Diagnostic]]:

@@ -51,6 +51,7 @@ __all__ = [
     "IRQ_MAX_BITS",
     "IRQ_PENDING_OFFSET", "IRQ_ENABLE_SET", "IRQ_ENABLE_CLEAR",
     "MAX_INTERCONNECT_PORTS",
+    "MAX_GUARD_ENTRIES", "WindowRule", "GuardEntry", "WindowGuard",
 ]
 
 class SlotKind(str, enum.Enum):
@@ -327,6 +328,56 @@ class FirewallBlock:
         return range(self.entries * k // n, self.entries * (k + 1) // n)
 
 
+#: Constant entries the window guard holds (cores/mem_firewall ``STATIC_ENTRIES``).
+MAX_GUARD_ENTRIES = 64
+
+
+@dataclass(frozen=True)
+class WindowRule:
+    """PL component ``master`` (its index ``tag`` on the top's interconnect) may write the
+    bytes ``first`` .. ``last`` of software component ``window``'s window, for ``what``."""
+
+    master: str
+    tag: int
+    window: str
+    first: int
+    last: int
+    what: str
+
+
+@dataclass(frozen=True)
+class GuardEntry:
+    """One constant entry of the window guard: master ``tag`` may write ``first`` .. ``last``."""
+
+    tag: int
+    first: int
+    last: int
+
+
+@dataclass(frozen=True)
+class WindowGuard:
+    """The window guard (``firewall:`` with ``windows: true``; docs/architecture.md §2.4): a
+    memory firewall (cores/mem_firewall) on the system top's ``m_axi``, between the
+    interconnect and the software windows, whose table is fixed at link time
+    (:mod:`pushpush.link.window_rules`): its register page at ``base`` in region ``pl``
+    (4 KiB: the refusal counter and latch, the table read back) and the ``rules`` its table
+    is made of. A burst's master is its index on the top's interconnect (ID bits above the
+    ARM's 12), the ARM's own (master 0) unchecked."""
+
+    base: int
+    rules: tuple[WindowRule, ...]
+    #: the table: the rules' ranges merged by master (:func:`pushpush.link.window_rules.guard_entries`)
+    entries: tuple[GuardEntry, ...]
+
+    @property
+    def size(self) -> int:
+        return 0x1000
+
+    def rules_at(self, tag: int, address: int) -> list[WindowRule]:
+        """The rules of master ``tag`` that cover ``address`` (empty: it may not write there)."""
+        return [r for r in self.rules if r.tag == tag and r.first <= address <= r.last]
+
+
 def firewall_engines(components: Sequence["LinkedComponent"]) -> list[tuple[str, str, str]]:
     """(component, export, parameter) of every buffer engine, in the order of the top's
     buffer interconnect (its index is the engine's tag in the AXI ID, which the memory
@@ -491,6 +542,10 @@ class LinkedSystem:
     #: its register page in ``pl`` and its table's size; None without ``firewall:``. Placed
     #: by :func:`pushpush.link.linker.place_firewall`.
     firewall: Optional[FirewallBlock] = None
+    #: The window guard on the PL's writes into the software windows (``firewall:`` with
+    #: ``windows: true``): its register page and rules; None without. Placed by
+    #: :func:`pushpush.link.linker.place_window_guard`.
+    window_guard: Optional[WindowGuard] = None
 
     def channels_of(self, component: str) -> tuple[ChannelInfo, ...]:
         """A component's channels (empty without ``channels:``)."""

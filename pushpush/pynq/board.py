@@ -67,6 +67,7 @@ from pushpush.protocol import BusWriteError
 from pushpush.runtime.backend import SyncBackend, in_serve_thread
 from pushpush.runtime.claim import Claim, ClaimRefused, probe
 from pushpush.runtime.firewall import FirewallTable
+from pushpush.runtime.window_guard import WindowGuardView
 
 from .irqwait import IRQ_PIN, hub_for
 from .windows import SoftwareWindows
@@ -284,6 +285,11 @@ class PynqBackend(SyncBackend):
         #: interrupt ends when it is set (:meth:`wake`), not at IRQ_WAIT_S
         self.stopping: Optional[threading.Event] = None
         self.set_wait(wait or self.component.wait or "sleep")
+        self._window_guard = None
+        if linked.window_guard is not None:   # firewall: the PL's writes into the windows
+            gregs = MMIO(linked.window_guard.base, linked.window_guard.size, device=device)
+            self._window_guard = WindowGuardView(linked, lambda o: int(gregs.read(o)),
+                                                 lambda o, v: gregs.write(o, v))
         self._firewall = None
         if linked.firewall is not None:   # firewall: this component's entries of its table
             regs = MMIO(linked.firewall.base, linked.firewall.size, device=device)
@@ -293,6 +299,10 @@ class PynqBackend(SyncBackend):
                                            lambda o, ws: self.write(fw_base + o, ws))
 
     # ------------------------------------------------------------------ buffers
+
+    def window_guard(self) -> Any:
+        """The window guard's registers, or None without one (:mod:`pushpush.runtime.window_guard`)."""
+        return self._window_guard
 
     def firewall(self) -> Any:
         """This component's entries of the memory firewall's table, or None without

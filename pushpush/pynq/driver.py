@@ -144,6 +144,20 @@ class PushPushIP(DefaultIP):
                 out[c.name] = self._runtimes[c.name].counters.as_dict()
         return out
 
+    def window_guard(self) -> Any:
+        """The window guard of a system with ``firewall:``
+        (:class:`pushpush.runtime.window_guard.WindowGuardView`: ``refused()``,
+        ``take_refusal()``), read over AXI; ValueError for a system without one."""
+        from pushpush.runtime.window_guard import WindowGuardView
+
+        g = self.linked.window_guard
+        if g is None:
+            raise ValueError(f"system '{self.linked.name}' has no window guard: add 'firewall: true' "
+                             "to its YAML (it needs a PL component that writes into a software window)")
+        at = g.base - int(self.description.get("phys_addr", 0))
+        return WindowGuardView(self.linked, lambda o: int(self.mmio.read(at + o)),
+                               lambda o, v: self.mmio.write(at + o, v))
+
     def cycles(self) -> int:
         """The PL's free-running 64-bit clock-cycle counter (the interrupt block's register
         page, 0x10 and 0x14: docs/trace.md), read over AXI (high, low, high: docs/c.md,

@@ -105,6 +105,10 @@ class PushPushOverlay(Overlay):
         """Faults dropped by every component (:meth:`PushPushIP.counters`)."""
         return self.system.counters()
 
+    def window_guard(self) -> Any:
+        """The window guard's refusals (:meth:`PushPushIP.window_guard`)."""
+        return self.system.window_guard()
+
     def trace(self, path: Any, out: Any = None, source: Any = None) -> Any:
         """``with ol.trace("run.trace"):`` records every call into a Perfetto trace
         (docs/trace.md); ``out`` receives the summary. ``source``: ``"wire"`` (the

@@ -117,6 +117,11 @@ class Backend:
         (:class:`pushpush.runtime.firewall.FirewallTable`), or None: no firewall (default)."""
         return None
 
+    def window_guard(self) -> Any:
+        """The window guard's registers (:class:`pushpush.runtime.window_guard.WindowGuardView`),
+        or None: none, or this backend does not reach them (default)."""
+        return None
+
     def slot_pending(self, trigger_address: int) -> bool:
         """Whether a software window's cep trigger holds a call not taken yet."""
         return False

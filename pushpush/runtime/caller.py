@@ -525,11 +525,24 @@ class Caller:
         ``wait_report(waited)``: the simulated board's cycles and state)."""
         waiting = self.unserved_calls()
         seen = self.hooks.wait_report(waited)
+        refused = self._guard_detail()
+        if refused is not None:   # a reply the window guard kept out says more than "no reply"
+            seen = refused if seen is None else f"{refused}; {seen}"
         if not waiting:
             return f"no reply (is the callee running and serving?); {seen}" if seen else None
         return ("no reply: while it waited, " + ", ".join(waiting) + " called this component's "
                 "export(s) that no Python function serves; register them with rt.export(name, fn)"
                 + (f"; {seen}" if seen else ""))
+
+    def _guard_detail(self) -> Optional[str]:
+        """What the window guard latched (a PL write into the software windows it refused:
+        a reply written to the wrong place never arrives), or None."""
+        try:
+            guard = self.hooks.window_guard()
+            refusal = guard.take_refusal() if guard is not None else None
+        except Exception:   # a diagnostic only
+            return None
+        return None if refusal is None else refusal.describe()
 
     @staticmethod
     def _write_error(fn: RemoteFunction, exc: Exception, waited: float) -> CallError:

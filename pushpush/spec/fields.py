@@ -381,13 +381,19 @@ TRACE = Record("trace", "The PL trace buffer (cores/trace, docs/trace.md): a cor
 FIREWALL_DEFAULT_ENTRIES = 8
 FIREWALL_MAX_ENTRIES = 48
 
-FIREWALL = Record("firewall", "The memory firewall (cores/mem_firewall, issue 46): the buffer "
-                              "engines' bursts into PS memory pass only inside the ranges the "
-                              "runtime allowed for the call under way.", (
+FIREWALL = Record("firewall", "The memory firewall (cores/mem_firewall): the buffer engines' "
+                              "bursts into PS memory pass only inside the ranges the runtime "
+                              "allowed for the call under way, and the PL's writes into the "
+                              "software windows only into the slots the link gave each component.", (
     Field("entries", Int(minimum=1, maximum=FIREWALL_MAX_ENTRIES,
                          over="the table holds at most {maximum} ranges; use at most {maximum}"),
-          "Ranges the table holds at once (1..48): buffer parameters of calls in flight.",
+          "Ranges the buffer engines' table holds at once (1..48): buffer parameters of calls "
+          "in flight (a system with buffer parameters only).",
           default=FIREWALL_DEFAULT_ENTRIES, example="entries: 8"),
+    Field("windows", Choice((True, False)),
+          "Guard the PL's writes into the software windows too (a table fixed at link time: "
+          "each PL component writes only the slots of the calls it makes and serves).",
+          default=True, example="windows: true"),
 ))
 
 SYSTEM = Record("system", "A pushpush system description (system.yaml).", (
@@ -407,8 +413,9 @@ SYSTEM = Record("system", "A pushpush system description (system.yaml).", (
           "The PL trace buffer: true (1024 records), false (none, the default) or "
           "{depth: N}.", default=False, example="trace: true"),
     Field("firewall", AnyOf((Choice((True, False)), FIREWALL)),
-          "The memory firewall in front of the buffer engines' path into PS memory: true (8 "
-          "entries), false (none, the default) or {entries: N}.", default=False,
+          "The memory firewall in front of the PL's paths into PS memory (the buffer engines' "
+          "and the writes into the software windows): true (8 entries), false (none, the "
+          "default) or {entries: N, windows: B}.", default=False,
           example="firewall: true"),
     Field("components", MapOf(_NAME, COMPONENT, min_items=1, entry="component"),
           "The components, by name.", required=True,

@@ -163,14 +163,16 @@ class _Loader(_Reader):
                                 f"buffer; use software_windows: ocm")
 
         trace_depth = self.trace(by_key["trace"][1]) if "trace" in by_key else 0
-        firewall_entries = self.firewall(by_key["firewall"][1]) if "firewall" in by_key else 0
+        firewall_entries, firewall_windows, firewall_entries_loc = (
+            self.firewall(by_key["firewall"][1]) if "firewall" in by_key else (0, False, None))
 
         if name is None:
             return None
         spec = SystemSpec(
             name=name, components=tuple(components), board=board, clock_mhz=clock,
             software_windows=software_windows, interconnect=interconnect, pl=pl, ps=ps, file=self.file, base_dir=self.base_dir,
-            trace_depth=trace_depth, firewall_entries=firewall_entries, loc=loc, components_loc=components_loc, region_locs=region_locs,
+            trace_depth=trace_depth, firewall_entries=firewall_entries,
+            firewall_windows=firewall_windows, firewall_entries_loc=firewall_entries_loc, loc=loc, components_loc=components_loc, region_locs=region_locs,
         )
         self.diags.extend(check_references(spec, self.declared))
         return spec
@@ -197,20 +199,23 @@ class _Loader(_Reader):
             return 0
         return int(depth)
 
-    def firewall(self, node: Node) -> int:
-        """``firewall:`` (fields.FIREWALL): true, false or ``{entries: N}``; the table's
-        entries, 0 for none."""
+    def firewall(self, node: Node) -> tuple[int, bool, Optional[Location]]:
+        """``firewall:`` (fields.FIREWALL): true, false or ``{entries: N, windows: B}``; the
+        buffer table's entries (0 for no firewall), whether it guards the software windows
+        too, and where ``entries`` is written (None when it is not)."""
         if not isinstance(node, MappingNode):
             v = self.value(node) if isinstance(node, ScalarNode) else None
             if isinstance(v, bool):
-                return FIREWALL_DEFAULT_ENTRIES if v else 0
+                return (FIREWALL_DEFAULT_ENTRIES, True, None) if v else (0, False, None)
             self.error(node, f"firewall must be true, false or a mapping such as {{entries: 8}}, "
                              f"not {self._describe(node)}; e.g. firewall: true")
-            return 0
+            return 0, False, None
         read = self.record(node, FIREWALL, "'firewall'", name=lambda key: f"firewall {key}")
         if read is None or not read.ok:
-            return 0
-        return int(read.values.get("entries", FIREWALL_DEFAULT_ENTRIES))
+            return 0, False, None
+        where = self.loc(read.nodes["entries"][0]) if "entries" in read.nodes else None
+        return (int(read.values.get("entries", FIREWALL_DEFAULT_ENTRIES)),
+                bool(read.values.get("windows", True)), where)
 
     def interconnect(self, node: Node) -> Interconnect:
         read = self.record(node, INTERCONNECT, "'interconnect'", name=lambda key: f"interconnect {key}")

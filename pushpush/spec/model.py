@@ -204,6 +204,12 @@ class SystemSpec:
     trace_depth: int = 0
     #: ``firewall:``: entries of the memory firewall's table (cores/mem_firewall); 0 without.
     firewall_entries: int = 0
+    #: ``firewall:`` also guards the PL's writes into the software windows (``windows:``,
+    #: true unless written false); False without ``firewall:``.
+    firewall_windows: bool = False
+    #: Where ``firewall: {entries: N}`` is written, when it is (an ``entries`` that does not
+    #: apply, in a system without buffer parameters, is refused there).
+    firewall_entries_loc: Optional[Location] = field(default=None, compare=False, repr=False)
     #: The YAML file as the user named it (used in diagnostics).
     file: str = "<system>"
     #: Absolute directory of the YAML file; source paths are relative to it.

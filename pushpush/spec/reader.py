@@ -156,8 +156,12 @@ class _Reader:
 
     def get_choice(self, node: Node, what: str, choices: Sequence[Any]) -> Optional[Any]:
         v = self.value(node) if isinstance(node, ScalarNode) else None
-        if v in choices and not isinstance(v, bool):
+        flag = all(isinstance(c, bool) for c in choices)   # true/false, and nothing else
+        if v in choices and isinstance(v, bool) == flag:
             return v
+        if flag:
+            self.error(node, f"{what} must be true or false, not {self._describe(node)}")
+            return None
         shown = ", ".join(str(c) for c in choices)
         hint = did_you_mean(str(v), [str(c) for c in choices]) if isinstance(node, ScalarNode) else ""
         hint = hint or f"; write one of them, e.g. {choices[0]}"

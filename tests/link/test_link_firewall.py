@@ -1,6 +1,6 @@
 """The memory firewall (``firewall:``, issue 46) from YAML to the linked model, the system
-map and the system top: its register page's placement, the refusals of the linker (no buffer
-parameter; riscv callers of buffer functions, which cannot reach the table), the C
+map and the system top: its register page's placement, the refusals of the linker (nothing to
+guard; riscv callers of buffer functions, which cannot reach the table), the C
 runtime's constants and proxies (its share of the table, the engines' cep slots), the
 loader's errors, and the engines' order the runtime assumes (the top's buffer interconnect)."""
 
@@ -73,10 +73,12 @@ def test_engine_order_is_the_tops(tmp_path: Path) -> None:
                                ("hw2", "widen", "src"), ("hw2", "widen", "dst")]
 
 
-def test_refused_without_buffer_parameters(tmp_path: Path) -> None:
+def test_refused_when_it_guards_nothing(tmp_path: Path) -> None:
+    """No buffer parameter and no PL write into a software window (no software component):
+    nothing to guard."""
     errs = link_errors(tmp_path, "system: t\nfirewall: true\ncomponents:\n"
                                  "  r: {kind: rtl, module: r, sources: [r.v], exports: {f: '(a: i32) -> i32'}}\n")
-    assert len(errs) == 1 and "no buffer parameter" in errs[0] and "remove 'firewall:'" in errs[0]
+    assert len(errs) == 1 and "nothing to guard" in errs[0] and "remove 'firewall:'" in errs[0]
     assert errs[0].startswith(str(tmp_path / "system.yaml") + ":1:")
 
 
