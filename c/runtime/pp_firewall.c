@@ -140,6 +140,39 @@ uint32_t pp_fw_count(pp_rt *rt)
     return v;
 }
 
+int pp_wg_take(pp_rt *rt, uint32_t base, pp_wg_refusal *out)
+{
+    uint32_t info = 0, addr = 0, tag = 0, clear = 1u << 31;
+    int r;
+    if (rt->plat.read == NULL)
+        return PP_EPLATFORM;
+    r = rt->plat.read(rt->plat.ctx, base + PP_FW_BAD_INFO, &info);
+    if (r != PP_OK)
+        return r;
+    if (!(info >> 31))
+        return 0;
+    r = rt->plat.read(rt->plat.ctx, base + PP_FW_BAD_ADDR, &addr);
+    if (r == PP_OK)
+        r = rt->plat.read(rt->plat.ctx, base + PP_WG_BAD_TAG, &tag);
+    if (r == PP_OK)
+        r = rt->plat.write(rt->plat.ctx, base + PP_FW_BAD_INFO, &clear, 1u);
+    if (r != PP_OK)
+        return r;
+    out->addr = addr;
+    out->bytes = (((info >> 17) & 0xFFu) + 1u) << ((info >> 25) & 7u);
+    out->write = (int)((info >> 30) & 1u);
+    out->master = tag & 0xFFu;
+    return 1;
+}
+
+uint32_t pp_wg_count(pp_rt *rt, uint32_t base)
+{
+    uint32_t v = 0;
+    if (rt->plat.read == NULL || rt->plat.read(rt->plat.ctx, base + PP_FW_REFUSED, &v) != PP_OK)
+        return 0;
+    return v;
+}
+
 /* Why buffer argument a gets no range (PP_FW_OPEN: it gets one). */
 static int pp_fw_vouch(const pp_fw *fw, const pp_fw_arg *a, uint64_t bytes)
 {

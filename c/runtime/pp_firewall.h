@@ -136,6 +136,27 @@ const char *pp_fw_why(int why);
 /* Bursts the firewall refused since the PL's reset (the REFUSED register), or 0. */
 uint32_t pp_fw_count(pp_rt *rt);
 
+/* The window guard (firewall: in the YAML, guarding the PL's writes into the software
+ * windows with a table fixed at link time; docs/architecture.md 2.4): a PL component's write
+ * outside the slots of the calls it makes and serves is refused (it never reaches a window),
+ * counted and latched. Nobody waits for such a write, but a reply written to the wrong place
+ * shows as a call that times out: after PP_ETIMEOUT, pp_wg_take says whether the guard
+ * refused a write, whose and where. base: <SYS>_WINDOW_GUARD_BASE (c/<sys>_map.h); the
+ * master's name: <SYS>_PL_MASTERS[master] ("ps" is the ARM, then the PL components). */
+#define PP_WG_STATIC_INFO 0x014u
+#define PP_WG_BAD_TAG 0x018u
+typedef struct {
+    uint32_t addr;         /* the refused burst's first address (AxADDR) */
+    uint32_t bytes;        /* the bytes it covered: beats x beat bytes */
+    int write;             /* 1: a write */
+    unsigned master;       /* its master's index on the top's interconnect */
+} pp_wg_refusal;
+/* 1 and *out filled when a refusal was latched (then the latch is cleared), 0 when none,
+ * a negative PP_E* when the PL cannot be read (PP_EPLATFORM: pp_platform.read NULL). */
+int pp_wg_take(pp_rt *rt, uint32_t base, pp_wg_refusal *out);
+/* Bursts the window guard refused since the PL's reset, or 0. */
+uint32_t pp_wg_count(pp_rt *rt, uint32_t base);
+
 /* pp_call_site / pp_call_fn with the ranges of the call's buffer arguments open (generated
  * proxies; bufs: the buffer arguments in parameter order). Without a firewall: the call.
  * PP_ENOSLOT (before the call) when the component's entries are all in use. */

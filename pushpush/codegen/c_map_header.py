@@ -215,6 +215,12 @@ def render_c_header(linked: LinkedSystem) -> str:
             b.define(top, b.name(name, "FIREWALL_FIRST"), _n(share.start),
                      f"{name}'s entries of the table: first")
             b.define(top, b.name(name, "FIREWALL_COUNT"), _n(len(share)))
+    if linked.window_guard is not None:   # the window guard (firewall: guarding the windows)
+        b.define(top, b.name("WINDOW_GUARD_BASE"), _u(linked.window_guard.base),
+                 "the window guard's register page (GP0 only; pp_wg_take)")
+        masters = ", ".join(f'"{n}"' for n in ["ps", *(c.name for c in linked.components if not c.is_software)])
+        b.define(top, b.name("PL_MASTERS"), "{" + masters + "}",
+                 "names of the top's masters by index (pp_wg_refusal.master)")
     sections = [b.component(c) for c in linked.components]
     guard = f"PUSHPUSH_{linked.name.upper()}_MAP_H"
     width = max([len(x.name) for s in sections for x in s.defines] + [len(x.name) for x in top])
