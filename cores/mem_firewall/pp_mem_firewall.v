@@ -60,8 +60,17 @@ module pp_mem_firewall #
     parameter ID_WIDTH = 4,
     // AXI ID width of the register slave
     parameter REG_ID_WIDTH = 12,
-    // Entries of the table (1..48)
+    // Entries of the runtime's table (0..48; 0: none, only the static entries)
     parameter ENTRIES = 8,
+    // Static entries, fixed when the design is built (0..64): checked like the table's,
+    // never written. Entry i: STATIC_BASE[32*i +: 32] its first byte, STATIC_LIMIT[32*i +: 32]
+    // its last byte (inclusive), STATIC_ATTR[16*i +: 16] as ATTR's bits 15:0 ([0] READ,
+    // [1] WRITE, [2] ANY, [15:8] OWNER < 2**TAG_BITS; [7:3] 0); bits of entries
+    // STATIC_ENTRIES and above are ignored
+    parameter STATIC_ENTRIES = 0,
+    parameter [32*64-1:0] STATIC_BASE = {32*64{1'b0}},
+    parameter [32*64-1:0] STATIC_LIMIT = {32*64{1'b0}},
+    parameter [16*64-1:0] STATIC_ATTR = {16*64{1'b0}},
     // The master's tag in the ID: its lowest bit and its width (TAG_LSB+TAG_BITS <= ID_WIDTH)
     parameter TAG_LSB = 0,
     parameter TAG_BITS = 1,
@@ -210,15 +219,49 @@ localparam MAX_SIZE = DATA_WIDTH == 64 ? 3 : 2;
 localparam CW = 8;    // outstanding counters' width (MAX_OUT <= 255)
 localparam [1:0] SLVERR = 2'b10;
 
+// the first static entry whose ATTR has reserved bits (7:3) set or an OWNER wider than
+// TAG_BITS, -1 if none
+function integer static_bad_attr;
+    input integer dummy;
+    integer i;
+    reg [15:3] a;
+    begin
+        static_bad_attr = -1 + 0 * dummy;
+        for (i = STATIC_ENTRIES - 1; i >= 0; i = i - 1) begin
+            a = STATIC_ATTR[16 * i + 3 +: 13];
+            if (a[7:3] != 5'd0 || ({8'd0, a[15:8]} >> TAG_BITS) != 16'd0)
+                static_bad_attr = i;
+        end
+    end
+endfunction
+localparam integer STATIC_BAD = STATIC_ENTRIES >= 0 && STATIC_ENTRIES <= 64 ? static_bad_attr(0) : -1;
+
+initial begin
+    if (ENTRIES < 0 || ENTRIES > 48) begin
+        $error("Error: ENTRIES must be in 0..48 (instance %m)");
+        $finish;
+    end
+    if (STATIC_ENTRIES < 0 || STATIC_ENTRIES > 64) begin
+        $error("Error: STATIC_ENTRIES must be in 0..64 (instance %m)");
+        $finish;
+    end
+    if (STATIC_BAD >= 0) begin
+        $error("Error: STATIC_ATTR of static entry %0d: bits 7:3 must be 0 and OWNER (15:8) below 2**TAG_BITS (instance %m)",
+               STATIC_BAD);
+        $finish;
+    end
+end
+
 /*
- * The table and the control registers
+ * The runtime's table (its registers are in the register block below) and the control
+ * registers
  */
-reg  [32*ENTRIES-1:0]       ent_base;
-reg  [32*ENTRIES-1:0]       ent_limit;
-reg  [ENTRIES-1:0]          ent_rd;
-reg  [ENTRIES-1:0]          ent_wr;
-reg  [ENTRIES-1:0]          ent_any;
-reg  [TAG_BITS*ENTRIES-1:0] ent_owner;
+localparam EN = ENTRIES > 0 ? ENTRIES : 1;   // vectors' size: Verilog-2005 has no zero width
+/* verilator lint_off UNUSEDSIGNAL */
+wire [32*EN-1:0]            ent_base;        // the entries as read (unused when ENTRIES is 0)
+wire [32*EN-1:0]            ent_limit;
+wire [32*EN-1:0]            ent_attr;
+/* verilator lint_on UNUSEDSIGNAL */
 reg                         enable;
 reg  [31:0]                 refused_count;
 reg  [31:0]                 bad_addr;
@@ -267,21 +310,138 @@ endfunction
 
 wire [64:0] aw_range = burst_range(s_axi_awaddr, s_axi_awlen, s_axi_awsize, s_axi_awburst);
 wire [64:0] ar_range = burst_range(s_axi_araddr, s_axi_arlen, s_axi_arsize, s_axi_arburst);
+/* verilator lint_off UNUSEDSIGNAL */   // (unused when no entry has an owner)
 wire [TAG_BITS-1:0] aw_tag = s_axi_awid[TAG_LSB +: TAG_BITS];
 wire [TAG_BITS-1:0] ar_tag = s_axi_arid[TAG_LSB +: TAG_BITS];
+/* verilator lint_on UNUSEDSIGNAL */
 
-wire [ENTRIES-1:0] aw_hit, ar_hit;
+// the runtime's entries that allow the presented AW / AR (from the register block below; 0
+// when ENTRIES is 0)
+wire [EN-1:0] aw_hit, ar_hit;
 genvar g;
+
+/*
+ * The static entries: constants, so their comparisons fold into a few LUTs each
+ */
+localparam SN = STATIC_ENTRIES > 0 ? STATIC_ENTRIES : 1;
+
+// x >= c and x <= c as a chain of AND/OR from bit 0 up: with c a constant each bit is one
+// gate (a run of trailing 0s of c, resp. 1s, folds away), which the LUT mapping packs
+// several bits a LUT, where a comparator would take a carry chain and a LUT a bit
+function ge_const;
+    input [31:0] x;
+    input [31:0] c;
+    integer i;
+    begin
+        ge_const = 1'b1;
+        for (i = 0; i < 32; i = i + 1)
+            ge_const = c[i] ? x[i] && ge_const : x[i] || ge_const;
+    end
+endfunction
+
+function le_const;
+    input [31:0] x;
+    input [31:0] c;
+    integer i;
+    begin
+        le_const = 1'b1;
+        for (i = 0; i < 32; i = i + 1)
+            le_const = c[i] ? !x[i] || le_const : !x[i] && le_const;
+    end
+endfunction
+
+// The address bits above which every static entry of a direction (WHICH: 0 READ, 1 WRITE)
+// has the same BASE and LIMIT: a burst inside one of them has those bits too, so they are
+// compared once for all (static_prefix_in) and each entry compares only the bits below
+function integer static_low_bits;
+    input integer which;
+    integer i, k;
+    reg [31:0] diff;
+    reg [31:0] first_base;
+    reg        seen;
+    begin
+        diff = 32'd0;
+        first_base = 32'd0;
+        seen = 1'b0;
+        for (i = 0; i < STATIC_ENTRIES; i = i + 1) begin
+            if (STATIC_ATTR[16 * i + which]) begin
+                if (!seen)
+                    first_base = STATIC_BASE[32 * i +: 32];
+                seen = 1'b1;
+                diff = diff | (STATIC_BASE[32 * i +: 32] ^ first_base)
+                     | (STATIC_LIMIT[32 * i +: 32] ^ first_base);
+            end
+        end
+        static_low_bits = 0;
+        for (k = 0; k < 32; k = k + 1)
+            if (diff[k])
+                static_low_bits = k + 1;
+    end
+endfunction
+
+// the BASE of the first static entry of a direction (its high bits are every entry's)
+function [31:0] static_ref;
+    input integer which;
+    integer i;
+    reg     seen;
+    begin
+        static_ref = 32'd0;
+        seen = 1'b0;
+        for (i = 0; i < STATIC_ENTRIES; i = i + 1) begin
+            if (STATIC_ATTR[16 * i + which] && !seen) begin
+                static_ref = STATIC_BASE[32 * i +: 32];
+                seen = 1'b1;
+            end
+        end
+    end
+endfunction
+
+localparam integer      SW_LOW = static_low_bits(1);
+localparam integer      SR_LOW = static_low_bits(0);
+localparam [32:0]       SW_ONE = 33'd1 << SW_LOW;
+localparam [32:0]       SR_ONE = 33'd1 << SR_LOW;
+localparam [31:0]       SW_LOWS = SW_ONE[31:0] - 32'd1;   // the bits each entry compares
+localparam [31:0]       SR_LOWS = SR_ONE[31:0] - 32'd1;   // (all 32: 0 - 1)
+localparam [31:0]       SW_HIGH = static_ref(1) & ~SW_LOWS;
+localparam [31:0]       SR_HIGH = static_ref(0) & ~SR_LOWS;
+wire aw_sprefix = ((aw_range[63:32] ^ SW_HIGH) & ~SW_LOWS) == 32'd0
+               && ((aw_range[31:0] ^ SW_HIGH) & ~SW_LOWS) == 32'd0;
+wire ar_sprefix = ((ar_range[63:32] ^ SR_HIGH) & ~SR_LOWS) == 32'd0
+               && ((ar_range[31:0] ^ SR_HIGH) & ~SR_LOWS) == 32'd0;
+/* verilator lint_off UNUSEDSIGNAL */   // (no static entry of a direction: unused)
+wire [31:0] aw_sfirst = aw_range[63:32] & SW_LOWS;
+wire [31:0] aw_slast  = aw_range[31:0] & SW_LOWS;
+wire [31:0] ar_sfirst = ar_range[63:32] & SR_LOWS;
+wire [31:0] ar_slast  = ar_range[31:0] & SR_LOWS;
+/* verilator lint_on UNUSEDSIGNAL */
+
+wire [SN-1:0] aw_st_hit, ar_st_hit;   // the static entries that allow the presented AW / AR
 generate
-    for (g = 0; g < ENTRIES; g = g + 1) begin : entry
-        wire [31:0] b = ent_base[32 * g +: 32];
-        wire [31:0] l = ent_limit[32 * g +: 32];
-        wire        mine_w = ent_any[g] || ent_owner[TAG_BITS * g +: TAG_BITS] == aw_tag;
-        wire        mine_r = ent_any[g] || ent_owner[TAG_BITS * g +: TAG_BITS] == ar_tag;
-        assign aw_hit[g] = ent_wr[g] && mine_w && aw_range[63:32] >= b && aw_range[31:0] <= l;
-        assign ar_hit[g] = ent_rd[g] && mine_r && ar_range[63:32] >= b && ar_range[31:0] <= l;
+    for (g = 0; g < STATIC_ENTRIES; g = g + 1) begin : static_entry
+        localparam [31:0] B = STATIC_BASE[32 * g +: 32];
+        localparam [31:0] L = STATIC_LIMIT[32 * g +: 32];
+        localparam [15:0] A = STATIC_ATTR[16 * g +: 16];
+        localparam [TAG_BITS-1:0] O = A[8 +: TAG_BITS];
+        if (A[1]) begin : wr
+            assign aw_st_hit[g] = (A[2] || aw_tag == O) && ge_const(aw_sfirst, B & SW_LOWS)
+                                && le_const(aw_slast, L & SW_LOWS);
+        end else begin : no_wr   // costs nothing
+            assign aw_st_hit[g] = 1'b0;
+        end
+        if (A[0]) begin : rd
+            assign ar_st_hit[g] = (A[2] || ar_tag == O) && ge_const(ar_sfirst, B & SR_LOWS)
+                                && le_const(ar_slast, L & SR_LOWS);
+        end else begin : no_rd
+            assign ar_st_hit[g] = 1'b0;
+        end
+    end
+    if (STATIC_ENTRIES == 0) begin : no_static
+        assign aw_st_hit = 1'b0;
+        assign ar_st_hit = 1'b0;
     end
 endgenerate
+wire aw_static = aw_sprefix && |aw_st_hit;
+wire ar_static = ar_sprefix && |ar_st_hit;
 
 /*
  * Write path
@@ -294,7 +454,7 @@ reg           werr;          // a refused write waits for its answer
 reg           werr_wdone;    // ... and its W beats were all dropped
 reg  [ID_WIDTH-1:0] werr_id;
 
-wire aw_ok   = aw_held || !enable || (aw_range[64] && |aw_hit);
+wire aw_ok   = aw_held || !enable || (aw_range[64] && (|aw_hit || aw_static));
 wire aw_room = !werr && w_out != MAX_OUT[CW-1:0];
 assign m_axi_awvalid = s_axi_awvalid && (aw_held || (aw_ok && aw_room));
 assign s_axi_awready = aw_ok ? m_axi_awready && (aw_held || aw_room) : !werr;
@@ -363,7 +523,7 @@ reg  [7:0]    rerr_len;
 reg  [7:0]    rerr_beat;
 reg  [ID_WIDTH-1:0] rerr_id;
 
-wire ar_ok   = ar_held || !enable || (ar_range[64] && |ar_hit);
+wire ar_ok   = ar_held || !enable || (ar_range[64] && (|ar_hit || ar_static));
 wire ar_room = !rerr && r_out != MAX_OUT[CW-1:0];
 assign m_axi_arvalid = s_axi_arvalid && (ar_held || (ar_ok && ar_room));
 assign s_axi_arready = ar_ok ? m_axi_arready && (ar_held || ar_room) : !rerr;
@@ -478,7 +638,6 @@ pp_axi_slave #(
  * a byte is written (a clock enable) when its beat is taken with its strobe set
  */
 wire [11:0] w_beat_base = w_addr & BEAT_MASK;
-wire [32*ENTRIES-1:0] ent_attr;   // the ATTR words, as read
 
 // CTRL (0x000) and BAD_INFO (0x010) are in lane 0 of their beat (32- and 64-bit buses)
 wire ctrl_we = w_en && w_beat_base == (12'h000 & BEAT_MASK) && w_strb[0];
@@ -486,51 +645,70 @@ wire clr_bad = w_en && w_beat_base == (12'h010 & BEAT_MASK) && w_strb[3]
                && w_data[31];
 
 generate
-    for (g = 0; g < ENTRIES; g = g + 1) begin : regs
+    for (g = 0; g < ENTRIES; g = g + 1) begin : entry   // the runtime's entry g
         localparam integer OB = 256 + 16 * g;   // BASE's offset; LIMIT +4, ATTR +8
         localparam integer LB = (OB / 4) % LANES;
         localparam integer LL = (OB / 4 + 1) % LANES;
         localparam integer LA = (OB / 4 + 2) % LANES;
         localparam [31:0] OB32 = OB;
         localparam [11:0] OB12 = OB32[11:0];
+        reg  [31:0]         base;
+        reg  [31:0]         limit;
+        reg                 rd;
+        reg                 wr;
+        reg                 any;
+        reg  [TAG_BITS-1:0] owner;
         wire we_b = w_en && w_beat_base == (OB12 & BEAT_MASK);
         wire we_l = w_en && w_beat_base == ((OB12 + 12'd4) & BEAT_MASK);
         wire we_a = w_en && w_beat_base == ((OB12 + 12'd8) & BEAT_MASK);
         /* verilator lint_off UNUSEDSIGNAL */
-        wire [TAG_BITS+7:0] owner_x = {8'd0, ent_owner[TAG_BITS * g +: TAG_BITS]};
+        wire [TAG_BITS+7:0] owner_x = {8'd0, owner};
         /* verilator lint_on UNUSEDSIGNAL */
         wire [7:0] owner8 = owner_x[7:0];
-        assign ent_attr[32 * g +: 32] = {16'd0, owner8, 5'd0, ent_any[g], ent_wr[g], ent_rd[g]};
+        assign ent_base[32 * g +: 32] = base;
+        assign ent_limit[32 * g +: 32] = limit;
+        assign ent_attr[32 * g +: 32] = {16'd0, owner8, 5'd0, any, wr, rd};
+        wire mine_w = any || owner == aw_tag;
+        wire mine_r = any || owner == ar_tag;
+        assign aw_hit[g] = wr && mine_w && aw_range[63:32] >= base && aw_range[31:0] <= limit;
+        assign ar_hit[g] = rd && mine_r && ar_range[63:32] >= base && ar_range[31:0] <= limit;
         genvar k;
         for (k = 0; k < 4; k = k + 1) begin : bytes
             always @(posedge clk) begin
                 if (rst) begin
-                    ent_base[32 * g + 8 * k +: 8] <= 8'd0;
-                    ent_limit[32 * g + 8 * k +: 8] <= 8'd0;
+                    base[8 * k +: 8] <= 8'd0;
+                    limit[8 * k +: 8] <= 8'd0;
                 end else begin
                     if (we_b && w_strb[4 * LB + k])
-                        ent_base[32 * g + 8 * k +: 8] <= w_data[32 * LB + 8 * k +: 8];
+                        base[8 * k +: 8] <= w_data[32 * LB + 8 * k +: 8];
                     if (we_l && w_strb[4 * LL + k])
-                        ent_limit[32 * g + 8 * k +: 8] <= w_data[32 * LL + 8 * k +: 8];
+                        limit[8 * k +: 8] <= w_data[32 * LL + 8 * k +: 8];
                 end
             end
         end
         always @(posedge clk) begin
             if (rst) begin
-                ent_rd[g] <= 1'b0;
-                ent_wr[g] <= 1'b0;
-                ent_any[g] <= 1'b0;
-                ent_owner[TAG_BITS * g +: TAG_BITS] <= {TAG_BITS{1'b0}};
+                rd <= 1'b0;
+                wr <= 1'b0;
+                any <= 1'b0;
+                owner <= {TAG_BITS{1'b0}};
             end else if (we_a) begin
                 if (w_strb[4 * LA]) begin
-                    ent_rd[g] <= w_data[32 * LA];
-                    ent_wr[g] <= w_data[32 * LA + 1];
-                    ent_any[g] <= w_data[32 * LA + 2];
+                    rd <= w_data[32 * LA];
+                    wr <= w_data[32 * LA + 1];
+                    any <= w_data[32 * LA + 2];
                 end
                 if (w_strb[4 * LA + 1])
-                    ent_owner[TAG_BITS * g +: TAG_BITS] <= w_data[32 * LA + 8 +: TAG_BITS];
+                    owner <= w_data[32 * LA + 8 +: TAG_BITS];
             end
         end
+    end
+    if (ENTRIES == 0) begin : no_table
+        assign ent_base = 32'd0;
+        assign ent_limit = 32'd0;
+        assign ent_attr = 32'd0;
+        assign aw_hit = 1'b0;
+        assign ar_hit = 1'b0;
     end
 endgenerate
 
@@ -592,7 +770,41 @@ always @* begin
         endcase
     end
 end
-assign r_data = r_word;
+
+// STATIC_INFO and the static entries (0x014, 0x800 + 16 i: offsets the block above reads as
+// 0), ORed in: with no static entries this is 0 and the block above is all there is
+generate
+    if (STATIC_ENTRIES > 0) begin : static_read
+        reg  [REG_DATA_WIDTH-1:0] s_word;
+        reg  [11:0] s_off;
+        /* verilator lint_off UNUSEDSIGNAL */
+        reg  [11:0] s_rel;   // bits 10:2 decoded
+        /* verilator lint_on UNUSEDSIGNAL */
+        integer sl, se;
+        always @* begin
+            s_word = {REG_DATA_WIDTH{1'b0}};
+            for (sl = 0; sl < LANES; sl = sl + 1) begin
+                s_off = r_beat_base + 12'd4 * sl[11:0];
+                s_rel = s_off - 12'h800;
+                if (s_off == 12'h014)
+                    s_word[32 * sl +: 32] = {24'd0, STATIC_ENTRIES[7:0]};
+                for (se = 0; se < STATIC_ENTRIES; se = se + 1) begin
+                    if (s_off[11] && s_rel[10:4] == se[6:0]) begin
+                        case (s_rel[3:2])
+                            2'd0: s_word[32 * sl +: 32] = STATIC_BASE[32 * se +: 32];
+                            2'd1: s_word[32 * sl +: 32] = STATIC_LIMIT[32 * se +: 32];
+                            2'd2: s_word[32 * sl +: 32] = {16'd0, STATIC_ATTR[16 * se +: 16]};
+                            default: s_word[32 * sl +: 32] = 32'd0;
+                        endcase
+                    end
+                end
+            end
+        end
+        assign r_data = r_word | s_word;
+    end else begin : no_static_read
+        assign r_data = r_word;
+    end
+endgenerate
 
 endmodule
 
