@@ -142,7 +142,7 @@ uint32_t pp_fw_count(pp_rt *rt)
 
 int pp_wg_take(pp_rt *rt, uint32_t base, pp_wg_refusal *out)
 {
-    uint32_t info = 0, addr = 0, tag = 0, clear = 1u << 31;
+    uint32_t info = 0, addr = 0, layout = 0, tag = 0, clear = 1u << 31;
     int r;
     if (rt->plat.read == NULL)
         return PP_EPLATFORM;
@@ -153,7 +153,14 @@ int pp_wg_take(pp_rt *rt, uint32_t base, pp_wg_refusal *out)
         return 0;
     r = rt->plat.read(rt->plat.ctx, base + PP_FW_BAD_ADDR, &addr);
     if (r == PP_OK)
-        r = rt->plat.read(rt->plat.ctx, base + PP_WG_BAD_TAG, &tag);
+        r = rt->plat.read(rt->plat.ctx, base + PP_FW_INFO, &layout);
+    if (r == PP_OK) {
+        uint32_t bits = (layout >> 8) & 0xFFu, lsb = (layout >> 16) & 0xFFu;
+        if (lsb + bits <= 16u && bits < 16u)   /* the master's index is in the latched ID's 16 bits */
+            tag = ((info & 0xFFFFu) >> lsb) & ((1u << bits) - 1u);
+        else                                   /* wider IDs (over 16 masters): BAD_TAG */
+            r = rt->plat.read(rt->plat.ctx, base + PP_WG_BAD_TAG, &tag);
+    }
     if (r == PP_OK)
         r = rt->plat.write(rt->plat.ctx, base + PP_FW_BAD_INFO, &clear, 1u);
     if (r != PP_OK)

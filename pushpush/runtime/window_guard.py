@@ -29,7 +29,7 @@ from ..link import LinkedSystem, WindowGuard
 __all__ = ["WindowGuardView", "WindowRefusal", "describe_place"]
 
 #: register offsets (cores/mem_firewall/README.md)
-CTRL, REFUSED, BAD_ADDR, BAD_INFO, STATIC_INFO, BAD_TAG = 0x000, 0x008, 0x00C, 0x010, 0x014, 0x018
+CTRL, INFO, REFUSED, BAD_ADDR, BAD_INFO, STATIC_INFO, BAD_TAG = 0x000, 0x004, 0x008, 0x00C, 0x010, 0x014, 0x018
 
 
 @dataclass(frozen=True)
@@ -102,6 +102,8 @@ class WindowGuardView:
                 f"entries, the system map says {len(guard.entries) + 1}: the bitstream is not this "
                 "system's build; rebuild it from the same system.yaml")
         self.masters = ["ps", *(c.name for c in linked.components if not c.is_software)]
+        info = read(INFO)
+        self.tag_bits, self.tag_lsb = (info >> 8) & 0xFF, (info >> 16) & 0xFF
 
     def refused(self) -> int:
         """Writes (and reads) refused since the PL's reset."""
@@ -113,7 +115,10 @@ class WindowGuardView:
         if not info >> 31:
             return None
         addr = self._read(BAD_ADDR)
-        tag = self._read(BAD_TAG) & 0xFF
+        if self.tag_lsb + self.tag_bits <= 16:   # in the latched ID's 16 bits
+            tag = (info >> self.tag_lsb) & ((1 << self.tag_bits) - 1)
+        else:                                   # wider IDs (over 16 masters): BAD_TAG
+            tag = self._read(BAD_TAG) & 0xFF
         self._write(BAD_INFO, 1 << 31)
         master = self.masters[tag] if tag < len(self.masters) else None
         window, place = describe_place(self.linked, addr)

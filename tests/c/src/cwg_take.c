@@ -48,7 +48,7 @@ int main(void)
     page[PP_FW_BAD_ADDR / 4u] = 0xFFFC0020u;
     /* VALID, WRITE, INCR, 4-byte beats, 2 beats, ID 0x2005 */
     page[PP_FW_BAD_INFO / 4u] = (1u << 31) | (1u << 30) | (1u << 28) | (2u << 25) | (1u << 17) | 0x2005u;
-    page[PP_WG_BAD_TAG / 4u] = 2u;
+    page[PP_FW_INFO / 4u] = (12u << 16) | (2u << 8);   /* TAG_LSB 12, TAG_BITS 2: ID 0x2005 is master 2 */
     CHECK(pp_wg_count(&rt, WG_WINDOW_GUARD_BASE) == 3u, "count");
     CHECK(pp_wg_take(&rt, WG_WINDOW_GUARD_BASE, &r) == 1, "latched");
     CHECK(r.addr == 0xFFFC0020u && r.bytes == 8u && r.write == 1 && r.master == 2u, "fields");
