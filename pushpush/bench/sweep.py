@@ -65,7 +65,7 @@ def simulate_chain(point: dict[str, Any]) -> dict[str, Any]:
 
     Keys of ``point``: ``work`` (folder), ``pairs``, ``nargs``, ``delay``, ``mode``
     (see :mod:`pushpush.bench.chain_tb`), ``calls``, ``interconnect``, optional
-    ``simulator`` (default icarus)."""
+    ``simulator`` (default icarus) and ``firewall`` (the window guard on)."""
     from pushpush.sim import simulate_system
 
     from pushpush.bench.pairs_system import write_pairs_system
@@ -76,7 +76,8 @@ def simulate_chain(point: dict[str, Any]) -> dict[str, Any]:
     caller_kind = "python" if mode in ("py2rtl", "py2py") else "rtl"
     callee_kind = "python" if mode in ("rtl2py", "py2py") else "rtl"
     yaml = write_pairs_system(work, point["pairs"], point["nargs"], point.get("delay", 0),
-                              point["interconnect"], caller_kind=caller_kind, callee_kind=callee_kind)
+                              point["interconnect"], caller_kind=caller_kind, callee_kind=callee_kind,
+                              firewall=bool(point.get("firewall")))
     out = work / "result.json"
     if out.exists():
         out.unlink()

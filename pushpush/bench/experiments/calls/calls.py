@@ -42,6 +42,7 @@ from typing import Any, Callable, Optional
 from pushpush.bench import paper
 from pushpush.bench.a9 import model as a9model
 from pushpush.bench.experiments.calls.buffer_rows import buffer_rows, buffer_rows_markdown, firewall_target
+from pushpush.bench.experiments.calls.window_rows import window_rows, window_rows_markdown, window_target
 from pushpush.bench.report import md_table, meta, pyplot, save_figure
 from pushpush.bench.sweep import CLOCK_MHZ, run_points, simulate_chain
 
@@ -220,12 +221,14 @@ def run_calls(out: Path, smoke: bool = False, jobs: Optional[int] = None, simula
                 "note": "exact simulated cycles, examples/riscv_pingpong and riscv_pairs (docs/riscv.md)"})
     buffers = buffer_rows(work, 256 if smoke else 1024, simulator, log)
     targets.append(firewall_target(buffers))
+    window = window_rows(work, 10 if smoke else 40, simulator, jobs, log)
+    targets.append(window_target(window))
     plots = _plot(rows, out)
     md = (_markdown(rows, c_result, riscv_result, a9) + _hls_markdown(hls_result) + "\n\n"
-          + buffer_rows_markdown(buffers))
+          + buffer_rows_markdown(buffers) + "\n\n" + window_rows_markdown(window))
     return {"experiment": "calls", "title": "calls: int f(int) between component kinds (Table II, III)",
             "meta": meta(simulator, jobs), "smoke": smoke, "rows": rows, "c": c_result,
-            "riscv": riscv_result, "hls": hls_result, "buffers": buffers,
+            "riscv": riscv_result, "hls": hls_result, "buffers": buffers, "window_guard": window,
             "a9": {k: v for k, v in a9.items() if k != "model_md"},
             "targets": targets, "markdown": md, "plots": plots,
             "wall_s": round(time.monotonic() - t0, 1)}
