@@ -40,14 +40,18 @@ def _hex(bits: int, values: list[int]) -> str:
 
 def guard_parameters(yaml: Path) -> dict[str, Any]:
     """The window guard's parameters in the top of the system at ``yaml`` with ``firewall: true``."""
+    import tempfile
+
     from pushpush.codegen.top_model import top_model
-    from pushpush.link import link
-    from pushpush.spec import parse_system
+    from pushpush.link import load
 
     text = yaml.read_text()
     if "\nfirewall:" not in text:
         text = text.replace("\ncomponents:", "\nfirewall: true\ncomponents:", 1)
-    m = top_model(link(parse_system(text, file=str(yaml), base_dir=yaml.parent)))
+    with tempfile.TemporaryDirectory(prefix="pp-guard-") as tmp:   # the top's model reads no source
+        copy = Path(tmp) / yaml.name
+        copy.write_text(text)
+        m = top_model(load(copy))
     g = m.window_guard
     assert g is not None, f"{yaml}: no window guard"
     return {"DATA_WIDTH": m.data_width, "REG_DATA_WIDTH": m.data_width, "ID_WIDTH": m.m_id,
