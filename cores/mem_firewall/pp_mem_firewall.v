@@ -3,8 +3,11 @@
  *
  * An AXI4 pass-through on a PL master's path into PS memory (the top's m_axi toward the
  * software windows, the buffer engines' buf_axi) with a table of ENTRIES allowed ranges
- * that the runtime writes. A burst passes only if the whole range it may touch lies inside
- * one entry that allows its direction to its master; any other burst never reaches memory:
+ * that the runtime writes (0..48; 0: no table) and STATIC_ENTRIES static entries (0..64),
+ * constants fixed when the design is built (STATIC_BASE, STATIC_LIMIT, STATIC_ATTR: see the
+ * parameters), checked by the same rules and never written. A burst passes only if the
+ * whole range it may touch lies inside one entry, of the table or static, that allows its
+ * direction to its master; any other burst never reaches memory:
  *
  * - a refused write's W beats are taken and dropped, and it is answered B = SLVERR;
  * - a refused read is answered ARLEN+1 beats of RDATA 0, RRESP = SLVERR, the last RLAST;
@@ -39,13 +42,24 @@
  *   0x010 BAD_INFO  [31] VALID (a refused burst is latched), [30] WRITE, [29:28] AxBURST,
  *                   [27:25] AxSIZE, [24:17] AxLEN, [16] 0, [15:0] its ID (ID_WIDTH <= 16);
  *                   writing 1 to bit 31 clears VALID (the next refused burst is latched)
- *   0x100 + 16*i    entry i: +0x0 BASE (first byte), +0x4 LIMIT (last byte, inclusive),
- *                   +0x8 ATTR: [0] READ, [1] WRITE, [2] ANY, [15:8] OWNER (TAG_BITS
- *                   bits kept), +0xC reads 0
+ *   0x014 STATIC_INFO read only: [7:0] STATIC_ENTRIES
+ *   0x100 + 16*i    entry i (i < ENTRIES): +0x0 BASE (first byte), +0x4 LIMIT (last byte,
+ *                   inclusive), +0x8 ATTR: [0] READ, [1] WRITE, [2] ANY, [15:8] OWNER
+ *                   (TAG_BITS bits kept), +0xC reads 0
+ *   0x800 + 16*i    static entry i (i < STATIC_ENTRIES), read only: +0x0 BASE, +0x4 LIMIT,
+ *                   +0x8 ATTR (its 16 bits, zero extended), +0xC reads 0
  *   other offsets read 0 and ignore writes; every response is OKAY.
  * An entry with READ and WRITE both 0 allows nothing. To change an entry the runtime writes
  * ATTR 0, then BASE and LIMIT, then ATTR (each a single store), so no half-written entry
- * ever allows a range.
+ * ever allows a range. ENABLE 0 turns the static entries' check off too.
+ *
+ * The static entries cost little: their comparisons are against constants (a chain of
+ * AND/OR gates that folds into a few LUTs, ge_const / le_const below), the address bits
+ * above which all the static ranges of a direction agree are compared once for all of them,
+ * and an entry without READ (WRITE) has no logic on the AR (AW) side. A STATIC_ATTR with
+ * bits 7:3 set or an OWNER of TAG_BITS or more bits, an ENTRIES or STATIC_ENTRIES out of
+ * range, stop a simulation at time 0 with an error naming it (Yosys 0.23 stops there too,
+ * on the $error).
  */
 
 `default_nettype none

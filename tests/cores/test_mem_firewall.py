@@ -46,6 +46,8 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 from cocotbext.axi import AxiBus, AxiMaster, AxiRam, AxiResp
 
+from pushpush.bench.experiments.area.firewall_area import static_parameters
+
 MEM = 1 << 16
 ENTRY0 = 0x100
 STATIC0 = 0x800
@@ -668,17 +670,6 @@ PARAM_SETS = [
     {"DATA_WIDTH": 64, "REG_DATA_WIDTH": 64, "ID_WIDTH": 5, "ENTRIES": 4, "TAG_LSB": 0, "TAG_BITS": 3,
      "static": "mixed", "pause": 0.5},
 ]
-
-
-def static_parameters(table: "list[tuple[int, int, int]]") -> dict[str, str]:
-    """The core's STATIC_* parameters for a static table, as Verilog literals."""
-    vec = {"BASE": 0, "LIMIT": 0, "ATTR": 0}
-    for i, (base, limit, attr) in enumerate(table):
-        vec["BASE"] |= base << (32 * i)
-        vec["LIMIT"] |= limit << (32 * i)
-        vec["ATTR"] |= attr << (16 * i)
-    return {"STATIC_ENTRIES": str(len(table)), "STATIC_BASE": f"2048'h{vec['BASE']:x}",
-            "STATIC_LIMIT": f"2048'h{vec['LIMIT']:x}", "STATIC_ATTR": f"1024'h{vec['ATTR']:x}"}
 
 
 def _matrix():
