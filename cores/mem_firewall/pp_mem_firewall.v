@@ -369,7 +369,7 @@ endfunction
 
 // The address bits above which every static entry of a direction (WHICH: 0 READ, 1 WRITE)
 // has the same BASE and LIMIT: a burst inside one of them has those bits too, so they are
-// compared once for all (static_prefix_in) and each entry compares only the bits below
+// compared once for all (aw_sprefix, ar_sprefix) and each entry compares only the bits below
 function integer static_low_bits;
     input integer which;
     integer i, k;
