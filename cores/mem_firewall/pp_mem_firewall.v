@@ -3,8 +3,11 @@
  *
  * An AXI4 pass-through on a PL master's path into PS memory (the top's m_axi toward the
  * software windows, the buffer engines' buf_axi) with a table of ENTRIES allowed ranges
- * that the runtime writes. A burst passes only if the whole range it may touch lies inside
- * one entry that allows its direction to its master; any other burst never reaches memory:
+ * that the runtime writes (0..48; 0: no table) and STATIC_ENTRIES static entries (0..64),
+ * constants fixed when the design is built (STATIC_BASE, STATIC_LIMIT, STATIC_ATTR: see the
+ * parameters), checked by the same rules and never written. A burst passes only if the
+ * whole range it may touch lies inside one entry, of the table or static, that allows its
+ * direction to its master; any other burst never reaches memory:
  *
  * - a refused write's W beats are taken and dropped, and it is answered B = SLVERR;
  * - a refused read is answered ARLEN+1 beats of RDATA 0, RRESP = SLVERR, the last RLAST;
@@ -39,13 +42,24 @@
  *   0x010 BAD_INFO  [31] VALID (a refused burst is latched), [30] WRITE, [29:28] AxBURST,
  *                   [27:25] AxSIZE, [24:17] AxLEN, [16] 0, [15:0] its ID (ID_WIDTH <= 16);
  *                   writing 1 to bit 31 clears VALID (the next refused burst is latched)
- *   0x100 + 16*i    entry i: +0x0 BASE (first byte), +0x4 LIMIT (last byte, inclusive),
- *                   +0x8 ATTR: [0] READ, [1] WRITE, [2] ANY, [15:8] OWNER (TAG_BITS
- *                   bits kept), +0xC reads 0
+ *   0x014 STATIC_INFO read only: [7:0] STATIC_ENTRIES
+ *   0x100 + 16*i    entry i (i < ENTRIES): +0x0 BASE (first byte), +0x4 LIMIT (last byte,
+ *                   inclusive), +0x8 ATTR: [0] READ, [1] WRITE, [2] ANY, [15:8] OWNER
+ *                   (TAG_BITS bits kept), +0xC reads 0
+ *   0x800 + 16*i    static entry i (i < STATIC_ENTRIES), read only: +0x0 BASE, +0x4 LIMIT,
+ *                   +0x8 ATTR (its 16 bits, zero extended), +0xC reads 0
  *   other offsets read 0 and ignore writes; every response is OKAY.
  * An entry with READ and WRITE both 0 allows nothing. To change an entry the runtime writes
  * ATTR 0, then BASE and LIMIT, then ATTR (each a single store), so no half-written entry
- * ever allows a range.
+ * ever allows a range. ENABLE 0 turns the static entries' check off too.
+ *
+ * The static entries cost little: their comparisons are against constants (a chain of
+ * AND/OR gates that folds into a few LUTs, ge_const / le_const below), the address bits
+ * above which all the static ranges of a direction agree are compared once for all of them,
+ * and an entry without READ (WRITE) has no logic on the AR (AW) side. A STATIC_ATTR with
+ * bits 7:3 set or an OWNER of TAG_BITS or more bits, an ENTRIES or STATIC_ENTRIES out of
+ * range, stop a simulation at time 0 with an error naming it (Yosys 0.23 stops there too,
+ * on the $error).
  */
 
 `default_nettype none
@@ -218,6 +232,9 @@ localparam [11:0] BEAT_MASK = BEAT_MASK32[11:0];
 localparam MAX_SIZE = DATA_WIDTH == 64 ? 3 : 2;
 localparam CW = 8;    // outstanding counters' width (MAX_OUT <= 255)
 localparam [1:0] SLVERR = 2'b10;
+// the static entries (STATIC_ENTRIES, kept in 0..64 so that an out-of-range one reaches the
+// check below rather than an index past the vectors)
+localparam integer SE = STATIC_ENTRIES < 0 ? 0 : STATIC_ENTRIES > 64 ? 64 : STATIC_ENTRIES;
 
 // the first static entry whose ATTR has reserved bits (7:3) set or an OWNER wider than
 // TAG_BITS, -1 if none
@@ -227,14 +244,14 @@ function integer static_bad_attr;
     reg [15:3] a;
     begin
         static_bad_attr = -1 + 0 * dummy;
-        for (i = STATIC_ENTRIES - 1; i >= 0; i = i - 1) begin
+        for (i = SE - 1; i >= 0; i = i - 1) begin
             a = STATIC_ATTR[16 * i + 3 +: 13];
             if (a[7:3] != 5'd0 || ({8'd0, a[15:8]} >> TAG_BITS) != 16'd0)
                 static_bad_attr = i;
         end
     end
 endfunction
-localparam integer STATIC_BAD = STATIC_ENTRIES >= 0 && STATIC_ENTRIES <= 64 ? static_bad_attr(0) : -1;
+localparam integer STATIC_BAD = static_bad_attr(0);
 
 initial begin
     if (ENTRIES < 0 || ENTRIES > 48) begin
@@ -323,7 +340,7 @@ genvar g;
 /*
  * The static entries: constants, so their comparisons fold into a few LUTs each
  */
-localparam SN = STATIC_ENTRIES > 0 ? STATIC_ENTRIES : 1;
+localparam SN = SE > 0 ? SE : 1;
 
 // x >= c and x <= c as a chain of AND/OR from bit 0 up: with c a constant each bit is one
 // gate (a run of trailing 0s of c, resp. 1s, folds away), which the LUT mapping packs
@@ -352,7 +369,7 @@ endfunction
 
 // The address bits above which every static entry of a direction (WHICH: 0 READ, 1 WRITE)
 // has the same BASE and LIMIT: a burst inside one of them has those bits too, so they are
-// compared once for all (static_prefix_in) and each entry compares only the bits below
+// compared once for all (aw_sprefix, ar_sprefix) and each entry compares only the bits below
 function integer static_low_bits;
     input integer which;
     integer i, k;
@@ -363,7 +380,7 @@ function integer static_low_bits;
         diff = 32'd0;
         first_base = 32'd0;
         seen = 1'b0;
-        for (i = 0; i < STATIC_ENTRIES; i = i + 1) begin
+        for (i = 0; i < SE; i = i + 1) begin
             if (STATIC_ATTR[16 * i + which]) begin
                 if (!seen)
                     first_base = STATIC_BASE[32 * i +: 32];
@@ -387,7 +404,7 @@ function [31:0] static_ref;
     begin
         static_ref = 32'd0;
         seen = 1'b0;
-        for (i = 0; i < STATIC_ENTRIES; i = i + 1) begin
+        for (i = 0; i < SE; i = i + 1) begin
             if (STATIC_ATTR[16 * i + which] && !seen) begin
                 static_ref = STATIC_BASE[32 * i +: 32];
                 seen = 1'b1;
@@ -417,7 +434,7 @@ wire [31:0] ar_slast  = ar_range[31:0] & SR_LOWS;
 
 wire [SN-1:0] aw_st_hit, ar_st_hit;   // the static entries that allow the presented AW / AR
 generate
-    for (g = 0; g < STATIC_ENTRIES; g = g + 1) begin : static_entry
+    for (g = 0; g < SE; g = g + 1) begin : static_entry
         localparam [31:0] B = STATIC_BASE[32 * g +: 32];
         localparam [31:0] L = STATIC_LIMIT[32 * g +: 32];
         localparam [15:0] A = STATIC_ATTR[16 * g +: 16];
@@ -435,7 +452,7 @@ generate
             assign ar_st_hit[g] = 1'b0;
         end
     end
-    if (STATIC_ENTRIES == 0) begin : no_static
+    if (SE == 0) begin : no_static
         assign aw_st_hit = 1'b0;
         assign ar_st_hit = 1'b0;
     end
@@ -774,26 +791,26 @@ end
 // STATIC_INFO and the static entries (0x014, 0x800 + 16 i: offsets the block above reads as
 // 0), ORed in: with no static entries this is 0 and the block above is all there is
 generate
-    if (STATIC_ENTRIES > 0) begin : static_read
+    if (SE > 0) begin : static_read
         reg  [REG_DATA_WIDTH-1:0] s_word;
         reg  [11:0] s_off;
         /* verilator lint_off UNUSEDSIGNAL */
         reg  [11:0] s_rel;   // bits 10:2 decoded
         /* verilator lint_on UNUSEDSIGNAL */
-        integer sl, se;
+        integer sl, si;
         always @* begin
             s_word = {REG_DATA_WIDTH{1'b0}};
             for (sl = 0; sl < LANES; sl = sl + 1) begin
                 s_off = r_beat_base + 12'd4 * sl[11:0];
                 s_rel = s_off - 12'h800;
                 if (s_off == 12'h014)
-                    s_word[32 * sl +: 32] = {24'd0, STATIC_ENTRIES[7:0]};
-                for (se = 0; se < STATIC_ENTRIES; se = se + 1) begin
-                    if (s_off[11] && s_rel[10:4] == se[6:0]) begin
+                    s_word[32 * sl +: 32] = {24'd0, SE[7:0]};
+                for (si = 0; si < SE; si = si + 1) begin
+                    if (s_off[11] && s_rel[10:4] == si[6:0]) begin
                         case (s_rel[3:2])
-                            2'd0: s_word[32 * sl +: 32] = STATIC_BASE[32 * se +: 32];
-                            2'd1: s_word[32 * sl +: 32] = STATIC_LIMIT[32 * se +: 32];
-                            2'd2: s_word[32 * sl +: 32] = {16'd0, STATIC_ATTR[16 * se +: 16]};
+                            2'd0: s_word[32 * sl +: 32] = STATIC_BASE[32 * si +: 32];
+                            2'd1: s_word[32 * sl +: 32] = STATIC_LIMIT[32 * si +: 32];
+                            2'd2: s_word[32 * sl +: 32] = {16'd0, STATIC_ATTR[16 * si +: 16]};
                             default: s_word[32 * sl +: 32] = 32'd0;
                         endcase
                     end

@@ -140,6 +140,8 @@ def test_area_smoke_through_edalize_launcher(tmp_path, monkeypatch):
     (alone,) = area["interconnect_alone"]
     (fw,) = area["firewall"]   # the memory firewall, 8 entries (issue 46)
     assert fw["entries"] == 8 and fw["luts"] > 0 and "memory firewall" in area["markdown"]
+    (fws,) = area["firewall_static"]   # its static form, 8 constant entries: far smaller
+    assert fws["static_entries"] == 8 and 0 < fws["luts"] < fw["luts"] and "static form" in area["markdown"]
     assert alone["design"] == "pushpush" and alone["n"] == 2 and alone["luts"] > 0
     assert "| 2 | " in area["markdown"] and "not measured" in area["markdown"]
     launched = record.read_text().splitlines()

@@ -118,17 +118,21 @@ def run_area(out: Path, smoke: bool = False, jobs: Optional[int] = None,
     from pushpush.bench.experiments.area.riscv_area import riscv_area, riscv_area_markdown
     log(f"area: the soft cores of kind: riscv ({2 if smoke else 4} Yosys run(s); smoke: the cores alone)")
     riscv = riscv_area(whole=not smoke)
-    from pushpush.bench.experiments.area.firewall_area import FIREWALL_POINTS, SMOKE_POINTS, firewall_area, firewall_area_markdown
-    log(f"area: the memory firewall (cores/mem_firewall) at {len(SMOKE_POINTS if smoke else FIREWALL_POINTS)} size(s)")
-    firewall = firewall_area(SMOKE_POINTS if smoke else FIREWALL_POINTS)
+    from pushpush.bench.experiments.area import firewall_area as fwa
+    log(f"area: the memory firewall (cores/mem_firewall) at {len(fwa.SMOKE_POINTS if smoke else fwa.FIREWALL_POINTS)} "
+        f"size(s), its static form at {len(fwa.SMOKE_STATIC_POINTS if smoke else fwa.STATIC_POINTS)}")
+    firewall = fwa.firewall_area(fwa.SMOKE_POINTS if smoke else fwa.FIREWALL_POINTS)
+    firewall_static = fwa.firewall_static_area(fwa.SMOKE_STATIC_POINTS if smoke else fwa.STATIC_POINTS)
     from pushpush.bench.experiments.area.window_guard_area import SMOKE_SYSTEMS, SYSTEMS, window_guard_area, window_guard_area_markdown
     log(f"area: the window guard of {len(SMOKE_SYSTEMS if smoke else SYSTEMS)} system(s)")
     window_guard = window_guard_area(SMOKE_SYSTEMS if smoke else SYSTEMS)
     return {"experiment": "area", "title": "area: PushPush logic against component count (Fig. 4)",
             "meta": meta("yosys", jobs), "smoke": smoke, "rows": rows, "fits": fits,
-            "interconnect_alone": alone, "riscv": riscv, "firewall": firewall, "window_guard": window_guard,
+            "interconnect_alone": alone, "riscv": riscv, "firewall": firewall, "firewall_static": firewall_static,
+            "window_guard": window_guard,
             "targets": [], "markdown": _markdown(rows, fits) + "\n\n" + alone_markdown(alone, checkout)
-            + "\n\n" + riscv_area_markdown(riscv) + "\n\n" + firewall_area_markdown(firewall)
+            + "\n\n" + riscv_area_markdown(riscv) + "\n\n" + fwa.firewall_area_markdown(firewall)
+            + "\n\n" + fwa.firewall_static_area_markdown(firewall_static)
             + "\n\n" + window_guard_area_markdown(window_guard),
             "plots": plots,
             "wall_s": round(time.monotonic() - t0, 1)}
