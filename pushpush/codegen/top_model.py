@@ -78,7 +78,8 @@ class TopWindowGuard:
     ``windows: true``) between the interconnect's ``ps`` port and ``m_axi``: its register page
     at slave ``slave`` (``base``), where the master's index sits in the AXI ID (``tag_lsb``,
     ``tag_bits``), and its constant table: ``(tag, first byte, last byte)`` per entry, every
-    entry write-only except the ARM's (tag 0: the whole region, reads and writes)."""
+    entry write-only (nothing in the protocol reads a software window through the PL), the
+    ARM's included (tag 0: the whole region, unchecked)."""
 
     slave: int
     base: int
@@ -96,8 +97,8 @@ class TopWindowGuard:
 
     @property
     def attrs(self) -> list[int]:
-        """Each entry's ATTR (cores/mem_firewall: [0] READ, [1] WRITE, [15:8] OWNER)."""
-        return [(tag << 8) | (0b11 if tag == 0 else 0b10) for tag, _, _ in self.entries]
+        """Each entry's ATTR (cores/mem_firewall: [0] READ, [1] WRITE, [15:8] OWNER): WRITE only."""
+        return [(tag << 8) | 0b10 for tag, _, _ in self.entries]
 
 
 @dataclass(frozen=True)
@@ -431,7 +432,7 @@ def top_model(linked: LinkedSystem) -> TopModel:
     window_guard = None
     if linked.window_guard is not None and guard_slave is not None:
         g = linked.window_guard
-        # the ARM's own writes (master 0) are not checked: the whole region, both directions
+        # the ARM's own writes (master 0) are not checked: the whole region
         window_guard = TopWindowGuard(guard_slave, g.base, s_id, max(1, clog2(len(masters))),
                                       ((0, linked.ps.base, linked.ps.end - 1),
                                        *((e.tag, e.first, e.last) for e in g.entries)))

@@ -110,7 +110,7 @@ def test_page_map_top_and_cores(tmp_path: Path) -> None:
     assert [i for i, r in enumerate(m.reach) if m.window_guard.slave in r] == [0]   # the ARM only
     assert (m.window_guard.tag_lsb, m.window_guard.tag_bits) == (12, 2)
     assert m.window_guard.entries[0] == (0, s.ps.base, s.ps.end - 1)   # the ARM's own: not checked
-    assert m.window_guard.attrs[0] == 0b11 and all(a & 0xFF == 0b10 for a in m.window_guard.attrs[1:])
+    assert all(a & 0xFF == 0b10 for a in m.window_guard.attrs)   # writes only, the ARM's too
     assert len(m.window_guard.entries) == 1 + len(g.entries)
     assert "mem_firewall" in core_dependencies(s)
     v = render_top(s)
