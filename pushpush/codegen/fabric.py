@@ -91,9 +91,12 @@ def core_dependencies(linked: Optional[LinkedSystem] = None) -> list[str]:
     for components with an ``abe:`` entry; listing it always keeps the file lists
     independent of the system), and ``trace`` for a system with ``trace:`` (the PL trace
     buffer: only there, so a system without it lists exactly what it did before), and
-    ``mem_firewall`` for a system with ``firewall:`` (likewise)."""
+    ``mem_firewall`` for a system with ``firewall:`` (likewise: the buffer engines' or the
+    AXI DMAs' firewall)."""
+    fw = linked is not None and (linked.firewall is not None
+                                 or any(d.firewall is not None for d in linked.dmas))
     return (list(_CORES) + (["trace"] if linked is not None and linked.trace is not None else [])
-            + (["mem_firewall"] if linked is not None and linked.firewall is not None else []))
+            + (["mem_firewall"] if fw else []))
 
 
 def rtl_components(linked: LinkedSystem) -> list[LinkedComponent]:

@@ -29,7 +29,7 @@ declaration order.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple, Optional, Sequence
 
@@ -40,11 +40,11 @@ from ..types import WORD_BYTES, FunctionType, nested_buffer
 from .model import (
     DMA_FIRST_PAGE, DMA_HP_PORTS, DMA_PAGE_BYTES, IRQ_BLOCK_BYTES, IRQ_MAX_BITS,
     MAX_INTERCONNECT_PORTS, CallbackInfo, ChannelInfo, DmaBlock, ExportInfo, ImportInfo, IrqBlock, TraceBlock, FirewallBlock,
-    LinkedComponent, LinkedSystem, Slot, SlotKind,
+    LinkedComponent, LinkedSystem, Slot, SlotKind, pl_block,
 )
 
 __all__ = ["link", "load", "window_size_for", "place_ps_window_register", "place_irq", "place_trace",
-           "place_firewall"]
+           "place_firewall", "place_dma_firewalls"]
 
 
 def load(path: "str | os.PathLike[str]", interconnect: Optional[dict[str, Any]] = None,
@@ -160,7 +160,8 @@ def link(spec: SystemSpec) -> LinkedSystem:
     ps_window_register = place_ps_window_register(spec.software_windows, components)
     irq = place_irq(spec.pl, components, ps_window_register)
     trace = place_trace(spec, components, ps_window_register, irq)
-    firewall = place_firewall(spec, components, ps_window_register, irq, trace)
+    firewall = place_firewall(spec, components, ps_window_register, irq, trace, bool(dmas))
+    dmas = place_dma_firewalls(spec, components, dmas, ps_window_register, irq, trace, firewall)
     return LinkedSystem(
         name=spec.name, board=spec.board, clock_mhz=spec.clock_mhz,
         interconnect=spec.interconnect, pl=spec.pl, ps=spec.ps, components=components,
@@ -256,21 +257,25 @@ def place_trace(spec: SystemSpec, components: Sequence[LinkedComponent],
 
 def place_firewall(spec: SystemSpec, components: Sequence[LinkedComponent],
                    ps_window_register: Optional[int], irq: Optional[IrqBlock],
-                   trace: Optional[TraceBlock]) -> Optional[FirewallBlock]:
+                   trace: Optional[TraceBlock], has_dmas: bool = False) -> Optional[FirewallBlock]:
     """The memory firewall's register page (:attr:`LinkedSystem.firewall`): the first free
     4 KiB page of ``pl`` after the rtl windows and the other register pages; None without
-    ``firewall:``. Raises :class:`LinkError` (at the system's first line) when the system has
-    no buffer parameter (the firewall guards the buffer engines' path; nothing else of the
-    PL reaches PS memory through it yet), or no free page or interconnect port is left."""
+    ``firewall:``, or when the system has no buffer parameter but DMAs (``has_dmas``: then
+    only the DMAs' own firewalls guard PS memory, :func:`place_dma_firewalls`). Raises
+    :class:`LinkError` (at the system's first line) when the system has neither a buffer
+    parameter nor a DMA (nothing of the PL reaches PS memory through a firewall), or no free
+    page or interconnect port is left."""
     if not spec.firewall_entries:
         return None
     where = spec.where(spec.loc)
     rtl = [c for c in components if not c.is_software]
     if not any(e.signature.buffer_params() for c in rtl for e in c.exports):
+        if has_dmas:
+            return None
         raise LinkError([Diagnostic.at(where, "firewall: the memory firewall guards the buffer "
-                                              "engines' path into PS memory, and this system has "
-                                              "no buffer parameter (in T[] / out T[]) on an rtl "
-                                              "export; remove 'firewall:'")])
+                                              "engines' path and the AXI DMAs' into PS memory, and "
+                                              "this system has no buffer parameter (in T[] / out "
+                                              "T[]) on an rtl export and no dma:; remove 'firewall:'")])
     soft_core = sorted({c.name for c in components if c.kind == "riscv"
                         for i in c.imports if i.signature.buffer_params()})
     if soft_core:
@@ -304,6 +309,35 @@ def place_firewall(spec: SystemSpec, components: Sequence[LinkedComponent],
                                               f"registers in region pl ({spec.pl.base:#x}.."
                                               f"{spec.pl.end:#x}); use a larger regions.pl")])
     return FirewallBlock(page, spec.firewall_entries)
+
+
+def place_dma_firewalls(spec: SystemSpec, components: Sequence[LinkedComponent],
+                        dmas: Sequence[DmaBlock], ps_window_register: Optional[int],
+                        irq: Optional[IrqBlock], trace: Optional[TraceBlock],
+                        firewall: Optional[FirewallBlock]) -> list[DmaBlock]:
+    """With ``firewall:``, each DMA's firewall register page (:attr:`DmaBlock.firewall_base`):
+    consecutive 4 KiB pages of ``pl`` from the end of the system top's address block
+    (:func:`pushpush.link.model.pl_block` of every page placed in ``pl`` before: windows,
+    register blocks), so the block design gives the top and each firewall a segment of its
+    own. The pages are on the GP0 side beside the DMAs' register pages, not behind the
+    top's interconnect (no port of it is used). Raises :class:`LinkError` when ``pl`` has no
+    room left after the top's block."""
+    if not spec.firewall_entries or not dmas:
+        return list(dmas)
+    pages = ([(c.base, c.end) for c in components if not c.is_software]
+             + [(p, p + IRQ_BLOCK_BYTES) for p in (ps_window_register, irq and irq.base) if p is not None]
+             + [(b.base, b.base + b.size) for b in (trace, firewall) if b is not None])
+    if pages:
+        base, size = pl_block(min(lo for lo, _ in pages), max(hi for _, hi in pages))
+        page = base + size
+    else:
+        page = spec.pl.base
+    if page + IRQ_BLOCK_BYTES * len(dmas) > spec.pl.end:
+        raise LinkError([Diagnostic.at(spec.where(spec.loc), (
+            f"firewall: the memory firewalls of the {len(dmas)} dma(s) need {len(dmas)} 4 KiB "
+            f"page(s) in region pl after the system top's block (from 0x{page:08X}), but pl ends at "
+            f"0x{spec.pl.end:08X}; set a larger regions.pl.size"))])
+    return [replace(d, firewall_base=page + IRQ_BLOCK_BYTES * k) for k, d in enumerate(dmas)]
 
 
 def _place_dmas(spec: SystemSpec) -> tuple[list[DmaBlock], list[Diagnostic]]:
