@@ -22,8 +22,8 @@ from typing import Optional
 from pushpush.link import DmaBlock, LinkedSystem
 
 from .render import generated_header, render_template
-from .fabric import (BUF_DATA_WIDTH, BUFFER_TIMEOUT_CYCLES, axi_signals, buf_id_width, clog2, system_buffers,
-                     top_id_widths, top_module_name)
+from .fabric import (BUF_DATA_WIDTH, BUFFER_TIMEOUT_CYCLES, axi_signals, buf_id_width, clog2,
+                     dma_firewall_name, system_buffers, top_id_widths, top_module_name)
 from .simboard import PsMemPort
 from .top_model import AxiSignal, Slave, StreamPort, dma_stream_ports
 
@@ -46,12 +46,6 @@ _DMA_AXI = ("awid", "awaddr", "awlen", "awsize", "awburst", "awcache", "awprot",
 
 def dma_shell_name(linked: LinkedSystem) -> str:
     return f"{linked.name}_dma_shell"
-
-
-def dma_firewall_name(linked: LinkedSystem) -> str:
-    """``<system>_dma_firewall``: the module between a DMA's memory master and PS memory in
-    a system with ``firewall:`` (``templates/verilog/dma_firewall.v.j2``)."""
-    return f"{linked.name}_dma_firewall"
 
 
 def dma_cores(linked: LinkedSystem) -> tuple[str, ...]:

@@ -86,6 +86,12 @@ def channel_shell_name(comp: LinkedComponent) -> str:
     return f"{comp.name}_chnl_shell"
 
 
+def dma_firewall_name(linked: LinkedSystem) -> str:
+    """``<system>_dma_firewall``: the module between an AXI DMA's memory master and PS
+    memory in a system with ``firewall:`` (:mod:`pushpush.codegen.dma`)."""
+    return f"{linked.name}_dma_firewall"
+
+
 def core_dependencies(linked: Optional[LinkedSystem] = None) -> list[str]:
     """The ``cores/`` folders whose modules the generated RTL may instantiate (``abe`` only
     for components with an ``abe:`` entry; listing it always keeps the file lists
