@@ -118,9 +118,12 @@ def run_area(out: Path, smoke: bool = False, jobs: Optional[int] = None,
     from pushpush.bench.experiments.area.riscv_area import riscv_area, riscv_area_markdown
     log(f"area: the soft cores of kind: riscv ({2 if smoke else 4} Yosys run(s); smoke: the cores alone)")
     riscv = riscv_area(whole=not smoke)
-    from pushpush.bench.experiments.area.firewall_area import FIREWALL_POINTS, SMOKE_POINTS, firewall_area, firewall_area_markdown
-    log(f"area: the memory firewall (cores/mem_firewall) at {len(SMOKE_POINTS if smoke else FIREWALL_POINTS)} size(s)")
-    firewall = firewall_area(SMOKE_POINTS if smoke else FIREWALL_POINTS)
+    from pushpush.bench.experiments.area.firewall_area import (DMA_POINTS, FIREWALL_POINTS, SMOKE_DMA_POINTS,
+                                                               SMOKE_POINTS, firewall_area, firewall_area_markdown)
+    fw_pts, dma_pts = (SMOKE_POINTS, SMOKE_DMA_POINTS) if smoke else (FIREWALL_POINTS, DMA_POINTS)
+    log(f"area: the memory firewall (cores/mem_firewall) at {len(fw_pts)} size(s) and as "
+        f"{len(dma_pts)} AXI DMA firewall(s)")
+    firewall = firewall_area(fw_pts, dma_pts)
     return {"experiment": "area", "title": "area: PushPush logic against component count (Fig. 4)",
             "meta": meta("yosys", jobs), "smoke": smoke, "rows": rows, "fits": fits,
             "interconnect_alone": alone, "riscv": riscv, "firewall": firewall,
