@@ -38,8 +38,8 @@ __all__ = ["DmaFirewall", "DmaTransferRefused", "GuardedChannel", "CHANNELS", "r
 #: channel attribute -> (entry, writes?, DMACR offset, what it is)
 CHANNELS = {"sendchannel": (0, False, 0x00, "MM2S, memory to stream: reads"),
             "recvchannel": (1, True, 0x30, "S2MM, stream to memory: writes")}
-#: DMASR bits (PG021)
-_HALTED, _IDLE, _SLVERR = 0x1, 0x2, 0x20
+#: DMASR bits (PG021): Halted, Idle, DMASlvErr, and the three error bits
+_HALTED, _IDLE, _SLVERR, _ERRORS = 0x1, 0x2, 0x20, 0x70
 
 
 def reset_recipe(dma: str) -> str:
@@ -94,12 +94,13 @@ class DmaFirewall:
         return first & ~(b - 1), ((first + max(nbytes, 1) + b - 1) & ~(b - 1)) - 1
 
     def open(self, entry: int, first: int, nbytes: int, write: bool) -> tuple[int, int]:
-        """Allow the DMA to read (or write) ``nbytes`` bytes from ``first`` in ``entry``
-        (ATTR 0, BASE, LIMIT, ATTR: no half-written entry allows anything); the range."""
+        """Allow the DMA to read (or write) ``nbytes`` bytes from ``first`` in ``entry``; the
+        range. The entry is closed (ATTR 0: made so here and by :meth:`close`, and a channel
+        has one transfer at a time), so BASE, LIMIT, then ATTR: no half-written entry allows
+        anything; three stores, one more to close."""
         lo, hi = self.range_of(first, nbytes)
         base = FirewallBlock.ENTRY0 + 16 * entry
         with self._lock:
-            self._write(base + 8, 0)
             self._write(base, lo)
             self._write(base + 4, hi)
             self._write(base + 8, (WRITE if write else READ) | ANY if nbytes else 0)
@@ -166,26 +167,42 @@ class GuardedChannel:
             raise
 
     def wait(self) -> None:
-        """PYNQ's ``wait``; a refused transfer raises :class:`DmaTransferRefused`. The entry
-        closes unless the transfer is still under way (a timeout of the simulated board's
-        watch: closed by ``stop()`` or the next transfer)."""
+        """PYNQ's ``wait``; a refused transfer raises :class:`DmaTransferRefused` (PYNQ's
+        own raises "DMA Slave Error", or "DMA channel not started" when the channel halted
+        before it looked). The entry closes unless the transfer is still under way (a timeout
+        of the simulated board's watch: closed by ``stop()`` or the next transfer)."""
         try:
-            self._check_refused()
             self._inner.wait()
         except RuntimeError as e:
-            if not isinstance(e, TimeoutError):
-                self._raise_refused(e)
+            self._raise_refused(e)
             raise
         self._finish()
 
-    async def wait_async(self) -> None:
+    async def wait_async(self, poll_s: float = 0.05) -> None:
+        """PYNQ's ``wait_async``. PYNQ's sleeps until the channel is idle, and a channel
+        halted by an error is never idle (nor does PYNQ enable the error interrupt): so the
+        status is also read every ``poll_s`` seconds, and a refusal raises
+        :class:`DmaTransferRefused` (another error: RuntimeError, as PYNQ's ``wait``)."""
+        import asyncio
+        task = asyncio.ensure_future(self._inner.wait_async())
         try:
-            self._check_refused()
-            await self._inner.wait_async()
+            while True:
+                done, _ = await asyncio.wait({task}, timeout=poll_s)
+                if done:
+                    task.result()
+                    break
+                status = self._status()
+                if status & _ERRORS:
+                    task.cancel()
+                    self._raise_refused(None)
+                    raise RuntimeError(f"DMA error (DMASR 0x{status:08X}: not the memory "
+                                       "firewall's refusal; see PG021)")
         except RuntimeError as e:
-            if not isinstance(e, TimeoutError):
-                self._raise_refused(e)
+            self._raise_refused(e)
             raise
+        finally:
+            if not task.done():
+                task.cancel()
         self._finish()
 
     def stop(self) -> None:
@@ -220,18 +237,18 @@ class GuardedChannel:
 
     def _settle(self) -> None:
         """Before a transfer: the previous one's entry closes if the channel is idle or
-        halted; a previous refusal is raised."""
+        halted (no wait() was called); a previous refusal is raised; a channel still busy
+        with it is refused as PYNQ refuses it, before the entry is touched."""
         if self._pending is None:
             return
         status = self._status()
         if status & _SLVERR:
             self._raise_refused(None)
-        if status & (_IDLE | _HALTED):
-            self._finish()
-
-    def _check_refused(self) -> None:
-        if self._status() & _SLVERR:
-            self._raise_refused(None)
+        if not status & (_IDLE | _HALTED) and not getattr(self._inner, "_first_transfer", False):
+            raise RuntimeError(f"DMA channel not idle ({self._fw.dma.name}.{self._name}: its "
+                               f"transfer of {self._pending.length} bytes at "
+                               f"0x{self._pending.address:08X} is under way; wait() first)")
+        self._finish()
 
     def _raise_refused(self, cause: Optional[BaseException]) -> None:
         """Raise :class:`DmaTransferRefused` when the firewall holds this channel's refusal;

@@ -383,7 +383,8 @@ FIREWALL_MAX_ENTRIES = 48
 
 FIREWALL = Record("firewall", "The memory firewall (cores/mem_firewall, issue 46): the buffer "
                               "engines' bursts into PS memory pass only inside the ranges the "
-                              "runtime allowed for the call under way.", (
+                              "runtime allowed for the call under way, and each AXI DMA's (dma:) "
+                              "only inside the buffer of the transfer under way.", (
     Field("entries", Int(minimum=1, maximum=FIREWALL_MAX_ENTRIES,
                          over="the table holds at most {maximum} ranges; use at most {maximum}"),
           "Ranges the table holds at once (1..48): buffer parameters of calls in flight.",
@@ -407,8 +408,9 @@ SYSTEM = Record("system", "A pushpush system description (system.yaml).", (
           "The PL trace buffer: true (1024 records), false (none, the default) or "
           "{depth: N}.", default=False, example="trace: true"),
     Field("firewall", AnyOf((Choice((True, False)), FIREWALL)),
-          "The memory firewall in front of the buffer engines' path into PS memory: true (8 "
-          "entries), false (none, the default) or {entries: N}.", default=False,
+          "The memory firewall in front of the buffer engines' path and of every AXI DMA's "
+          "memory master into PS memory: true (8 entries), false (none, the default) or "
+          "{entries: N} (the buffer path's table; a DMA's has 2).", default=False,
           example="firewall: true"),
     Field("components", MapOf(_NAME, COMPONENT, min_items=1, entry="component"),
           "The components, by name.", required=True,
