@@ -58,13 +58,13 @@ def _has_firewalls(linked: LinkedSystem) -> bool:
     return any(d.firewall is not None for d in linked.dmas)
 
 
-def _symbolic_axi(prefix: str) -> list[tuple[str, str, str]]:
-    """The AXI4 signals (:func:`~.fabric.axi_signals`) with their ranges in the module's
-    parameters: ``[<prefix>ID_WIDTH-1:0]`` for IDs, ``<prefix>DATA_WIDTH`` for data and strobes."""
+def _symbolic_axi() -> list[tuple[str, "int | str", str]]:
+    """The AXI4 signals (:func:`~.fabric.axi_signals`) with the widths of IDs, data and
+    strobes as the module's parameters (``ID_WIDTH``, ``DATA_WIDTH``, ``DATA_WIDTH/8``; the
+    template prefixes ``REG_`` for the register page's)."""
     sym = {"awid": "ID_WIDTH", "bid": "ID_WIDTH", "arid": "ID_WIDTH", "rid": "ID_WIDTH",
            "wdata": "DATA_WIDTH", "rdata": "DATA_WIDTH", "wstrb": "DATA_WIDTH/8"}
-    return [(n, f"[{prefix}{sym[n]}-1:0]" if n in sym else ("" if w == 1 else f"[{w - 1}:0]"), d)
-            for n, w, d in axi_signals(32, 1)]
+    return [(n, sym.get(n, w), d) for n, w, d in axi_signals(32, 1)]
 
 
 def render_dma_firewall(linked: LinkedSystem) -> str:
@@ -86,8 +86,7 @@ def render_dma_firewall(linked: LinkedSystem) -> str:
         reg_data_width=linked.interconnect.data_width,
         reg_id_width=s_id,
         freq_hz=top_clock_hz(linked),
-        sig=_symbolic_axi(""),
-        reg_sig=_symbolic_axi("REG_"),
+        sig=_symbolic_axi(),
     )
 
 
@@ -150,7 +149,7 @@ class ShellDma:
         return f"{self.name}_dm_axi" if self.fw_base is not None else f"{self.name}_axi"
 
 
-def _shell_dma(d: DmaBlock, fw_slave: Optional[int]) -> ShellDma:
+def _shell_dma(d: DmaBlock, fw_slave: Optional[int] = None) -> ShellDma:
     return ShellDma(d.name, d.component, d.base, d.hp_port, d.data_width, d.max_burst, _fifo_log2(d),
                     tuple(axi_signals(d.data_width, DMA_ID_WIDTH)), dma_stream_ports(d),
                     d.firewall_base, fw_slave)
