@@ -271,6 +271,11 @@ def place_firewall(spec: SystemSpec, components: Sequence[LinkedComponent],
     rtl = [c for c in components if not c.is_software]
     if not any(e.signature.buffer_params() for c in rtl for e in c.exports):
         if has_dmas:
+            if spec.firewall_entries_loc is not None:   # entries size the buffer path's table
+                raise LinkError([Diagnostic.at(spec.where(spec.firewall_entries_loc), (
+                    "firewall: entries sizes the buffer engines' table, and this system has no "
+                    "buffer parameter: its AXI DMAs' firewalls have 2 entries each (one per "
+                    "channel); write 'firewall: true'"))])
             return None
         raise LinkError([Diagnostic.at(where, "firewall: the memory firewall guards the buffer "
                                               "engines' path and the AXI DMAs' into PS memory, and "

@@ -163,6 +163,7 @@ class _Loader(_Reader):
                                 f"buffer; use software_windows: ocm")
 
         trace_depth = self.trace(by_key["trace"][1]) if "trace" in by_key else 0
+        self._firewall_entries_loc: Optional[Location] = None
         firewall_entries = self.firewall(by_key["firewall"][1]) if "firewall" in by_key else 0
 
         if name is None:
@@ -171,6 +172,7 @@ class _Loader(_Reader):
             name=name, components=tuple(components), board=board, clock_mhz=clock,
             software_windows=software_windows, interconnect=interconnect, pl=pl, ps=ps, file=self.file, base_dir=self.base_dir,
             trace_depth=trace_depth, firewall_entries=firewall_entries, loc=loc, components_loc=components_loc, region_locs=region_locs,
+            firewall_entries_loc=self._firewall_entries_loc,
         )
         self.diags.extend(check_references(spec, self.declared))
         return spec
@@ -210,6 +212,8 @@ class _Loader(_Reader):
         read = self.record(node, FIREWALL, "'firewall'", name=lambda key: f"firewall {key}")
         if read is None or not read.ok:
             return 0
+        if "entries" in read.nodes:
+            self._firewall_entries_loc = self.loc(read.nodes["entries"][0])
         return int(read.values.get("entries", FIREWALL_DEFAULT_ENTRIES))
 
     def interconnect(self, node: Node) -> Interconnect:

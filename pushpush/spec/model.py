@@ -211,6 +211,8 @@ class SystemSpec:
     loc: Optional[Location] = field(default=None, compare=False, repr=False)
     components_loc: Optional[Location] = field(default=None, compare=False, repr=False)
     region_locs: dict[str, Location] = field(default_factory=dict, compare=False, repr=False)
+    #: Where ``firewall: {entries: N}`` gives N (None: ``firewall: true`` or no firewall).
+    firewall_entries_loc: Optional[Location] = field(default=None, compare=False, repr=False)
 
     def component(self, name: str) -> Optional[ComponentSpec]:
         for c in self.components:

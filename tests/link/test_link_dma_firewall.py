@@ -95,3 +95,10 @@ def test_no_room_in_pl(tmp_path: Path) -> None:
 def test_pl_block() -> None:
     assert pl_block(0x43C00000, 0x43C01000) == (0x43C00000, 0x1000)
     assert pl_block(0x43C01000, 0x43C03000) == (0x43C00000, 0x4000)
+
+
+def test_entries_without_a_buffer_path_are_refused(tmp_path: Path) -> None:
+    """``{entries: N}`` sizes the buffer engines' table; with DMAs only it would be ignored."""
+    with pytest.raises(LinkError, match=r"system.yaml:2:\d+: .*entries sizes the buffer engines' "
+                                        r"table.*write 'firewall: true'"):
+        _linked(tmp_path, "firewall: {entries: 4}\n")
