@@ -52,11 +52,12 @@ def reset_recipe(dma: str) -> str:
 class DmaTransferRefused(RuntimeError):
     """A DMA transfer was refused by the DMA's memory firewall: ``dma``, ``channel``
     (``sendchannel``/``recvchannel``), the transfer's ``address`` and ``length`` and the
-    refused burst (``refusal``, a :class:`pushpush.runtime.firewall.Refusal`). A
+    refused burst (``refusal``, a :class:`pushpush.runtime.firewall.Refusal`; None when the
+    firewall's latch held the other channel's refusal: the count says it refused). A
     ``RuntimeError``, as PYNQ's own "DMA Slave Error" is."""
 
-    def __init__(self, dma: str, channel: str, address: int, length: int, refusal: Refusal,
-                 detail: str) -> None:
+    def __init__(self, dma: str, channel: str, address: int, length: int,
+                 refusal: Optional[Refusal], detail: str) -> None:
         super().__init__(detail)
         self.dma, self.channel, self.address, self.length = dma, channel, address, length
         self.refusal = refusal
@@ -86,6 +87,11 @@ class DmaFirewall:
             write(FirewallBlock.ENTRY0 + 16 * i + 8, 0)
         write(FirewallBlock.CTRL, 1)
         write(FirewallBlock.BAD_INFO, 1 << 31)
+        #: refused bursts already reported (REFUSED counts from the PL's reset)
+        self.reported = read(FirewallBlock.REFUSED)
+        #: by direction (True: S2MM writes): a refusal of that channel not latched (the latch
+        #: held the other's when it came), still to be reported
+        self.owed = {False: False, True: False}
 
     def range_of(self, first: int, nbytes: int) -> tuple[int, int]:
         """(first byte, last byte) of an entry for ``nbytes`` bytes at ``first``: whole beats
@@ -114,15 +120,26 @@ class DmaFirewall:
         """Bursts of the DMA refused since the PL's reset."""
         return self._read(FirewallBlock.REFUSED)
 
-    def take_refusal(self, write: bool) -> Optional[Refusal]:
-        """The latched refusal when it is of direction ``write`` (then cleared), else None."""
+    def take_refusal(self, write: bool) -> tuple[bool, Optional[Refusal]]:
+        """(whether the firewall refused a burst not reported yet, the latched refusal when
+        it is of direction ``write``: then cleared, else None). Both channels' refusals
+        share one latch, which keeps the first: the second is seen by the count only."""
         with self._lock:
+            fresh = self._read(FirewallBlock.REFUSED) != self.reported or self.owed[write]
             info = self._read(FirewallBlock.BAD_INFO)
             if not info >> 31 or bool((info >> 30) & 1) != write:
-                return None
+                return fresh, None
             addr = self._read(FirewallBlock.BAD_ADDR)
             self._write(FirewallBlock.BAD_INFO, 1 << 31)
-        return Refusal(addr, write, ((info >> 17) & 0xFF) + 1, 1 << ((info >> 25) & 7), 0, None)
+        return True, Refusal(addr, write, ((info >> 17) & 0xFF) + 1, 1 << ((info >> 25) & 7), 0, None)
+
+    def mark_reported(self, write: bool, other_owed: bool) -> None:
+        """Channel ``write``'s refusal has been reported, and every one counted so far but
+        the other channel's when ``other_owed``."""
+        with self._lock:
+            self.reported = self._read(FirewallBlock.REFUSED)
+            self.owed[write] = False
+            self.owed[not write] = self.owed[not write] or other_owed
 
 
 @dataclass
@@ -207,6 +224,7 @@ class GuardedChannel:
 
     def stop(self) -> None:
         self._inner.stop()
+        self._fw.owed[self._write] = False
         self._finish()
 
     def start(self) -> None:
@@ -251,10 +269,12 @@ class GuardedChannel:
         self._finish()
 
     def _raise_refused(self, cause: Optional[BaseException]) -> None:
-        """Raise :class:`DmaTransferRefused` when the firewall holds this channel's refusal;
-        return otherwise (another error: the caller re-raises it)."""
-        r = self._fw.take_refusal(self._write)
-        if r is None:
+        """Raise :class:`DmaTransferRefused` when the firewall refused a burst of this
+        channel's direction (latched), or the channel stopped with DMASlvErr and the firewall
+        refused one not reported yet (the latch held the other channel's); return otherwise
+        (another error: the caller re-raises it)."""
+        fresh, r = self._fw.take_refusal(self._write)
+        if r is None and not (fresh and self._status() & _SLVERR):
             return
         p = self._pending
         regs = self._inner._mmio
@@ -262,17 +282,25 @@ class GuardedChannel:
             p = _Pending(int(regs.read(self._cr + 0x18)), int(regs.read(self._cr + 0x28)), None,
                          "its registers were written by hand (not through transfer()), so the "
                          "runtime cannot vouch for the address")
-        end = r.address + r.beats * r.beat_bytes
         if p.range is not None:
             why = f"the range open for it was 0x{p.range[0]:08X}..0x{p.range[1] + 1:08X}"
         else:
             why = f"no range was open for it: {p.why_not}"
+        if r is not None:
+            end = r.address + r.beats * r.beat_bytes
+            burst = (f"{'wrote' if r.write else 'read'} {r.beats} x {r.beat_bytes} bytes at "
+                     f"0x{r.address:08X}..0x{end:08X}")
+        else:
+            burst = (f"had a {'write' if self._write else 'read'} burst refused (which one is not "
+                     "known: the firewall's latch held the other channel's refusal)")
         dma = self._fw.dma.name
         detail = (f"the memory firewall of {dma} refused {dma}.{self._name} ({self._what}): its "
-                  f"transfer of {p.length} bytes at 0x{p.address:08X} "
-                  f"{'wrote' if r.write else 'read'} {r.beats} x {r.beat_bytes} bytes at "
-                  f"0x{r.address:08X}..0x{end:08X}, which did not reach memory (SLVERR, "
-                  f"DMASlvErr); {why}. Pass a live pynq.allocate buffer to transfer() and keep "
-                  f"start + nbytes inside it; {reset_recipe(dma)}")
+                  f"transfer of {p.length} bytes at 0x{p.address:08X} {burst}, which did not "
+                  f"reach memory (SLVERR, DMASlvErr); {why}. Pass a live pynq.allocate buffer "
+                  f"to transfer() and keep start + nbytes inside it; {reset_recipe(dma)}")
+        # the other channel halted with DMASlvErr too, while the latch held this one's: its
+        # refusal is still to be reported (by the count)
+        other = 0x34 if self._cr == 0 else 0x04
+        self._fw.mark_reported(self._write, r is not None and bool(int(regs.read(other)) & _SLVERR))
         self._finish()
         raise DmaTransferRefused(dma, self._name, p.address, p.length, r, detail) from cause

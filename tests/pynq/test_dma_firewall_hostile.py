@@ -16,7 +16,10 @@ at memory the program must not reach:
 - ``read_secret``: MM2S from a secret buffer, its address written by hand (a read: memory
   does not change, but the data must not reach the stream: dst would hold the secret);
 - ``read_past_end``: ``sendchannel.transfer(src, nbytes=...)`` longer than ``src``, into a
-  secret right after it.
+  secret right after it;
+- ``both_channels``: S2MM into another allocation by hand (fed by a correct MM2S transfer),
+  then, before a reset, MM2S from a secret by hand: both channels refused (the firewall
+  latches the first refusal only, the S2MM one; the MM2S one is known by the count).
 
 With the firewall every case raises :class:`DmaTransferRefused` naming the DMA, the channel,
 the address and the length (from ``wait()``, and from ``wait_async()`` for ``past_end``); the
@@ -52,7 +55,7 @@ from pushpush.runtime.dma_firewall import DmaTransferRefused, GuardedChannel  # 
 pytestmark = pytest.mark.slow   # two Icarus builds of the system and ~25 transfers on each
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "dma_stream"
-CASES = ["other_allocation", "freed", "past_end", "read_secret", "read_past_end"]
+CASES = ["other_allocation", "freed", "past_end", "read_secret", "read_past_end", "both_channels"]
 BIG = 16384         # words of the freed buffer and of its memory's next owner
 WORDS = 16          # one burst of the DMA (MAX_BURST 16): the S2MM FIFO takes a whole packet
 #: DMA register offsets (PG021)
@@ -113,7 +116,7 @@ def _run_case(case: str, dma, mem: Memory, firewall: bool) -> tuple[object, list
     src[:] = np.arange(1, WORDS + 1)
     mem.bufs.clear()
     send, recv = dma.sendchannel, dma.recvchannel
-    leak = None          # (dst, secret): a read case's destination and what must not reach it
+    leak = None          # where a read case's secret must not arrive (its destination)
 
     def refused_or_done(wait):
         try:
@@ -174,6 +177,28 @@ def _run_case(case: str, dma, mem: Memory, firewall: bool) -> tuple[object, list
         if outcome is None:
             recv.wait()
         leak = dst
+    elif case == "both_channels":
+        secret = _alloc(WORDS, 0x44444444)
+        victim = _alloc(WORDS, 0x11111111)
+        mem.bufs.update(victim=victim, secret=secret)
+        before = mem.snapshot()
+        _by_hand(dma, S2MM_DA, S2MM_LENGTH, int(victim.physical_address), 4 * WORDS)
+        send.transfer(src)                        # a correct packet into the S2MM by hand
+        send.wait()
+        if firewall:   # S2MM refused and halted; then MM2S from the secret
+            _by_hand(dma, MM2S_SA, MM2S_LENGTH, int(secret.physical_address), 4 * WORDS)
+            outcome = refused_or_done(send.wait)  # the latch holds the S2MM refusal
+            got = refused_or_done(recv.wait)
+            assert isinstance(got, DmaTransferRefused) and got.refusal is not None, got
+            assert got.channel == "recvchannel" and got.refusal.write, got
+        else:          # the secret's packet needs a receive to go to
+            _recv_done(dma)
+            dst = _alloc(WORDS, 0)
+            recv.transfer(dst)
+            _by_hand(dma, MM2S_SA, MM2S_LENGTH, int(secret.physical_address), 4 * WORDS)
+            outcome = refused_or_done(send.wait)
+            recv.wait()
+            leak = dst
     else:
         raise AssertionError(case)
     after = mem.snapshot()
@@ -241,15 +266,18 @@ def test_hostile_dma_transfers_with_and_without_the_firewall(tmp_path):
                 if firewall:
                     assert isinstance(outcome, DmaTransferRefused), (case, outcome)
                     assert changed == [], (case, changed)
-                    channel = "sendchannel" if case.startswith("read") else "recvchannel"
+                    channel = ("sendchannel" if case.startswith(("read", "both")) else "recvchannel")
                     assert (outcome.dma, outcome.channel) == ("axi_dma_0", channel), outcome
                     msg = str(outcome)
                     assert f"axi_dma_0.{channel}" in msg and f"0x{outcome.address:08X}" in msg, msg
                     assert f"transfer of {outcome.length} bytes" in msg, msg
-                    assert outcome.refusal.write == (channel == "recvchannel")
+                    if case == "both_channels":   # the latch held the S2MM refusal
+                        assert outcome.refusal is None and "the other channel's refusal" in msg, msg
+                    else:
+                        assert outcome.refusal.write == (channel == "recvchannel")
                     assert dma.firewall.refused() > refused
                     refused = dma.firewall.refused()
-                    if case in ("other_allocation", "freed", "read_secret"):
+                    if case in ("other_allocation", "freed", "read_secret", "both_channels"):
                         assert "written by hand" in msg, msg
                     else:
                         assert "the range open for it was" in msg, msg
@@ -260,9 +288,9 @@ def test_hostile_dma_transfers_with_and_without_the_firewall(tmp_path):
     # a transfer whose range is open takes not one cycle more (the check is combinational)
     assert cycles[True] == cycles[False] and len(set(cycles[True])) == 1, cycles
     off = report["without firewall"]
-    for case in ("other_allocation", "freed", "past_end"):
+    for case in ("other_allocation", "freed", "past_end", "both_channels"):
         assert off[case]["changed"], f"{case}: without the firewall memory should have changed: {off[case]}"
-    for case in ("read_secret", "read_past_end"):
+    for case in ("read_secret", "read_past_end", "both_channels"):
         assert "secret leaked into dst" in off[case]["changed"], off[case]
     for how in report.values():
         assert how["freed"]["victim_reused_freed_memory"], how["freed"]
