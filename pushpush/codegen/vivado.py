@@ -193,7 +193,7 @@ def interrupt_sources(linked: LinkedSystem) -> list[tuple[str, str]]:
 def intc_address_block(linked: LinkedSystem) -> Optional[tuple[int, int]]:
     """(base, size) of the interrupt controller's registers in the GP0 map (0x41800000, or
     the first 64 KiB block above the top's block if that overlaps it or, on ZynqMP, lies
-    outside M_AXI_HPM0_FPD's range, and past the DMAs' pages); None when the design has no
+    outside M_AXI_HPM0_FPD's range, and past the DMAs' pages and their firewalls'); None when the design has no
     interrupt line (:func:`interrupt_sources`)."""
     if not interrupt_sources(linked):
         return None
@@ -207,8 +207,10 @@ def intc_address_block(linked: LinkedSystem) -> Optional[tuple[int, int]]:
         base = (pb + ps + INTC_SIZE - 1) // INTC_SIZE * INTC_SIZE
     if base < pb + ps and pb < base + INTC_SIZE:
         base = (pb + ps + INTC_SIZE - 1) // INTC_SIZE * INTC_SIZE
-    while any(base < d.end and d.base < base + INTC_SIZE for d in linked.dmas):
-        base += INTC_SIZE       # past the AXI DMAs' register pages (LinkedSystem.dmas)
+    pages = [(d.base, d.end) for d in linked.dmas] + [
+        (d.firewall.base, d.firewall.base + d.firewall.size) for d in linked.dmas if d.firewall is not None]
+    while any(base < hi and lo < base + INTC_SIZE for lo, hi in pages):
+        base += INTC_SIZE       # past the AXI DMAs' register pages and their firewalls' pages
     return base, INTC_SIZE
 
 

@@ -102,3 +102,21 @@ def test_entries_without_a_buffer_path_are_refused(tmp_path: Path) -> None:
     with pytest.raises(LinkError, match=r"system.yaml:2:\d+: .*entries sizes the buffer engines' "
                                         r"table.*write 'firewall: true'"):
         _linked(tmp_path, "firewall: {entries: 4}\n")
+
+
+def test_zynqmp_interrupt_controller_skips_the_firewall_pages(tmp_path: Path) -> None:
+    """On ZynqMP the interrupt controller takes the first 64 KiB block after the top's block,
+    where the DMAs' firewall pages start when that block ends on a 64 KiB boundary."""
+    from pushpush.codegen.vivado import intc_address_block
+    p = tmp_path / "system.yaml"
+    text = SYSTEM.format(opt="board: zcu104\nfirewall: true\n", bufs="")
+    text = text.replace("    dma: {name: axi_dma_0}\n", "    dma: {name: axi_dma_0}\n    window: 0x8000\n")
+    p.write_text(text.replace("    dma: {name: dma_b, data_width: 64}\n",
+                              "    dma: {name: dma_b, data_width: 64}\n    window: 0x8000\n"))
+    s = link(load_system(p))
+    base, size = pl_address_block(s)
+    assert (base + size) % 0x10000 == 0 and s.dmas[0].firewall_base == base + size
+    ib, isz = intc_address_block(s)
+    for d in s.dmas:
+        assert not ib <= d.firewall_base < ib + isz
+    assert ib >= base + size
