@@ -193,7 +193,22 @@ class GuardedChannel:
         except RuntimeError as e:
             self._raise_refused(e)
             raise
+        except TimeoutError as e:   # the simulated board's watch (pushpush.pynq.simulated.dma)
+            hint = self._other_refused()
+            if hint:
+                raise type(e)(f"{e} ({hint})") from e
+            raise
         self._finish()
+
+    def _other_refused(self) -> str:
+        """Why this channel may never finish: the other one halted with DMASlvErr (MM2S
+        refused: the stream was cut, no TLAST; S2MM refused: the stream is no longer taken)."""
+        other = "recvchannel" if self._name == "sendchannel" else "sendchannel"
+        if not int(self._inner._mmio.read(CHANNELS[other][2] + 4)) & _SLVERR:
+            return ""
+        return (f"{self._fw.dma.name}.{other} was halted by a refusal of the memory firewall "
+                f"(DMASlvErr): call its wait() for the refusal, then "
+                f"pushpush.pynq.reset_dma(ol.{self._fw.dma.name})")
 
     async def wait_async(self, poll_s: float = 0.05) -> None:
         """PYNQ's ``wait_async``. PYNQ's sleeps until the channel is idle, and a channel
