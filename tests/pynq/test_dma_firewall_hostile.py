@@ -229,6 +229,10 @@ def _check_next_transfer(ol, firewall: bool) -> int:
     dma.recvchannel.wait()
     assert list(dst) == list(src * 3 - 5)
     cycles = (int(dma.mmio.read(0x100C)) - int(dma.mmio.read(0x1000))) % (1 << 32)
+    # the other form of bulk data in the same system, through the buffer path's firewall
+    dst[:] = 0
+    assert ol.scaler.scale(src, dst) == len(src)
+    assert list(dst) == list(src * 3 - 5)
     # unaligned start and length inside a buffer (the DMA reads whole words: rounded out);
     # the core unchanged (gain 1): the stream's words are not the buffer's
     ol.scaler.set_gain(1, 0)
