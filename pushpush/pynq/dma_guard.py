@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from pynq import MMIO
+from pynq.lib.dma import DMA
 
 from pushpush.runtime.dma_firewall import CHANNELS, DmaFirewall, GuardedChannel
 
@@ -27,7 +28,7 @@ RESET_TIMEOUT_S = 5.0
 def guard_dma(ol: Any, key: str, obj: Any) -> Any:
     """``obj`` (overlay ``ol``'s attribute ``key``), its channels guarded when it is a DMA
     with a memory firewall."""
-    if not (hasattr(obj, "sendchannel") and hasattr(obj, "recvchannel")):
+    if not isinstance(obj, DMA):   # (never getattr on others: the top's driver would start a runtime)
         return obj
     if all(isinstance(getattr(obj, c), (GuardedChannel, type(None))) for c in CHANNELS):
         return obj
