@@ -142,12 +142,24 @@ def _dmas(linked: LinkedSystem) -> dict[str, Any]:
         return {}
     return {"dmas": [{"name": d.name, "component": d.component, "base": _hex(d.base),
                       "size": _hex(d.size), "data_width": d.data_width,
-                      "max_burst": d.max_burst, "hp_port": d.hp_port} for d in linked.dmas]}
+                      "max_burst": d.max_burst, "hp_port": d.hp_port, **_dma_firewall(d)}
+                     for d in linked.dmas]}
+
+
+def _dma_firewall(d: DmaBlock) -> dict[str, Any]:
+    """A DMA's ``firewall`` (only with ``firewall:``): its memory firewall's register page
+    and its table's size (entry 0 MM2S, entry 1 S2MM)."""
+    f = d.firewall
+    if f is None:
+        return {}
+    return {"firewall": {"base": _hex(f.base), "size": _hex(f.size), "entries": f.entries}}
 
 
 def _read_dmas(data: dict[str, Any]) -> tuple[DmaBlock, ...]:
     return tuple(DmaBlock(d["name"], d["component"], _int(d["base"]), int(d["data_width"]),
-                          int(d["max_burst"]), d["hp_port"]) for d in data.get("dmas") or [])
+                          int(d["max_burst"]), d["hp_port"],
+                          firewall_base=_int(d["firewall"]["base"]) if d.get("firewall") else None)
+                 for d in data.get("dmas") or [])
 
 
 def _channels(linked: LinkedSystem) -> dict[str, Any]:

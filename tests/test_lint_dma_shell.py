@@ -19,6 +19,9 @@ from pushpush.build.sim import verilator_bin_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = [ROOT / "examples" / "dma_stream"]
+#: the same example with ``firewall: true``: the DMA's memory master through
+#: ``<sys>_dma_firewall`` (pp_mem_firewall), its page on the shell's GP0 split
+VARIANTS = [(e, fw) for e in EXAMPLES for fw in (False, True)]
 
 
 def _verilator() -> str:
@@ -30,14 +33,24 @@ def _verilator() -> str:
     return str(bindir / "verilator")
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])
-def test_dma_shell_lints_clean(example: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("example,firewall", VARIANTS,
+                         ids=[e.name + ("-firewall" if fw else "") for e, fw in VARIANTS])
+def test_dma_shell_lints_clean(example: Path, firewall: bool, tmp_path: Path) -> None:
     from pushpush.cli.common import load_linked
     from pushpush.codegen.dma import dma_shell_name, render_dma_shell
     from pushpush.codegen.generate import generate
 
     verilator = _verilator()
-    linked = load_linked(str(example / "system.yaml"))
+    yaml = example / "system.yaml"
+    if firewall:
+        text = yaml.read_text()
+        yaml = tmp_path / "system.yaml"
+        yaml.write_text(text.replace("\ncomponents:", "\nfirewall: true\ncomponents:", 1))
+        for c in (example / "rtl").glob("*.v"):
+            (tmp_path / "rtl").mkdir(exist_ok=True)
+            (tmp_path / "rtl" / c.name).write_text(c.read_text())
+    linked = load_linked(str(yaml))
+    assert any(d.firewall is not None for d in linked.dmas) == firewall
     generate(linked, tmp_path / "gen")
     top = dma_shell_name(linked)
     shell = tmp_path / f"{top}.v"

@@ -273,8 +273,11 @@ _LIST = [
         "(single and double buffer), exact cycles from the DMA shell's probe, MB/s against the "
         "HP port's limit (97% target from 64 KiB), the simulated board's software time apart, "
         "the seed paper's Table I beside ours. Writes DIR/dma.json, .md and .png.",
-        (SMOKE.helped("8 B, 4 KiB, 64 KiB only (what CI runs)"), SIM_AUTO, OUT, CHECK),
-        "experiments.dma:run", ("pushpush bench dma --smoke",)),
+        (SMOKE.helped("8 B, 4 KiB, 64 KiB only (what CI runs)"), SIM_AUTO, OUT, CHECK,
+         _opt("--firewall", action="store_true",
+              help="the system with firewall: true (the DMA's memory firewall opens a range per "
+                   "transfer): the same cycles, the software's cost apart")),
+        "experiments.dma:run", ("pushpush bench dma --smoke", "pushpush bench dma --smoke --firewall")),
     Experiment(
         "channels", "RIFFA-style channels: send/recv/both, 4 B to 4 MiB, a round trip",
         "RIFFA-style channels (channels: in the YAML) on the simulated board: send, recv and "

@@ -5,7 +5,9 @@ Naming (``SYS`` is the system name upper-cased, ``COMP`` a component, ``FN`` a f
 
 * ``SYS_FIREWALL_BASE`` / ``_ENTRIES`` and ``SYS_COMP_FIREWALL_FIRST`` / ``_COUNT`` (with
   ``firewall:``): the memory firewall's register page, its table's size and each software
-  component's share of the entries (as the runtimes split them);
+  component's share of the entries (as the runtimes split them); ``SYS_DMA_FIREWALL_BASE``
+  (with ``firewall:`` and ``dma:``): each AXI DMA's own firewall page (PYNQ drives DMAs; C
+  programs do not);
 * ``SYS_COMP_BASE`` / ``_SIZE`` / ``_SLOT_WORDS`` (and ``_RUNTIME_ADDR`` / ``_RUNTIME_OFFSET``
   / ``_RUNTIME_WORDS`` for software components): the component's endpoint window;
 * ``SYS_COMP_SLOT<i>_ADDR`` / ``_OFFSET`` / ``_WORDS`` / ``_TRIGGER_ADDR`` /
@@ -221,6 +223,10 @@ def render_c_header(linked: LinkedSystem) -> str:
         masters = ", ".join(f'"{n}"' for n in ["ps", *(c.name for c in linked.components if not c.is_software)])
         b.define(top, b.name("PL_MASTERS"), "{" + masters + "}",
                  "names of the top's masters by index (pp_wg_refusal.master)")
+    for d in linked.dmas:   # a DMA's own memory firewall (firewall: and dma:; Python drives it)
+        if d.firewall is not None:
+            b.define(top, b.name(d.name, "FIREWALL_BASE"), _u(d.firewall.base),
+                     f"{d.name}'s memory firewall (entry 0 MM2S, 1 S2MM; GP0 only)")
     sections = [b.component(c) for c in linked.components]
     guard = f"PUSHPUSH_{linked.name.upper()}_MAP_H"
     width = max([len(x.name) for s in sections for x in s.defines] + [len(x.name) for x in top])

@@ -86,14 +86,21 @@ def channel_shell_name(comp: LinkedComponent) -> str:
     return f"{comp.name}_chnl_shell"
 
 
+def dma_firewall_name(linked: LinkedSystem) -> str:
+    """``<system>_dma_firewall``: the module between an AXI DMA's memory master and PS
+    memory in a system with ``firewall:`` (:mod:`pushpush.codegen.dma`)."""
+    return f"{linked.name}_dma_firewall"
+
+
 def core_dependencies(linked: Optional[LinkedSystem] = None) -> list[str]:
     """The ``cores/`` folders whose modules the generated RTL may instantiate (``abe`` only
     for components with an ``abe:`` entry; listing it always keeps the file lists
     independent of the system), and ``trace`` for a system with ``trace:`` (the PL trace
     buffer: only there, so a system without it lists exactly what it did before), and
-    ``mem_firewall`` for a system with ``firewall:`` (likewise: its buffer engines' path or
-    its window guard)."""
-    fw = linked is not None and (linked.firewall is not None or linked.window_guard is not None)
+    ``mem_firewall`` for a system with ``firewall:`` (likewise: the buffer engines', the
+    AXI DMAs' firewall or the window guard)."""
+    fw = linked is not None and (linked.firewall is not None or linked.window_guard is not None
+                                 or any(d.firewall is not None for d in linked.dmas))
     return (list(_CORES) + (["trace"] if linked is not None and linked.trace is not None else [])
             + (["mem_firewall"] if fw else []))
 

@@ -11,6 +11,7 @@ Output folder layout (``<out>``, for system ``<sys>``)::
     rtl/<comp>_hls_adapter.v    the ap_ctrl_hs adapter of a kind: hls component (codegen.hls)
     hls/<comp>/                 its Vitis HLS script, C testbench, C++ copies (codegen.hls_tcl)
     rtl/<sys>_top.v             the system top
+    rtl/<sys>_dma_firewall.v    the AXI DMAs' memory firewall (firewall: and dma:; codegen.dma)
     src/<comp>/<file>.v         copies of the rtl components' sources (the YAML's 'sources')
     vivado/<sys>_bd.tcl         the board's block design (processing_system7 or zynq_ultra_ps_e + the top)
     .pushpush-generated.json    which system's output the folder holds, and its files: a
@@ -50,6 +51,7 @@ from .c_map_header import header_path, render_c_header
 from .hls import check_hls_sources, render_hls_adapters
 from .hls_pp import participant_files, place_files
 from .hls_tcl import hls_script_files
+from .dma import dma_firewall_files
 from .fusesoc import core_path, render_system_core, system_vlnv, user_source_copies
 from .channel_shell import module_ports
 from .portcheck import check_sources_exist, inspect_component
@@ -126,6 +128,8 @@ def generate_files(linked: LinkedSystem, check_ports: bool = True) -> dict[str, 
     rtl_files = render_rtl(linked, present)
     rtl_files.update(render_hls_adapters(linked, hls_tops))  # kind: hls (codegen.hls)
     rtl_files.update(place_files(linked))  # hls participants: their IP's placement (codegen.hls_pp)
+    if rtl_files:
+        rtl_files.update(dma_firewall_files(linked))  # firewall: + dma: (codegen.dma)
     files.update(rtl_files)
     files[map_path(linked)] = to_json(linked)
     files[header_path(linked)] = render_c_header(linked)

@@ -95,6 +95,14 @@ class TopWindowGuard:
     def limits(self) -> list[int]:
         return [e[2] for e in self.entries]
 
+    @staticmethod
+    def packed(bits: int, values: list[int]) -> int:
+        """``values`` as one integer, entry i at bits ``bits * i`` (the parameters' layout)."""
+        v = 0
+        for i, x in enumerate(values):
+            v |= x << (bits * i)
+        return v
+
     @property
     def attrs(self) -> list[int]:
         """Each entry's ATTR (cores/mem_firewall: [0] READ, [1] WRITE, [15:8] OWNER): WRITE only."""

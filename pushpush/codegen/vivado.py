@@ -31,10 +31,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from pushpush.link import IRQ_BLOCK_BYTES, LinkedSystem
+from pushpush.link import IRQ_BLOCK_BYTES, LinkedSystem, pl_block
 
 from .render import GenerateError, generated_header, render_template
-from .fabric import BUF_DATA_WIDTH, buffer_port, pl_components, rtl_components, top_module_name
+from .fabric import (BUF_DATA_WIDTH, buffer_port, dma_firewall_name, pl_components, rtl_components,
+                     top_module_name)
 
 __all__ = [
     "PYNQ_Z1_BOARD_PART_PATTERN",
@@ -153,12 +154,8 @@ def pl_address_block(linked: LinkedSystem) -> tuple[int, int]:
     if linked.window_guard is not None:   # and its window guard's
         g = linked.window_guard
         lo, hi = min(lo, g.base), max(hi, g.base + g.size)
-    size = 4096
-    while True:
-        base = lo // size * size
-        if base + size >= hi:
-            return base, size
-        size *= 2
+    # (the DMAs' firewall pages are not the top's: the linker places them after this block)
+    return pl_block(lo, hi)
 
 
 def ps_port(linked: LinkedSystem) -> str:
@@ -199,7 +196,7 @@ def interrupt_sources(linked: LinkedSystem) -> list[tuple[str, str]]:
 def intc_address_block(linked: LinkedSystem) -> Optional[tuple[int, int]]:
     """(base, size) of the interrupt controller's registers in the GP0 map (0x41800000, or
     the first 64 KiB block above the top's block if that overlaps it or, on ZynqMP, lies
-    outside M_AXI_HPM0_FPD's range, and past the DMAs' pages); None when the design has no
+    outside M_AXI_HPM0_FPD's range, and past the DMAs' pages and their firewalls'); None when the design has no
     interrupt line (:func:`interrupt_sources`)."""
     if not interrupt_sources(linked):
         return None
@@ -213,8 +210,10 @@ def intc_address_block(linked: LinkedSystem) -> Optional[tuple[int, int]]:
         base = (pb + ps + INTC_SIZE - 1) // INTC_SIZE * INTC_SIZE
     if base < pb + ps and pb < base + INTC_SIZE:
         base = (pb + ps + INTC_SIZE - 1) // INTC_SIZE * INTC_SIZE
-    while any(base < d.end and d.base < base + INTC_SIZE for d in linked.dmas):
-        base += INTC_SIZE       # past the AXI DMAs' register pages (LinkedSystem.dmas)
+    pages = [(d.base, d.end) for d in linked.dmas] + [
+        (d.firewall.base, d.firewall.base + d.firewall.size) for d in linked.dmas if d.firewall is not None]
+    while any(base < hi and lo < base + INTC_SIZE for lo, hi in pages):
+        base += INTC_SIZE       # past the AXI DMAs' register pages and their firewalls' pages
     return base, INTC_SIZE
 
 
@@ -365,9 +364,13 @@ DMA_VLNV = "xilinx.com:ip:axi_dma:7.1"
 def dma_cells(linked: LinkedSystem) -> list[dict[str, object]]:
     """The block design's AXI DMAs: name, its GP0 SmartConnect master port, its HP port,
     register page and the IP's CONFIG values (simple mode, as pp_axi_dma is configured on
-    the simulated board and as the .hwh describes it)."""
+    the simulated board and as the .hwh describes it) and, with ``firewall:``, its memory
+    firewall (``firewall``: the ``<sys>_dma_firewall`` module reference between the DMA's
+    SmartConnect and its HP port, its register page's GP0 master port and address)."""
     first = 2 if interrupt_sources(linked) else 1
+    from pushpush.boards import board
     out = []
+    fw_mi = first + len(linked.dmas)     # the firewalls' pages: after the DMAs' on GP0
     for k, d in enumerate(linked.dmas):
         w = str(d.data_width)
         config = [("c_include_sg", "0"), ("c_sg_length_width", "26"),
@@ -375,9 +378,18 @@ def dma_cells(linked: LinkedSystem) -> list[dict[str, object]]:
                   ("c_m_axi_s2mm_data_width", w), ("c_s_axis_s2mm_tdata_width", w),
                   ("c_mm2s_burst_size", str(d.max_burst)), ("c_s2mm_burst_size", str(d.max_burst)),
                   ("c_include_mm2s_dre", "1"), ("c_include_s2mm_dre", "1")]
+        fw = None
+        if d.firewall is not None:   # firewall: its memory masters through <sys>_dma_firewall
+            fw = {"cell": f"{d.name}_firewall", "module": dma_firewall_name(linked),
+                  "mi": f"M{fw_mi:02d}_AXI", "base": d.firewall.base, "size": d.firewall.size,
+                  "data_width": d.data_width,
+                  # what the DMA's masters see through it: DDR, as the HP port offers it
+                  "ddr": 0x8000_0000 if board(linked.board).is_zynqmp else 0x2000_0000}
+            fw_mi += 1
         out.append({"name": d.name, "component": d.component, "mi": f"M{first + k:02d}_AXI",
                     "hp_port": d.hp_port, "hp_seg": f"{d.hp_port.replace('S_AXI_', '')}_DDR_LOWOCM",
-                    "base": d.base, "size": d.size, "config": config, "vlnv": DMA_VLNV})
+                    "base": d.base, "size": d.size, "config": config, "vlnv": DMA_VLNV,
+                    "firewall": fw})
     return out
 
 
@@ -514,6 +526,11 @@ def render_bd_tcl(linked: LinkedSystem, vlnv: str) -> str:
         if err is not None:
             raise GenerateError(f"{linked.source_file}: {err}")
     base, size = pl_address_block(linked)
+    for d in linked.dmas:   # the linker places them after the top's block (place_dma_firewalls)
+        if d.firewall_base is not None and base <= d.firewall_base < base + size:
+            raise GenerateError(f"{linked.source_file}: the memory firewall page of {d.name} "
+                                f"(0x{d.firewall_base:08X}) lies in the top's address block "
+                                f"(0x{base:08X}, 0x{size:X} bytes); link the system again")
     lo, hi = b.pl_range
     block = intc_address_block(linked)
     for what, (wb, ws) in [("the PL windows' block", (base, size))] + (

@@ -29,7 +29,7 @@ declaration order.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple, Optional, Sequence
 
@@ -40,12 +40,12 @@ from ..types import WORD_BYTES, FunctionType, nested_buffer
 from .model import (
     DMA_FIRST_PAGE, DMA_HP_PORTS, DMA_PAGE_BYTES, IRQ_BLOCK_BYTES, IRQ_MAX_BITS,
     MAX_INTERCONNECT_PORTS, CallbackInfo, ChannelInfo, DmaBlock, ExportInfo, ImportInfo, IrqBlock, TraceBlock, FirewallBlock, WindowGuard,
-    LinkedComponent, LinkedSystem, Slot, SlotKind,
+    LinkedComponent, LinkedSystem, Slot, SlotKind, pl_block,
 )
 from .window_rules import guard_entries, window_rules
 
 __all__ = ["link", "load", "window_size_for", "place_ps_window_register", "place_irq", "place_trace",
-           "place_firewall", "place_window_guard"]
+           "place_firewall", "place_window_guard", "place_dma_firewalls"]
 
 
 def load(path: "str | os.PathLike[str]", interconnect: Optional[dict[str, Any]] = None,
@@ -161,8 +161,9 @@ def link(spec: SystemSpec) -> LinkedSystem:
     ps_window_register = place_ps_window_register(spec.software_windows, components)
     irq = place_irq(spec.pl, components, ps_window_register)
     trace = place_trace(spec, components, ps_window_register, irq)
-    firewall = place_firewall(spec, components, ps_window_register, irq, trace)
+    firewall = place_firewall(spec, components, ps_window_register, irq, trace, bool(dmas))
     window_guard = place_window_guard(spec, components, ps_window_register, irq, trace, firewall)
+    dmas = place_dma_firewalls(spec, components, dmas, ps_window_register, irq, trace, firewall, window_guard)
     return LinkedSystem(
         name=spec.name, board=spec.board, clock_mhz=spec.clock_mhz,
         interconnect=spec.interconnect, pl=spec.pl, ps=spec.ps, components=components,
@@ -294,28 +295,30 @@ def _check_port(spec: SystemSpec, components: Sequence[LinkedComponent], pages: 
 
 def place_firewall(spec: SystemSpec, components: Sequence[LinkedComponent],
                    ps_window_register: Optional[int], irq: Optional[IrqBlock],
-                   trace: Optional[TraceBlock]) -> Optional[FirewallBlock]:
+                   trace: Optional[TraceBlock], has_dmas: bool = False) -> Optional[FirewallBlock]:
     """The buffer engines' memory firewall's register page (:attr:`LinkedSystem.firewall`):
     the first free 4 KiB page of ``pl`` after the rtl windows and the other register pages;
     None without ``firewall:`` or without buffer parameters (the window guard, placed by
-    :func:`place_window_guard`, may still be there). Raises :class:`LinkError` when
-    ``entries`` is written for a system without buffer parameters (it does not apply), when
-    ``firewall:`` guards nothing, when a riscv component calls buffer functions, or when no
-    free page or interconnect port is left."""
+    :func:`place_window_guard`, and the DMAs' own firewalls, :func:`place_dma_firewalls`,
+    may still be there). Raises :class:`LinkError` when ``entries`` is written for a system
+    without buffer parameters (it does not apply), when ``firewall:`` guards nothing (no
+    buffer parameter, no DMA, no PL write into a software window guarded), when a riscv
+    component calls buffer functions, or when no free page or interconnect port is left."""
     if not spec.firewall_entries:
         return None
     where = spec.where(spec.loc)
     rtl = [c for c in components if not c.is_software]
     if not any(e.signature.buffer_params() for c in rtl for e in c.exports):
-        if spec.firewall_entries_loc is not None:
-            raise LinkError([Diagnostic.at(spec.where(spec.firewall_entries_loc),
-                                           "firewall entries: the entries are the buffer engines' "
-                                           "ranges, and this system has no buffer parameter (in T[] / "
-                                           "out T[]) on an rtl export; remove 'entries'")])
-        if not (spec.firewall_windows and window_rules(components)):
+        if spec.firewall_entries_loc is not None:   # entries size the buffer path's table
+            raise LinkError([Diagnostic.at(spec.where(spec.firewall_entries_loc), (
+                "firewall: entries sizes the buffer engines' table, and this system has no buffer "
+                "parameter (in T[] / out T[]) on an rtl export"
+                + (" (its AXI DMAs' firewalls have 2 entries each, one per channel)" if has_dmas else "")
+                + "; remove 'entries' (write 'firewall: true')"))])
+        if not has_dmas and not (spec.firewall_windows and window_rules(components)):
             raise LinkError([Diagnostic.at(where, "firewall: nothing to guard: this system has no buffer "
-                                                  "parameter (in T[] / out T[]) on an rtl export and no PL "
-                                                  "component that writes into a software window"
+                                                  "parameter (in T[] / out T[]) on an rtl export, no dma: and "
+                                                  "no PL component that writes into a software window"
                                                   + ("" if spec.firewall_windows else " guarded (windows: false)")
                                                   + "; remove 'firewall:'")])
         return None
@@ -361,6 +364,36 @@ def place_window_guard(spec: SystemSpec, components: Sequence[LinkedComponent],
         used.append((firewall.base, firewall.base + firewall.size))
     page = _free_pl_page(spec, used, "the window guard's registers")
     return WindowGuard(page, tuple(rules), tuple(entries))
+
+
+def place_dma_firewalls(spec: SystemSpec, components: Sequence[LinkedComponent],
+                        dmas: Sequence[DmaBlock], ps_window_register: Optional[int],
+                        irq: Optional[IrqBlock], trace: Optional[TraceBlock],
+                        firewall: Optional[FirewallBlock],
+                        window_guard: Optional[WindowGuard] = None) -> list[DmaBlock]:
+    """With ``firewall:``, each DMA's firewall register page (:attr:`DmaBlock.firewall_base`):
+    consecutive 4 KiB pages of ``pl`` from the end of the system top's address block
+    (:func:`pushpush.link.model.pl_block` of every page placed in ``pl`` before: windows,
+    register blocks), so the block design gives the top and each firewall a segment of its
+    own. The pages are on the GP0 side beside the DMAs' register pages, not behind the
+    top's interconnect (no port of it is used). Raises :class:`LinkError` when ``pl`` has no
+    room left after the top's block."""
+    if not spec.firewall_entries or not dmas:
+        return list(dmas)
+    pages = ([(c.base, c.end) for c in components if not c.is_software]
+             + [(p, p + IRQ_BLOCK_BYTES) for p in (ps_window_register, irq and irq.base) if p is not None]
+             + [(b.base, b.base + b.size) for b in (trace, firewall, window_guard) if b is not None])
+    if pages:
+        base, size = pl_block(min(lo for lo, _ in pages), max(hi for _, hi in pages))
+        page = base + size
+    else:
+        page = spec.pl.base
+    if page + IRQ_BLOCK_BYTES * len(dmas) > spec.pl.end:
+        raise LinkError([Diagnostic.at(spec.where(spec.loc), (
+            f"firewall: the memory firewalls of the {len(dmas)} dma(s) need {len(dmas)} 4 KiB "
+            f"page(s) in region pl after the system top's block (from 0x{page:08X}), but pl ends at "
+            f"0x{spec.pl.end:08X}; set a larger regions.pl.size"))])
+    return [replace(d, firewall_base=page + IRQ_BLOCK_BYTES * k) for k, d in enumerate(dmas)]
 
 
 def _place_dmas(spec: SystemSpec) -> tuple[list[DmaBlock], list[Diagnostic]]:

@@ -37,6 +37,8 @@ __all__ = [
     "DMA_PAGE_BYTES",
     "DMA_FIRST_PAGE",
     "DMA_HP_PORTS",
+    "DMA_FIREWALL_ENTRIES",
+    "pl_block",
     "IRQ_BLOCK_BYTES",
     "TraceBlock",
     "FirewallBlock",
@@ -458,6 +460,26 @@ DMA_FIRST_PAGE = 0x4040_0000
 #: port of ``software_windows: ddr`` and of the buffer-argument engine; HP0/HP1 share one
 #: DDR controller port, HP2/HP3 the other, so the first DMA gets HP2 to itself).
 DMA_HP_PORTS = ("S_AXI_HP2", "S_AXI_HP3", "S_AXI_HP1")
+#: Entries of a DMA's own memory firewall (``firewall:``): one per channel, as PYNQ's driver
+#: has at most one transfer under way on each (0: MM2S reads, 1: S2MM writes).
+DMA_FIREWALL_ENTRIES = 2
+
+
+def pl_block(lo: int, hi: int) -> tuple[int, int]:
+    """(base, size) of the smallest power-of-two sized, size-aligned block (4 KiB at least)
+    holding the bytes ``lo .. hi - 1``: the system top's address block in the GP0 map
+    (:func:`pushpush.codegen.vivado.pl_address_block`); the DMAs' firewall pages are placed
+    after it (:func:`pushpush.link.linker.place_dma_firewalls`).
+
+    >>> [hex(x) for x in pl_block(0x43C00000, 0x43C03000)]
+    ['0x43c00000', '0x4000']
+    """
+    size = 4096
+    while True:
+        base = lo // size * size
+        if base + size >= hi:
+            return base, size
+        size *= 2
 
 
 @dataclass(frozen=True)
@@ -479,6 +501,19 @@ class DmaBlock:
     #: The Zynq slave port its memory master uses (:data:`DMA_HP_PORTS`).
     hp_port: str
     loc: Optional[Location] = field(default=None, compare=False, repr=False)
+    #: With ``firewall:``: the register page (4 KiB in region ``pl``) of the memory firewall
+    #: in front of its memory master (``pp_mem_firewall``, :data:`DMA_FIREWALL_ENTRIES`
+    #: entries, its own table); None without. Placed by
+    #: :func:`pushpush.link.linker.place_dma_firewalls`.
+    firewall_base: Optional[int] = None
+
+    @property
+    def firewall(self) -> Optional["FirewallBlock"]:
+        """The memory firewall of this DMA's memory master (None without ``firewall:``):
+        entry 0 is the MM2S channel's read range, entry 1 the S2MM channel's write range."""
+        if self.firewall_base is None:
+            return None
+        return FirewallBlock(self.firewall_base, DMA_FIREWALL_ENTRIES)
 
     @property
     def size(self) -> int:

@@ -35,7 +35,7 @@ except ImportError:  # pragma: no cover
 
 __all__ = ["load", "PushPushOverlay", "SimDevice", "SimulatorError", "OverlayNotBuilt",
            "PynqVersionError", "find_overlay", "render_hwh",
-           "write_sim_overlay", "read_manifest", "sim_wanted"]
+           "write_sim_overlay", "read_manifest", "sim_wanted", "reset_dma"]
 
 
 
@@ -65,6 +65,7 @@ def _source_checkout_overlays() -> None:
 if _pynq is not None:   # the overlay needs PYNQ (pushpush.pynq.overlay)
     _source_checkout_overlays()
     from .overlay import PushPushOverlay, load
+    from .dma_guard import reset_dma
     from .simulated.device import SimDevice, sim_wanted
 else:  # pragma: no cover
     SimDevice = None  # type: ignore[assignment]
@@ -77,3 +78,6 @@ else:  # pragma: no cover
                           "simulated board; a board's PYNQ image has PYNQ)")
 
     PushPushOverlay = None  # type: ignore[assignment,misc]
+
+    def reset_dma(*args: Any, **kwargs: Any) -> None:  # type: ignore[misc]
+        raise ImportError("pushpush.pynq.reset_dma drives PYNQ's DMA driver: it needs PYNQ")

@@ -4,7 +4,8 @@ A ``pynq.Overlay`` whose attributes fall through to the system's functions, on a
 and on the simulated board alike (PYNQ picks the device; :mod:`.simulated.device` registers
 the simulated one). After a download the software windows are zeroed (the on-chip memory
 outlives bitstreams); ``free()`` stops the serve threads and, on the simulated board, the
-simulator. :func:`overlay_trace` picks what ``ol.trace()`` records: the PL trace buffer
+simulator. A DMA of a system with ``firewall:`` comes with its channels guarded
+(:mod:`.dma_guard`). :func:`overlay_trace` picks what ``ol.trace()`` records: the PL trace buffer
 (:mod:`.pl_trace`, a board's default) or the simulated board's wire monitor
 (:mod:`.simulated.trace`).
 
@@ -28,6 +29,7 @@ from pushpush.sysmap import from_json
 from pushpush.trace.session import TraceError
 
 from ..codegen.hwh import system_top_instance
+from .dma_guard import guard_dma
 from .driver import PushPushIP, register_driver, top_vlnv_of_hwh
 from .intcshare import install as keep_shared_input
 from .ocm import check_ocm_mapping, read_ocm_cfg
@@ -126,9 +128,11 @@ class PushPushOverlay(Overlay):
         if key.startswith("_"):
             raise AttributeError(key)
         try:
-            return super().__getattr__(key)
+            obj = super().__getattr__(key)
         except AttributeError:
             return getattr(self.runtime(), key)
+        # a DMA of a system with firewall: its channels open the firewall's ranges
+        return guard_dma(self, key, obj)
 
     def free(self) -> None:
         loaded = self.is_loaded()

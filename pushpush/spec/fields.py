@@ -383,7 +383,8 @@ FIREWALL_MAX_ENTRIES = 48
 
 FIREWALL = Record("firewall", "The memory firewall (cores/mem_firewall): the buffer engines' "
                               "bursts into PS memory pass only inside the ranges the runtime "
-                              "allowed for the call under way, and the PL's writes into the "
+                              "allowed for the call under way, each AXI DMA's (dma:) only inside "
+                              "the buffer of the transfer under way, and the PL's writes into the "
                               "software windows only into the slots the link gave each component.", (
     Field("entries", Int(minimum=1, maximum=FIREWALL_MAX_ENTRIES,
                          over="the table holds at most {maximum} ranges; use at most {maximum}"),
@@ -413,9 +414,10 @@ SYSTEM = Record("system", "A pushpush system description (system.yaml).", (
           "The PL trace buffer: true (1024 records), false (none, the default) or "
           "{depth: N}.", default=False, example="trace: true"),
     Field("firewall", AnyOf((Choice((True, False)), FIREWALL)),
-          "The memory firewall in front of the PL's paths into PS memory (the buffer engines' "
-          "and the writes into the software windows): true (8 entries), false (none, the "
-          "default) or {entries: N, windows: B}.", default=False,
+          "The memory firewall in front of the PL's paths into PS memory (the buffer engines', "
+          "every AXI DMA's and the writes into the software windows): true (8 entries), false "
+          "(none, the default) or {entries: N, windows: B} (N: the buffer path's table; a DMA's "
+          "has 2).", default=False,
           example="firewall: true"),
     Field("components", MapOf(_NAME, COMPONENT, min_items=1, entry="component"),
           "The components, by name.", required=True,

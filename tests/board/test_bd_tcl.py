@@ -33,6 +33,7 @@ SYSTEMS = {
     "pingpong_ddr": REPO / "tests" / "board" / "fixtures" / "pingpong_ddr" / "system.yaml",
     "bufargs": REPO / "examples" / "bufargs" / "system.yaml",
     "dma_stream": REPO / "examples" / "dma_stream" / "system.yaml",
+    "dma_firewall": REPO / "tests" / "board" / "fixtures" / "dma_firewall" / "system.yaml",
     "channels": REPO / "examples" / "channels" / "system.yaml",
     "riscv_pingpong": REPO / "examples" / "riscv_pingpong" / "system.yaml",
     "hls_pingpong": REPO / "examples" / "hls_pingpong" / "system.yaml",
@@ -133,7 +134,7 @@ def test_project_and_block_design_run_under_the_standin(name: str, tmp_path: Pat
                 in summary["=assigned"])
     ps_pl = next(c for c in cmds if "CONFIG.PCW_USE_M_AXI_GP0" in c)
     port = buffer_port(linked)  # type: ignore[arg-type]
-    assert (port is not None) == (name in ("bufargs", "dma_stream", "channels"))
+    assert (port is not None) == (name in ("bufargs", "dma_stream", "dma_firewall", "channels"))
     if port is not None:
         # buffer parameters: the engines' buf_axi on S_AXI_HP0 (32 bits) over DDR (dma_stream:
         # beside its AXI DMA's HP2, through the DMA shell's pass-through)
@@ -154,15 +155,29 @@ def test_project_and_block_design_run_under_the_standin(name: str, tmp_path: Pat
                 in summary["=assigned"])
         hp = d.hp_port.replace("S_AXI_", "")
         assert f"CONFIG.PCW_USE_{d.hp_port} 1 CONFIG.PCW_{d.hp_port}_DATA_WIDTH {d.data_width}" in ps_pl
+        fw = d.firewall
         for space in ("Data_MM2S", "Data_S2MM"):
-            assert (f"{{{d.name}/{space} processing_system7_0/{d.hp_port}/{hp}_DDR_LOWOCM 0x00000000 "
+            # with firewall: the DMA's masters see DDR through its firewall's s_axi
+            seg = f"{d.name}_firewall/s_axi/reg0" if fw else f"processing_system7_0/{d.hp_port}/{hp}_DDR_LOWOCM"
+            assert f"{{{d.name}/{space} {seg} 0x00000000 0x20000000}}" in summary["=assigned"]
+        assert (fw is not None) == (name == "dma_firewall")
+        if fw is not None:
+            cell = f"{d.name}_firewall"
+            assert f"create_bd_cell -type module -reference {linked.name}_dma_firewall {cell}" in cmds  # type: ignore[attr-defined]
+            assert (f"{{{cell}/m_axi processing_system7_0/{d.hp_port}/{hp}_DDR_LOWOCM 0x00000000 "
                     "0x20000000}" in summary["=assigned"])
+            # its register page where the linker put it, after the top's block
+            assert (f"{{processing_system7_0/Data {cell}/reg_axi/reg0 0x{fw.base:08X} 0x00001000}}"
+                    in summary["=assigned"])
+            assert not base <= fw.base < base + size
+            assert any(f"pin:/{d.name}_to_ps/M00_AXI" in c and f"pin:/{cell}/s_axi" in c for c in cmds)
+            assert any(f"pin:/{cell}/m_axi" in c and f"processing_system7_0/{d.hp_port}" in c for c in cmds)
         assert any(f"pin:/system_top_0/{d.name}_mm2s" in c and "M_AXIS_MM2S" in c for c in cmds)
         assert any(f"pin:/system_top_0/{d.name}_s2mm" in c and "S_AXIS_S2MM" in c for c in cmds)
     # the interrupt lines (the top's irq first, then each DMA's mm2s/s2mm_introut) into
     # axi_intc_0, through an xlconcat when there are several, its irq on IRQ_F2P[0]
     sources = interrupt_sources(linked)  # type: ignore[arg-type]
-    if name == "dma_stream":
+    if name in ("dma_stream", "dma_firewall"):
         assert sources == [("system_top_0", "irq"), ("axi_dma_0", "mm2s_introut"),
                            ("axi_dma_0", "s2mm_introut")]
     nets = [c for c in cmds if c.startswith("connect_bd_net")]

@@ -39,6 +39,7 @@ SYSTEMS = {
     "bufargs": REPO / "examples" / "bufargs" / "system.yaml",
     "channels": REPO / "examples" / "channels" / "system.yaml",
     "pingpong_ddr": REPO / "tests" / "board" / "fixtures" / "pingpong_ddr" / "system.yaml",
+    "dma_firewall": REPO / "tests" / "board" / "fixtures" / "dma_firewall" / "system.yaml",
 }
 #: every system on the ZCU104; the KV260 differs only in its part, board part and PS version
 CASES = [("zcu104", n) for n in sorted(SYSTEMS)] + [("kv260", "pingpong"), ("kv260", "dma_stream")]
@@ -193,8 +194,15 @@ def test_project_and_block_design_run_under_the_standin(b: str, name: str, tmp_p
         assert (f"{{zynq_ultra_ps_e_0/Data {d.name}/S_AXI_LITE/Reg 0x{d.base:08X} 0x00010000}}"
                 in summary["=assigned"])
         for space in ("Data_MM2S", "Data_S2MM"):
-            assert (f"{{{d.name}/{space} zynq_ultra_ps_e_0/SAXIGP{n}/{pre}_DDR_LOW 0x00000000 0x80000000}}"
-                    in summary["=assigned"])
+            # with firewall: the DMA's masters see DDR through its firewall's s_axi
+            seg = (f"{d.name}_firewall/s_axi/reg0" if d.firewall is not None
+                   else f"zynq_ultra_ps_e_0/SAXIGP{n}/{pre}_DDR_LOW")
+            assert f"{{{d.name}/{space} {seg} 0x00000000 0x80000000}}" in summary["=assigned"]
+        if d.firewall is not None:
+            assert (f"{{{d.name}_firewall/m_axi zynq_ultra_ps_e_0/SAXIGP{n}/{pre}_DDR_LOW 0x00000000 "
+                    "0x80000000}" in summary["=assigned"])
+            assert (f"{{zynq_ultra_ps_e_0/Data {d.name}_firewall/reg_axi/reg0 "
+                    f"0x{d.firewall.base:08X} 0x00001000}}" in summary["=assigned"])
         assert f"CONFIG.PSU__USE__S_AXI_GP{n} 1 CONFIG.PSU__SAXIGP{n}__DATA_WIDTH {d.data_width}" in ps_pl
     nets = [c for c in cmds if c.startswith("connect_bd_net")]
     if interrupt_sources(linked):  # type: ignore[arg-type]

@@ -174,7 +174,11 @@ proc standin::setprop {obj name value} {
             error "set_property: axi_dma has no parameter '$name' (the stand-in knows: $::standin::axi_dma_params)"
         }
         if {[string match module:* $vlnv]} {
-            error "set_property $name on module reference [string range $obj 5 end]: its interface properties come from X_INTERFACE attributes in its Verilog"
+            # a module reference's CONFIG.* are its Verilog module's parameters (nothing else)
+            set params [dict get $::standin::modules([string range $vlnv 7 end]) params]
+            if {[string range $name 7 end] ni $params} {
+                error "set_property $name on module reference [string range $obj 5 end]: not a parameter of its module ($params); its interface properties come from X_INTERFACE attributes in its Verilog"
+            }
         }
     }
     if {[string tolower $name] eq "synth_checkpoint_mode"} {
@@ -282,7 +286,7 @@ proc standin::cell_pins {cell} {
         set pins {}
         set intf {}
         foreach p $ports {
-            if {[regexp {^([sm]_axi|buf_axi)_} $p -> bus]} {
+            if {[regexp {^([sm]_axi|buf_axi|reg_axi)_} $p -> bus]} {
                 if {$bus ni $intf} { lappend intf $bus }
             } elseif {[regexp {^(.+)_t(data|keep|last|valid|ready)$} $p -> bus]} {
                 # AXI4-Stream ports (Vivado infers the interface from the suffixes)
@@ -312,6 +316,7 @@ proc standin::read_module {path} {
     set fh [open $path r]; set text [read $fh]; close $fh
     foreach {all name} [regexp -all -inline {(?n)^\s*module\s+([A-Za-z_][A-Za-z0-9_$]*)} $text] {
         set ports {}
+        set params {}
         set attrs [dict create]
         # ANSI header of the module: ports with their (* ... *) attributes
         # (string search, not one regexp: Tcl's non-greedy matching is slow on big files)
@@ -319,6 +324,9 @@ proc standin::read_module {path} {
         set end [string first ");" $text $at]
         if {$at >= 0 && $end > $at} {
             set header [string range $text $at $end]
+            foreach {all p} [regexp -all -inline {parameter\s+(?:integer\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=} $header] {
+                lappend params $p
+            }
             set pending {}
             foreach line [split $header \n] {
                 foreach {a k v} [regexp -all -inline {\(\*\s*(X_INTERFACE_\w+)\s*=\s*"([^"]*)"\s*\*\)} $line] {
@@ -330,7 +338,7 @@ proc standin::read_module {path} {
                 }
             }
         }
-        set modules($name) [dict create file $path ports $ports attrs $attrs]
+        set modules($name) [dict create file $path ports $ports attrs $attrs params $params]
     }
 }
 
@@ -553,8 +561,10 @@ standin::cmd get_bd_addr_spaces [standin::spec flags {-regexp -hierarchical -noc
 standin::cmd get_bd_addr_segs [standin::spec flags {-regexp -hierarchical -nocase -excluded -addressed -addressing} values {-filter -of_objects} min 1 max 1] {
     set segs {}
     foreach cell [array names ::standin::cells] {
-        if {[string match module:* $::standin::cells($cell)] && "s_axi" in [dict get [standin::cell_pins $cell] intf]} {
-            lappend segs [string range $cell 1 end]/s_axi/reg0
+        foreach slave {s_axi reg_axi} {
+            if {[string match module:* $::standin::cells($cell)] && $slave in [dict get [standin::cell_pins $cell] intf]} {
+                lappend segs [string range $cell 1 end]/$slave/reg0
+            }
         }
         if {[string match *axi_intc* $::standin::cells($cell)]} {
             lappend segs [string range $cell 1 end]/S_AXI/Reg

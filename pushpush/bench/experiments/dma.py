@@ -60,7 +60,7 @@ PROBE = {"mm2s_start": 0x1000, "mm2s_done": 0x1004, "s2mm_start": 0x1008, "s2mm_
 _YAML = """
 system: dmabench
 clock_mhz: {clock}
-components:
+{firewall}components:
   stream:
     kind: rtl
     module: bench_stream
@@ -74,12 +74,13 @@ components:
 """
 
 
-def _system(folder: Path, width: int, burst: int, clock: float) -> Path:
+def _system(folder: Path, width: int, burst: int, clock: float, firewall: bool = False) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     src = RTL_DIR / "bench_stream.v"
     text = src.read_text().replace("parameter W = 64", f"parameter W = {width}")
     (folder / "bench_stream.v").write_text(text)
-    (folder / "system.yaml").write_text(_YAML.format(clock=f"{clock:g}", width=width, burst=burst))
+    (folder / "system.yaml").write_text(_YAML.format(clock=f"{clock:g}", width=width, burst=burst,
+                                                     firewall="firewall: true\n" if firewall else ""))
     return folder / "system.yaml"
 
 
@@ -139,9 +140,10 @@ def _row(kind: str, nbytes: int, cycles: int, host: float, clock: float, limit: 
 
 def run_dma(out: Path, *, smoke: bool = False, sizes: Optional[Sequence[int]] = None,
             width: int = 64, burst: int = 16, clock: float = 100.0, simulator: str = "auto",
-            log: Callable[[str], None] = print) -> dict[str, Any]:
+            firewall: bool = False, log: Callable[[str], None] = print) -> dict[str, Any]:
     """Run the grid (see the module docstring); returns the common result dict and writes
-    ``dma.png`` into ``out``."""
+    ``dma.png`` into ``out``. ``firewall``: the system with ``firewall: true`` (the DMA's
+    memory firewall, :mod:`pushpush.runtime.dma_firewall`: a range opened per transfer)."""
     import os
     os.environ.setdefault("PUSHPUSH_BOARD", "sim")
     import pynq
@@ -155,7 +157,7 @@ def run_dma(out: Path, *, smoke: bool = False, sizes: Optional[Sequence[int]] = 
     t_all = time.monotonic()
     rows: list[dict[str, Any]] = []
     try:
-        linked = load(_system(work / "sys", width, burst, clock))
+        linked = load(_system(work / "sys", width, burst, clock, firewall))
         bit = ppq.write_sim_overlay(linked, work / "overlay", simulator=simulator)
         log(f"dma: loading the system ({simulator}) ...")
         ol = ppq.load(str(bit))
@@ -189,7 +191,7 @@ def run_dma(out: Path, *, smoke: bool = False, sizes: Optional[Sequence[int]] = 
             ol.free()
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    res = _result(rows, sizes, width, burst, clock, limit, sim, smoke)
+    res = _result(rows, sizes, width, burst, clock, limit, sim, smoke, firewall)
     res["wall_s"] = round(time.monotonic() - t_all, 1)
     png = _plot(rows, limit, out / "dma.png")
     res["plots"] = [png.name] if png else []
@@ -261,7 +263,7 @@ def _fmt_size(n: int) -> str:
 
 
 def _result(rows: list[dict[str, Any]], sizes: Sequence[int], width: int, burst: int,
-            clock: float, limit: float, sim: str, smoke: bool) -> dict[str, Any]:
+            clock: float, limit: float, sim: str, smoke: bool, firewall: bool = False) -> dict[str, Any]:
     table = md_table(
         ["transfer", "size", "mode", "buffers", "cycles", "ns/B", "MB/s", "of HP limit",
          "host us/B (simulated board)"],
@@ -293,7 +295,9 @@ def _result(rows: list[dict[str, Any]], sizes: Sequence[int], width: int, burst:
     md = "\n".join([
         f"PYNQ's `pynq.lib.dma.DMA` (polling `wait()`) on the simulated board: an AXI DMA "
         f"(`pp_axi_dma`, {width}-bit, bursts of {burst}) on its HP port, the stream component "
-        f"`bench_stream` (TX: sink, RX: source, both: loop-back). Cycles are exact (the "
+        f"`bench_stream` (TX: sink, RX: source, both: loop-back)"
+        + (" behind its memory firewall (`firewall: true`: `pp_mem_firewall`, a range opened "
+           "around each transfer)" if firewall else "") + f". Cycles are exact (the "
         f"DMA shell's probe: LENGTH write to TLAST handshake / last write response) at "
         f"{clock:g} MHz; the HP port's limit is {width} bits x {clock:g} MHz = {limit:.0f} MB/s "
         f"per direction. The host column is the simulated board's software time (PYNQ through "
@@ -309,7 +313,7 @@ def _result(rows: list[dict[str, Any]], sizes: Sequence[int], width: int, burst:
             "meta": dict(meta(sim), clock_mhz=clock, smoke=smoke), "rows": rows,
             "targets": targets, "markdown": md,
             "config": {"width": width, "burst": burst, "clock_mhz": clock, "hp_limit_mb_s": limit,
-                       "sizes": list(sizes), "block": BLOCK},
+                       "sizes": list(sizes), "block": BLOCK, "firewall": firewall},
             "paper_table_i": [list(r) for r in PAPER_TABLE_I]}
 
 
@@ -344,7 +348,8 @@ def run(opts: Any, log: Callable[[str], None]) -> dict[str, Any]:
 
     out = Path(opts.output)
     out.mkdir(parents=True, exist_ok=True)
-    res = run_dma(out, smoke=opts.smoke, simulator=opts.sim or "auto", log=log)
+    res = run_dma(out, smoke=opts.smoke, simulator=opts.sim or "auto",
+                  firewall=bool(getattr(opts, "firewall", False)), log=log)
     write_result(out, res)
     lines = [(out / "dma.md").read_text(),
              f"results: {out / 'dma.json'}" + (f", plot: {out / res['plots'][0]}" if res["plots"] else "")]

@@ -101,11 +101,11 @@ def _generated_sources(linked: LinkedSystem, outdir: Path) -> tuple[str, list[Pa
     files += [w for w in written if w.suffix == ".v"]
     if linked.dmas:
         # the DMA-driver form: the simulator runs the PL the block design has around the top
-        from pushpush.codegen.dma import DMA_CORES, dma_shell_name, render_dma_shell
+        from pushpush.codegen.dma import dma_cores, dma_shell_name, render_dma_shell
         shell = outdir / "rtl" / f"{dma_shell_name(linked)}.v"
         shell.parent.mkdir(parents=True, exist_ok=True)
         shell.write_text(render_dma_shell(linked), encoding="utf-8")
-        files += [f for f in cores_rtl(list(DMA_CORES)) if f not in files] + [shell]
+        files += [f for f in cores_rtl(list(dma_cores(linked))) if f not in files] + [shell]
         return dma_shell_name(linked), files
     return top_module_name(linked), files
 

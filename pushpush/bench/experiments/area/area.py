@@ -119,10 +119,12 @@ def run_area(out: Path, smoke: bool = False, jobs: Optional[int] = None,
     log(f"area: the soft cores of kind: riscv ({2 if smoke else 4} Yosys run(s); smoke: the cores alone)")
     riscv = riscv_area(whole=not smoke)
     from pushpush.bench.experiments.area import firewall_area as fwa
-    log(f"area: the memory firewall (cores/mem_firewall) at {len(fwa.SMOKE_POINTS if smoke else fwa.FIREWALL_POINTS)} "
-        f"size(s), its static form at {len(fwa.SMOKE_STATIC_POINTS if smoke else fwa.STATIC_POINTS)}")
-    firewall = fwa.firewall_area(fwa.SMOKE_POINTS if smoke else fwa.FIREWALL_POINTS)
-    firewall_static = fwa.firewall_static_area(fwa.SMOKE_STATIC_POINTS if smoke else fwa.STATIC_POINTS)
+    fw_pts, dma_pts = (fwa.SMOKE_POINTS, fwa.SMOKE_DMA_POINTS) if smoke else (fwa.FIREWALL_POINTS, fwa.DMA_POINTS)
+    static_pts = fwa.SMOKE_STATIC_POINTS if smoke else fwa.STATIC_POINTS
+    log(f"area: the memory firewall (cores/mem_firewall) at {len(fw_pts)} size(s), as "
+        f"{len(dma_pts)} AXI DMA firewall(s), its static form at {len(static_pts)}")
+    firewall = fwa.firewall_area(fw_pts, dma_pts)
+    firewall_static = fwa.firewall_static_area(static_pts)
     from pushpush.bench.experiments.area.window_guard_area import SMOKE_SYSTEMS, SYSTEMS, window_guard_area, window_guard_area_markdown
     log(f"area: the window guard of {len(SMOKE_SYSTEMS if smoke else SYSTEMS)} system(s)")
     window_guard = window_guard_area(SMOKE_SYSTEMS if smoke else SYSTEMS)

@@ -30,14 +30,6 @@ SMOKE_SYSTEMS = SYSTEMS[:1]
 Z7020_LUTS = 53_200
 
 
-def _hex(bits: int, values: list[int]) -> str:
-    """A Verilog sized literal of ``values`` (entry i at bits ``bits*i``), as the top writes them."""
-    v = 0
-    for i, x in enumerate(values):
-        v |= x << (bits * i)
-    return f"{bits * len(values)}'h{v:x}"
-
-
 def guard_parameters(yaml: Path) -> dict[str, Any]:
     """The window guard's parameters in the top of the system at ``yaml`` with ``firewall: true``."""
     import tempfile
@@ -56,8 +48,8 @@ def guard_parameters(yaml: Path) -> dict[str, Any]:
     assert g is not None, f"{yaml}: no window guard"
     return {"DATA_WIDTH": m.data_width, "REG_DATA_WIDTH": m.data_width, "ID_WIDTH": m.m_id,
             "REG_ID_WIDTH": m.m_id, "ENTRIES": 0, "TAG_LSB": g.tag_lsb, "TAG_BITS": g.tag_bits,
-            "STATIC_ENTRIES": len(g.entries), "STATIC_BASE": _hex(32, g.bases),
-            "STATIC_LIMIT": _hex(32, g.limits), "STATIC_ATTR": _hex(16, g.attrs)}
+            "STATIC_ENTRIES": len(g.entries), "STATIC_BASE": f"2048'h{g.packed(32, g.bases):x}",
+            "STATIC_LIMIT": f"2048'h{g.packed(32, g.limits):x}", "STATIC_ATTR": f"1024'h{g.packed(16, g.attrs):x}"}
 
 
 def window_guard_area(systems: "list[tuple[str, str]] | None" = None) -> list[dict[str, Any]]:
