@@ -22,6 +22,7 @@ from typing import Optional
 
 from pushpush.link import IRQ_BLOCK_BYTES, DmaBlock, LinkedComponent, LinkedSystem
 from pushpush.link import trace_pulses as link_trace_pulses
+from pushpush.link.window_rules import guard_entries
 
 from .connect import connectivity
 from .render import GenerateError
@@ -441,9 +442,10 @@ def top_model(linked: LinkedSystem) -> TopModel:
     if linked.window_guard is not None and guard_slave is not None:
         g = linked.window_guard
         # the ARM's own writes (master 0) are not checked: the whole region
+        # whole beats of this interconnect (the guard checks from a burst's address aligned down)
         window_guard = TopWindowGuard(guard_slave, g.base, s_id, max(1, clog2(len(masters))),
                                       ((0, linked.ps.base, linked.ps.end - 1),
-                                       *((e.tag, e.first, e.last) for e in g.entries)))
+                                       *((e.tag, e.first, e.last) for e in guard_entries(g.rules, dw // 8))))
     dmas = {d.component: TopDma(d.name, d.component, dma_stream_ports(d)) for d in linked.dmas}
     topology = {"crossbar": 0, "shared": 1}[linked.interconnect.topology]
     comps = tuple(

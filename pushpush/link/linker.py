@@ -353,7 +353,7 @@ def place_window_guard(spec: SystemSpec, components: Sequence[LinkedComponent],
     if not rules:
         return None
     try:
-        entries = guard_entries(rules)
+        entries = guard_entries(rules)   # the top rounds them to its beat (codegen.top_model)
     except ValueError as e:
         raise LinkError([Diagnostic.at(spec.where(spec.loc), f"firewall: {e}; merge components, or "
                                                              "write 'firewall: {windows: false}'")]) from None

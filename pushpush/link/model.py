@@ -368,7 +368,8 @@ class WindowGuard:
 
     base: int
     rules: tuple[WindowRule, ...]
-    #: the table: the rules' ranges merged by master (:func:`pushpush.link.window_rules.guard_entries`)
+    #: the table: the rules' ranges merged by master (:func:`pushpush.link.window_rules.guard_entries`;
+    #: the top rounds them out to its interconnect's beats)
     entries: tuple[GuardEntry, ...]
 
     @property

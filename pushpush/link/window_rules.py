@@ -90,12 +90,17 @@ def window_rules(components: Sequence[LinkedComponent]) -> list[WindowRule]:
     return out
 
 
-def guard_entries(rules: Sequence[WindowRule]) -> list[GuardEntry]:
-    """The window guard's constant table: each master's ranges, adjacent or overlapping ones
-    merged (in master then address order). Raises ValueError past :data:`MAX_GUARD_ENTRIES`."""
+def guard_entries(rules: Sequence[WindowRule], beat_bytes: int = 4) -> list[GuardEntry]:
+    """The window guard's constant table: each master's ranges rounded out to whole beats of
+    the interconnect (``beat_bytes``: the guard checks every byte a burst may touch from its
+    address aligned down to its beat, as it cannot trust the write strobes, so on a 64-bit
+    interconnect a slot that starts or ends in the middle of a beat takes the whole beat),
+    adjacent or overlapping ones merged (in master then address order). Raises ValueError
+    past :data:`MAX_GUARD_ENTRIES`."""
     out: list[GuardEntry] = []
+    lo = ~(beat_bytes - 1)
     for tag in sorted({r.tag for r in rules}):
-        spans = sorted((r.first, r.last) for r in rules if r.tag == tag)
+        spans = sorted((r.first & lo, r.last | (beat_bytes - 1)) for r in rules if r.tag == tag)
         first, last = spans[0]
         for f, l in spans[1:]:
             if f <= last + 1:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..link import LinkedSystem, WindowGuard
+from ..link.window_rules import guard_entries
 
 __all__ = ["WindowGuardView", "WindowRefusal", "describe_place"]
 
@@ -96,10 +97,11 @@ class WindowGuardView:
         self.linked = linked
         self._read, self._write = read, write
         n = read(STATIC_INFO) & 0xFF
-        if n != len(guard.entries) + 1:   # + the ARM's own entry
+        want = len(guard_entries(guard.rules, linked.interconnect.data_width // 8)) + 1   # + the ARM's
+        if n != want:
             raise RuntimeError(
                 f"system '{linked.name}': the window guard at 0x{guard.base:08X} has {n} constant "
-                f"entries, the system map says {len(guard.entries) + 1}: the bitstream is not this "
+                f"entries, the system map says {want}: the bitstream is not this "
                 "system's build; rebuild it from the same system.yaml")
         self.masters = ["ps", *(c.name for c in linked.components if not c.is_software)]
         info = read(INFO)

@@ -96,6 +96,9 @@ def test_entries_merge_adjacent_ranges_of_one_master() -> None:
              WindowRule("a", 1, "h", 0x40, 0x4F, "z"), WindowRule("b", 2, "h", 0x18, 0x1F, "w")]
     assert guard_entries(rules) == [GuardEntry(1, 0x10, 0x1F), GuardEntry(1, 0x40, 0x4F),
                                     GuardEntry(2, 0x18, 0x1F)]
+    # a 64-bit interconnect: whole 8-byte beats (the guard checks from the address aligned down)
+    odd = [WindowRule("a", 1, "h", 0x14, 0x1B, "x"), WindowRule("a", 1, "h", 0x2C, 0x2F, "y")]
+    assert guard_entries(odd, 8) == [GuardEntry(1, 0x10, 0x1F), GuardEntry(1, 0x28, 0x2F)]
 
 
 def test_page_map_top_and_cores(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ class Page:
         assert g is not None
         masters = 1 + sum(not c.is_software for c in linked.components)
         self.regs = {INFO: (12 << 16) | (max(1, (masters - 1).bit_length()) << 8),
-                     STATIC_INFO: len(g.entries) + 1, REFUSED: 0, BAD_ADDR: 0, BAD_INFO: 0}
+                     STATIC_INFO: len(g.entries) + 1, REFUSED: 0, BAD_ADDR: 0, BAD_INFO: 0}   # 32-bit: as linked
 
     def read(self, off: int) -> int:
         return self.regs.get(off, 0)
