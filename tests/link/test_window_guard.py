@@ -152,3 +152,17 @@ def test_examples_rules_cover_every_slot_the_pl_writes() -> None:
                 elif str(slot.kind) == "cep_static" and slot.importer is not None:
                     imp = s.component(slot.importer)
                     assert (slot.importer in who) == (not imp.is_software), (ex, slot, who)
+
+
+def test_the_top_rounds_ranges_to_its_beats(tmp_path: Path) -> None:
+    """A 64-bit interconnect's bursts are checked from their address aligned down to 8 bytes:
+    the top's table holds whole beats (a slot starting mid-beat would be refused otherwise)."""
+    s = linked(tmp_path)
+    for width, beat in ((32, 4), (64, 8)):
+        m = top_model(s.with_interconnect(data_width=width))
+        assert m.window_guard is not None
+        for tag, first, last in m.window_guard.entries[1:]:
+            assert first % beat == 0 and (last + 1) % beat == 0, (width, hex(first), hex(last))
+        covered = lambda a, t: any(e[0] == t and e[1] <= a <= e[2] for e in m.window_guard.entries)   # noqa: E731
+        for r in s.window_guard.rules:   # every byte a rule allows is still allowed
+            assert covered(r.first, r.tag) and covered(r.last, r.tag)
