@@ -42,7 +42,7 @@ from pushpush.simboard.ipc import (CTL_CALLER_SEEN, CTL_CALLERS, CTL_HANDLING, C
                                    CTL_WAIT_STAMP, CTL_WAITERS, CTL_WINDOWS, WINDOWS_MAX, SharedMemory,
                                    read_windows)
 
-__all__ = ["Pacer", "SimPacing", "SIM_POLL_S"]
+__all__ = ["Pacer", "SimPacing", "StallClock", "SIM_POLL_S"]
 
 log = logging.getLogger("pushpush.pynq")
 
@@ -127,10 +127,13 @@ class Pacer:
             behind = [f"{thread.name} (looked after write {looked})"
                       for thread, looked in self._servers.values()
                       if thread.is_alive() and looked < writes]
-            attached = sum(1 for k in self._caller_seen if isinstance(k, tuple))
-            return (f"; callers the simulator runs for: {self._callers} ({attached} attached "
-                    f"program(s)); writes into PS memory: {writes}; serve threads behind the "
-                    f"latest: {', '.join(behind) or 'none'}")
+            kinds: dict[str, int] = {}   # keyed ("runtime", thread), ("c-program", c), ("dma", ...)
+            for k in (*self._caller_seen, *self._caller_pl_seen):
+                kind = k[0] if isinstance(k, tuple) else "runtime"   # (a thread in wait_pl_write)
+                kinds[kind] = kinds.get(kind, 0) + 1
+            what = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())) or "none counted"
+            return (f"; callers the simulator runs for: {self._callers} ({what}); writes into PS "
+                    f"memory: {writes}; serve threads behind the latest: {', '.join(behind) or 'none'}")
 
     def watch(self, base: int, size: int) -> None:
         """Software windows live at ``base`` .. ``base + size`` in DDR (``software_windows:
@@ -435,6 +438,57 @@ class Pacer:
                     cond.notify_all()
 
 
+class StallClock:
+    """The clock of one call the hardware answers within ``cycles`` clock cycles while the PL
+    runs (:meth:`pushpush.runtime.functions.RemoteFunction.with_cycles`; a channel's calls:
+    infinite, its adapter ends a transfer after CHNL_TIMEOUT cycles without progress; the
+    runtime's ``progress_clock`` hook). It reads the seconds for which the simulated board's
+    cycle count has stood still, and infinity once ``cycles`` cycles passed since the call
+    began. So a timeout on it means "the simulator made no progress for that long" (stopped,
+    hung, blocked for a request that never came) or "the hardware took more cycles than it
+    may", never "the host ran it slowly": a loaded host stretches a transfer's wall time, not
+    its cycles (at load 9 the 200,000-word channel test took 113 s of the 120 s of wall time
+    its calls had). :meth:`report` says what it measured, for the timeout's message."""
+
+    def __init__(self, bridge: Any, cycles: float = float("inf")) -> None:
+        self.bridge = bridge
+        self.cycles = cycles
+        self.start = time.monotonic()
+        self.first = self._cycle()
+        #: the cycle count last seen, and when it last moved (or the wait began)
+        self.seen = self.first
+        self.moved = self.start
+
+    def _cycle(self) -> Optional[int]:
+        return self.bridge.cycle()
+
+    def __call__(self) -> float:
+        now = time.monotonic()
+        cycle = self._cycle()
+        if cycle is not None and cycle != self.seen:
+            self.seen, self.moved = cycle, now
+        if self._passed() > self.cycles:
+            return float("inf")
+        return now - self.moved
+
+    def _passed(self) -> int:
+        return (self.seen - self.first) if self.seen is not None and self.first is not None else 0
+
+    def report(self) -> str:
+        """What the clock saw: how long the cycle count stood still, and the wall time and
+        cycles of the whole wait (against the call's bound of cycles)."""
+        now = time.monotonic()
+        passed = self._passed()
+        where = "the simulated board is stopped" if self._cycle() is None else f"at cycle {self.seen}"
+        head = (f"the hardware took more than the {self.cycles:.0f} clock cycles it may"
+                if passed > self.cycles else
+                f"the simulated board made no progress for {now - self.moved:.3g} s")
+        bound = "" if self.cycles == float("inf") else f" of the {self.cycles:.0f} it may take"
+        return (f"{head} ({where}); the call waited {now - self.start:.3g} s of wall time, in which "
+                f"{passed} clock cycles passed{bound} (its timeout counts only time without "
+                "progress: the hardware answers within its cycles while the PL runs)")
+
+
 class _Seen(threading.local):
     """Per thread: the writes into PS memory it has seen (``n``: its last wait_pl_write's
     count; ``looked``: its last sweep's), and whether it is counted as a caller (``polling``,
@@ -502,6 +556,10 @@ class SimPacing(Pacing):
     def wait_report(self, waited: float) -> Optional[str]:
         """(:meth:`~.bridge.SimBridge.wait_report`: cycles, the simulator's state.)"""
         return self.bridge.wait_report(waited) if self.bridge is not None else None
+
+    def progress_clock(self, cycles: float) -> Optional[StallClock]:
+        """(:class:`StallClock`: seconds without progress of this simulator.)"""
+        return StallClock(self.bridge, cycles) if self.bridge is not None else None
 
     def irq_runtimes(self, delta: int) -> None:
         """(:meth:`Pacer.irq_runtimes`.)"""
