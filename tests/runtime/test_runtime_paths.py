@@ -426,6 +426,15 @@ def test_with_cycles_waits_on_the_backends_clock_of_progress() -> None:
     with pytest.raises(CallTimeout) as info:
         other.host.imports["hw.f"](5, timeout=0.05)   # not with_cycles: the wall clock
     assert made == [5000.0] and info.value.detail is None
+    # the runtime's own bound: every call as with_cycles (a function's bound first)
+    with pytest.raises(ValueError, match=r"runtime of 'host': cycles must be a positive number of clock cycles or None, not -1"):
+        other.host.cycles = -1
+    third = make_rig(peer_serves=False, progress_clock=progress_clock)
+    third.host.cycles = 777
+    with pytest.raises(CallTimeout) as info:
+        third.host.imports["hw.f"](5, timeout=3.0)
+    assert made == [5000.0, 777.0] and third.host.cycles == 777.0
+    assert info.value.detail.startswith("no progress for 5 s at cycle 7")
     plain = make_rig(peer_serves=False)            # no progress clock: the wall clock
     with pytest.raises(CallTimeout):
         plain.host.imports["hw.f"].with_cycles(math.inf, timeout=0.05)(5)

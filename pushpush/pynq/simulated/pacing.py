@@ -36,13 +36,14 @@ import time
 from typing import Any, Optional
 
 from pushpush.pynq.board import Pacing
+from pushpush.pynq.simulated.watch import StallClock
 from pushpush.runtime.backend import in_serve_thread
 from pushpush.simboard.ipc import (CTL_CALLER_SEEN, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_IRQ_RUNTIMES,
                                    CTL_LOCAL_WRITES, CTL_LOOKED, CTL_PAUSED, CTL_PL_WRITES, CTL_STATE,
                                    CTL_WAIT_STAMP, CTL_WAITERS, CTL_WINDOWS, WINDOWS_MAX, SharedMemory,
                                    read_windows)
 
-__all__ = ["Pacer", "SimPacing", "StallClock", "SIM_POLL_S"]
+__all__ = ["Pacer", "SimPacing", "SIM_POLL_S"]
 
 log = logging.getLogger("pushpush.pynq")
 
@@ -436,57 +437,6 @@ class Pacer:
                 finally:
                     self._notify_leader = False
                     cond.notify_all()
-
-
-class StallClock:
-    """The clock of one call the hardware answers within ``cycles`` clock cycles while the PL
-    runs (:meth:`pushpush.runtime.functions.RemoteFunction.with_cycles`; a channel's calls:
-    infinite, its adapter ends a transfer after CHNL_TIMEOUT cycles without progress; the
-    runtime's ``progress_clock`` hook). It reads the seconds for which the simulated board's
-    cycle count has stood still, and infinity once ``cycles`` cycles passed since the call
-    began. So a timeout on it means "the simulator made no progress for that long" (stopped,
-    hung, blocked for a request that never came) or "the hardware took more cycles than it
-    may", never "the host ran it slowly": a loaded host stretches a transfer's wall time, not
-    its cycles (at load 9 the 200,000-word channel test took 113 s of the 120 s of wall time
-    its calls had). :meth:`report` says what it measured, for the timeout's message."""
-
-    def __init__(self, bridge: Any, cycles: float = float("inf")) -> None:
-        self.bridge = bridge
-        self.cycles = cycles
-        self.start = time.monotonic()
-        self.first = self._cycle()
-        #: the cycle count last seen, and when it last moved (or the wait began)
-        self.seen = self.first
-        self.moved = self.start
-
-    def _cycle(self) -> Optional[int]:
-        return self.bridge.cycle()
-
-    def __call__(self) -> float:
-        now = time.monotonic()
-        cycle = self._cycle()
-        if cycle is not None and cycle != self.seen:
-            self.seen, self.moved = cycle, now
-        if self._passed() > self.cycles:
-            return float("inf")
-        return now - self.moved
-
-    def _passed(self) -> int:
-        return (self.seen - self.first) if self.seen is not None and self.first is not None else 0
-
-    def report(self) -> str:
-        """What the clock saw: how long the cycle count stood still, and the wall time and
-        cycles of the whole wait (against the call's bound of cycles)."""
-        now = time.monotonic()
-        passed = self._passed()
-        where = "the simulated board is stopped" if self._cycle() is None else f"at cycle {self.seen}"
-        head = (f"the hardware took more than the {self.cycles:.0f} clock cycles it may"
-                if passed > self.cycles else
-                f"the simulated board made no progress for {now - self.moved:.3g} s")
-        bound = "" if self.cycles == float("inf") else f" of the {self.cycles:.0f} it may take"
-        return (f"{head} ({where}); the call waited {now - self.start:.3g} s of wall time, in which "
-                f"{passed} clock cycles passed{bound} (its timeout counts only time without "
-                "progress: the hardware answers within its cycles while the PL runs)")
 
 
 class _Seen(threading.local):
