@@ -32,9 +32,9 @@ A send returns when the core took every word or stopped taking them. The runtime
 simulation, a missing bitstream) a ``ChannelTimeout`` with ``words=None`` is raised, saying
 what the machine did meanwhile. Since the adapter bounds a call in cycles, the net counts
 only time in which the machine made no progress (the backend's ``progress_clock``): on the
-simulated board, seconds in which its cycle count stood still, never the wall time a loaded
-host stretches (a transfer of 200,000 words each way takes 40 s quiet, 113 s beside busy
-loops); on a board, where the PL always runs, wall time.
+simulated board, seconds in which its cycle count stood still although the simulator had a
+CPU, never the wall time a loaded host stretches (a transfer of 200,000 words each way takes
+40 s quiet, 150-366 s at load 9-12); on a board, where the PL always runs, wall time.
 
 >>> ch = rt.channel("hw.loop")                      # doctest: +SKIP
 >>> ch.send(np.arange(100, dtype=np.uint32), offset=0, last=True)  # doctest: +SKIP

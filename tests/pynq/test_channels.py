@@ -55,10 +55,10 @@ def test_loop_lengths_offset_last(rt, n):
 
 
 #: The channels' safety net in the transfer below (rt.timeout, seconds): on the simulated
-#: board it counts only time in which the simulator made no progress (its cycle count stood
-#: still), which a stall shows within it; the transfers take 4 s (20,000 words) to 113 s
-#: (200,000 words beside busy loops) of wall time, so a net of wall time this short would end
-#: them (the 120 s of wall time it used to be ended one at load 9)
+#: board it counts only time in which the simulator made no progress although it had a CPU
+#: (its cycle count stood still), which a stall shows within it; the transfers take 4 s
+#: (20,000 words, quiet) to 366 s (200,000 words at load 10) of wall time, so a net of wall
+#: time this short would end them (the 120 s of wall time it used to be ended them at load 9)
 STALL_S = 2.0
 
 
