@@ -132,6 +132,12 @@ class Pacing:
         """What the PL did during the last ``waited`` seconds of a wait, or None."""
         return None
 
+    def progress_clock(self, cycles: float) -> Optional[Any]:
+        """A clock of the PL's progress for one call answered within ``cycles`` cycles (the
+        runtime's ``progress_clock`` hook), or None: on a board the PL always runs, the wall
+        clock serves."""
+        return None
+
     def irq_runtimes(self, delta: int) -> None:
         """A runtime enters (1, before it enables its pending bit) or leaves (-1, after it
         disabled it) wait mode ``interrupt``."""
@@ -465,6 +471,14 @@ class PynqBackend(SyncBackend):
         the simulator's state; :meth:`pushpush.pynq.simulated.bridge.SimBridge.wait_report`), for a
         call timeout's message; None on the board."""
         return self.pacing.wait_report(waited)
+
+    def progress_clock(self, cycles: float) -> Optional[Any]:
+        """The clock of one call the hardware answers within ``cycles`` clock cycles while
+        the PL runs (a channel's call: infinite): on the simulated board the seconds in which
+        its cycle count stood still, endless once ``cycles`` passed
+        (:class:`pushpush.pynq.simulated.pacing.StallClock`); None on the board (the wall
+        clock: the PL always runs)."""
+        return self.pacing.progress_clock(cycles)
 
     def wait_over(self) -> None:
         """The runtime's wait for a reply ended (returned, failed or timed out): on the

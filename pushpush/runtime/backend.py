@@ -49,6 +49,13 @@ four methods (a wrapper, a test double) gets every default. The hooks, by who ca
 ``wait_report(s)``     what the machine did in the last ``s`` seconds a call waited, for a
                        timeout's message. Default None
 ``wait_over()``        (sync) a caller's wait for a reply ended. Default: nothing
+``progress_clock(c)``  the clock of one call the hardware answers within ``c`` clock cycles
+                       while the machine runs (``RemoteFunction.with_cycles``; a channel's
+                       calls, ``c`` infinite): seconds in which the machine made no progress
+                       (the simulated board: its cycle count stood still), infinite once
+                       ``c`` cycles passed, so that a host that runs the simulator slowly
+                       never ends the wait. Default None: the machine always runs (a
+                       board), the wall clock is that clock
 ``serve_paused()``     (sync) the serve thread stands down while a waiting caller serves.
                        Default: nothing
 ``stopping``, ``wake``  (sync) the serve thread's stop event (``SyncRuntime.start`` sets
@@ -79,7 +86,7 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, Awaitable, Optional
+from typing import Any, Awaitable, Callable, Optional
 
 __all__ = ["Backend", "SyncBackend", "AsyncBackend", "hooks_of", "in_serve_thread", "serve_thread",
            "words_to_bytes", "bytes_to_words"]
@@ -143,6 +150,13 @@ class Backend:
 
     def wait_over(self) -> None:
         """(Sync) A caller's wait for a reply ended (returned, failed or timed out)."""
+
+    def progress_clock(self, cycles: float) -> Optional[Callable[[], float]]:
+        """A new clock for one call the hardware answers within ``cycles`` clock cycles
+        while the machine runs (see the table; the clock's optional ``report()`` says what it
+        measured, for a timeout's message), or None (default): the machine always runs, the
+        runtime's wall clock serves."""
+        return None
 
     # ------------------------------------------------------------------ the callee's side
 

@@ -157,6 +157,8 @@ class Caller:
 
     #: The clock of :meth:`_remote_call`'s timeouts (the asyncio driver: the backend's).
     _clock: Callable[[], float] = time.monotonic
+    #: The clock cycles within which the hardware answers every call (``RuntimeCore.cycles``).
+    _cycles: Optional[float] = None
 
     # ------------------------------------------------------------------ the drivers' one call routine
 
@@ -183,8 +185,19 @@ class Caller:
             if local is not None and structurally_equal(local.signature, fn.signature):
                 return self._call_local(fn, local, args, kwargs, one_way)
         if not codec.function_params:  # nothing to lend, nothing handed out (the common case)
-            return self._remote_call(fn, codec.encode_args(args, kwargs), timeout, one_way, self._clock)
+            now = self._clock if fn._cycles is None and self._cycles is None else self._clock_of(fn)
+            return self._remote_call(fn, codec.encode_args(args, kwargs), timeout, one_way, now)
         return self._call_lending(fn, args, kwargs, timeout, one_way, codec)
+
+    def _clock_of(self, fn: RemoteFunction) -> Callable[[], float]:
+        """The clock of one call of ``fn``, which the hardware answers within ``fn._cycles``
+        clock cycles (:meth:`RemoteFunction.with_cycles`; a channel's calls), else within the
+        runtime's ``cycles``: the backend's clock of the PL's progress (its ``progress_clock``
+        hook: on the simulated board the seconds without progress, endless once the cycles
+        passed), or the runtime's wall clock where the backend has none (a board)."""
+        cycles = fn._cycles if fn._cycles is not None else self._cycles
+        clock = self.hooks.progress_clock(cycles) if cycles is not None else None
+        return self._clock if clock is None else clock
 
     def _call_buffers(self, fn: RemoteFunction, args: Sequence[Any], kwargs: Mapping[str, Any],
                       timeout: Optional[float], one_way: bool) -> Generator[Any, Any, Any]:
@@ -207,7 +220,8 @@ class Caller:
         try:
             if self._needs_server(fn.signature, words, lent, codec):
                 self.start()
-            return (yield from self._remote_call(fn, words, timeout, one_way, self._clock, lent))
+            now = self._clock if fn._cycles is None and self._cycles is None else self._clock_of(fn)
+            return (yield from self._remote_call(fn, words, timeout, one_way, now, lent))
         finally:
             for s in lent:
                 if s.trig_offset not in self._held_lent:  # held: see _quarantine_rep
@@ -492,7 +506,11 @@ class Caller:
                     if now() >= deadline:
                         self._quarantine_rep(rep, lent)
                         rep = None
-                        detail = self._timeout_detail(now() - start)
+                        # (a clock of progress reads infinite once the call's cycles passed)
+                        detail = self._timeout_detail(min(now() - start, timeout))
+                        measured = getattr(now, "report", None)  # a clock of progress: what it saw
+                        if measured is not None:
+                            detail = f"{measured()}; {detail or 'no reply (is the callee running and serving?)'}"
                         gone = self._callee_detail(address)
                         if gone is not None:
                             detail = gone if detail is None else f"{gone}; {detail}"

@@ -29,7 +29,12 @@ default the runtime's) is the deadline of a receive: it re-posts its buffer unti
 transaction or the deadline, so it returns at most one ``CHNL_TIMEOUT`` period after it.
 A send returns when the core took every word or stopped taking them. The runtime's
 ``timeout`` (``rt.timeout``) stays the safety net of each call: past it (a stopped
-simulation, a missing bitstream) a ``ChannelTimeout`` with ``words=None`` is raised.
+simulation, a missing bitstream) a ``ChannelTimeout`` with ``words=None`` is raised, saying
+what the machine did meanwhile. Since the adapter bounds a call in cycles, the net counts
+only time in which the machine made no progress (the backend's ``progress_clock``): on the
+simulated board, seconds in which its cycle count stood still although the simulator had a
+CPU, never the wall time a loaded host stretches (a transfer of 200,000 words each way takes
+40 s quiet, 150-366 s at load 9-12); on a board, where the PL always runs, wall time.
 
 >>> ch = rt.channel("hw.loop")                      # doctest: +SKIP
 >>> ch.send(np.arange(100, dtype=np.uint32), offset=0, last=True)  # doctest: +SKIP
@@ -41,6 +46,7 @@ array([ 0,  1,  2, ..., 99], dtype=uint32)
 from __future__ import annotations
 
 import asyncio
+import math
 import threading
 import time
 from typing import Any, Optional
@@ -118,6 +124,9 @@ class Channel:
                                     parse_signature(RX_SIGNATURE), name=f"{info.component}.{info.rx}")
         self._tx = runtime.function(self._address(comp, by_name[info.tx]),
                                     parse_signature(TX_SIGNATURE), name=f"{info.component}.{info.tx}")
+        # the adapter ends every call within CHNL_TIMEOUT cycles without progress: the safety
+        # net waits on the machine's progress, not on wall time (see the module docstring)
+        self._rx, self._tx = self._rx.with_cycles(math.inf), self._tx.with_cycles(math.inf)
         self._runtime = runtime
         self._send_lock = threading.Lock()
         self._recv_lock = threading.Lock()
@@ -158,6 +167,11 @@ class Channel:
                 self._rbuf = cur
         return cur
 
+    def _other(self, direction: str) -> str:
+        """The channel's other direction, for a timeout's message."""
+        lock = self._recv_lock if direction == "recv" else self._send_lock
+        return f"this channel's {direction}: {'one in flight' if lock.locked() else 'none in flight'}"
+
     # ------------------------------------------------------------------ send
 
     def _send_args(self, data: Any) -> tuple[Any, int]:
@@ -191,7 +205,8 @@ class Channel:
         anything else is copied into the channel's buffer) with RIFFA's ``offset`` and
         ``last``; returns the number of words the core took (all of them), or raises
         :class:`ChannelTimeout` with the count when the core stopped taking them. The call
-        waits at most ``max(timeout, rt.timeout)`` seconds."""
+        waits at most ``max(timeout, rt.timeout)`` seconds (on the simulated board: seconds in
+        which the simulator made no progress; see the module docstring)."""
         if not 0 <= int(offset) < (1 << 31):
             raise ValueError(f"channel '{self.name}' send: offset {offset} is not in 0..2**31-1")
         t = max(self._timeout(timeout), float(self._runtime.timeout))
@@ -199,10 +214,12 @@ class Channel:
             buf, n = self._send_args(data)
             try:
                 result = self._rx((buf, n), int(offset), bool(last), timeout=t)
-            except CallTimeout:
+            except CallTimeout as e:
                 raise ChannelTimeout(self.name, "send", None,
-                                     f"no return within {t:g} s (the hardware ends the transfer "
-                                     f"after CHNL_TIMEOUT cycles without progress)") from None
+                                     f"no return of the send of {n} words (offset {offset}, "
+                                     f"last={bool(last)}) within {t:g} s, though the hardware ends "
+                                     f"a transfer after CHNL_TIMEOUT cycles without progress; "
+                                     f"{self._other('recv')}; {e}") from None
             return self._check_send(result, n)
 
     async def asend(self, data: Any, offset: int = 0, last: bool = True,
@@ -239,11 +256,14 @@ class Channel:
                 buf = self._buffer("r", cap)
                 try:
                     result = self._tx((buf, cap), timeout=max(left, float(self._runtime.timeout)))
-                except CallTimeout:
+                except CallTimeout as e:
                     self.last_recv = info
                     raise ChannelTimeout(self.name, "recv", info.words,
-                                         f"no return within {t:g} s; {info.words} words "
-                                         f"arrived", data=out[:end].copy()) from None
+                                         f"no return of a receive call (capacity {cap} words) "
+                                         f"within {t:g} s, though the hardware ends it after "
+                                         f"CHNL_TIMEOUT cycles without progress; {info.words} "
+                                         f"words arrived in {info.transactions} transaction(s); "
+                                         f"{self._other('send')}; {e}", data=out[:end].copy()) from None
                 end = self._place(out, buf, int(result), info, end, cap)
                 if info.last:
                     self.last_recv = info

@@ -89,6 +89,7 @@ class RuntimeCore(Caller, Callee, Lending):
         #: defaults for an object with only the four methods
         self.hooks: Backend = hooks_of(backend)
         self.timeout = timeout
+        self._cycles: Optional[float] = None
         #: Buffer arguments: copy plain numpy arrays into temporary ``pynq.allocate`` buffers
         #: (True, the default) or refuse them (docs/runtime.md, "Buffers").
         self.copy_buffers = True
@@ -154,6 +155,22 @@ class RuntimeCore(Caller, Callee, Lending):
 
     # ------------------------------------------------------------------ restarts
 
+
+    @property
+    def cycles(self) -> Optional[float]:
+        """The clock cycles within which the hardware answers every call of this runtime, or
+        None (the default: unknown). Set, each call is made as ``f.with_cycles(cycles)``
+        (a function's own bound first): on the simulated board it waits until those cycles
+        passed or ``timeout`` seconds without simulated progress, not ``timeout`` seconds of
+        wall time, which a loaded host stretches; on a board the timeout stays wall time."""
+        return self._cycles
+
+    @cycles.setter
+    def cycles(self, value: Optional[float]) -> None:
+        if value is not None and not value > 0:
+            raise ValueError(f"runtime of '{self.component.name}': cycles must be a positive "
+                             f"number of clock cycles or None, not {value!r}")
+        self._cycles = None if value is None else float(value)
     def _restore_seq(self, record: Any) -> None:
         """The caller's memory (docs/architecture.md §2.2, "Restarts and owners"): a backend
         that keeps one byte per import across processes (the component's claim file) lets a

@@ -88,6 +88,9 @@ class RemoteFunction:
     #: The call plan of this address in the runtime it is bound to (set by the runtime at its
     #: first call: :class:`pushpush.runtime.caller.CallPlan`).
     _plan: Any = None
+    #: The clock cycles within which the hardware answers a call (:meth:`with_cycles`), or
+    #: None: unknown, the timeout is wall time.
+    _cycles: Optional[float] = None
 
     @property
     def codec(self) -> SignatureCodec:
@@ -148,6 +151,21 @@ class RemoteFunction:
         clone = object.__new__(type(self))
         clone.__dict__.update(self.__dict__)
         clone._timeout = timeout
+        return clone
+
+    def with_cycles(self, cycles: float, timeout: Optional[float] = None) -> "RemoteFunction":
+        """A copy for calls the hardware answers within ``cycles`` clock cycles (``math.inf``:
+        within its own limit of cycles without progress, as a channel's adapter does) while
+        the PL runs. Where the backend sees the PL's progress (the simulated board, its
+        ``progress_clock`` hook) such a call waits for its reply until ``cycles`` cycles
+        passed, or ``timeout`` seconds (``None``: the runtime's) in which the PL made no
+        progress: a host that runs the simulator slowly stretches the call's wall time, not
+        its cycles, and never ends it. Elsewhere (a board) the timeout is ``timeout`` seconds.
+        """
+        if not cycles > 0:
+            raise ValueError(f"{self.name}: with_cycles needs a positive number of clock cycles, not {cycles!r}")
+        clone = self.with_timeout(timeout)
+        clone._cycles = float(cycles)
         return clone
 
     def bind(self, runtime: "Invoker") -> "RemoteFunction":

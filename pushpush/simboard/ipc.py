@@ -24,7 +24,7 @@ from pushpush.trace.wire_request import AREA_SIZE as TRACE_AREA_SIZE
 
 __all__ = ["socket_dir", "OP_HELLO", "OP_WRITE", "OP_READ", "OP_STOP", "OP_INFO", "OP_RUN", "OP_WRITE_WORDS",
            "CTL_WAIT_STAMP", "CTL_PL_WRITES", "CTL_SIZE", "CTL_IRQ_LEVEL",
-           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "CTL_CALLERS", "CTL_HANDLING", "CTL_LOCAL_WRITES", "CTL_LOOKED", "CTL_CALLER_SEEN", "CTL_WINDOWS", "WINDOWS_MAX", "CTL_IRQ_RUNTIMES", "CTL_TRACE", "read_windows", "in_windows", "CTL_STATE", "SIM_STATES", "SIM_COUNTERS", "SimStatus", "read_status",
+           "CTL_IRQ_EDGES", "CTL_IRQ_CYCLE", "CTL_IRQ_NS", "CTL_PLW_CYCLE", "CTL_PLW_NS", "CTL_WAITERS", "CTL_PAUSED", "CTL_IDLE", "CTL_IRQ_RISES", "IRQ_INPUTS_MAX", "CTL_CALLERS", "CTL_HANDLING", "CTL_LOCAL_WRITES", "CTL_LOOKED", "CTL_CALLER_SEEN", "CTL_WINDOWS", "WINDOWS_MAX", "CTL_IRQ_RUNTIMES", "CTL_TRACE", "read_windows", "in_windows", "CTL_STATE", "SIM_STATES", "SIM_COUNTERS", "SimStatus", "read_status", "read_cycle",
            "describe_status", "RESET_CYCLES", "REQ",
            "REP", "SimConfig", "SharedMemory", "SimulatedPSMemory", "store_words", "serve_requests"]
 
@@ -476,6 +476,14 @@ def read_status(ctl: Any) -> dict[str, Any]:
             "arg": arg, "address": address, "turns": turns,
             "spent": {n: v / 1e9 for n, v in zip(SIM_STATES, spent)},
             "counts": dict(zip(SIM_COUNTERS, counts))}
+
+
+def read_cycle(ctl: Any) -> int:
+    """The cycle the simulator last published in the control page ``ctl`` (as
+    :func:`read_status`'s ``cycle``, without the rest: a waiting caller reads it each poll)."""
+    state_cycle = struct.unpack_from("<Q", ctl, CTL_STATE + 8)[0]
+    looked = struct.unpack_from("<Q", ctl, CTL_STATE + 40)[0]
+    return max(state_cycle, looked)
 
 
 _OPS = {OP_WRITE: "a GP0 burst write", OP_READ: "a GP0 read", OP_WRITE_WORDS: "GP0 word writes",

@@ -28,9 +28,13 @@ import pynq  # noqa: E402
 
 import pushpush.pynq as ppq  # noqa: E402
 from pushpush.link import load  # noqa: E402
-from pushpush.protocol import CallError, ErrorCode  # noqa: E402
+from pushpush.protocol import CallError, CallTimeout, ErrorCode  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "bufargs"
+
+
+#: the longest call of the ``rt`` fixture's tests in clock cycles (see there)
+CALL_CYCLES = 8 * 2500 + 10_000
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +50,12 @@ def rt(tmp_path_factory):
                                 parameters={"BUFFER_TIMEOUT": 3000})
     ol = ppq.load(str(bit))
     runtime = ol.runtime()
-    runtime.timeout = 60.0   # Icarus runs this system at about 10k cycles/s
+    # bounded in clock cycles, not wall time (Icarus runs this system at about 10k cycles/s,
+    # a fraction of that beside busy loops): the longest call moves 2,500 words each way,
+    # both streams stalling one cycle in two (4 cycles a word if reads and writes took turns,
+    # twice that here); on the simulated board each call waits until CALL_CYCLES passed or
+    # rt.timeout (5 s) without simulated progress
+    runtime.cycles = CALL_CYCLES
     yield runtime
     ol.free()
 
@@ -62,6 +71,14 @@ def rt_fast(tmp_path_factory):
     runtime = ol.runtime()
     yield runtime
     ol.free()
+
+
+#: scale's bound in clock cycles (test_scale_mib, the core without stalls): the engines read
+#: and write at once, a word a cycle each (1 MiB each way: 262,237 cycles for 262,144 words);
+#: 4 a word is twice what reads and writes taking turns would need, for the simulated memory's
+#: and the interconnect's gaps; plus the engines' start
+SCALE_CYCLES_PER_WORD = 4
+SCALE_START_CYCLES = 10_000
 
 
 def _alloc(n, dtype, cacheable=False):
@@ -165,6 +182,22 @@ def test_stuck_stream_times_out_and_the_system_serves(rt):
         rt.hw.stuck(src)                         # and again: the engine recovered
 
 
+def test_a_call_past_its_cycles_times_out_saying_so(rt):
+    """A call bounded in cycles (with_cycles) ends when they passed, in simulated time: 1,000
+    words each way with stalls cannot move within 200 cycles. The message says which limit it
+    met, at which cycle, the call's wall time and cycles; the late reply is dropped and the
+    function serves again."""
+    src = _alloc(1000, np.uint32)
+    dst = _alloc(1000, np.uint32)
+    src[:] = np.arange(1000, dtype=np.uint32)
+    with pytest.raises(CallTimeout) as info:
+        rt.hw.scale.with_cycles(200)(src, dst, 2)
+    text = str(info.value)
+    assert "the hardware took more than the 200 clock cycles it may (at cycle " in text
+    assert "s of wall time, in which " in text and " clock cycles passed of the 200 it may take" in text
+    assert rt.hw.scale(src, dst, 3) == 1000 and np.array_equal(dst, src * np.uint32(3))
+
+
 def test_bus_error_reaches_the_caller(rt):
     """A buffer address with no memory behind it (DECERR): the in stream is padded with zeros
     so the module finishes, and the call fails with the buffer named; then all is well."""
@@ -195,7 +228,9 @@ def test_scale_mib(rt_fast, mib):
     dst = _alloc(n, np.uint32)
     src[:] = np.arange(n, dtype=np.uint32) * np.uint32(2654435761)
     dst[:] = 0
-    # the timeout only catches a hang: 1 MiB each way takes 45 s of wall time on a quiet
-    # 2-core machine and took 275 s at load 8 (past the 300 s this used to allow)
-    assert rt.hw.scale.with_timeout(1200.0 * mib)(src, dst, 3) == n
+    # the call is bounded in cycles, not wall time: 1 MiB each way takes 45-60 s of wall
+    # time on a quiet 2-core machine and took 275 s at load 8 (past the 300 s of wall time
+    # this used to allow, then 1200 s a MiB). On the simulated board the wait ends at its
+    # bound of cycles, or after rt.timeout s in which the simulator made no progress
+    assert rt.hw.scale.with_cycles(SCALE_CYCLES_PER_WORD * n + SCALE_START_CYCLES)(src, dst, 3) == n
     assert np.array_equal(dst, src * np.uint32(3))

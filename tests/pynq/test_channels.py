@@ -54,22 +54,39 @@ def test_loop_lengths_offset_last(rt, n):
     assert np.array_equal(y[11:], x) and not y[:11].any()
 
 
+#: The channels' safety net in the transfer below (rt.timeout, seconds): on the simulated
+#: board it counts only time in which the simulator made no progress although it had a CPU
+#: (its cycle count stood still), which a stall shows within it; the transfers take 4 s
+#: (20,000 words, quiet) to 366 s (200,000 words at load 10) of wall time, so a net of wall
+#: time this short would end them (the 120 s of wall time it used to be ended them at load 9)
+STALL_S = 2.0
+
+
 @pytest.mark.parametrize("n", [20_000, pytest.param(200_000, marks=pytest.mark.long)])
 def test_large_both_ways_at_once_with_asyncio(rt, n):
     """More than the core's FIFO (512 words) holds: send and receive must overlap;
     asend/arecv do it from one coroutine. 20,000 words (80 KiB each way) in the default run;
     200,000 under ``-m long``: the simulated board serves every 16-beat burst of the buffer
     engines from Python (about 0.2 MB/s of wall clock, docs/pynq.md), so 800 KiB each way
-    takes tens of seconds on a quiet machine and could pass the 120 s call timeout on a
-    loaded one (seen once while other simulations ran)."""
+    takes tens of seconds on a quiet machine, minutes on a loaded one. Neither call ends
+    for that: their safety net (STALL_S) counts only time without simulated progress."""
+    import pynq
     ch = rt.channel("hw.loop")
     x = words(n, 1)
+    bridge = pynq.Device.active_device.bridge
+    c0 = bridge.info()["cycle"]
 
     async def both():
         return await asyncio.gather(ch.asend(x, offset=0, last=True), ch.arecv(capacity=x.size))
 
-    sent, y = asyncio.run(both())
+    saved, rt.timeout = rt.timeout, STALL_S
+    try:
+        sent, y = asyncio.run(both())
+    finally:
+        rt.timeout = saved
     assert sent == x.size and np.array_equal(y, x)
+    # the work is bounded in cycles (at least one per word and direction), whatever the host
+    assert bridge.info()["cycle"] - c0 >= n
 
 
 def test_not_last_groups_transactions(rt):
@@ -221,3 +238,55 @@ def test_channel_lookup_errors(rt):
         rt.channel("loop")
     assert rt.channel("hw.loop") is rt.channel("hw.loop") is rt.hw.channel("loop")
     assert rt.channel("hw.1").info.name == "acc"
+
+
+def test_stalled_simulator_ends_a_channel_call_saying_so(rt):
+    """The other side of the safety net: a simulator that stands still (stopped with SIGSTOP
+    here, as a hung one would) ends a channel call after rt.timeout seconds without progress,
+    and the message says what the board did: no progress at which cycle, the call's wall time
+    and cycles, the simulator's state, the channel's other direction. Then the simulator runs
+    on: the hardware finishes the abandoned send (acc sends its sum) and the channel serves."""
+    import signal
+    import struct
+    import time
+
+    import pynq
+    from pushpush.simboard.ipc import CTL_CALLERS
+    bridge = pynq.Device.active_device.bridge
+    acc = rt.channel("hw.acc")
+    x = words(20_000, 6)
+    got: dict[str, BaseException] = {}
+
+    def send():
+        try:
+            acc.send(x, last=True)
+        except BaseException as e:  # noqa: BLE001 - checked below
+            got["error"] = e
+
+    saved, rt.timeout = rt.timeout, 1.0
+    t = threading.Thread(target=send)
+    t.start()
+    stopped = False
+    try:
+        # the call is written and its caller waits (counted for the simulator) before the stop:
+        # 20,000 words take at least 20,000 cycles, so it is still in flight then
+        while t.is_alive() and struct.unpack_from("<Q", bridge.ctl.mem, CTL_CALLERS)[0] == 0:
+            time.sleep(0.001)
+        os.kill(bridge.sim_pid, signal.SIGSTOP)
+        stopped = True
+        t.join(60)
+    finally:
+        if stopped:
+            os.kill(bridge.sim_pid, signal.SIGCONT)
+        rt.timeout = saved
+    e = got.get("error")
+    assert isinstance(e, ChannelTimeout), e
+    assert e.channel == "hw.acc" and e.direction == "send" and e.words is None
+    text = str(e)
+    assert "no return of the send of 20000 words (offset 0, last=True) within 1 s" in text
+    assert "the simulated board made no progress for 1" in text and "s of wall time, in which" in text
+    assert "this channel's recv: none in flight" in text and "clock cycles passed" in text
+    # the hardware finished the send it was given: acc's sum and count, then it serves on
+    assert acc.recv().tolist() == [int(x.astype(np.uint64).sum()) & 0xFFFFFFFF, x.size]
+    acc.send([2, 3], last=True)
+    assert acc.recv().tolist() == [5, 2]

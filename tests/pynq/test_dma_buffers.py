@@ -34,13 +34,22 @@ REPO = Path(__file__).resolve().parents[2]
 YAML = REPO / "examples" / "dma_stream" / "system.yaml"
 
 
+#: The longest call here in clock cycles: a buffer call of 3,001 words (a word a cycle each
+#: way) beside a 16,384-word DMA transfer each way on the other HP port, both served by the
+#: one simulated memory: 4 cycles a word of either, plus the engines' start
+CALL_CYCLES = 4 * (3001 + 16384) + 10_000
+
+
 @pytest.fixture(scope="module")
 def ol(tmp_path_factory):
     linked = load(YAML)
     bit = ppq.write_sim_overlay(linked, tmp_path_factory.mktemp("dma_buffers"),
                                 parameters={"BUFFER_TIMEOUT": 3000})
     overlay = ppq.load(str(bit))
-    overlay.runtime().timeout = 120.0        # wall time: Icarus on a loaded machine
+    # every call here is bounded in clock cycles, not wall time (which Icarus beside busy
+    # loops stretches many times): on the simulated board each waits until CALL_CYCLES passed
+    # or rt.timeout (5 s) went by without simulated progress
+    overlay.runtime().cycles = CALL_CYCLES
     yield overlay
     overlay.free()
 

@@ -70,9 +70,12 @@ def test_ddr_windows_buffers_on_hp1_and_a_dma_on_hp2(tmp_path):
     assert buffer_port(linked) == "S_AXI_HP1" and linked.dmas[0].hp_port == "S_AXI_HP2"
     bit = ppq.write_sim_overlay(linked, tmp_path / "overlay")
     ol = ppq.load(str(bit))
-    # wall time: 2,600 cycles of this DMA-shell design take ~0.9 s of Icarus CPU; beside busy
-    # loops the simulator got 7% of a core (issue 28: the call's timeout message says so)
-    ol.runtime().timeout = 120.0
+    # bounded in clock cycles, not wall time: 2,600 cycles of this DMA-shell design take ~0.9 s
+    # of Icarus CPU, many times that beside busy loops. The longest call, scale of 2,500 words
+    # beside a 2,500-word DMA transfer on HP2 through the one simulated memory: 4 cycles a
+    # word of either, plus the engines' start; on the simulated board each call waits until
+    # then or rt.timeout (5 s) without simulated progress
+    ol.runtime().cycles = 4 * (2500 + 2500) + 10_000
     try:
         ol.scaler.set_gain(-3, 11)
         n = 2500

@@ -15,6 +15,7 @@ has them.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -389,6 +390,54 @@ def test_other_write_errors_at_once(resp: str, code: int, detail: str) -> None:
     with pytest.raises(CallError):
         gen.send(BusWriteError(fn.address, 2, resp))
     assert rig.host.counters.write_errors == 2          # counted each time
+
+
+def test_with_cycles_waits_on_the_backends_clock_of_progress() -> None:
+    """A call of a ``with_cycles`` copy (a channel's calls; the hardware answers within its
+    cycles while the PL runs) waits on the backend's ``progress_clock`` (the simulated board:
+    seconds without progress; here a clock that counts its reads as seconds), whose report
+    leads the timeout's message; other calls, and a backend without such a clock (the
+    default: a board), keep the wall clock."""
+    made: list[float] = []
+
+    class Stalled:
+        t = 0.0
+
+        def __call__(self) -> float:
+            self.t += 1.0
+            return self.t
+
+        def report(self) -> str:
+            return f"no progress for {self.t:g} s at cycle 7"
+
+    def progress_clock(cycles: float) -> Stalled:
+        made.append(cycles)
+        return Stalled()
+
+    rig = make_rig(peer_serves=False, progress_clock=progress_clock)
+    f = rig.host.imports["hw.f"]
+    with pytest.raises(ValueError, match=r"hw.f: with_cycles needs a positive number of clock cycles, not 0"):
+        f.with_cycles(0)
+    with pytest.raises(CallTimeout) as info:
+        f.with_cycles(5000, timeout=3.0)(5)
+    assert made == [5000.0] and info.value.timeout == 3.0
+    assert info.value.detail == "no progress for 5 s at cycle 7; no reply (is the callee running and serving?)"
+    other = make_rig(peer_serves=False, progress_clock=progress_clock)
+    with pytest.raises(CallTimeout) as info:
+        other.host.imports["hw.f"](5, timeout=0.05)   # not with_cycles: the wall clock
+    assert made == [5000.0] and info.value.detail is None
+    # the runtime's own bound: every call as with_cycles (a function's bound first)
+    with pytest.raises(ValueError, match=r"runtime of 'host': cycles must be a positive number of clock cycles or None, not -1"):
+        other.host.cycles = -1
+    third = make_rig(peer_serves=False, progress_clock=progress_clock)
+    third.host.cycles = 777
+    with pytest.raises(CallTimeout) as info:
+        third.host.imports["hw.f"](5, timeout=3.0)
+    assert made == [5000.0, 777.0] and third.host.cycles == 777.0
+    assert info.value.detail.startswith("no progress for 5 s at cycle 7")
+    plain = make_rig(peer_serves=False)            # no progress clock: the wall clock
+    with pytest.raises(CallTimeout):
+        plain.host.imports["hw.f"].with_cycles(math.inf, timeout=0.05)(5)
 
 
 def test_reply_wait_times_out_exactly_at_the_deadline(caplog: pytest.LogCaptureFixture) -> None:

@@ -86,7 +86,7 @@ __all__ = [
 
 from pushpush.simboard.ipc import (socket_dir, CTL_IRQ_LEVEL, CTL_IRQ_RISES, CTL_LOOKED, CTL_PLW_CYCLE,
                                    CTL_SIZE, OP_INFO, OP_READ, OP_RUN, OP_STOP, OP_WRITE, OP_WRITE_WORDS, REP, REQ,
-                                   SharedMemory, SimConfig, read_status)
+                                   SharedMemory, SimConfig, read_cycle, read_status)
 
 from .pacing import Pacer
 from .watch import Samples, Watchdog, cpu_times
@@ -296,6 +296,16 @@ class SimBridge(Pacer):
             return None
         try:
             return read_status(self.ctl.mem)
+        except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
+            return None
+
+    def cycle(self) -> Optional[int]:
+        """The simulator's clock cycle as last published (:func:`pushpush.simboard.ipc.read_cycle`),
+        or None when stopped: cheap enough for every poll of a waiting caller."""
+        if self._stopped:
+            return None
+        try:
+            return read_cycle(self.ctl.mem)
         except (ValueError, TypeError):   # stopped meanwhile (a closed mmap raises either)
             return None
 

@@ -36,6 +36,7 @@ import time
 from typing import Any, Optional
 
 from pushpush.pynq.board import Pacing
+from pushpush.pynq.simulated.watch import StallClock
 from pushpush.runtime.backend import in_serve_thread
 from pushpush.simboard.ipc import (CTL_CALLER_SEEN, CTL_CALLERS, CTL_HANDLING, CTL_IDLE, CTL_IRQ_RUNTIMES,
                                    CTL_LOCAL_WRITES, CTL_LOOKED, CTL_PAUSED, CTL_PL_WRITES, CTL_STATE,
@@ -127,10 +128,13 @@ class Pacer:
             behind = [f"{thread.name} (looked after write {looked})"
                       for thread, looked in self._servers.values()
                       if thread.is_alive() and looked < writes]
-            attached = sum(1 for k in self._caller_seen if isinstance(k, tuple))
-            return (f"; callers the simulator runs for: {self._callers} ({attached} attached "
-                    f"program(s)); writes into PS memory: {writes}; serve threads behind the "
-                    f"latest: {', '.join(behind) or 'none'}")
+            kinds: dict[str, int] = {}   # keyed ("runtime", thread), ("c-program", c), ("dma", ...)
+            for k in (*self._caller_seen, *self._caller_pl_seen):
+                kind = k[0] if isinstance(k, tuple) else "runtime"   # (a thread in wait_pl_write)
+                kinds[kind] = kinds.get(kind, 0) + 1
+            what = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())) or "none counted"
+            return (f"; callers the simulator runs for: {self._callers} ({what}); writes into PS "
+                    f"memory: {writes}; serve threads behind the latest: {', '.join(behind) or 'none'}")
 
     def watch(self, base: int, size: int) -> None:
         """Software windows live at ``base`` .. ``base + size`` in DDR (``software_windows:
@@ -502,6 +506,10 @@ class SimPacing(Pacing):
     def wait_report(self, waited: float) -> Optional[str]:
         """(:meth:`~.bridge.SimBridge.wait_report`: cycles, the simulator's state.)"""
         return self.bridge.wait_report(waited) if self.bridge is not None else None
+
+    def progress_clock(self, cycles: float) -> Optional[StallClock]:
+        """(:class:`StallClock`: seconds without progress of this simulator.)"""
+        return StallClock(self.bridge, cycles) if self.bridge is not None else None
 
     def irq_runtimes(self, delta: int) -> None:
         """(:meth:`Pacer.irq_runtimes`.)"""

@@ -9,6 +9,10 @@ a watchdog that dumps both processes when a wait is slow.
   :class:`~pushpush.protocol.CallTimeout` on the simulated board ends with it
   (``PynqBackend.wait_report``), so a slow host (cycles passed, the hardware was slow) and a
   stall (the simulator stood still while software waited) can be told apart.
+* :class:`StallClock`: the clock of a call bounded in cycles (a channel's; ``rt.cycles``,
+  ``f.with_cycles``): the seconds in which the simulator's cycle count stood still although
+  it had a CPU (time it waited for one, a busy host's doing, is not counted), endless once
+  the call's cycles passed. Its timeout means a stalled simulator, never a slow host.
 * :class:`Watchdog` (``PUSHPUSH_SIM_WATCHDOG=<folder>``, threshold
   ``PUSHPUSH_SIM_WATCHDOG_S``, default 2 s): when software has waited for the PL that long
   with no PL write into PS memory, it writes into the folder every thread's stack of the
@@ -37,7 +41,7 @@ from typing import Any, Optional
 from pushpush.simboard.ipc import (CTL_PAUSED, CTL_IDLE, CTL_PL_WRITES, CTL_WAIT_STAMP,
                                     CTL_WAITERS, describe_status, read_status)
 
-__all__ = ["Samples", "Watchdog", "SAMPLE_S", "cpu_times"]
+__all__ = ["Samples", "StallClock", "Watchdog", "SAMPLE_S", "STALL_LOOK_S", "cpu_times"]
 
 #: Seconds between two kept samples of the simulator's status.
 SAMPLE_S = 0.05
@@ -54,6 +58,77 @@ def cpu_times(pid: int) -> Optional[tuple[float, float]]:
         return int(run) / 1e9, int(wait) / 1e9
     except (OSError, ValueError):
         return None
+
+
+#: A stand-still of the cycle count shorter than this is counted whole (the time the
+#: simulator waited for a CPU is read only for longer ones: no /proc read per poll)
+STALL_LOOK_S = 0.05
+
+
+class StallClock:
+    """The clock of one call the hardware answers within ``cycles`` clock cycles while the PL
+    runs (:meth:`pushpush.runtime.functions.RemoteFunction.with_cycles`, ``rt.cycles``; a
+    channel's calls: infinite, its adapter ends a transfer after CHNL_TIMEOUT cycles without
+    progress; made by the simulated board's ``progress_clock``). It reads the seconds for
+    which the simulator's cycle count has stood still, less the time the simulator waited
+    for a CPU meanwhile (``/proc/<pid>/schedstat``), and infinity once ``cycles`` cycles
+    passed since the call began. So a timeout on it means "the simulator made no progress
+    for that long although it could run" (stopped, hung, blocked for a request that never
+    came) or "the hardware took more cycles than it may", never "the host ran it slowly": a
+    loaded host stretches a transfer's wall time, not its cycles (at load 9-12 the
+    200,000-word channel test took 150-366 s of wall time, past the 120 s its calls had;
+    with a stand-still counted in wall time, a 256-cycle batch that waited 1.9 s for a CPU
+    ended it). :meth:`report` says what it measured, for the timeout's message."""
+
+    def __init__(self, bridge: Any, cycles: float = float("inf")) -> None:
+        self.bridge = bridge
+        self.cycles = cycles
+        self.start = time.monotonic()
+        self.first: Optional[int] = bridge.cycle()
+        #: the cycle count last seen, when it last moved (or the wait began), the simulator's
+        #: wait for a CPU so far when this stand-still was first looked at, and since then
+        self.seen = self.first
+        self.moved = self.start
+        self._base: Optional[float] = None
+        self.starved = 0.0
+
+    def _cpu_wait(self) -> float:
+        times = cpu_times(self.bridge.sim_pid or 0)
+        return times[1] if times is not None else 0.0
+
+    def __call__(self) -> float:
+        now = time.monotonic()
+        cycle = self.bridge.cycle()
+        if cycle is not None and cycle != self.seen:
+            self.seen, self.moved, self._base, self.starved = cycle, now, None, 0.0
+        if self._passed() > self.cycles:
+            return float("inf")
+        stood = now - self.moved
+        if stood < STALL_LOOK_S:
+            return stood
+        waited = self._cpu_wait()
+        if self._base is None:
+            self._base = waited
+        self.starved = min(stood, max(0.0, waited - self._base))
+        return stood - self.starved
+
+    def _passed(self) -> int:
+        return (self.seen - self.first) if self.seen is not None and self.first is not None else 0
+
+    def report(self) -> str:
+        """What the clock saw: how long the cycle count stood still (and the simulator
+        waited for a CPU meanwhile), the wall time and cycles of the whole wait."""
+        now = time.monotonic()
+        passed = self._passed()
+        where = "the simulated board is stopped" if self.bridge.cycle() is None else f"at cycle {self.seen}"
+        head = (f"the hardware took more than the {self.cycles:.0f} clock cycles it may"
+                if passed > self.cycles else
+                f"the simulated board made no progress for {now - self.moved:.3g} s, of which the "
+                f"simulator waited {self.starved:.3g} s for a CPU (not counted)")
+        bound = "" if self.cycles == float("inf") else f" of the {self.cycles:.0f} it may take"
+        return (f"{head} ({where}); the call waited {now - self.start:.3g} s of wall time, in which "
+                f"{passed} clock cycles passed{bound} (its timeout counts only time without "
+                "progress: the hardware answers within its cycles while the PL runs)")
 
 
 class Samples:
