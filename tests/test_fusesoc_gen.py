@@ -322,3 +322,17 @@ def test_a_core_without_a_cocotb_target_is_refused(demo: Path) -> None:
     with pytest.raises(BenchFailed, match=r"demo.core: no 'cocotb' target with flow_options: "
                                           r"\{cocotb_module: <test module>\}"):
         run_system_bench(core, progress=lambda s: None)
+
+
+def test_the_generated_core_carries_the_systems_own_cores(tmp_path: Path) -> None:
+    """A system with firewall: and trace: instantiates pp_mem_firewall and pp_trace: the
+    generator copies them into its core (it carried only the cores every system has)."""
+    from pushpush.fusesoc_gen import generate_core
+    src = Path(__file__).resolve().parents[1] / "examples" / "pingpong"
+    shutil.copytree(src, tmp_path / "pp")
+    yaml_path = tmp_path / "pp" / "system.yaml"
+    yaml_path.write_text(yaml_path.read_text().replace("\ncomponents:", "\nfirewall: true\ntrace: true\ncomponents:", 1))
+    out = tmp_path / "out"
+    generate_core(tmp_path / "pp", "system.yaml", "me:demo:pp", out)
+    assert (out / "pushpush_cores" / "mem_firewall" / "pp_mem_firewall.v").is_file()
+    assert (out / "pushpush_cores" / "trace" / "pp_trace.v").is_file()

@@ -165,7 +165,7 @@ def generate_core(files_root: Path, system: str, vlnv: str, outdir: Path,
     # dependencies of generated cores, so this core carries every file itself
     core_files: list[str] = []
     root = cores_dir()
-    for src in cores_rtl(core_dependencies()):
+    for src in cores_rtl(core_dependencies(linked)):   # this system's: trace, firewall too
         dest = str(PurePosixPath("pushpush_cores", *src.relative_to(root).parts))
         files[dest] = src.read_text(encoding="utf-8")
         core_files.append(dest)
