@@ -98,8 +98,14 @@ def test_calls_scaling_args_smoke(tmp_path, capsys):
     bufs = {(r["firewall"], r["kind"]): r for r in calls["buffers"]}
     assert bufs[(False, "rd")]["rd_cycles"] == bufs[(True, "rd")]["rd_cycles"] > 256
     assert bufs[(False, "both")]["wr_cycles"] == bufs[(True, "both")]["wr_cycles"] > 256
-    assert calls["targets"][-1]["target"].startswith("a call whose buffers the memory firewall")
-    assert calls["targets"][-1]["met"]
+    assert calls["targets"][-2]["target"].startswith("a call whose buffers the memory firewall")
+    assert calls["targets"][-2]["met"]
+    # calls across the window guard (python -> rtl, rtl -> python): the same exact cycles
+    assert calls["targets"][-1]["target"].startswith("a call whose writes the window guard")
+    assert calls["targets"][-1]["met"], calls["targets"][-1]
+    guard = {(r["caller"], r["firewall"]): r["sim_cycles_per_call"] for r in calls["window_guard"]}
+    assert guard[("python", False)] == guard[("python", True)] > 0
+    assert guard[("rtl", False)] == guard[("rtl", True)] > 0
     scaling = _load(out, "scaling")
     assert {(r["config"], r["pairs"]) for r in scaling["rows"]} == {("crossbar", 1), ("crossbar", 2)}
     # every caller's own count: 30 calls x 6 cycles (the window carries a short run's quantisation)
