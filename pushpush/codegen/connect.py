@@ -43,7 +43,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pushpush.link import LinkedComponent, LinkedSystem
-from pushpush.types import FunctionType, Type, erase_names
+from pushpush.link.window_rules import callback_types
+from pushpush.types import Type, erase_names
 
 __all__ = ["Connectivity", "connectivity", "PS_MASTER", "PS_SLAVE"]
 
@@ -87,17 +88,6 @@ def _slave_of(linked: LinkedSystem, component: str) -> str:
     return PS_SLAVE if linked.component(component).is_software else component
 
 
-def _callback_types(comp: LinkedComponent) -> set[Type]:
-    """The types of the function values ``comp`` may call (its exports' function-typed
-    parameters)."""
-    out: set[Type] = set()
-    for e in comp.exports:
-        for p in e.signature.function_params():
-            assert isinstance(p.type, FunctionType)
-            out.add(_key(p.type))
-    return out
-
-
 def _targets(linked: LinkedSystem, comp: LinkedComponent) -> set[str]:
     """The components (and ``ps``) whose windows ``comp``'s call engine may write."""
     out: set[str] = set()
@@ -105,7 +95,7 @@ def _targets(linked: LinkedSystem, comp: LinkedComponent) -> set[str]:
     for imp in comp.imports:
         out.add(_slave_of(linked, imp.component))
     # calls through function values of the types it may hold
-    held = _callback_types(comp)
+    held = callback_types(comp)
     if held:
         out.add(PS_SLAVE)  # a software runtime's lent slot, or a software export
         for other in linked.components:
@@ -118,7 +108,7 @@ def _targets(linked: LinkedSystem, comp: LinkedComponent) -> set[str]:
             out.add(_slave_of(linked, who))
         t = _key(e.signature)
         for other in linked.components:
-            if not other.is_software and t in _callback_types(other):
+            if not other.is_software and t in callback_types(other):
                 out.add(other.name)
     return out
 

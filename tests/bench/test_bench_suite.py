@@ -144,8 +144,12 @@ def test_area_smoke_through_edalize_launcher(tmp_path, monkeypatch):
     assert 0 < row["interconnect"]["luts"] < row["pushpush"]["luts"] < row["total"]["luts"]
     # the interconnect alone: the 2x2 crossbar; verilog-axi not measured without a checkout
     (alone,) = area["interconnect_alone"]
-    (fw,) = area["firewall"]   # the memory firewall, 8 entries (issue 46)
+    # the memory firewall: the buffer engines' path (8 entries) and an AXI DMA's (2 entries)
+    fw, dma = (next(r for r in area["firewall"] if r.get("path", "buffers") == p) for p in ("buffers", "dma"))
     assert fw["entries"] == 8 and fw["luts"] > 0 and "memory firewall" in area["markdown"]
+    assert dma["entries"] == 2 and 0 < dma["luts"] < fw["luts"]
+    (guard,) = area["window_guard"]   # the window guard of examples/pingpong
+    assert guard["system"] == "pingpong" and 0 < guard["luts"] < fw["luts"] and "window guard" in area["markdown"]
     (fws,) = area["firewall_static"]   # its static form, 8 constant entries: far smaller
     assert fws["static_entries"] == 8 and 0 < fws["luts"] < fw["luts"] and "static form" in area["markdown"]
     assert alone["design"] == "pushpush" and alone["n"] == 2 and alone["luts"] > 0
