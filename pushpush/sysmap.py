@@ -30,7 +30,6 @@ from .link import (
     Slot,
     TraceBlock,
     FirewallBlock,
-    GuardEntry,
     WindowGuard,
     WindowRule,
     trace_pulses,
@@ -114,15 +113,14 @@ def _firewall(linked: LinkedSystem) -> dict[str, Any]:
 def _window_guard(linked: LinkedSystem) -> dict[str, Any]:
     """The ``window_guard`` entry (only with ``firewall:`` guarding the software windows):
     its register page, the rules (which PL component may write which bytes of which
-    software window, and why) and the constant table they make (docs/system-map.md)."""
+    software window, and why), which the top's constant table is made of (docs/system-map.md)."""
     g = linked.window_guard
     if g is None:
         return {}
     return {"window_guard": {
         "base": _hex(g.base), "size": _hex(g.size),
         "rules": [{"master": r.master, "tag": r.tag, "window": r.window, "first": _hex(r.first),
-                   "last": _hex(r.last), "what": r.what} for r in g.rules],
-        "entries": [{"tag": e.tag, "first": _hex(e.first), "last": _hex(e.last)} for e in g.entries]}}
+                   "last": _hex(r.last), "what": r.what} for r in g.rules]}}
 
 
 def _read_window_guard(data: dict[str, Any]) -> Optional[WindowGuard]:
@@ -131,9 +129,7 @@ def _read_window_guard(data: dict[str, Any]) -> Optional[WindowGuard]:
         return None
     return WindowGuard(_int(g["base"]),
                        tuple(WindowRule(r["master"], int(r["tag"]), r["window"], _int(r["first"]),
-                                        _int(r["last"]), r["what"]) for r in g["rules"]),
-                       tuple(GuardEntry(int(e["tag"]), _int(e["first"]), _int(e["last"]))
-                             for e in g["entries"]))
+                                        _int(r["last"]), r["what"]) for r in g["rules"]))
 
 
 def _dmas(linked: LinkedSystem) -> dict[str, Any]:

@@ -353,7 +353,7 @@ def place_window_guard(spec: SystemSpec, components: Sequence[LinkedComponent],
     if not rules:
         return None
     try:
-        entries = guard_entries(rules)   # the top rounds them to its beat (codegen.top_model)
+        guard_entries(rules)   # at most MAX_GUARD_ENTRIES (whole beats only merge more: codegen.top_model)
     except ValueError as e:
         raise LinkError([Diagnostic.at(spec.where(spec.loc), f"firewall: {e}; merge components, or "
                                                              "write 'firewall: {windows: false}'")]) from None
@@ -363,7 +363,7 @@ def place_window_guard(spec: SystemSpec, components: Sequence[LinkedComponent],
     if firewall is not None:
         used.append((firewall.base, firewall.base + firewall.size))
     page = _free_pl_page(spec, used, "the window guard's registers")
-    return WindowGuard(page, tuple(rules), tuple(entries))
+    return WindowGuard(page, tuple(rules))
 
 
 def place_dma_firewalls(spec: SystemSpec, components: Sequence[LinkedComponent],

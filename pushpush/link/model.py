@@ -363,22 +363,17 @@ class WindowGuard:
     interconnect and the software windows, whose table is fixed at link time
     (:mod:`pushpush.link.window_rules`): its register page at ``base`` in region ``pl``
     (4 KiB: the refusal counter and latch, the table read back) and the ``rules`` its table
-    is made of. A burst's master is its index on the top's interconnect (ID bits above the
+    is made of (its entries: :func:`~pushpush.link.window_rules.guard_entries` of them at
+    the interconnect's beat). A burst's master is its index on the top's interconnect (ID bits above the
     ARM's 12), the ARM's own (master 0) unchecked."""
 
     base: int
     rules: tuple[WindowRule, ...]
-    #: the table: the rules' ranges merged by master (:func:`pushpush.link.window_rules.guard_entries`;
-    #: the top rounds them out to its interconnect's beats)
-    entries: tuple[GuardEntry, ...]
 
     @property
     def size(self) -> int:
         return 0x1000
 
-    def rules_at(self, tag: int, address: int) -> list[WindowRule]:
-        """The rules of master ``tag`` that cover ``address`` (empty: it may not write there)."""
-        return [r for r in self.rules if r.tag == tag and r.first <= address <= r.last]
 
 
 def firewall_engines(components: Sequence["LinkedComponent"]) -> list[tuple[str, str, str]]:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ..link import DmaBlock, FirewallBlock
-from .firewall import READ, WRITE, ANY, Refusal, _freed
+from .firewall import READ, WRITE, ANY, Refusal, _freed, not_this_build
 
 __all__ = ["DmaFirewall", "DmaTransferRefused", "GuardedChannel", "CHANNELS", "reset_recipe"]
 
@@ -79,10 +79,7 @@ class DmaFirewall:
         self._lock = threading.Lock()
         info = read(FirewallBlock.INFO)
         if info & 0xFF != block.entries:
-            raise RuntimeError(
-                f"DMA '{dma.name}': the memory firewall at 0x{block.base:08X} has {info & 0xFF} "
-                f"entries, the system map says {block.entries}: the bitstream is not this "
-                "system's build; rebuild it from the same system.yaml")
+            raise not_this_build(f"DMA '{dma.name}'", "memory firewall", block.base, info & 0xFF, block.entries)
         for i in range(block.entries):
             write(FirewallBlock.ENTRY0 + 16 * i + 8, 0)
         write(FirewallBlock.CTRL, 1)

@@ -78,6 +78,14 @@ class Refusal:
                 f"{self.beats} x {self.beat_bytes} bytes at 0x{self.address:08X}..0x{end:08X}")
 
 
+def not_this_build(who: str, what: str, base: int, got: int, want: int) -> RuntimeError:
+    """The error of a firewall whose table size in the PL differs from the system map's: the
+    bitstream is another build's (``who``: the system or DMA, ``what``: which firewall)."""
+    return RuntimeError(f"{who}: the {what} at 0x{base:08X} has {got} entries, the system map says "
+                        f"{want}: the bitstream is not this system's build; rebuild it from the "
+                        "same system.yaml")
+
+
 def engine_order(linked: LinkedSystem) -> list[tuple[str, str, str]]:
     """(component, export, parameter) of every buffer engine, in the order of the top's
     buffer interconnect (its index is the engine's tag in the AXI ID):
@@ -107,10 +115,8 @@ class FirewallTable:
         self.engines = engine_order(linked)
         info = read(FirewallBlock.INFO)
         if info & 0xFF != block.entries:
-            raise RuntimeError(
-                f"system '{linked.name}': the memory firewall at 0x{block.base:08X} has "
-                f"{info & 0xFF} entries, the system map says {block.entries}: the bitstream is not "
-                "this system's build; rebuild it from the same system.yaml")
+            raise not_this_build(f"system '{linked.name}'", "memory firewall", block.base, info & 0xFF,
+                                 block.entries)
         self.tag_bits = (info >> 8) & 0xFF
         self.tag_lsb = (info >> 16) & 0xFF
         self.component = component

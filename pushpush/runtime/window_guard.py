@@ -26,6 +26,7 @@ from typing import Optional
 
 from ..link import LinkedSystem, WindowGuard
 from ..link.window_rules import guard_entries
+from .firewall import not_this_build
 
 __all__ = ["WindowGuardView", "WindowRefusal", "describe_place"]
 
@@ -99,10 +100,7 @@ class WindowGuardView:
         n = read(STATIC_INFO) & 0xFF
         want = len(guard_entries(guard.rules, linked.interconnect.data_width // 8)) + 1   # + the ARM's
         if n != want:
-            raise RuntimeError(
-                f"system '{linked.name}': the window guard at 0x{guard.base:08X} has {n} constant "
-                f"entries, the system map says {want}: the bitstream is not this "
-                "system's build; rebuild it from the same system.yaml")
+            raise not_this_build(f"system '{linked.name}'", "window guard", guard.base, n, want)
         self.masters = ["ps", *(c.name for c in linked.components if not c.is_software)]
         info = read(INFO)
         self.tag_bits, self.tag_lsb = (info >> 8) & 0xFF, (info >> 16) & 0xFF

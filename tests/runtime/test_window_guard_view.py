@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pushpush.link import LinkedSystem, link
+from pushpush.link.window_rules import guard_entries
 from pushpush.runtime.window_guard import (BAD_ADDR, BAD_INFO, INFO, REFUSED, STATIC_INFO, WindowGuardView,
                                            describe_place)
 
@@ -29,7 +30,7 @@ class Page:
         assert g is not None
         masters = 1 + sum(not c.is_software for c in linked.components)
         self.regs = {INFO: (12 << 16) | (max(1, (masters - 1).bit_length()) << 8),
-                     STATIC_INFO: len(g.entries) + 1, REFUSED: 0, BAD_ADDR: 0, BAD_INFO: 0}   # 32-bit: as linked
+                     STATIC_INFO: len(guard_entries(g.rules)) + 1, REFUSED: 0, BAD_ADDR: 0, BAD_INFO: 0}
 
     def read(self, off: int) -> int:
         return self.regs.get(off, 0)

@@ -91,14 +91,14 @@ def static_table(entries: int, tag_bits: int, read: bool = False) -> list[tuple[
 
 
 def static_parameters(table: list[tuple[int, int, int]]) -> dict[str, str]:
-    """pp_mem_firewall's STATIC_* parameters for ``table``, as Verilog literals."""
-    base = limit = attr = 0
-    for i, (b, lim, a) in enumerate(table):
-        base |= b << (32 * i)
-        limit |= lim << (32 * i)
-        attr |= a << (16 * i)
-    return {"STATIC_ENTRIES": str(len(table)), "STATIC_BASE": f"2048'h{base:x}",
-            "STATIC_LIMIT": f"2048'h{limit:x}", "STATIC_ATTR": f"1024'h{attr:x}"}
+    """pp_mem_firewall's STATIC_* parameters for ``table`` (BASE, LIMIT, ATTR per entry), as
+    Verilog literals of the parameters' whole widths (packed as the system top packs them)."""
+    from pushpush.codegen.top_model import TopWindowGuard
+
+    pack = TopWindowGuard.packed
+    bases, limits, attrs = ([e[k] for e in table] for k in range(3))
+    return {"STATIC_ENTRIES": str(len(table)), "STATIC_BASE": f"2048'h{pack(32, bases):x}",
+            "STATIC_LIMIT": f"2048'h{pack(32, limits):x}", "STATIC_ATTR": f"1024'h{pack(16, attrs):x}"}
 
 
 def firewall_static_area(points: "list[tuple[int, int, bool]] | None" = None) -> list[dict[str, Any]]:

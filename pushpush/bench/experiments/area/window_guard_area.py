@@ -34,6 +34,7 @@ def guard_parameters(yaml: Path) -> dict[str, Any]:
     """The window guard's parameters in the top of the system at ``yaml`` with ``firewall: true``."""
     import tempfile
 
+    from pushpush.bench.experiments.area.firewall_area import static_parameters
     from pushpush.codegen.top_model import top_model
     from pushpush.link import load
 
@@ -48,8 +49,7 @@ def guard_parameters(yaml: Path) -> dict[str, Any]:
     assert g is not None, f"{yaml}: no window guard"
     return {"DATA_WIDTH": m.data_width, "REG_DATA_WIDTH": m.data_width, "ID_WIDTH": m.m_id,
             "REG_ID_WIDTH": m.m_id, "ENTRIES": 0, "TAG_LSB": g.tag_lsb, "TAG_BITS": g.tag_bits,
-            "STATIC_ENTRIES": len(g.entries), "STATIC_BASE": f"2048'h{g.packed(32, g.bases):x}",
-            "STATIC_LIMIT": f"2048'h{g.packed(32, g.limits):x}", "STATIC_ATTR": f"1024'h{g.packed(16, g.attrs):x}"}
+            **static_parameters(list(zip(g.bases, g.limits, g.attrs)))}
 
 
 def window_guard_area(systems: "list[tuple[str, str]] | None" = None) -> list[dict[str, Any]]:
@@ -61,7 +61,7 @@ def window_guard_area(systems: "list[tuple[str, str]] | None" = None) -> list[di
     for label, rel in systems or SYSTEMS:
         params = guard_parameters(_ROOT / rel)
         r = synth_resources(cores_rtl(["mem_firewall"]), "pp_mem_firewall", params)
-        rows.append({"system": label, "entries": params["STATIC_ENTRIES"], "tag_bits": params["TAG_BITS"],
+        rows.append({"system": label, "entries": int(params["STATIC_ENTRIES"]), "tag_bits": params["TAG_BITS"],
                      "data_width": params["DATA_WIDTH"], "luts": r.luts, "ffs": r.ffs, "carry4": r.carry4,
                      "lut_levels": r.lut_levels})
     return rows
